@@ -1,0 +1,130 @@
+# vtrace: one GNU Makefile, no autotools.
+#
+#   make            build everything into build/
+#   make test       install missing Debian packages, then unit + CLI tests in the
+#                   normal build and under ASan/UBSan; ends with "N passed, N failed"
+#   make demo       build, then analyse the bundled 4-rank trace
+#   make bench      generate a >= 1 GB trace and measure MB/s and peak RSS
+#   make fuzz       a longer libFuzzer run of the JSON scanner
+#   make golden     regenerate testdata/golden/ (review the diff!)
+#   make install    into $(PREFIX) (default /usr/local)
+#
+# Variables: DEV=1 adds -Werror; SANITIZE=address,undefined builds into
+# build-san/; CFLAGS replaces -O2 -g; J sets make's parallelism for tests.
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+PREFIX ?= /usr/local
+
+ifneq ($(SANITIZE),)
+BUILD ?= build-san
+SAN_FLAGS = -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+BUILD ?= build
+SAN_FLAGS =
+endif
+
+WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla
+ifeq ($(DEV),1)
+WARN += -Werror
+endif
+
+HAVE_ISAL := $(shell test -e /usr/include/isa-l/igzip_lib.h && echo 1)
+ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
+ZLIB_LIBS := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
+
+ALL_CFLAGS = $(WARN) -D_GNU_SOURCE -fopenmp $(CFLAGS) $(SAN_FLAGS) $(ZLIB_CFLAGS) -Ilib -MMD -MP
+LIBS = $(ZLIB_LIBS) -lm
+ifeq ($(HAVE_ISAL),1)
+ALL_CFLAGS += -DHAVE_ISAL
+LIBS += -lisal
+endif
+ALL_LDFLAGS = -fopenmp $(SAN_FLAGS) $(LDFLAGS)
+
+LIB_SRC := $(sort $(wildcard lib/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_A := $(BUILD)/libvt.a
+
+PROGS := $(BUILD)/vanalyze
+TOOLS := $(BUILD)/gentrace $(BUILD)/inflate_only
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+ALL_TARGETS = $(PROGS) $(TOOLS)
+
+.PHONY: all check-build test demo bench fuzz golden install clean deps
+
+all: $(ALL_TARGETS)
+
+# The collector keeps its own rules beside its code.
+-include collector/collector.mk
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB_A): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+ANALYZER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard analyzer/*.c)))
+$(BUILD)/vanalyze: $(ANALYZER_OBJ) $(LIB_A)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/gentrace: $(BUILD)/testdata/gentrace.o $(LIB_A)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/inflate_only: $(BUILD)/bench/inflate_only.o $(LIB_A)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+check-build: all $(UNIT_BIN)
+
+deps:
+	@scripts/deps.sh
+
+# Each build is a sub-make so that HAVE_ISAL and pkg-config see the packages
+# deps.sh may just have installed.
+test: deps
+	@$(MAKE) --no-print-directory check-build
+	@$(MAKE) --no-print-directory check-build SANITIZE=address,undefined CFLAGS="-O1 -g"
+	@$(MAKE) --no-print-directory fuzz-build
+	@tests/run.sh build build-san
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/vanalyze testdata/demo
+
+bench: deps
+	@$(MAKE) --no-print-directory all CFLAGS="-O2 -g -DNDEBUG"
+	bench/run.sh $(BUILD)
+	@if [ -x bench/collector.sh ]; then bench/collector.sh $(BUILD); fi
+
+# libFuzzer needs clang; the target links the same lib/ sources.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC)
+	@mkdir -p build-fuzz
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -Ilib -fopenmp=libgomp -fsanitize=fuzzer,address,undefined \
+		$(ZLIB_CFLAGS) -o $@ $< $(LIB_SRC) $(LIBS)
+.PHONY: fuzz-build
+fuzz-build:
+	@scripts/deps.sh --fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	tests/fuzz/run.sh build-fuzz 300
+
+golden: all
+	tests/golden.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

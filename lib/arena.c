@@ -1,0 +1,80 @@
+/*
+ * arena: see arena.h.  Each block starts with its header; the newest block
+ * is the head of a singly linked list.
+ */
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct arena_block {
+	struct arena_block *next;
+	size_t size;
+	/* data follows, 16-byte aligned by the header size */
+	max_align_t data[];
+};
+
+void arena_init(struct arena *a)
+{
+	a->head = NULL;
+	a->cur = a->end = NULL;
+	a->total = 0;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_block *b;
+	size_t size;
+	char *p;
+
+	n = (n + 7) & ~(size_t)7;
+	if (n == 0)
+		n = 8;
+	if ((size_t)(a->end - a->cur) >= n && a->cur) {
+		p = a->cur;
+		a->cur += n;
+		return p;
+	}
+	size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+	if (size > SIZE_MAX - sizeof(*b))
+		return NULL;
+	b = malloc(sizeof(*b) + size);
+	if (!b)
+		return NULL;
+	b->size = size;
+	b->next = a->head;
+	a->head = b;
+	a->total += sizeof(*b) + size;
+	p = (char *)b->data;
+	/* A big one-off request keeps the current block for later small ones. */
+	if (size == n && a->cur && (size_t)(a->end - a->cur) > 256)
+		return p;
+	a->cur = p + n;
+	a->end = p + size;
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void arena_release(struct arena *a)
+{
+	struct arena_block *b = a->head;
+
+	while (b) {
+		struct arena_block *next = b->next;
+
+		free(b);
+		b = next;
+	}
+	arena_init(a);
+}

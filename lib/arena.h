@@ -1,0 +1,34 @@
+/*
+ * arena: a bump allocator.  Many small allocations, one release.
+ *
+ * Blocks are malloc'd on demand (at least ARENA_BLOCK bytes, or the request
+ * if larger) and freed together by arena_release().  Nothing is freed
+ * individually.  Not thread-safe: each thread or input owns its own arena.
+ */
+#ifndef VT_ARENA_H
+#define VT_ARENA_H
+
+#include <stddef.h>
+
+#define ARENA_BLOCK (64u * 1024)
+
+struct arena_block;
+
+struct arena {
+	struct arena_block *head;
+	char *cur, *end;
+	size_t total;		/* bytes malloc'd, for memory accounting */
+};
+
+void arena_init(struct arena *a);
+
+/* n bytes aligned to 8, or NULL when malloc fails.  Valid until release. */
+void *arena_alloc(struct arena *a, size_t n);
+
+/* A copy of s[0..n) with a NUL after it, or NULL when malloc fails. */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+
+/* Free every block; the arena is empty and reusable afterwards. */
+void arena_release(struct arena *a);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * buf: a growable byte buffer for building text (JSON, HTML, CSV, messages).
+ *
+ * Allocation failure is sticky, as in sqlite's StrAccum: the buffer stops
+ * growing, sets ->oom, and later appends are ignored.  Check buf_ok() once
+ * when done instead of after every append.  The content is always
+ * NUL-terminated when buf_ok().
+ */
+#ifndef VT_BUF_H
+#define VT_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct buf {
+	char *data;		/* owned; NULL until the first append */
+	size_t len, cap;
+	int oom;
+};
+
+void buf_init(struct buf *b);
+void buf_release(struct buf *b);
+
+/* Make room for n more bytes.  Returns 0, or -1 (and sets oom). */
+int buf_reserve(struct buf *b, size_t n);
+
+void buf_add(struct buf *b, const void *p, size_t n);
+void buf_addc(struct buf *b, char c);
+void buf_adds(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+
+/* Drop the content, keep the memory. */
+void buf_reset(struct buf *b);
+
+/* 1 when every append so far succeeded. */
+int buf_ok(const struct buf *b);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * log: see log.h.  Messages are assembled in one buffer and written with a
+ * single fputs, so lines from different threads never interleave mid-line.
+ */
+#include "log.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *progname = "vtrace";
+
+void log_init(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	progname = slash ? slash + 1 : name;
+}
+
+const char *log_progname(void)
+{
+	return progname;
+}
+
+void err_clear(struct err *e)
+{
+	if (!e)
+		return;
+	e->offset = -1;
+	e->compressed = 0;
+	e->msg[0] = '\0';
+}
+
+int err_set(struct err *e, int64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!e)
+		return -1;
+	e->offset = offset;
+	e->compressed = 0;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void emit(const char *marker, const char *what, const struct err *e)
+{
+	char line[1024];
+	int n;
+
+	n = snprintf(line, sizeof(line), "%s: %s", progname, marker);
+	if (what && n < (int)sizeof(line))
+		n += snprintf(line + n, sizeof(line) - n, "%s: ", what);
+	if (e->offset >= 0 && n < (int)sizeof(line))
+		n += snprintf(line + n, sizeof(line) - n, "%sbyte %lld: ",
+			      e->compressed ? "compressed " : "", (long long)e->offset);
+	if (n < (int)sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "%s\n", e->msg);
+	fputs(line, stderr);
+}
+
+void log_error(const char *what, const struct err *e)
+{
+	emit("", what, e);
+}
+
+void log_warn(const char *what, const struct err *e)
+{
+	emit("warning: ", what, e);
+}
+
+void log_msg(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	n = snprintf(line, sizeof(line), "%s: ", progname);
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	va_end(ap);
+	strncat(line, "\n", sizeof(line) - strlen(line) - 1);
+	fputs(line, stderr);
+}

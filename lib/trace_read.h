@@ -1,0 +1,80 @@
+/*
+ * trace_read: read one trace file into event batches, in parallel.
+ *
+ * Formats: Chrome/Kineto JSON objects ({"traceEvents": [...], ...} with any
+ * other keys before or after the array), the legacy bare array ([{...}, ...]),
+ * either gzipped or plain, and collector raw files (*.vtr).
+ *
+ * The consumer sees every batch exactly once, in file order, from one thread
+ * at a time (never concurrently), so it needs no locks.  trace_read() returns
+ * when the whole file is read.  What the file says about itself outside
+ * traceEvents (distributedInfo, deviceProperties, baseTimeNanoseconds) lands
+ * in struct trace_info.
+ *
+ * Bad input never loses the good part: the events before a cut-off or a
+ * syntax error are delivered, the problem is recorded as a warning with its
+ * byte offset, and info->complete is 0.  Input that is not a trace at all is
+ * an error.
+ */
+#ifndef VT_TRACE_READ_H
+#define VT_TRACE_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "log.h"
+
+#define TRACE_MAX_WARNINGS 16
+#define TRACE_MAX_DEVICES 64
+
+struct trace_device {
+	int64_t id;			/* deviceProperties[i].id */
+	int64_t total_mem;		/* totalGlobalMem in bytes, -1 unknown */
+	char name[64];
+};
+
+struct trace_info {
+	const char *format;		/* "kineto", "array", "vtr" (static) */
+	const char *engine;		/* inflate engine: "isa-l", "zlib", "none" */
+	int complete;			/* 1: read to a clean end */
+	int64_t rank;			/* distributedInfo.rank, -1 when absent */
+	int64_t world_size;		/* distributedInfo.world_size, -1 absent */
+	int64_t base_time_ns;		/* baseTimeNanoseconds, 0 when absent */
+	int has_base_time;
+	int64_t bytes_in;		/* file bytes read */
+	int64_t bytes_text;		/* decompressed JSON text bytes */
+	int64_t nr_events;		/* events delivered */
+	size_t nr_devices;
+	struct trace_device devices[TRACE_MAX_DEVICES];
+	size_t nr_warnings;		/* kept (at most TRACE_MAX_WARNINGS) */
+	size_t nr_warnings_total;	/* including those dropped */
+	struct err warnings[TRACE_MAX_WARNINGS];
+};
+
+struct trace_sink {
+	void *ctx;
+	/* Called in file order, never concurrently.  Nonzero stops the read. */
+	int (*batch)(void *ctx, const struct event_batch *b);
+	/* Optional: called now and then from the reading thread. */
+	void (*progress)(void *ctx, int64_t bytes_in, int64_t size_in);
+};
+
+struct trace_read_opts {
+	int nr_threads;			/* workers for this file; <= 1 reads inline */
+	size_t chunk_size;		/* 0: TRACE_CHUNK_DEFAULT */
+};
+
+#define TRACE_CHUNK_DEFAULT (4u << 20)
+#define TRACE_MAX_EVENT_BYTES (64u << 20)
+
+/*
+ * Read path into sink.  Returns 0 when the file was read completely, 1 when
+ * only part of it could be read (info->warnings says why; the part was
+ * delivered), -1 when it is not a readable trace (*e says why, with the
+ * byte offset; batches before the failure may have been delivered).
+ */
+int trace_read(const char *path, const struct trace_read_opts *opts,
+	       const struct trace_sink *sink, struct trace_info *info, struct err *e);
+
+#endif
