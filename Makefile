@@ -47,6 +47,8 @@ LIB_A := $(BUILD)/libvt.a
 
 PROGS := $(BUILD)/vanalyze
 TOOLS := $(BUILD)/gentrace $(BUILD)/inflate_only
+TOOLS := $(filter $(patsubst testdata/%.c,$(BUILD)/%,$(wildcard testdata/*.c)) \
+		  $(patsubst bench/%.c,$(BUILD)/%,$(wildcard bench/*.c)),$(TOOLS))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 ALL_TARGETS = $(PROGS) $(TOOLS)

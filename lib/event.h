@@ -38,6 +38,7 @@ enum {
 	EV_FRAMES = 1u << 13,		/* collector: frames produced (in value) */
 	EV_BLOCKS = 1u << 14,		/* collector: blocks produced (in value) */
 	EV_BAD_TIME = 1u << 15,		/* ts or dur present but out of range */
+	EV_VALUE = 1u << 16,		/* collector counters and samples (in value) */
 };
 
 struct trace_event {
@@ -50,6 +51,7 @@ struct trace_event {
 	char phase;		/* ph when it is one character, else 0 */
 	char pad[3];
 	uint32_t coll_name;	/* args."Collective name" */
+	/* valid only with their flag: */
 	int64_t correlation, external_id, flow_id;
 	int64_t stream, device;
 	int64_t mem_allocated, mem_reserved, mem_bytes;
@@ -71,7 +73,11 @@ void event_batch_release(struct event_batch *b);
 /* Drop all events and strings, keep memory for reuse where possible. */
 void event_batch_reset(struct event_batch *b);
 
-/* A zeroed record appended to b, or NULL when out of memory. */
+/*
+ * A record appended to b, or NULL when out of memory.  Everything up to
+ * coll_name is zeroed; the args fields after it hold garbage until set and
+ * are meaningful only where their EV_* flag is.
+ */
 struct trace_event *event_batch_push(struct event_batch *b);
 
 #endif

@@ -6,6 +6,8 @@
  * `cat a.gz b.gz` or pigz makes it) is read to the end of the last member.
  * "-" reads standard input.  Inflation uses ISA-L's igzip when vtrace is
  * built with it (HAVE_ISAL), zlib otherwise; both give identical bytes.
+ * VTRACE_INFLATE=zlib in the environment at gzin_open() forces zlib, so
+ * tests and benchmarks can compare the engines.
  *
  * Errors (corrupt deflate data, a bad CRC, a file cut off mid-member) are
  * reported once, after every good byte before them has been returned, with

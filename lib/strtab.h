@@ -37,6 +37,9 @@ struct strtab {
 void strtab_init(struct strtab *t, int copy);
 void strtab_release(struct strtab *t);
 
+/* Forget every string but keep the memory, for tables reused per chunk. */
+void strtab_reset(struct strtab *t);
+
 /* The id of s[0..len), interning it if new.  STRTAB_OOM when out of memory. */
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len);
 

@@ -1,0 +1,205 @@
+/*
+ * analyze: see analyze.h.
+ *
+ * Each batch is counted by its local string ids first, then the few
+ * distinct ph and cat values of the batch are folded into the per-file
+ * tallies, so the per-event work is two array increments and a min/max.
+ */
+#include "analyze.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rank.h"
+
+static void tally_init(struct tally *t)
+{
+	strtab_init(&t->keys, 1);
+	t->n = NULL;
+	t->cap = 0;
+}
+
+static void tally_release(struct tally *t)
+{
+	strtab_release(&t->keys);
+	free(t->n);
+	t->n = NULL;
+	t->cap = 0;
+}
+
+static int tally_add(struct tally *t, const char *s, size_t len, int64_t n)
+{
+	uint32_t id = strtab_intern(&t->keys, s, len);
+
+	if (id == STRTAB_OOM)
+		return -1;
+	if (id >= t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 16;
+		int64_t *p;
+
+		while (cap <= id)
+			cap *= 2;
+		p = realloc(t->n, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		memset(p + t->cap, 0, (cap - t->cap) * sizeof(*p));
+		t->n = p;
+		t->cap = cap;
+	}
+	t->n[id] += n;
+	return 0;
+}
+
+void file_result_init(struct file_result *res, const char *path)
+{
+	memset(res, 0, sizeof(*res));
+	res->path = path;
+	err_clear(&res->err);
+	tally_init(&res->by_ph);
+	tally_init(&res->by_cat);
+	res->file_bytes = -1;
+}
+
+void file_result_release(struct file_result *res)
+{
+	tally_release(&res->by_ph);
+	tally_release(&res->by_cat);
+}
+
+static int on_batch(void *ctx, const struct event_batch *b)
+{
+	struct file_result *res = ctx;
+	uint32_t nstr = strtab_count(&b->strs) + 1;
+	int64_t *ph = calloc(nstr, sizeof(*ph)), *cat = calloc(nstr, sizeof(*cat));
+	int64_t min_ts = res->min_ts, max_end = res->max_end;
+	int has_span = res->has_span;
+	int rc = -1;
+
+	if (!ph || !cat)
+		goto out;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct trace_event *ev = &b->ev[i];
+
+		ph[ev->ph]++;
+		cat[ev->cat]++;
+		if ((ev->flags & EV_TS) && ev->phase != 'M') {
+			int64_t end = ev->ts_ns + ev->dur_ns;
+
+			if (!has_span || ev->ts_ns < min_ts)
+				min_ts = ev->ts_ns;
+			if (!has_span || end > max_end)
+				max_end = end;
+			has_span = 1;
+		}
+	}
+	res->min_ts = min_ts;
+	res->max_end = max_end;
+	res->has_span = has_span;
+	for (uint32_t id = 1; id < nstr; id++) {
+		if (ph[id] && tally_add(&res->by_ph, strtab_str(&b->strs, id),
+					strtab_len(&b->strs, id), ph[id]))
+			goto out;
+		if (cat[id] && tally_add(&res->by_cat, strtab_str(&b->strs, id),
+					 strtab_len(&b->strs, id), cat[id]))
+			goto out;
+	}
+	rc = 0;
+out:
+	if (rc)
+		res->oom = 1;
+	free(ph);
+	free(cat);
+	return rc;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A progress line for big inputs, rewritten in place at most 4 times a second. */
+static void on_progress(void *ctx, int64_t done, int64_t size)
+{
+	static __thread double last;
+	struct file_result *res = ctx;
+	double t = now_s();
+
+	if (size <= 0 || t - last < 0.25)
+		return;
+	last = t;
+	fprintf(stderr, "\r%s: reading %s: %3d%% (%lld of %lld MB)\033[K", log_progname(),
+		res->path, (int)(100.0 * (double)done / (double)size), (long long)(done / 1000000),
+		(long long)(size / 1000000));
+}
+
+void analyze_file(struct file_result *res, int nr_threads, int progress)
+{
+	struct trace_read_opts opts = { .nr_threads = nr_threads };
+	struct trace_sink sink = { .ctx = res, .batch = on_batch };
+	struct stat st;
+
+	if (stat(res->path, &st) == 0 && S_ISREG(st.st_mode))
+		res->file_bytes = st.st_size;
+	if (progress && res->file_bytes > 100 * 1000 * 1000 && isatty(STDERR_FILENO))
+		sink.progress = on_progress;
+	res->rc = trace_read(res->path, &opts, &sink, &res->info, &res->err);
+	if (sink.progress)
+		fprintf(stderr, "\r\033[K");
+	if (res->file_bytes < 0)
+		res->file_bytes = res->info.bytes_in;
+}
+
+static int count_cmp(const void *a, const void *b)
+{
+	const struct report_count *x = a, *y = b;
+
+	return strcmp(x->key, y->key);
+}
+
+static struct report_count *tally_to_counts(const struct tally *t, struct report *rep,
+					    size_t *nr)
+{
+	uint32_t n = strtab_count(&t->keys);
+	struct report_count *c = arena_alloc(&rep->arena, (n ? n : 1) * sizeof(*c));
+	size_t k = 0;
+
+	if (!c) {
+		*nr = 0;
+		return NULL;
+	}
+	for (uint32_t id = 1; id <= n; id++) {
+		if (!t->n[id])
+			continue;
+		c[k].key = arena_strndup(&rep->arena, strtab_str(&t->keys, id),
+					 strtab_len(&t->keys, id));
+		c[k].n = t->n[id];
+		k++;
+	}
+	qsort(c, k, sizeof(*c), count_cmp);
+	*nr = k;
+	return c;
+}
+
+void analyze_to_rank(const struct file_result *res, struct report *rep, struct report_rank *rk)
+{
+	const struct trace_info *info = &res->info;
+
+	rk->path = arena_strndup(&rep->arena, res->path, strlen(res->path));
+	rk->source = arena_strndup(&rep->arena, rank_basename(res->path),
+				   strlen(rank_basename(res->path)));
+	rk->bytes = res->file_bytes;
+	rk->bytes_text = info->bytes_text;
+	rk->format = info->format;
+	rk->complete = res->rc == 0;
+	rk->events_total = info->nr_events;
+	rk->by_ph = tally_to_counts(&res->by_ph, rep, &rk->nr_by_ph);
+	rk->by_cat = tally_to_counts(&res->by_cat, rep, &rk->nr_by_cat);
+	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
+}

@@ -1,0 +1,46 @@
+/*
+ * analyze: everything vanalyze computes about one input file.
+ *
+ * analyze_file() reads the file through trace_read() and folds every batch
+ * into a struct file_result as it arrives; nothing of the events is kept but
+ * the tallies.  analyze_to_rank() copies the result into a report rank,
+ * whose strings live in the report's arena.
+ */
+#ifndef VT_ANALYZE_H
+#define VT_ANALYZE_H
+
+#include <stdint.h>
+
+#include "report.h"
+#include "strtab.h"
+#include "trace_read.h"
+
+/* Counts keyed by string, for by_ph and by_cat. */
+struct tally {
+	struct strtab keys;	/* copies */
+	int64_t *n;		/* n[id] */
+	uint32_t cap;
+};
+
+struct file_result {
+	const char *path;
+	int rc;			/* trace_read(): 0 complete, 1 partial, -1 failed */
+	struct err err;		/* rc < 0: why */
+	struct trace_info info;
+	int64_t file_bytes;
+	struct tally by_ph, by_cat;
+	int64_t min_ts, max_end;	/* over non-metadata events with ts */
+	int has_span;
+	int oom;
+};
+
+void file_result_init(struct file_result *res, const char *path);
+void file_result_release(struct file_result *res);
+
+/* Read and analyse path with nr_threads threads; fills *res. */
+void analyze_file(struct file_result *res, int nr_threads, int progress);
+
+/* Fill *rk from res, copying strings into rep's arena.  rank is decided by the caller. */
+void analyze_to_rank(const struct file_result *res, struct report *rep, struct report_rank *rk);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * event: see event.h.  The record array of a batch is malloc'd and reused
+ * across resets, so a reader that recycles batches allocates nothing per
+ * chunk once warmed up.
+ */
+#include "event.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+void event_batch_init(struct event_batch *b)
+{
+	b->ev = NULL;
+	b->n = b->cap = 0;
+	strtab_init(&b->strs, 0);
+	arena_init(&b->arena);
+}
+
+void event_batch_release(struct event_batch *b)
+{
+	free(b->ev);
+	strtab_release(&b->strs);
+	arena_release(&b->arena);
+	event_batch_init(b);
+}
+
+void event_batch_reset(struct event_batch *b)
+{
+	b->n = 0;
+	strtab_reset(&b->strs);
+	arena_release(&b->arena);
+}
+
+struct trace_event *event_batch_push(struct event_batch *b)
+{
+	struct trace_event *ev;
+
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		struct trace_event *p = realloc(b->ev, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		b->ev = p;
+		b->cap = cap;
+	}
+	/* Only the head is zeroed: the args fields are valid by flag alone. */
+	ev = &b->ev[b->n++];
+	memset(ev, 0, offsetof(struct trace_event, correlation));
+	return ev;
+}

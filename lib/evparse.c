@@ -1,0 +1,361 @@
+/*
+ * evparse: see evparse.h.
+ *
+ * One pass, no recursion except into args (one level, then jscan_skip).
+ * Keys are matched by length first, then bytes; the keys we do not use are
+ * skipped without decoding.  Values of unexpected types (a null cat, an
+ * object as pid) leave the field absent rather than failing the event:
+ * producers disagree about types, and the event still counts.
+ */
+#include "evparse.h"
+
+#include <string.h>
+
+#include "jscan.h"
+
+/*
+ * Neighbouring events mostly share ph, cat, pid and tid, and often name, so
+ * each field remembers its last string: a length check and a memcmp then
+ * replace hashing and probing for most values.
+ */
+enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, NR_FIELDS };
+
+struct last_str {
+	const char *s;
+	size_t n;
+	uint32_t id;
+};
+
+struct parser {
+	struct jscan js;
+	struct event_batch *b;
+	int64_t nr_bad_time;
+	int oom;
+	struct last_str last[NR_FIELDS];
+};
+
+#define KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && memcmp((k), (lit), sizeof(lit) - 1) == 0)
+
+static int oom(struct parser *ps, const char *p)
+{
+	ps->oom = 1;
+	err_set(ps->js.err, jscan_off(&ps->js, p), "out of memory");
+	return JS_BAD;
+}
+
+static int bad(struct parser *ps, const char *p, const char *msg)
+{
+	err_set(ps->js.err, jscan_off(&ps->js, p), "%s", msg);
+	return JS_BAD;
+}
+
+static int intern(struct parser *ps, const char *p, const char *s, size_t n, uint32_t *id,
+		  enum field f)
+{
+	struct last_str *last = &ps->last[f];
+	uint32_t v;
+
+	if (last->id && last->n == n && memcmp(last->s, s, n) == 0) {
+		*id = last->id;
+		return JS_OK;
+	}
+	v = strtab_intern(&ps->b->strs, s, n);
+	if (v == STRTAB_OOM)
+		return oom(ps, p);
+	last->s = strtab_str(&ps->b->strs, v);
+	last->n = n;
+	last->id = v;
+	*id = v;
+	return JS_OK;
+}
+
+/* A string value into *id; any other value is skipped and leaves *id alone. */
+static int read_str(struct parser *ps, const char **pp, uint32_t *id, enum field f)
+{
+	const char *s, *at = *pp;
+	size_t n;
+	int rc;
+
+	if (*at != '"')
+		return jscan_skip(&ps->js, pp);
+	if ((rc = jscan_string(&ps->js, pp, &s, &n)) != JS_OK)
+		return rc;
+	return intern(ps, at, s, n, id, f);
+}
+
+/* pid and tid: the text of a string or of a number, interned alike. */
+static int read_id_text(struct parser *ps, const char **pp, uint32_t *id, enum field f)
+{
+	const char *at = *pp;
+	int64_t v;
+	int rc;
+
+	if (*at == '"')
+		return read_str(ps, pp, id, f);
+	if (*at == '-' || (*at >= '0' && *at <= '9')) {
+		rc = jscan_number(&ps->js, pp, 0, &v);
+		if (rc != JS_OK && rc != JS_RANGE)
+			return rc;
+		return intern(ps, at, at, (size_t)(*pp - at), id, f);
+	}
+	return jscan_skip(&ps->js, pp);
+}
+
+/*
+ * A number, or a string holding one, scaled by 10^scale.  Returns JS_OK and
+ * sets *set to 1 when a value was stored, to -1 when it was out of range.
+ */
+static int read_num(struct parser *ps, const char **pp, int scale, int64_t *out, int *set)
+{
+	const char *s;
+	size_t n;
+	int rc;
+
+	*set = 0;
+	if (**pp == '"') {
+		if ((rc = jscan_string(&ps->js, pp, &s, &n)) != JS_OK)
+			return rc;
+		if (jscan_number_text(s, n, scale, out) == JS_OK)
+			*set = 1;
+		return JS_OK;
+	}
+	if (**pp == '-' || (**pp >= '0' && **pp <= '9')) {
+		rc = jscan_number(&ps->js, pp, scale, out);
+		if (rc == JS_RANGE) {
+			*set = -1;
+			return JS_OK;
+		}
+		if (rc == JS_OK)
+			*set = 1;
+		return rc;
+	}
+	return jscan_skip(&ps->js, pp);
+}
+
+static int read_time(struct parser *ps, const char **pp, struct trace_event *ev, int64_t *out,
+		     uint32_t flag)
+{
+	int set, rc = read_num(ps, pp, 3, out, &set);
+
+	if (set > 0)
+		ev->flags |= flag;
+	else if (set < 0)
+		ev->flags |= EV_BAD_TIME;
+	return rc;
+}
+
+static int read_int(struct parser *ps, const char **pp, struct trace_event *ev, int64_t *out,
+		    uint32_t flag)
+{
+	int set, rc = read_num(ps, pp, 0, out, &set);
+
+	if (set > 0)
+		ev->flags |= flag;
+	return rc;
+}
+
+/* One arg value: the few keys the analyses use are kept. */
+static int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, const char *k,
+		    size_t n)
+{
+	switch (n) {
+	case 5:
+		if (KEY_IS(k, n, "Bytes"))
+			return read_int(ps, pp, ev, &ev->mem_bytes, EV_MEM_BYTES);
+		break;
+	case 6:
+		if (KEY_IS(k, n, "stream"))
+			return read_int(ps, pp, ev, &ev->stream, EV_STREAM);
+		if (KEY_IS(k, n, "device"))
+			return read_int(ps, pp, ev, &ev->device, EV_DEVICE);
+		break;
+	case 9:
+		if (KEY_IS(k, n, "Device Id"))
+			return read_int(ps, pp, ev, &ev->device, EV_DEVICE);
+		break;
+	case 10:
+		if (KEY_IS(k, n, "Group size"))
+			return read_int(ps, pp, ev, &ev->group_size, EV_GROUP_SIZE);
+		break;
+	case 11:
+		if (KEY_IS(k, n, "correlation"))
+			return read_int(ps, pp, ev, &ev->correlation, EV_CORRELATION);
+		if (KEY_IS(k, n, "External id"))
+			return read_int(ps, pp, ev, &ev->external_id, EV_EXTERNAL_ID);
+		break;
+	case 13:
+		if (KEY_IS(k, n, "In msg nelems"))
+			return read_int(ps, pp, ev, &ev->in_nelems, EV_IN_NELEMS);
+		break;
+	case 14:
+		if (KEY_IS(k, n, "Total Reserved"))
+			return read_int(ps, pp, ev, &ev->mem_reserved, EV_MEM_RESERVED);
+		if (KEY_IS(k, n, "Out msg nelems"))
+			return read_int(ps, pp, ev, &ev->out_nelems, EV_OUT_NELEMS);
+		break;
+	case 15:
+		if (KEY_IS(k, n, "Total Allocated"))
+			return read_int(ps, pp, ev, &ev->mem_allocated, EV_MEM_ALLOCATED);
+		if (KEY_IS(k, n, "Collective name"))
+			return read_str(ps, pp, &ev->coll_name, F_COLL);
+		break;
+	}
+	return jscan_skip(&ps->js, pp);
+}
+
+static int read_args(struct parser *ps, const char **pp, struct trace_event *ev)
+{
+	const char *p = *pp, *k;
+	size_t n;
+	int rc, more;
+
+	if (*p != '{')
+		return jscan_skip(&ps->js, pp);
+	for (rc = jscan_member(&ps->js, &p, 1, &k, &n, &more, ""); rc == JS_OK && more;
+	     rc = jscan_member(&ps->js, &p, 0, &k, &n, &more, "expected ',' or '}' in args"))
+		if ((rc = read_arg(ps, &p, ev, k, n)) != JS_OK)
+			return rc;
+	*pp = p;
+	return rc;
+}
+
+static int read_member(struct parser *ps, const char **pp, struct trace_event *ev, const char *k,
+		       size_t n)
+{
+	uint32_t ph;
+	int rc;
+
+	switch (n) {
+	case 2:
+		if (KEY_IS(k, n, "ph")) {
+			ph = 0;
+			if ((rc = read_str(ps, pp, &ph, F_PH)) != JS_OK)
+				return rc;
+			ev->ph = ph;
+			ev->phase = ph && strtab_len(&ps->b->strs, ph) == 1 ?
+					    strtab_str(&ps->b->strs, ph)[0] : 0;
+			return JS_OK;
+		}
+		if (KEY_IS(k, n, "ts"))
+			return read_time(ps, pp, ev, &ev->ts_ns, EV_TS);
+		if (KEY_IS(k, n, "id"))
+			return read_int(ps, pp, ev, &ev->flow_id, EV_FLOW_ID);
+		break;
+	case 3:
+		if (KEY_IS(k, n, "cat"))
+			return read_str(ps, pp, &ev->cat, F_CAT);
+		if (KEY_IS(k, n, "pid"))
+			return read_id_text(ps, pp, &ev->pid, F_PID);
+		if (KEY_IS(k, n, "tid"))
+			return read_id_text(ps, pp, &ev->tid, F_TID);
+		if (KEY_IS(k, n, "dur"))
+			return read_time(ps, pp, ev, &ev->dur_ns, EV_DUR);
+		break;
+	case 4:
+		if (KEY_IS(k, n, "name"))
+			return read_str(ps, pp, &ev->name, F_NAME);
+		if (KEY_IS(k, n, "args"))
+			return read_args(ps, pp, ev);
+		break;
+	}
+	return jscan_skip(&ps->js, pp);
+}
+
+static int read_event(struct parser *ps, const char **pp, struct trace_event *ev)
+{
+	const char *p = *pp, *k;
+	size_t n;
+	int rc, more;
+
+	for (rc = jscan_member(&ps->js, &p, 1, &k, &n, &more, ""); rc == JS_OK && more;
+	     rc = jscan_member(&ps->js, &p, 0, &k, &n, &more, "expected ',' or '}' in event"))
+		if ((rc = read_member(ps, &p, ev, k, n)) != JS_OK)
+			return rc;
+	if (rc != JS_OK)
+		return rc;
+	if (!(ev->flags & EV_DUR))
+		ev->dur_ns = 0;
+	if (ev->flags & EV_BAD_TIME) {
+		ev->flags &= ~(uint32_t)(EV_TS | EV_DUR);
+		ps->nr_bad_time++;
+	}
+	*pp = p;
+	return JS_OK;
+}
+
+int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state start,
+		struct event_batch *b, struct evparse_result *r)
+{
+	struct parser ps;
+	const char *p = text, *end = text + len, *elem;
+	enum evparse_state state = start;
+	struct trace_event *ev;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	err_clear(&r->err);
+	jscan_init(&ps.js, text, len, offset, &b->arena, &r->err);
+	ps.b = b;
+	ps.nr_bad_time = 0;
+	ps.oom = 0;
+	memset(ps.last, 0, sizeof(ps.last));
+
+	for (;;) {
+		p = jscan_ws(p, end);
+		if (p >= end) {
+			r->end = EVP_CLEAN;
+			r->state = state;
+			r->pos = len;
+			break;
+		}
+		if (state == EVP_NEXT) {
+			if (*p == ',') {
+				state = EVP_VALUE;
+				p++;
+				continue;
+			}
+			if (*p == ']') {
+				r->end = EVP_ARRAY_END;
+				r->pos = (size_t)(p + 1 - text);
+				break;
+			}
+			bad(&ps, p, "expected ',' or ']' after event");
+			goto error;
+		}
+		if (state == EVP_FIRST && *p == ']') {
+			r->end = EVP_ARRAY_END;
+			r->pos = (size_t)(p + 1 - text);
+			break;
+		}
+		if (*p != '{') {
+			bad(&ps, p, "expected an event object");
+			goto error;
+		}
+		elem = p;
+		ev = event_batch_push(b);
+		if (!ev) {
+			oom(&ps, p);
+			goto error;
+		}
+		rc = read_event(&ps, &p, ev);
+		if (rc == JS_OK) {
+			state = EVP_NEXT;
+			continue;
+		}
+		b->n--;
+		if (rc == JS_MORE) {
+			r->end = EVP_PARTIAL;
+			r->state = state;
+			r->pos = (size_t)(elem - text);
+			break;
+		}
+		goto error;
+	}
+	r->nr_bad_time = ps.nr_bad_time;
+	return 0;
+error:
+	r->end = EVP_ERROR;
+	r->pos = r->err.offset >= 0 ? (size_t)(r->err.offset - offset) : (size_t)(p - text);
+	r->nr_bad_time = ps.nr_bad_time;
+	return ps.oom ? -1 : 0;
+}

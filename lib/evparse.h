@@ -1,0 +1,53 @@
+/*
+ * evparse: parse a run of trace events (elements of a traceEvents array)
+ * into an event batch.
+ *
+ * The reader cuts the array into chunks at places that look like event
+ * boundaries and parses them in parallel, each from an assumed state.  This
+ * parser reports exactly where its text ended (between elements in a given
+ * state, inside an unfinished element, at the closing ']', or at a syntax
+ * error), so the reader can check each assumption against the real end
+ * state of the chunk before, and parse again where a guess was wrong.
+ */
+#ifndef VT_EVPARSE_H
+#define VT_EVPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "log.h"
+
+/* Where in the array a text starts or ends. */
+enum evparse_state {
+	EVP_FIRST,		/* just after '[': an element or ']' */
+	EVP_NEXT,		/* after an element: ',' or ']' */
+	EVP_VALUE,		/* after ',': an element */
+};
+
+enum evparse_end {
+	EVP_CLEAN,		/* text ended between tokens, in state ->state */
+	EVP_PARTIAL,		/* text ended inside the element at ->pos */
+	EVP_ARRAY_END,		/* ']' closed the array; ->pos is just past it */
+	EVP_ERROR,		/* syntax error; ->err has message and offset */
+};
+
+struct evparse_result {
+	enum evparse_end end;
+	enum evparse_state state;	/* CLEAN: end state; PARTIAL: state at pos */
+	size_t pos;			/* offset in the text, see enum evparse_end */
+	int64_t nr_bad_time;		/* events whose ts/dur did not fit int64 ns */
+	struct err err;
+};
+
+/*
+ * Parse text[0..len) starting in state `start` and append its events to *b
+ * (b's string table borrows from text, which must outlive b's use).  offset
+ * is the input offset of text[0], for messages.  Events of an unfinished
+ * element are not appended.  Returns 0, or -1 when out of memory (reported
+ * as EVP_ERROR as well).
+ */
+int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state start,
+		struct event_batch *b, struct evparse_result *r);
+
+#endif

@@ -1,0 +1,200 @@
+/* jsonw: see jsonw.h. */
+#include "jsonw.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void jsonw_init(struct jsonw *w, struct buf *out, int compact)
+{
+	w->out = out;
+	w->depth = 0;
+	w->first[0] = 1;
+	w->after_key = 0;
+	w->compact = compact;
+}
+
+static void newline(struct jsonw *w)
+{
+	if (w->compact)
+		return;
+	buf_addc(w->out, '\n');
+	for (int i = 0; i < w->depth; i++)
+		buf_add(w->out, "  ", 2);
+}
+
+/* Before any value or key: the comma and the line break it needs. */
+static void before(struct jsonw *w)
+{
+	if (w->after_key) {
+		w->after_key = 0;
+		return;
+	}
+	if (w->depth > 0) {
+		if (!w->first[w->depth])
+			buf_addc(w->out, ',');
+		newline(w);
+	}
+	w->first[w->depth] = 0;
+}
+
+static void nest_begin(struct jsonw *w, char c)
+{
+	before(w);
+	buf_addc(w->out, c);
+	if (w->depth < JSONW_MAX_DEPTH - 1)
+		w->depth++;
+	w->first[w->depth] = 1;
+}
+
+static void nest_end(struct jsonw *w, char c)
+{
+	int empty = w->first[w->depth];
+
+	if (w->depth > 0)
+		w->depth--;
+	if (!empty)
+		newline(w);
+	buf_addc(w->out, c);
+}
+
+void jsonw_obj_begin(struct jsonw *w)
+{
+	nest_begin(w, '{');
+}
+
+void jsonw_obj_end(struct jsonw *w)
+{
+	nest_end(w, '}');
+}
+
+void jsonw_arr_begin(struct jsonw *w)
+{
+	nest_begin(w, '[');
+}
+
+void jsonw_arr_end(struct jsonw *w)
+{
+	nest_end(w, ']');
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len;
+	uint32_t cp;
+
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = c & (0x3f >> (len - 1));
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+void jsonw_escape(struct buf *out, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, run = 0;
+
+	while (i < n) {
+		unsigned c = s[i];
+		size_t len;
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' &&
+		    !(c == '/' && i > 0 && s[i - 1] == '<')) {
+			i++;
+			continue;
+		}
+		buf_add(out, s + run, i - run);
+		if (c >= 0x80) {
+			len = utf8_len(s + i, n - i);
+			if (len) {
+				buf_add(out, s + i, len);
+				i += len;
+			} else {
+				buf_add(out, "\xef\xbf\xbd", 3);	/* U+FFFD */
+				i++;
+			}
+			run = i;
+			continue;
+		}
+		switch (c) {
+		case '"': buf_add(out, "\\\"", 2); break;
+		case '\\': buf_add(out, "\\\\", 2); break;
+		case '/': buf_add(out, "\\/", 2); break;
+		case '\n': buf_add(out, "\\n", 2); break;
+		case '\r': buf_add(out, "\\r", 2); break;
+		case '\t': buf_add(out, "\\t", 2); break;
+		default: buf_printf(out, "\\u%04x", c); break;
+		}
+		i++;
+		run = i;
+	}
+	buf_add(out, s + run, n - run);
+}
+
+void jsonw_keyn(struct jsonw *w, const char *k, size_t n)
+{
+	before(w);
+	buf_addc(w->out, '"');
+	jsonw_escape(w->out, k, n);
+	buf_add(w->out, "\": ", w->compact ? 2 : 3);
+	w->after_key = 1;
+}
+
+void jsonw_key(struct jsonw *w, const char *k)
+{
+	jsonw_keyn(w, k, strlen(k));
+}
+
+void jsonw_strn(struct jsonw *w, const char *s, size_t n)
+{
+	before(w);
+	buf_addc(w->out, '"');
+	jsonw_escape(w->out, s, n);
+	buf_addc(w->out, '"');
+}
+
+void jsonw_str(struct jsonw *w, const char *s)
+{
+	jsonw_strn(w, s, strlen(s));
+}
+
+void jsonw_int(struct jsonw *w, int64_t v)
+{
+	before(w);
+	buf_printf(w->out, "%" PRId64, v);
+}
+
+void jsonw_double(struct jsonw *w, double v)
+{
+	before(w);
+	if (!isfinite(v))
+		buf_adds(w->out, "null");
+	else
+		buf_printf(w->out, "%.17g", v);
+}
+
+void jsonw_bool(struct jsonw *w, int v)
+{
+	before(w);
+	buf_adds(w->out, v ? "true" : "false");
+}
+
+void jsonw_null(struct jsonw *w)
+{
+	before(w);
+	buf_adds(w->out, "null");
+}
