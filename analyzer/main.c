@@ -36,7 +36,7 @@ static const char usage[] =
 	"  -j, --jobs N       threads to use (default: all cores)\n"
 	"      --json PATH    write the report as JSON to PATH ('-' for stdout)\n"
 	"  -q, --quiet        print no summary on stdout\n"
-	"      --no-progress  no progress line for inputs over 100 MB\n"
+	"      --no-progress  no progress line for inputs over 100 MB of text\n"
 	"  -h, --help         show this help and exit\n"
 	"  -V, --version      show the version and exit\n"
 	"\n"
@@ -199,7 +199,7 @@ static int expand(struct inputs *in, const char *arg)
 
 static void analyze_all(struct file_result *res, size_t n, const struct opts *o)
 {
-	int jobs = o->jobs, progress = o->progress && !o->quiet;
+	int jobs = o->jobs, progress = o->progress;
 
 	if (n >= (size_t)jobs && jobs > 1) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(jobs) default(none) shared(res, n)

@@ -46,6 +46,8 @@ fail:
 
 void buf_add(struct buf *b, const void *p, size_t n)
 {
+	if (n == 0)
+		return;		/* p may be NULL then */
 	if (buf_reserve(b, n))
 		return;
 	memcpy(b->data + b->len, p, n);

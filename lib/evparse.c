@@ -327,17 +327,18 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 			r->pos = (size_t)(p + 1 - text);
 			break;
 		}
-		if (*p != '{') {
-			bad(&ps, p, "expected an event object");
-			goto error;
-		}
 		elem = p;
 		ev = event_batch_push(b);
 		if (!ev) {
 			oom(&ps, p);
 			goto error;
 		}
-		rc = read_event(&ps, &p, ev);
+		if (*p == '{') {
+			rc = read_event(&ps, &p, ev);
+		} else {
+			rc = jscan_skip(&ps.js, &p);
+			r->nr_not_object += rc == JS_OK;
+		}
 		if (rc == JS_OK) {
 			state = EVP_NEXT;
 			continue;

@@ -37,6 +37,7 @@ struct evparse_result {
 	enum evparse_state state;	/* CLEAN: end state; PARTIAL: state at pos */
 	size_t pos;			/* offset in the text, see enum evparse_end */
 	int64_t nr_bad_time;		/* events whose ts/dur did not fit int64 ns */
+	int64_t nr_not_object;		/* elements that are not objects: empty records */
 	struct err err;
 };
 
@@ -44,7 +45,9 @@ struct evparse_result {
  * Parse text[0..len) starting in state `start` and append its events to *b
  * (b's string table borrows from text, which must outlive b's use).  offset
  * is the input offset of text[0], for messages.  Events of an unfinished
- * element are not appended.  Returns 0, or -1 when out of memory (reported
+ * element are not appended.  An element that is valid JSON but no object
+ * (a number, a list) is appended as an empty record, so that counts of
+ * elements stay right, and counted in ->nr_not_object.  Returns 0, or -1 when out of memory (reported
  * as EVP_ERROR as well).
  */
 int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state start,

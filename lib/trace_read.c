@@ -77,6 +77,7 @@ struct reader {
 	int64_t carry_off;
 	enum evparse_state carry_state;
 	int events_done, failed;
+	int64_t nr_not_object, nr_bad_time;	/* summed over chunks, reported once */
 	struct event_batch rebatch;
 
 	const struct trace_sink *sink;
@@ -276,11 +277,8 @@ static void apply(struct reader *r, const struct evparse_result *res,
 			return;
 		}
 	}
-	if (res->nr_bad_time) {
-		err_set(&e, -1, "%lld events with ts or dur beyond the int64 nanosecond range "
-			"were kept without times", (long long)res->nr_bad_time);
-		add_warning(r->info, &e);
-	}
+	r->nr_not_object += res->nr_not_object;
+	r->nr_bad_time += res->nr_bad_time;
 	switch (res->end) {
 	case EVP_CLEAN:
 		r->expect = res->state;
@@ -434,13 +432,22 @@ static void finish(struct reader *r)
 {
 	struct err e;
 
+	if (r->nr_not_object) {
+		err_set(&e, -1, "%lld elements of the events array are not objects; counted, "
+			"otherwise ignored", (long long)r->nr_not_object);
+		add_warning(r->info, &e);
+	}
+	if (r->nr_bad_time) {
+		err_set(&e, -1, "%lld events with ts or dur beyond the int64 nanosecond range "
+			"were kept without times", (long long)r->nr_bad_time);
+		add_warning(r->info, &e);
+	}
 	if (r->read_failed) {
 		r->read_err.compressed = gzin_is_gzip(r->gz) && r->read_err.offset >= 0;
 		add_warning(r->info, &r->read_err);
 	}
 	if (r->failed || r->fatal)
 		return;
-	err_clear(&e);
 	if (!r->in_events || r->events_done) {
 		if (trace_top_finish(&r->top, r->text_off, &e) == 0)
 			return;

@@ -157,6 +157,8 @@ static int use_value(struct trace_top *t, struct jscan *js, const char *k, size_
 /* Drop the first n pending bytes. */
 static void consume(struct trace_top *t, size_t n)
 {
+	if (n == 0)
+		return;
 	memmove(t->pend.data, t->pend.data + n, t->pend.len - n);
 	t->pend.len -= n;
 	t->pend_off += (int64_t)n;

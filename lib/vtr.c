@@ -41,7 +41,7 @@ struct vtr_open {
 
 struct vtr_thread {
 	int32_t tid;
-	char text[16];			/* the tid as text */
+	const char *text;		/* the tid as text, in the arena: batches borrow it */
 	uint32_t bid, bgen;		/* its id in the current batch */
 	struct vtr_open *stack;
 	size_t depth, cap;
@@ -242,11 +242,17 @@ oom:
 static struct vtr_thread *vtr_thread_of(struct vtr_reader *r, int32_t tid)
 {
 	struct vtr_thread *t;
+	char text[16];
+	const char *text_copy;
 	void *p;
 
 	for (size_t i = 0; i < r->nr_threads; i++)
 		if (r->threads[i].tid == tid)
 			return &r->threads[i];
+	snprintf(text, sizeof(text), "%d", (int)tid);
+	if (!(p = arena_strndup(&r->arena, text, strlen(text))))
+		return NULL;
+	text_copy = p;
 	if (!(p = realloc(r->threads, (r->nr_threads + 1) * sizeof(*r->threads))))
 		return NULL;
 	r->threads = p;
@@ -254,7 +260,7 @@ static struct vtr_thread *vtr_thread_of(struct vtr_reader *r, int32_t tid)
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->bgen = UINT32_MAX;
-	snprintf(t->text, sizeof(t->text), "%d", (int)tid);
+	t->text = text_copy;
 	return t;
 }
 
