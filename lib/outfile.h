@@ -3,7 +3,8 @@
  *
  * The bytes go to "PATH.tmp", which is flushed, checked and renamed over
  * PATH, so a full disk or a crash never leaves a half-written report.  "-"
- * writes to standard output.
+ * writes to standard output, and an existing path that is no regular file
+ * (/dev/null, a FIFO) is written directly, never renamed over.
  */
 #ifndef VT_OUTFILE_H
 #define VT_OUTFILE_H
