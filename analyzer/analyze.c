@@ -7,6 +7,7 @@
  */
 #include "analyze.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,12 +63,54 @@ void file_result_init(struct file_result *res, const char *path)
 	tally_init(&res->by_ph);
 	tally_init(&res->by_cat);
 	res->file_bytes = -1;
+	gpu_init(&res->gpu);
+	cpuops_init(&res->cpuops);
 }
 
 void file_result_release(struct file_result *res)
 {
 	tally_release(&res->by_ph);
 	tally_release(&res->by_cat);
+	gpu_release(&res->gpu);
+	cpuops_release(&res->cpuops);
+	free(res->memory);
+}
+
+/* Peak "Total Allocated" and "Total Reserved" per device from [memory] events. */
+static int memory_collect(struct file_result *res, const struct event_batch *b)
+{
+	uint32_t id = strtab_find(&b->strs, "[memory]", 8);
+
+	if (!id)
+		return 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct trace_event *ev = &b->ev[i];
+		int64_t dev = ev->flags & EV_DEVICE ? ev->device : -1;
+		struct report_memory *m = NULL;
+
+		if (ev->name != id)
+			continue;
+		for (size_t k = 0; k < res->nr_memory; k++)
+			if (res->memory[k].device == dev)
+				m = &res->memory[k];
+		if (!m) {
+			struct report_memory *p = realloc(res->memory,
+							  (res->nr_memory + 1) * sizeof(*p));
+
+			if (!p)
+				return -1;
+			res->memory = p;
+			m = &p[res->nr_memory++];
+			m->device = dev;
+			m->peak_allocated = m->peak_reserved = 0;
+			m->capacity = -1;
+		}
+		if ((ev->flags & EV_MEM_ALLOCATED) && ev->mem_allocated > m->peak_allocated)
+			m->peak_allocated = ev->mem_allocated;
+		if ((ev->flags & EV_MEM_RESERVED) && ev->mem_reserved > m->peak_reserved)
+			m->peak_reserved = ev->mem_reserved;
+	}
+	return 0;
 }
 
 static int on_batch(void *ctx, const struct event_batch *b)
@@ -107,6 +150,9 @@ static int on_batch(void *ctx, const struct event_batch *b)
 					 strtab_len(&b->strs, id), cat[id]))
 			goto out;
 	}
+	if (gpu_collect(&res->gpu, b) || cpuops_collect(&res->cpuops, b) ||
+	    memory_collect(res, b))
+		goto out;
 	rc = 0;
 out:
 	if (rc)
@@ -191,12 +237,41 @@ static struct report_count *tally_to_counts(const struct tally *t, struct report
 		c[k].n = t->n[id];
 		k++;
 	}
-	qsort(c, k, sizeof(*c), count_cmp);
+	if (k > 1)
+		qsort(c, k, sizeof(*c), count_cmp);
 	*nr = k;
 	return c;
 }
 
-void analyze_to_rank(const struct file_result *res, struct report *rep, struct report_rank *rk)
+static int cmp_memory(const void *a, const void *b)
+{
+	const struct report_memory *x = a, *y = b;
+
+	return x->device < y->device ? -1 : x->device > y->device;
+}
+
+static int memory_rows(struct file_result *res, struct report *rep, struct report_rank *rk)
+{
+	const struct trace_info *info = &res->info;
+
+	rk->memory = arena_alloc(&rep->arena, (res->nr_memory + 1) * sizeof(*rk->memory));
+	if (!rk->memory)
+		return -1;
+	for (size_t i = 0; i < res->nr_memory; i++) {
+		struct report_memory *m = &rk->memory[i];
+
+		*m = res->memory[i];
+		for (size_t d = 0; d < info->nr_devices; d++)
+			if (info->devices[d].id == m->device && info->devices[d].total_mem >= 0)
+				m->capacity = info->devices[d].total_mem;
+	}
+	if (res->nr_memory > 1)
+		qsort(rk->memory, res->nr_memory, sizeof(*rk->memory), cmp_memory);
+	rk->nr_memory = res->nr_memory;
+	return 0;
+}
+
+int analyze_to_rank(struct file_result *res, struct report *rep, struct report_rank *rk)
 {
 	const struct trace_info *info = &res->info;
 
@@ -211,4 +286,12 @@ void analyze_to_rank(const struct file_result *res, struct report *rep, struct r
 	rk->by_ph = tally_to_counts(&res->by_ph, rep, &rk->nr_by_ph);
 	rk->by_cat = tally_to_counts(&res->by_cat, rep, &rk->nr_by_cat);
 	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
+	if (gpu_finish(&res->gpu, rep, rk) || cpuops_finish(&res->cpuops, rep, rk) ||
+	    memory_rows(res, rep, rk))
+		return -1;
+	rk->throughput.frames = -1;
+	rk->throughput.fps = NAN;
+	rk->throughput.first_block_ns = -1;
+	rk->analysed = 1;
+	return 0;
 }

@@ -2,8 +2,9 @@
  * analyze: everything vanalyze computes about one input file.
  *
  * analyze_file() reads the file through trace_read() and folds every batch
- * into a struct file_result as it arrives; nothing of the events is kept but
- * the tallies.  analyze_to_rank() copies the result into a report rank,
+ * into a struct file_result as it arrives: tallies, and compact records of
+ * the few event kinds the analyses need (GPU work, CPU operators).
+ * analyze_to_rank() computes the analyses from them into a report rank,
  * whose strings live in the report's arena.
  */
 #ifndef VT_ANALYZE_H
@@ -11,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "cpuops.h"
+#include "gpu.h"
 #include "report.h"
 #include "strtab.h"
 #include "trace_read.h"
@@ -32,6 +35,10 @@ struct file_result {
 	int64_t min_ts, max_end;	/* over non-metadata events with ts */
 	int has_span;
 	int oom;
+	struct gpu gpu;
+	struct cpuops cpuops;
+	struct report_memory *memory;	/* peaks per device, malloc'd */
+	size_t nr_memory;
 };
 
 void file_result_init(struct file_result *res, const char *path);
@@ -40,7 +47,10 @@ void file_result_release(struct file_result *res);
 /* Read and analyse path with nr_threads threads; fills *res. */
 void analyze_file(struct file_result *res, int nr_threads, int progress);
 
-/* Fill *rk from res, copying strings into rep's arena.  rank is decided by the caller. */
-void analyze_to_rank(const struct file_result *res, struct report *rep, struct report_rank *rk);
+/*
+ * Fill *rk from res, copying strings into rep's arena; the caller decides
+ * rk->rank.  Sorts res's records in place.  -1 when out of memory.
+ */
+int analyze_to_rank(struct file_result *res, struct report *rep, struct report_rank *rk);
 
 #endif

@@ -35,6 +35,7 @@ static const char usage[] =
 	"Options:\n"
 	"  -j, --jobs N       threads to use (default: all cores)\n"
 	"      --json PATH    write the report as JSON to PATH ('-' for stdout)\n"
+	"      --top N        kernels shown per rank in the summary (default 5)\n"
 	"  -q, --quiet        print no summary on stdout\n"
 	"      --no-progress  no progress line for inputs over 100 MB of text\n"
 	"  -h, --help         show this help and exit\n"
@@ -53,6 +54,7 @@ static const char usage[] =
 
 struct opts {
 	int jobs;
+	long top;
 	const char *json;
 	int quiet, progress;
 };
@@ -71,6 +73,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "json", required_argument, NULL, 'J' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "top", required_argument, NULL, 'T' },
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -80,6 +83,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	o->jobs = omp_get_num_procs();
 	o->json = NULL;
+	o->top = 5;
 	o->quiet = 0;
 	o->progress = 1;
 	opterr = 0;
@@ -100,6 +104,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 'T':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 0 || v > 1000000)
+				return usage_error("--top wants a count from 0, not '%s'", optarg);
+			o->top = v;
 			break;
 		case 'P':
 			o->progress = 0;
@@ -188,7 +198,8 @@ static int expand(struct inputs *in, const char *arg)
 	closedir(dir);
 	if (found.n == 0)
 		log_msg("%s: no *.json, *.json.gz or *.vtr files in this directory", arg);
-	qsort(found.paths, found.n, sizeof(*found.paths), cmp_str);
+	if (found.n > 1)
+		qsort(found.paths, found.n, sizeof(*found.paths), cmp_str);
 	for (size_t i = 0; i < found.n; i++) {
 		inputs_add(in, found.paths[i]);
 		free(found.paths[i]);
@@ -280,21 +291,25 @@ static int build_report(struct report *rep, struct file_result *res, size_t n)
 		order[k].rank = rank;
 		k++;
 	}
-	qsort(order, k, sizeof(*order), cmp_ranked);
+	if (k > 1)
+		qsort(order, k, sizeof(*order), cmp_ranked);
 	rep->ranks = arena_alloc(&rep->arena, (k ? k : 1) * sizeof(*rep->ranks));
 	if (!rep->ranks) {
 		log_msg("out of memory");
 		exit(EXIT_FAIL);
 	}
 	for (size_t j = 0; j < k; j++) {
-		const struct file_result *r = &res[order[j].index];
+		struct file_result *r = &res[order[j].index];
 		struct report_rank *rk = &rep->ranks[j];
 		size_t nw = r->info.nr_warnings, w = 0;
 		int dup = (j > 0 && order[j - 1].rank == order[j].rank) ||
 			  (j + 1 < k && order[j + 1].rank == order[j].rank);
 
 		memset(rk, 0, sizeof(*rk));
-		analyze_to_rank(r, rep, rk);
+		if (analyze_to_rank(r, rep, rk)) {
+			log_msg("%s: out of memory in the analyses", r->path);
+			status = EXIT_FAIL;
+		}
 		rk->rank = order[j].rank;
 		rk->warnings = arena_alloc(&rep->arena, (nw + 3) * sizeof(*rk->warnings));
 		for (size_t i = 0; i < nw; i++)
@@ -359,7 +374,7 @@ int main(int argc, char **argv)
 	if (build_report(&rep, res, in.n) != EXIT_OK)
 		status = EXIT_FAIL;
 	if (!o.quiet && !(o.json && !strcmp(o.json, "-")))
-		summary_print(stdout, &rep);
+		summary_print(stdout, &rep, (size_t)o.top);
 	if (o.json) {
 		struct buf out;
 		struct err e;

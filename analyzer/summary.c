@@ -1,6 +1,7 @@
 /* summary: see summary.h. */
 #include "summary.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -16,11 +17,11 @@ static void fmt_ns(char *out, size_t n, int64_t ns)
 {
 	double v = (double)ns;
 
-	if (ns < 10000)
+	if (ns < 1000)
 		snprintf(out, n, "%lld ns", (long long)ns);
-	else if (ns < 10000000)
+	else if (ns < 1000000)
 		snprintf(out, n, "%.2f us", v / 1e3);
-	else if (ns < 10000000000LL)
+	else if (ns < 1000000000)
 		snprintf(out, n, "%.2f ms", v / 1e6);
 	else
 		snprintf(out, n, "%.3f s", v / 1e9);
@@ -46,7 +47,71 @@ static void counts(FILE *f, const char *label, const struct report_count *c, siz
 	fputc('\n', f);
 }
 
-void summary_print(FILE *f, const struct report *rep)
+static void fmt_bytes(char *out, size_t n, int64_t b)
+{
+	if (b < 10000000)
+		snprintf(out, n, "%lld kB", (long long)(b / 1000));
+	else
+		snprintf(out, n, "%.1f GB", (double)b / 1e9);
+}
+
+static void gpu_lines(FILE *f, const struct report_rank *rk, size_t top)
+{
+	const struct report_gpu *g = &rk->gpu;
+	char busy[32], span[32], ktime[32], comm[32], t[32], b1[32], b2[32], cap[32];
+
+	fmt_ns(busy, sizeof(busy), g->busy_ns);
+	fmt_ns(span, sizeof(span), g->active_span_ns);
+	fmt_ns(ktime, sizeof(ktime), g->kernel_time_ns);
+	fmt_ns(comm, sizeof(comm), g->comm_ns);
+	if (g->kernels || g->active_span_ns)
+		fprintf(f, "  gpu      util %.1f%%  busy %s of %s  kernels %lld (%s)\n",
+			isnan(g->utilization) ? 0.0 : 100 * g->utilization, busy, span,
+			(long long)g->kernels, ktime);
+	if (g->comm_ns) {
+		fprintf(f, "  comm     %s%s", comm, g->cpu_comm ? " on CPU threads" : "");
+		if (!isnan(g->comm_compute_overlap) && !g->cpu_comm)
+			fprintf(f, ", %.0f%% overlapped with compute",
+				100 * g->comm_compute_overlap);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < rk->nr_memory; i++) {
+		const struct report_memory *m = &rk->memory[i];
+
+		fmt_bytes(b1, sizeof(b1), m->peak_allocated);
+		fmt_bytes(b2, sizeof(b2), m->peak_reserved);
+		if (m->device < 0)
+			fputs("  memory   cpu", f);
+		else
+			fprintf(f, "  memory   device %lld", (long long)m->device);
+		fprintf(f, ": peak %s allocated, %s reserved", b1, b2);
+		if (m->capacity > 0) {
+			fmt_bytes(cap, sizeof(cap), m->capacity);
+			fprintf(f, " of %s", cap);
+		}
+		fputc('\n', f);
+	}
+	if (!rk->nr_kernels || !top)
+		return;
+	fprintf(f, "  %-6s %10s %7s %10s  %-11s %s\n", "share", "total", "count", "avg",
+		"category", "kernel");
+	for (size_t i = 0; i < rk->nr_kernels && i < top; i++) {
+		const struct report_kernel *k = &rk->kernels[i];
+		char avg[32];
+
+		fmt_ns(t, sizeof(t), k->d.total_ns);
+		fmt_ns(avg, sizeof(avg), (int64_t)k->d.avg_ns);
+		fprintf(f, "  %5.1f%% %10s %7lld %10s  %-11s ", 100 * k->share, t,
+			(long long)k->d.count, avg, k->category);
+		/* Templated names run to thousands of bytes: the start tells. */
+		for (size_t c = 0; k->name[c] && c < 60; c++)
+			fputc((unsigned char)k->name[c] < 0x20 || k->name[c] == 0x7f ? '?' :
+			      k->name[c], f);
+		fputc('\n', f);
+	}
+}
+
+void summary_print(FILE *f, const struct report *rep, size_t top)
 {
 	int color = use_color(f);
 	const char *bold = color ? "\033[1m" : "", *yellow = color ? "\033[33m" : "",
@@ -63,6 +128,8 @@ void summary_print(FILE *f, const struct report *rep)
 		fprintf(f, "  events   %lld   span %s\n", (long long)rk->events_total, span);
 		counts(f, "by ph", rk->by_ph, rk->nr_by_ph);
 		counts(f, "by cat", rk->by_cat, rk->nr_by_cat);
+		if (rk->analysed)
+			gpu_lines(f, rk, top);
 		for (size_t w = 0; w < rk->nr_warnings; w++) {
 			fprintf(f, "  %swarning%s ", yellow, off);
 			put_safe(f, rk->warnings[w]);

@@ -9,6 +9,7 @@
 
 #include "report.h"
 
-void summary_print(FILE *f, const struct report *rep);
+/* top: kernel rows shown per rank. */
+void summary_print(FILE *f, const struct report *rep, size_t top);
 
 #endif

@@ -1,6 +1,8 @@
 /* report: see report.h.  Keys are written in the order DESIGN.md lists them. */
 #include "report.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonw.h"
@@ -16,6 +18,254 @@ void report_release(struct report *r)
 {
 	arena_release(&r->arena);
 	memset(r, 0, sizeof(*r));
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void report_dist_of(struct report_dist *d, int64_t *v, size_t n)
+{
+	double mean, var = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (n == 0)
+		return;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_i64);
+	d->count = (int64_t)n;
+	for (size_t i = 0; i < n; i++)
+		d->total_ns += v[i];
+	d->min_ns = v[0];
+	d->max_ns = v[n - 1];
+	mean = (double)d->total_ns / (double)n;
+	d->avg_ns = mean;
+	d->median_ns = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+	for (size_t i = 0; i < n; i++)
+		var += ((double)v[i] - mean) * ((double)v[i] - mean);
+	d->stddev_ns = sqrt(var / (double)n);
+}
+
+static void num(struct jsonw *w, const char *key, double v)
+{
+	jsonw_key(w, key);
+	jsonw_double(w, v);
+}
+
+static void i64(struct jsonw *w, const char *key, int64_t v)
+{
+	jsonw_key(w, key);
+	jsonw_int(w, v);
+}
+
+/* count, total, avg, median, min, max, stddev under the contract's names */
+static void dist(struct jsonw *w, const struct report_dist *d, int with_total)
+{
+	i64(w, "count", d->count);
+	if (with_total)
+		i64(w, "total_ns", d->total_ns);
+	num(w, "avg_ns", d->avg_ns);
+	num(w, "median_ns", d->median_ns);
+	i64(w, "min_ns", d->min_ns);
+	i64(w, "max_ns", d->max_ns);
+	num(w, "stddev_ns", d->stddev_ns);
+}
+
+static void gpu_json(struct jsonw *w, const struct report_gpu *g)
+{
+	jsonw_key(w, "gpu");
+	jsonw_obj_begin(w);
+	i64(w, "kernels", g->kernels);
+	i64(w, "kernel_time_ns", g->kernel_time_ns);
+	i64(w, "busy_ns", g->busy_ns);
+	i64(w, "active_span_ns", g->active_span_ns);
+	i64(w, "idle_ns", g->idle_ns);
+	num(w, "utilization", g->utilization);
+	i64(w, "comm_ns", g->comm_ns);
+	i64(w, "compute_ns", g->compute_ns);
+	i64(w, "memory_ns", g->memory_ns);
+	num(w, "comm_compute_overlap", g->comm_compute_overlap);
+	jsonw_key(w, "comm_source");
+	jsonw_str(w, g->cpu_comm ? "cpu" : "gpu");
+	jsonw_obj_end(w);
+}
+
+static void analysed_json(struct jsonw *w, const struct report_rank *rk)
+{
+	const struct report_throughput *t = &rk->throughput;
+
+	gpu_json(w, &rk->gpu);
+	jsonw_key(w, "kernels");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < rk->nr_kernels; i++) {
+		const struct report_kernel *k = &rk->kernels[i];
+
+		jsonw_obj_begin(w);
+		jsonw_key(w, "name");
+		jsonw_str(w, k->name);
+		jsonw_key(w, "category");
+		jsonw_str(w, k->category);
+		dist(w, &k->d, 1);
+		num(w, "share", k->share);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "phases");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < rk->nr_phases; i++) {
+		const struct report_phase *ph = &rk->phases[i];
+
+		jsonw_obj_begin(w);
+		jsonw_key(w, "name");
+		jsonw_str(w, ph->name);
+		jsonw_key(w, "path");
+		jsonw_str(w, ph->path);
+		i64(w, "depth", ph->depth);
+		dist(w, &ph->d, 1);
+		num(w, "share", ph->share);
+		i64(w, "gpu_ns", ph->gpu_ns);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "steps");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "pattern");
+	jsonw_str(w, rk->steps.pattern ? rk->steps.pattern : "");
+	dist(w, &rk->steps.d, 0);
+	jsonw_key(w, "warmup");
+	jsonw_bool(w, rk->steps.warmup);
+	jsonw_key(w, "durations_ns");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < rk->steps.nr_durations; i++)
+		jsonw_int(w, rk->steps.durations_ns[i]);
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
+	jsonw_key(w, "throughput");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "frames");
+	if (t->frames < 0)
+		jsonw_null(w);
+	else
+		jsonw_int(w, t->frames);
+	i64(w, "blocks", t->blocks);
+	i64(w, "wall_ns", t->wall_ns);
+	num(w, "fps", t->fps);
+	num(w, "bps", t->bps);
+	jsonw_key(w, "first_block_ns");
+	if (t->first_block_ns < 0)
+		jsonw_null(w);
+	else
+		jsonw_int(w, t->first_block_ns);
+	jsonw_key(w, "block_latency");
+	jsonw_obj_begin(w);
+	i64(w, "median_ns", t->latency_median_ns);
+	i64(w, "p90_ns", t->latency_p90_ns);
+	i64(w, "max_ns", t->latency_max_ns);
+	jsonw_obj_end(w);
+	if (t->target_fps > 0) {
+		num(w, "target_fps", t->target_fps);
+		num(w, "realtime_factor", t->realtime_factor);
+	}
+	jsonw_obj_end(w);
+	jsonw_key(w, "memory");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < rk->nr_memory; i++) {
+		const struct report_memory *m = &rk->memory[i];
+
+		jsonw_obj_begin(w);
+		i64(w, "device", m->device);
+		i64(w, "peak_allocated", m->peak_allocated);
+		i64(w, "peak_reserved", m->peak_reserved);
+		jsonw_key(w, "capacity");
+		if (m->capacity < 0)
+			jsonw_null(w);
+		else
+			jsonw_int(w, m->capacity);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "cpu_ops");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < rk->nr_cpu_ops; i++) {
+		const struct report_cpu_op *c = &rk->cpu_ops[i];
+
+		jsonw_obj_begin(w);
+		jsonw_key(w, "name");
+		jsonw_str(w, c->name);
+		i64(w, "count", c->count);
+		i64(w, "total_ns", c->total_ns);
+		i64(w, "self_ns", c->self_ns);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+static const char *const severity_names[] = { "low", "medium", "high" };
+
+static void run_json(struct jsonw *w, const struct report *r)
+{
+	if (r->nr_ranks > 1) {
+		jsonw_key(w, "cross_rank");
+		jsonw_obj_begin(w);
+		for (size_t i = 0; i < r->nr_cross_rank; i++) {
+			const struct report_stat *st = &r->cross_rank[i];
+
+			jsonw_key(w, st->metric);
+			jsonw_obj_begin(w);
+			i64(w, "count", st->count);
+			num(w, "min", st->min);
+			num(w, "max", st->max);
+			num(w, "avg", st->avg);
+			num(w, "median", st->median);
+			num(w, "stddev", st->stddev);
+			i64(w, "min_rank", st->min_rank);
+			i64(w, "max_rank", st->max_rank);
+			jsonw_obj_end(w);
+		}
+		jsonw_obj_end(w);
+	}
+	jsonw_key(w, "stragglers");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < r->nr_stragglers; i++) {
+		const struct report_straggler *sg = &r->stragglers[i];
+
+		jsonw_obj_begin(w);
+		i64(w, "rank", sg->rank);
+		jsonw_key(w, "metric");
+		jsonw_str(w, sg->metric);
+		num(w, "value", sg->value);
+		num(w, "median", sg->median);
+		num(w, "excess", sg->excess);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "suggestions");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < r->nr_suggestions; i++) {
+		const struct report_suggestion *sg = &r->suggestions[i];
+
+		jsonw_obj_begin(w);
+		jsonw_key(w, "id");
+		jsonw_str(w, sg->id);
+		jsonw_key(w, "severity");
+		jsonw_str(w, severity_names[sg->severity]);
+		jsonw_key(w, "rank");
+		if (sg->rank < 0)
+			jsonw_null(w);
+		else
+			jsonw_int(w, sg->rank);
+		jsonw_key(w, "metric");
+		jsonw_str(w, sg->metric);
+		num(w, "value", sg->value);
+		num(w, "threshold", sg->threshold);
+		jsonw_key(w, "message");
+		jsonw_str(w, sg->message);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
 }
 
 static void counts(struct jsonw *w, const char *key, const struct report_count *c, size_t n)
@@ -52,6 +302,8 @@ static void rank_json(struct jsonw *w, const struct report_rank *rk)
 	jsonw_obj_end(w);
 	jsonw_key(w, "span_ns");
 	jsonw_int(w, rk->span_ns);
+	if (rk->analysed)
+		analysed_json(w, rk);
 	jsonw_obj_end(w);
 }
 
@@ -96,6 +348,7 @@ void report_to_json(const struct report *r, struct buf *out)
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		rank_json(&w, &r->ranks[i]);
 	jsonw_arr_end(&w);
+	run_json(&w, r);
 	jsonw_obj_end(&w);
 	buf_addc(out, '\n');
 }

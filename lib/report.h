@@ -23,6 +23,69 @@ struct report_count {
 	int64_t n;
 };
 
+/*
+ * Per-instance statistics of durations: median of an even count is the mean
+ * of the two middle values; stddev is the population standard deviation.
+ */
+struct report_dist {
+	int64_t count;
+	int64_t total_ns, min_ns, max_ns;
+	double avg_ns, median_ns, stddev_ns;
+};
+
+struct report_kernel {
+	const char *name;
+	const char *category;		/* gemm, attention, comm, ... (static) */
+	struct report_dist d;
+	double share;			/* total / gpu.kernel_time_ns */
+};
+
+struct report_phase {
+	const char *name, *path;	/* path: names from the root joined by '/' */
+	int depth;			/* 0 for a root */
+	struct report_dist d;		/* d.total_ns: union of the spans */
+	double share;			/* total / span_ns */
+	int64_t gpu_ns;			/* kernels launched inside the spans */
+};
+
+struct report_steps {
+	const char *pattern;		/* "ProfilerStep#*" or the --step glob */
+	struct report_dist d;		/* without a warm-up step */
+	int warmup;			/* 1: durations_ns[0] was left out of d */
+	int64_t *durations_ns;		/* every step, in time order */
+	size_t nr_durations;
+};
+
+struct report_throughput {
+	int64_t frames;			/* -1: unknown (null) */
+	int64_t blocks;
+	int64_t wall_ns;
+	double fps, bps;		/* fps NaN when frames unknown */
+	int64_t first_block_ns;		/* -1 without blocks */
+	int64_t latency_median_ns, latency_p90_ns, latency_max_ns;
+	double target_fps;		/* 0: not asked for */
+	double realtime_factor;		/* video seconds per wall second at target_fps */
+};
+
+struct report_memory {
+	int64_t device;			/* -1 is the CPU */
+	int64_t peak_allocated, peak_reserved;
+	int64_t capacity;		/* deviceProperties totalGlobalMem, -1 unknown */
+};
+
+struct report_cpu_op {
+	const char *name;
+	int64_t count, total_ns, self_ns;
+};
+
+struct report_gpu {
+	int64_t kernels, kernel_time_ns, busy_ns, active_span_ns, idle_ns;
+	double utilization;		/* busy / active_span; NaN without GPU events */
+	int64_t comm_ns, compute_ns, memory_ns;
+	double comm_compute_overlap;	/* |comm ∩ compute| / |comm|; NaN without comm */
+	int cpu_comm;			/* comm_ns comes from CPU collectives (no kernels) */
+};
+
 struct report_rank {
 	int64_t rank;
 	const char *source;		/* file base name */
@@ -37,14 +100,61 @@ struct report_rank {
 	struct report_count *by_ph, *by_cat;	/* sorted by key */
 	size_t nr_by_ph, nr_by_cat;
 	int64_t span_ns;
+
+	int analysed;			/* the fields below are filled */
+	struct report_gpu gpu;
+	struct report_kernel *kernels;	/* by total_ns, descending */
+	size_t nr_kernels;
+	struct report_phase *phases;	/* depth-first, children by start time */
+	size_t nr_phases;
+	struct report_steps steps;
+	struct report_throughput throughput;
+	struct report_memory *memory;
+	size_t nr_memory;
+	struct report_cpu_op *cpu_ops;	/* by total_ns, descending */
+	size_t nr_cpu_ops;
+};
+
+/* Statistics of one scalar over the ranks that have it. */
+struct report_stat {
+	const char *metric;		/* "span_ns", "gpu.utilization", "phase:PATH.total_ns" */
+	int64_t count;			/* ranks with a value */
+	double min, max, avg, median, stddev;
+	int64_t min_rank, max_rank;	/* the first rank holding min / max */
+};
+
+struct report_straggler {
+	int64_t rank;
+	const char *metric;
+	double value, median, excess;	/* excess: value / median - 1 (negative: below) */
+};
+
+enum report_severity { SEV_LOW, SEV_MEDIUM, SEV_HIGH };
+
+struct report_suggestion {
+	const char *id;			/* "low-gpu-utilization" */
+	enum report_severity severity;
+	int64_t rank;			/* -1: the whole run (null) */
+	const char *metric;
+	double value, threshold;
+	const char *message;
 };
 
 struct report {
 	const char *tool;		/* "vanalyze" */
 	struct report_rank *ranks;	/* sorted by rank, then input order */
 	size_t nr_ranks;
+	struct report_stat *cross_rank;	/* only with 2+ ranks */
+	size_t nr_cross_rank;
+	struct report_straggler *stragglers;
+	size_t nr_stragglers;
+	struct report_suggestion *suggestions;
+	size_t nr_suggestions;
 	struct arena arena;
 };
+
+/* The distribution of n durations; sorts v in place.  Zeroes for n == 0. */
+void report_dist_of(struct report_dist *d, int64_t *v, size_t n);
 
 void report_init(struct report *r, const char *tool);
 void report_release(struct report *r);

@@ -1,0 +1,336 @@
+/*
+ * gpu: see gpu.h.  Unions are computed by sorting intervals by start and
+ * sweeping; the comm/compute overlap intersects the two merged unions.
+ */
+#include "gpu.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gpu_init(struct gpu *g)
+{
+	strtab_init(&g->names, 1);
+	buf_init(&g->recs);
+	g->seq = 0;
+}
+
+void gpu_release(struct gpu *g)
+{
+	strtab_release(&g->names);
+	buf_release(&g->recs);
+}
+
+static int has_prefix(const char *s, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return n >= k && memcmp(s, prefix, k) == 0;
+}
+
+/* Collectives as CPU threads see them: gloo and nccl spans, c10d calls. */
+static int is_cpu_comm(const char *s, size_t n)
+{
+	return has_prefix(s, n, "gloo:") || has_prefix(s, n, "nccl:") ||
+	       has_prefix(s, n, "c10d::") ||
+	       (n == 18 && memcmp(s, "record_param_comms", 18) == 0);
+}
+
+int gpu_collect(struct gpu *g, const struct event_batch *b)
+{
+	const struct strtab *st = &b->strs;
+	uint32_t kernel = strtab_find(st, "kernel", 6);
+	uint32_t memcpy_id = strtab_find(st, "gpu_memcpy", 10);
+	uint32_t memset_id = strtab_find(st, "gpu_memset", 10);
+	uint32_t nstr = strtab_count(st) + 1;
+	uint32_t *map = calloc(nstr, sizeof(*map));	/* local name id -> ours */
+	unsigned char *comm = calloc(nstr, 1);		/* 1 no, 2 yes, 0 unknown */
+	int rc = -1;
+
+	if (!map || !comm)
+		goto out;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct trace_event *ev = &b->ev[i];
+		struct gpu_rec rec;
+
+		if (!(ev->flags & EV_TS))
+			continue;
+		if (ev->cat && ev->cat == kernel)
+			rec.kind = GPU_KERNEL;
+		else if (ev->cat && ev->cat == memcpy_id)
+			rec.kind = GPU_MEMCPY;
+		else if (ev->cat && ev->cat == memset_id)
+			rec.kind = GPU_MEMSET;
+		else if (ev->phase == 'X' && ev->name) {
+			if (!comm[ev->name])
+				comm[ev->name] = is_cpu_comm(strtab_str(st, ev->name),
+							     strtab_len(st, ev->name)) ? 2 : 1;
+			if (comm[ev->name] != 2)
+				continue;
+			rec.kind = CPU_COMM;
+		} else {
+			continue;
+		}
+		if (ev->name && !map[ev->name]) {
+			map[ev->name] = strtab_intern(&g->names, strtab_str(st, ev->name),
+						      strtab_len(st, ev->name));
+			if (map[ev->name] == STRTAB_OOM)
+				goto out;
+		}
+		rec.ts_ns = ev->ts_ns;
+		rec.dur_ns = ev->dur_ns;
+		rec.name = ev->name ? map[ev->name] : 0;
+		rec.seq = g->seq++;
+		buf_add(&g->recs, &rec, sizeof(rec));
+	}
+	rc = buf_ok(&g->recs) ? 0 : -1;
+out:
+	free(map);
+	free(comm);
+	return rc;
+}
+
+const char *gpu_kernel_category(const char *name, size_t len)
+{
+	static const struct {
+		const char *category;
+		const char *words[12];
+	} rules[] = {
+		{ "comm", { "nccl", "rccl", "all_reduce", "allreduce", "allgather", "all_gather",
+			    "reduce_scatter", "reducescatter", "sendrecv", "alltoall", "all_to_all" } },
+		{ "attention", { "flash", "fmha", "attention", "sdpa" } },
+		{ "gemm", { "gemm", "gemv", "matmul", "cutlass", "cublas", "wgmma", "sm90_xmma" } },
+		{ "conv", { "conv" } },
+		{ "norm", { "layer_norm", "layernorm", "rms_norm", "rmsnorm", "group_norm",
+			    "groupnorm", "batch_norm", "batchnorm" } },
+		{ "elementwise", { "elementwise" } },
+		{ "reduce", { "reduce" } },
+	};
+	char lower[512];
+	size_t n = len < sizeof(lower) - 1 ? len : sizeof(lower) - 1;
+
+	/* Templated names run to 5,000 bytes; the telling words come first. */
+	for (size_t i = 0; i < n; i++)
+		lower[i] = (char)tolower((unsigned char)name[i]);
+	lower[n] = '\0';
+	for (size_t r = 0; r < sizeof(rules) / sizeof(rules[0]); r++)
+		for (size_t w = 0; w < 12 && rules[r].words[w]; w++)
+			if (strstr(lower, rules[r].words[w]))
+				return rules[r].category;
+	return "other";
+}
+
+struct interval {
+	int64_t lo, hi;
+};
+
+static int cmp_interval(const void *a, const void *b)
+{
+	const struct interval *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/* Sort and merge v[0..n) in place into disjoint intervals; returns their count. */
+static size_t merge(struct interval *v, size_t n)
+{
+	size_t k = 0;
+
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_interval);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].hi <= v[i].lo)
+			continue;
+		if (k && v[i].lo <= v[k - 1].hi) {
+			if (v[i].hi > v[k - 1].hi)
+				v[k - 1].hi = v[i].hi;
+		} else {
+			v[k++] = v[i];
+		}
+	}
+	return k;
+}
+
+static int64_t length(const struct interval *v, size_t n)
+{
+	int64_t total = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += v[i].hi - v[i].lo;
+	return total;
+}
+
+/* Length of the intersection of two merged unions. */
+static int64_t overlap(const struct interval *a, size_t na, const struct interval *b, size_t nb)
+{
+	int64_t total = 0;
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		int64_t lo = a[i].lo > b[j].lo ? a[i].lo : b[j].lo;
+		int64_t hi = a[i].hi < b[j].hi ? a[i].hi : b[j].hi;
+
+		if (hi > lo)
+			total += hi - lo;
+		if (a[i].hi < b[j].hi)
+			i++;
+		else
+			j++;
+	}
+	return total;
+}
+
+/* Intervals of the records that match want(kind), merged. */
+static size_t collect(const struct gpu_rec *r, size_t n, unsigned kinds, struct interval *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(kinds & (1u << r[i].kind)))
+			continue;
+		out[k].lo = r[i].ts_ns;
+		out[k].hi = r[i].ts_ns + r[i].dur_ns;
+		k++;
+	}
+	return merge(out, k);
+}
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	const struct gpu_rec *x = a, *y = b;
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_kernel_row(const void *a, const void *b)
+{
+	const struct report_kernel *x = a, *y = b;
+
+	if (x->d.total_ns != y->d.total_ns)
+		return x->d.total_ns > y->d.total_ns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* One row per kernel name; the records must be sorted by name. */
+static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct report *rep,
+			struct report_rank *rk)
+{
+	int64_t *durs = malloc((n ? n : 1) * sizeof(*durs));
+	size_t rows = 0;
+
+	rk->kernels = arena_alloc(&rep->arena, (n ? n : 1) * sizeof(*rk->kernels));
+	if (!durs || !rk->kernels) {
+		free(durs);
+		return -1;
+	}
+	for (size_t i = 0; i < n;) {
+		struct report_kernel *k = &rk->kernels[rows++];
+		const char *name = g->names.n > r[i].name && r[i].name ?
+					   strtab_str(&g->names, r[i].name) : "";
+		size_t len = r[i].name ? strtab_len(&g->names, r[i].name) : 0;
+		size_t j = i;
+
+		for (; j < n && r[j].name == r[i].name; j++)
+			durs[j - i] = r[j].dur_ns;
+		report_dist_of(&k->d, durs, j - i);
+		k->name = arena_strndup(&rep->arena, name, len);
+		k->category = gpu_kernel_category(name, len);
+		k->share = rk->gpu.kernel_time_ns ?
+				   (double)k->d.total_ns / (double)rk->gpu.kernel_time_ns : 0.0;
+		if (!k->name) {
+			free(durs);
+			return -1;
+		}
+		i = j;
+	}
+	free(durs);
+	if (rows > 1)
+		qsort(rk->kernels, rows, sizeof(*rk->kernels), cmp_kernel_row);
+	rk->nr_kernels = rows;
+	return 0;
+}
+
+int gpu_finish(struct gpu *g, struct report *rep, struct report_rank *rk)
+{
+	struct gpu_rec *r = (struct gpu_rec *)g->recs.data;
+	size_t n = g->recs.len / sizeof(*r), nk = 0, nc, nm, ncomm, ncomp;
+	struct interval *all = malloc((n ? n : 1) * sizeof(*all));
+	struct interval *comm = malloc((n ? n : 1) * sizeof(*comm));
+	struct interval *comp = malloc((n ? n : 1) * sizeof(*comp));
+	struct report_gpu *gp = &rk->gpu;
+	unsigned char *is_comm = NULL;
+	int64_t first = 0, last = 0;
+	int any = 0, rc = -1;
+
+	if (!all || !comm || !comp)
+		goto out;
+	memset(gp, 0, sizeof(*gp));
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].kind == CPU_COMM)
+			continue;
+		if (!any || r[i].ts_ns < first)
+			first = r[i].ts_ns;
+		if (!any || r[i].ts_ns + r[i].dur_ns > last)
+			last = r[i].ts_ns + r[i].dur_ns;
+		any = 1;
+		if (r[i].kind == GPU_KERNEL) {
+			nk++;
+			gp->kernel_time_ns += r[i].dur_ns;
+		}
+	}
+	gp->kernels = (int64_t)nk;
+	gp->active_span_ns = any ? last - first : 0;
+	gp->busy_ns = length(all, collect(r, n, 1u << GPU_KERNEL | 1u << GPU_MEMCPY |
+						1u << GPU_MEMSET, all));
+	gp->idle_ns = gp->active_span_ns - gp->busy_ns;
+	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
+					     : NAN;
+	gp->memory_ns = length(all, collect(r, n, 1u << GPU_MEMCPY | 1u << GPU_MEMSET, all));
+
+	/* Split kernels by category: comm or compute. */
+	is_comm = calloc(strtab_count(&g->names) + 1, 1);
+	if (!is_comm)
+		goto out;
+	for (uint32_t id = 1; id <= strtab_count(&g->names); id++)
+		is_comm[id] = !strcmp(gpu_kernel_category(strtab_str(&g->names, id),
+							   strtab_len(&g->names, id)), "comm");
+	ncomm = ncomp = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct interval iv = { r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
+
+		if (r[i].kind == GPU_KERNEL && is_comm[r[i].name])
+			comm[ncomm++] = iv;
+		else if (r[i].kind == GPU_KERNEL)
+			comp[ncomp++] = iv;
+		else if (r[i].kind == CPU_COMM && nk == 0)
+			comm[ncomm++] = iv;
+	}
+	nc = merge(comm, ncomm);
+	nm = merge(comp, ncomp);
+	gp->comm_ns = length(comm, nc);
+	gp->compute_ns = length(comp, nm);
+	gp->cpu_comm = nk == 0;
+	gp->comm_compute_overlap = gp->comm_ns ? (double)overlap(comm, nc, comp, nm) /
+							 (double)gp->comm_ns
+					       : NAN;
+
+	/* The kernel table: kernels first, grouped by name. */
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (r[i].kind == GPU_KERNEL)
+			r[k++] = r[i];
+	if (nk > 1)
+		qsort(r, nk, sizeof(*r), cmp_by_name);
+	g->recs.len = nk * sizeof(*r);	/* the other records were folded in above */
+	rc = kernel_table(g, r, nk, rep, rk);
+out:
+	free(all);
+	free(comm);
+	free(comp);
+	free(is_comm);
+	return rc;
+}
