@@ -28,6 +28,8 @@ void *arena_alloc(struct arena *a, size_t n)
 	size_t size;
 	char *p;
 
+	if (n > SIZE_MAX - 7)
+		return NULL;
 	n = (n + 7) & ~(size_t)7;
 	if (n == 0)
 		n = 8;

@@ -115,8 +115,8 @@ static int read_num(struct parser *ps, const char **pp, int scale, int64_t *out,
 	if (**pp == '"') {
 		if ((rc = jscan_string(&ps->js, pp, &s, &n)) != JS_OK)
 			return rc;
-		if (jscan_number_text(s, n, scale, out) == JS_OK)
-			*set = 1;
+		rc = jscan_number_text(s, n, scale, out);
+		*set = rc == JS_OK ? 1 : rc == JS_RANGE ? -1 : 0;
 		return JS_OK;
 	}
 	if (**pp == '-' || (**pp >= '0' && **pp <= '9')) {
@@ -273,12 +273,12 @@ static int read_event(struct parser *ps, const char **pp, struct trace_event *ev
 			return rc;
 	if (rc != JS_OK)
 		return rc;
-	if (!(ev->flags & EV_DUR))
-		ev->dur_ns = 0;
 	if (ev->flags & EV_BAD_TIME) {
 		ev->flags &= ~(uint32_t)(EV_TS | EV_DUR);
 		ps->nr_bad_time++;
 	}
+	if (!(ev->flags & EV_DUR))
+		ev->dur_ns = 0;
 	*pp = p;
 	return JS_OK;
 }

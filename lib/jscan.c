@@ -313,9 +313,9 @@ int jscan_number_text(const char *s, size_t len, int scale, int64_t *out)
 	const char *p = s, *why;
 	int rc = number(&p, s + len, scale, 1, out, &why);
 
-	if (rc != JS_OK || p != s + len)
+	if (rc == JS_BAD || p != s + len)
 		return JS_BAD;
-	return JS_OK;
+	return rc;
 }
 
 int jscan_word(struct jscan *js, const char **pp, const char *word)
@@ -349,45 +349,30 @@ value:
 		return JS_MORE;
 	switch (*p) {
 	case '{':
-		if (depth == JSCAN_MAX_DEPTH)
-			return bad(js, p, "nesting deeper than 512 levels");
-		stack[depth++] = '}';
-		p = jscan_ws(p + 1, end);
-		if (p >= end)
-			return JS_MORE;
-		if (*p == '}') {
-			p++;
-			depth--;
-			goto after;
-		}
-		goto key;
 	case '[':
 		if (depth == JSCAN_MAX_DEPTH)
 			return bad(js, p, "nesting deeper than 512 levels");
-		stack[depth++] = ']';
+		stack[depth++] = *p == '{' ? '}' : ']';
 		p = jscan_ws(p + 1, end);
 		if (p >= end)
 			return JS_MORE;
-		if (*p == ']') {
+		if (*p == stack[depth - 1]) {
 			p++;
 			depth--;
 			goto after;
 		}
+		if (stack[depth - 1] == '}')
+			goto key;
 		goto value;
 	case '"':
 		if ((rc = skip_string(&p, end)) != JS_OK)
 			return rc;
 		goto after;
 	case 't':
-		if ((rc = jscan_word(js, &p, "true")) != JS_OK)
-			return rc;
-		goto after;
 	case 'f':
-		if ((rc = jscan_word(js, &p, "false")) != JS_OK)
-			return rc;
-		goto after;
 	case 'n':
-		if ((rc = jscan_word(js, &p, "null")) != JS_OK)
+		rc = jscan_word(js, &p, *p == 't' ? "true" : *p == 'f' ? "false" : "null");
+		if (rc != JS_OK)
 			return rc;
 		goto after;
 	default:

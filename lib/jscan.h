@@ -71,7 +71,8 @@ int jscan_number(struct jscan *js, const char **pp, int scale, int64_t *out);
 
 /*
  * Like jscan_number, but on a string's content (ts written as "123.5").
- * Returns JS_OK, or JS_BAD when s is not exactly one number (*err untouched).
+ * Returns JS_OK, JS_RANGE, or JS_BAD when s is not exactly one number
+ * (*err untouched).
  */
 int jscan_number_text(const char *s, size_t len, int scale, int64_t *out);
 

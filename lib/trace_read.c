@@ -29,15 +29,18 @@
  */
 #include "trace_read.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "evparse.h"
 #include "gzin.h"
 #include "jscan.h"
 #include "trace_top.h"
+#include "vtr.h"
 
 enum slot_state { SLOT_FREE, SLOT_FILLED, SLOT_PARSING, SLOT_PARSED };
 
@@ -465,6 +468,23 @@ static void finish(struct reader *r)
 	r->failed = 1;
 }
 
+/* A collector raw file starts with VTR_MAGIC; stdin is always JSON. */
+static int is_vtr(const char *path)
+{
+	char magic[VTR_MAGIC_LEN];
+	int fd, yes = 0;
+
+	if (strcmp(path, "-") == 0)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic))
+		yes = memcmp(magic, VTR_MAGIC, VTR_MAGIC_LEN) == 0;
+	close(fd);
+	return yes;
+}
+
 static size_t chunk_size_of(const struct trace_read_opts *opts)
 {
 	const char *env = getenv("VTRACE_CHUNK_SIZE");
@@ -493,6 +513,8 @@ int trace_read(const char *path, const struct trace_read_opts *opts,
 	info->format = "kineto";
 	info->engine = "none";
 	err_clear(e);
+	if (is_vtr(path))
+		return vtr_read(path, sink, info, e);
 
 	memset(&r, 0, sizeof(r));
 	r.sink = sink;
