@@ -107,18 +107,25 @@ const char *gpu_kernel_category(const char *name, size_t len)
 		{ "elementwise", { "elementwise" } },
 		{ "reduce", { "reduce" } },
 	};
-	char lower[512];
-	size_t n = len < sizeof(lower) - 1 ? len : sizeof(lower) - 1;
+	struct buf lower;
+	const char *found = "other";
 
-	/* Templated names run to 5,000 bytes; the telling words come first. */
-	for (size_t i = 0; i < n; i++)
-		lower[i] = (char)tolower((unsigned char)name[i]);
-	lower[n] = '\0';
+	/* The telling word can sit deep in a templated name: search all of it. */
+	buf_init(&lower);
+	buf_add(&lower, name, len);
+	if (!buf_ok(&lower) || !lower.data)
+		goto out;
+	for (size_t i = 0; i < lower.len; i++)
+		lower.data[i] = (char)tolower((unsigned char)lower.data[i]);
 	for (size_t r = 0; r < sizeof(rules) / sizeof(rules[0]); r++)
 		for (size_t w = 0; w < 12 && rules[r].words[w]; w++)
-			if (strstr(lower, rules[r].words[w]))
-				return rules[r].category;
-	return "other";
+			if (strstr(lower.data, rules[r].words[w])) {
+				found = rules[r].category;
+				goto out;
+			}
+out:
+	buf_release(&lower);
+	return found;
 }
 
 struct interval {

@@ -18,6 +18,7 @@
 
 #include "analyze.h"
 #include "buf.h"
+#include "crossrank.h"
 #include "log.h"
 #include "outfile.h"
 #include "rank.h"
@@ -373,6 +374,10 @@ int main(int argc, char **argv)
 	report_init(&rep, "vanalyze");
 	if (build_report(&rep, res, in.n) != EXIT_OK)
 		status = EXIT_FAIL;
+	if (crossrank_compute(&rep)) {
+		log_msg("out of memory computing cross-rank statistics");
+		status = EXIT_FAIL;
+	}
 	if (!o.quiet && !(o.json && !strcmp(o.json, "-")))
 		summary_print(stdout, &rep, (size_t)o.top);
 	if (o.json) {

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static int use_color(FILE *f)
@@ -111,6 +112,48 @@ static void gpu_lines(FILE *f, const struct report_rank *rk, size_t top)
 	}
 }
 
+/* One line per metric: min / median / max with the ranks holding them. */
+static void cross_rank_lines(FILE *f, const struct report *rep, const char *bold,
+			     const char *off)
+{
+	static const char *const shown[] = {
+		"span_ns", "gpu.utilization", "gpu.busy_ns", "gpu.comm_ns", "gpu.kernel_time_ns",
+		"steps.median_ns",
+	};
+
+	if (rep->nr_ranks < 2)
+		return;
+	fprintf(f, "%scross-rank%s (%zu ranks)   %-12s %-20s %-12s\n", bold, off, rep->nr_ranks,
+		"min", "median", "max");
+	for (size_t m = 0; m < sizeof(shown) / sizeof(shown[0]); m++) {
+		for (size_t i = 0; i < rep->nr_cross_rank; i++) {
+			const struct report_stat *st = &rep->cross_rank[i];
+			char lo[32], mid[32], hi[32];
+
+			if (strcmp(st->metric, shown[m]) || st->max == 0)
+				continue;
+			if (strstr(st->metric, "_ns")) {
+				fmt_ns(lo, sizeof(lo), (int64_t)st->min);
+				fmt_ns(mid, sizeof(mid), (int64_t)st->median);
+				fmt_ns(hi, sizeof(hi), (int64_t)st->max);
+			} else {
+				snprintf(lo, sizeof(lo), "%.3f", st->min);
+				snprintf(mid, sizeof(mid), "%.3f", st->median);
+				snprintf(hi, sizeof(hi), "%.3f", st->max);
+			}
+			fprintf(f, "  %-22s %10s r%-4lld %10s  %10s r%lld\n", st->metric, lo,
+				(long long)st->min_rank, mid, hi, (long long)st->max_rank);
+		}
+	}
+	for (size_t i = 0; i < rep->nr_stragglers; i++) {
+		const struct report_straggler *sg = &rep->stragglers[i];
+
+		fprintf(f, "  straggler: rank %lld, %s %+.0f%% against the median%s\n",
+			(long long)sg->rank, sg->metric, 100 * sg->excess,
+			sg->excess < 0 ? " (the others wait for it)" : "");
+	}
+}
+
 void summary_print(FILE *f, const struct report *rep, size_t top)
 {
 	int color = use_color(f);
@@ -136,4 +179,5 @@ void summary_print(FILE *f, const struct report *rep, size_t top)
 			fputc('\n', f);
 		}
 	}
+	cross_rank_lines(f, rep, bold, off);
 }

@@ -113,63 +113,67 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
-	jsonw_key(w, "phases");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_phases; i++) {
-		const struct report_phase *ph = &rk->phases[i];
+	if (rk->has_phases) {
+		jsonw_key(w, "phases");
+		jsonw_arr_begin(w);
+		for (size_t i = 0; i < rk->nr_phases; i++) {
+			const struct report_phase *ph = &rk->phases[i];
 
+			jsonw_obj_begin(w);
+			jsonw_key(w, "name");
+			jsonw_str(w, ph->name);
+			jsonw_key(w, "path");
+			jsonw_str(w, ph->path);
+			i64(w, "depth", ph->depth);
+			dist(w, &ph->d, 1);
+			num(w, "share", ph->share);
+			i64(w, "gpu_ns", ph->gpu_ns);
+			jsonw_obj_end(w);
+		}
+		jsonw_arr_end(w);
+		jsonw_key(w, "steps");
 		jsonw_obj_begin(w);
-		jsonw_key(w, "name");
-		jsonw_str(w, ph->name);
-		jsonw_key(w, "path");
-		jsonw_str(w, ph->path);
-		i64(w, "depth", ph->depth);
-		dist(w, &ph->d, 1);
-		num(w, "share", ph->share);
-		i64(w, "gpu_ns", ph->gpu_ns);
+		jsonw_key(w, "pattern");
+		jsonw_str(w, rk->steps.pattern ? rk->steps.pattern : "");
+		dist(w, &rk->steps.d, 0);
+		jsonw_key(w, "warmup");
+		jsonw_bool(w, rk->steps.warmup);
+		jsonw_key(w, "durations_ns");
+		jsonw_arr_begin(w);
+		for (size_t i = 0; i < rk->steps.nr_durations; i++)
+			jsonw_int(w, rk->steps.durations_ns[i]);
+		jsonw_arr_end(w);
 		jsonw_obj_end(w);
 	}
-	jsonw_arr_end(w);
-	jsonw_key(w, "steps");
-	jsonw_obj_begin(w);
-	jsonw_key(w, "pattern");
-	jsonw_str(w, rk->steps.pattern ? rk->steps.pattern : "");
-	dist(w, &rk->steps.d, 0);
-	jsonw_key(w, "warmup");
-	jsonw_bool(w, rk->steps.warmup);
-	jsonw_key(w, "durations_ns");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->steps.nr_durations; i++)
-		jsonw_int(w, rk->steps.durations_ns[i]);
-	jsonw_arr_end(w);
-	jsonw_obj_end(w);
-	jsonw_key(w, "throughput");
-	jsonw_obj_begin(w);
-	jsonw_key(w, "frames");
-	if (t->frames < 0)
-		jsonw_null(w);
-	else
-		jsonw_int(w, t->frames);
-	i64(w, "blocks", t->blocks);
-	i64(w, "wall_ns", t->wall_ns);
-	num(w, "fps", t->fps);
-	num(w, "bps", t->bps);
-	jsonw_key(w, "first_block_ns");
-	if (t->first_block_ns < 0)
-		jsonw_null(w);
-	else
-		jsonw_int(w, t->first_block_ns);
-	jsonw_key(w, "block_latency");
-	jsonw_obj_begin(w);
-	i64(w, "median_ns", t->latency_median_ns);
-	i64(w, "p90_ns", t->latency_p90_ns);
-	i64(w, "max_ns", t->latency_max_ns);
-	jsonw_obj_end(w);
-	if (t->target_fps > 0) {
-		num(w, "target_fps", t->target_fps);
-		num(w, "realtime_factor", t->realtime_factor);
+	if (rk->has_throughput) {
+		jsonw_key(w, "throughput");
+		jsonw_obj_begin(w);
+		jsonw_key(w, "frames");
+		if (t->frames < 0)
+			jsonw_null(w);
+		else
+			jsonw_int(w, t->frames);
+		i64(w, "blocks", t->blocks);
+		i64(w, "wall_ns", t->wall_ns);
+		num(w, "fps", t->fps);
+		num(w, "bps", t->bps);
+		jsonw_key(w, "first_block_ns");
+		if (t->first_block_ns < 0)
+			jsonw_null(w);
+		else
+			jsonw_int(w, t->first_block_ns);
+		jsonw_key(w, "block_latency");
+		jsonw_obj_begin(w);
+		i64(w, "median_ns", t->latency_median_ns);
+		i64(w, "p90_ns", t->latency_p90_ns);
+		i64(w, "max_ns", t->latency_max_ns);
+		jsonw_obj_end(w);
+		if (t->target_fps > 0) {
+			num(w, "target_fps", t->target_fps);
+			num(w, "realtime_factor", t->realtime_factor);
+		}
+		jsonw_obj_end(w);
 	}
-	jsonw_obj_end(w);
 	jsonw_key(w, "memory");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < rk->nr_memory; i++) {

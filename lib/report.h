@@ -101,7 +101,9 @@ struct report_rank {
 	size_t nr_by_ph, nr_by_cat;
 	int64_t span_ns;
 
-	int analysed;			/* the fields below are filled */
+	int analysed;			/* gpu, kernels, memory, cpu_ops are filled */
+	int has_phases;			/* phases and steps are filled */
+	int has_throughput;		/* throughput is filled */
 	struct report_gpu gpu;
 	struct report_kernel *kernels;	/* by total_ns, descending */
 	size_t nr_kernels;

@@ -1,0 +1,561 @@
+/*
+ * crossrank: see crossrank.h.
+ *
+ * The metrics come in a fixed order: the scalars of RANK as DESIGN.md lists
+ * them, then one per phase path (sorted by bytes), then two per memory device
+ * (sorted by number).  Phases and memory are gathered from all ranks into one
+ * array of (key, rank index) pairs and sorted, so no hashing decides the order.
+ * Scratch arrays are malloc'd and freed here; only the results go into the
+ * report's arena.
+ */
+#include "crossrank.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	M_EVENTS_TOTAL,
+	M_SPAN,
+	M_GPU_KERNELS,
+	M_GPU_KERNEL_TIME,
+	M_GPU_BUSY,
+	M_GPU_ACTIVE_SPAN,
+	M_GPU_IDLE,
+	M_GPU_UTILIZATION,
+	M_GPU_COMM,
+	M_GPU_COMPUTE,
+	M_GPU_MEMORY,
+	M_GPU_OVERLAP,
+	M_STEPS_MEDIAN,
+	M_STEPS_AVG,
+	M_TP_WALL,
+	M_TP_FPS,
+	M_TP_BPS,
+	M_TP_FIRST_BLOCK,
+	M_TP_BLOCKS,
+	NR_FIXED
+};
+
+static const char *const fixed_names[NR_FIXED] = {
+	"events.total",
+	"span_ns",
+	"gpu.kernels",
+	"gpu.kernel_time_ns",
+	"gpu.busy_ns",
+	"gpu.active_span_ns",
+	"gpu.idle_ns",
+	"gpu.utilization",
+	"gpu.comm_ns",
+	"gpu.compute_ns",
+	"gpu.memory_ns",
+	"gpu.comm_compute_overlap",
+	"steps.median_ns",
+	"steps.avg_ns",
+	"throughput.wall_ns",
+	"throughput.fps",
+	"throughput.bps",
+	"throughput.first_block_ns",
+	"throughput.blocks",
+};
+
+/* One rank's value of a metric. */
+struct sample {
+	double v;
+	int64_t rank;
+};
+
+/* One phase entry or memory entry of one rank, to be sorted by key. */
+struct keyed {
+	const char *path;		/* phases */
+	int64_t device;			/* memory */
+	size_t idx;			/* index in rep->ranks */
+	size_t pos;			/* index in that rank's array */
+};
+
+/* A rank's position when stragglers are ordered by rank number. */
+struct rank_order {
+	int64_t rank;
+	size_t idx;
+};
+
+/* n elements of size bytes, or NULL on overflow or when malloc fails. */
+static void *alloc_n(size_t n, size_t size)
+{
+	if (n && size > SIZE_MAX / n)
+		return NULL;
+	return malloc(n ? n * size : 1);
+}
+
+/* 1 and *v when rank r has metric m (one of the fixed ones), else 0. */
+static int fixed_value(const struct report_rank *r, int m, double *v)
+{
+	const struct report_gpu *g = &r->gpu;
+	const struct report_throughput *t = &r->throughput;
+	double x;
+
+	if (m == M_EVENTS_TOTAL) {
+		x = (double)r->events_total;
+	} else if (m == M_SPAN) {
+		x = (double)r->span_ns;
+	} else if (!r->analysed) {
+		return 0;
+	} else if (!r->has_throughput && (m == M_TP_WALL || m == M_TP_FPS || m == M_TP_BPS ||
+					  m == M_TP_FIRST_BLOCK || m == M_TP_BLOCKS)) {
+		return 0;
+	} else {
+		switch (m) {
+		case M_GPU_KERNELS: x = (double)g->kernels; break;
+		case M_GPU_KERNEL_TIME: x = (double)g->kernel_time_ns; break;
+		case M_GPU_BUSY: x = (double)g->busy_ns; break;
+		case M_GPU_ACTIVE_SPAN: x = (double)g->active_span_ns; break;
+		case M_GPU_IDLE: x = (double)g->idle_ns; break;
+		case M_GPU_UTILIZATION: x = g->utilization; break;
+		case M_GPU_COMM: x = (double)g->comm_ns; break;
+		case M_GPU_COMPUTE: x = (double)g->compute_ns; break;
+		case M_GPU_MEMORY: x = (double)g->memory_ns; break;
+		case M_GPU_OVERLAP: x = g->comm_compute_overlap; break;
+		case M_STEPS_MEDIAN:
+		case M_STEPS_AVG:
+			if (!r->has_phases || r->steps.d.count <= 0)
+				return 0;
+			x = m == M_STEPS_MEDIAN ? r->steps.d.median_ns : r->steps.d.avg_ns;
+			break;
+		case M_TP_WALL: x = (double)t->wall_ns; break;
+		case M_TP_FPS: x = t->fps; break;
+		case M_TP_BPS: x = t->bps; break;
+		case M_TP_FIRST_BLOCK:
+			if (t->first_block_ns < 0)
+				return 0;
+			x = (double)t->first_block_ns;
+			break;
+		case M_TP_BLOCKS:
+			if (t->blocks <= 0 && t->wall_ns <= 0)
+				return 0;
+			x = (double)t->blocks;
+			break;
+		default:
+			return 0;
+		}
+	}
+	/* NaN means "none" (null in the JSON); an infinity would print as null too */
+	if (!isfinite(x))
+		return 0;
+	*v = x;
+	return 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The statistics of s[0..n), n > 0, in ranks order; tmp holds n doubles.
+ * The sums run in that order and the variance takes a second pass over the
+ * mean, so the result does not depend on how the samples were gathered.
+ */
+static void stat_of(struct report_stat *st, const char *metric, const struct sample *s, size_t n,
+		    double *tmp)
+{
+	double sum = 0, var = 0, mean;
+
+	memset(st, 0, sizeof(*st));
+	st->metric = metric;
+	st->count = (int64_t)n;
+	st->min = st->max = s[0].v;
+	st->min_rank = st->max_rank = s[0].rank;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].v < st->min) {
+			st->min = s[i].v;
+			st->min_rank = s[i].rank;
+		}
+		if (s[i].v > st->max) {
+			st->max = s[i].v;
+			st->max_rank = s[i].rank;
+		}
+		sum += s[i].v;
+		tmp[i] = s[i].v;
+	}
+	mean = sum / (double)n;
+	st->avg = mean;
+	for (size_t i = 0; i < n; i++)
+		var += (s[i].v - mean) * (s[i].v - mean);
+	st->stddev = sqrt(var / (double)n);
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	st->median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+static int cmp_phase(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	if (c)
+		return c;
+	if (x->idx != y->idx)
+		return x->idx < y->idx ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int cmp_device(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	if (x->idx != y->idx)
+		return x->idx < y->idx ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int cmp_rank_order(const void *a, const void *b)
+{
+	const struct rank_order *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* "phase:" path ".total_ns" in the arena, or NULL. */
+static const char *phase_metric(struct arena *a, const char *path)
+{
+	size_t n = strlen(path);
+	char *s = arena_alloc(a, n + sizeof("phase:") + sizeof(".total_ns") - 1);
+
+	if (!s)
+		return NULL;
+	memcpy(s, "phase:", 6);
+	memcpy(s + 6, path, n);
+	memcpy(s + 6 + n, ".total_ns", sizeof(".total_ns"));
+	return s;
+}
+
+/* "memory:" device "." field in the arena, or NULL. */
+static const char *memory_metric(struct arena *a, int64_t device, const char *field)
+{
+	char tmp[96];
+	int n = snprintf(tmp, sizeof(tmp), "memory:%" PRId64 ".%s", device, field);
+
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return NULL;
+	return arena_strndup(a, tmp, (size_t)n);
+}
+
+/*
+ * The phase entries of analysed ranks, sorted by (path, rank index, position);
+ * *nr_paths gets the number of distinct paths.  NULL (and *n 0) when there
+ * are none or malloc fails; *oom tells which.
+ */
+static struct keyed *gather_phases(const struct report *rep, size_t *n, size_t *nr_paths,
+				   int *oom)
+{
+	struct keyed *e;
+	size_t k = 0, total = 0;
+
+	*n = *nr_paths = 0;
+	*oom = 0;
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		if (rep->ranks[i].analysed)
+			total += rep->ranks[i].nr_phases;
+	if (!total)
+		return NULL;
+	e = alloc_n(total, sizeof(*e));
+	if (!e) {
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *r = &rep->ranks[i];
+
+		if (!r->analysed)
+			continue;
+		for (size_t j = 0; j < r->nr_phases; j++) {
+			if (!r->phases[j].path)
+				continue;
+			e[k].path = r->phases[j].path;
+			e[k].device = 0;
+			e[k].idx = i;
+			e[k].pos = j;
+			k++;
+		}
+	}
+	if (k > 1)
+		qsort(e, k, sizeof(*e), cmp_phase);
+	for (size_t i = 0; i < k; i++)
+		if (i == 0 || strcmp(e[i].path, e[i - 1].path) != 0)
+			(*nr_paths)++;
+	*n = k;
+	return e;
+}
+
+/* As gather_phases(), for memory entries by device. */
+static struct keyed *gather_memory(const struct report *rep, size_t *n, size_t *nr_devices,
+				   int *oom)
+{
+	struct keyed *e;
+	size_t k = 0, total = 0;
+
+	*n = *nr_devices = 0;
+	*oom = 0;
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		if (rep->ranks[i].analysed)
+			total += rep->ranks[i].nr_memory;
+	if (!total)
+		return NULL;
+	e = alloc_n(total, sizeof(*e));
+	if (!e) {
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *r = &rep->ranks[i];
+
+		if (!r->analysed)
+			continue;
+		for (size_t j = 0; j < r->nr_memory; j++) {
+			e[k].path = NULL;
+			e[k].device = r->memory[j].device;
+			e[k].idx = i;
+			e[k].pos = j;
+			k++;
+		}
+	}
+	if (k > 1)
+		qsort(e, k, sizeof(*e), cmp_device);
+	for (size_t i = 0; i < k; i++)
+		if (i == 0 || e[i].device != e[i - 1].device)
+			(*nr_devices)++;
+	*n = k;
+	return e;
+}
+
+/*
+ * One stat per phase path.  A rank that lists a path more than once (the
+ * same nesting on two threads) contributes the sum of its entries: the
+ * phase's time on that rank.
+ */
+static void phase_stats(const struct report *rep, const struct keyed *e, size_t n,
+			const char **names, struct report_stat *out, size_t *nr_out,
+			struct sample *smp, double *tmp)
+{
+	size_t i = 0, p = 0;
+
+	while (i < n) {
+		size_t k = 0;
+		const char *path = e[i].path;
+
+		while (i < n && strcmp(e[i].path, path) == 0) {
+			size_t idx = e[i].idx;
+			double sum = 0;
+
+			for (; i < n && e[i].idx == idx && strcmp(e[i].path, path) == 0; i++)
+				sum += (double)rep->ranks[idx].phases[e[i].pos].d.total_ns;
+			smp[k].v = sum;
+			smp[k].rank = rep->ranks[idx].rank;
+			k++;
+		}
+		stat_of(&out[(*nr_out)++], names[p++], smp, k, tmp);
+	}
+}
+
+/*
+ * Two stats per memory device: peak_allocated, then peak_reserved.  A rank
+ * that lists a device twice contributes the larger peak.
+ */
+static void memory_stats(const struct report *rep, const struct keyed *e, size_t n,
+			 const char **names, struct report_stat *out, size_t *nr_out,
+			 struct sample *smp, struct sample *smp2, double *tmp)
+{
+	size_t i = 0, d = 0;
+
+	while (i < n) {
+		size_t k = 0;
+		int64_t dev = e[i].device;
+
+		while (i < n && e[i].device == dev) {
+			size_t idx = e[i].idx;
+			int64_t alloc = INT64_MIN, reserved = INT64_MIN;
+
+			for (; i < n && e[i].idx == idx && e[i].device == dev; i++) {
+				const struct report_memory *m = &rep->ranks[idx].memory[e[i].pos];
+
+				if (m->peak_allocated > alloc)
+					alloc = m->peak_allocated;
+				if (m->peak_reserved > reserved)
+					reserved = m->peak_reserved;
+			}
+			smp[k].v = (double)alloc;
+			smp2[k].v = (double)reserved;
+			smp[k].rank = smp2[k].rank = rep->ranks[idx].rank;
+			k++;
+		}
+		stat_of(&out[(*nr_out)++], names[2 * d], smp, k, tmp);
+		stat_of(&out[(*nr_out)++], names[2 * d + 1], smp2, k, tmp);
+		d++;
+	}
+}
+
+/*
+ * The stragglers, by rank number, then ranks order, then (a) before (b).
+ * sa: the stat for rule (a), metric ma; sb: gpu.comm_ns, or NULL.  The
+ * comparisons are written as value against median * (1 ± threshold), so a
+ * rank exactly on the threshold is no straggler.
+ */
+static int find_stragglers(struct report *rep, const struct crossrank_opts *o,
+			   const struct report_stat *sa, int ma, const struct report_stat *sb)
+{
+	struct rank_order *ord;
+	struct report_straggler *out;
+	size_t n = rep->nr_ranks, k = 0;
+
+	if ((!sa || !(sa->median > 0)) && (!sb || !(sb->median > 0)))
+		return 0;
+	ord = alloc_n(n, sizeof(*ord));
+	if (!ord)
+		return -1;
+	if (n > SIZE_MAX / 2 / sizeof(*out) ||
+	    !(out = arena_alloc(&rep->arena, 2 * n * sizeof(*out)))) {
+		free(ord);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		ord[i].rank = rep->ranks[i].rank;
+		ord[i].idx = i;
+	}
+	qsort(ord, n, sizeof(*ord), cmp_rank_order);
+	for (size_t i = 0; i < n; i++) {
+		const struct report_rank *r = &rep->ranks[ord[i].idx];
+		double v;
+
+		if (sa && sa->median > 0 && fixed_value(r, ma, &v) &&
+		    v > sa->median * (1 + o->straggler_excess)) {
+			out[k].rank = r->rank;
+			out[k].metric = fixed_names[ma];
+			out[k].value = v;
+			out[k].median = sa->median;
+			out[k].excess = v / sa->median - 1;
+			k++;
+		}
+		if (sb && sb->median > 0 && fixed_value(r, M_GPU_COMM, &v) &&
+		    v < sb->median * (1 - o->comm_deficit)) {
+			out[k].rank = r->rank;
+			out[k].metric = fixed_names[M_GPU_COMM];
+			out[k].value = v;
+			out[k].median = sb->median;
+			out[k].excess = v / sb->median - 1;
+			k++;
+		}
+	}
+	free(ord);
+	rep->stragglers = k ? out : NULL;
+	rep->nr_stragglers = k;
+	return 0;
+}
+
+int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
+{
+	size_t n = rep->nr_ranks, np = 0, nr_paths = 0, nm = 0, nr_devices = 0, cap, nr_out = 0;
+	struct sample *smp = NULL, *smp2 = NULL;
+	double *tmp = NULL;
+	struct keyed *pe = NULL, *me = NULL;
+	const char **names = NULL;
+	struct report_stat *out;
+	int fixed_at[NR_FIXED];
+	int rc = -1, oom_p, oom_m, ma;
+
+	rep->cross_rank = NULL;
+	rep->nr_cross_rank = 0;
+	rep->stragglers = NULL;
+	rep->nr_stragglers = 0;
+	if (n < 2)
+		return 0;
+
+	smp = alloc_n(n, sizeof(*smp));
+	smp2 = alloc_n(n, sizeof(*smp2));
+	tmp = alloc_n(n, sizeof(*tmp));
+	if (!smp || !smp2 || !tmp)
+		goto out;
+	pe = gather_phases(rep, &np, &nr_paths, &oom_p);
+	me = gather_memory(rep, &nm, &nr_devices, &oom_m);
+	if (oom_p || oom_m)
+		goto out;
+	if (nr_devices > SIZE_MAX / 2 - NR_FIXED - nr_paths)
+		goto out;
+	cap = NR_FIXED + nr_paths + 2 * nr_devices;
+	if (cap > SIZE_MAX / sizeof(*out))
+		goto out;
+	out = arena_alloc(&rep->arena, cap * sizeof(*out));
+	names = alloc_n(nr_paths + 2 * nr_devices, sizeof(*names));
+	if (!out || !names)
+		goto out;
+
+	/* the names first, so that the stats below cannot fail half-way */
+	for (size_t i = 0, p = 0; i < np; i++) {
+		if (i > 0 && strcmp(pe[i].path, pe[i - 1].path) == 0)
+			continue;
+		if (!(names[p++] = phase_metric(&rep->arena, pe[i].path)))
+			goto out;
+	}
+	for (size_t i = 0, d = nr_paths; i < nm; i++) {
+		if (i > 0 && me[i].device == me[i - 1].device)
+			continue;
+		if (!(names[d++] = memory_metric(&rep->arena, me[i].device, "peak_allocated")) ||
+		    !(names[d++] = memory_metric(&rep->arena, me[i].device, "peak_reserved")))
+			goto out;
+	}
+
+	for (int m = 0; m < NR_FIXED; m++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (fixed_value(&rep->ranks[i], m, &smp[k].v)) {
+				smp[k].rank = rep->ranks[i].rank;
+				k++;
+			}
+		}
+		fixed_at[m] = -1;
+		if (k) {
+			fixed_at[m] = (int)nr_out;
+			stat_of(&out[nr_out++], fixed_names[m], smp, k, tmp);
+		}
+	}
+	phase_stats(rep, pe, np, names, out, &nr_out, smp, tmp);
+	memory_stats(rep, me, nm, names + nr_paths, out, &nr_out, smp, smp2, tmp);
+	rep->cross_rank = out;
+	rep->nr_cross_rank = nr_out;
+
+	/* rule (a): steps where any rank has them, else the span */
+	ma = fixed_at[M_STEPS_MEDIAN] >= 0 ? M_STEPS_MEDIAN : M_SPAN;
+	if (find_stragglers(rep, o, fixed_at[ma] >= 0 ? &out[fixed_at[ma]] : NULL, ma,
+			    fixed_at[M_GPU_COMM] >= 0 ? &out[fixed_at[M_GPU_COMM]] : NULL) < 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc < 0) {
+		rep->cross_rank = NULL;
+		rep->nr_cross_rank = 0;
+		rep->stragglers = NULL;
+		rep->nr_stragglers = 0;
+	}
+	free(names);
+	free(me);
+	free(pe);
+	free(tmp);
+	free(smp2);
+	free(smp);
+	return rc;
+}
+
+int crossrank_compute(struct report *rep)
+{
+	static const struct crossrank_opts defaults = CROSSRANK_OPTS_DEFAULT;
+
+	return crossrank_compute_opts(rep, &defaults);
+}

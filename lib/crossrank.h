@@ -1,0 +1,35 @@
+/*
+ * crossrank: statistics of each per-rank scalar over the ranks, and the
+ * stragglers they reveal (DESIGN.md, "Cross-rank").  vanalyze runs it on the
+ * ranks of one run, vaggregate on ranks merged from many reports.
+ *
+ * Every entry of rep->ranks is one sample, even when two entries claim the
+ * same rank number.  A rank contributes to a metric only where it has the
+ * value: non-finite doubles are skipped, and ranks with analysed == 0 give
+ * only span_ns and events.total.  The output depends on rep->ranks and the
+ * options alone: sums run in ranks order, names sort by bytes.
+ */
+#ifndef VT_CROSSRANK_H
+#define VT_CROSSRANK_H
+
+#include "report.h"
+
+struct crossrank_opts {
+	double straggler_excess;	/* 0.10: slower than the median by more than this */
+	double comm_deficit;		/* 0.30: less communication than the median by more */
+};
+
+#define CROSSRANK_OPTS_DEFAULT { 0.10, 0.30 }
+
+/*
+ * Fill rep->cross_rank (only when rep->nr_ranks >= 2; else it is emptied)
+ * and rep->stragglers from rep->ranks, with the default thresholds.  Both
+ * arrays and their metric names live in rep->arena.  Returns 0, or -1 when
+ * out of memory (the two arrays are then empty).
+ */
+int crossrank_compute(struct report *rep);
+
+/* As crossrank_compute(), with the thresholds in o. */
+int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o);
+
+#endif

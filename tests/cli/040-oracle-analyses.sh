@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# vanalyze's gpu, kernels, memory and cpu_ops agree with tests/oracle_analyses.py
+# (the independent reference; its docstring is the contract) on real traces:
+# the 8 DLRM ranks, HTA trace_diff control and test, df_index_resolver,
+# nccl_parser_config, TraceLens h100/mi300 bert and mi300 resnet_act_checkpoint,
+# the 7 torch-cpu traces and testdata/demo.  Each file is analysed alone
+# (vanalyze --json out.json FILE).  Compared: every gpu field (ints exact,
+# floats to a relative 1e-9, null must be null), every field of the top 10
+# kernel rows, every memory row, and name/count/total_ns/self_ns of the top 20
+# cpu_ops rows.  Skips while vanalyze writes no "gpu" key.
+. "$VT_ROOT/tests/cli/lib.sh"
+need_shared
+need_vanalyze
+
+HTA=$PUBLIC/facebookresearch__HolisticTraceAnalysis
+TL=$PUBLIC/AMD-AGI__TraceLens
+files=()
+add() {
+	local f
+	for f in "$@"; do
+		[ -f "$f" ] || die "missing trace: $f"
+		files+=("$f")
+	done
+}
+add "$PUBLIC"/facebookresearch__param/*dlrm_kineto*worker*
+add "$HTA"/tests__data__trace_diff__control__control.json.gz \
+	"$HTA"/tests__data__trace_diff__test__test.json.gz \
+	"$HTA"/tests__data__df_index_resolver__df_index_resolver.json.gz \
+	"$HTA"/tests__data__nccl_parser_config__nccl_data.json.gz
+add "$TL"/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz \
+	"$TL"/tests__traces__mi300__gaunernst_bert-small-uncased__1016001.json.gz \
+	"$TL"/tests__traces__mi300__resnet_act_checkpoint.json.gz
+add "$TORCH_CPU"/*.trace.json.gz
+add "$VT_ROOT"/testdata/demo/*.json.gz
+[ "${#files[@]}" -eq 26 ] || die "expected 26 traces, found ${#files[@]}"
+
+cat >analyses_check.py <<'PYEOF'
+import hashlib, json, os, subprocess, sys, tempfile, time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
+import oracle  # noqa: E402
+import oracle_analyses  # noqa: E402  (the independent reference)
+
+VANALYZE = os.environ["VANALYZE"]
+CACHE = os.environ.get("VT_ORACLE_CACHE")
+REL = 1e-9
+KERNEL_ROWS = 10
+CPU_OP_ROWS = 20
+CPU_OP_FIELDS = ("name", "count", "total_ns", "self_ns")
+
+
+def oracle_of(path):
+    """oracle_analyses.analyze(path), cached per test run (tests/run.sh)."""
+    key = None
+    if CACHE:
+        st = os.stat(path)
+        code = [os.stat(oracle_analyses.__file__).st_mtime_ns,
+                os.stat(oracle.__file__).st_mtime_ns]
+        where = hashlib.sha1(os.path.realpath(path).encode("utf-8", "surrogateescape"))
+        key = os.path.join(CACHE, "analyses.%s.%d.%d.%d.%d.json" % (
+            where.hexdigest(), st.st_size, st.st_mtime_ns, *code))
+        if os.path.exists(key):
+            with open(key) as f:
+                return json.load(f)
+    result = oracle_analyses.analyze(path)
+    if key:
+        fd, tmp = tempfile.mkstemp(dir=CACHE)
+        with os.fdopen(fd, "w") as f:
+            json.dump(result, f)
+        os.replace(tmp, key)
+    return result
+
+
+def run_vanalyze(i, path):
+    out = "out-%d.json" % i
+    p = subprocess.run([VANALYZE, "--json", out, path], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = p.stderr.decode("utf-8", "replace")
+    rank, problems = None, []
+    if p.returncode != 0:
+        problems.append("vanalyze exit status %d" % p.returncode)
+    if any(s in err for s in ("Sanitizer", "runtime error:")):
+        problems.append("sanitizer report")
+    try:
+        with open(out, "rb") as f:
+            rep = json.loads(f.read().decode("utf-8"))
+        ranks = rep.get("ranks")
+        if isinstance(ranks, list) and len(ranks) == 1 and isinstance(ranks[0], dict):
+            rank = ranks[0]
+        else:
+            problems.append("report does not hold exactly one rank")
+    except (OSError, ValueError) as exc:
+        problems.append("no readable report: %s" % exc)
+    return rank, problems, err
+
+
+def show(v, limit=160):
+    s = json.dumps(v, ensure_ascii=False)
+    return s if len(s) <= limit else s[:limit] + "..."
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def same(a, b):
+    """a (vanalyze) agrees with b (oracle): ints exact, floats relative REL,
+    None only with None, anything else equal."""
+    if b is None:
+        return a is None
+    if isinstance(b, bool) or isinstance(b, str):
+        return type(a) is type(b) and a == b
+    if is_int(b):
+        return is_int(a) and a == b
+    if isinstance(b, float):
+        if not (is_int(a) or isinstance(a, float)):
+            return False
+        return abs(a - b) <= REL * max(abs(a), abs(b))
+    return a == b
+
+
+def compare_rows(out, name, what, rep_rows, orc_rows, top, fields=None):
+    if not isinstance(rep_rows, list):
+        out.append((name, what, rep_rows, "<list>"))
+        return
+    # All rows when the oracle has no more than top (or top is None), else
+    # the first top, which vanalyze must have.
+    if top is None or len(orc_rows) <= top:
+        want = len(orc_rows)
+        if len(rep_rows) != want:
+            out.append((name, what + " rows", len(rep_rows), want))
+    else:
+        want = top
+        if len(rep_rows) < want:
+            out.append((name, what + " rows", len(rep_rows), ">= %d" % want))
+    for k in range(min(want, len(rep_rows))):
+        r, o = rep_rows[k], orc_rows[k]
+        if not isinstance(r, dict):
+            out.append((name, "%s[%d]" % (what, k), r, o))
+            continue
+        if "name" in o:
+            label = "%s[%d] %s" % (what, k, show(o["name"], 60))
+        else:
+            label = "%s[%d] device %s" % (what, k, o["device"])
+        for f in fields or o.keys():
+            a = r.get(f, "<missing>")
+            if not same(a, o[f]):
+                out.append((name, "%s.%s" % (label, f), a, o[f]))
+
+
+def compare(name, rank, orc):
+    out = []
+    g = rank.get("gpu")
+    if not isinstance(g, dict):
+        out.append((name, "gpu", g, "<object>"))
+    else:
+        for f, b in orc["gpu"].items():
+            a = g.get(f, "<missing>")
+            if not same(a, b):
+                out.append((name, "gpu." + f, a, b))
+    compare_rows(out, name, "kernels", rank.get("kernels", "<missing>"), orc["kernels"],
+                 KERNEL_ROWS)
+    compare_rows(out, name, "memory", rank.get("memory", "<missing>"), orc["memory"], None)
+    compare_rows(out, name, "cpu_ops", rank.get("cpu_ops", "<missing>"), orc["cpu_ops"],
+                 CPU_OP_ROWS, CPU_OP_FIELDS)
+    return out
+
+
+def main(files):
+    t0 = time.time()
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        runs = list(pool.map(lambda a: run_vanalyze(*a), enumerate(files)))
+    first = runs[0][0]
+    if not runs[0][1] and isinstance(first, dict) and "gpu" not in first:
+        print("skip: vanalyze writes no \"gpu\" key under ranks[] yet")
+        return 77
+    bad = 0
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        orcs = pool.map(oracle_of, files)
+        for path, (rank, problems, err), orc in zip(files, runs, orcs):
+            name = os.path.basename(path)
+            lines = ["%s: %s" % (name, p) for p in problems]
+            if rank is not None:
+                lines += ["%s: %s: vanalyze %s, oracle %s" % (n, f, show(a), show(b))
+                          for n, f, a, b in compare(name, rank, orc)]
+            if lines:
+                bad += 1
+                for line in lines:
+                    print("mismatch " + line)
+                for line in err.strip().splitlines()[-5:]:
+                    print("    stderr: " + line)
+    print("%d files, %d with mismatches, %.1fs" % (len(files), bad, time.time() - t0))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+PYEOF
+
+python3 analyses_check.py "${files[@]}"
+rc=$?
+[ "$rc" -eq 77 ] && exit 77
+[ "$rc" -eq 0 ] || die "vanalyze and tests/oracle_analyses.py disagree (lines above)"
