@@ -7,7 +7,6 @@
  */
 #include "analyze.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +54,7 @@ static int tally_add(struct tally *t, const char *s, size_t len, int64_t n)
 	return 0;
 }
 
-void file_result_init(struct file_result *res, const char *path)
+void file_result_init(struct file_result *res, const char *path, const struct phase_opts *opts)
 {
 	memset(res, 0, sizeof(*res));
 	res->path = path;
@@ -65,6 +64,7 @@ void file_result_init(struct file_result *res, const char *path)
 	res->file_bytes = -1;
 	gpu_init(&res->gpu);
 	cpuops_init(&res->cpuops);
+	phases_init(&res->phases, opts);
 }
 
 void file_result_release(struct file_result *res)
@@ -73,6 +73,7 @@ void file_result_release(struct file_result *res)
 	tally_release(&res->by_cat);
 	gpu_release(&res->gpu);
 	cpuops_release(&res->cpuops);
+	phases_release(&res->phases);
 	free(res->memory);
 }
 
@@ -151,7 +152,7 @@ static int on_batch(void *ctx, const struct event_batch *b)
 			goto out;
 	}
 	if (gpu_collect(&res->gpu, b) || cpuops_collect(&res->cpuops, b) ||
-	    memory_collect(res, b))
+	    phases_collect(&res->phases, b) || memory_collect(res, b))
 		goto out;
 	rc = 0;
 out:
@@ -287,11 +288,9 @@ int analyze_to_rank(struct file_result *res, struct report *rep, struct report_r
 	rk->by_cat = tally_to_counts(&res->by_cat, rep, &rk->nr_by_cat);
 	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
 	if (gpu_finish(&res->gpu, rep, rk) || cpuops_finish(&res->cpuops, rep, rk) ||
-	    memory_rows(res, rep, rk))
+	    memory_rows(res, rep, rk) ||
+	    phases_finish(&res->phases, res->has_span ? res->min_ts : 0, rep, rk))
 		return -1;
-	rk->throughput.frames = -1;
-	rk->throughput.fps = NAN;
-	rk->throughput.first_block_ns = -1;
-	rk->analysed = 1;
+	rk->analysed = rk->has_phases = rk->has_throughput = 1;
 	return 0;
 }

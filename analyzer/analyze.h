@@ -14,6 +14,7 @@
 
 #include "cpuops.h"
 #include "gpu.h"
+#include "phases.h"
 #include "report.h"
 #include "strtab.h"
 #include "trace_read.h"
@@ -37,11 +38,13 @@ struct file_result {
 	int oom;
 	struct gpu gpu;
 	struct cpuops cpuops;
+	struct phases phases;
 	struct report_memory *memory;	/* peaks per device, malloc'd */
 	size_t nr_memory;
 };
 
-void file_result_init(struct file_result *res, const char *path);
+/* opts must outlive res. */
+void file_result_init(struct file_result *res, const char *path, const struct phase_opts *opts);
 void file_result_release(struct file_result *res);
 
 /* Read and analyse path with nr_threads threads; fills *res. */

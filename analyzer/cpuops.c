@@ -31,21 +31,9 @@ void cpuops_release(struct cpuops *c)
 
 static uint32_t track_of(struct cpuops *c, const struct strtab *st, const struct trace_event *ev)
 {
-	char key[256];
-	size_t np = ev->pid ? strtab_len(st, ev->pid) : 0;
-	size_t nt = ev->tid ? strtab_len(st, ev->tid) : 0;
+	char key[EVENT_TRACK_KEY_MAX];
 
-	/* pid and tid are short numbers or names; longer ones are cut alike. */
-	if (np > 127)
-		np = 127;
-	if (nt > 127)
-		nt = 127;
-	if (np)
-		memcpy(key, strtab_str(st, ev->pid), np);
-	key[np] = '\x1f';
-	if (nt)
-		memcpy(key + np + 1, strtab_str(st, ev->tid), nt);
-	return strtab_intern(&c->tracks, key, np + 1 + nt);
+	return strtab_intern(&c->tracks, key, event_track_key(st, ev, key, sizeof(key)));
 }
 
 int cpuops_collect(struct cpuops *c, const struct event_batch *b)

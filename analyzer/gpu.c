@@ -4,6 +4,8 @@
  */
 #include "gpu.h"
 
+#include "interval.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -128,68 +130,6 @@ out:
 	return found;
 }
 
-struct interval {
-	int64_t lo, hi;
-};
-
-static int cmp_interval(const void *a, const void *b)
-{
-	const struct interval *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return x->hi < y->hi ? -1 : x->hi > y->hi;
-}
-
-/* Sort and merge v[0..n) in place into disjoint intervals; returns their count. */
-static size_t merge(struct interval *v, size_t n)
-{
-	size_t k = 0;
-
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_interval);
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].hi <= v[i].lo)
-			continue;
-		if (k && v[i].lo <= v[k - 1].hi) {
-			if (v[i].hi > v[k - 1].hi)
-				v[k - 1].hi = v[i].hi;
-		} else {
-			v[k++] = v[i];
-		}
-	}
-	return k;
-}
-
-static int64_t length(const struct interval *v, size_t n)
-{
-	int64_t total = 0;
-
-	for (size_t i = 0; i < n; i++)
-		total += v[i].hi - v[i].lo;
-	return total;
-}
-
-/* Length of the intersection of two merged unions. */
-static int64_t overlap(const struct interval *a, size_t na, const struct interval *b, size_t nb)
-{
-	int64_t total = 0;
-	size_t i = 0, j = 0;
-
-	while (i < na && j < nb) {
-		int64_t lo = a[i].lo > b[j].lo ? a[i].lo : b[j].lo;
-		int64_t hi = a[i].hi < b[j].hi ? a[i].hi : b[j].hi;
-
-		if (hi > lo)
-			total += hi - lo;
-		if (a[i].hi < b[j].hi)
-			i++;
-		else
-			j++;
-	}
-	return total;
-}
-
 /* Intervals of the records that match want(kind), merged. */
 static size_t collect(const struct gpu_rec *r, size_t n, unsigned kinds, struct interval *out)
 {
@@ -202,7 +142,7 @@ static size_t collect(const struct gpu_rec *r, size_t n, unsigned kinds, struct 
 		out[k].hi = r[i].ts_ns + r[i].dur_ns;
 		k++;
 	}
-	return merge(out, k);
+	return interval_union(out, k);
 }
 
 static int cmp_by_name(const void *a, const void *b)
@@ -292,12 +232,12 @@ int gpu_finish(struct gpu *g, struct report *rep, struct report_rank *rk)
 	}
 	gp->kernels = (int64_t)nk;
 	gp->active_span_ns = any ? last - first : 0;
-	gp->busy_ns = length(all, collect(r, n, 1u << GPU_KERNEL | 1u << GPU_MEMCPY |
+	gp->busy_ns = interval_length(all, collect(r, n, 1u << GPU_KERNEL | 1u << GPU_MEMCPY |
 						1u << GPU_MEMSET, all));
 	gp->idle_ns = gp->active_span_ns - gp->busy_ns;
 	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
 					     : NAN;
-	gp->memory_ns = length(all, collect(r, n, 1u << GPU_MEMCPY | 1u << GPU_MEMSET, all));
+	gp->memory_ns = interval_length(all, collect(r, n, 1u << GPU_MEMCPY | 1u << GPU_MEMSET, all));
 
 	/* Split kernels by category: comm or compute. */
 	is_comm = calloc(strtab_count(&g->names) + 1, 1);
@@ -317,12 +257,12 @@ int gpu_finish(struct gpu *g, struct report *rep, struct report_rank *rk)
 		else if (r[i].kind == CPU_COMM && nk == 0)
 			comm[ncomm++] = iv;
 	}
-	nc = merge(comm, ncomm);
-	nm = merge(comp, ncomp);
-	gp->comm_ns = length(comm, nc);
-	gp->compute_ns = length(comp, nm);
+	nc = interval_union(comm, ncomm);
+	nm = interval_union(comp, ncomp);
+	gp->comm_ns = interval_length(comm, nc);
+	gp->compute_ns = interval_length(comp, nm);
 	gp->cpu_comm = nk == 0;
-	gp->comm_compute_overlap = gp->comm_ns ? (double)overlap(comm, nc, comp, nm) /
+	gp->comm_compute_overlap = gp->comm_ns ? (double)interval_overlap(comm, nc, comp, nm) /
 							 (double)gp->comm_ns
 					       : NAN;
 

@@ -37,6 +37,16 @@ static const char usage[] =
 	"  -j, --jobs N       threads to use (default: all cores)\n"
 	"      --json PATH    write the report as JSON to PATH ('-' for stdout)\n"
 	"      --top N        kernels shown per rank in the summary (default 5)\n"
+	"\n"
+	"Phases, steps and throughput:\n"
+	"      --phase NAME=GLOB  spans whose name matches GLOB are phase NAME\n"
+	"                     (repeatable; also makes such spans phases in traces\n"
+	"                     without cat)\n"
+	"      --step GLOB    denoising-step spans when there is no ProfilerStep#\n"
+	"                     (repeatable; default 'denoise_step_*' and '*step_[0-9]*')\n"
+	"      --block GLOB   block spans for BPS (default 'block_*')\n"
+	"      --frames N     frames each rank produced in the traced window, for FPS\n"
+	"      --target-fps F the video frame rate: adds the real-time factor\n"
 	"  -q, --quiet        print no summary on stdout\n"
 	"      --no-progress  no progress line for inputs over 100 MB of text\n"
 	"  -h, --help         show this help and exit\n"
@@ -56,6 +66,7 @@ static const char usage[] =
 struct opts {
 	int jobs;
 	long top;
+	struct phase_opts phase;
 	const char *json;
 	int quiet, progress;
 };
@@ -75,6 +86,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "json", required_argument, NULL, 'J' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "top", required_argument, NULL, 'T' },
+		{ "phase", required_argument, NULL, 'p' },
+		{ "step", required_argument, NULL, 's' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "frames", required_argument, NULL, 'f' },
+		{ "target-fps", required_argument, NULL, 't' },
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -85,6 +101,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->jobs = omp_get_num_procs();
 	o->json = NULL;
 	o->top = 5;
+	phase_opts_init(&o->phase);
 	o->quiet = 0;
 	o->progress = 1;
 	opterr = 0;
@@ -106,6 +123,41 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
+		case 'p': {
+			char *eq = strchr(optarg, '=');
+
+			if (!eq || eq == optarg || !eq[1])
+				return usage_error("--phase wants NAME=GLOB, not '%s'", optarg);
+			if (o->phase.nr_rules == PHASES_MAX_RULES)
+				return usage_error("%s", "too many --phase rules");
+			*eq = '\0';
+			o->phase.rules[o->phase.nr_rules].name = optarg;
+			o->phase.rules[o->phase.nr_rules++].glob = eq + 1;
+			break;
+		}
+		case 's':
+			if (o->phase.nr_step_globs == PHASES_MAX_RULES)
+				return usage_error("%s", "too many --step globs");
+			o->phase.step_globs[o->phase.nr_step_globs++] = optarg;
+			break;
+		case 'b':
+			o->phase.block_glob = optarg;
+			break;
+		case 'f':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 0)
+				return usage_error("--frames wants a frame count, not '%s'", optarg);
+			o->phase.frames = v;
+			break;
+		case 't': {
+			double fps = strtod(optarg, &end);
+
+			if (*end || !(fps > 0 && fps < 1e6))
+				return usage_error("--target-fps wants frames per second, not '%s'",
+						   optarg);
+			o->phase.target_fps = fps;
+			break;
+		}
 		case 'T':
 			v = strtol(optarg, &end, 10);
 			if (*end || v < 0 || v > 1000000)
@@ -368,7 +420,7 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	for (size_t i = 0; i < in.n; i++)
-		file_result_init(&res[i], in.paths[i]);
+		file_result_init(&res[i], in.paths[i], &o.phase);
 	analyze_all(res, in.n, &o);
 
 	report_init(&rep, "vanalyze");

@@ -154,13 +154,72 @@ static void cross_rank_lines(FILE *f, const struct report *rep, const char *bold
 	}
 }
 
+static void phase_lines(FILE *f, const struct report_rank *rk)
+{
+	const struct report_steps *st = &rk->steps;
+	const struct report_throughput *t = &rk->throughput;
+	char a[32], b[32], c[32], d[32];
+	size_t shown = 0;
+
+	if (st->nr_durations) {
+		fmt_ns(a, sizeof(a), (int64_t)st->d.median_ns);
+		fmt_ns(b, sizeof(b), st->d.min_ns);
+		fmt_ns(c, sizeof(c), st->d.max_ns);
+		fprintf(f, "  steps    %zu x median %s (min %s, max %s)  ", st->nr_durations, a, b, c);
+		put_safe(f, st->pattern);
+		fputs(st->warmup ? ", first left out as warm-up\n" : "\n", f);
+	}
+	fmt_ns(a, sizeof(a), t->wall_ns);
+	fprintf(f, "  wall     %s", a);
+	if (!isnan(t->fps))
+		fprintf(f, "  %.2f fps (%lld frames)", t->fps, (long long)t->frames);
+	if (t->blocks) {
+		fmt_ns(b, sizeof(b), t->first_block_ns);
+		fmt_ns(c, sizeof(c), t->latency_median_ns);
+		fmt_ns(d, sizeof(d), t->latency_p90_ns);
+		fprintf(f, "  %.2f blocks/s, first after %s, latency %s (p90 %s)", t->bps, b, c, d);
+	}
+	if (t->target_fps > 0 && !isnan(t->realtime_factor))
+		fprintf(f, "  %.2fx real time at %g fps%s", t->realtime_factor, t->target_fps,
+			t->realtime_factor >= 1 ? "" : ": cannot stream");
+	fputc('\n', f);
+	for (size_t i = 0; i < rk->nr_phases && shown < 12; i++) {
+		const struct report_phase *ph = &rk->phases[i];
+
+		if (ph->depth > 2)
+			continue;
+		fmt_ns(a, sizeof(a), ph->d.total_ns);
+		fprintf(f, "  %5.1f%% %10s %6lld  %*s", 100 * ph->share, a, (long long)ph->d.count,
+			2 * ph->depth, "");
+		put_safe(f, ph->name);
+		fputc('\n', f);
+		shown++;
+	}
+}
+
+/* Many ranks: one line each, the details are in report.json. */
+static void rank_line(FILE *f, const struct report_rank *rk)
+{
+	char span[32], comm[32], step[32];
+
+	fmt_ns(span, sizeof(span), rk->span_ns);
+	fmt_ns(comm, sizeof(comm), rk->gpu.comm_ns);
+	fmt_ns(step, sizeof(step), (int64_t)rk->steps.d.median_ns);
+	fprintf(f, "  rank %-5lld span %10s  util %5.1f%%  comm %10s  step %10s%s\n",
+		(long long)rk->rank, span,
+		isnan(rk->gpu.utilization) ? 0.0 : 100 * rk->gpu.utilization, comm,
+		rk->steps.d.count ? step : "-", rk->complete ? "" : "  (incomplete)");
+}
+
 void summary_print(FILE *f, const struct report *rep, size_t top)
 {
 	int color = use_color(f);
 	const char *bold = color ? "\033[1m" : "", *yellow = color ? "\033[33m" : "",
 		   *off = color ? "\033[0m" : "";
 
-	for (size_t i = 0; i < rep->nr_ranks; i++) {
+	for (size_t i = 0; i < rep->nr_ranks && rep->nr_ranks > 4; i++)
+		rank_line(f, &rep->ranks[i]);
+	for (size_t i = 0; i < rep->nr_ranks && rep->nr_ranks <= 4; i++) {
 		const struct report_rank *rk = &rep->ranks[i];
 		char span[32];
 
@@ -171,6 +230,8 @@ void summary_print(FILE *f, const struct report *rep, size_t top)
 		fprintf(f, "  events   %lld   span %s\n", (long long)rk->events_total, span);
 		counts(f, "by ph", rk->by_ph, rk->nr_by_ph);
 		counts(f, "by cat", rk->by_cat, rk->nr_by_cat);
+		if (rk->has_phases)
+			phase_lines(f, rk);
 		if (rk->analysed)
 			gpu_lines(f, rk, top);
 		for (size_t w = 0; w < rk->nr_warnings; w++) {

@@ -1,0 +1,766 @@
+/*
+ * phases: see phases.h.
+ *
+ * Spans are kept as 40-byte records while the file is read.  At the end
+ * they are sorted per thread by start (longest first) and nested with a
+ * stack by containment, which gives each span its path; rows group spans by
+ * path across threads.  A kernel counts towards a phase when the runtime
+ * call that launched it (same args.correlation) started on the phase's
+ * thread inside one of its spans; per thread, launches are sorted with a
+ * prefix sum of kernel time, so each span costs two binary searches.
+ */
+#include "phases.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interval.h"
+
+static const char *const default_steps[] = { "denoise_step_*", "*step_[0-9]*" };
+static const char profiler_step[] = "ProfilerStep#*";
+
+struct span_rec {
+	int64_t ts_ns, dur_ns;
+	uint32_t name;		/* raw event name, in p->names */
+	uint32_t track;
+	uint64_t seq;
+};
+
+struct launch_rec {
+	int64_t corr, ts_ns;
+	uint32_t track, pad;
+	uint64_t seq;
+};
+
+struct kern_rec {
+	int64_t corr, dur_ns;
+};
+
+void phase_opts_init(struct phase_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->frames = -1;
+}
+
+void phases_init(struct phases *p, const struct phase_opts *o)
+{
+	p->opts = o;
+	strtab_init(&p->names, 1);
+	strtab_init(&p->tracks, 1);
+	buf_init(&p->spans);
+	buf_init(&p->launches);
+	buf_init(&p->kernels);
+	p->seq = 0;
+}
+
+void phases_release(struct phases *p)
+{
+	strtab_release(&p->names);
+	strtab_release(&p->tracks);
+	buf_release(&p->spans);
+	buf_release(&p->launches);
+	buf_release(&p->kernels);
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* fnmatch as Python's fnmatchcase: no backslash escapes, '*' crosses '/'. */
+static int glob(const char *pattern, const char *s)
+{
+	return fnmatch(pattern, s, FNM_NOESCAPE) == 0;
+}
+
+static int is_step(const struct phase_opts *o, const char *s)
+{
+	size_t n = o->nr_step_globs ? o->nr_step_globs : 2;
+
+	for (size_t i = 0; i < n; i++)
+		if (glob(o->nr_step_globs ? o->step_globs[i] : default_steps[i], s))
+			return 1;
+	return 0;
+}
+
+static int is_block(const struct phase_opts *o, const char *s)
+{
+	return glob(o->block_glob ? o->block_glob : "block_*", s);
+}
+
+/* Whether a span without cat is a phase: a NUL-terminated raw name. */
+static int has_rule(const struct phase_opts *o, const char *s)
+{
+	if (starts_with(s, "fastvideo.region::") || starts_with(s, "profiler_region_") ||
+	    glob(profiler_step, s) || is_step(o, s) || is_block(o, s))
+		return 1;
+	for (size_t i = 0; i < o->nr_rules; i++)
+		if (glob(o->rules[i].glob, s))
+			return 1;
+	return 0;
+}
+
+/* The phase name of a raw span name, into out. */
+static void phase_name(const struct phase_opts *o, const char *raw, struct buf *out)
+{
+	size_t n, d;
+
+	buf_reset(out);
+	for (size_t i = 0; i < o->nr_rules; i++) {
+		if (glob(o->rules[i].glob, raw)) {
+			buf_adds(out, o->rules[i].name);
+			return;
+		}
+	}
+	if (starts_with(raw, "fastvideo.region::"))
+		raw += strlen("fastvideo.region::");
+	if (starts_with(raw, "profiler_region_"))
+		raw += strlen("profiler_region_");
+	n = strlen(raw);
+	for (d = n; d > 0 && raw[d - 1] >= '0' && raw[d - 1] <= '9'; d--)
+		;
+	if (d < n && d > 0 && (raw[d - 1] == '_' || raw[d - 1] == '#')) {
+		buf_add(out, raw, d);
+		buf_addc(out, '*');
+	} else {
+		buf_adds(out, raw);
+	}
+}
+
+/* Intern a batch string into one of ours, through a per-batch map. */
+static uint32_t ours(struct strtab *to, const struct strtab *from, uint32_t id, uint32_t *map)
+{
+	if (!map[id])
+		map[id] = strtab_intern(to, strtab_str(from, id), strtab_len(from, id));
+	return map[id];
+}
+
+static uint32_t track_of(struct phases *p, const struct strtab *st, const struct trace_event *ev)
+{
+	char key[EVENT_TRACK_KEY_MAX];
+
+	return strtab_intern(&p->tracks, key, event_track_key(st, ev, key, sizeof(key)));
+}
+
+int phases_collect(struct phases *p, const struct event_batch *b)
+{
+	const struct strtab *st = &b->strs;
+	uint32_t ua = strtab_find(st, "user_annotation", 15);
+	uint32_t rt = strtab_find(st, "cuda_runtime", 12);
+	uint32_t drv = strtab_find(st, "cuda_driver", 11);
+	uint32_t kernel = strtab_find(st, "kernel", 6);
+	uint32_t nstr = strtab_count(st) + 1;
+	uint32_t *map = calloc(nstr, sizeof(*map));
+	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes */
+	struct buf name;
+	int rc = -1;
+
+	buf_init(&name);
+	if (!map || !rule)
+		goto out;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct trace_event *ev = &b->ev[i];
+		int span = 0;
+
+		if (!(ev->flags & EV_TS))
+			continue;
+		if (ev->phase == 'X' && ev->name && ua && ev->cat == ua) {
+			span = 1;
+		} else if (ev->phase == 'X' && ev->name && !ev->cat) {
+			if (!rule[ev->name]) {
+				buf_reset(&name);
+				buf_add(&name, strtab_str(st, ev->name), strtab_len(st, ev->name));
+				if (!buf_ok(&name))
+					goto out;
+				rule[ev->name] = name.data && has_rule(p->opts, name.data) ? 2 : 1;
+			}
+			span = rule[ev->name] == 2;
+		}
+		if (span) {
+			struct span_rec s = { ev->ts_ns, ev->dur_ns, ours(&p->names, st, ev->name, map),
+					      track_of(p, st, ev), p->seq++ };
+
+			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
+				goto out;
+			buf_add(&p->spans, &s, sizeof(s));
+		} else if (ev->cat && (ev->cat == rt || ev->cat == drv) &&
+			   (ev->flags & EV_CORRELATION)) {
+			struct launch_rec l = { ev->correlation, ev->ts_ns, track_of(p, st, ev), 0,
+						p->seq++ };
+
+			if (l.track == STRTAB_OOM)
+				goto out;
+			buf_add(&p->launches, &l, sizeof(l));
+		} else if (ev->cat && ev->cat == kernel && (ev->flags & EV_CORRELATION)) {
+			struct kern_rec k = { ev->correlation, ev->dur_ns };
+
+			buf_add(&p->kernels, &k, sizeof(k));
+		}
+	}
+	rc = buf_ok(&p->spans) && buf_ok(&p->launches) && buf_ok(&p->kernels) ? 0 : -1;
+out:
+	buf_release(&name);
+	free(map);
+	free(rule);
+	return rc;
+}
+
+/* A kernel's time, placed at its launch. */
+struct placed {
+	uint32_t track;
+	int64_t ts_ns, dur_ns;
+	int64_t sum_before;	/* prefix sum of dur_ns within the sorted array */
+};
+
+static int cmp_launch(const void *a, const void *b)
+{
+	const struct launch_rec *x = a, *y = b;
+
+	if (x->corr != y->corr)
+		return x->corr < y->corr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_placed(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
+	return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
+}
+
+/* Kernels at the first launch with their correlation, sorted, with prefix sums. */
+static struct placed *place_kernels(struct phases *p, size_t *nr)
+{
+	struct launch_rec *l = (struct launch_rec *)p->launches.data;
+	struct kern_rec *k = (struct kern_rec *)p->kernels.data;
+	size_t nl = p->launches.len / sizeof(*l), nk = p->kernels.len / sizeof(*k), u = 0, n = 0;
+	struct placed *out = malloc((nk ? nk : 1) * sizeof(*out));
+	int64_t sum = 0;
+
+	if (!out)
+		return NULL;
+	if (nl > 1)
+		qsort(l, nl, sizeof(*l), cmp_launch);
+	for (size_t i = 0; i < nl; i++)
+		if (!u || l[i].corr != l[u - 1].corr)
+			l[u++] = l[i];
+	for (size_t i = 0; i < nk; i++) {
+		size_t lo = 0, hi = u;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (l[mid].corr < k[i].corr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < u && l[lo].corr == k[i].corr) {
+			out[n].track = l[lo].track;
+			out[n].ts_ns = l[lo].ts_ns;
+			out[n].dur_ns = k[i].dur_ns;
+			n++;
+		}
+	}
+	if (n > 1)
+		qsort(out, n, sizeof(*out), cmp_placed);
+	for (size_t i = 0; i < n; i++) {
+		out[i].sum_before = sum;
+		sum += out[i].dur_ns;
+	}
+	*nr = n;
+	return out;
+}
+
+/* First index in the sorted placed[] at or after (track, ts). */
+static size_t placed_at(const struct placed *v, size_t n, uint32_t track, int64_t ts)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].track < track || (v[mid].track == track && v[mid].ts_ns < ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Kernel time launched on track within [lo, hi). */
+static int64_t gpu_within(const struct placed *v, size_t n, uint32_t track, int64_t lo,
+			  int64_t hi)
+{
+	size_t a = placed_at(v, n, track, lo), b = placed_at(v, n, track, hi);
+	int64_t end = b < n ? v[b].sum_before : (n ? v[n - 1].sum_before + v[n - 1].dur_ns : 0);
+
+	return a < b ? end - v[a].sum_before : 0;
+}
+
+static int cmp_nesting(const void *a, const void *b)
+{
+	const struct span_rec *x = a, *y = b;
+
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	if (x->dur_ns != y->dur_ns)
+		return x->dur_ns > y->dur_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* What finish() knows of each distinct path. */
+struct path_info {
+	uint32_t pname;		/* phase name, in the names table of finish() */
+	uint32_t parent;	/* parent path id, 0 for a root */
+	int depth;
+	int64_t first_ts;
+};
+
+struct finish {
+	struct phases *p;
+	struct span_rec *s;
+	size_t n;
+	uint32_t *path_of;	/* per span */
+	struct strtab pnames, paths;	/* copies */
+	struct path_info *info;	/* by path id, 1..nr_paths */
+	uint32_t nr_paths;
+	uint32_t *pname_of_raw;	/* raw name id -> phase name id */
+	unsigned char *step_raw, *block_raw;
+	struct placed *placed;
+	size_t nr_placed;
+};
+
+static int name_tables(struct finish *f)
+{
+	uint32_t nraw = strtab_count(&f->p->names);
+	struct buf b;
+
+	f->pname_of_raw = calloc(nraw + 1, sizeof(*f->pname_of_raw));
+	f->step_raw = calloc(nraw + 1, 1);
+	f->block_raw = calloc(nraw + 1, 1);
+	if (!f->pname_of_raw || !f->step_raw || !f->block_raw)
+		return -1;
+	buf_init(&b);
+	for (uint32_t id = 1; id <= nraw; id++) {
+		const char *raw = strtab_str(&f->p->names, id);
+
+		phase_name(f->p->opts, raw, &b);
+		if (!buf_ok(&b))
+			break;
+		f->pname_of_raw[id] = strtab_intern(&f->pnames, b.data, b.len);
+		if (f->pname_of_raw[id] == STRTAB_OOM)
+			break;
+		f->step_raw[id] = (unsigned char)is_step(f->p->opts, raw);
+		f->block_raw[id] = (unsigned char)is_block(f->p->opts, raw);
+	}
+	buf_release(&b);
+	return buf_ok(&b) ? 0 : -1;
+}
+
+/* Nest the spans of each thread and give each its path id. */
+static int nest(struct finish *f)
+{
+	size_t *stack = malloc((f->n ? f->n : 1) * sizeof(*stack)), depth = 0, cap = 64;
+	struct buf path;
+	int rc = -1;
+
+	f->path_of = malloc((f->n ? f->n : 1) * sizeof(*f->path_of));
+	f->info = malloc(cap * sizeof(*f->info));
+	buf_init(&path);
+	if (!stack || !f->path_of || !f->info)
+		goto out;
+	if (f->n > 1)
+		qsort(f->s, f->n, sizeof(*f->s), cmp_nesting);
+	for (size_t i = 0; i < f->n; i++) {
+		const struct span_rec *s = &f->s[i];
+		uint32_t pname = f->pname_of_raw[s->name], parent, id;
+
+		if (i && s->track != f->s[i - 1].track)
+			depth = 0;
+		while (depth) {
+			const struct span_rec *top = &f->s[stack[depth - 1]];
+
+			if (top->ts_ns <= s->ts_ns && s->ts_ns + s->dur_ns <= top->ts_ns + top->dur_ns)
+				break;
+			depth--;
+		}
+		parent = depth ? f->path_of[stack[depth - 1]] : 0;
+		buf_reset(&path);
+		if (parent) {
+			buf_add(&path, strtab_str(&f->paths, parent), strtab_len(&f->paths, parent));
+			buf_addc(&path, '/');
+		}
+		buf_add(&path, strtab_str(&f->pnames, pname), strtab_len(&f->pnames, pname));
+		if (!buf_ok(&path))
+			goto out;
+		id = strtab_intern(&f->paths, path.data, path.len);
+		if (id == STRTAB_OOM)
+			goto out;
+		if (id >= cap) {
+			struct path_info *grown = realloc(f->info, cap * 2 * sizeof(*grown));
+
+			if (!grown)
+				goto out;
+			f->info = grown;
+			cap *= 2;
+		}
+		if (id > f->nr_paths) {		/* ids are dense: a new path */
+			f->nr_paths = id;
+			f->info[id].pname = pname;
+			f->info[id].parent = parent;
+			f->info[id].depth = (int)depth;
+			f->info[id].first_ts = s->ts_ns;
+		} else if (s->ts_ns < f->info[id].first_ts) {
+			f->info[id].first_ts = s->ts_ns;
+		}
+		f->path_of[i] = id;
+		stack[depth++] = i;
+	}
+	rc = 0;
+out:
+	free(stack);
+	buf_release(&path);
+	return rc;
+}
+
+/* Rows in depth-first order, siblings by first start, then path. */
+static int cmp_sibling(const void *a, const void *b, void *ctx)
+{
+	const struct finish *sort_ctx = ctx;
+	const struct path_info *x = &sort_ctx->info[*(const uint32_t *)a];
+	const struct path_info *y = &sort_ctx->info[*(const uint32_t *)b];
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	if (x->first_ts != y->first_ts)
+		return x->first_ts < y->first_ts ? -1 : 1;
+	return strcmp(strtab_str(&sort_ctx->paths, *(const uint32_t *)a),
+		      strtab_str(&sort_ctx->paths, *(const uint32_t *)b));
+}
+
+/* order[0..nr_paths): path ids in depth-first pre-order. */
+static int dfs_order(struct finish *f, uint32_t *order)
+{
+	size_t n = f->nr_paths, k = 0, sp = 0;
+	uint32_t *by_parent = malloc((n ? n : 1) * sizeof(*by_parent));
+	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack));
+
+	if (!by_parent || !stack) {
+		free(by_parent);
+		free(stack);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		by_parent[i] = (uint32_t)(i + 1);
+	if (n > 1)
+		qsort_r(by_parent, n, sizeof(*by_parent), cmp_sibling, f);
+	/*
+	 * Push siblings in reverse so the first is visited first.  Paths are
+	 * few (tens), so scanning all of them for children is cheap.
+	 */
+	for (size_t i = n; i-- > 0;)
+		if (f->info[by_parent[i]].parent == 0)
+			stack[sp++] = by_parent[i];
+	while (sp) {
+		uint32_t id = stack[--sp];
+
+		order[k++] = id;
+		for (size_t i = n; i-- > 0;) {
+			if (f->info[by_parent[i]].parent != id)
+				continue;
+			stack[sp++] = by_parent[i];
+		}
+	}
+	free(by_parent);
+	free(stack);
+	return 0;
+}
+
+static int cmp_span_path(const void *a, const void *b, void *ctx)
+{
+	const struct finish *f = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	if (f->path_of[i] != f->path_of[j])
+		return f->path_of[i] < f->path_of[j] ? -1 : 1;
+	if (f->s[i].track != f->s[j].track)
+		return f->s[i].track < f->s[j].track ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* One report row per path, from its spans idx[0..n). */
+static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
+		    struct report *rep, struct report_rank *rk, struct report_phase *row)
+{
+	int64_t *durs = malloc((n ? n : 1) * sizeof(*durs));
+	struct interval *iv = malloc((n ? n : 1) * sizeof(*iv));
+	size_t k;
+	int rc = -1;
+
+	if (!durs || !iv)
+		goto out;
+	row->name = arena_strndup(&rep->arena, strtab_str(&f->pnames, f->info[id].pname),
+				  strtab_len(&f->pnames, f->info[id].pname));
+	row->path = arena_strndup(&rep->arena, strtab_str(&f->paths, id), strtab_len(&f->paths, id));
+	if (!row->name || !row->path)
+		goto out;
+	row->depth = f->info[id].depth;
+	row->gpu_ns = 0;
+	/* gpu_ns: the union of the spans on each thread, then its launches. */
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		for (k = 0; j < n && f->s[idx[j]].track == f->s[idx[i]].track; j++, k++) {
+			iv[k].lo = f->s[idx[j]].ts_ns;
+			iv[k].hi = f->s[idx[j]].ts_ns + f->s[idx[j]].dur_ns;
+		}
+		k = interval_union(iv, k);
+		for (size_t m = 0; m < k; m++)
+			row->gpu_ns += gpu_within(f->placed, f->nr_placed, f->s[idx[i]].track,
+						  iv[m].lo, iv[m].hi);
+		i = j;
+	}
+	for (size_t i = 0; i < n; i++) {
+		durs[i] = f->s[idx[i]].dur_ns;
+		iv[i].lo = f->s[idx[i]].ts_ns;
+		iv[i].hi = f->s[idx[i]].ts_ns + f->s[idx[i]].dur_ns;
+	}
+	report_dist_of(&row->d, durs, n);
+	row->d.total_ns = interval_length(iv, interval_union(iv, n));
+	row->share = rk->span_ns ? (double)row->d.total_ns / (double)rk->span_ns : 0.0;
+	rc = 0;
+out:
+	free(durs);
+	free(iv);
+	return rc;
+}
+
+static int rows(struct finish *f, struct report *rep, struct report_rank *rk)
+{
+	size_t *idx = malloc((f->n ? f->n : 1) * sizeof(*idx));
+	size_t *start = malloc((f->nr_paths + 2) * sizeof(*start));
+	uint32_t *order = malloc((f->nr_paths ? f->nr_paths : 1) * sizeof(*order));
+	int rc = -1;
+
+	rk->phases = arena_alloc(&rep->arena, (f->nr_paths ? f->nr_paths : 1) * sizeof(*rk->phases));
+	if (!idx || !start || !order || !rk->phases || dfs_order(f, order))
+		goto out;
+	for (size_t i = 0; i < f->n; i++)
+		idx[i] = i;
+	if (f->n > 1)
+		qsort_r(idx, f->n, sizeof(*idx), cmp_span_path, f);
+	/* start[id]: the first of path id's spans in idx */
+	for (size_t i = f->n; i-- > 0;)
+		start[f->path_of[idx[i]]] = i;
+	start[f->nr_paths + 1] = f->n;
+	for (uint32_t k = 0; k < f->nr_paths; k++) {
+		uint32_t id = order[k];
+
+		if (make_row(f, id, idx + start[id], start[id + 1] - start[id], rep, rk,
+			     &rk->phases[k]))
+			goto out;
+	}
+	rk->nr_phases = f->nr_paths;
+	rc = 0;
+out:
+	free(idx);
+	free(start);
+	free(order);
+	return rc;
+}
+
+static int cmp_time(const void *a, const void *b, void *ctx)
+{
+	const struct span_rec *s = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	if (s[i].ts_ns != s[j].ts_ns)
+		return s[i].ts_ns < s[j].ts_ns ? -1 : 1;
+	return s[i].seq < s[j].seq ? -1 : s[i].seq > s[j].seq;
+}
+
+/* Indices of the spans that pick() chooses, in time order. */
+static size_t select_spans(struct finish *f, int (*pick)(struct finish *, size_t), size_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		if (pick(f, i))
+			out[n++] = i;
+	if (n > 1)
+		qsort_r(out, n, sizeof(*out), cmp_time, f->s);
+	return n;
+}
+
+static uint32_t profiler_step_id(struct finish *f)
+{
+	return strtab_find(&f->pnames, profiler_step, strlen(profiler_step));
+}
+
+static int pick_profiler_step(struct finish *f, size_t i)
+{
+	uint32_t id = profiler_step_id(f);
+
+	return id && f->pname_of_raw[f->s[i].name] == id;
+}
+
+static int pick_step(struct finish *f, size_t i)
+{
+	return f->step_raw[f->s[i].name];
+}
+
+static int pick_block(struct finish *f, size_t i)
+{
+	return f->block_raw[f->s[i].name];
+}
+
+static int pick_generation(struct finish *f, size_t i)
+{
+	return f->info[f->path_of[i]].depth == 0 && !pick_profiler_step(f, i);
+}
+
+static int pick_root(struct finish *f, size_t i)
+{
+	return f->info[f->path_of[i]].depth == 0;
+}
+
+static int steps(struct finish *f, struct report *rep, struct report_rank *rk, size_t *idx)
+{
+	struct report_steps *st = &rk->steps;
+	const struct phase_opts *o = f->p->opts;
+	size_t n = select_spans(f, pick_profiler_step, idx);
+	int64_t *rest;
+	struct buf pattern;
+
+	buf_init(&pattern);
+	if (n) {
+		buf_adds(&pattern, profiler_step);
+	} else {
+		n = select_spans(f, pick_step, idx);
+		for (size_t i = 0; i < (o->nr_step_globs ? o->nr_step_globs : 2); i++) {
+			if (i)
+				buf_addc(&pattern, '|');
+			buf_adds(&pattern, o->nr_step_globs ? o->step_globs[i] : default_steps[i]);
+		}
+	}
+	st->pattern = buf_ok(&pattern) ? arena_strndup(&rep->arena, pattern.data, pattern.len)
+				       : NULL;
+	buf_release(&pattern);
+	st->durations_ns = arena_alloc(&rep->arena, (n ? n : 1) * sizeof(*st->durations_ns));
+	rest = malloc((n ? n : 1) * sizeof(*rest));
+	if (!st->pattern || !st->durations_ns || !rest) {
+		free(rest);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		st->durations_ns[i] = f->s[idx[i]].dur_ns;
+	st->nr_durations = n;
+	st->warmup = 0;
+	if (n >= 2) {
+		struct report_dist others;
+
+		memcpy(rest, st->durations_ns + 1, (n - 1) * sizeof(*rest));
+		report_dist_of(&others, rest, n - 1);
+		st->warmup = (double)st->durations_ns[0] > 1.5 * others.median_ns;
+	}
+	memcpy(rest, st->durations_ns, n * sizeof(*rest));
+	report_dist_of(&st->d, rest + st->warmup, n - (size_t)st->warmup);
+	free(rest);
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int throughput(struct finish *f, int64_t min_ts, struct report_rank *rk, size_t *idx)
+{
+	struct report_throughput *t = &rk->throughput;
+	const struct phase_opts *o = f->p->opts;
+	int64_t start = min_ts, end = min_ts + rk->span_ns, *lat;
+	size_t n;
+
+	memset(t, 0, sizeof(*t));
+	n = select_spans(f, pick_generation, idx);
+	if (!n)
+		n = select_spans(f, pick_root, idx);
+	for (size_t i = 0; i < n; i++) {
+		const struct span_rec *s = &f->s[idx[i]];
+
+		if (i == 0 || s->ts_ns < start)
+			start = s->ts_ns;
+		if (i == 0 || s->ts_ns + s->dur_ns > end)
+			end = s->ts_ns + s->dur_ns;
+	}
+	t->wall_ns = n ? end - start : rk->span_ns;
+	t->frames = o->frames;
+	t->fps = o->frames >= 0 && t->wall_ns > 0 ? (double)o->frames / ((double)t->wall_ns / 1e9)
+						  : NAN;
+	n = select_spans(f, pick_block, idx);
+	t->blocks = (int64_t)n;
+	t->bps = t->wall_ns > 0 ? (double)n / ((double)t->wall_ns / 1e9) : 0.0;
+	t->first_block_ns = n ? f->s[idx[0]].ts_ns + f->s[idx[0]].dur_ns - start : -1;
+	lat = malloc((n ? n : 1) * sizeof(*lat));
+	if (!lat)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		lat[i] = f->s[idx[i]].dur_ns;
+	if (n > 1)
+		qsort(lat, n, sizeof(*lat), cmp_i64);
+	if (n) {
+		t->latency_median_ns = lat[(n - 1) / 2];
+		t->latency_p90_ns = lat[(9 * n + 9) / 10 - 1];	/* nearest rank, ceil(0.9 n) */
+		t->latency_max_ns = lat[n - 1];
+	}
+	free(lat);
+	t->target_fps = o->target_fps;
+	if (o->target_fps > 0)
+		t->realtime_factor = o->frames >= 0 && t->wall_ns > 0 ?
+					     ((double)o->frames / o->target_fps) /
+						     ((double)t->wall_ns / 1e9)
+									 : NAN;
+	return 0;
+}
+
+int phases_finish(struct phases *p, int64_t min_ts, struct report *rep, struct report_rank *rk)
+{
+	struct finish f;
+	size_t *idx = NULL;
+	int rc = -1;
+
+	memset(&f, 0, sizeof(f));
+	f.p = p;
+	f.s = (struct span_rec *)p->spans.data;
+	f.n = p->spans.len / sizeof(*f.s);
+	strtab_init(&f.pnames, 1);
+	strtab_init(&f.paths, 1);
+	idx = malloc((f.n ? f.n : 1) * sizeof(*idx));
+	if (!idx || name_tables(&f) || nest(&f))
+		goto out;
+	f.placed = place_kernels(p, &f.nr_placed);
+	if (!f.placed || rows(&f, rep, rk) || steps(&f, rep, rk, idx) ||
+	    throughput(&f, min_ts, rk, idx))
+		goto out;
+	rc = 0;
+out:
+	free(idx);
+	free(f.path_of);
+	free(f.info);
+	free(f.pname_of_raw);
+	free(f.step_raw);
+	free(f.block_raw);
+	free(f.placed);
+	strtab_release(&f.pnames);
+	strtab_release(&f.paths);
+	return rc;
+}

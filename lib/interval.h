@@ -1,0 +1,28 @@
+/*
+ * interval: unions and intersections of half-open time intervals [lo, hi),
+ * the arithmetic of busy time, overlap and phase totals.
+ */
+#ifndef VT_INTERVAL_H
+#define VT_INTERVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct interval {
+	int64_t lo, hi;
+};
+
+/*
+ * Sort v[0..n) and merge it in place into disjoint intervals in order,
+ * dropping empty ones.  Returns how many remain.
+ */
+size_t interval_union(struct interval *v, size_t n);
+
+/* Total length of disjoint intervals. */
+int64_t interval_length(const struct interval *v, size_t n);
+
+/* Length of the intersection of two unions (as interval_union() leaves them). */
+int64_t interval_overlap(const struct interval *a, size_t na, const struct interval *b,
+			 size_t nb);
+
+#endif
