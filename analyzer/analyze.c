@@ -62,6 +62,7 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	tally_init(&res->by_ph);
 	tally_init(&res->by_cat);
 	res->file_bytes = -1;
+	arena_init(&res->arena);
 	gpu_init(&res->gpu);
 	cpuops_init(&res->cpuops);
 	phases_init(&res->phases, opts);
@@ -75,6 +76,7 @@ void file_result_release(struct file_result *res)
 	cpuops_release(&res->cpuops);
 	phases_release(&res->phases);
 	free(res->memory);
+	arena_release(&res->arena);
 }
 
 /* Peak "Total Allocated" and "Total Reserved" per device from [memory] events. */
@@ -195,22 +197,6 @@ static int big_input(const char *path, int64_t size)
 	return size > (gz ? 10 : 100) * 1000 * 1000;
 }
 
-void analyze_file(struct file_result *res, int nr_threads, int progress)
-{
-	struct trace_read_opts opts = { .nr_threads = nr_threads };
-	struct trace_sink sink = { .ctx = res, .batch = on_batch };
-	struct stat st;
-
-	if (stat(res->path, &st) == 0 && S_ISREG(st.st_mode))
-		res->file_bytes = st.st_size;
-	if (progress && isatty(STDERR_FILENO) && big_input(res->path, res->file_bytes))
-		sink.progress = on_progress;
-	res->rc = trace_read(res->path, &opts, &sink, &res->info, &res->err);
-	if (sink.progress)
-		fprintf(stderr, "\r\033[K");
-	if (res->file_bytes < 0)
-		res->file_bytes = res->info.bytes_in;
-}
 
 static int count_cmp(const void *a, const void *b)
 {
@@ -219,11 +205,10 @@ static int count_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-static struct report_count *tally_to_counts(const struct tally *t, struct report *rep,
-					    size_t *nr)
+static struct report_count *tally_to_counts(const struct tally *t, struct arena *a, size_t *nr)
 {
 	uint32_t n = strtab_count(&t->keys);
-	struct report_count *c = arena_alloc(&rep->arena, (n ? n : 1) * sizeof(*c));
+	struct report_count *c = arena_alloc(a, (n ? n : 1) * sizeof(*c));
 	size_t k = 0;
 
 	if (!c) {
@@ -233,7 +218,7 @@ static struct report_count *tally_to_counts(const struct tally *t, struct report
 	for (uint32_t id = 1; id <= n; id++) {
 		if (!t->n[id])
 			continue;
-		c[k].key = arena_strndup(&rep->arena, strtab_str(&t->keys, id),
+		c[k].key = arena_strndup(a, strtab_str(&t->keys, id),
 					 strtab_len(&t->keys, id));
 		c[k].n = t->n[id];
 		k++;
@@ -251,11 +236,11 @@ static int cmp_memory(const void *a, const void *b)
 	return x->device < y->device ? -1 : x->device > y->device;
 }
 
-static int memory_rows(struct file_result *res, struct report *rep, struct report_rank *rk)
+static int memory_rows(struct file_result *res, struct arena *a, struct report_rank *rk)
 {
 	const struct trace_info *info = &res->info;
 
-	rk->memory = arena_alloc(&rep->arena, (res->nr_memory + 1) * sizeof(*rk->memory));
+	rk->memory = arena_alloc(a, (res->nr_memory + 1) * sizeof(*rk->memory));
 	if (!rk->memory)
 		return -1;
 	for (size_t i = 0; i < res->nr_memory; i++) {
@@ -272,25 +257,77 @@ static int memory_rows(struct file_result *res, struct report *rep, struct repor
 	return 0;
 }
 
-int analyze_to_rank(struct file_result *res, struct report *rep, struct report_rank *rk)
+/*
+ * Compute the rank from what the read collected.  The three big analyses
+ * are independent and write disjoint fields of rk, so with threads to spare
+ * (one large file) they run side by side, each with its own arena.
+ */
+static int finish(struct file_result *res, int nr_threads)
 {
+	struct report_rank *rk = &res->rank;
 	const struct trace_info *info = &res->info;
+	int64_t min_ts = res->has_span ? res->min_ts : 0;
+	struct arena a_gpu, a_cpu, a_phases;
+	int rc_gpu = 0, rc_cpu = 0, rc_phases = 0;
+	const char *base = rank_basename(res->path);
 
-	rk->path = arena_strndup(&rep->arena, res->path, strlen(res->path));
-	rk->source = arena_strndup(&rep->arena, rank_basename(res->path),
-				   strlen(rank_basename(res->path)));
+	memset(rk, 0, sizeof(*rk));
+	rk->path = arena_strndup(&res->arena, res->path, strlen(res->path));
+	rk->source = arena_strndup(&res->arena, base, strlen(base));
 	rk->bytes = res->file_bytes;
 	rk->bytes_text = info->bytes_text;
 	rk->format = info->format;
 	rk->complete = res->rc == 0;
 	rk->events_total = info->nr_events;
-	rk->by_ph = tally_to_counts(&res->by_ph, rep, &rk->nr_by_ph);
-	rk->by_cat = tally_to_counts(&res->by_cat, rep, &rk->nr_by_cat);
+	rk->by_ph = tally_to_counts(&res->by_ph, &res->arena, &rk->nr_by_ph);
+	rk->by_cat = tally_to_counts(&res->by_cat, &res->arena, &rk->nr_by_cat);
 	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
-	if (gpu_finish(&res->gpu, rep, rk) || cpuops_finish(&res->cpuops, rep, rk) ||
-	    memory_rows(res, rep, rk) ||
-	    phases_finish(&res->phases, res->has_span ? res->min_ts : 0, rep, rk))
+	if (!rk->path || !rk->source || !rk->by_ph || !rk->by_cat ||
+	    memory_rows(res, &res->arena, rk))
+		return -1;
+	arena_init(&a_gpu);
+	arena_init(&a_cpu);
+	arena_init(&a_phases);
+#pragma omp parallel sections num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
+	default(none) shared(res, rk, min_ts, a_gpu, a_cpu, a_phases, rc_gpu, rc_cpu, rc_phases)
+	{
+#pragma omp section
+		rc_gpu = gpu_finish(&res->gpu, &a_gpu, rk);
+#pragma omp section
+		rc_cpu = cpuops_finish(&res->cpuops, &a_cpu, rk);
+#pragma omp section
+		rc_phases = phases_finish(&res->phases, min_ts, &a_phases, rk);
+	}
+	arena_adopt(&res->arena, &a_gpu);
+	arena_adopt(&res->arena, &a_cpu);
+	arena_adopt(&res->arena, &a_phases);
+	if (rc_gpu || rc_cpu || rc_phases)
 		return -1;
 	rk->analysed = rk->has_phases = rk->has_throughput = 1;
 	return 0;
+}
+
+void analyze_to_rank(struct file_result *res, struct report *rep, struct report_rank *rk)
+{
+	*rk = res->rank;
+	arena_adopt(&rep->arena, &res->arena);
+}
+
+void analyze_file(struct file_result *res, int nr_threads, int progress)
+{
+	struct trace_read_opts opts = { .nr_threads = nr_threads };
+	struct trace_sink sink = { .ctx = res, .batch = on_batch };
+	struct stat st;
+
+	if (stat(res->path, &st) == 0 && S_ISREG(st.st_mode))
+		res->file_bytes = st.st_size;
+	if (progress && isatty(STDERR_FILENO) && big_input(res->path, res->file_bytes))
+		sink.progress = on_progress;
+	res->rc = trace_read(res->path, &opts, &sink, &res->info, &res->err);
+	if (sink.progress)
+		fprintf(stderr, "\r\033[K");
+	if (res->file_bytes < 0)
+		res->file_bytes = res->info.bytes_in;
+	if (res->rc >= 0 && finish(res, nr_threads))
+		res->oom = 1;
 }

@@ -4,8 +4,8 @@
  * analyze_file() reads the file through trace_read() and folds every batch
  * into a struct file_result as it arrives: tallies, and compact records of
  * the few event kinds the analyses need (GPU work, CPU operators).
- * analyze_to_rank() computes the analyses from them into a report rank,
- * whose strings live in the report's arena.
+ * Once the file is read, the analyses turn them into a report rank;
+ * analyze_to_rank() hands it to the report.
  */
 #ifndef VT_ANALYZE_H
 #define VT_ANALYZE_H
@@ -41,19 +41,24 @@ struct file_result {
 	struct phases phases;
 	struct report_memory *memory;	/* peaks per device, malloc'd */
 	size_t nr_memory;
+	struct report_rank rank;	/* the result, strings in arena */
+	struct arena arena;
 };
 
 /* opts must outlive res. */
 void file_result_init(struct file_result *res, const char *path, const struct phase_opts *opts);
 void file_result_release(struct file_result *res);
 
-/* Read and analyse path with nr_threads threads; fills *res. */
+/*
+ * Read and analyse path with nr_threads threads: fills res->rank (unless
+ * res->rc < 0).  Out of memory in an analysis sets res->oom.
+ */
 void analyze_file(struct file_result *res, int nr_threads, int progress);
 
 /*
- * Fill *rk from res, copying strings into rep's arena; the caller decides
- * rk->rank.  Sorts res's records in place.  -1 when out of memory.
+ * Move the result into the report: *rk = res->rank, and rep's arena adopts
+ * the strings.  The caller then decides rk->rank and the warnings.
  */
-int analyze_to_rank(struct file_result *res, struct report *rep, struct report_rank *rk);
+void analyze_to_rank(struct file_result *res, struct report *rep, struct report_rank *rk);
 
 #endif

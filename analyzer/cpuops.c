@@ -1,17 +1,20 @@
 /*
- * cpuops: see cpuops.h.  Nesting is found per thread by sorting its spans by
- * start (longest first on ties) and sweeping with a stack of open spans.
+ * cpuops: see cpuops.h.  Nesting is found per thread by ordering its spans by
+ * start (longest first on ties) and sweeping with a stack of open spans; the
+ * order is a permutation built by linear-time sorts (lib/sort), as there
+ * are a million operator events in a gigabyte of trace.
  */
 #include "cpuops.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "sort.h"
+
 struct cpu_rec {
 	int64_t ts_ns, dur_ns;
 	int64_t child_ns;	/* summed durations of direct children */
 	uint32_t name, track;
-	uint64_t seq;
 };
 
 void cpuops_init(struct cpuops *c)
@@ -19,7 +22,6 @@ void cpuops_init(struct cpuops *c)
 	strtab_init(&c->names, 1);
 	strtab_init(&c->tracks, 1);
 	buf_init(&c->recs);
-	c->seq = 0;
 }
 
 void cpuops_release(struct cpuops *c)
@@ -65,7 +67,6 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		rec.child_ns = 0;
 		rec.name = ev->name ? map[ev->name] : 0;
 		rec.track = track_of(c, st, ev);
-		rec.seq = c->seq++;
 		if (rec.track == STRTAB_OOM)
 			goto out;
 		buf_add(&c->recs, &rec, sizeof(rec));
@@ -76,26 +77,42 @@ out:
 	return rc;
 }
 
-static int cmp_nesting(const void *a, const void *b)
+/*
+ * perm: the records by thread, then start, then longest first (a parent
+ * before the children that start with it), then file order.
+ */
+static int nesting_order(struct cpuops *c, const struct cpu_rec *r, size_t n, uint32_t *perm)
 {
-	const struct cpu_rec *x = a, *y = b;
+	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
+	uint32_t *track = malloc((n ? n : 1) * sizeof(*track));
+	int rc = -1;
 
-	if (x->track != y->track)
-		return x->track < y->track ? -1 : 1;
-	if (x->ts_ns != y->ts_ns)
-		return x->ts_ns < y->ts_ns ? -1 : 1;
-	if (x->dur_ns != y->dur_ns)
-		return x->dur_ns > y->dur_ns ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
+	if (!key || !track)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		key[i] = sort_key_i64(r[i].ts_ns);
+		track[i] = r[i].track;
+	}
+	if (sort_perm_u64(key, perm, n) ||
+	    sort_perm_id(track, strtab_count(&c->tracks), perm, n))
+		goto out;
+	/* Runs with one thread and start: longest first, by insertion (runs are short). */
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = perm[i];
+		size_t j = i;
 
-static int cmp_name(const void *a, const void *b)
-{
-	const struct cpu_rec *x = a, *y = b;
-
-	if (x->name != y->name)
-		return x->name < y->name ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+		while (j > 0 && r[perm[j - 1]].track == r[x].track &&
+		       r[perm[j - 1]].ts_ns == r[x].ts_ns && r[perm[j - 1]].dur_ns < r[x].dur_ns) {
+			perm[j] = perm[j - 1];
+			j--;
+		}
+		perm[j] = x;
+	}
+	rc = 0;
+out:
+	free(key);
+	free(track);
+	return rc;
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -107,51 +124,63 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int cpuops_finish(struct cpuops *c, struct report *rep, struct report_rank *rk)
+int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 {
 	struct cpu_rec *r = (struct cpu_rec *)c->recs.data;
 	size_t n = c->recs.len / sizeof(*r), depth = 0, rows = 0;
-	size_t *stack = malloc((n ? n : 1) * sizeof(*stack));
+	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
+	uint32_t *names = malloc((n ? n : 1) * sizeof(*names));
+	int rc = -1;
 
-	if (!stack)
-		return -1;
-	if (n > 1)
-		qsort(r, n, sizeof(*r), cmp_nesting);
-	for (size_t i = 0; i < n; i++) {
-		if (i && r[i].track != r[i - 1].track)
+	if (!stack || !perm || !names || nesting_order(c, r, n, perm))
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		struct cpu_rec *s = &r[perm[k]];
+
+		if (k && s->track != r[perm[k - 1]].track)
 			depth = 0;
-		while (depth && r[i].ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
+		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
 			depth--;
 		if (depth)
-			r[stack[depth - 1]].child_ns += r[i].dur_ns;
-		stack[depth++] = i;
+			r[stack[depth - 1]].child_ns += s->dur_ns;
+		stack[depth++] = perm[k];
 	}
-	free(stack);
 
-	if (n > 1)
-		qsort(r, n, sizeof(*r), cmp_name);
-	rk->cpu_ops = arena_alloc(&rep->arena, (n ? n : 1) * sizeof(*rk->cpu_ops));
+	/* One row per name: group the records by name id. */
+	for (size_t i = 0; i < n; i++) {
+		perm[i] = (uint32_t)i;
+		names[i] = r[i].name;
+	}
+	if (sort_perm_id(names, strtab_count(&c->names), perm, n))
+		goto out;
+	rk->cpu_ops = arena_alloc(a, (n ? n : 1) * sizeof(*rk->cpu_ops));
 	if (!rk->cpu_ops)
-		return -1;
+		goto out;
 	for (size_t i = 0; i < n;) {
 		struct report_cpu_op *op = &rk->cpu_ops[rows++];
+		uint32_t name = r[perm[i]].name;
 		size_t j = i;
 
-		op->name = r[i].name ? arena_strndup(&rep->arena, strtab_str(&c->names, r[i].name),
-						     strtab_len(&c->names, r[i].name))
-				     : "";
+		op->name = name ? arena_strndup(a, strtab_str(&c->names, name),
+						strtab_len(&c->names, name))
+				: "";
 		if (!op->name)
-			return -1;
+			goto out;
 		op->count = op->total_ns = op->self_ns = 0;
-		for (; j < n && r[j].name == r[i].name; j++) {
+		for (; j < n && r[perm[j]].name == name; j++) {
 			op->count++;
-			op->total_ns += r[j].dur_ns;
-			op->self_ns += r[j].dur_ns - r[j].child_ns;
+			op->total_ns += r[perm[j]].dur_ns;
+			op->self_ns += r[perm[j]].dur_ns - r[perm[j]].child_ns;
 		}
 		i = j;
 	}
 	if (rows > 1)
 		qsort(rk->cpu_ops, rows, sizeof(*rk->cpu_ops), cmp_row);
 	rk->nr_cpu_ops = rows;
-	return 0;
+	rc = 0;
+out:
+	free(stack);
+	free(perm);
+	free(names);
+	return rc;
 }

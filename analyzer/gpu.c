@@ -5,6 +5,7 @@
 #include "gpu.h"
 
 #include "interval.h"
+#include "sort.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -15,7 +16,6 @@ void gpu_init(struct gpu *g)
 {
 	strtab_init(&g->names, 1);
 	buf_init(&g->recs);
-	g->seq = 0;
 }
 
 void gpu_release(struct gpu *g)
@@ -83,7 +83,6 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 		rec.ts_ns = ev->ts_ns;
 		rec.dur_ns = ev->dur_ns;
 		rec.name = ev->name ? map[ev->name] : 0;
-		rec.seq = g->seq++;
 		buf_add(&g->recs, &rec, sizeof(rec));
 	}
 	rc = buf_ok(&g->recs) ? 0 : -1;
@@ -145,13 +144,29 @@ static size_t collect(const struct gpu_rec *r, size_t n, unsigned kinds, struct 
 	return interval_union(out, k);
 }
 
-static int cmp_by_name(const void *a, const void *b)
+/* Reorder r[0..n), which is in file order, by name id, keeping file order. */
+static int group_by_name(struct gpu *g, struct gpu_rec *r, size_t n)
 {
-	const struct gpu_rec *x = a, *y = b;
+	uint32_t *ids = malloc((n ? n : 1) * sizeof(*ids)), *perm = sort_identity(n);
+	struct gpu_rec *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	int rc = -1;
 
-	if (x->name != y->name)
-		return x->name < y->name ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (!ids || !perm || !tmp)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		ids[i] = r[i].name;
+	if (sort_perm_id(ids, strtab_count(&g->names), perm, n))
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = r[perm[i]];
+	if (n)
+		memcpy(r, tmp, n * sizeof(*r));
+	rc = 0;
+out:
+	free(ids);
+	free(perm);
+	free(tmp);
+	return rc;
 }
 
 static int cmp_kernel_row(const void *a, const void *b)
@@ -164,13 +179,13 @@ static int cmp_kernel_row(const void *a, const void *b)
 }
 
 /* One row per kernel name; the records must be sorted by name. */
-static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct report *rep,
+static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct arena *a,
 			struct report_rank *rk)
 {
 	int64_t *durs = malloc((n ? n : 1) * sizeof(*durs));
 	size_t rows = 0;
 
-	rk->kernels = arena_alloc(&rep->arena, (n ? n : 1) * sizeof(*rk->kernels));
+	rk->kernels = arena_alloc(a, (n ? n : 1) * sizeof(*rk->kernels));
 	if (!durs || !rk->kernels) {
 		free(durs);
 		return -1;
@@ -185,7 +200,7 @@ static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct repor
 		for (; j < n && r[j].name == r[i].name; j++)
 			durs[j - i] = r[j].dur_ns;
 		report_dist_of(&k->d, durs, j - i);
-		k->name = arena_strndup(&rep->arena, name, len);
+		k->name = arena_strndup(a, name, len);
 		k->category = gpu_kernel_category(name, len);
 		k->share = rk->gpu.kernel_time_ns ?
 				   (double)k->d.total_ns / (double)rk->gpu.kernel_time_ns : 0.0;
@@ -202,7 +217,7 @@ static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct repor
 	return 0;
 }
 
-int gpu_finish(struct gpu *g, struct report *rep, struct report_rank *rk)
+int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 {
 	struct gpu_rec *r = (struct gpu_rec *)g->recs.data;
 	size_t n = g->recs.len / sizeof(*r), nk = 0, nc, nm, ncomm, ncomp;
@@ -266,14 +281,14 @@ int gpu_finish(struct gpu *g, struct report *rep, struct report_rank *rk)
 							 (double)gp->comm_ns
 					       : NAN;
 
-	/* The kernel table: kernels first, grouped by name. */
+	/* The kernel table: kernels first, grouped by name in file order. */
 	for (size_t i = 0, k = 0; i < n; i++)
 		if (r[i].kind == GPU_KERNEL)
 			r[k++] = r[i];
-	if (nk > 1)
-		qsort(r, nk, sizeof(*r), cmp_by_name);
 	g->recs.len = nk * sizeof(*r);	/* the other records were folded in above */
-	rc = kernel_table(g, r, nk, rep, rk);
+	if (group_by_name(g, r, nk))
+		goto out;
+	rc = kernel_table(g, r, nk, a, rk);
 out:
 	free(all);
 	free(comm);

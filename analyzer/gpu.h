@@ -5,7 +5,7 @@
  * collective, for runs without kernels) as batches arrive; gpu_finish()
  * computes the GPU section and the kernel table of a report rank from them.
  * The records are all that is kept, so memory grows with the number of GPU
- * events, at 32 bytes each, never with the text.
+ * events, at 24 bytes each, never with the text.
  */
 #ifndef VT_GPU_H
 #define VT_GPU_H
@@ -23,13 +23,11 @@ struct gpu_rec {
 	int64_t ts_ns, dur_ns;
 	uint32_t name;		/* id in struct gpu's names */
 	uint32_t kind;		/* enum gpu_kind */
-	uint64_t seq;		/* file order, for stable sorting */
 };
 
 struct gpu {
 	struct strtab names;	/* copies */
-	struct buf recs;	/* struct gpu_rec[] */
-	uint64_t seq;
+	struct buf recs;	/* struct gpu_rec[], in file order */
 };
 
 void gpu_init(struct gpu *g);
@@ -39,10 +37,10 @@ void gpu_release(struct gpu *g);
 int gpu_collect(struct gpu *g, const struct event_batch *b);
 
 /*
- * Fill rk->gpu and rk->kernels (strings in rep's arena).  Sorts the records
+ * Fill rk->gpu and rk->kernels (strings in arena a).  Sorts the records
  * in place.  -1 when out of memory.
  */
-int gpu_finish(struct gpu *g, struct report *rep, struct report_rank *rk);
+int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk);
 
 /* The category of a kernel name: "comm", "attention", "gemm", ... (static). */
 const char *gpu_kernel_category(const char *name, size_t len);

@@ -358,8 +358,8 @@ static int build_report(struct report *rep, struct file_result *res, size_t n)
 		int dup = (j > 0 && order[j - 1].rank == order[j].rank) ||
 			  (j + 1 < k && order[j + 1].rank == order[j].rank);
 
-		memset(rk, 0, sizeof(*rk));
-		if (analyze_to_rank(r, rep, rk)) {
+		analyze_to_rank(r, rep, rk);
+		if (r->oom) {
 			log_msg("%s: out of memory in the analyses", r->path);
 			status = EXIT_FAIL;
 		}

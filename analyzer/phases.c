@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "interval.h"
+#include "sort.h"
 
 static const char *const default_steps[] = { "denoise_step_*", "*step_[0-9]*" };
 static const char profiler_step[] = "ProfilerStep#*";
@@ -223,13 +224,33 @@ static int cmp_launch(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int cmp_placed(const void *a, const void *b)
+/* Order v by thread, then launch time. */
+static int order_placed(struct phases *p, struct placed *v, size_t n)
 {
-	const struct placed *x = a, *y = b;
+	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
+	uint32_t *track = malloc((n ? n : 1) * sizeof(*track)), *perm = sort_identity(n);
+	struct placed *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	int rc = -1;
 
-	if (x->track != y->track)
-		return x->track < y->track ? -1 : 1;
-	return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
+	if (!key || !track || !perm || !tmp)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		key[i] = sort_key_i64(v[i].ts_ns);
+		track[i] = v[i].track;
+	}
+	if (sort_perm_u64(key, perm, n) || sort_perm_id(track, strtab_count(&p->tracks), perm, n))
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = v[perm[i]];
+	if (n)
+		memcpy(v, tmp, n * sizeof(*v));
+	rc = 0;
+out:
+	free(key);
+	free(track);
+	free(perm);
+	free(tmp);
+	return rc;
 }
 
 /* Kernels at the first launch with their correlation, sorted, with prefix sums. */
@@ -266,8 +287,10 @@ static struct placed *place_kernels(struct phases *p, size_t *nr)
 			n++;
 		}
 	}
-	if (n > 1)
-		qsort(out, n, sizeof(*out), cmp_placed);
+	if (order_placed(p, out, n)) {
+		free(out);
+		return NULL;
+	}
 	for (size_t i = 0; i < n; i++) {
 		out[i].sum_before = sum;
 		sum += out[i].dur_ns;
@@ -497,7 +520,7 @@ static int cmp_span_path(const void *a, const void *b, void *ctx)
 
 /* One report row per path, from its spans idx[0..n). */
 static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
-		    struct report *rep, struct report_rank *rk, struct report_phase *row)
+		    struct arena *a, struct report_rank *rk, struct report_phase *row)
 {
 	int64_t *durs = malloc((n ? n : 1) * sizeof(*durs));
 	struct interval *iv = malloc((n ? n : 1) * sizeof(*iv));
@@ -506,9 +529,9 @@ static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
 
 	if (!durs || !iv)
 		goto out;
-	row->name = arena_strndup(&rep->arena, strtab_str(&f->pnames, f->info[id].pname),
+	row->name = arena_strndup(a, strtab_str(&f->pnames, f->info[id].pname),
 				  strtab_len(&f->pnames, f->info[id].pname));
-	row->path = arena_strndup(&rep->arena, strtab_str(&f->paths, id), strtab_len(&f->paths, id));
+	row->path = arena_strndup(a, strtab_str(&f->paths, id), strtab_len(&f->paths, id));
 	if (!row->name || !row->path)
 		goto out;
 	row->depth = f->info[id].depth;
@@ -542,14 +565,14 @@ out:
 	return rc;
 }
 
-static int rows(struct finish *f, struct report *rep, struct report_rank *rk)
+static int rows(struct finish *f, struct arena *a, struct report_rank *rk)
 {
 	size_t *idx = malloc((f->n ? f->n : 1) * sizeof(*idx));
 	size_t *start = malloc((f->nr_paths + 2) * sizeof(*start));
 	uint32_t *order = malloc((f->nr_paths ? f->nr_paths : 1) * sizeof(*order));
 	int rc = -1;
 
-	rk->phases = arena_alloc(&rep->arena, (f->nr_paths ? f->nr_paths : 1) * sizeof(*rk->phases));
+	rk->phases = arena_alloc(a, (f->nr_paths ? f->nr_paths : 1) * sizeof(*rk->phases));
 	if (!idx || !start || !order || !rk->phases || dfs_order(f, order))
 		goto out;
 	for (size_t i = 0; i < f->n; i++)
@@ -563,7 +586,7 @@ static int rows(struct finish *f, struct report *rep, struct report_rank *rk)
 	for (uint32_t k = 0; k < f->nr_paths; k++) {
 		uint32_t id = order[k];
 
-		if (make_row(f, id, idx + start[id], start[id + 1] - start[id], rep, rk,
+		if (make_row(f, id, idx + start[id], start[id + 1] - start[id], a, rk,
 			     &rk->phases[k]))
 			goto out;
 	}
@@ -631,7 +654,7 @@ static int pick_root(struct finish *f, size_t i)
 	return f->info[f->path_of[i]].depth == 0;
 }
 
-static int steps(struct finish *f, struct report *rep, struct report_rank *rk, size_t *idx)
+static int steps(struct finish *f, struct arena *a, struct report_rank *rk, size_t *idx)
 {
 	struct report_steps *st = &rk->steps;
 	const struct phase_opts *o = f->p->opts;
@@ -650,10 +673,10 @@ static int steps(struct finish *f, struct report *rep, struct report_rank *rk, s
 			buf_adds(&pattern, o->nr_step_globs ? o->step_globs[i] : default_steps[i]);
 		}
 	}
-	st->pattern = buf_ok(&pattern) ? arena_strndup(&rep->arena, pattern.data, pattern.len)
+	st->pattern = buf_ok(&pattern) ? arena_strndup(a, pattern.data, pattern.len)
 				       : NULL;
 	buf_release(&pattern);
-	st->durations_ns = arena_alloc(&rep->arena, (n ? n : 1) * sizeof(*st->durations_ns));
+	st->durations_ns = arena_alloc(a, (n ? n : 1) * sizeof(*st->durations_ns));
 	rest = malloc((n ? n : 1) * sizeof(*rest));
 	if (!st->pattern || !st->durations_ns || !rest) {
 		free(rest);
@@ -732,7 +755,7 @@ static int throughput(struct finish *f, int64_t min_ts, struct report_rank *rk, 
 	return 0;
 }
 
-int phases_finish(struct phases *p, int64_t min_ts, struct report *rep, struct report_rank *rk)
+int phases_finish(struct phases *p, int64_t min_ts, struct arena *a, struct report_rank *rk)
 {
 	struct finish f;
 	size_t *idx = NULL;
@@ -748,7 +771,7 @@ int phases_finish(struct phases *p, int64_t min_ts, struct report *rep, struct r
 	if (!idx || name_tables(&f) || nest(&f))
 		goto out;
 	f.placed = place_kernels(p, &f.nr_placed);
-	if (!f.placed || rows(&f, rep, rk) || steps(&f, rep, rk, idx) ||
+	if (!f.placed || rows(&f, a, rk) || steps(&f, a, rk, idx) ||
 	    throughput(&f, min_ts, rk, idx))
 		goto out;
 	rc = 0;

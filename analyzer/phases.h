@@ -56,6 +56,6 @@ int phases_collect(struct phases *p, const struct event_batch *b);
  * Fill rk->phases, rk->steps and rk->throughput; rk->span_ns must be set
  * and min_ts is the rank's first timestamp.  -1 when out of memory.
  */
-int phases_finish(struct phases *p, int64_t min_ts, struct report *rep, struct report_rank *rk);
+int phases_finish(struct phases *p, int64_t min_ts, struct arena *a, struct report_rank *rk);
 
 #endif

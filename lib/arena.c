@@ -68,6 +68,27 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 	return p;
 }
 
+void arena_adopt(struct arena *dst, struct arena *src)
+{
+	struct arena_block *last = src->head;
+
+	if (!last)
+		return;
+	while (last->next)
+		last = last->next;
+	/* Behind dst's head, so dst keeps allocating from its current block. */
+	if (dst->head) {
+		last->next = dst->head->next;
+		dst->head->next = src->head;
+	} else {
+		dst->head = src->head;
+		dst->cur = src->cur;
+		dst->end = src->end;
+	}
+	dst->total += src->total;
+	arena_init(src);
+}
+
 void arena_release(struct arena *a)
 {
 	struct arena_block *b = a->head;

@@ -28,6 +28,12 @@ void *arena_alloc(struct arena *a, size_t n);
 /* A copy of s[0..n) with a NUL after it, or NULL when malloc fails. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 
+/*
+ * Move every block of src into dst: what was allocated from src now lives
+ * until arena_release(dst).  src is left empty and reusable.
+ */
+void arena_adopt(struct arena *dst, struct arena *src);
+
 /* Free every block; the arena is empty and reusable afterwards. */
 void arena_release(struct arena *a);
 

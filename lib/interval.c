@@ -1,15 +1,45 @@
-/* interval: see interval.h.  Sort by start, then one sweep. */
+/*
+ * interval: see interval.h.  Sort by start (radix, through lib/sort), then
+ * one sweep.  Only the starts need ordering: the sweep takes the largest
+ * end of each run.
+ */
 #include "interval.h"
 
 #include <stdlib.h>
+
+#include "sort.h"
 
 static int cmp_interval(const void *a, const void *b)
 {
 	const struct interval *x = a, *y = b;
 
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return x->hi < y->hi ? -1 : x->hi > y->hi;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Order v by lo: radix sort when memory allows, qsort otherwise. */
+static void order(struct interval *v, size_t n)
+{
+	uint64_t *key = malloc(n * sizeof(*key));
+	struct interval *tmp = malloc(n * sizeof(*tmp));
+	uint32_t *perm = sort_identity(n);
+
+	if (!key || !tmp || !perm || n > UINT32_MAX)
+		goto fallback;
+	for (size_t i = 0; i < n; i++)
+		key[i] = sort_key_i64(v[i].lo);
+	if (sort_perm_u64(key, perm, n))
+		goto fallback;
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = v[perm[i]];
+	for (size_t i = 0; i < n; i++)
+		v[i] = tmp[i];
+	goto out;
+fallback:
+	qsort(v, n, sizeof(*v), cmp_interval);
+out:
+	free(key);
+	free(tmp);
+	free(perm);
 }
 
 size_t interval_union(struct interval *v, size_t n)
@@ -17,7 +47,7 @@ size_t interval_union(struct interval *v, size_t n)
 	size_t k = 0;
 
 	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_interval);
+		order(v, n);
 	for (size_t i = 0; i < n; i++) {
 		if (v[i].hi <= v[i].lo)
 			continue;

@@ -1,0 +1,33 @@
+/*
+ * sort: stable sorts of an index permutation by integer keys, in linear time.
+ *
+ * The analyses sort millions of 32-byte records by time, stream, thread or
+ * name; qsort() moves whole records through a callback and dominated the
+ * end of a run.  These sort 32-bit indices instead (the caller gathers the
+ * records once), by radix for 64-bit keys and by counting for dense ids.
+ */
+#ifndef VT_SORT_H
+#define VT_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A signed time as a key that sorts the same way unsigned. */
+static inline uint64_t sort_key_i64(int64_t v)
+{
+	return (uint64_t)v ^ (1ull << 63);
+}
+
+/*
+ * Reorder perm[0..n) so that key[perm[i]] ascends, keeping the order of
+ * equal keys.  Returns 0, or -1 when out of memory (perm unchanged).
+ */
+int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n);
+
+/* Likewise by id[perm[i]], ids from 0 to max_id (a counting sort). */
+int sort_perm_id(const uint32_t *id, uint32_t max_id, uint32_t *perm, size_t n);
+
+/* perm = 0, 1, ..., n-1 in a new array (caller frees), or NULL. */
+uint32_t *sort_identity(size_t n);
+
+#endif
