@@ -47,18 +47,17 @@ LIB_A := $(BUILD)/libvt.a
 
 PROGS := $(BUILD)/vanalyze
 TOOLS := $(BUILD)/gentrace $(BUILD)/inflate_only
-TOOLS := $(filter $(patsubst testdata/%.c,$(BUILD)/%,$(wildcard testdata/*.c)) \
-		  $(patsubst bench/%.c,$(BUILD)/%,$(wildcard bench/*.c)),$(TOOLS))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 ALL_TARGETS = $(PROGS) $(TOOLS)
 
 .PHONY: all check-build test demo bench fuzz golden install clean deps
 
-all: $(ALL_TARGETS)
-
-# The collector keeps its own rules beside its code.
+# The collector keeps its own rules beside its code; before 'all', which
+# takes ALL_TARGETS as it stands here.
 -include collector/collector.mk
+
+all: $(ALL_TARGETS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

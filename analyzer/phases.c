@@ -54,6 +54,8 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 	buf_init(&p->launches);
 	buf_init(&p->kernels);
 	p->seq = 0;
+	p->frames = p->blocks = 0;
+	p->has_frames = p->has_blocks = 0;
 }
 
 void phases_release(struct phases *p)
@@ -165,6 +167,14 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 		const struct trace_event *ev = &b->ev[i];
 		int span = 0;
 
+		if (ev->flags & EV_FRAMES) {
+			p->frames += ev->value;
+			p->has_frames = 1;
+		}
+		if (ev->flags & EV_BLOCKS) {
+			p->blocks += ev->value;
+			p->has_blocks = 1;
+		}
 		if (!(ev->flags & EV_TS))
 			continue;
 		if (ev->phase == 'X' && ev->name && ua && ev->cat == ua) {
@@ -726,12 +736,12 @@ static int throughput(struct finish *f, int64_t min_ts, struct report_rank *rk, 
 			end = s->ts_ns + s->dur_ns;
 	}
 	t->wall_ns = n ? end - start : rk->span_ns;
-	t->frames = o->frames;
-	t->fps = o->frames >= 0 && t->wall_ns > 0 ? (double)o->frames / ((double)t->wall_ns / 1e9)
+	t->frames = o->frames >= 0 ? o->frames : f->p->has_frames ? f->p->frames : -1;
+	t->fps = t->frames >= 0 && t->wall_ns > 0 ? (double)t->frames / ((double)t->wall_ns / 1e9)
 						  : NAN;
 	n = select_spans(f, pick_block, idx);
-	t->blocks = (int64_t)n;
-	t->bps = t->wall_ns > 0 ? (double)n / ((double)t->wall_ns / 1e9) : 0.0;
+	t->blocks = n || !f->p->has_blocks ? (int64_t)n : f->p->blocks;
+	t->bps = t->wall_ns > 0 ? (double)t->blocks / ((double)t->wall_ns / 1e9) : 0.0;
 	t->first_block_ns = n ? f->s[idx[0]].ts_ns + f->s[idx[0]].dur_ns - start : -1;
 	lat = malloc((n ? n : 1) * sizeof(*lat));
 	if (!lat)
@@ -748,8 +758,8 @@ static int throughput(struct finish *f, int64_t min_ts, struct report_rank *rk, 
 	free(lat);
 	t->target_fps = o->target_fps;
 	if (o->target_fps > 0)
-		t->realtime_factor = o->frames >= 0 && t->wall_ns > 0 ?
-					     ((double)o->frames / o->target_fps) /
+		t->realtime_factor = t->frames >= 0 && t->wall_ns > 0 ?
+					     ((double)t->frames / o->target_fps) /
 						     ((double)t->wall_ns / 1e9)
 									 : NAN;
 	return 0;

@@ -8,7 +8,9 @@
  * left out, or every phase would count twice.  Names lose the
  * "fastvideo.region::" and "profiler_region_" prefixes, and a trailing
  * instance number becomes "*" (denoise_step_3 -> denoise_step_*), so the
- * instances of a phase group.  README's "Definitions" has the details.
+ * instances of a phase group.  Frames come from --frames, else from the
+ * collector's frame counters; blocks from block spans, else from its block
+ * counters.  README's "Definitions" has the details.
  */
 #ifndef VT_PHASES_H
 #define VT_PHASES_H
@@ -44,6 +46,8 @@ struct phases {
 	struct strtab names, tracks;	/* raw span names; "pid\x1ftid" */
 	struct buf spans, launches, kernels;	/* records, see phases.c */
 	uint64_t seq;
+	int64_t frames, blocks;		/* collector counters (EV_FRAMES, EV_BLOCKS) */
+	int has_frames, has_blocks;
 };
 
 void phases_init(struct phases *p, const struct phase_opts *o);

@@ -17,7 +17,7 @@ void jscan_init(struct jscan *js, const char *start, size_t len, int64_t offset,
 		struct arena *arena, struct err *err)
 {
 	js->start = start;
-	js->end = start + len;
+	js->end = len ? start + len : start;	/* NULL + 0 is undefined */
 	js->offset = offset;
 	js->arena = arena;
 	js->err = err;

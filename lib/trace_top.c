@@ -177,6 +177,8 @@ static int run(struct trace_top *t, int final, struct err *e)
 
 	if (!final && t->retry_len && t->pend.len < t->retry_len)
 		return 0;
+	if (!t->pend.data)
+		return 0;	/* nothing fed yet: an empty input */
 	arena_init(&scratch);
 	for (;;) {
 		const char *start = t->pend.data, *end = start + t->pend.len, *p, *k, *v;

@@ -377,8 +377,9 @@ static void vtr_open_regions(struct vtr_reader *r)
 		struct vtr_thread *t = &r->threads[i];
 
 		for (size_t d = 0; d < t->depth; d++) {
-			struct trace_event *ev = vtr_emit(r, t, K_PH_B, K_CAT_REGION, t->stack[d].ts_ns);
+			struct trace_event *ev;
 
+			ev = vtr_emit(r, t, K_PH_B, K_CAT_REGION, t->stack[d].ts_ns);
 			if (!ev)
 				return;
 			ev->name = vtr_name(r, t->stack[d].name);
@@ -386,7 +387,7 @@ static void vtr_open_regions(struct vtr_reader *r)
 		}
 	}
 	if (open) {
-		snprintf(msg, sizeof(msg), "%lld region%s still open at the end, kept as 'B' events",
+		snprintf(msg, sizeof(msg), "%lld region%s still open at the end, kept as B events",
 			 (long long)open, open > 1 ? "s" : "");
 		vtr_warn(r, r->off, msg);
 	}
@@ -569,7 +570,8 @@ int vtr_read(const char *path, const struct trace_sink *sink, struct trace_info 
 	if (!r.stopped && !r.oom)
 		vtr_open_regions(&r);
 	if (r.nr_unmatched || r.nr_bad) {
-		snprintf(msg, sizeof(msg), "%lld region ends without a begin, %lld bad records skipped",
+		snprintf(msg, sizeof(msg),
+			 "%lld region ends without a begin, %lld bad records skipped",
 			 (long long)r.nr_unmatched, (long long)r.nr_bad);
 		vtr_warn(&r, -1, msg);
 	}

@@ -1,0 +1,83 @@
+# libvtrace: the in-process collector, vtrace-export, and their tests.
+# Included by the top-level Makefile, which defines BUILD, WARN, CFLAGS,
+# SAN_FLAGS, ALL_CFLAGS, ALL_LDFLAGS, LIBS, LIB_A, ALL_TARGETS and UNIT_BIN.
+#
+# The library lives inside someone else's process, so it has its own flags:
+# no OpenMP, position-independent, only vt_* visible, and it does not link
+# libvt.a.  Programs and tests around it use the usual flags.
+
+COL_LIB_SRC := collector/vtrace.c collector/sampler.c
+COL_LIB_OBJ := $(COL_LIB_SRC:collector/%.c=$(BUILD)/collector/lib/%.o)
+COL_CFLAGS = $(WARN) -D_GNU_SOURCE $(CFLAGS) $(SAN_FLAGS) -fPIC -fvisibility=hidden -pthread \
+	-Ilib -MMD -MP
+COL_LDLIBS = -pthread -ldl
+# TLS descriptors: a dlopen()ed library (Python) reaches its thread-local
+# buffer pointer without a __tls_get_addr() call on every record.
+ifeq ($(shell uname -m),x86_64)
+COL_CFLAGS += -mtls-dialect=gnu2
+endif
+COL_TEST_SRC := $(sort $(wildcard tests/collector/test_collector_*.c))
+COL_TEST_BIN := $(COL_TEST_SRC:tests/collector/%.c=$(BUILD)/tests/%)
+COL_HELPERS := $(BUILD)/tests/collector_bench $(BUILD)/tests/collector_demo
+COL_FAKE_NVML := $(BUILD)/tests/fake-nvml/libnvidia-ml.so.1
+
+COL_TARGETS := $(BUILD)/libvtrace.so $(BUILD)/libvtrace.a $(BUILD)/vtrace.pc \
+	$(BUILD)/vtrace-export $(COL_HELPERS) $(COL_FAKE_NVML)
+ALL_TARGETS += $(COL_TARGETS)
+UNIT_BIN += $(COL_TEST_BIN)
+
+$(BUILD)/collector/lib/%.o: collector/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(COL_CFLAGS) -c -o $@ $<
+
+# nodelete: a thread-exit destructor and an atexit handler point into the
+# library, so it must stay mapped even if someone dlclose()s it.
+$(BUILD)/libvtrace.so: $(COL_LIB_OBJ)
+	$(CC) -shared $(SAN_FLAGS) $(LDFLAGS) -Wl,-soname,libvtrace.so -Wl,-z,nodelete \
+		-o $@ $^ $(COL_LDLIBS)
+
+$(BUILD)/libvtrace.a: $(COL_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/vtrace.pc: collector/collector.mk
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+		'Name: vtrace' 'Description: lean in-process collector for video-generation pipelines' \
+		'Version: 0.1.0' 'Libs: -L$${libdir} -lvtrace' 'Libs.private: -pthread -ldl' \
+		'Cflags: -I$${includedir}' > $@
+
+$(BUILD)/vtrace-export: $(BUILD)/collector/export.o $(LIB_A)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# Tests and helpers link the static library plus libvt.a for the reader.
+$(BUILD)/tests/collector/%.o: ALL_CFLAGS += -Icollector
+
+$(BUILD)/tests/test_collector_%: $(BUILD)/tests/collector/test_collector_%.o \
+		$(BUILD)/libvtrace.a $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(COL_LDLIBS)
+
+$(BUILD)/tests/test_collector_nvml: | $(COL_FAKE_NVML)
+
+$(BUILD)/tests/collector_%: $(BUILD)/tests/collector/collector_%.o $(BUILD)/libvtrace.a $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(COL_LDLIBS)
+
+# The fake NVML is loaded into tests with dlopen: no sanitizer runtime in it.
+$(COL_FAKE_NVML): tests/collector/fake_nvml.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -shared -fPIC -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
+
+.PHONY: install-collector
+install: install-collector
+install-collector: $(BUILD)/libvtrace.so $(BUILD)/libvtrace.a $(BUILD)/vtrace.pc \
+		$(BUILD)/vtrace-export
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vtrace/python
+	install -m 755 $(BUILD)/libvtrace.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/libvtrace.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/vtrace.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 collector/vtrace.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(BUILD)/vtrace-export $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 collector/python/vtrace.py $(DESTDIR)$(PREFIX)/share/vtrace/python/

@@ -1,0 +1,271 @@
+/*
+ * test_collector_api: the C API of libvtrace end to end: what the calls
+ * record, how the reader maps it (phases, names, pid/tid, times on the
+ * CLOCK_REALTIME timeline), flush, shutdown and a second session, the
+ * environment over the arguments, auto-start from VTRACE_DIR, and a quiet
+ * stderr throughout.
+ */
+#include <pthread.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "ctest.h"
+#include "vtrace.h"
+
+static char *dir;
+
+static int64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Calls before vt_init() with no VTRACE_DIR are no-ops and leave no file. */
+static void test_before_init(void)
+{
+	vt_region_begin("early");
+	vt_region_end();
+	vt_frames(1);
+	vt_counter("early", 1);
+	check(!vt_enabled() && !vt_path(), "recording is off before vt_init");
+	check(vt_flush() == -1, "vt_flush before vt_init says not recording");
+}
+
+static void test_session(void)
+{
+	char path[4096], longname[400];
+	const struct ctest_ev *outer, *inner, *ev;
+	struct ctest_trace tr;
+	int64_t t0 = realtime_ns(), t1;
+
+	check(vt_init(dir, "api", 3) == 0, "vt_init starts recording");
+	check(vt_init(dir, "other", 4) == 0, "vt_init while recording is a no-op");
+	snprintf(path, sizeof(path), "%s/api-rank3.vtr", dir);
+	check(vt_path() && !strcmp(vt_path(), path), "file is DIR/NAME-rankR.vtr (%s)",
+	      vt_path() ? vt_path() : "NULL");
+
+	vt_region_begin("outer");
+	sleep_ms(2);
+	vt_region_begin("inner");
+	sleep_ms(2);
+	vt_region_end();
+	vt_region_end();
+	vt_region_end();		/* no begin: ignored */
+	vt_instant("mark");
+	vt_counter("queue_depth", 42);
+	vt_counter("negative", -7);
+	vt_frames(16);
+	vt_blocks(4);
+	vt_region_begin(NULL);
+	vt_region_end();
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	vt_region_begin(longname);
+	vt_region_end();
+
+	check(vt_flush() == 0, "vt_flush writes");
+	ctest_load(path, &tr);
+	check(tr.rc == 1 && !tr.info.complete,
+	      "before shutdown the file reads as incomplete (rc %d)", tr.rc);
+	check(ctest_count(&tr, 'X', "outer") == 1, "flushed events are readable before shutdown");
+	ctest_free(&tr);
+
+	vt_shutdown();
+	vt_shutdown();
+	t1 = realtime_ns();
+	check(!vt_enabled() && !vt_path(), "vt_shutdown stops recording");
+	vt_region_begin("after");
+	vt_region_end();
+
+	ctest_load(path, &tr);
+	check(tr.rc == 0 && tr.info.complete, "after shutdown the file is complete (rc %d: %s)",
+	      tr.rc, tr.info.nr_warnings ? tr.info.warnings[0].msg : tr.err.msg);
+	check(!strcmp(tr.info.format, "vtr"), "format is vtr");
+	check(tr.info.rank == 3, "rank from vt_init (%lld)", (long long)tr.info.rank);
+	check(tr.info.nr_events == (int64_t)tr.n, "nr_events counts delivered events");
+	check(ctest_count(&tr, 0, "after") == 0 && ctest_count(&tr, 0, "early") == 0,
+	      "nothing recorded outside the session");
+
+	outer = ctest_find(&tr, 'X', "outer");
+	inner = ctest_find(&tr, 'X', "inner");
+	check(outer && inner, "regions become X events");
+	if (outer && inner) {
+		char pid[16], tid[16];
+
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		snprintf(tid, sizeof(tid), "%d", (int)gettid());
+		check(!strcmp(outer->cat, "user_annotation"), "region cat is user_annotation");
+		check(!strcmp(outer->pid, pid) && !strcmp(outer->tid, tid),
+		      "pid and tid are the process and thread ids (%s/%s)", outer->pid, outer->tid);
+		check(outer->ts_ns <= inner->ts_ns &&
+			      inner->ts_ns + inner->dur_ns <= outer->ts_ns + outer->dur_ns,
+		      "inner lies inside outer");
+		check(inner->dur_ns >= 2000000 && outer->dur_ns >= 4000000,
+		      "durations cover the sleeps (%lld, %lld ns)", (long long)inner->dur_ns,
+		      (long long)outer->dur_ns);
+		check(outer->ts_ns >= t0 - 50000000 && outer->ts_ns <= t1,
+		      "timestamps are on the CLOCK_REALTIME timeline");
+		check((outer->flags & (EV_TS | EV_DUR)) == (EV_TS | EV_DUR),
+		      "X has EV_TS and EV_DUR");
+	}
+	ev = ctest_find(&tr, 'i', "mark");
+	check(ev && !strcmp(ev->cat, "vtrace"), "instants become i events");
+	ev = ctest_find(&tr, 'C', "queue_depth");
+	check(ev && ev->value == 42 && (ev->flags & EV_VALUE),
+	      "counters become C events with value");
+	ev = ctest_find(&tr, 'C', "negative");
+	check(ev && ev->value == -7, "counter values are signed");
+	ev = ctest_find(&tr, 'C', "vtrace.frames");
+	check(ev && ev->value == 16 && (ev->flags & EV_FRAMES),
+	      "vt_frames: vtrace.frames, EV_FRAMES");
+	ev = ctest_find(&tr, 'C', "vtrace.blocks");
+	check(ev && ev->value == 4 && (ev->flags & EV_BLOCKS),
+	      "vt_blocks: vtrace.blocks, EV_BLOCKS");
+	check(ctest_count(&tr, 'X', "(null)") == 1, "a NULL name reads as (null)");
+	longname[VTR_NAME_MAX] = '\0';
+	check(ctest_count(&tr, 'X', longname) == 1, "long names are cut at %d bytes", VTR_NAME_MAX);
+	check(ctest_count(&tr, 'X', NULL) == 4, "every region and only those (%zu)",
+	      ctest_count(&tr, 'X', NULL));
+	ctest_free(&tr);
+
+	/* A second session: a new file that has the strings it needs. */
+	check(vt_init(dir, "again", 0) == 0, "vt_init after vt_shutdown starts a new file");
+	vt_region_begin("outer");
+	vt_region_end();
+	vt_shutdown();
+	snprintf(path, sizeof(path), "%s/again-rank0.vtr", dir);
+	ctest_load(path, &tr);
+	check(tr.rc == 0 && ctest_count(&tr, 'X', "outer") == 1 && tr.n == 1,
+	      "second session holds exactly its own event, named");
+	ctest_free(&tr);
+}
+
+static void *thread_main(void *arg)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "thread_%d", (int)(intptr_t)arg);
+	vt_region_begin(name);
+	vt_region_begin("work");
+	vt_region_end();
+	vt_region_end();
+	return NULL;
+}
+
+/* Threads that end before the flush: their records are written as they leave. */
+static void test_threads(void)
+{
+	pthread_t t[4];
+	struct ctest_trace tr;
+	char path[4096];
+	const struct ctest_ev *a, *b;
+
+	vt_init(dir, "threads", 0);
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, thread_main, (void *)(intptr_t)i);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	/* New threads reuse the buffers of those that ended. */
+	for (int i = 4; i < 8; i++) {
+		pthread_create(&t[0], NULL, thread_main, (void *)(intptr_t)i);
+		pthread_join(t[0], NULL);
+	}
+	vt_shutdown();
+	snprintf(path, sizeof(path), "%s/threads-rank0.vtr", dir);
+	ctest_load(path, &tr);
+	check(tr.rc == 0 && ctest_count(&tr, 'X', "work") == 8, "8 threads, 8 work regions");
+	a = ctest_find(&tr, 'X', "thread_0");
+	b = ctest_find(&tr, 'X', "thread_1");
+	check(a && b && strcmp(a->tid, b->tid), "each thread has its own tid");
+	check(ctest_count(&tr, 'X', "thread_7") == 1, "a reused buffer records its new thread");
+	ctest_free(&tr);
+}
+
+static void test_env(void)
+{
+	char path[4096];
+
+	setenv("VTRACE_NAME", "envname", 1);
+	setenv("VTRACE_RANK", "7", 1);
+	vt_init(dir, "argname", 1);
+	snprintf(path, sizeof(path), "%s/envname-rank7.vtr", dir);
+	check(vt_path() && !strcmp(vt_path(), path),
+	      "VTRACE_NAME and VTRACE_RANK win over arguments");
+	vt_shutdown();
+	unsetenv("VTRACE_NAME");
+	unsetenv("VTRACE_RANK");
+
+	setenv("RANK", "5", 1);
+	vt_init(dir, "torchrun", -1);
+	snprintf(path, sizeof(path), "%s/torchrun-rank5.vtr", dir);
+	check(vt_path() && !strcmp(vt_path(), path), "RANK is the fallback for rank -1");
+	vt_shutdown();
+	vt_init(dir, "given", 2);
+	snprintf(path, sizeof(path), "%s/given-rank2.vtr", dir);
+	check(vt_path() && !strcmp(vt_path(), path), "a rank argument wins over RANK");
+	vt_shutdown();
+	unsetenv("RANK");
+
+	snprintf(path, sizeof(path), "%s/sub/dir", dir);
+	vt_init(path, "deep/name", 0);
+	snprintf(path, sizeof(path), "%s/sub/dir/deep_name-rank0.vtr", dir);
+	check(vt_path() && !strcmp(vt_path(), path),
+	      "missing directories are made, '/' in names cut");
+	vt_shutdown();
+}
+
+/* A program that never calls vt_init() records when VTRACE_DIR is set. */
+static void test_auto_init(void)
+{
+	struct ctest_trace tr;
+	char path[4096];
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setenv("VTRACE_DIR", dir, 1);
+		setenv("VTRACE_NAME", "auto", 1);
+		vt_region_begin("by_itself");
+		vt_region_end();
+		exit(0);		/* atexit writes the rest */
+	}
+	waitpid(pid, &status, 0);
+	snprintf(path, sizeof(path), "%s/auto-rank0.vtr", dir);
+	ctest_load(path, &tr);
+	check(WIFEXITED(status) && tr.rc == 0 && ctest_count(&tr, 'X', "by_itself") == 1,
+	      "VTRACE_DIR starts recording without vt_init, atexit completes the file");
+	ctest_free(&tr);
+}
+
+int main(void)
+{
+	char err[4096];
+	int lines;
+
+	dir = ctest_tmpdir();
+	unsetenv("VTRACE_DIR");
+	unsetenv("VTRACE_NAME");
+	unsetenv("VTRACE_RANK");
+	unsetenv("VTRACE_REGIONS");
+	unsetenv("RANK");
+	test_auto_init();
+	ctest_stderr_begin(dir);
+	test_before_init();
+	test_session();
+	test_threads();
+	test_env();
+	lines = ctest_stderr_end(err, sizeof(err));
+	check(lines == 0, "nothing on stderr in normal use (%s)", err);
+	ctest_rmdir(dir);
+	free(dir);
+	return ctest_done("test_collector_api");
+}
