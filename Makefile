@@ -96,7 +96,7 @@ test: deps
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	$(BUILD)/vanalyze testdata/demo
+	$(BUILD)/vanalyze --frames 81 --target-fps 16 testdata/demo
 
 bench: deps
 	@$(MAKE) --no-print-directory all CFLAGS="-O2 -g -DNDEBUG"
