@@ -50,7 +50,9 @@ static void counts(FILE *f, const char *label, const struct report_count *c, siz
 
 static void fmt_bytes(char *out, size_t n, int64_t b)
 {
-	if (b < 10000000)
+	if (b < 10000)
+		snprintf(out, n, "%lld B", (long long)b);
+	else if (b < 10000000)
 		snprintf(out, n, "%lld kB", (long long)(b / 1000));
 	else
 		snprintf(out, n, "%.1f GB", (double)b / 1e9);
