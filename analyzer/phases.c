@@ -742,7 +742,8 @@ static int throughput(struct finish *f, int64_t min_ts, struct report_rank *rk, 
 	n = select_spans(f, pick_block, idx);
 	t->blocks = n || !f->p->has_blocks ? (int64_t)n : f->p->blocks;
 	t->bps = t->wall_ns > 0 ? (double)t->blocks / ((double)t->wall_ns / 1e9) : 0.0;
-	t->first_block_ns = n ? f->s[idx[0]].ts_ns + f->s[idx[0]].dur_ns - start : -1;
+	t->has_first_block = n > 0;
+	t->first_block_ns = n ? f->s[idx[0]].ts_ns + f->s[idx[0]].dur_ns - start : 0;
 	lat = malloc((n ? n : 1) * sizeof(*lat));
 	if (!lat)
 		return -1;

@@ -175,11 +175,13 @@ static void phase_lines(FILE *f, const struct report_rank *rk)
 	fprintf(f, "  wall     %s", a);
 	if (!isnan(t->fps))
 		fprintf(f, "  %.2f fps (%lld frames)", t->fps, (long long)t->frames);
-	if (t->blocks) {
+	if (t->blocks)
+		fprintf(f, "  %.2f blocks/s", t->bps);
+	if (t->has_first_block) {
 		fmt_ns(b, sizeof(b), t->first_block_ns);
 		fmt_ns(c, sizeof(c), t->latency_median_ns);
 		fmt_ns(d, sizeof(d), t->latency_p90_ns);
-		fprintf(f, "  %.2f blocks/s, first after %s, latency %s (p90 %s)", t->bps, b, c, d);
+		fprintf(f, ", first after %s, latency %s (p90 %s)", b, c, d);
 	}
 	if (t->target_fps > 0 && !isnan(t->realtime_factor))
 		fprintf(f, "  %.2fx real time at %g fps%s", t->realtime_factor, t->target_fps,

@@ -128,7 +128,7 @@ static int fixed_value(const struct report_rank *r, int m, double *v)
 		case M_TP_FPS: x = t->fps; break;
 		case M_TP_BPS: x = t->bps; break;
 		case M_TP_FIRST_BLOCK:
-			if (t->first_block_ns < 0)
+			if (!t->has_first_block)
 				return 0;
 			x = (double)t->first_block_ns;
 			break;

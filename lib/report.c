@@ -158,7 +158,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 		num(w, "fps", t->fps);
 		num(w, "bps", t->bps);
 		jsonw_key(w, "first_block_ns");
-		if (t->first_block_ns < 0)
+		if (!t->has_first_block)
 			jsonw_null(w);
 		else
 			jsonw_int(w, t->first_block_ns);

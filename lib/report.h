@@ -61,7 +61,8 @@ struct report_throughput {
 	int64_t blocks;
 	int64_t wall_ns;
 	double fps, bps;		/* fps NaN when frames unknown */
-	int64_t first_block_ns;		/* -1 without blocks */
+	int64_t first_block_ns;		/* may be negative: a block before generation */
+	int has_first_block;		/* 0 without block spans (null) */
 	int64_t latency_median_ns, latency_p90_ns, latency_max_ns;
 	double target_fps;		/* 0: not asked for */
 	double realtime_factor;		/* video seconds per wall second at target_fps */

@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""Independent reference for the phases, steps and throughput of one rank of a
+vanalyze report (the keys phases, steps, throughput under ranks[]).
+
+    python3 tests/oracle_phases.py [--frames N] [--target-fps F]
+        [--phase NAME=GLOB]... [--step GLOB]... [--block GLOB] FILE
+
+prints {"phases": [...], "steps": {...}, "throughput": {...}} for that one
+trace.  It uses nothing but the python3 standard library and, from the
+project, only tests/oracle.py (load, to_ns: the reading reference) and the
+helpers of tests/oracle_analyses.py (stats, union_length, thread_key, ratio).
+This docstring is the contract for those keys; keep the code obviously right,
+not fast.  Options mean what they mean to vanalyze; exit 2 on a usage error,
+1 when FILE is not a trace.
+
+Definitions:
+  times      ts_ns and dur_ns as in tests/oracle.py (dur_ns 0 when dur is
+             absent or not numeric).  The span of an event is
+             [ts_ns, ts_ns + dur_ns); end = ts_ns + dur_ns.
+  glob       fnmatch.fnmatchcase: case-sensitive, "*" and "?" match any
+             character ("/" included), [...] and [!...] are sets, there is no
+             backslash escape (C: fnmatch(3) with FNM_NOESCAPE).
+  phase span an object event with ph "X", a numeric ts and a string name,
+             whose cat is "user_annotation"; or which has no "cat" key and
+             whose name matches a phase rule.  Events with cat
+             "gpu_user_annotation" (GPU mirrors of CPU annotations) are not
+             phases, nor is any other cat.
+  phase rule (events without cat) the raw name starts with
+             "fastvideo.region::" or "profiler_region_", or matches
+             "ProfilerStep#*", a --phase GLOB, a step glob or the block glob.
+  phase name if the raw name matches a --phase NAME=GLOB, the NAME of the
+             first such option (command-line order).  Else: strip one leading
+             "fastvideo.region::", then one leading "profiler_region_"; then a
+             trailing "_" or "#" followed by one or more ASCII digits has
+             those digits replaced by "*" ("denoise_step_3" ->
+             "denoise_step_*", "ProfilerStep#12" -> "ProfilerStep#*").
+  tree       per thread (pid, tid compared with their JSON type and value,
+             absent is its own value, as in oracle_analyses): sort the
+             thread's phase spans by ts ascending, dur descending, file order;
+             sweep with a stack: pop while the top does not contain the span
+             (contains: top.ts <= s.ts and s.end <= top.end); the parent is
+             the top (or none); push the span.  path = parent's path + "/" +
+             phase name (a root's path is its phase name); depth = number of
+             ancestors.  Rows are keyed by the sequence of phase names from
+             the root (so a name holding "/" cannot merge two rows).
+  phases     one row per distinct path over all threads: name (the phase
+             name), path, depth, count, total_ns = length of the union of all
+             its spans (all threads; empty spans add nothing), avg_ns,
+             median_ns, min_ns, max_ns, stddev_ns over the span durations
+             (float mean and median, mean of the middle two for an even count,
+             population stddev; min/max ints), share = total_ns / span_ns
+             (span_ns as in tests/oracle.py; 0.0 when span_ns is 0), gpu_ns.
+             Order: depth-first pre-order of the path tree; siblings by their
+             earliest span start, ties by path (byte order of UTF-8).
+  gpu_ns     launches: events with cat "cuda_runtime" or "cuda_driver", a
+             numeric ts and an integer (not bool) args.correlation; kernels:
+             cat "kernel", numeric ts, integer args.correlation.  A kernel
+             belongs to the first launch (file order) with its correlation; a
+             kernel without one is nobody's.  Per thread, the union of the
+             phase's spans on that thread; gpu_ns = sum of the kernels' dur_ns
+             whose launch is on that thread with launch ts in one of the union
+             intervals [lo, hi); summed over threads.
+  steps      if some phase span has the phase name "ProfilerStep#*": those
+             spans, pattern "ProfilerStep#*".  Else the phase spans whose raw
+             name matches a step glob: the --step GLOBs (repeatable), or by
+             default "denoise_step_*" and "*step_[0-9]*"; pattern = the globs
+             joined by "|".  durations_ns: their dur_ns in ts order (ties:
+             file order), all threads.  warmup: with 2 or more steps, true when
+             float(first) > 1.5 * median(the others) (float median as above);
+             a warm-up step stays in durations_ns but leaves the statistics.
+             count, avg_ns, median_ns, min_ns, max_ns, stddev_ns over the
+             remaining steps (as for phases); with no step: count 0, avg,
+             median and stddev 0.0, min and max 0, durations_ns [].
+  throughput blocks: phase spans whose raw name matches the block glob
+             (--block, default "block_*"), all threads.  frames: --frames N,
+             else null.  Generation spans: phase spans of depth 0 whose phase
+             name is not "ProfilerStep#*"; if none, all phase spans of depth
+             0.  start = min ts and wall_ns = max end - start over them; with
+             no phase span at all, start = the rank's min ts and wall_ns =
+             span_ns.  fps = frames / (wall_ns / 1e9), null without frames or
+             when wall_ns is 0; bps = blocks / (wall_ns / 1e9), 0.0 when
+             wall_ns is 0.  first_block_ns = end of the block span with the
+             smallest ts (ties: file order) - start, null without blocks.
+             block_latency over the block durations: median_ns = the lower
+             middle value (an int: sorted[(n - 1) // 2]), p90_ns = the
+             ceil(9n/10)-th smallest (1-based, exact integer ceil), max_ns; all
+             0 without blocks.  With --target-fps F (a finite number > 0):
+             target_fps = F (float) and realtime_factor = (frames / F) /
+             (wall_ns / 1e9), null without frames or when wall_ns is 0;
+             without --target-fps the two keys are absent.
+  numbers    ints stay ints; averages, medians, stddevs, shares and rates are
+             floats computed exactly and rounded once (F is taken as the
+             double it parses to).
+"""
+
+import bisect
+import fnmatch
+import fractions
+import json
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402  (load, to_ns: the independent reading reference)
+import oracle_analyses as oa  # noqa: E402  (stats, union_length, thread_key)
+
+REGION_PREFIX = "fastvideo.region::"
+PROFILER_REGION_PREFIX = "profiler_region_"
+PSTEP = "ProfilerStep#*"
+DEFAULT_STEPS = ("denoise_step_*", "*step_[0-9]*")
+DEFAULT_BLOCK = "block_*"
+LAUNCH_CATS = ("cuda_runtime", "cuda_driver")
+NUMBERED = re.compile(r"([_#])[0-9]+\Z")
+
+
+class Usage(Exception):
+    pass
+
+
+def default_options():
+    return {"frames": None, "target_fps": None, "phase": [], "step": None,
+            "block": DEFAULT_BLOCK}
+
+
+def parse_args(argv):
+    """(options, files) from an argument list without the program name."""
+    opts = default_options()
+    files = []
+    i = 0
+
+    def value():
+        nonlocal i
+        if i + 1 >= len(argv):
+            raise Usage("%s needs a value" % argv[i])
+        i += 1
+        return argv[i]
+
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            files += argv[i + 1:]
+            break
+        if a == "--frames":
+            v = value()
+            if not re.fullmatch(r"[0-9]+", v):
+                raise Usage("bad --frames '%s'" % v)
+            opts["frames"] = int(v)
+        elif a == "--target-fps":
+            v = value()
+            try:
+                f = float(v)
+            except ValueError:
+                raise Usage("bad --target-fps '%s'" % v)
+            if not (math.isfinite(f) and f > 0):
+                raise Usage("bad --target-fps '%s'" % v)
+            opts["target_fps"] = f
+        elif a == "--phase":
+            v = value()
+            name, eq, glob = v.partition("=")
+            if not eq or not name or not glob:
+                raise Usage("bad --phase '%s' (NAME=GLOB)" % v)
+            opts["phase"].append((name, glob))
+        elif a == "--step":
+            opts["step"] = (opts["step"] or []) + [value()]
+        elif a == "--block":
+            opts["block"] = value()
+        elif a.startswith("--") and a != "--":
+            raise Usage("unknown option %s" % a)
+        else:
+            files.append(a)
+        i += 1
+    return opts, files
+
+
+def matches(name, glob):
+    return fnmatch.fnmatchcase(name, glob)
+
+
+def phase_name(raw, opts):
+    for name, glob in opts["phase"]:
+        if matches(raw, glob):
+            return name
+    s = raw
+    if s.startswith(REGION_PREFIX):
+        s = s[len(REGION_PREFIX):]
+    if s.startswith(PROFILER_REGION_PREFIX):
+        s = s[len(PROFILER_REGION_PREFIX):]
+    return NUMBERED.sub(r"\1*", s)
+
+
+def step_globs(opts):
+    return tuple(opts["step"]) if opts["step"] else DEFAULT_STEPS
+
+
+def is_phase_rule(raw, opts):
+    return (raw.startswith(REGION_PREFIX) or raw.startswith(PROFILER_REGION_PREFIX)
+            or matches(raw, PSTEP)
+            or any(matches(raw, g) for _, g in opts["phase"])
+            or any(matches(raw, g) for g in step_globs(opts))
+            or matches(raw, opts["block"]))
+
+
+def path_bytes(path):
+    return path.encode("utf-8", "surrogatepass")
+
+
+def float_stats(durs):
+    """Row statistics of a list of ints; all zero for an empty list."""
+    if not durs:
+        return {"count": 0, "avg_ns": 0.0, "median_ns": 0.0, "min_ns": 0, "max_ns": 0,
+                "stddev_ns": 0.0}
+    avg, median, stddev = oa.stats(durs)
+    return {"count": len(durs), "avg_ns": avg, "median_ns": median, "min_ns": min(durs),
+            "max_ns": max(durs), "stddev_ns": stddev}
+
+
+def analyze_events(top, events, opts):
+    # ---- rank span (exactly as tests/oracle.py), events and phase spans
+    lo = hi = None
+    spans = []     # dicts: i, ts, dur, end, raw, name, thread
+    launches = {}  # correlation -> (thread, ts), first in file order
+    kernels = []   # (correlation, dur)
+    for i, ev in enumerate(events):
+        if not isinstance(ev, dict):
+            continue
+        ts = oracle.to_ns(ev.get("ts"))
+        if ts is None:
+            continue
+        dur = oracle.to_ns(ev.get("dur"))
+        dur = dur if dur is not None else 0
+        if ev.get("ph") != "M":
+            lo = ts if lo is None or ts < lo else lo
+            hi = ts + dur if hi is None or ts + dur > hi else hi
+        cat = ev.get("cat")
+        args = ev.get("args")
+        corr = args.get("correlation") if isinstance(args, dict) else None
+        if cat in LAUNCH_CATS and oa.is_int(corr):
+            if corr not in launches:
+                launches[corr] = ((oa.thread_key(ev, "pid"), oa.thread_key(ev, "tid")), ts)
+        if cat == "kernel" and oa.is_int(corr):
+            kernels.append((corr, dur))
+        raw = ev.get("name")
+        if ev.get("ph") != "X" or not isinstance(raw, str):
+            continue
+        if cat == "user_annotation" or ("cat" not in ev and is_phase_rule(raw, opts)):
+            spans.append({"i": i, "ts": ts, "dur": dur, "end": ts + dur, "raw": raw,
+                          "name": phase_name(raw, opts),
+                          "thread": (oa.thread_key(ev, "pid"), oa.thread_key(ev, "tid"))})
+    span_ns = hi - lo if lo is not None else 0
+
+    # ---- tree per thread
+    threads = {}
+    for s in spans:
+        threads.setdefault(s["thread"], []).append(s)
+    for evs in threads.values():
+        evs.sort(key=lambda s: (s["ts"], -s["dur"], s["i"]))
+        stack = []
+        for s in evs:
+            while stack and not (stack[-1]["ts"] <= s["ts"] and s["end"] <= stack[-1]["end"]):
+                stack.pop()
+            s["key"] = (stack[-1]["key"] if stack else ()) + (s["name"],)
+            stack.append(s)
+
+    # ---- kernel time per launch, per thread, sorted by launch ts
+    per_launch = {}  # correlation -> summed kernel dur
+    for corr, dur in kernels:
+        if corr in launches:
+            per_launch[corr] = per_launch.get(corr, 0) + dur
+    gpu_threads = {}  # thread -> [(ts, kernel ns)]
+    for corr, ns in per_launch.items():
+        thread, ts = launches[corr]
+        gpu_threads.setdefault(thread, []).append((ts, ns))
+    gpu_index = {}  # thread -> (sorted ts list, prefix sums)
+    for thread, lst in gpu_threads.items():
+        lst.sort()
+        prefix = [0]
+        for _, ns in lst:
+            prefix.append(prefix[-1] + ns)
+        gpu_index[thread] = ([t for t, _ in lst], prefix)
+
+    def gpu_ns_of(group):
+        total = 0
+        by_thread = {}
+        for s in group:
+            by_thread.setdefault(s["thread"], []).append((s["ts"], s["end"]))
+        for thread, ivs in by_thread.items():
+            if thread not in gpu_index:
+                continue
+            tss, prefix = gpu_index[thread]
+            for a, b in merge(ivs):
+                total += prefix[bisect.bisect_left(tss, b)] - prefix[bisect.bisect_left(tss, a)]
+        return total
+
+    # ---- phase rows
+    groups = {}
+    for s in spans:
+        groups.setdefault(s["key"], []).append(s)
+    children = {}
+    for key in groups:
+        children.setdefault(key[:-1], []).append(key)
+    first = {key: min(s["ts"] for s in g) for key, g in groups.items()}
+
+    def path_of(key):
+        return "/".join(key)
+
+    rows = []
+
+    def visit(parent):
+        kids = sorted(children.get(parent, []),
+                      key=lambda k: (first[k], path_bytes(path_of(k))))
+        for key in kids:
+            g = groups[key]
+            durs = [s["dur"] for s in g]
+            total = oa.union_length([(s["ts"], s["end"]) for s in g])
+            row = {"name": key[-1], "path": path_of(key), "depth": len(key) - 1}
+            row.update(float_stats(durs))
+            row["total_ns"] = total
+            row["share"] = oa.ratio(total, span_ns) if span_ns else 0.0
+            row["gpu_ns"] = gpu_ns_of(g)
+            rows.append(row)
+            visit(key)
+
+    visit(())
+    order = ("name", "path", "depth", "count", "total_ns", "avg_ns", "median_ns", "min_ns",
+             "max_ns", "stddev_ns", "share", "gpu_ns")
+    rows = [{k: r[k] for k in order} for r in rows]
+
+    # ---- steps
+    in_order = sorted(spans, key=lambda s: (s["ts"], s["i"]))
+    if any(s["name"] == PSTEP for s in spans):
+        pattern = PSTEP
+        chosen = [s for s in in_order if s["name"] == PSTEP]
+    else:
+        globs = step_globs(opts)
+        pattern = "|".join(globs)
+        chosen = [s for s in in_order if any(matches(s["raw"], g) for g in globs)]
+    durations = [s["dur"] for s in chosen]
+    warmup = False
+    if len(durations) >= 2:
+        _, med_others, _ = oa.stats(durations[1:])
+        warmup = float(durations[0]) > 1.5 * med_others
+    steps = {"pattern": pattern}
+    steps.update(float_stats(durations[1:] if warmup else durations))
+    steps["warmup"] = warmup
+    steps["durations_ns"] = durations
+
+    # ---- throughput
+    blocks = [s for s in in_order if matches(s["raw"], opts["block"])]
+    roots = [s for s in spans if len(s["key"]) == 1]
+    gen = [s for s in roots if s["name"] != PSTEP] or roots
+    if gen:
+        start = min(s["ts"] for s in gen)
+        wall = max(s["end"] for s in gen) - start
+    else:
+        start = lo if lo is not None else 0
+        wall = span_ns
+    frames = opts["frames"]
+    bdurs = sorted(s["dur"] for s in blocks)
+    n = len(bdurs)
+    tp = {
+        "frames": frames,
+        "blocks": n,
+        "wall_ns": wall,
+        "fps": oa.ratio(frames * 10**9, wall) if frames is not None and wall else None,
+        "bps": oa.ratio(n * 10**9, wall) if wall else 0.0,
+        "first_block_ns": blocks[0]["end"] - start if blocks else None,
+        "block_latency": {
+            "median_ns": bdurs[(n - 1) // 2] if n else 0,
+            "p90_ns": bdurs[(9 * n + 9) // 10 - 1] if n else 0,
+            "max_ns": bdurs[-1] if n else 0,
+        },
+    }
+    f = opts["target_fps"]
+    if f is not None:
+        tp["target_fps"] = float(f)
+        if frames is not None and wall:
+            rf = fractions.Fraction(frames * 10**9) / (fractions.Fraction(f) * wall)
+            tp["realtime_factor"] = float(rf)
+        else:
+            tp["realtime_factor"] = None
+    return {"phases": rows, "steps": steps, "throughput": tp}
+
+
+def merge(ivs):
+    """The union of [a, b) intervals as sorted disjoint intervals."""
+    out = []
+    for a, b in sorted(iv for iv in ivs if iv[1] > iv[0]):
+        if out and a <= out[-1][1]:
+            if b > out[-1][1]:
+                out[-1][1] = b
+        else:
+            out.append([a, b])
+    return out
+
+
+def analyze(path, opts=None):
+    """The oracle's {"phases", "steps", "throughput"} for one file (raises
+    oracle.NotATrace or OSError for a file that is not a trace)."""
+    top, events = oracle.load(path)
+    return analyze_events(top, events, opts or default_options())
+
+
+def main(argv):
+    usage = ("usage: oracle_phases.py [--frames N] [--target-fps F] [--phase NAME=GLOB]... "
+             "[--step GLOB]... [--block GLOB] FILE\n")
+    if len(argv) > 1 and argv[1] in ("-h", "--help"):
+        sys.stdout.write(usage)
+        return 0
+    try:
+        opts, files = parse_args(argv[1:])
+        if len(files) != 1:
+            raise Usage("exactly one FILE")
+    except Usage as exc:
+        sys.stderr.write("oracle_phases: %s\n%s" % (exc, usage))
+        return 2
+    try:
+        result = analyze(files[0], opts)
+    except (OSError, oracle.NotATrace) as exc:
+        sys.stderr.write("oracle_phases: %s: %s\n" % (files[0], exc))
+        return 1
+    json.dump(result, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
