@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sort.h"
+#include "track.h"
 
 struct cpu_rec {
 	int64_t ts_ns, dur_ns;
@@ -31,17 +32,11 @@ void cpuops_release(struct cpuops *c)
 	buf_release(&c->recs);
 }
 
-static uint32_t track_of(struct cpuops *c, const struct strtab *st, const struct trace_event *ev)
-{
-	char key[EVENT_TRACK_KEY_MAX];
-
-	return strtab_intern(&c->tracks, key, event_track_key(st, ev, key, sizeof(key)));
-}
-
 int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t cpu_op = strtab_find(st, "cpu_op", 6);
+	struct track_cache cache = { 0 };
 	uint32_t *map;
 	int rc = -1;
 
@@ -66,7 +61,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		rec.dur_ns = ev->dur_ns;
 		rec.child_ns = 0;
 		rec.name = ev->name ? map[ev->name] : 0;
-		rec.track = track_of(c, st, ev);
+		rec.track = track_id(&c->tracks, &cache, b, ev);
 		if (rec.track == STRTAB_OOM)
 			goto out;
 		buf_add(&c->recs, &rec, sizeof(rec));

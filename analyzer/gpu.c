@@ -220,8 +220,9 @@ static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct arena
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 {
 	struct gpu_rec *r = (struct gpu_rec *)g->recs.data;
-	size_t n = g->recs.len / sizeof(*r), nk = 0, nc, nm, ncomm, ncomp;
+	size_t n = g->recs.len / sizeof(*r), nk = 0, nc, nm, nmem, nb, ncomm, ncomp;
 	struct interval *all = malloc((n ? n : 1) * sizeof(*all));
+	struct interval *busy = malloc((n ? n : 1) * sizeof(*busy));
 	struct interval *comm = malloc((n ? n : 1) * sizeof(*comm));
 	struct interval *comp = malloc((n ? n : 1) * sizeof(*comp));
 	struct report_gpu *gp = &rk->gpu;
@@ -229,7 +230,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	int64_t first = 0, last = 0;
 	int any = 0, rc = -1;
 
-	if (!all || !comm || !comp)
+	if (!all || !busy || !comm || !comp)
 		goto out;
 	memset(gp, 0, sizeof(*gp));
 	for (size_t i = 0; i < n; i++) {
@@ -247,12 +248,8 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	}
 	gp->kernels = (int64_t)nk;
 	gp->active_span_ns = any ? last - first : 0;
-	gp->busy_ns = interval_length(all, collect(r, n, 1u << GPU_KERNEL | 1u << GPU_MEMCPY |
-						1u << GPU_MEMSET, all));
-	gp->idle_ns = gp->active_span_ns - gp->busy_ns;
-	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
-					     : NAN;
-	gp->memory_ns = interval_length(all, collect(r, n, 1u << GPU_MEMCPY | 1u << GPU_MEMSET, all));
+	nmem = collect(r, n, 1u << GPU_MEMCPY | 1u << GPU_MEMSET, all);
+	gp->memory_ns = interval_length(all, nmem);
 
 	/* Split kernels by category: comm or compute. */
 	is_comm = calloc(strtab_count(&g->names) + 1, 1);
@@ -281,6 +278,14 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 							 (double)gp->comm_ns
 					       : NAN;
 
+	/* Busy: the three unions merged in linear time (CPU collectives are no GPU work). */
+	nb = interval_merge(comm, gp->cpu_comm ? 0 : nc, comp, nm, busy);
+	nb = interval_merge(busy, nb, all, nmem, comm);
+	gp->busy_ns = interval_length(comm, nb);
+	gp->idle_ns = gp->active_span_ns - gp->busy_ns;
+	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
+					     : NAN;
+
 	/* The kernel table: kernels first, grouped by name in file order. */
 	for (size_t i = 0, k = 0; i < n; i++)
 		if (r[i].kind == GPU_KERNEL)
@@ -291,6 +296,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	rc = kernel_table(g, r, nk, a, rk);
 out:
 	free(all);
+	free(busy);
 	free(comm);
 	free(comp);
 	free(is_comm);

@@ -18,6 +18,7 @@
 
 #include "interval.h"
 #include "sort.h"
+#include "track.h"
 
 static const char *const default_steps[] = { "denoise_step_*", "*step_[0-9]*" };
 static const char profiler_step[] = "ProfilerStep#*";
@@ -32,7 +33,6 @@ struct span_rec {
 struct launch_rec {
 	int64_t corr, ts_ns;
 	uint32_t track, pad;
-	uint64_t seq;
 };
 
 struct kern_rec {
@@ -140,13 +140,6 @@ static uint32_t ours(struct strtab *to, const struct strtab *from, uint32_t id, 
 	return map[id];
 }
 
-static uint32_t track_of(struct phases *p, const struct strtab *st, const struct trace_event *ev)
-{
-	char key[EVENT_TRACK_KEY_MAX];
-
-	return strtab_intern(&p->tracks, key, event_track_key(st, ev, key, sizeof(key)));
-}
-
 int phases_collect(struct phases *p, const struct event_batch *b)
 {
 	const struct strtab *st = &b->strs;
@@ -157,6 +150,7 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes */
+	struct track_cache cache = { 0 };
 	struct buf name;
 	int rc = -1;
 
@@ -191,15 +185,15 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 		}
 		if (span) {
 			struct span_rec s = { ev->ts_ns, ev->dur_ns, ours(&p->names, st, ev->name, map),
-					      track_of(p, st, ev), p->seq++ };
+					      track_id(&p->tracks, &cache, b, ev), p->seq++ };
 
 			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
 				goto out;
 			buf_add(&p->spans, &s, sizeof(s));
 		} else if (ev->cat && (ev->cat == rt || ev->cat == drv) &&
 			   (ev->flags & EV_CORRELATION)) {
-			struct launch_rec l = { ev->correlation, ev->ts_ns, track_of(p, st, ev), 0,
-						p->seq++ };
+			struct launch_rec l = { ev->correlation, ev->ts_ns,
+						track_id(&p->tracks, &cache, b, ev), 0 };
 
 			if (l.track == STRTAB_OOM)
 				goto out;
@@ -225,13 +219,30 @@ struct placed {
 	int64_t sum_before;	/* prefix sum of dur_ns within the sorted array */
 };
 
-static int cmp_launch(const void *a, const void *b)
+/* Order l[0..n), in file order, by correlation, keeping file order on ties. */
+static int order_launches(struct launch_rec *l, size_t n)
 {
-	const struct launch_rec *x = a, *y = b;
+	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
+	uint32_t *perm = sort_identity(n);
+	struct launch_rec *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	int rc = -1;
 
-	if (x->corr != y->corr)
-		return x->corr < y->corr ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (!key || !perm || !tmp)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		key[i] = sort_key_i64(l[i].corr);
+	if (sort_perm_u64(key, perm, n))
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = l[perm[i]];
+	if (n)
+		memcpy(l, tmp, n * sizeof(*l));
+	rc = 0;
+out:
+	free(key);
+	free(perm);
+	free(tmp);
+	return rc;
 }
 
 /* Order v by thread, then launch time. */
@@ -274,8 +285,8 @@ static struct placed *place_kernels(struct phases *p, size_t *nr)
 
 	if (!out)
 		return NULL;
-	if (nl > 1)
-		qsort(l, nl, sizeof(*l), cmp_launch);
+	if (order_launches(l, nl))
+		goto fail;
 	for (size_t i = 0; i < nl; i++)
 		if (!u || l[i].corr != l[u - 1].corr)
 			l[u++] = l[i];
@@ -297,16 +308,17 @@ static struct placed *place_kernels(struct phases *p, size_t *nr)
 			n++;
 		}
 	}
-	if (order_placed(p, out, n)) {
-		free(out);
-		return NULL;
-	}
+	if (order_placed(p, out, n))
+		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		out[i].sum_before = sum;
 		sum += out[i].dur_ns;
 	}
 	*nr = n;
 	return out;
+fail:
+	free(out);
+	return NULL;
 }
 
 /* First index in the sorted placed[] at or after (track, ts). */

@@ -50,23 +50,3 @@ struct trace_event *event_batch_push(struct event_batch *b)
 	memset(ev, 0, offsetof(struct trace_event, correlation));
 	return ev;
 }
-
-size_t event_track_key(const struct strtab *st, const struct trace_event *ev, char *key,
-		       size_t cap)
-{
-	size_t np = ev->pid ? strtab_len(st, ev->pid) : 0;
-	size_t nt = ev->tid ? strtab_len(st, ev->tid) : 0;
-
-	if (np > 127)
-		np = 127;
-	if (nt > 127)
-		nt = 127;
-	if (np + 1 + nt > cap)
-		return 0;
-	if (np)
-		memcpy(key, strtab_str(st, ev->pid), np);
-	key[np] = '\x1f';
-	if (nt)
-		memcpy(key + np + 1, strtab_str(st, ev->tid), nt);
-	return np + 1 + nt;
-}

@@ -80,13 +80,4 @@ void event_batch_reset(struct event_batch *b);
  */
 struct trace_event *event_batch_push(struct event_batch *b);
 
-/*
- * The thread an event ran on as one key, "pid\x1ftid" from their text, in
- * key[0..cap); pid and tid are cut at 127 bytes each.  Returns the length.
- */
-size_t event_track_key(const struct strtab *st, const struct trace_event *ev, char *key,
-		       size_t cap);
-
-#define EVENT_TRACK_KEY_MAX 256
-
 #endif

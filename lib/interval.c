@@ -61,6 +61,24 @@ size_t interval_union(struct interval *v, size_t n)
 	return k;
 }
 
+size_t interval_merge(const struct interval *a, size_t na, const struct interval *b, size_t nb,
+		      struct interval *out)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < na || j < nb) {
+		struct interval next = j >= nb || (i < na && a[i].lo <= b[j].lo) ? a[i++] : b[j++];
+
+		if (k && next.lo <= out[k - 1].hi) {
+			if (next.hi > out[k - 1].hi)
+				out[k - 1].hi = next.hi;
+		} else {
+			out[k++] = next;
+		}
+	}
+	return k;
+}
+
 int64_t interval_length(const struct interval *v, size_t n)
 {
 	int64_t total = 0;

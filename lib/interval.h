@@ -18,6 +18,13 @@ struct interval {
  */
 size_t interval_union(struct interval *v, size_t n);
 
+/*
+ * The union of two unions, in one linear pass, into out (room for na + nb).
+ * Returns the count.
+ */
+size_t interval_merge(const struct interval *a, size_t na, const struct interval *b, size_t nb,
+		      struct interval *out);
+
 /* Total length of disjoint intervals. */
 int64_t interval_length(const struct interval *v, size_t n);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "jsonw.h"
+#include "sort.h"
 
 void report_init(struct report *r, const char *tool)
 {
@@ -34,8 +35,8 @@ void report_dist_of(struct report_dist *d, int64_t *v, size_t n)
 	memset(d, 0, sizeof(*d));
 	if (n == 0)
 		return;
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_i64);
+	if (sort_i64(v, n) && n > 1)
+		qsort(v, n, sizeof(*v), cmp_i64);	/* out of memory: slower, same result */
 	d->count = (int64_t)n;
 	for (size_t i = 0; i < n; i++)
 		d->total_ns += v[i];

@@ -27,8 +27,14 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 {
 	struct pair *a, *b, *t;
 	uint64_t diff = 0;
+	size_t i;
 
 	if (n < 2)
+		return 0;
+	/* Traces are mostly in time order already: then there is nothing to do. */
+	for (i = 1; i < n && key[perm[i - 1]] <= key[perm[i]]; i++)
+		;
+	if (i == n)
 		return 0;
 	a = malloc(n * sizeof(*a));
 	b = malloc(n * sizeof(*b));
@@ -37,7 +43,7 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 		free(b);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		a[i].key = key[perm[i]];
 		a[i].idx = perm[i];
 		diff |= a[i].key ^ a[0].key;
@@ -47,7 +53,7 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 
 		if (!((diff >> shift) & 0xff))
 			continue;
-		for (size_t i = 0; i < n; i++)
+		for (i = 0; i < n; i++)
 			count[(a[i].key >> shift) & 0xff]++;
 		for (size_t d = 0; d < 256; d++) {
 			size_t c = count[d];
@@ -55,14 +61,60 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 			count[d] = pos;
 			pos += c;
 		}
-		for (size_t i = 0; i < n; i++)
+		for (i = 0; i < n; i++)
 			b[count[(a[i].key >> shift) & 0xff]++] = a[i];
 		t = a;
 		a = b;
 		b = t;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		perm[i] = a[i].idx;
+	free(a);
+	free(b);
+	return 0;
+}
+
+int sort_i64(int64_t *v, size_t n)
+{
+	uint64_t *a, *b, *t, diff = 0;
+	size_t i;
+
+	for (i = 1; i < n && v[i - 1] <= v[i]; i++)
+		;
+	if (n < 2 || i == n)
+		return 0;
+	a = malloc(n * sizeof(*a));
+	b = malloc(n * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		a[i] = sort_key_i64(v[i]);
+		diff |= a[i] ^ a[0];
+	}
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+
+		if (!((diff >> shift) & 0xff))
+			continue;
+		for (i = 0; i < n; i++)
+			count[(a[i] >> shift) & 0xff]++;
+		for (size_t d = 0; d < 256; d++) {
+			size_t c = count[d];
+
+			count[d] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++)
+			b[count[(a[i] >> shift) & 0xff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = (int64_t)(a[i] ^ (1ull << 63));
 	free(a);
 	free(b);
 	return 0;

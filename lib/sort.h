@@ -27,6 +27,9 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n);
 /* Likewise by id[perm[i]], ids from 0 to max_id (a counting sort). */
 int sort_perm_id(const uint32_t *id, uint32_t max_id, uint32_t *perm, size_t n);
 
+/* Sort v[0..n) ascending in place.  0, or -1 when out of memory (v unchanged). */
+int sort_i64(int64_t *v, size_t n);
+
 /* perm = 0, 1, ..., n-1 in a new array (caller frees), or NULL. */
 uint32_t *sort_identity(size_t n);
 

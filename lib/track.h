@@ -1,0 +1,32 @@
+/*
+ * track: the threads events ran on, as dense per-file ids.
+ *
+ * A thread is its pid and tid, compared by their text (so tid 7 and "7"
+ * are one thread).  A batch has a handful of threads but hundreds of
+ * thousands of events, so a small per-batch cache keyed by the batch's own
+ * string ids saves building and hashing the key for every event.
+ */
+#ifndef VT_TRACK_H
+#define VT_TRACK_H
+
+#include <stdint.h>
+
+#include "event.h"
+#include "strtab.h"
+
+#define TRACK_CACHE_SLOTS 64
+
+struct track_cache {
+	const struct event_batch *batch;	/* the batch the entries belong to */
+	uint64_t key[TRACK_CACHE_SLOTS];	/* (pid id << 32 | tid id) + 1; 0 empty */
+	uint32_t id[TRACK_CACHE_SLOTS];
+};
+
+/*
+ * The track id of ev, an event of batch b, interned into tracks (a copying
+ * strtab of "pid\x1ftid" keys).  STRTAB_OOM when out of memory.
+ */
+uint32_t track_id(struct strtab *tracks, struct track_cache *c, const struct event_batch *b,
+		  const struct trace_event *ev);
+
+#endif
