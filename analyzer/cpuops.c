@@ -43,8 +43,10 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 	if (!cpu_op)
 		return 0;
 	map = calloc(strtab_count(st) + 1, sizeof(*map));
-	if (!map)
+	if (!map || buf_reserve(&c->recs, b->n * sizeof(struct cpu_rec))) {
+		free(map);
 		return -1;
+	}
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		struct cpu_rec rec;
@@ -64,9 +66,12 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		rec.track = track_id(&c->tracks, &cache, b, ev);
 		if (rec.track == STRTAB_OOM)
 			goto out;
-		buf_add(&c->recs, &rec, sizeof(rec));
+		/* room for the whole batch was reserved above */
+		memcpy(c->recs.data + c->recs.len, &rec, sizeof(rec));
+		c->recs.len += sizeof(rec);
 	}
-	rc = buf_ok(&c->recs) ? 0 : -1;
+	c->recs.data[c->recs.len] = '\0';	/* buf's invariant, kept by hand */
+	rc = 0;
 out:
 	free(map);
 	return rc;

@@ -50,7 +50,7 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 	unsigned char *comm = calloc(nstr, 1);		/* 1 no, 2 yes, 0 unknown */
 	int rc = -1;
 
-	if (!map || !comm)
+	if (!map || !comm || buf_reserve(&g->recs, b->n * sizeof(struct gpu_rec)))
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -83,9 +83,12 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 		rec.ts_ns = ev->ts_ns;
 		rec.dur_ns = ev->dur_ns;
 		rec.name = ev->name ? map[ev->name] : 0;
-		buf_add(&g->recs, &rec, sizeof(rec));
+		/* room for the whole batch was reserved above */
+		memcpy(g->recs.data + g->recs.len, &rec, sizeof(rec));
+		g->recs.len += sizeof(rec);
 	}
-	rc = buf_ok(&g->recs) ? 0 : -1;
+	g->recs.data[g->recs.len] = '\0';	/* buf's invariant, kept by hand */
+	rc = 0;
 out:
 	free(map);
 	free(comm);

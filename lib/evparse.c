@@ -14,11 +14,16 @@
 #include "jscan.h"
 
 /*
- * Neighbouring events mostly share ph, cat, pid and tid, and often name, so
- * each field remembers its last string: a length check and a memcmp then
- * replace hashing and probing for most values.
+ * Neighbouring events mostly share ph, cat, pid and tid, and names come in
+ * short repeating patterns (aten::linear, aten::mm, cudaLaunchKernel, ...),
+ * so each field keeps a few recent strings in a small direct-mapped cache:
+ * a length check and a memcmp then replace hashing and probing for most
+ * values.  The slot is picked from the length and the last byte, which
+ * costs nothing to read.
  */
 enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, NR_FIELDS };
+
+#define RECENT 8
 
 struct last_str {
 	const char *s;
@@ -31,7 +36,7 @@ struct parser {
 	struct event_batch *b;
 	int64_t nr_bad_time;
 	int oom;
-	struct last_str last[NR_FIELDS];
+	struct last_str last[NR_FIELDS][RECENT];
 };
 
 #define KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && memcmp((k), (lit), sizeof(lit) - 1) == 0)
@@ -52,7 +57,7 @@ static int bad(struct parser *ps, const char *p, const char *msg)
 static int intern(struct parser *ps, const char *p, const char *s, size_t n, uint32_t *id,
 		  enum field f)
 {
-	struct last_str *last = &ps->last[f];
+	struct last_str *last = &ps->last[f][(n + (n ? (unsigned char)s[n - 1] : 0)) % RECENT];
 	uint32_t v;
 
 	if (last->id && last->n == n && memcmp(last->s, s, n) == 0) {
