@@ -23,6 +23,7 @@
 #include "outfile.h"
 #include "rank.h"
 #include "report.h"
+#include "suggest.h"
 #include "summary.h"
 
 static const char usage[] =
@@ -47,6 +48,10 @@ static const char usage[] =
 	"      --block GLOB   block spans for BPS (default 'block_*')\n"
 	"      --frames N     frames each rank produced in the traced window, for FPS\n"
 	"      --target-fps F the video frame rate: adds the real-time factor\n"
+	"\n"
+	"Suggestions:\n"
+	"      --threshold NAME=V  change when a suggestion fires; NAME is one of the\n"
+	"                     thresholds listed below (README has the table)\n"
 	"  -q, --quiet        print no summary on stdout\n"
 	"      --no-progress  no progress line for inputs over 100 MB of text\n"
 	"  -h, --help         show this help and exit\n"
@@ -67,6 +72,7 @@ struct opts {
 	int jobs;
 	long top;
 	struct phase_opts phase;
+	struct suggest_opts suggest;
 	const char *json;
 	int quiet, progress;
 };
@@ -91,6 +97,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "block", required_argument, NULL, 'b' },
 		{ "frames", required_argument, NULL, 'f' },
 		{ "target-fps", required_argument, NULL, 't' },
+		{ "threshold", required_argument, NULL, 'H' },
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -102,6 +109,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->json = NULL;
 	o->top = 5;
 	phase_opts_init(&o->phase);
+	o->suggest = (struct suggest_opts)SUGGEST_OPTS_DEFAULT;
 	o->quiet = 0;
 	o->progress = 1;
 	opterr = 0;
@@ -158,6 +166,19 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->phase.target_fps = fps;
 			break;
 		}
+		case 'H': {
+			char *eq = strchr(optarg, '=');
+			double value;
+
+			if (!eq)
+				return usage_error("--threshold wants NAME=VALUE, not '%s'", optarg);
+			*eq = '\0';
+			value = strtod(eq + 1, &end);
+			if (*end || eq[1] == '\0' || suggest_set(&o->suggest, optarg, value))
+				return usage_error("unknown threshold or bad value in '%s'; see "
+						   "'vanalyze --help'", optarg);
+			break;
+		}
 		case 'T':
 			v = strtol(optarg, &end, 10);
 			if (*end || v < 0 || v > 1000000)
@@ -169,6 +190,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'h':
 			fputs(usage, stdout);
+			printf("\nThresholds (--threshold NAME=V):\n");
+			for (size_t i = 0; i < suggest_nr_thresholds; i++)
+				printf("  %-18s %-8g %s\n", suggest_thresholds[i].name,
+				       suggest_thresholds[i].def, suggest_thresholds[i].meaning);
 			exit(EXIT_OK);
 		case 'V':
 			printf("vanalyze %s\n", VTRACE_VERSION);
@@ -426,8 +451,8 @@ int main(int argc, char **argv)
 	report_init(&rep, "vanalyze");
 	if (build_report(&rep, res, in.n) != EXIT_OK)
 		status = EXIT_FAIL;
-	if (crossrank_compute(&rep)) {
-		log_msg("out of memory computing cross-rank statistics");
+	if (crossrank_compute(&rep) || suggest_compute(&rep, &o.suggest)) {
+		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}
 	if (!o.quiet && !(o.json && !strcmp(o.json, "-")))

@@ -215,6 +215,25 @@ static void rank_line(FILE *f, const struct report_rank *rk)
 		rk->steps.d.count ? step : "-", rk->complete ? "" : "  (incomplete)");
 }
 
+/* What to fix first, most severe first, as suggest_compute() ordered them. */
+static void suggestion_lines(FILE *f, const struct report *rep, const char *bold, const char *off)
+{
+	static const char *const sev[] = { "low", "medium", "high" };
+
+	if (!rep->nr_suggestions)
+		return;
+	fprintf(f, "%ssuggestions%s\n", bold, off);
+	for (size_t i = 0; i < rep->nr_suggestions; i++) {
+		const struct report_suggestion *sg = &rep->suggestions[i];
+
+		fprintf(f, "  [%s] ", sev[sg->severity]);
+		if (sg->rank >= 0)
+			fprintf(f, "rank %lld: ", (long long)sg->rank);
+		put_safe(f, sg->message);
+		fputc('\n', f);
+	}
+}
+
 void summary_print(FILE *f, const struct report *rep, size_t top)
 {
 	int color = use_color(f);
@@ -245,4 +264,5 @@ void summary_print(FILE *f, const struct report *rep, size_t top)
 		}
 	}
 	cross_rank_lines(f, rep, bold, off);
+	suggestion_lines(f, rep, bold, off);
 }

@@ -1,0 +1,790 @@
+/*
+ * test_suggest: unit tests for lib/suggest.c, the bottleneck suggestions.
+ *
+ * Reports are built by hand from a "quiet" rank on which no rule fires; each
+ * test moves one metric to just on its threshold (nothing), then just past
+ * it (one suggestion).  Shares are ratios of integers chosen so that the
+ * quotient is the very double the threshold literal is.
+ */
+#include "suggest.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "crossrank.h"
+
+#include "check.h"
+
+#define MS 1000000LL
+
+#define CHECK_NEAR(a, b, eps)                                                          \
+	CHECKF(fabs((double)(a) - (double)(b)) <= (eps), "got %.17g, want %.17g", (double)(a), \
+	       (double)(b))
+
+static void *zalloc(struct report *rep, size_t n)
+{
+	void *p = arena_alloc(&rep->arena, n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "out of memory\n");
+		exit(2);
+	}
+	memset(p, 0, n ? n : 1);
+	return p;
+}
+
+/*
+ * n ranks on which nothing fires: 90 % utilization, 8 ms kernels, no
+ * communication, 1 % memcpy, one 80 % "denoise" phase under "generate",
+ * four equal 100 ms steps, no target fps, half the device memory, no sync
+ * calls.  Each rank has room for 4 kernels, 4 phases, 4 CPU ops, 2 devices,
+ * 64 steps.
+ */
+static struct report_rank *quiet(struct report *rep, size_t n)
+{
+	struct report_rank *rk;
+
+	report_init(rep, "vanalyze");
+	rk = zalloc(rep, n * sizeof(*rk));
+	for (size_t i = 0; i < n; i++) {
+		struct report_rank *r = &rk[i];
+
+		r->rank = (int64_t)i;
+		r->source = r->path = "rank.json";
+		r->format = "kineto";
+		r->complete = r->analysed = r->has_phases = r->has_throughput = 1;
+		r->events_total = 1000;
+		r->span_ns = 1000 * MS;
+		r->gpu.kernels = 100;
+		r->gpu.kernel_time_ns = 800 * MS;
+		r->gpu.busy_ns = 900 * MS;
+		r->gpu.active_span_ns = 1000 * MS;
+		r->gpu.idle_ns = 100 * MS;
+		r->gpu.utilization = 0.9;
+		r->gpu.compute_ns = 800 * MS;
+		r->gpu.memory_ns = 10 * MS;
+		r->gpu.comm_compute_overlap = NAN;
+
+		r->kernels = zalloc(rep, 4 * sizeof(*r->kernels));
+		r->nr_kernels = 1;
+		r->kernels[0].name = "sm90_xmma_gemm";
+		r->kernels[0].category = "gemm";
+		r->kernels[0].d.count = 100;
+		r->kernels[0].d.total_ns = 800 * MS;
+		r->kernels[0].d.avg_ns = 8 * MS;
+		r->kernels[0].share = 1;
+
+		r->phases = zalloc(rep, 4 * sizeof(*r->phases));
+		r->nr_phases = 2;
+		r->phases[0].name = "generate";
+		r->phases[0].path = "generate";
+		r->phases[0].depth = 0;
+		r->phases[0].d.count = 1;
+		r->phases[0].d.total_ns = 950 * MS;
+		r->phases[0].share = 0.95;
+		r->phases[1].name = "denoise";
+		r->phases[1].path = "generate/denoise";
+		r->phases[1].depth = 1;
+		r->phases[1].d.count = 1;
+		r->phases[1].d.total_ns = 800 * MS;
+		r->phases[1].share = 0.8;
+
+		r->steps.pattern = "denoise_step_*";
+		r->steps.durations_ns = zalloc(rep, 64 * sizeof(int64_t));
+		r->steps.nr_durations = 4;
+		for (int k = 0; k < 4; k++)
+			r->steps.durations_ns[k] = 100 * MS;
+		r->steps.d.count = 4;
+		r->steps.d.median_ns = 100 * MS;
+		r->steps.d.avg_ns = 100 * MS;
+
+		r->throughput.frames = 81;
+		r->throughput.blocks = 4;
+		r->throughput.wall_ns = 950 * MS;
+		r->throughput.fps = 81 / 0.95;
+		r->throughput.realtime_factor = NAN;
+
+		r->memory = zalloc(rep, 2 * sizeof(*r->memory));
+		r->nr_memory = 2;
+		r->memory[0].device = -1;
+		r->memory[0].peak_reserved = 100LL * 1000 * MS;
+		r->memory[0].capacity = -1;
+		r->memory[1].device = 0;
+		r->memory[1].peak_allocated = 30LL * 1000 * MS;
+		r->memory[1].peak_reserved = 40LL * 1000 * MS;
+		r->memory[1].capacity = 80LL * 1000 * MS;
+
+		r->cpu_ops = zalloc(rep, 4 * sizeof(*r->cpu_ops));
+		r->nr_cpu_ops = 1;
+		r->cpu_ops[0].name = "aten::mm";
+		r->cpu_ops[0].count = 100;
+		r->cpu_ops[0].total_ns = 200 * MS;
+	}
+	rep->ranks = rk;
+	rep->nr_ranks = n;
+	return rk;
+}
+
+static size_t count_id(const struct report *rep, const char *id)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->nr_suggestions; i++)
+		n += strcmp(rep->suggestions[i].id, id) == 0;
+	return n;
+}
+
+static const struct report_suggestion *find(const struct report *rep, const char *id)
+{
+	for (size_t i = 0; i < rep->nr_suggestions; i++)
+		if (strcmp(rep->suggestions[i].id, id) == 0)
+			return &rep->suggestions[i];
+	return NULL;
+}
+
+static int has(const struct report_suggestion *s, const char *text)
+{
+	return s && s->message && strstr(s->message, text);
+}
+
+/* Messages are plain ASCII sentences ending in a full stop. */
+static void check_messages(const struct report *rep)
+{
+	for (size_t i = 0; i < rep->nr_suggestions; i++) {
+		const char *m = rep->suggestions[i].message;
+		size_t n = m ? strlen(m) : 0;
+		int ascii = 1;
+
+		for (size_t k = 0; k < n; k++)
+			if ((unsigned char)m[k] < 0x20 || (unsigned char)m[k] >= 0x7f)
+				ascii = 0;
+		CHECKF(m && n > 20 && n < 1024 && m[n - 1] == '.' && ascii, "message '%s'",
+		       m ? m : "(null)");
+		CHECK(rep->suggestions[i].metric && rep->suggestions[i].metric[0]);
+	}
+}
+
+/* Run the defaults on rep; check the messages; return the count. */
+static size_t run(struct report *rep)
+{
+	CHECK_EQ_INT(suggest_compute(rep, NULL), 0);
+	check_messages(rep);
+	return rep->nr_suggestions;
+}
+
+static void test_quiet(void)
+{
+	struct report rep;
+
+	quiet(&rep, 1);
+	CHECK_EQ_INT(run(&rep), 0);
+	CHECK(rep.suggestions == NULL);
+	report_release(&rep);
+
+	quiet(&rep, 4);
+	CHECK_EQ_INT(crossrank_compute(&rep), 0);
+	CHECK_EQ_INT(rep.nr_stragglers, 0);
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+
+	/* no ranks at all */
+	report_init(&rep, "vaggregate");
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+
+	/* a rank that was not analysed gives nothing, whatever its zeroes say */
+	quiet(&rep, 1);
+	memset(&rep.ranks[0].gpu, 0, sizeof(rep.ranks[0].gpu));
+	rep.ranks[0].analysed = rep.ranks[0].has_phases = rep.ranks[0].has_throughput = 0;
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+
+	/* a CPU-only trace: no GPU figures at all */
+	quiet(&rep, 1);
+	memset(&rep.ranks[0].gpu, 0, sizeof(rep.ranks[0].gpu));
+	rep.ranks[0].gpu.utilization = NAN;
+	rep.ranks[0].gpu.comm_compute_overlap = NAN;
+	rep.ranks[0].nr_kernels = 0;
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+}
+
+static void test_utilization(void)
+{
+	struct report rep;
+	const struct report_suggestion *s;
+
+	quiet(&rep, 1);
+	rep.ranks[0].gpu.utilization = 0.6;
+	CHECK_EQ_INT(run(&rep), 0);
+
+	rep.ranks[0].gpu.utilization = 0.5999;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "low-gpu-utilization");
+	CHECK(s && s->severity == SEV_MEDIUM && s->rank == 0);
+	CHECK(s && strcmp(s->metric, "gpu.utilization") == 0);
+	CHECK(s && s->value == 0.5999 && s->threshold == 0.6);
+	CHECKF(has(s, "60.0%"), "%s", s ? s->message : "");
+
+	rep.ranks[0].gpu.utilization = 0.4;
+	CHECK_EQ_INT(run(&rep), 1);
+	CHECK(rep.suggestions[0].severity == SEV_MEDIUM);
+
+	rep.ranks[0].gpu.utilization = 0.3999;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "low-gpu-utilization");
+	CHECK(s && s->severity == SEV_HIGH && s->threshold == 0.4);
+	report_release(&rep);
+}
+
+static void test_launch_bound(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	/* 3 kernels of 10 us and 2 of 1 ms: the count-weighted median is 10 us */
+	r = quiet(&rep, 1);
+	r->nr_kernels = 2;
+	r->kernels[0] = (struct report_kernel){ "add", "elementwise", { 3, 30000, 10000, 10000,
+								       10000, 10000, 0 }, 0 };
+	r->kernels[1] = (struct report_kernel){ "gemm", "gemm", { 2, 2 * MS, MS, MS, MS, MS, 0 },
+						0 };
+	r->gpu.kernels = 5;
+	r->gpu.kernel_time_ns = 2 * MS + 30000;
+	r->gpu.idle_ns = 200 * MS;	/* exactly 0.2 of the active span */
+	CHECK_EQ_INT(run(&rep), 0);
+
+	r->gpu.idle_ns = 200 * MS + 1;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "launch-bound");
+	CHECK(s && s->severity == SEV_HIGH && s->rank == 0);
+	CHECK(s && strcmp(s->metric, "kernels.median_ns") == 0);
+	CHECK(s && s->value == 10000 && s->threshold == 20000);
+	CHECKF(has(s, "10.0 us") && has(s, "CUDA graphs") && has(s, "reduce-overhead"), "%s",
+	       s ? s->message : "");
+
+	/* an even count: the mean of the two middle ones, (10 + 30) / 2 = 20 us, is no hit */
+	r->gpu.idle_ns = 300 * MS;
+	r->kernels[0].d.count = 2;
+	r->kernels[0].d.avg_ns = 10000;
+	r->kernels[1].d.count = 2;
+	r->kernels[1].d.avg_ns = 30000;
+	CHECK_EQ_INT(run(&rep), 0);
+	r->kernels[1].d.avg_ns = 29998;
+	CHECK_EQ_INT(run(&rep), 1);
+	CHECK(find(&rep, "launch-bound") && find(&rep, "launch-bound")->value == 19999);
+
+	/* without kernel rows: kernel_time / kernels */
+	r->nr_kernels = 0;
+	r->gpu.kernels = 1000;
+	r->gpu.kernel_time_ns = 20 * MS;	/* 20 us each */
+	CHECK_EQ_INT(run(&rep), 0);
+	r->gpu.kernel_time_ns = 20 * MS - 1000;
+	CHECK_EQ_INT(run(&rep), 1);
+	CHECK(find(&rep, "launch-bound") && find(&rep, "launch-bound")->value == 19999);
+
+	/* short kernels but a busy GPU: not launch-bound */
+	r->gpu.idle_ns = 100 * MS;
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+}
+
+static void test_comm(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	r->gpu.comm_ns = 180 * MS;		/* 0.2 of busy */
+	r->gpu.comm_compute_overlap = 0.1;
+	CHECK_EQ_INT(run(&rep), 0);
+
+	r->gpu.comm_ns = 180 * MS + 1000;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "comm-heavy-low-overlap");
+	CHECK(s && s->severity == SEV_HIGH && strcmp(s->metric, "gpu.comm_share") == 0);
+	CHECK_NEAR(s ? s->value : 0, (180e6 + 1000) / 900e6, 1e-15);
+	CHECK(s && s->threshold == 0.2);
+	CHECKF(has(s, "10.0%") && has(s, "all-to-all"), "%s", s ? s->message : "");
+
+	r->gpu.comm_compute_overlap = 0.5;
+	CHECK_EQ_INT(run(&rep), 0);
+	r->gpu.comm_compute_overlap = 0.4999;
+	CHECK_EQ_INT(run(&rep), 1);
+	r->gpu.comm_compute_overlap = NAN;
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+}
+
+static void test_stragglers(void)
+{
+	struct report rep;
+	struct report_rank *rk;
+	const struct report_suggestion *s;
+
+	/* by hand: a slow rank and one that communicates too little */
+	quiet(&rep, 4);
+	rep.stragglers = zalloc(&rep, 2 * sizeof(*rep.stragglers));
+	rep.nr_stragglers = 2;
+	rep.stragglers[0] = (struct report_straggler){ 1, "gpu.comm_ns", 40 * MS, 100 * MS, -0.6 };
+	rep.stragglers[1] = (struct report_straggler){ 2, "steps.median_ns", 131 * MS, 100 * MS,
+						       0.31 };
+	CHECK_EQ_INT(run(&rep), 2);
+	CHECK_EQ_INT(count_id(&rep, "straggler"), 2);
+	s = &rep.suggestions[0];
+	CHECK(s->rank == 1 && s->severity == SEV_HIGH && strcmp(s->metric, "gpu.comm_ns") == 0);
+	CHECK(s->value == 40 * MS && s->threshold == 100 * MS);
+	CHECKF(has(s, "Rank 1 ") && has(s, "60.0% less") && has(s, "throttling"), "%s",
+	       s->message);
+	s = &rep.suggestions[1];
+	CHECK(s->rank == 2 && strcmp(s->metric, "steps.median_ns") == 0);
+	CHECKF(has(s, "Rank 2's median step is 31.0% longer") && has(s, "131.0 ms") &&
+		       has(s, "data loading") && has(s, "split"),
+	       "%s", s->message);
+	report_release(&rep);
+
+	/* from crossrank: rank 2's steps are 20 % slower than the median */
+	rk = quiet(&rep, 4);
+	rk[2].steps.d.median_ns = 120 * MS;
+	CHECK_EQ_INT(crossrank_compute(&rep), 0);
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "straggler");
+	CHECK(s && s->rank == 2);
+	report_release(&rep);
+}
+
+static void test_vae(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	r->nr_phases = 4;
+	r->phases[1].share = 0.5;
+	r->phases[2] = (struct report_phase){ "VAE_Decode", "generate/VAE_Decode", 1,
+					      { 1, 300 * MS, 300 * MS, 300 * MS, 300 * MS,
+						300 * MS, 0 },
+					      0.3, 0 };
+	r->phases[3] = (struct report_phase){ "decode_chunk", "generate/VAE_Decode/decode_chunk", 2,
+					      { 3, 250 * MS, 80 * MS, 90 * MS, 83 * MS, 80 * MS,
+						4 },
+					      0.25, 0 };
+	CHECK_EQ_INT(run(&rep), 0);
+
+	r->phases[2].share = 0.3001;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "vae-decode-dominant");
+	CHECK(s && s->severity == SEV_MEDIUM && s->value == 0.3001 && s->threshold == 0.3);
+	CHECK(s && strcmp(s->metric, "phase:generate/VAE_Decode.share") == 0);
+	CHECKF(has(s, "VAE phase 'VAE_Decode' (300.0 ms)") && has(s, "30.0%") && has(s, "tiles") &&
+		       has(s, "separate stream"),
+	       "%s", s ? s->message : "");
+
+	/* the inner phase alone, past the threshold: it is the one named */
+	r->phases[2].share = 0.2;
+	r->phases[3].share = 0.31;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "vae-decode-dominant");
+	CHECK(s && strcmp(s->metric, "phase:generate/VAE_Decode/decode_chunk.share") == 0);
+
+	/* a name from the trace with bytes that are not plain ASCII */
+	r->phases[3].name = "decode\x01\xc3\xa9\"x";
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "vae-decode-dominant");
+	CHECKF(has(s, "'decode???\"x'"), "%s", s ? s->message : "");
+	report_release(&rep);
+}
+
+static void test_text(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+	static const char *const names[] = { "encode_prompt", "Text_Encoder", "PRE_DENOISING" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		r = quiet(&rep, 1);
+		r->nr_phases = 3;
+		r->phases[2] = (struct report_phase){ names[i], names[i], 0,
+						      { 2, 150 * MS, 75 * MS, 70 * MS, 80 * MS,
+							75 * MS, 5 * MS },
+						      0.15, 0 };
+		CHECK_EQ_INT(run(&rep), 0);
+		r->phases[2].share = 0.1501;
+		CHECK_EQ_INT(run(&rep), 1);
+		s = find(&rep, "text-encoding-dominant");
+		CHECK(s && s->severity == SEV_MEDIUM && s->threshold == 0.15);
+		CHECKF(has(s, "15.0%") && has(s, "Cache prompt embeddings") && has(s, names[i]),
+		       "%s", s ? s->message : "");
+		report_release(&rep);
+	}
+}
+
+static void test_attention(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	r->nr_kernels = 3;
+	r->kernels[0] = (struct report_kernel){ "flash_fwd", "attention", { 10, 300 * MS, 30 * MS,
+								      30 * MS, 30 * MS, 30 * MS, 0 },
+						0 };
+	r->kernels[1] = (struct report_kernel){ "fmha_bwd", "attention", { 10, 100 * MS, 10 * MS,
+								     10 * MS, 10 * MS, 10 * MS, 0 },
+						0 };
+	r->kernels[2] = (struct report_kernel){ "gemm", "gemm", { 10, 400 * MS, 40 * MS, 40 * MS,
+								 40 * MS, 40 * MS, 0 },
+						0 };
+	r->gpu.kernel_time_ns = 800 * MS;	/* attention: 400 of 800 */
+	CHECK_EQ_INT(run(&rep), 0);
+
+	r->kernels[1].d.total_ns = 101 * MS;
+	r->gpu.kernel_time_ns = 801 * MS;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "attention-dominant");
+	CHECK(s && s->severity == SEV_MEDIUM && strcmp(s->metric, "kernels.attention.share") == 0);
+	CHECK(s && s->value == 401.0 / 801.0 && s->threshold == 0.5);
+	CHECKF(has(s, "50.1%") && has(s, "sliding-window") && has(s, "FP8") &&
+		       has(s, "FlashAttention-3"),
+	       "%s", s ? s->message : "");
+	report_release(&rep);
+}
+
+static void test_steps(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	r->steps.nr_durations = 30;
+	for (int k = 0; k < 64; k++)
+		r->steps.durations_ns[k] = 100 * MS;
+	CHECK_EQ_INT(run(&rep), 0);
+
+	r->steps.nr_durations = 31;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "many-denoising-steps");
+	CHECK(s && s->severity == SEV_MEDIUM && s->value == 31 && s->threshold == 30);
+	CHECK(s && strcmp(s->metric, "steps.count") == 0);
+	CHECKF(has(s, "31 denoising steps") && has(s, "distill") && has(s, "TeaCache"), "%s",
+	       s ? s->message : "");
+	report_release(&rep);
+}
+
+static void test_memcpy(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	r->gpu.memory_ns = 90 * MS;		/* 0.1 of busy */
+	CHECK_EQ_INT(run(&rep), 0);
+	r->gpu.memory_ns = 90 * MS + 1000;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "memcpy-heavy");
+	CHECK(s && s->severity == SEV_MEDIUM && strcmp(s->metric, "gpu.memory_share") == 0);
+	CHECK(s && s->threshold == 0.1);
+	CHECKF(has(s, "pinned") && has(s, "non_blocking") && has(s, "90.0 ms"), "%s",
+	       s ? s->message : "");
+	report_release(&rep);
+}
+
+static void test_host_sync(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	/* item encloses _local_scalar_dense encloses the stream sync: 50 ms, not 143 */
+	r = quiet(&rep, 1);
+	r->nr_cpu_ops = 4;
+	r->cpu_ops[1] = (struct report_cpu_op){ "aten::item", 50, 50 * MS, MS };
+	r->cpu_ops[2] = (struct report_cpu_op){ "aten::_local_scalar_dense", 50, 48 * MS, MS };
+	r->cpu_ops[3] = (struct report_cpu_op){ "cudaStreamSynchronize", 50, 45 * MS, 45 * MS };
+	CHECK_EQ_INT(run(&rep), 0);
+
+	r->cpu_ops[1].total_ns = 50 * MS + 1;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "host-sync");
+	CHECK(s && s->severity == SEV_MEDIUM && strcmp(s->metric, "cpu_ops.sync_share") == 0);
+	CHECK(s && s->value == (50e6 + 1) / 1e9 && s->threshold == 0.05);
+	CHECKF(has(s, "aten::item") && has(s, ".item()") && has(s, "events"), "%s",
+	       s ? s->message : "");
+
+	/* runtime calls add up: 30 + 30 ms of sync against 40 ms in aten */
+	r->cpu_ops[1] = (struct report_cpu_op){ "aten::item", 50, 40 * MS, MS };
+	r->cpu_ops[2] = (struct report_cpu_op){ "cudaDeviceSynchronize", 5, 30 * MS, 30 * MS };
+	r->cpu_ops[3] = (struct report_cpu_op){ "cudaStreamSynchronize", 50, 30 * MS, 30 * MS };
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "host-sync");
+	CHECK(s && s->value == 0.06);
+	report_release(&rep);
+}
+
+static void test_memory(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	r->memory[1].peak_reserved = 72LL * 1000 * MS;	/* 0.9 of 80 GB */
+	CHECK_EQ_INT(run(&rep), 0);
+	r->memory[1].peak_reserved += 1000;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "memory-near-capacity");
+	CHECK(s && s->severity == SEV_MEDIUM && s->threshold == 0.9 && s->rank == 0);
+	CHECK(s && strcmp(s->metric, "memory:0.reserved_share") == 0);
+	CHECKF(has(s, "device 0") && has(s, "74.5 GiB") && has(s, "expandable_segments") &&
+		       has(s, "VAE tiling"),
+	       "%s", s ? s->message : "");
+
+	/* capacity unknown: nothing, however full */
+	r->memory[1].capacity = -1;
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+}
+
+static void test_first_step(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	r->steps.durations_ns[0] = 150 * MS;	/* 1.5 x the median of the others */
+	CHECK_EQ_INT(run(&rep), 0);
+	r->steps.durations_ns[0] = 150 * MS + 1;
+	r->steps.warmup = 1;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "slow-first-step");
+	CHECK(s && s->severity == SEV_LOW && s->threshold == 1.5 && s->value > 1.5);
+	CHECK(s && strcmp(s->metric, "steps.first_ratio") == 0);
+	CHECKF(has(s, "150.0 ms") && has(s, "100.0 ms") && has(s, "Warm up"), "%s",
+	       s ? s->message : "");
+
+	/* more than twice the threshold: medium */
+	r->steps.durations_ns[0] = 301 * MS;
+	CHECK_EQ_INT(run(&rep), 1);
+	CHECK(rep.suggestions[0].severity == SEV_MEDIUM);
+
+	/* an even number of others: the median is the mean of the middle two, 110 ms */
+	r->steps.nr_durations = 3;
+	r->steps.durations_ns[1] = 100 * MS;
+	r->steps.durations_ns[2] = 120 * MS;
+	r->steps.durations_ns[0] = 165 * MS;
+	CHECK_EQ_INT(run(&rep), 0);
+	r->steps.durations_ns[0] = 166 * MS;
+	CHECK_EQ_INT(run(&rep), 1);
+
+	/* one step: nothing to compare it with */
+	r->steps.nr_durations = 1;
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+}
+
+static void test_fps(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	r->throughput.target_fps = 16;
+	r->throughput.fps = 16;
+	r->throughput.realtime_factor = 1;
+	CHECK_EQ_INT(run(&rep), 0);
+
+	r->throughput.fps = 8;
+	r->throughput.realtime_factor = 0.5;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "below-target-fps");
+	CHECK(s && s->severity == SEV_HIGH && s->value == 0.5 && s->threshold == 1);
+	CHECK(s && strcmp(s->metric, "throughput.realtime_factor") == 0);
+	CHECKF(has(s, "8.00 fps") && has(s, "16 fps") && has(s, "2.00x too slow") &&
+		       has(s, "'denoise'") && has(s, "gemm kernels"),
+	       "%s", s ? s->message : "");
+
+	/* without a target, no verdict */
+	r->throughput.target_fps = 0;
+	r->throughput.realtime_factor = NAN;
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+}
+
+static void test_collapse(void)
+{
+	struct report rep;
+	struct report_rank *rk;
+	const struct report_suggestion *s;
+
+	/* every rank fires: one suggestion, the whole run, the worst value and severity */
+	rk = quiet(&rep, 4);
+	for (int i = 0; i < 4; i++)
+		rk[i].gpu.utilization = 0.5;
+	rk[2].gpu.utilization = 0.3;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "low-gpu-utilization");
+	CHECK(s && s->rank == -1 && s->value == 0.3 && s->severity == SEV_HIGH &&
+	      s->threshold == 0.4);
+	CHECKF(has(s, "on all 4 ranks (worst: rank 2)"), "%s", s ? s->message : "");
+
+	/* rules that fire above the threshold keep the highest value */
+	for (int i = 0; i < 4; i++)
+		rk[i].gpu.utilization = 0.9;
+	for (int i = 0; i < 4; i++)
+		rk[i].steps.nr_durations = 40 + (size_t)i * (i == 1 ? 5 : 1);
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "many-denoising-steps");
+	CHECK(s && s->rank == -1 && s->value == 45);
+	CHECKF(has(s, "worst: rank 1"), "%s", s ? s->message : "");
+
+	/* three ranks of four: one each, by rank */
+	rk[3].steps.nr_durations = 4;
+	CHECK_EQ_INT(run(&rep), 3);
+	CHECK(rep.suggestions[0].rank == 0 && rep.suggestions[1].rank == 1 &&
+	      rep.suggestions[2].rank == 2);
+	CHECK(!has(&rep.suggestions[0], "all"));
+	report_release(&rep);
+
+	/* capacity known on two ranks of four, both full: collapsed, saying so */
+	rk = quiet(&rep, 4);
+	rk[0].memory[1].capacity = rk[1].memory[1].capacity = -1;
+	rk[2].memory[1].peak_reserved = rk[3].memory[1].peak_reserved = 79LL * 1000 * MS;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "memory-near-capacity");
+	CHECK(s && s->rank == -1);
+	CHECKF(has(s, "2 of 4"), "%s", s ? s->message : "");
+	report_release(&rep);
+
+	/* one rank: never collapsed, the rank is named */
+	rk = quiet(&rep, 1);
+	rk[0].rank = 7;
+	rk[0].gpu.utilization = 0.5;
+	CHECK_EQ_INT(run(&rep), 1);
+	CHECK(rep.suggestions[0].rank == 7);
+	report_release(&rep);
+}
+
+static void test_order(void)
+{
+	struct report rep;
+	struct report_rank *rk;
+	static const char *const want[] = {
+		"launch-bound",		/* high */
+		"comm-heavy-low-overlap",
+		"below-target-fps",
+		"low-gpu-utilization",	/* medium */
+		"memcpy-heavy",		/* medium, both ranks: collapsed */
+		"slow-first-step",	/* low */
+	};
+
+	rk = quiet(&rep, 2);
+	rk[0].steps.durations_ns[0] = 200 * MS;
+	rk[1].gpu.memory_ns = 200 * MS;
+	rk[0].gpu.memory_ns = 100 * MS;
+	rk[0].throughput.target_fps = 30;
+	rk[0].throughput.realtime_factor = 0.9;
+	rk[0].gpu.comm_ns = 300 * MS;
+	rk[0].gpu.comm_compute_overlap = 0.2;
+	rk[0].gpu.utilization = 0.55;
+	rk[1].nr_kernels = 0;
+	rk[1].gpu.kernel_time_ns = 1 * MS;
+	rk[1].gpu.idle_ns = 500 * MS;
+	CHECK_EQ_INT(run(&rep), sizeof(want) / sizeof(*want));
+	for (size_t i = 0; i < rep.nr_suggestions && i < sizeof(want) / sizeof(*want); i++)
+		CHECKF(strcmp(rep.suggestions[i].id, want[i]) == 0, "%zu: got %s, want %s", i,
+		       rep.suggestions[i].id, want[i]);
+	CHECK(rep.nr_suggestions == 6 && rep.suggestions[0].rank == 1 &&
+	      rep.suggestions[1].rank == 0 && rep.suggestions[4].rank == -1 &&
+	      rep.suggestions[5].rank == 0);
+	for (size_t i = 1; i < rep.nr_suggestions; i++)
+		CHECK(rep.suggestions[i - 1].severity >= rep.suggestions[i].severity);
+
+	/* a second run gives the same, not twice as many */
+	CHECK_EQ_INT(run(&rep), sizeof(want) / sizeof(*want));
+	report_release(&rep);
+}
+
+static void test_opts(void)
+{
+	struct suggest_opts o = SUGGEST_OPTS_DEFAULT, d = SUGGEST_OPTS_DEFAULT;
+	struct report rep;
+	struct report_rank *r;
+
+	/* the table covers every field once, with the defaults of the macro */
+	CHECK_EQ_INT(suggest_nr_thresholds, sizeof(struct suggest_opts) / sizeof(double));
+	for (size_t i = 0; i < suggest_nr_thresholds; i++) {
+		const struct suggest_threshold *t = &suggest_thresholds[i];
+
+		CHECK_EQ_INT(t->offset, i * sizeof(double));
+		CHECKF(*suggest_field(&d, t) == t->def, "%s", t->name);
+		CHECK(t->name && t->metric && t->unit && t->meaning && t->rule);
+		for (size_t k = 0; k < i; k++)
+			CHECK(strcmp(t->name, suggest_thresholds[k].name) != 0);
+		{
+			int known = 0;
+
+			for (size_t k = 0; k < suggest_nr_rules; k++)
+				known |= strcmp(t->rule, suggest_rules[k]) == 0;
+			CHECKF(known, "%s", t->rule);
+		}
+	}
+	CHECK_EQ_INT(suggest_nr_rules, 13);
+
+	CHECK_EQ_INT(suggest_set(&o, "utilization", 0.7), 0);
+	CHECK(o.utilization == 0.7);
+	CHECK_EQ_INT(suggest_set(&o, "kernel_us", 50), 0);
+	CHECK(o.kernel_us == 50);
+	CHECK_EQ_INT(suggest_set(&o, "realtime_factor", 0.5), 0);
+	CHECK(o.realtime_factor == 0.5);
+	CHECK_EQ_INT(suggest_set(&o, "no_such", 1), -1);
+	CHECK_EQ_INT(suggest_set(&o, "", 1), -1);
+	CHECK_EQ_INT(suggest_set(&o, "Utilization", 1), -1);
+	CHECK_EQ_INT(suggest_set(&o, "utilization", NAN), -1);
+	CHECK_EQ_INT(suggest_set(&o, "utilization", INFINITY), -1);
+	CHECK(o.utilization == 0.7);
+
+	/* a threshold set by name changes the verdict */
+	r = quiet(&rep, 1);
+	r->steps.nr_durations = 40;
+	CHECK_EQ_INT(suggest_compute(&rep, &d), 0);
+	CHECK_EQ_INT(rep.nr_suggestions, 1);
+	CHECK_EQ_INT(suggest_set(&d, "steps", 40), 0);
+	CHECK_EQ_INT(suggest_compute(&rep, &d), 0);
+	CHECK_EQ_INT(rep.nr_suggestions, 0);
+	CHECK_EQ_INT(suggest_set(&d, "steps", 39.5), 0);
+	CHECK_EQ_INT(suggest_compute(&rep, &d), 0);
+	CHECK_EQ_INT(rep.nr_suggestions, 1);
+	CHECK(rep.suggestions[0].threshold == 39.5);
+	report_release(&rep);
+}
+
+int main(void)
+{
+	test_quiet();
+	test_utilization();
+	test_launch_bound();
+	test_comm();
+	test_stragglers();
+	test_vae();
+	test_text();
+	test_attention();
+	test_steps();
+	test_memcpy();
+	test_host_sync();
+	test_memory();
+	test_first_step();
+	test_fps();
+	test_collapse();
+	test_order();
+	test_opts();
+	return check_done("test_suggest");
+}
