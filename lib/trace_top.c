@@ -75,7 +75,9 @@ static int dist_member(struct jscan *js, const char **pp, const char *k, size_t 
 	int64_t v;
 	int rc;
 
-	if ((n == 4 && !memcmp(k, "rank", 4)) || (n == 10 && !memcmp(k, "world_size", 10))) {
+	/* Only a JSON number counts: "rank": "4" is not taken on trust. */
+	if (**pp != '"' &&
+	    ((n == 4 && !memcmp(k, "rank", 4)) || (n == 10 && !memcmp(k, "world_size", 10)))) {
 		rc = get_int(js, pp, &v);
 		if (rc == JS_OK)
 			*(n == 4 ? &info->rank : &info->world_size) = v;

@@ -497,7 +497,7 @@ static void test_formats(void)
 
 	/* distributedInfo after traceEvents */
 	gen_trace(&t,
-		  "{\"traceEvents\":", ",\"distributedInfo\":{\"rank\":\"5\",\"world_size\":16}}",
+		  "{\"traceEvents\":", ",\"distributedInfo\":{\"rank\":5,\"world_size\":16}}",
 		  NR_EVENTS / 2);
 	path = write_file("after.json", t.text.data, t.text.len);
 	read_all_ways("after.json", path, &t, check_after_info, EACH_CHUNK);
