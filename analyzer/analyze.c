@@ -79,39 +79,78 @@ void file_result_release(struct file_result *res)
 	arena_release(&res->arena);
 }
 
-/* Peak "Total Allocated" and "Total Reserved" per device from [memory] events. */
+/* The memory row of device dev, made on first use; NULL when out of memory. */
+static struct report_memory *memory_row(struct file_result *res, int64_t dev)
+{
+	struct report_memory *p;
+
+	for (size_t k = 0; k < res->nr_memory; k++)
+		if (res->memory[k].device == dev)
+			return &res->memory[k];
+	p = realloc(res->memory, (res->nr_memory + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	res->memory = p;
+	p = &p[res->nr_memory++];
+	p->device = dev;
+	p->peak_allocated = p->peak_reserved = 0;
+	p->capacity = -1;
+	return p;
+}
+
+static void raise_to(int64_t *peak, int64_t v)
+{
+	if (v > *peak)
+		*peak = v;
+}
+
+/*
+ * Memory per device: the peaks of "Total Allocated" and "Total Reserved"
+ * over [memory] events; in collector files, the sampled device memory in
+ * use (as reserved: NVML sees what the allocator holds), the device's total
+ * as capacity, and the process RSS as the CPU's allocated peak.  Sampled
+ * GPU utilization is kept for runs whose trace has no GPU events.
+ */
 static int memory_collect(struct file_result *res, const struct event_batch *b)
 {
-	uint32_t id = strtab_find(&b->strs, "[memory]", 8);
+	const struct strtab *st = &b->strs;
+	uint32_t mem = strtab_find(st, "[memory]", 8);
+	uint32_t used = strtab_find(st, "gpu.mem_used_bytes", 18);
+	uint32_t total = strtab_find(st, "gpu.mem_total_bytes", 19);
+	uint32_t rss = strtab_find(st, "proc.rss_bytes", 14);
+	uint32_t util = strtab_find(st, "gpu.util_pct", 12);
 
-	if (!id)
+	if (!mem && !used && !total && !rss && !util)
 		return 0;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		int64_t dev = ev->flags & EV_DEVICE ? ev->device : -1;
-		struct report_memory *m = NULL;
+		struct report_memory *m;
 
-		if (ev->name != id)
+		if (!ev->name || (ev->name != mem && !(ev->flags & EV_VALUE)))
 			continue;
-		for (size_t k = 0; k < res->nr_memory; k++)
-			if (res->memory[k].device == dev)
-				m = &res->memory[k];
-		if (!m) {
-			struct report_memory *p = realloc(res->memory,
-							  (res->nr_memory + 1) * sizeof(*p));
-
-			if (!p)
-				return -1;
-			res->memory = p;
-			m = &p[res->nr_memory++];
-			m->device = dev;
-			m->peak_allocated = m->peak_reserved = 0;
-			m->capacity = -1;
+		if (ev->name == util) {
+			res->util_sum += ev->value;
+			res->util_samples++;
+			continue;
 		}
-		if ((ev->flags & EV_MEM_ALLOCATED) && ev->mem_allocated > m->peak_allocated)
-			m->peak_allocated = ev->mem_allocated;
-		if ((ev->flags & EV_MEM_RESERVED) && ev->mem_reserved > m->peak_reserved)
-			m->peak_reserved = ev->mem_reserved;
+		if (ev->name != mem && ev->name != used && ev->name != total && ev->name != rss)
+			continue;
+		m = memory_row(res, dev);
+		if (!m)
+			return -1;
+		if (ev->name == mem) {
+			if (ev->flags & EV_MEM_ALLOCATED)
+				raise_to(&m->peak_allocated, ev->mem_allocated);
+			if (ev->flags & EV_MEM_RESERVED)
+				raise_to(&m->peak_reserved, ev->mem_reserved);
+		} else if (ev->name == used) {
+			raise_to(&m->peak_reserved, ev->value);
+		} else if (ev->name == rss) {
+			raise_to(&m->peak_allocated, ev->value);
+		} else {
+			m->capacity = ev->value;
+		}
 	}
 	return 0;
 }
@@ -303,6 +342,10 @@ static int finish(struct file_result *res, int nr_threads)
 	arena_adopt(&res->arena, &a_phases);
 	if (rc_gpu || rc_cpu || rc_phases)
 		return -1;
+	if (rk->gpu.active_span_ns == 0 && res->util_samples) {
+		rk->gpu.utilization = (double)res->util_sum / (double)res->util_samples / 100.0;
+		rk->gpu.util_from_samples = 1;
+	}
 	rk->analysed = rk->has_phases = rk->has_throughput = 1;
 	return 0;
 }

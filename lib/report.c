@@ -91,6 +91,8 @@ static void gpu_json(struct jsonw *w, const struct report_gpu *g)
 	num(w, "comm_compute_overlap", g->comm_compute_overlap);
 	jsonw_key(w, "comm_source");
 	jsonw_str(w, g->cpu_comm ? "cpu" : "gpu");
+	jsonw_key(w, "utilization_source");
+	jsonw_str(w, g->util_from_samples ? "samples" : "trace");
 	jsonw_obj_end(w);
 }
 

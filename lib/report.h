@@ -85,6 +85,7 @@ struct report_gpu {
 	int64_t comm_ns, compute_ns, memory_ns;
 	double comm_compute_overlap;	/* |comm ∩ compute| / |comm|; NaN without comm */
 	int cpu_comm;			/* comm_ns comes from CPU collectives (no kernels) */
+	int util_from_samples;		/* utilization is the mean of collector samples */
 };
 
 struct report_rank {
