@@ -327,15 +327,16 @@ static int finish(struct file_result *res, int nr_threads)
 	arena_init(&a_gpu);
 	arena_init(&a_cpu);
 	arena_init(&a_phases);
+	/* Longest first: libgomp hands sections out in order to free threads. */
 #pragma omp parallel sections num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
 	default(none) shared(res, rk, min_ts, a_gpu, a_cpu, a_phases, rc_gpu, rc_cpu, rc_phases)
 	{
 #pragma omp section
+		rc_phases = phases_finish(&res->phases, min_ts, &a_phases, rk);
+#pragma omp section
 		rc_gpu = gpu_finish(&res->gpu, &a_gpu, rk);
 #pragma omp section
 		rc_cpu = cpuops_finish(&res->cpuops, &a_cpu, rk);
-#pragma omp section
-		rc_phases = phases_finish(&res->phases, min_ts, &a_phases, rk);
 	}
 	arena_adopt(&res->arena, &a_gpu);
 	arena_adopt(&res->arena, &a_cpu);

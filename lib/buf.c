@@ -1,6 +1,8 @@
 /* buf: see buf.h.  Capacity doubles, so appends are amortised O(1). */
 #include "buf.h"
 
+#include "hugepage.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,7 @@ int buf_reserve(struct buf *b, size_t n)
 	p = realloc(b->data, cap);
 	if (!p)
 		goto fail;
+	hugepage_advise(p + b->len, cap - b->len);	/* the part not yet touched */
 	b->data = p;
 	b->cap = cap;
 	return 0;

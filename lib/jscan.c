@@ -441,14 +441,34 @@ int jscan_member(struct jscan *js, const char **pp, int first, const char **k, s
 	}
 	if (*p != '"')
 		return bad(js, p, "expected a member name");
-	if ((rc = jscan_string(js, &p, k, n)) != JS_OK)
-		return rc;
+	/*
+	 * Keys are short and plain ("ph", "ts", "args"): a byte loop finds
+	 * their end sooner than setting up the vector scan.
+	 */
+	{
+		const char *q = p + 1, *stop = end - q > 24 ? q + 24 : end;
+
+		while (q < stop && *q != '"' && *q != '\\')
+			q++;
+		if (q < stop && *q == '"') {
+			*k = p + 1;
+			*n = (size_t)(q - p - 1);
+			p = q + 1;
+		} else if ((rc = jscan_string(js, &p, k, n)) != JS_OK) {
+			return rc;
+		}
+	}
+	if (p < end && *p == ':') {
+		p++;
+	} else {
+		p = jscan_ws(p, end);
+		if (p >= end)
+			return JS_MORE;
+		if (*p != ':')
+			return bad(js, p, "expected ':' after member name");
+		p++;
+	}
 	p = jscan_ws(p, end);
-	if (p >= end)
-		return JS_MORE;
-	if (*p != ':')
-		return bad(js, p, "expected ':' after member name");
-	p = jscan_ws(p + 1, end);
 	if (p >= end)
 		return JS_MORE;
 	*pp = p;

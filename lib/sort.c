@@ -5,6 +5,8 @@
  */
 #include "sort.h"
 
+#include "hugepage.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,8 +38,8 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 		;
 	if (i == n)
 		return 0;
-	a = malloc(n * sizeof(*a));
-	b = malloc(n * sizeof(*b));
+	a = hugepage_malloc(n * sizeof(*a));
+	b = hugepage_malloc(n * sizeof(*b));
 	if (!a || !b) {
 		free(a);
 		free(b);
@@ -83,8 +85,8 @@ int sort_i64(int64_t *v, size_t n)
 		;
 	if (n < 2 || i == n)
 		return 0;
-	a = malloc(n * sizeof(*a));
-	b = malloc(n * sizeof(*b));
+	a = hugepage_malloc(n * sizeof(*a));
+	b = hugepage_malloc(n * sizeof(*b));
 	if (!a || !b) {
 		free(a);
 		free(b);
