@@ -43,6 +43,7 @@ static const char usage[] =
 	"      --phase NAME=GLOB  spans whose name matches GLOB are phase NAME\n"
 	"                     (repeatable; also makes such spans phases in traces\n"
 	"                     without cat)\n"
+	"      --phase-file PATH  the same rules, one NAME=GLOB a line ('#' comments)\n"
 	"      --step GLOB    denoising-step spans when there is no ProfilerStep#\n"
 	"                     (repeatable; default 'denoise_step_*' and '*step_[0-9]*')\n"
 	"      --block GLOB   block spans for BPS (default 'block_*')\n"
@@ -72,6 +73,8 @@ struct opts {
 	int jobs;
 	long top;
 	struct phase_opts phase;
+	char *phase_lines[PHASES_MAX_RULES];	/* --phase-file rules point into these */
+	size_t nr_phase_lines;
 	struct suggest_opts suggest;
 	const char *json;
 	int quiet, progress;
@@ -85,6 +88,71 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* NAME=GLOB into the rules; rule is kept (argv or a leaked file line).  -1 if malformed. */
+static int add_phase_rule(struct phase_opts *p, char *rule)
+{
+	char *eq = strchr(rule, '='), *glob, *end;
+
+	if (!eq || p->nr_rules == PHASES_MAX_RULES)
+		return -1;
+	/* "NAME = GLOB" reads as NAME=GLOB: spaces around '=' are not part of either */
+	for (end = eq; end > rule && (end[-1] == ' ' || end[-1] == '\t'); end--)
+		;
+	for (glob = eq + 1; *glob == ' ' || *glob == '\t'; glob++)
+		;
+	if (end == rule || !*glob)
+		return -1;
+	*end = '\0';
+	p->rules[p->nr_rules].name = rule;
+	p->rules[p->nr_rules++].glob = glob;
+	return 0;
+}
+
+/* --phase-file: one NAME=GLOB a line; blank lines and '#' comments skipped. */
+static int read_phase_file(struct opts *o, const char *path)
+{
+	struct phase_opts *p = &o->phase;
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	int nr = 0;
+
+	if (!f) {
+		log_msg("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line, *end;
+
+		nr++;
+		s[strcspn(s, "\r\n")] = '\0';
+		while (*s == ' ' || *s == '\t')
+			s++;
+		end = s + strlen(s);
+		while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		if (*s == '\0' || *s == '#')
+			continue;
+		s = strdup(s);	/* o->phase_lines owns it; the rule points into it */
+		if (!s || add_phase_rule(p, s)) {
+			log_msg("%s: line %d: expected NAME=GLOB (at most %d rules)", path, nr,
+				PHASES_MAX_RULES);
+			free(s);
+			fclose(f);
+			return -1;
+		}
+		o->phase_lines[o->nr_phase_lines++] = s;
+	}
+	fclose(f);
+	return 0;
+}
+
+static void opts_release(struct opts *o)
+{
+	for (size_t i = 0; i < o->nr_phase_lines; i++)
+		free(o->phase_lines[i]);
+	o->nr_phase_lines = 0;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
@@ -93,6 +161,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "top", required_argument, NULL, 'T' },
 		{ "phase", required_argument, NULL, 'p' },
+		{ "phase-file", required_argument, NULL, 'F' },
 		{ "step", required_argument, NULL, 's' },
 		{ "block", required_argument, NULL, 'b' },
 		{ "frames", required_argument, NULL, 'f' },
@@ -108,6 +177,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->jobs = omp_get_num_procs();
 	o->json = NULL;
 	o->top = 5;
+	o->nr_phase_lines = 0;
 	phase_opts_init(&o->phase);
 	o->suggest = (struct suggest_opts)SUGGEST_OPTS_DEFAULT;
 	o->quiet = 0;
@@ -131,18 +201,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
-		case 'p': {
-			char *eq = strchr(optarg, '=');
-
-			if (!eq || eq == optarg || !eq[1])
+		case 'p':
+			if (add_phase_rule(&o->phase, optarg))
 				return usage_error("--phase wants NAME=GLOB, not '%s'", optarg);
-			if (o->phase.nr_rules == PHASES_MAX_RULES)
-				return usage_error("%s", "too many --phase rules");
-			*eq = '\0';
-			o->phase.rules[o->phase.nr_rules].name = optarg;
-			o->phase.rules[o->phase.nr_rules++].glob = eq + 1;
 			break;
-		}
+		case 'F':
+			if (read_phase_file(o, optarg))
+				return EXIT_USAGE;
+			break;
 		case 's':
 			if (o->phase.nr_step_globs == PHASES_MAX_RULES)
 				return usage_error("%s", "too many --step globs");
@@ -433,8 +499,10 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	rc = parse_opts(argc, argv, &o);
-	if (rc >= 0)
+	if (rc >= 0) {
+		opts_release(&o);
 		return rc;
+	}
 	status = EXIT_OK;
 	for (int i = optind; i < argc; i++)
 		if (expand(&in, argv[i]))
@@ -479,5 +547,6 @@ int main(int argc, char **argv)
 	}
 	free(res);
 	free(in.paths);
+	opts_release(&o);
 	return status;
 }
