@@ -53,16 +53,12 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 
 		if (ev->cat != cpu_op || ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
-		if (ev->name && !map[ev->name]) {
-			map[ev->name] = strtab_intern(&c->names, strtab_str(st, ev->name),
-						      strtab_len(st, ev->name));
-			if (map[ev->name] == STRTAB_OOM)
-				goto out;
-		}
 		rec.ts_ns = ev->ts_ns;
 		rec.dur_ns = ev->dur_ns;
 		rec.child_ns = 0;
-		rec.name = ev->name ? map[ev->name] : 0;
+		rec.name = ev->name ? strtab_map(&c->names, st, ev->name, map) : 0;
+		if (rec.name == STRTAB_OOM)
+			goto out;
 		rec.track = track_id(&c->tracks, &cache, b, ev);
 		if (rec.track == STRTAB_OOM)
 			goto out;

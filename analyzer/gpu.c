@@ -74,15 +74,11 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 		} else {
 			continue;
 		}
-		if (ev->name && !map[ev->name]) {
-			map[ev->name] = strtab_intern(&g->names, strtab_str(st, ev->name),
-						      strtab_len(st, ev->name));
-			if (map[ev->name] == STRTAB_OOM)
-				goto out;
-		}
 		rec.ts_ns = ev->ts_ns;
 		rec.dur_ns = ev->dur_ns;
-		rec.name = ev->name ? map[ev->name] : 0;
+		rec.name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
+		if (rec.name == STRTAB_OOM)
+			goto out;
 		/* room for the whole batch was reserved above */
 		memcpy(g->recs.data + g->recs.len, &rec, sizeof(rec));
 		g->recs.len += sizeof(rec);
@@ -151,24 +147,19 @@ static size_t collect(const struct gpu_rec *r, size_t n, unsigned kinds, struct 
 static int group_by_name(struct gpu *g, struct gpu_rec *r, size_t n)
 {
 	uint32_t *ids = malloc((n ? n : 1) * sizeof(*ids)), *perm = sort_identity(n);
-	struct gpu_rec *tmp = malloc((n ? n : 1) * sizeof(*tmp));
 	int rc = -1;
 
-	if (!ids || !perm || !tmp)
+	if (!ids || !perm)
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		ids[i] = r[i].name;
-	if (sort_perm_id(ids, strtab_count(&g->names), perm, n))
+	if (sort_perm_id(ids, strtab_count(&g->names), perm, n) ||
+	    sort_apply(r, n, sizeof(*r), perm))
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = r[perm[i]];
-	if (n)
-		memcpy(r, tmp, n * sizeof(*r));
 	rc = 0;
 out:
 	free(ids);
 	free(perm);
-	free(tmp);
 	return rc;
 }
 

@@ -132,14 +132,6 @@ static void phase_name(const struct phase_opts *o, const char *raw, struct buf *
 	}
 }
 
-/* Intern a batch string into one of ours, through a per-batch map. */
-static uint32_t ours(struct strtab *to, const struct strtab *from, uint32_t id, uint32_t *map)
-{
-	if (!map[id])
-		map[id] = strtab_intern(to, strtab_str(from, id), strtab_len(from, id));
-	return map[id];
-}
-
 int phases_collect(struct phases *p, const struct event_batch *b)
 {
 	const struct strtab *st = &b->strs;
@@ -184,7 +176,7 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 			span = rule[ev->name] == 2;
 		}
 		if (span) {
-			struct span_rec s = { ev->ts_ns, ev->dur_ns, ours(&p->names, st, ev->name, map),
+			struct span_rec s = { ev->ts_ns, ev->dur_ns, strtab_map(&p->names, st, ev->name, map),
 					      track_id(&p->tracks, &cache, b, ev), p->seq++ };
 
 			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
@@ -224,24 +216,18 @@ static int order_launches(struct launch_rec *l, size_t n)
 {
 	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
 	uint32_t *perm = sort_identity(n);
-	struct launch_rec *tmp = malloc((n ? n : 1) * sizeof(*tmp));
 	int rc = -1;
 
-	if (!key || !perm || !tmp)
+	if (!key || !perm)
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		key[i] = sort_key_i64(l[i].corr);
-	if (sort_perm_u64(key, perm, n))
+	if (sort_perm_u64(key, perm, n) || sort_apply(l, n, sizeof(*l), perm))
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = l[perm[i]];
-	if (n)
-		memcpy(l, tmp, n * sizeof(*l));
 	rc = 0;
 out:
 	free(key);
 	free(perm);
-	free(tmp);
 	return rc;
 }
 
@@ -250,27 +236,22 @@ static int order_placed(struct phases *p, struct placed *v, size_t n)
 {
 	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
 	uint32_t *track = malloc((n ? n : 1) * sizeof(*track)), *perm = sort_identity(n);
-	struct placed *tmp = malloc((n ? n : 1) * sizeof(*tmp));
 	int rc = -1;
 
-	if (!key || !track || !perm || !tmp)
+	if (!key || !track || !perm)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		key[i] = sort_key_i64(v[i].ts_ns);
 		track[i] = v[i].track;
 	}
-	if (sort_perm_u64(key, perm, n) || sort_perm_id(track, strtab_count(&p->tracks), perm, n))
+	if (sort_perm_u64(key, perm, n) || sort_perm_id(track, strtab_count(&p->tracks), perm, n) ||
+	    sort_apply(v, n, sizeof(*v), perm))
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = v[perm[i]];
-	if (n)
-		memcpy(v, tmp, n * sizeof(*v));
 	rc = 0;
 out:
 	free(key);
 	free(track);
 	free(perm);
-	free(tmp);
 	return rc;
 }
 

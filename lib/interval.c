@@ -20,25 +20,19 @@ static int cmp_interval(const void *a, const void *b)
 static void order(struct interval *v, size_t n)
 {
 	uint64_t *key = malloc(n * sizeof(*key));
-	struct interval *tmp = malloc(n * sizeof(*tmp));
 	uint32_t *perm = sort_identity(n);
 
-	if (!key || !tmp || !perm || n > UINT32_MAX)
+	if (!key || !perm || n > UINT32_MAX)
 		goto fallback;
 	for (size_t i = 0; i < n; i++)
 		key[i] = sort_key_i64(v[i].lo);
-	if (sort_perm_u64(key, perm, n))
+	if (sort_perm_u64(key, perm, n) || sort_apply(v, n, sizeof(*v), perm))
 		goto fallback;
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = v[perm[i]];
-	for (size_t i = 0; i < n; i++)
-		v[i] = tmp[i];
 	goto out;
 fallback:
 	qsort(v, n, sizeof(*v), cmp_interval);
 out:
 	free(key);
-	free(tmp);
 	free(perm);
 }
 

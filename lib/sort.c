@@ -78,47 +78,37 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 
 int sort_i64(int64_t *v, size_t n)
 {
-	uint64_t *a, *b, *t, diff = 0;
-	size_t i;
+	uint64_t *key;
+	uint32_t *perm;
+	int rc = -1;
 
-	for (i = 1; i < n && v[i - 1] <= v[i]; i++)
-		;
-	if (n < 2 || i == n)
+	if (n < 2)
 		return 0;
-	a = hugepage_malloc(n * sizeof(*a));
-	b = hugepage_malloc(n * sizeof(*b));
-	if (!a || !b) {
-		free(a);
-		free(b);
+	key = hugepage_malloc(n * sizeof(*key));
+	perm = sort_identity(n);
+	if (key && perm) {
+		for (size_t i = 0; i < n; i++)
+			key[i] = sort_key_i64(v[i]);
+		rc = sort_perm_u64(key, perm, n) || sort_apply(v, n, sizeof(*v), perm) ? -1 : 0;
+	}
+	free(key);
+	free(perm);
+	return rc;
+}
+
+int sort_apply(void *recs, size_t n, size_t size, const uint32_t *perm)
+{
+	char *tmp, *r = recs;
+
+	if (n < 2)
+		return 0;
+	tmp = hugepage_malloc(n * size);
+	if (!tmp)
 		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		a[i] = sort_key_i64(v[i]);
-		diff |= a[i] ^ a[0];
-	}
-	for (unsigned shift = 0; shift < 64; shift += 8) {
-		size_t count[256] = { 0 }, pos = 0;
-
-		if (!((diff >> shift) & 0xff))
-			continue;
-		for (i = 0; i < n; i++)
-			count[(a[i] >> shift) & 0xff]++;
-		for (size_t d = 0; d < 256; d++) {
-			size_t c = count[d];
-
-			count[d] = pos;
-			pos += c;
-		}
-		for (i = 0; i < n; i++)
-			b[count[(a[i] >> shift) & 0xff]++] = a[i];
-		t = a;
-		a = b;
-		b = t;
-	}
-	for (i = 0; i < n; i++)
-		v[i] = (int64_t)(a[i] ^ (1ull << 63));
-	free(a);
-	free(b);
+	for (size_t i = 0; i < n; i++)
+		memcpy(tmp + i * size, r + (size_t)perm[i] * size, size);
+	memcpy(r, tmp, n * size);
+	free(tmp);
 	return 0;
 }
 

@@ -30,6 +30,12 @@ int sort_perm_id(const uint32_t *id, uint32_t max_id, uint32_t *perm, size_t n);
 /* Sort v[0..n) ascending in place.  0, or -1 when out of memory (v unchanged). */
 int sort_i64(int64_t *v, size_t n);
 
+/*
+ * Reorder n records of size bytes so that record i becomes the old
+ * record perm[i].  0, or -1 when out of memory (records unchanged).
+ */
+int sort_apply(void *recs, size_t n, size_t size, const uint32_t *perm);
+
 /* perm = 0, 1, ..., n-1 in a new array (caller frees), or NULL. */
 uint32_t *sort_identity(size_t n);
 

@@ -149,3 +149,15 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
 	t->n++;
 	return id;
 }
+
+uint32_t strtab_map(struct strtab *t, const struct strtab *from, uint32_t id, uint32_t *map)
+{
+	if (!map[id]) {
+		uint32_t v = strtab_intern(t, strtab_str(from, id), strtab_len(from, id));
+
+		if (v == STRTAB_OOM)
+			return v;
+		map[id] = v;
+	}
+	return map[id];
+}

@@ -63,6 +63,13 @@ static inline uint32_t strtab_count(const struct strtab *t)
 	return t->n ? t->n - 1 : 0;
 }
 
+/*
+ * The id in t of string id of table from, memoised in map[id] (zeroed by
+ * the caller, one slot per id of from).  STRTAB_OOM when out of memory.
+ * Used to carry a batch's strings into a longer-lived table.
+ */
+uint32_t strtab_map(struct strtab *t, const struct strtab *from, uint32_t id, uint32_t *map);
+
 /* The hash strtab uses, exposed for tests and other tables. */
 uint32_t strtab_hash(const char *s, size_t len);
 
