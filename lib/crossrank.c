@@ -249,21 +249,22 @@ static const char *memory_metric(struct arena *a, int64_t device, const char *fi
 }
 
 /*
- * The phase entries of analysed ranks, sorted by (path, rank index, position);
- * *nr_paths gets the number of distinct paths.  NULL (and *n 0) when there
- * are none or malloc fails; *oom tells which.
+ * The phase entries (memory: the memory entries) of analysed ranks, sorted
+ * by (path or device, rank index, position); *nr_keys gets the number of
+ * distinct paths or devices.  NULL (and *n 0) when there are none or
+ * malloc fails; *oom tells which.
  */
-static struct keyed *gather_phases(const struct report *rep, size_t *n, size_t *nr_paths,
-				   int *oom)
+static struct keyed *gather(const struct report *rep, int memory, size_t *n, size_t *nr_keys,
+			    int *oom)
 {
 	struct keyed *e;
 	size_t k = 0, total = 0;
 
-	*n = *nr_paths = 0;
+	*n = *nr_keys = 0;
 	*oom = 0;
 	for (size_t i = 0; i < rep->nr_ranks; i++)
 		if (rep->ranks[i].analysed)
-			total += rep->ranks[i].nr_phases;
+			total += memory ? rep->ranks[i].nr_memory : rep->ranks[i].nr_phases;
 	if (!total)
 		return NULL;
 	e = alloc_n(total, sizeof(*e));
@@ -273,65 +274,26 @@ static struct keyed *gather_phases(const struct report *rep, size_t *n, size_t *
 	}
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		const struct report_rank *r = &rep->ranks[i];
+		size_t count = memory ? r->nr_memory : r->nr_phases;
 
 		if (!r->analysed)
 			continue;
-		for (size_t j = 0; j < r->nr_phases; j++) {
-			if (!r->phases[j].path)
+		for (size_t j = 0; j < count; j++) {
+			if (!memory && !r->phases[j].path)
 				continue;
-			e[k].path = r->phases[j].path;
-			e[k].device = 0;
+			e[k].path = memory ? NULL : r->phases[j].path;
+			e[k].device = memory ? r->memory[j].device : 0;
 			e[k].idx = i;
 			e[k].pos = j;
 			k++;
 		}
 	}
 	if (k > 1)
-		qsort(e, k, sizeof(*e), cmp_phase);
+		qsort(e, k, sizeof(*e), memory ? cmp_device : cmp_phase);
 	for (size_t i = 0; i < k; i++)
-		if (i == 0 || strcmp(e[i].path, e[i - 1].path) != 0)
-			(*nr_paths)++;
-	*n = k;
-	return e;
-}
-
-/* As gather_phases(), for memory entries by device. */
-static struct keyed *gather_memory(const struct report *rep, size_t *n, size_t *nr_devices,
-				   int *oom)
-{
-	struct keyed *e;
-	size_t k = 0, total = 0;
-
-	*n = *nr_devices = 0;
-	*oom = 0;
-	for (size_t i = 0; i < rep->nr_ranks; i++)
-		if (rep->ranks[i].analysed)
-			total += rep->ranks[i].nr_memory;
-	if (!total)
-		return NULL;
-	e = alloc_n(total, sizeof(*e));
-	if (!e) {
-		*oom = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < rep->nr_ranks; i++) {
-		const struct report_rank *r = &rep->ranks[i];
-
-		if (!r->analysed)
-			continue;
-		for (size_t j = 0; j < r->nr_memory; j++) {
-			e[k].path = NULL;
-			e[k].device = r->memory[j].device;
-			e[k].idx = i;
-			e[k].pos = j;
-			k++;
-		}
-	}
-	if (k > 1)
-		qsort(e, k, sizeof(*e), cmp_device);
-	for (size_t i = 0; i < k; i++)
-		if (i == 0 || e[i].device != e[i - 1].device)
-			(*nr_devices)++;
+		if (i == 0 || (memory ? e[i].device != e[i - 1].device
+				      : strcmp(e[i].path, e[i - 1].path) != 0))
+			(*nr_keys)++;
 	*n = k;
 	return e;
 }
@@ -482,8 +444,8 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 	tmp = alloc_n(n, sizeof(*tmp));
 	if (!smp || !smp2 || !tmp)
 		goto out;
-	pe = gather_phases(rep, &np, &nr_paths, &oom_p);
-	me = gather_memory(rep, &nm, &nr_devices, &oom_m);
+	pe = gather(rep, 0, &np, &nr_paths, &oom_p);
+	me = gather(rep, 1, &nm, &nr_devices, &oom_m);
 	if (oom_p || oom_m)
 		goto out;
 	if (nr_devices > SIZE_MAX / 2 - NR_FIXED - nr_paths)
