@@ -33,8 +33,8 @@ HAVE_ISAL := $(shell test -e /usr/include/isa-l/igzip_lib.h && echo 1)
 ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
 ZLIB_LIBS := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 
-ALL_CFLAGS = $(WARN) -D_GNU_SOURCE -fopenmp $(CFLAGS) $(SAN_FLAGS) $(ZLIB_CFLAGS) -Ilib -MMD -MP
-LIBS = $(ZLIB_LIBS) -lm
+ALL_CFLAGS = $(WARN) -D_GNU_SOURCE -fopenmp $(CFLAGS) $(SAN_FLAGS) $(ZLIB_CFLAGS) -Ilib -Ireport -Ianalyzer -MMD -MP
+LIBS = $(ZLIB_LIBS) -lcsv -lm
 ifeq ($(HAVE_ISAL),1)
 ALL_CFLAGS += -DHAVE_ISAL
 LIBS += -lisal
@@ -45,7 +45,17 @@ LIB_SRC := $(sort $(wildcard lib/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB_A := $(BUILD)/libvt.a
 
-PROGS := $(BUILD)/vanalyze
+# Programs and the two libraries between them and lib/: librender (report/:
+# HTML, charts, CSV) and libanalyze (analyzer/ without its main, so that
+# vcompare analyses traces exactly as vanalyze does).
+PROGS := $(BUILD)/vanalyze $(if $(wildcard aggregate/*.c),$(BUILD)/vaggregate) \
+	 $(if $(wildcard compare/*.c),$(BUILD)/vcompare)
+RENDER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard report/*.c)))
+RENDER_A := $(BUILD)/librender.a
+ANALYZE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(filter-out analyzer/main.c,$(wildcard analyzer/*.c))))
+ANALYZE_A := $(BUILD)/libanalyze.a
+AGGREGATE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard aggregate/*.c)))
+COMPARE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard compare/*.c)))
 TOOLS := $(BUILD)/gentrace $(BUILD)/inflate_only
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -67,8 +77,21 @@ $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-ANALYZER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard analyzer/*.c)))
-$(BUILD)/vanalyze: $(ANALYZER_OBJ) $(LIB_A)
+$(RENDER_A): $(RENDER_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(ANALYZE_A): $(ANALYZE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/vanalyze: $(BUILD)/analyzer/main.o $(ANALYZE_A) $(RENDER_A) $(LIB_A)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/vaggregate: $(AGGREGATE_OBJ) $(RENDER_A) $(LIB_A)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/vcompare: $(COMPARE_OBJ) $(ANALYZE_A) $(RENDER_A) $(LIB_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/gentrace: $(BUILD)/testdata/gentrace.o $(LIB_A)
@@ -77,7 +100,7 @@ $(BUILD)/gentrace: $(BUILD)/testdata/gentrace.o $(LIB_A)
 $(BUILD)/inflate_only: $(BUILD)/bench/inflate_only.o $(LIB_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB_A)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(ANALYZE_A) $(RENDER_A) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -102,6 +125,7 @@ bench: deps
 	@$(MAKE) --no-print-directory all CFLAGS="-O2 -g -DNDEBUG"
 	bench/run.sh $(BUILD)
 	@if [ -x bench/collector.sh ]; then bench/collector.sh $(BUILD); fi
+	@if [ -x bench/aggregate.sh ]; then bench/aggregate.sh $(BUILD); fi
 
 # libFuzzer needs clang; the target links the same lib/ sources.
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))

@@ -33,11 +33,25 @@ struct report_dist {
 	double avg_ns, median_ns, stddev_ns;
 };
 
+/*
+ * Instance durations kept for significance tests (vcompare): sorted
+ * ascending, every one when there are at most REPORT_SAMPLES_MAX, else
+ * REPORT_SAMPLES_MAX order statistics at evenly spaced ranks, the minimum
+ * and the maximum among them.
+ */
+#define REPORT_SAMPLES_MAX 64
+
+struct report_samples {
+	int64_t *v;
+	size_t n;
+};
+
 struct report_kernel {
 	const char *name;
 	const char *category;		/* gemm, attention, comm, ... (static) */
 	struct report_dist d;
 	double share;			/* total / gpu.kernel_time_ns */
+	struct report_samples samples;
 };
 
 struct report_phase {
@@ -46,6 +60,7 @@ struct report_phase {
 	struct report_dist d;		/* d.total_ns: union of the spans */
 	double share;			/* total / span_ns */
 	int64_t gpu_ns;			/* kernels launched inside the spans */
+	struct report_samples samples;
 };
 
 struct report_steps {
@@ -159,6 +174,12 @@ struct report {
 
 /* The distribution of n durations; sorts v in place.  Zeroes for n == 0. */
 void report_dist_of(struct report_dist *d, int64_t *v, size_t n);
+
+/*
+ * The samples of n durations sorted ascending (as report_dist_of leaves
+ * them), copied into a.  Returns 0, or -1 when out of memory (s is empty).
+ */
+int report_samples_of(struct report_samples *s, struct arena *a, const int64_t *sorted, size_t n);
 
 void report_init(struct report *r, const char *tool);
 void report_release(struct report *r);

@@ -1,0 +1,43 @@
+/*
+ * report_read: a report JSON (report.json, vtrace.report/1) back into the
+ * struct report that wrote it, for vaggregate and vcompare.
+ *
+ * Reading is the inverse of report_to_json(): every field the writer emits
+ * is read back, doubles bit-exact (the writer prints %.17g), null doubles as
+ * NaN, and report_to_json() of what was read gives the same text.  Keys the
+ * reader does not know are ignored (the contract lets writers add keys); a
+ * key it needs that is missing or has the wrong type is an error naming the
+ * key and its byte offset.
+ */
+#ifndef VT_REPORT_READ_H
+#define VT_REPORT_READ_H
+
+#include <stddef.h>
+
+#include "log.h"
+#include "report.h"
+
+enum {
+	REPORT_READ_OK = 0,
+	REPORT_READ_OTHER = 1,		/* valid JSON, but not a vtrace.report/1 */
+	REPORT_READ_BAD = -1,		/* not JSON, cut off, or a field missing */
+};
+
+/* With REPORT_READ_RUN, the run-level parts are read too. */
+#define REPORT_READ_RUN 1u
+
+/*
+ * Append the ranks of the report in text[0..len) to r (initialised by
+ * report_init(); it may already hold ranks), strings copied into r->arena.
+ * With REPORT_READ_RUN in flags, r's cross_rank, stragglers, suggestions and
+ * tool name are replaced by the file's; without it they are left alone (a
+ * merging caller recomputes them).  On anything but REPORT_READ_OK, r is as
+ * it was (apart from arena memory) and err says why.
+ */
+int report_read(struct report *r, const char *text, size_t len, unsigned flags,
+		struct err *err);
+
+/* report_read() on a whole file (plain JSON; gzip is accepted too). */
+int report_read_file(struct report *r, const char *path, unsigned flags, struct err *err);
+
+#endif
