@@ -62,6 +62,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 ALL_TARGETS = $(PROGS) $(TOOLS)
 
 .PHONY: all check-build test demo bench fuzz golden install clean deps
+.DEFAULT_GOAL := all
 
 # The collector keeps its own rules beside its code; before 'all', which
 # takes ALL_TARGETS as it stands here.
