@@ -198,7 +198,7 @@ static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct arena
 		k->category = gpu_kernel_category(name, len);
 		k->share = rk->gpu.kernel_time_ns ?
 				   (double)k->d.total_ns / (double)rk->gpu.kernel_time_ns : 0.0;
-		if (!k->name) {
+		if (!k->name || report_samples_of(&k->samples, a, durs, j - i)) {
 			free(durs);
 			return -1;
 		}

@@ -361,6 +361,7 @@ struct finish {
 	unsigned char *step_raw, *block_raw;
 	struct placed *placed;
 	size_t nr_placed;
+	int64_t min_ts;		/* the rank's first timestamp, origin of spans_ns */
 };
 
 static int name_tables(struct finish *f)
@@ -521,6 +522,29 @@ static int cmp_span_path(const void *a, const void *b, void *ctx)
 	return i < j ? -1 : i > j;
 }
 
+/*
+ * The timeline of a row: its union iv[0..n) relative to the rank's start,
+ * merged in equal groups of consecutive intervals beyond REPORT_SPANS_MAX so
+ * that a report stays small however many steps a run has.
+ */
+static int keep_spans(struct finish *f, const struct interval *iv, size_t n, struct arena *a,
+		      struct report_phase *row)
+{
+	size_t k = n < REPORT_SPANS_MAX ? n : REPORT_SPANS_MAX;
+
+	row->spans_ns = arena_alloc(a, (k ? 2 * k : 1) * sizeof(*row->spans_ns));
+	if (!row->spans_ns)
+		return -1;
+	for (size_t g = 0; g < k; g++) {
+		size_t first = g * n / k, last = (g + 1) * n / k - 1;
+
+		row->spans_ns[2 * g] = iv[first].lo - f->min_ts;
+		row->spans_ns[2 * g + 1] = iv[last].hi - f->min_ts;
+	}
+	row->nr_spans = k;
+	return 0;
+}
+
 /* One report row per path, from its spans idx[0..n). */
 static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
 		    struct arena *a, struct report_rank *rk, struct report_phase *row)
@@ -559,7 +583,12 @@ static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
 		iv[i].hi = f->s[idx[i]].ts_ns + f->s[idx[i]].dur_ns;
 	}
 	report_dist_of(&row->d, durs, n);
-	row->d.total_ns = interval_length(iv, interval_union(iv, n));
+	if (report_samples_of(&row->samples, a, durs, n))
+		goto out;
+	k = interval_union(iv, n);
+	row->d.total_ns = interval_length(iv, k);
+	if (row->depth <= REPORT_SPANS_DEPTH && keep_spans(f, iv, k, a, row))
+		goto out;
 	row->share = rk->span_ns ? (double)row->d.total_ns / (double)rk->span_ns : 0.0;
 	rc = 0;
 out:
@@ -767,6 +796,7 @@ int phases_finish(struct phases *p, int64_t min_ts, struct arena *a, struct repo
 
 	memset(&f, 0, sizeof(f));
 	f.p = p;
+	f.min_ts = min_ts;
 	f.s = (struct span_rec *)p->spans.data;
 	f.n = p->spans.len / sizeof(*f.s);
 	strtab_init(&f.pnames, 1);

@@ -187,6 +187,15 @@ void jsonw_double(struct jsonw *w, double v)
 		buf_printf(w->out, "%.17g", v);
 }
 
+void jsonw_int_array(struct jsonw *w, const int64_t *v, size_t n)
+{
+	before(w);
+	buf_addc(w->out, '[');
+	for (size_t i = 0; i < n; i++)
+		buf_printf(w->out, i ? ", %" PRId64 : "%" PRId64, v[i]);
+	buf_addc(w->out, ']');
+}
+
 void jsonw_bool(struct jsonw *w, int v)
 {
 	before(w);

@@ -41,6 +41,8 @@ void jsonw_strn(struct jsonw *w, const char *s, size_t n);
 void jsonw_int(struct jsonw *w, int64_t v);
 void jsonw_double(struct jsonw *w, double v);	/* null when not finite */
 void jsonw_bool(struct jsonw *w, int v);
+/* An array of integers on one line, however the writer is indenting. */
+void jsonw_int_array(struct jsonw *w, const int64_t *v, size_t n);
 void jsonw_null(struct jsonw *w);
 
 /* Append s[0..n) to out as the body of a JSON string (no quotes). */

@@ -21,6 +21,53 @@ void report_release(struct report *r)
 	memset(r, 0, sizeof(*r));
 }
 
+static int ranks_reserve(struct report *r, size_t need)
+{
+	struct report_rank *v;
+	size_t alloc = r->ranks_alloc > r->nr_ranks ? r->ranks_alloc : r->nr_ranks;
+
+	if (need <= alloc) {
+		r->ranks_alloc = alloc;
+		return 0;
+	}
+	while (alloc < need)
+		alloc = alloc ? 2 * alloc : 16;
+	v = arena_alloc(&r->arena, alloc * sizeof(*v));
+	if (!v)
+		return -1;
+	if (r->nr_ranks)
+		memcpy(v, r->ranks, r->nr_ranks * sizeof(*v));
+	r->ranks = v;
+	r->ranks_alloc = alloc;
+	return 0;
+}
+
+struct report_rank *report_add_rank(struct report *r)
+{
+	struct report_rank *rk;
+
+	if (ranks_reserve(r, r->nr_ranks + 1))
+		return NULL;
+	rk = &r->ranks[r->nr_ranks++];
+	memset(rk, 0, sizeof(*rk));
+	return rk;
+}
+
+int report_adopt(struct report *dst, struct report *src)
+{
+	const char *tool = src->tool;
+
+	if (ranks_reserve(dst, dst->nr_ranks + src->nr_ranks))
+		return -1;
+	if (src->nr_ranks)
+		memcpy(dst->ranks + dst->nr_ranks, src->ranks, src->nr_ranks * sizeof(*src->ranks));
+	dst->nr_ranks += src->nr_ranks;
+	arena_adopt(&dst->arena, &src->arena);
+	report_release(src);
+	report_init(src, tool);
+	return 0;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -48,6 +95,24 @@ void report_dist_of(struct report_dist *d, int64_t *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		var += ((double)v[i] - mean) * ((double)v[i] - mean);
 	d->stddev_ns = sqrt(var / (double)n);
+}
+
+int report_samples_of(struct report_samples *s, struct arena *a, const int64_t *sorted, size_t n)
+{
+	size_t k = n < REPORT_SAMPLES_MAX ? n : REPORT_SAMPLES_MAX;
+
+	s->n = 0;
+	s->v = NULL;
+	if (!k)
+		return 0;
+	s->v = arena_alloc(a, k * sizeof(*s->v));
+	if (!s->v)
+		return -1;
+	/* Ranks 0, ..., n-1 spread evenly: the i-th of k takes rank i(n-1)/(k-1). */
+	for (size_t i = 0; i < k; i++)
+		s->v[i] = k == n ? sorted[i] : sorted[k > 1 ? i * (n - 1) / (k - 1) : 0];
+	s->n = k;
+	return 0;
 }
 
 static void num(struct jsonw *w, const char *key, double v)
@@ -113,6 +178,8 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_str(w, k->category);
 		dist(w, &k->d, 1);
 		num(w, "share", k->share);
+		jsonw_key(w, "samples_ns");
+		jsonw_int_array(w, k->samples.v, k->samples.n);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
@@ -131,6 +198,12 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 			dist(w, &ph->d, 1);
 			num(w, "share", ph->share);
 			i64(w, "gpu_ns", ph->gpu_ns);
+			jsonw_key(w, "samples_ns");
+			jsonw_int_array(w, ph->samples.v, ph->samples.n);
+			if (ph->depth <= REPORT_SPANS_DEPTH) {
+				jsonw_key(w, "spans_ns");
+				jsonw_int_array(w, ph->spans_ns, 2 * ph->nr_spans);
+			}
 			jsonw_obj_end(w);
 		}
 		jsonw_arr_end(w);
@@ -142,10 +215,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_key(w, "warmup");
 		jsonw_bool(w, rk->steps.warmup);
 		jsonw_key(w, "durations_ns");
-		jsonw_arr_begin(w);
-		for (size_t i = 0; i < rk->steps.nr_durations; i++)
-			jsonw_int(w, rk->steps.durations_ns[i]);
-		jsonw_arr_end(w);
+		jsonw_int_array(w, rk->steps.durations_ns, rk->steps.nr_durations);
 		jsonw_obj_end(w);
 	}
 	if (rk->has_throughput) {

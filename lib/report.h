@@ -61,7 +61,18 @@ struct report_phase {
 	double share;			/* total / span_ns */
 	int64_t gpu_ns;			/* kernels launched inside the spans */
 	struct report_samples samples;
+	/*
+	 * Rows of depth 0 and 1 only (others: NULL, 0): the union of the spans
+	 * as start/end pairs relative to the rank's first event, in time
+	 * order, for the timeline.  Beyond REPORT_SPANS_MAX pairs, consecutive
+	 * pairs are merged in equal groups.  nr_spans counts pairs.
+	 */
+	int64_t *spans_ns;
+	size_t nr_spans;
 };
+
+#define REPORT_SPANS_MAX 256
+#define REPORT_SPANS_DEPTH 1
 
 struct report_steps {
 	const char *pattern;		/* "ProfilerStep#*" or the --step glob */
@@ -163,6 +174,7 @@ struct report {
 	const char *tool;		/* "vanalyze" */
 	struct report_rank *ranks;	/* sorted by rank, then input order */
 	size_t nr_ranks;
+	size_t ranks_alloc;		/* room in ranks, for report_add_rank() */
 	struct report_stat *cross_rank;	/* only with 2+ ranks */
 	size_t nr_cross_rank;
 	struct report_straggler *stragglers;
@@ -183,6 +195,20 @@ int report_samples_of(struct report_samples *s, struct arena *a, const int64_t *
 
 void report_init(struct report *r, const char *tool);
 void report_release(struct report *r);
+
+/*
+ * Room for one more rank at the end of r->ranks (zeroed), growing the array
+ * by doubling in r->arena; NULL when out of memory.
+ */
+struct report_rank *report_add_rank(struct report *r);
+
+/*
+ * Append src's ranks to dst and move src's arena into dst's, so the ranks'
+ * strings stay valid; src is left empty (as after report_init).  For
+ * merging reports read on several threads.  Returns 0, or -1 when out of
+ * memory (both are then unchanged).
+ */
+int report_adopt(struct report *dst, struct report *src);
 
 /* Append the report as JSON (pretty-printed) to out. */
 void report_to_json(const struct report *r, struct buf *out);

@@ -61,6 +61,10 @@ seed cut.json '{"traceEvents":[{"name":"a","ts":1},{"name":"b\u12'
 seed deep.json '[{"args":{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[{"b":[]}]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}]'
 seed bom.json $'\xef\xbb\xbf{"traceEvents":[]} trailing'
 seed junk.json '{"traceEvents":[{"name":"a"},{"name":"b"} x {"name":"c"}]}'
+# A report, for the report reader's target (the other targets see JSON).
+root=$(cd "$(dirname "$0")/../.." && pwd -P)
+[ -f "$root/testdata/golden/demo-report.json" ] &&
+	head -c "$max_len" "$root/testdata/golden/demo-report.json" >"$seeds/report.json"
 printf '{"traceEvents":[{"name":"gz","ts":1,"ph":"X","dur":1},{"name":"},{","ts":2}]}' |
 	gzip -c >"$seeds/small.json.gz"
 

@@ -246,10 +246,10 @@ static void test_launch_bound(void)
 	/* 3 kernels of 10 us and 2 of 1 ms: the count-weighted median is 10 us */
 	r = quiet(&rep, 1);
 	r->nr_kernels = 2;
-	r->kernels[0] = (struct report_kernel){ "add", "elementwise", { 3, 30000, 10000, 10000,
-								       10000, 10000, 0 }, 0 };
-	r->kernels[1] = (struct report_kernel){ "gemm", "gemm", { 2, 2 * MS, MS, MS, MS, MS, 0 },
-						0 };
+	r->kernels[0] = (struct report_kernel){ .name = "add", .category = "elementwise",
+						.d = { 3, 30000, 10000, 10000, 10000, 10000, 0 } };
+	r->kernels[1] = (struct report_kernel){ .name = "gemm", .category = "gemm",
+						.d = { 2, 2 * MS, MS, MS, MS, MS, 0 } };
 	r->gpu.kernels = 5;
 	r->gpu.kernel_time_ns = 2 * MS + 30000;
 	r->gpu.idle_ns = 200 * MS;	/* exactly 0.2 of the active span */
@@ -364,14 +364,14 @@ static void test_vae(void)
 	r = quiet(&rep, 1);
 	r->nr_phases = 4;
 	r->phases[1].share = 0.5;
-	r->phases[2] = (struct report_phase){ "VAE_Decode", "generate/VAE_Decode", 1,
-					      { 1, 300 * MS, 300 * MS, 300 * MS, 300 * MS,
+	r->phases[2] = (struct report_phase){ .name = "VAE_Decode", .path = "generate/VAE_Decode", .depth = 1,
+					      .d = { 1, 300 * MS, 300 * MS, 300 * MS, 300 * MS,
 						300 * MS, 0 },
-					      0.3, 0 };
-	r->phases[3] = (struct report_phase){ "decode_chunk", "generate/VAE_Decode/decode_chunk", 2,
-					      { 3, 250 * MS, 80 * MS, 90 * MS, 83 * MS, 80 * MS,
+					      .share = 0.3 };
+	r->phases[3] = (struct report_phase){ .name = "decode_chunk", .path = "generate/VAE_Decode/decode_chunk", .depth = 2,
+					      .d = { 3, 250 * MS, 80 * MS, 90 * MS, 83 * MS, 80 * MS,
 						4 },
-					      0.25, 0 };
+					      .share = 0.25 };
 	CHECK_EQ_INT(run(&rep), 0);
 
 	r->phases[2].share = 0.3001;
@@ -408,10 +408,10 @@ static void test_text(void)
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
 		r = quiet(&rep, 1);
 		r->nr_phases = 3;
-		r->phases[2] = (struct report_phase){ names[i], names[i], 0,
-						      { 2, 150 * MS, 75 * MS, 70 * MS, 80 * MS,
+		r->phases[2] = (struct report_phase){ .name = names[i], .path = names[i], .depth = 0,
+					      .d = { 2, 150 * MS, 75 * MS, 70 * MS, 80 * MS,
 							75 * MS, 5 * MS },
-						      0.15, 0 };
+					      .share = 0.15 };
 		CHECK_EQ_INT(run(&rep), 0);
 		r->phases[2].share = 0.1501;
 		CHECK_EQ_INT(run(&rep), 1);
@@ -431,15 +431,12 @@ static void test_attention(void)
 
 	r = quiet(&rep, 1);
 	r->nr_kernels = 3;
-	r->kernels[0] = (struct report_kernel){ "flash_fwd", "attention", { 10, 300 * MS, 30 * MS,
-								      30 * MS, 30 * MS, 30 * MS, 0 },
-						0 };
-	r->kernels[1] = (struct report_kernel){ "fmha_bwd", "attention", { 10, 100 * MS, 10 * MS,
-								     10 * MS, 10 * MS, 10 * MS, 0 },
-						0 };
-	r->kernels[2] = (struct report_kernel){ "gemm", "gemm", { 10, 400 * MS, 40 * MS, 40 * MS,
-								 40 * MS, 40 * MS, 0 },
-						0 };
+	r->kernels[0] = (struct report_kernel){ .name = "flash_fwd", .category = "attention",
+						.d = { 10, 300 * MS, 30 * MS, 30 * MS, 30 * MS, 30 * MS, 0 } };
+	r->kernels[1] = (struct report_kernel){ .name = "fmha_bwd", .category = "attention",
+						.d = { 10, 100 * MS, 10 * MS, 10 * MS, 10 * MS, 10 * MS, 0 } };
+	r->kernels[2] = (struct report_kernel){ .name = "gemm", .category = "gemm",
+						.d = { 10, 400 * MS, 40 * MS, 40 * MS, 40 * MS, 40 * MS, 0 } };
 	r->gpu.kernel_time_ns = 800 * MS;	/* attention: 400 of 800 */
 	CHECK_EQ_INT(run(&rep), 0);
 

@@ -1,0 +1,508 @@
+/*
+ * report_read: see report_read.h.
+ *
+ * The file is parsed into a jdom tree in a scratch arena, then walked once;
+ * what the report keeps is copied into r->arena.  The first problem found
+ * is remembered in struct rd and every later getter returns a zero value,
+ * so the walk reads straight through and the result is checked once.
+ */
+#include "report_read.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "buf.h"
+#include "jdom.h"
+
+struct rd {
+	struct report *r;
+	struct err *err;
+	int failed;
+};
+
+static void fail(struct rd *c, const struct jdom *at, const char *fmt, const char *key,
+		 const char *type)
+{
+	if (c->failed)
+		return;
+	c->failed = 1;
+	err_set(c->err, at ? at->offset : -1, fmt, key, type);
+}
+
+/* The member key of obj, of type t; NULL (and failure) when it is not. */
+static const struct jdom *need(struct rd *c, const struct jdom *obj, const char *key,
+			       enum jdom_type t)
+{
+	const struct jdom *v = jdom_get(obj, key);
+
+	if (!v) {
+		fail(c, obj, "\"%s\" is missing%s", key, "");
+		return NULL;
+	}
+	if (v->type != t) {
+		fail(c, v, "\"%s\" should be %s", key, jdom_type_name(t));
+		return NULL;
+	}
+	return v;
+}
+
+static int64_t get_i64(struct rd *c, const struct jdom *obj, const char *key)
+{
+	const struct jdom *v = jdom_get(obj, key);
+	int64_t x = 0;
+
+	if (!v)
+		fail(c, obj, "\"%s\" is missing%s", key, "");
+	else if (jdom_i64(v, &x))
+		fail(c, v, "\"%s\" should be %s", key, "an integer");
+	return x;
+}
+
+/* An integer that may be null: null gives dflt. */
+static int64_t get_i64_or(struct rd *c, const struct jdom *obj, const char *key, int64_t dflt)
+{
+	const struct jdom *v = jdom_get(obj, key);
+
+	return v && v->type == JDOM_NULL ? dflt : get_i64(c, obj, key);
+}
+
+static double get_f64(struct rd *c, const struct jdom *obj, const char *key)
+{
+	const struct jdom *v = jdom_get(obj, key);
+	double x = 0;
+
+	if (!v)
+		fail(c, obj, "\"%s\" is missing%s", key, "");
+	else if (jdom_f64(v, &x))
+		fail(c, v, "\"%s\" should be %s", key, "a number or null");
+	return x;
+}
+
+static int get_bool(struct rd *c, const struct jdom *obj, const char *key)
+{
+	const struct jdom *v = need(c, obj, key, JDOM_BOOL);
+
+	return v ? v->boolean : 0;
+}
+
+static const char *copy_str(struct rd *c, const struct jdom *v)
+{
+	char *s = arena_strndup(&c->r->arena, v->s, v->len);
+
+	if (!s)
+		fail(c, v, "out of memory%s%s", "", "");
+	return s ? s : "";
+}
+
+static const char *get_str(struct rd *c, const struct jdom *obj, const char *key)
+{
+	const struct jdom *v = need(c, obj, key, JDOM_STRING);
+
+	return v ? copy_str(c, v) : "";
+}
+
+/* An array member's elements, all of type t (JDOM_NULL: any); n = 0 on failure. */
+static const struct jdom *get_arr(struct rd *c, const struct jdom *obj, const char *key,
+				  size_t *n)
+{
+	const struct jdom *v = need(c, obj, key, JDOM_ARRAY);
+
+	*n = v ? v->n : 0;
+	return v ? v->kids : NULL;
+}
+
+static void *alloc_n(struct rd *c, size_t n, size_t size)
+{
+	void *p = arena_alloc(&c->r->arena, (n ? n : 1) * size);
+
+	if (!p)
+		fail(c, NULL, "out of memory%s%s", "", "");
+	return p;
+}
+
+static int64_t *int_array(struct rd *c, const struct jdom *obj, const char *key, size_t *n)
+{
+	const struct jdom *a = get_arr(c, obj, key, n);
+	int64_t *v = alloc_n(c, *n, sizeof(*v));
+
+	for (size_t i = 0; v && i < *n; i++)
+		if (jdom_i64(&a[i], &v[i]))
+			fail(c, &a[i], "\"%s\" should hold %s", key, "integers");
+	if (!v || c->failed)
+		*n = 0;
+	return v;
+}
+
+static void read_dist(struct rd *c, const struct jdom *o, struct report_dist *d, int with_total)
+{
+	d->count = get_i64(c, o, "count");
+	if (with_total)
+		d->total_ns = get_i64(c, o, "total_ns");
+	d->avg_ns = get_f64(c, o, "avg_ns");
+	d->median_ns = get_f64(c, o, "median_ns");
+	d->min_ns = get_i64(c, o, "min_ns");
+	d->max_ns = get_i64(c, o, "max_ns");
+	d->stddev_ns = get_f64(c, o, "stddev_ns");
+}
+
+/* samples_ns came with vtrace 0.1.1; older reports have none. */
+static void read_samples(struct rd *c, const struct jdom *o, struct report_samples *s)
+{
+	s->v = NULL;
+	s->n = 0;
+	if (jdom_get(o, "samples_ns"))
+		s->v = int_array(c, o, "samples_ns", &s->n);
+}
+
+static void read_counts(struct rd *c, const struct jdom *o, const char *key,
+			struct report_count **out, size_t *n)
+{
+	const struct jdom *m = need(c, o, key, JDOM_OBJECT);
+
+	*n = 0;
+	*out = NULL;
+	if (!m)
+		return;
+	*out = alloc_n(c, m->n, sizeof(**out));
+	if (!*out)
+		return;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct jdom *v = &m->kids[i];
+
+		(*out)[i].key = arena_strndup(&c->r->arena, v->key, v->key_len);
+		if (!(*out)[i].key || jdom_i64(v, &(*out)[i].n))
+			fail(c, v, "\"%s\" should map names to %s", key, "integers");
+	}
+	*n = m->n;
+}
+
+static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
+{
+	const struct jdom *src;
+
+	out->kernels = get_i64(c, g, "kernels");
+	out->kernel_time_ns = get_i64(c, g, "kernel_time_ns");
+	out->busy_ns = get_i64(c, g, "busy_ns");
+	out->active_span_ns = get_i64(c, g, "active_span_ns");
+	out->idle_ns = get_i64(c, g, "idle_ns");
+	out->utilization = get_f64(c, g, "utilization");
+	out->comm_ns = get_i64(c, g, "comm_ns");
+	out->compute_ns = get_i64(c, g, "compute_ns");
+	out->memory_ns = get_i64(c, g, "memory_ns");
+	out->comm_compute_overlap = get_f64(c, g, "comm_compute_overlap");
+	src = jdom_get(g, "comm_source");
+	out->cpu_comm = src && src->type == JDOM_STRING && !strcmp(src->s, "cpu");
+	src = jdom_get(g, "utilization_source");
+	out->util_from_samples = src && src->type == JDOM_STRING && !strcmp(src->s, "samples");
+}
+
+static void read_kernels(struct rd *c, const struct jdom *o, struct report_rank *rk)
+{
+	size_t n;
+	const struct jdom *a = get_arr(c, o, "kernels", &n);
+
+	rk->kernels = alloc_n(c, n, sizeof(*rk->kernels));
+	for (size_t i = 0; rk->kernels && i < n && !c->failed; i++) {
+		struct report_kernel *k = &rk->kernels[i];
+
+		memset(k, 0, sizeof(*k));
+		k->name = get_str(c, &a[i], "name");
+		k->category = get_str(c, &a[i], "category");
+		read_dist(c, &a[i], &k->d, 1);
+		k->share = get_f64(c, &a[i], "share");
+		read_samples(c, &a[i], &k->samples);
+	}
+	rk->nr_kernels = c->failed ? 0 : n;
+}
+
+static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *rk)
+{
+	size_t n;
+	const struct jdom *a = get_arr(c, o, "phases", &n), *st;
+	struct report_steps *s = &rk->steps;
+
+	rk->phases = alloc_n(c, n, sizeof(*rk->phases));
+	for (size_t i = 0; rk->phases && i < n && !c->failed; i++) {
+		struct report_phase *ph = &rk->phases[i];
+
+		memset(ph, 0, sizeof(*ph));
+		ph->name = get_str(c, &a[i], "name");
+		ph->path = get_str(c, &a[i], "path");
+		ph->depth = (int)get_i64(c, &a[i], "depth");
+		read_dist(c, &a[i], &ph->d, 1);
+		ph->share = get_f64(c, &a[i], "share");
+		ph->gpu_ns = get_i64(c, &a[i], "gpu_ns");
+		read_samples(c, &a[i], &ph->samples);
+		if (jdom_get(&a[i], "spans_ns")) {
+			size_t m;
+
+			ph->spans_ns = int_array(c, &a[i], "spans_ns", &m);
+			if (m % 2)
+				fail(c, &a[i], "\"%s\" should hold %s", "spans_ns", "start/end pairs");
+			ph->nr_spans = m / 2;
+		}
+	}
+	rk->nr_phases = c->failed ? 0 : n;
+
+	st = need(c, o, "steps", JDOM_OBJECT);
+	if (!st)
+		return;
+	s->pattern = get_str(c, st, "pattern");
+	read_dist(c, st, &s->d, 0);
+	s->warmup = get_bool(c, st, "warmup");
+	s->durations_ns = int_array(c, st, "durations_ns", &s->nr_durations);
+	/* The writer leaves the steps' total out; it is the sum it averaged. */
+	for (size_t i = (size_t)s->warmup; i < s->nr_durations; i++)
+		s->d.total_ns += s->durations_ns[i];
+}
+
+static void read_throughput(struct rd *c, const struct jdom *t, struct report_throughput *out)
+{
+	const struct jdom *lat, *fb;
+
+	out->frames = get_i64_or(c, t, "frames", -1);
+	out->blocks = get_i64(c, t, "blocks");
+	out->wall_ns = get_i64(c, t, "wall_ns");
+	out->fps = get_f64(c, t, "fps");
+	out->bps = get_f64(c, t, "bps");
+	fb = jdom_get(t, "first_block_ns");
+	out->has_first_block = fb && fb->type != JDOM_NULL;
+	out->first_block_ns = get_i64_or(c, t, "first_block_ns", 0);
+	lat = need(c, t, "block_latency", JDOM_OBJECT);
+	if (lat) {
+		out->latency_median_ns = get_i64(c, lat, "median_ns");
+		out->latency_p90_ns = get_i64(c, lat, "p90_ns");
+		out->latency_max_ns = get_i64(c, lat, "max_ns");
+	}
+	if (jdom_get(t, "target_fps")) {
+		out->target_fps = get_f64(c, t, "target_fps");
+		out->realtime_factor = get_f64(c, t, "realtime_factor");
+	}
+}
+
+static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank *rk)
+{
+	const struct jdom *a, *t = jdom_get(o, "throughput");
+	size_t n;
+
+	rk->analysed = 1;
+	read_gpu(c, jdom_get(o, "gpu"), &rk->gpu);
+	read_kernels(c, o, rk);
+	rk->has_phases = jdom_get(o, "phases") != NULL;
+	if (rk->has_phases)
+		read_phases(c, o, rk);
+	rk->has_throughput = t != NULL;
+	if (t && t->type == JDOM_OBJECT)
+		read_throughput(c, t, &rk->throughput);
+	else if (t)
+		fail(c, t, "\"%s\" should be %s", "throughput", "an object");
+
+	a = get_arr(c, o, "memory", &n);
+	rk->memory = alloc_n(c, n, sizeof(*rk->memory));
+	for (size_t i = 0; rk->memory && i < n; i++) {
+		rk->memory[i].device = get_i64(c, &a[i], "device");
+		rk->memory[i].peak_allocated = get_i64(c, &a[i], "peak_allocated");
+		rk->memory[i].peak_reserved = get_i64(c, &a[i], "peak_reserved");
+		rk->memory[i].capacity = get_i64_or(c, &a[i], "capacity", -1);
+	}
+	rk->nr_memory = c->failed ? 0 : n;
+
+	a = get_arr(c, o, "cpu_ops", &n);
+	rk->cpu_ops = alloc_n(c, n, sizeof(*rk->cpu_ops));
+	for (size_t i = 0; rk->cpu_ops && i < n && !c->failed; i++) {
+		rk->cpu_ops[i].name = get_str(c, &a[i], "name");
+		rk->cpu_ops[i].count = get_i64(c, &a[i], "count");
+		rk->cpu_ops[i].total_ns = get_i64(c, &a[i], "total_ns");
+		rk->cpu_ops[i].self_ns = get_i64(c, &a[i], "self_ns");
+	}
+	rk->nr_cpu_ops = c->failed ? 0 : n;
+}
+
+/* inputs[i] describes ranks[i]; a report without inputs still reads. */
+static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
+		      struct report_rank *rk)
+{
+	const struct jdom *ev, *w;
+	size_t n;
+
+	if (o->type != JDOM_OBJECT) {
+		fail(c, o, "a rank should be %s%s", "an object", "");
+		return;
+	}
+	rk->rank = get_i64(c, o, "rank");
+	rk->source = get_str(c, o, "source");
+	rk->complete = get_bool(c, o, "complete");
+	w = get_arr(c, o, "warnings", &n);
+	rk->warnings = alloc_n(c, n, sizeof(*rk->warnings));
+	for (size_t i = 0; rk->warnings && i < n; i++) {
+		if (w[i].type != JDOM_STRING)
+			fail(c, &w[i], "\"%s\" should hold %s", "warnings", "strings");
+		else
+			rk->warnings[i] = copy_str(c, &w[i]);
+	}
+	rk->nr_warnings = c->failed ? 0 : n;
+	ev = need(c, o, "events", JDOM_OBJECT);
+	if (ev) {
+		rk->events_total = get_i64(c, ev, "total");
+		read_counts(c, ev, "by_ph", &rk->by_ph, &rk->nr_by_ph);
+		read_counts(c, ev, "by_cat", &rk->by_cat, &rk->nr_by_cat);
+	}
+	rk->span_ns = get_i64(c, o, "span_ns");
+	if (jdom_get(o, "gpu"))
+		read_analysed(c, o, rk);
+
+	rk->path = rk->source;
+	rk->format = "kineto";
+	if (in && in->type == JDOM_OBJECT) {
+		rk->path = get_str(c, in, "path");
+		rk->bytes = get_i64(c, in, "bytes");
+		if (jdom_get(in, "bytes_text"))
+			rk->bytes_text = get_i64(c, in, "bytes_text");
+		if (jdom_get(in, "format"))
+			rk->format = get_str(c, in, "format");
+	}
+}
+
+static void read_run(struct rd *c, const struct jdom *root, struct report *r)
+{
+	const struct jdom *cr = jdom_get(root, "cross_rank"), *a, *tool;
+	size_t n;
+
+	tool = jdom_get(root, "tool");
+	if (tool)
+		r->tool = get_str(c, tool, "name");
+	r->nr_cross_rank = 0;
+	if (cr && cr->type == JDOM_OBJECT) {
+		r->cross_rank = alloc_n(c, cr->n, sizeof(*r->cross_rank));
+		for (size_t i = 0; r->cross_rank && i < cr->n; i++) {
+			struct report_stat *st = &r->cross_rank[i];
+			const struct jdom *v = &cr->kids[i];
+
+			st->metric = arena_strndup(&r->arena, v->key, v->key_len);
+			st->count = get_i64(c, v, "count");
+			st->min = get_f64(c, v, "min");
+			st->max = get_f64(c, v, "max");
+			st->avg = get_f64(c, v, "avg");
+			st->median = get_f64(c, v, "median");
+			st->stddev = get_f64(c, v, "stddev");
+			st->min_rank = get_i64(c, v, "min_rank");
+			st->max_rank = get_i64(c, v, "max_rank");
+			if (!st->metric)
+				fail(c, v, "out of memory%s%s", "", "");
+		}
+		r->nr_cross_rank = cr->n;
+	}
+
+	a = get_arr(c, root, "stragglers", &n);
+	r->stragglers = alloc_n(c, n, sizeof(*r->stragglers));
+	for (size_t i = 0; r->stragglers && i < n; i++) {
+		r->stragglers[i].rank = get_i64(c, &a[i], "rank");
+		r->stragglers[i].metric = get_str(c, &a[i], "metric");
+		r->stragglers[i].value = get_f64(c, &a[i], "value");
+		r->stragglers[i].median = get_f64(c, &a[i], "median");
+		r->stragglers[i].excess = get_f64(c, &a[i], "excess");
+	}
+	r->nr_stragglers = n;
+
+	a = get_arr(c, root, "suggestions", &n);
+	r->suggestions = alloc_n(c, n, sizeof(*r->suggestions));
+	for (size_t i = 0; r->suggestions && i < n; i++) {
+		struct report_suggestion *sg = &r->suggestions[i];
+		const char *sev = get_str(c, &a[i], "severity");
+
+		sg->id = get_str(c, &a[i], "id");
+		sg->severity = !strcmp(sev, "high") ? SEV_HIGH : !strcmp(sev, "medium") ? SEV_MEDIUM
+											 : SEV_LOW;
+		sg->rank = get_i64_or(c, &a[i], "rank", -1);
+		sg->metric = get_str(c, &a[i], "metric");
+		sg->value = get_f64(c, &a[i], "value");
+		sg->threshold = get_f64(c, &a[i], "threshold");
+		sg->message = get_str(c, &a[i], "message");
+	}
+	r->nr_suggestions = n;
+}
+
+int report_read(struct report *r, const char *text, size_t len, unsigned flags, struct err *err)
+{
+	struct rd c = { .r = r, .err = err };
+	struct arena scratch;
+	const struct jdom *root, *schema, *ranks, *inputs;
+	struct report saved = *r;
+	int rc = REPORT_READ_BAD;
+
+	arena_init(&scratch);
+	root = jdom_parse(text, len, &scratch, err);
+	if (!root)
+		goto out;
+	schema = jdom_get(root, "schema");
+	if (!schema || schema->type != JDOM_STRING || strcmp(schema->s, REPORT_SCHEMA)) {
+		rc = REPORT_READ_OTHER;
+		err_set(err, root->offset, "not a vtrace report (schema %s%s%s)",
+			schema && schema->type == JDOM_STRING ? "\"" : "",
+			schema && schema->type == JDOM_STRING ? schema->s : "missing",
+			schema && schema->type == JDOM_STRING ? "\"" : "");
+		goto out;
+	}
+	ranks = need(&c, root, "ranks", JDOM_ARRAY);
+	inputs = jdom_get(root, "inputs");
+	for (size_t i = 0; ranks && i < ranks->n && !c.failed; i++) {
+		struct report_rank *rk = report_add_rank(r);
+
+		if (!rk) {
+			fail(&c, &ranks->kids[i], "out of memory%s%s", "", "");
+			break;
+		}
+		read_rank(&c, &ranks->kids[i],
+			  inputs && inputs->type == JDOM_ARRAY && i < inputs->n ? &inputs->kids[i]
+										 : NULL,
+			  rk);
+	}
+	if (flags & REPORT_READ_RUN && !c.failed)
+		read_run(&c, root, r);
+	if (!c.failed)
+		rc = REPORT_READ_OK;
+out:
+	if (rc != REPORT_READ_OK) {
+		/* Back to the caller's report; what the arena gained stays there. */
+		struct arena a = r->arena;
+
+		*r = saved;
+		r->arena = a;
+	}
+	arena_release(&scratch);
+	return rc;
+}
+
+int report_read_file(struct report *r, const char *path, unsigned flags, struct err *err)
+{
+	gzFile f = gzopen(path, "rb");
+	struct buf text;
+	int rc = REPORT_READ_BAD, n;
+
+	if (!f)
+		return err_set(err, -1, "cannot open: %s", strerror(errno ? errno : ENOMEM));
+	buf_init(&text);
+	for (;;) {
+		if (buf_reserve(&text, 1 << 16)) {
+			err_set(err, -1, "out of memory");
+			goto out;
+		}
+		n = gzread(f, text.data + text.len, 1 << 16);
+		if (n <= 0)
+			break;
+		text.len += (size_t)n;
+	}
+	if (n < 0) {
+		int zerr;
+
+		err_set(err, (int64_t)text.len, "cannot read: %s", gzerror(f, &zerr));
+		goto out;
+	}
+	rc = report_read(r, text.data, text.len, flags, err);
+out:
+	gzclose(f);
+	buf_release(&text);
+	return rc;
+}
