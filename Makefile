@@ -131,7 +131,7 @@ bench: deps
 # libFuzzer needs clang; the target links the same lib/ sources.
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard lib/*.h)
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Ilib -fopenmp=libgomp -fsanitize=fuzzer,address,undefined \
 		$(ZLIB_CFLAGS) -o $@ $< $(LIB_SRC) $(LIBS)

@@ -1,7 +1,7 @@
 /*
  * ctest: helpers shared by the collector tests (header only, all static).
  *
- * check() prints one line per check and counts failures; ctest_load() reads
+ * Checks are those of tests/unit/check.h; ctest_load() reads
  * a .vtr file through lib/vtr.c into an array of plain events (names and
  * thread ids as text), which tests then search; ctest_stderr_*() capture
  * what the collector writes to fd 2.  Temporary directories live under
@@ -21,31 +21,7 @@
 
 #include "vtr.h"
 
-static int nr_pass, nr_fail;
-
-static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3), unused));
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (ok)
-		nr_pass++;
-	else
-		nr_fail++;
-}
-
-static __attribute__((unused)) int ctest_done(const char *prog)
-{
-	printf("%s: %d passed, %d failed\n", prog, nr_pass, nr_fail);
-	return nr_fail ? 1 : 0;
-}
+#include "../unit/check.h"
 
 static void *ctest_alloc(void *p, size_t n)
 {

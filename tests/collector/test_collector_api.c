@@ -36,8 +36,8 @@ static void test_before_init(void)
 	vt_region_end();
 	vt_frames(1);
 	vt_counter("early", 1);
-	check(!vt_enabled() && !vt_path(), "recording is off before vt_init");
-	check(vt_flush() == -1, "vt_flush before vt_init says not recording");
+	CHECK_MSG(!vt_enabled() && !vt_path(), "recording is off before vt_init");
+	CHECK_MSG(vt_flush() == -1, "vt_flush before vt_init says not recording");
 }
 
 static void test_session(void)
@@ -47,11 +47,11 @@ static void test_session(void)
 	struct ctest_trace tr;
 	int64_t t0 = realtime_ns(), t1;
 
-	check(vt_init(dir, "api", 3) == 0, "vt_init starts recording");
-	check(vt_init(dir, "other", 4) == 0, "vt_init while recording is a no-op");
+	CHECK_MSG(vt_init(dir, "api", 3) == 0, "vt_init starts recording");
+	CHECK_MSG(vt_init(dir, "other", 4) == 0, "vt_init while recording is a no-op");
 	snprintf(path, sizeof(path), "%s/api-rank3.vtr", dir);
-	check(vt_path() && !strcmp(vt_path(), path), "file is DIR/NAME-rankR.vtr (%s)",
-	      vt_path() ? vt_path() : "NULL");
+	CHECK_MSG(vt_path() && !strcmp(vt_path(), path), "file is DIR/NAME-rankR.vtr (%s)",
+		  vt_path() ? vt_path() : "NULL");
 
 	vt_region_begin("outer");
 	sleep_ms(2);
@@ -72,80 +72,80 @@ static void test_session(void)
 	vt_region_begin(longname);
 	vt_region_end();
 
-	check(vt_flush() == 0, "vt_flush writes");
+	CHECK_MSG(vt_flush() == 0, "vt_flush writes");
 	ctest_load(path, &tr);
-	check(tr.rc == 1 && !tr.info.complete,
-	      "before shutdown the file reads as incomplete (rc %d)", tr.rc);
-	check(ctest_count(&tr, 'X', "outer") == 1, "flushed events are readable before shutdown");
+	CHECK_MSG(tr.rc == 1 && !tr.info.complete,
+		  "before shutdown the file reads as incomplete (rc %d)", tr.rc);
+	CHECK_MSG(ctest_count(&tr, 'X', "outer") == 1, "flushed events are readable before shutdown");
 	ctest_free(&tr);
 
 	vt_shutdown();
 	vt_shutdown();
 	t1 = realtime_ns();
-	check(!vt_enabled() && !vt_path(), "vt_shutdown stops recording");
+	CHECK_MSG(!vt_enabled() && !vt_path(), "vt_shutdown stops recording");
 	vt_region_begin("after");
 	vt_region_end();
 
 	ctest_load(path, &tr);
-	check(tr.rc == 0 && tr.info.complete, "after shutdown the file is complete (rc %d: %s)",
-	      tr.rc, tr.info.nr_warnings ? tr.info.warnings[0].msg : tr.err.msg);
-	check(!strcmp(tr.info.format, "vtr"), "format is vtr");
-	check(tr.info.rank == 3, "rank from vt_init (%lld)", (long long)tr.info.rank);
-	check(tr.info.nr_events == (int64_t)tr.n, "nr_events counts delivered events");
-	check(ctest_count(&tr, 0, "after") == 0 && ctest_count(&tr, 0, "early") == 0,
-	      "nothing recorded outside the session");
+	CHECK_MSG(tr.rc == 0 && tr.info.complete, "after shutdown the file is complete (rc %d: %s)",
+		  tr.rc, tr.info.nr_warnings ? tr.info.warnings[0].msg : tr.err.msg);
+	CHECK_MSG(!strcmp(tr.info.format, "vtr"), "format is vtr");
+	CHECK_MSG(tr.info.rank == 3, "rank from vt_init (%lld)", (long long)tr.info.rank);
+	CHECK_MSG(tr.info.nr_events == (int64_t)tr.n, "nr_events counts delivered events");
+	CHECK_MSG(ctest_count(&tr, 0, "after") == 0 && ctest_count(&tr, 0, "early") == 0,
+		  "nothing recorded outside the session");
 
 	outer = ctest_find(&tr, 'X', "outer");
 	inner = ctest_find(&tr, 'X', "inner");
-	check(outer && inner, "regions become X events");
+	CHECK_MSG(outer && inner, "regions become X events");
 	if (outer && inner) {
 		char pid[16], tid[16];
 
 		snprintf(pid, sizeof(pid), "%d", (int)getpid());
 		snprintf(tid, sizeof(tid), "%d", (int)gettid());
-		check(!strcmp(outer->cat, "user_annotation"), "region cat is user_annotation");
-		check(!strcmp(outer->pid, pid) && !strcmp(outer->tid, tid),
-		      "pid and tid are the process and thread ids (%s/%s)", outer->pid, outer->tid);
-		check(outer->ts_ns <= inner->ts_ns &&
+		CHECK_MSG(!strcmp(outer->cat, "user_annotation"), "region cat is user_annotation");
+		CHECK_MSG(!strcmp(outer->pid, pid) && !strcmp(outer->tid, tid),
+			  "pid and tid are the process and thread ids (%s/%s)", outer->pid, outer->tid);
+		CHECK_MSG(outer->ts_ns <= inner->ts_ns &&
 			      inner->ts_ns + inner->dur_ns <= outer->ts_ns + outer->dur_ns,
-		      "inner lies inside outer");
-		check(inner->dur_ns >= 2000000 && outer->dur_ns >= 4000000,
-		      "durations cover the sleeps (%lld, %lld ns)", (long long)inner->dur_ns,
-		      (long long)outer->dur_ns);
-		check(outer->ts_ns >= t0 - 50000000 && outer->ts_ns <= t1,
-		      "timestamps are on the CLOCK_REALTIME timeline");
-		check((outer->flags & (EV_TS | EV_DUR)) == (EV_TS | EV_DUR),
-		      "X has EV_TS and EV_DUR");
+			  "inner lies inside outer");
+		CHECK_MSG(inner->dur_ns >= 2000000 && outer->dur_ns >= 4000000,
+			  "durations cover the sleeps (%lld, %lld ns)", (long long)inner->dur_ns,
+			  (long long)outer->dur_ns);
+		CHECK_MSG(outer->ts_ns >= t0 - 50000000 && outer->ts_ns <= t1,
+			  "timestamps are on the CLOCK_REALTIME timeline");
+		CHECK_MSG((outer->flags & (EV_TS | EV_DUR)) == (EV_TS | EV_DUR),
+			  "X has EV_TS and EV_DUR");
 	}
 	ev = ctest_find(&tr, 'i', "mark");
-	check(ev && !strcmp(ev->cat, "vtrace"), "instants become i events");
+	CHECK_MSG(ev && !strcmp(ev->cat, "vtrace"), "instants become i events");
 	ev = ctest_find(&tr, 'C', "queue_depth");
-	check(ev && ev->value == 42 && (ev->flags & EV_VALUE),
-	      "counters become C events with value");
+	CHECK_MSG(ev && ev->value == 42 && (ev->flags & EV_VALUE),
+		  "counters become C events with value");
 	ev = ctest_find(&tr, 'C', "negative");
-	check(ev && ev->value == -7, "counter values are signed");
+	CHECK_MSG(ev && ev->value == -7, "counter values are signed");
 	ev = ctest_find(&tr, 'C', "vtrace.frames");
-	check(ev && ev->value == 16 && (ev->flags & EV_FRAMES),
-	      "vt_frames: vtrace.frames, EV_FRAMES");
+	CHECK_MSG(ev && ev->value == 16 && (ev->flags & EV_FRAMES),
+		  "vt_frames: vtrace.frames, EV_FRAMES");
 	ev = ctest_find(&tr, 'C', "vtrace.blocks");
-	check(ev && ev->value == 4 && (ev->flags & EV_BLOCKS),
-	      "vt_blocks: vtrace.blocks, EV_BLOCKS");
-	check(ctest_count(&tr, 'X', "(null)") == 1, "a NULL name reads as (null)");
+	CHECK_MSG(ev && ev->value == 4 && (ev->flags & EV_BLOCKS),
+		  "vt_blocks: vtrace.blocks, EV_BLOCKS");
+	CHECK_MSG(ctest_count(&tr, 'X', "(null)") == 1, "a NULL name reads as (null)");
 	longname[VTR_NAME_MAX] = '\0';
-	check(ctest_count(&tr, 'X', longname) == 1, "long names are cut at %d bytes", VTR_NAME_MAX);
-	check(ctest_count(&tr, 'X', NULL) == 4, "every region and only those (%zu)",
-	      ctest_count(&tr, 'X', NULL));
+	CHECK_MSG(ctest_count(&tr, 'X', longname) == 1, "long names are cut at %d bytes", VTR_NAME_MAX);
+	CHECK_MSG(ctest_count(&tr, 'X', NULL) == 4, "every region and only those (%zu)",
+		  ctest_count(&tr, 'X', NULL));
 	ctest_free(&tr);
 
 	/* A second session: a new file that has the strings it needs. */
-	check(vt_init(dir, "again", 0) == 0, "vt_init after vt_shutdown starts a new file");
+	CHECK_MSG(vt_init(dir, "again", 0) == 0, "vt_init after vt_shutdown starts a new file");
 	vt_region_begin("outer");
 	vt_region_end();
 	vt_shutdown();
 	snprintf(path, sizeof(path), "%s/again-rank0.vtr", dir);
 	ctest_load(path, &tr);
-	check(tr.rc == 0 && ctest_count(&tr, 'X', "outer") == 1 && tr.n == 1,
-	      "second session holds exactly its own event, named");
+	CHECK_MSG(tr.rc == 0 && ctest_count(&tr, 'X', "outer") == 1 && tr.n == 1,
+		  "second session holds exactly its own event, named");
 	ctest_free(&tr);
 }
 
@@ -182,11 +182,11 @@ static void test_threads(void)
 	vt_shutdown();
 	snprintf(path, sizeof(path), "%s/threads-rank0.vtr", dir);
 	ctest_load(path, &tr);
-	check(tr.rc == 0 && ctest_count(&tr, 'X', "work") == 8, "8 threads, 8 work regions");
+	CHECK_MSG(tr.rc == 0 && ctest_count(&tr, 'X', "work") == 8, "8 threads, 8 work regions");
 	a = ctest_find(&tr, 'X', "thread_0");
 	b = ctest_find(&tr, 'X', "thread_1");
-	check(a && b && strcmp(a->tid, b->tid), "each thread has its own tid");
-	check(ctest_count(&tr, 'X', "thread_7") == 1, "a reused buffer records its new thread");
+	CHECK_MSG(a && b && strcmp(a->tid, b->tid), "each thread has its own tid");
+	CHECK_MSG(ctest_count(&tr, 'X', "thread_7") == 1, "a reused buffer records its new thread");
 	ctest_free(&tr);
 }
 
@@ -198,8 +198,8 @@ static void test_env(void)
 	setenv("VTRACE_RANK", "7", 1);
 	vt_init(dir, "argname", 1);
 	snprintf(path, sizeof(path), "%s/envname-rank7.vtr", dir);
-	check(vt_path() && !strcmp(vt_path(), path),
-	      "VTRACE_NAME and VTRACE_RANK win over arguments");
+	CHECK_MSG(vt_path() && !strcmp(vt_path(), path),
+		  "VTRACE_NAME and VTRACE_RANK win over arguments");
 	vt_shutdown();
 	unsetenv("VTRACE_NAME");
 	unsetenv("VTRACE_RANK");
@@ -207,19 +207,19 @@ static void test_env(void)
 	setenv("RANK", "5", 1);
 	vt_init(dir, "torchrun", -1);
 	snprintf(path, sizeof(path), "%s/torchrun-rank5.vtr", dir);
-	check(vt_path() && !strcmp(vt_path(), path), "RANK is the fallback for rank -1");
+	CHECK_MSG(vt_path() && !strcmp(vt_path(), path), "RANK is the fallback for rank -1");
 	vt_shutdown();
 	vt_init(dir, "given", 2);
 	snprintf(path, sizeof(path), "%s/given-rank2.vtr", dir);
-	check(vt_path() && !strcmp(vt_path(), path), "a rank argument wins over RANK");
+	CHECK_MSG(vt_path() && !strcmp(vt_path(), path), "a rank argument wins over RANK");
 	vt_shutdown();
 	unsetenv("RANK");
 
 	snprintf(path, sizeof(path), "%s/sub/dir", dir);
 	vt_init(path, "deep/name", 0);
 	snprintf(path, sizeof(path), "%s/sub/dir/deep_name-rank0.vtr", dir);
-	check(vt_path() && !strcmp(vt_path(), path),
-	      "missing directories are made, '/' in names cut");
+	CHECK_MSG(vt_path() && !strcmp(vt_path(), path),
+		  "missing directories are made, '/' in names cut");
 	vt_shutdown();
 }
 
@@ -241,8 +241,8 @@ static void test_auto_init(void)
 	waitpid(pid, &status, 0);
 	snprintf(path, sizeof(path), "%s/auto-rank0.vtr", dir);
 	ctest_load(path, &tr);
-	check(WIFEXITED(status) && tr.rc == 0 && ctest_count(&tr, 'X', "by_itself") == 1,
-	      "VTRACE_DIR starts recording without vt_init, atexit completes the file");
+	CHECK_MSG(WIFEXITED(status) && tr.rc == 0 && ctest_count(&tr, 'X', "by_itself") == 1,
+		  "VTRACE_DIR starts recording without vt_init, atexit completes the file");
 	ctest_free(&tr);
 }
 
@@ -264,8 +264,8 @@ int main(void)
 	test_threads();
 	test_env();
 	lines = ctest_stderr_end(err, sizeof(err));
-	check(lines == 0, "nothing on stderr in normal use (%s)", err);
+	CHECK_MSG(lines == 0, "nothing on stderr in normal use (%s)", err);
 	ctest_rmdir(dir);
 	free(dir);
-	return ctest_done("test_collector_api");
+	return check_done("test_collector_api");
 }

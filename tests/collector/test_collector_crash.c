@@ -104,31 +104,31 @@ int main(void)
 		child(dir, fds[1]);
 	}
 	close(fds[1]);
-	check(read(fds[0], &c, 1) == 1, "the child recorded and flushed");
+	CHECK_MSG(read(fds[0], &c, 1) == 1, "the child recorded and flushed");
 	nanosleep(&pause, NULL);
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
-	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the child died of SIGKILL");
+	CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the child died of SIGKILL");
 
 	snprintf(path, sizeof(path), "%s/crash-rank1.vtr", dir);
 	ctest_load(path, &tr);
-	check(tr.rc == 1 && !tr.info.complete, "the file reads as incomplete (rc %d: %s)", tr.rc,
-	      tr.err.msg);
-	check(tr.info.rank == 1, "the rank is in the header");
-	check(ctest_warned(&tr, "no end record") || ctest_warned(&tr, "cut off"),
-	      "a warning says why (%s)", tr.info.nr_warnings ? tr.info.warnings[0].msg : "none");
-	check(ctest_count(&tr, 'X', "before") == BEFORE, "every region before the flush is there");
-	check(ctest_count(&tr, 'C', "vtrace.frames") == BEFORE, "and every frame");
-	check(ctest_count(&tr, 'B', "run") == 1, "the open outer region is kept as a B event");
-	check(ctest_count(&tr, 'X', "after") > 0, "the timer flushed some regions after it (%zu)",
-	      ctest_count(&tr, 'X', "after"));
-	check(ctest_count(&tr, 'X', "inner") >= ctest_count(&tr, 'X', "after"),
-	      "inner regions end before their outer ones");
+	CHECK_MSG(tr.rc == 1 && !tr.info.complete, "the file reads as incomplete (rc %d: %s)", tr.rc,
+		  tr.err.msg);
+	CHECK_MSG(tr.info.rank == 1, "the rank is in the header");
+	CHECK_MSG(ctest_warned(&tr, "no end record") || ctest_warned(&tr, "cut off"),
+		  "a warning says why (%s)", tr.info.nr_warnings ? tr.info.warnings[0].msg : "none");
+	CHECK_MSG(ctest_count(&tr, 'X', "before") == BEFORE, "every region before the flush is there");
+	CHECK_MSG(ctest_count(&tr, 'C', "vtrace.frames") == BEFORE, "and every frame");
+	CHECK_MSG(ctest_count(&tr, 'B', "run") == 1, "the open outer region is kept as a B event");
+	CHECK_MSG(ctest_count(&tr, 'X', "after") > 0, "the timer flushed some regions after it (%zu)",
+		  ctest_count(&tr, 'X', "after"));
+	CHECK_MSG(ctest_count(&tr, 'X', "inner") >= ctest_count(&tr, 'X', "after"),
+		  "inner regions end before their outer ones");
 	ctest_free(&tr);
 
 	/* Cut the file inside its last whole block: header, middle, one byte short. */
 	nb = block_offsets(path, off, 4096);
-	check(nb >= 2, "the file has blocks (%zu)", nb);
+	CHECK_MSG(nb >= 2, "the file has blocks (%zu)", nb);
 	snprintf(cut, sizeof(cut), "%s/cut.vtr", dir);
 	if (nb >= 2) {
 		int64_t start = off[nb - 2], end = off[nb - 1];
@@ -140,24 +140,24 @@ int main(void)
 			copy_head(path, cut, points[i]);
 			ctest_load(cut, &tr);
 			w = tr.info.nr_warnings ? tr.info.warnings[0].msg : "";
-			check(tr.rc == 1 && ctest_warned(&tr, "cut off") && tr.info.nr_warnings &&
+			CHECK_MSG(tr.rc == 1 && ctest_warned(&tr, "cut off") && tr.info.nr_warnings &&
 				      tr.info.warnings[0].offset == start,
-			      "cut at %lld: reads with a warning at the block (%s)",
-			      (long long)points[i], w);
-			check(ctest_count(&tr, 'X', "before") == BEFORE, "cut at %lld: %s kept",
-			      (long long)points[i], "regions before it");
+				  "cut at %lld: reads with a warning at the block (%s)",
+				  (long long)points[i], w);
+			CHECK_MSG(ctest_count(&tr, 'X', "before") == BEFORE, "cut at %lld: %s kept",
+				  (long long)points[i], "regions before it");
 			ctest_free(&tr);
 		}
-		check(file_size(cut) == end - 1, "the cut file has the expected size");
+		CHECK_MSG(file_size(cut) == end - 1, "the cut file has the expected size");
 	}
 
 	copy_head(path, cut, 100);
 	ctest_load(cut, &tr);
-	check(tr.rc == -1 && strstr(tr.err.msg, "header"), "cut in the header: not readable (%s)",
-	      tr.err.msg);
+	CHECK_MSG(tr.rc == -1 && strstr(tr.err.msg, "header"), "cut in the header: not readable (%s)",
+		  tr.err.msg);
 	ctest_free(&tr);
 
 	ctest_rmdir(dir);
 	free(dir);
-	return ctest_done("test_collector_crash");
+	return check_done("test_collector_crash");
 }

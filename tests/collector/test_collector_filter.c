@@ -45,37 +45,37 @@ int main(void)
 	lines = ctest_stderr_end(err, sizeof(err));
 
 	ctest_load(path, &tr);
-	check(tr.rc == 0, "file reads completely");
-	check(ctest_count(&tr, 'X', "denoise") == 6, "denoise kept, nested too (%zu)",
-	      ctest_count(&tr, 'X', "denoise"));
-	check(ctest_count(&tr, 'X', "vae_decode") == 1, "vae_decode kept");
-	check(ctest_count(&tr, 'X', NULL) == 7, "nothing else kept (%zu regions)",
-	      ctest_count(&tr, 'X', NULL));
-	check(ctest_count(&tr, 'i', NULL) == 1, "instants are not filtered");
-	check(tr.info.nr_warnings == 0, "begins and ends stay paired (%s)",
-	      tr.info.nr_warnings ? tr.info.warnings[0].msg : "");
+	CHECK_MSG(tr.rc == 0, "file reads completely");
+	CHECK_MSG(ctest_count(&tr, 'X', "denoise") == 6, "denoise kept, nested too (%zu)",
+		  ctest_count(&tr, 'X', "denoise"));
+	CHECK_MSG(ctest_count(&tr, 'X', "vae_decode") == 1, "vae_decode kept");
+	CHECK_MSG(ctest_count(&tr, 'X', NULL) == 7, "nothing else kept (%zu regions)",
+		  ctest_count(&tr, 'X', NULL));
+	CHECK_MSG(ctest_count(&tr, 'i', NULL) == 1, "instants are not filtered");
+	CHECK_MSG(tr.info.nr_warnings == 0, "begins and ends stay paired (%s)",
+		  tr.info.nr_warnings ? tr.info.warnings[0].msg : "");
 	/* The first two denoise regions to end are the inner then the outer of step 0. */
 	inner = &tr.ev[0];
 	outer = &tr.ev[1];
-	check(!strcmp(inner->name, "denoise") && !strcmp(outer->name, "denoise") &&
+	CHECK_MSG(!strcmp(inner->name, "denoise") && !strcmp(outer->name, "denoise") &&
 		      outer->ts_ns <= inner->ts_ns &&
 		      inner->ts_ns + inner->dur_ns <= outer->ts_ns + outer->dur_ns,
-	      "the inner denoise lies in the outer one across a dropped region");
+		  "the inner denoise lies in the outer one across a dropped region");
 	ctest_free(&tr);
 
-	check(lines == 1, "exactly one line on stderr (%d): %s", lines, err);
-	check(strstr(err, "VTRACE_REGIONS") && strstr(err, "'denoize_step'") &&
+	CHECK_MSG(lines == 1, "exactly one line on stderr (%d): %s", lines, err);
+	CHECK_MSG(strstr(err, "VTRACE_REGIONS") && strstr(err, "'denoize_step'") &&
 		      strstr(err, "did you mean 'denoise_step'?"),
-	      "it names the misspelled entry and the likely meant name");
-	check(!strstr(err, "'denoise'") || strstr(err, "'denoise_step'"),
-	      "names that matched are not reported");
+		  "it names the misspelled entry and the likely meant name");
+	CHECK_MSG(!strstr(err, "'denoise'") || strstr(err, "'denoise_step'"),
+		  "names that matched are not reported");
 
 	ctest_stderr_begin(dir);
 	vt_init(dir, "again", 0);
 	pipeline();
 	vt_shutdown();
 	lines = ctest_stderr_end(err, sizeof(err));
-	check(lines == 0, "no second warning in a later session (%s)", err);
+	CHECK_MSG(lines == 0, "no second warning in a later session (%s)", err);
 
 	unsetenv("VTRACE_REGIONS");
 	vt_init(dir, "all", 0);
@@ -83,10 +83,10 @@ int main(void)
 	pipeline();
 	vt_shutdown();
 	ctest_load(path, &tr);
-	check(ctest_count(&tr, 'X', NULL) == 12, "without VTRACE_REGIONS every region is kept");
+	CHECK_MSG(ctest_count(&tr, 'X', NULL) == 12, "without VTRACE_REGIONS every region is kept");
 	ctest_free(&tr);
 
 	ctest_rmdir(dir);
 	free(dir);
-	return ctest_done("test_collector_filter");
+	return check_done("test_collector_filter");
 }

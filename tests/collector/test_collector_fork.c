@@ -100,29 +100,29 @@ int main(void)
 	vt_shutdown();
 
 	for (int i = 0; i < 2; i++)
-		check(WIFEXITED(status[i]) && WEXITSTATUS(status[i]) == 0,
-		      "child %d: off after fork, no deadlock%s (status %#x)", i,
-		      i ? ", vt_init starts its own file" : "", status[i]);
+		CHECK_MSG(WIFEXITED(status[i]) && WEXITSTATUS(status[i]) == 0,
+			  "child %d: off after fork, no deadlock%s (status %#x)", i,
+			  i ? ", vt_init starts its own file" : "", status[i]);
 
 	ctest_load(path, &tr);
-	check(tr.rc == 0, "the parent's file is complete (rc %d)", tr.rc);
-	check(ctest_count(&tr, 'X', "parent_before") == 1 &&
+	CHECK_MSG(tr.rc == 0, "the parent's file is complete (rc %d)", tr.rc);
+	CHECK_MSG(ctest_count(&tr, 'X', "parent_before") == 1 &&
 		      ctest_count(&tr, 'X', "parent_after") == 1,
-	      "the parent's regions are there once each");
-	check(ctest_count(&tr, 'X', "busy") == (size_t)(intptr_t)nr_busy,
-	      "the busy thread's %ld regions are all there, none twice (%zu)",
-	      (long)(intptr_t)nr_busy, ctest_count(&tr, 'X', "busy"));
-	check(!ctest_count(&tr, 0, "child_off") && !ctest_count(&tr, 0, "child_own"),
-	      "nothing of the children");
+		  "the parent's regions are there once each");
+	CHECK_MSG(ctest_count(&tr, 'X', "busy") == (size_t)(intptr_t)nr_busy,
+		  "the busy thread's %ld regions are all there, none twice (%zu)",
+		  (long)(intptr_t)nr_busy, ctest_count(&tr, 'X', "busy"));
+	CHECK_MSG(!ctest_count(&tr, 0, "child_off") && !ctest_count(&tr, 0, "child_own"),
+		  "nothing of the children");
 	ctest_free(&tr);
 
 	snprintf(own, sizeof(own), "%s/fork-rank0-pid%d.vtr", dir, (int)pid[1]);
 	ctest_load(own, &tr);
-	check(tr.rc == 0 && tr.n == 1 && ctest_count(&tr, 'X', "child_own") == 1,
-	      "the child's own file has just its region (rc %d, %zu events)", tr.rc, tr.n);
+	CHECK_MSG(tr.rc == 0 && tr.n == 1 && ctest_count(&tr, 'X', "child_own") == 1,
+		  "the child's own file has just its region (rc %d, %zu events)", tr.rc, tr.n);
 	ctest_free(&tr);
 
 	ctest_rmdir(dir);
 	free(dir);
-	return ctest_done("test_collector_fork");
+	return check_done("test_collector_fork");
 }

@@ -42,19 +42,19 @@ static int run(const char *dir, int with_gpus)
 	lines = ctest_stderr_end(err, sizeof(err));
 
 	ctest_load(path, &tr);
-	check(tr.rc == 0, "%s: file complete", path);
-	check(ctest_count(&tr, 'C', "proc.rss_bytes") >= 5, "RSS samples (%zu)",
-	      ctest_count(&tr, 'C', "proc.rss_bytes"));
+	CHECK_MSG(tr.rc == 0, "%s: file complete", path);
+	CHECK_MSG(ctest_count(&tr, 'C', "proc.rss_bytes") >= 5, "RSS samples (%zu)",
+		  ctest_count(&tr, 'C', "proc.rss_bytes"));
 	ev = ctest_find(&tr, 'C', "proc.rss_bytes");
-	check(ev && ev->value > 0 && !strcmp(ev->cat, "vtrace.sample") && ev->device == -1,
-	      "RSS is positive, cat vtrace.sample, no device");
+	CHECK_MSG(ev && ev->value > 0 && !strcmp(ev->cat, "vtrace.sample") && ev->device == -1,
+		  "RSS is positive, cat vtrace.sample, no device");
 	ev = ctest_find(&tr, 'C', "sys.mem_total_bytes");
-	check(ev && ev->value > 0, "system memory sampled");
+	CHECK_MSG(ev && ev->value > 0, "system memory sampled");
 	ev = ctest_find(&tr, 'C', "proc.cpu_pct");
-	check(ev && ev->value >= 0, "process CPU sampled");
-	check(lines >= 2 && !strncmp(err, "vtrace: rank 0:", 15) && strstr(err, "fps") &&
+	CHECK_MSG(ev && ev->value >= 0, "process CPU sampled");
+	CHECK_MSG(lines >= 2 && !strncmp(err, "vtrace: rank 0:", 15) && strstr(err, "fps") &&
 		      strstr(err, "frames "),
-	      "live lines on stderr (%d)", lines);
+		  "live lines on stderr (%d)", lines);
 	if (with_gpus) {
 		size_t n0 = 0, n1 = 0;
 
@@ -66,25 +66,25 @@ static int run(const char *dir, int with_gpus)
 			if (tr.ev[i].device == 1 && tr.ev[i].value == 2ll << 30)
 				n1++;
 		}
-		check(n0 >= 5 && n1 >= 5,
-		      "GPU memory of both fake GPUs, with device (%zu, %zu)", n0, n1);
+		CHECK_MSG(n0 >= 5 && n1 >= 5,
+			  "GPU memory of both fake GPUs, with device (%zu, %zu)", n0, n1);
 		ev = ctest_find(&tr, 'C', "gpu.util_pct");
-		check(ev && ev->value == 40 && ev->device == 0, "GPU utilization");
+		CHECK_MSG(ev && ev->value == 40 && ev->device == 0, "GPU utilization");
 		ev = ctest_find(&tr, 'C', "gpu.temp_c");
-		check(ev && ev->value == 60, "GPU temperature");
+		CHECK_MSG(ev && ev->value == 60, "GPU temperature");
 		ev = ctest_find(&tr, 'C', "gpu.power_mw");
-		check(ev && ev->value == 300000, "GPU power");
+		CHECK_MSG(ev && ev->value == 300000, "GPU power");
 		ev = ctest_find(&tr, 'C', "gpu.mem_total_bytes");
-		check(ev && ev->value == 80ll << 30, "GPU memory total");
-		check(strstr(err, "gpu0 1.0/80.0 GiB 40%") && strstr(err, "gpu1 2.0/80.0 GiB 41%"),
-		      "the live line shows both GPUs: %.200s", err);
+		CHECK_MSG(ev && ev->value == 80ll << 30, "GPU memory total");
+		CHECK_MSG(strstr(err, "gpu0 1.0/80.0 GiB 40%") && strstr(err, "gpu1 2.0/80.0 GiB 41%"),
+			  "the live line shows both GPUs: %.200s", err);
 	} else {
-		check(ctest_count(&tr, 0, "gpu.mem_used_bytes") == 0,
-		      "no GPU samples without NVML");
-		check(!strstr(err, "gpu"), "no GPU on the live line");
+		CHECK_MSG(ctest_count(&tr, 0, "gpu.mem_used_bytes") == 0,
+			  "no GPU samples without NVML");
+		CHECK_MSG(!strstr(err, "gpu"), "no GPU on the live line");
 	}
 	ctest_free(&tr);
-	return ctest_done(with_gpus ? "test_collector_nvml (fake NVML)" : "test_collector_nvml "
+	return check_done(with_gpus ? "test_collector_nvml (fake NVML)" : "test_collector_nvml "
 				      "(no NVML)");
 }
 
@@ -123,10 +123,10 @@ int main(int argc, char **argv)
 		}
 		waitpid(pid, &status[i], 0);
 	}
-	check(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0, "without NVML");
-	check(WIFEXITED(status[1]) && WEXITSTATUS(status[1]) == 0, "with the fake NVML in %s",
-	      libdir);
+	CHECK_MSG(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0, "without NVML");
+	CHECK_MSG(WIFEXITED(status[1]) && WEXITSTATUS(status[1]) == 0, "with the fake NVML in %s",
+		  libdir);
 	ctest_rmdir(dir);
 	free(dir);
-	return ctest_done("test_collector_nvml");
+	return check_done("test_collector_nvml");
 }

@@ -57,16 +57,16 @@ int main(void)
 
 	ctest_load(path, &tr);
 	handled = ctest_count(&tr, 'i', "tick");
-	check(tr.rc == 0 && tr.info.nr_warnings == 0, "the file is complete and well nested (%s)",
-	      tr.info.nr_warnings ? tr.info.warnings[0].msg : "");
-	check(ctest_count(&tr, 'X', "work") == LOOPS && ctest_count(&tr, 'C', "i") == LOOPS,
-	      "every region and counter of the loop is there");
-	check(ticks > 0 && handled > 0 && handled <= (size_t)ticks,
-	      "handlers recorded: %zu of %d signals, the rest dropped", handled, (int)ticks);
-	check(ctest_count(&tr, 'X', "in_handler") == handled,
-	      "a handler's region and instant are kept or dropped together");
+	CHECK_MSG(tr.rc == 0 && tr.info.nr_warnings == 0, "the file is complete and well nested (%s)",
+		  tr.info.nr_warnings ? tr.info.warnings[0].msg : "");
+	CHECK_MSG(ctest_count(&tr, 'X', "work") == LOOPS && ctest_count(&tr, 'C', "i") == LOOPS,
+		  "every region and counter of the loop is there");
+	CHECK_MSG(ticks > 0 && handled > 0 && handled <= (size_t)ticks,
+		  "handlers recorded: %zu of %d signals, the rest dropped", handled, (int)ticks);
+	CHECK_MSG(ctest_count(&tr, 'X', "in_handler") == handled,
+		  "a handler's region and instant are kept or dropped together");
 	ctest_free(&tr);
 	ctest_rmdir(dir);
 	free(dir);
-	return ctest_done("test_collector_signal");
+	return check_done("test_collector_signal");
 }

@@ -143,7 +143,7 @@ static void run(const char *dir, const char *label)
 	char path[4096];
 	int rc;
 
-	check(vt_init(dir, label, 0) == 0, "%s: recording", label);
+	CHECK_MSG(vt_init(dir, label, 0) == 0, "%s: recording", label);
 	snprintf(path, sizeof(path), "%s", vt_path() ? vt_path() : "");
 	for (int i = 0; i < THREADS; i++)
 		pthread_create(&tid[i], NULL, record, NULL);
@@ -154,23 +154,23 @@ static void run(const char *dir, const char *label)
 	memset(&c, 0, sizeof(c));
 	sink = (struct trace_sink){ &c, stress_batch, NULL };
 	rc = vtr_read(path, &sink, &info, &e);
-	check(rc == 0 && info.complete, "%s: the file reads completely (rc %d)", label, rc);
-	check(c.nr == THREADS && c.other == 0, "%s: events of exactly %d threads, nothing else",
-	      label, THREADS);
+	CHECK_MSG(rc == 0 && info.complete, "%s: the file reads completely (rc %d)", label, rc);
+	CHECK_MSG(c.nr == THREADS && c.other == 0, "%s: events of exactly %d threads, nothing else",
+		  label, THREADS);
 	for (int i = 0; i < c.nr; i++) {
 		struct stress_thread *t = &c.t[i];
 		long groups = t->group, marks = (groups + MARK_EVERY - 1) / MARK_EVERY;
 
-		check(t->regions == REGIONS && t->pos == 0, "%s: thread %d: %ld regions", label, i,
-		      t->regions);
-		check(!t->bad_name && !t->bad_nest,
-		      "%s: thread %d: nesting (%ld names, %ld spans off)", label, i, t->bad_name,
-		      t->bad_nest);
-		check(!t->bad_order, "%s: thread %d: groups in order (%ld off)", label, i,
-		      t->bad_order);
-		check(t->counters == marks && t->frames == marks && !t->bad_counter,
-		      "%s: thread %d: %ld counters and %ld frames in order, %ld expected", label, i,
-		      t->counters, t->frames, marks);
+		CHECK_MSG(t->regions == REGIONS && t->pos == 0, "%s: thread %d: %ld regions", label, i,
+			  t->regions);
+		CHECK_MSG(!t->bad_name && !t->bad_nest,
+			  "%s: thread %d: nesting (%ld names, %ld spans off)", label, i, t->bad_name,
+			  t->bad_nest);
+		CHECK_MSG(!t->bad_order, "%s: thread %d: groups in order (%ld off)", label, i,
+			  t->bad_order);
+		CHECK_MSG(t->counters == marks && t->frames == marks && !t->bad_counter,
+			  "%s: thread %d: %ld counters and %ld frames in order, %ld expected", label, i,
+			  t->counters, t->frames, marks);
 	}
 	unlink(path);
 }
@@ -190,5 +190,5 @@ int main(void)
 	run(dir, "small");
 	ctest_rmdir(dir);
 	free(dir);
-	return ctest_done("test_collector_stress");
+	return check_done("test_collector_stress");
 }

@@ -108,23 +108,23 @@ int main(void)
 			out[fread(out, 1, sizeof(out) - 1, f)] = '\0';
 			fclose(f);
 		}
-		check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "%s: never exits, calls are no-ops afterwards (status %#x)", what[i], status);
-		check(lines == 1 && !strncmp(err, "vtrace: ", 8) && strstr(err, expect[i]) &&
+		CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			  "%s: never exits, calls are no-ops afterwards (status %#x)", what[i], status);
+		CHECK_MSG(lines == 1 && !strncmp(err, "vtrace: ", 8) && strstr(err, expect[i]) &&
 			      strstr(err, "recording is off"),
-		      "%s: one line on stderr: %s", what[i], err);
-		check(out[0] == '\0', "%s: nothing on stdout", what[i]);
+			  "%s: one line on stderr: %s", what[i], err);
+		CHECK_MSG(out[0] == '\0', "%s: nothing on stdout", what[i]);
 	}
 
 	/* What the full disk left is readable up to where it stopped. */
 	snprintf(path, sizeof(path), "%s/case2/fills-rank0.vtr", dir);
 	ctest_load(path, &tr);
-	check(tr.rc == 1 && ctest_count(&tr, 'X', "step") > 0,
-	      "the file cut by the full disk reads as incomplete (rc %d, %zu regions)", tr.rc,
-	      ctest_count(&tr, 'X', "step"));
+	CHECK_MSG(tr.rc == 1 && ctest_count(&tr, 'X', "step") > 0,
+		  "the file cut by the full disk reads as incomplete (rc %d, %zu regions)", tr.rc,
+		  ctest_count(&tr, 'X', "step"));
 	ctest_free(&tr);
 
 	ctest_rmdir(dir);
 	free(dir);
-	return ctest_done("test_collector_unwritable");
+	return check_done("test_collector_unwritable");
 }

@@ -27,42 +27,8 @@
 #include "trace_read.h"
 #include "trace_top.h"
 
-#define FAIL(...)                                                                  \
-	do {                                                                       \
-		fprintf(stderr, "fuzz_evparse: %s:%d: ", __FILE__, __LINE__);      \
-		fprintf(stderr, __VA_ARGS__);                                      \
-		fputc('\n', stderr);                                               \
-		abort();                                                           \
-	} while (0)
-
-/* cond, else print it and the printf-style explanation, and abort */
-#define ASSERT(cond, ...)                                                          \
-	do {                                                                       \
-		if (!(cond)) {                                                     \
-			fprintf(stderr, "fuzz_evparse: %s:%d: %s: ", __FILE__,     \
-				__LINE__, #cond);                                  \
-			fprintf(stderr, __VA_ARGS__);                              \
-			fputc('\n', stderr);                                       \
-			abort();                                                   \
-		}                                                                  \
-	} while (0)
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 1099511628211ull;
-	return h;
-}
-
-static uint64_t hash_str(uint64_t h, const struct event_batch *b, uint32_t id)
-{
-	uint32_t len = id ? strtab_len(&b->strs, id) : UINT32_MAX;
-
-	h = fnv(h, &len, sizeof(len));
-	return id ? fnv(h, strtab_str(&b->strs, id), len) : h;
-}
+#define FUZZ_NAME "fuzz_evparse"
+#include "fuzz.h"
 
 /* Fold every event of b, all its meaningful fields, into h. */
 static uint64_t hash_events(uint64_t h, const struct event_batch *b)

@@ -22,33 +22,8 @@
 #include "event.h"
 #include "trace_read.h"
 
-#define ASSERT(cond, ...)                                                          \
-	do {                                                                       \
-		if (!(cond)) {                                                     \
-			fprintf(stderr, "fuzz_trace_read: %s:%d: %s: ", __FILE__,  \
-				__LINE__, #cond);                                  \
-			fprintf(stderr, __VA_ARGS__);                              \
-			fputc('\n', stderr);                                       \
-			abort();                                                   \
-		}                                                                  \
-	} while (0)
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 1099511628211ull;
-	return h;
-}
-
-static uint64_t hash_str(uint64_t h, const struct event_batch *b, uint32_t id)
-{
-	uint32_t len = id ? strtab_len(&b->strs, id) : UINT32_MAX;
-
-	h = fnv(h, &len, sizeof(len));
-	return id ? fnv(h, strtab_str(&b->strs, id), len) : h;
-}
+#define FUZZ_NAME "fuzz_trace_read"
+#include "fuzz.h"
 
 struct sink_ctx {
 	uint64_t h;

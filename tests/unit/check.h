@@ -60,6 +60,9 @@ static inline int check_condf(const char *file, int line, const char *expr, int 
 /* Like CHECK, with a printf-style explanation after the expression. */
 #define CHECKF(cond, ...) check_condf(__FILE__, __LINE__, #cond, !!(cond), __VA_ARGS__)
 
+/* Like CHECKF, where the explanation alone says what was checked. */
+#define CHECK_MSG(cond, ...) check_condf(__FILE__, __LINE__, "check", !!(cond), __VA_ARGS__)
+
 static inline int check_int(const char *file, int line, const char *ea, const char *eb, int64_t a,
 		     int64_t b)
 {

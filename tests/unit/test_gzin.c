@@ -17,36 +17,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-static int nr_pass, nr_fail;
-
-static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (ok)
-		nr_pass++;
-	else
-		nr_fail++;
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "test_gzin: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
+#include "check.h"
 
 /* A growable byte string, enough for building inputs and collecting output. */
 struct bytes {
@@ -199,7 +170,7 @@ static void set_engine(void)
 /* Read path to the end through a heap buffer of exactly cap bytes. */
 static void read_all(const char *path, size_t cap, struct result *r)
 {
-	unsigned char *dst = xmalloc(cap);
+	unsigned char *dst = check_xmalloc(cap);
 	struct gzin *g;
 	ssize_t n;
 
@@ -259,23 +230,23 @@ static void test_plain(void)
 	make_payload(&p, 3u << 20, 1);
 	path = write_tmp(p.data, p.len);
 	read_all(path, 1u << 20, &r);
-	check(r.opened && r.rc == 0 && same(&r.out, p.data, p.len),
-	      "plain file passes through unchanged (%zu bytes)", p.len);
-	check(!r.is_gzip && !strcmp(r.engine, "none"), "plain file: engine \"%s\"", r.engine);
-	check(r.in_size == (int64_t)p.len && r.in_offset == (int64_t)p.len,
-	      "plain file: in_size %lld, in_offset %lld", (long long)r.in_size,
-	      (long long)r.in_offset);
+	CHECK_MSG(r.opened && r.rc == 0 && same(&r.out, p.data, p.len),
+		  "plain file passes through unchanged (%zu bytes)", p.len);
+	CHECK_MSG(!r.is_gzip && !strcmp(r.engine, "none"), "plain file: engine \"%s\"", r.engine);
+	CHECK_MSG(r.in_size == (int64_t)p.len && r.in_offset == (int64_t)p.len,
+		  "plain file: in_size %lld, in_offset %lld", (long long)r.in_size,
+		  (long long)r.in_offset);
 	result_free(&r);
 
 	read_all(path, 7, &r);
-	check(r.rc == 0 && same(&r.out, p.data, p.len), "plain file through a 7-byte buffer");
+	CHECK_MSG(r.rc == 0 && same(&r.out, p.data, p.len), "plain file through a 7-byte buffer");
 	result_free(&r);
 
 	/* A text file that starts with the first magic byte only. */
 	path = write_tmp("\x1f" "abc", 4);
 	read_all(path, 4096, &r);
-	check(r.rc == 0 && same(&r.out, "\x1f" "abc", 4) && !r.is_gzip,
-	      "file starting 1f but not 1f 8b is plain");
+	CHECK_MSG(r.rc == 0 && same(&r.out, "\x1f" "abc", 4) && !r.is_gzip,
+		  "file starting 1f but not 1f 8b is plain");
 	result_free(&r);
 	bytes_free(&p);
 }
@@ -287,20 +258,20 @@ static void test_tiny_files(void)
 
 	path = write_tmp("", 0);
 	read_all(path, 4096, &r);
-	check(r.opened && r.rc == 0 && r.out.len == 0 && !r.is_gzip,
-	      "empty file: gzin_read returns 0 at once");
-	check(r.in_size == 0 && r.in_offset == 0, "empty file: in_size 0, in_offset 0");
+	CHECK_MSG(r.opened && r.rc == 0 && r.out.len == 0 && !r.is_gzip,
+		  "empty file: gzin_read returns 0 at once");
+	CHECK_MSG(r.in_size == 0 && r.in_offset == 0, "empty file: in_size 0, in_offset 0");
 	result_free(&r);
 
 	path = write_tmp("[", 1);
 	read_all(path, 4096, &r);
-	check(r.opened && r.rc == 0 && same(&r.out, "[", 1) && !r.is_gzip,
-	      "1-byte file passes through");
+	CHECK_MSG(r.opened && r.rc == 0 && same(&r.out, "[", 1) && !r.is_gzip,
+		  "1-byte file passes through");
 	result_free(&r);
 
 	path = write_tmp("\x1f", 1);
 	read_all(path, 1, &r);
-	check(r.opened && r.rc == 0 && same(&r.out, "\x1f", 1), "1-byte file 1f passes through");
+	CHECK_MSG(r.opened && r.rc == 0 && same(&r.out, "\x1f", 1), "1-byte file 1f passes through");
 	result_free(&r);
 }
 
@@ -316,17 +287,17 @@ static void test_open_errors(void)
 	snprintf(path, sizeof(path), "%s/test_gzin.no-such-file.%ld", dir, (long)getpid());
 	err_clear(&e);
 	g = gzin_open(path, &e);
-	check(!g && !strncmp(e.msg, "cannot open: ", 13) && e.offset == -1,
-	      "missing file: NULL with \"%s\"", e.msg);
+	CHECK_MSG(!g && !strncmp(e.msg, "cannot open: ", 13) && e.offset == -1,
+		  "missing file: NULL with \"%s\"", e.msg);
 	gzin_close(g);
 
 	err_clear(&e);
 	g = gzin_open(dir, &e);
-	check(!g && !strcmp(e.msg, "is a directory") && e.offset == -1,
-	      "directory: NULL with \"%s\"", e.msg);
+	CHECK_MSG(!g && !strcmp(e.msg, "is a directory") && e.offset == -1,
+		  "directory: NULL with \"%s\"", e.msg);
 	gzin_close(g);
 	gzin_close(NULL);
-	check(1, "gzin_close(NULL) is harmless");
+	CHECK_MSG(1, "gzin_close(NULL) is harmless");
 }
 
 /* Read gz with several buffer sizes and compare against want. */
@@ -338,21 +309,21 @@ static void check_gz(const char *what, const struct bytes *gz, const struct byte
 
 	for (int i = 0; i < nr_caps; i++) {
 		read_all(path, caps[i], &r);
-		check(r.opened && r.rc == 0 && same(&r.out, want->data, want->len),
-		      "%s [%s, cap %zu]: %zu bytes match%s%s", what, tag(), caps[i], r.out.len,
-		      r.rc ? ", error: " : "", r.rc ? r.e.msg : "");
+		CHECK_MSG(r.opened && r.rc == 0 && same(&r.out, want->data, want->len),
+			  "%s [%s, cap %zu]: %zu bytes match%s%s", what, tag(), caps[i], r.out.len,
+			  r.rc ? ", error: " : "", r.rc ? r.e.msg : "");
 		if (i == 0) {
-			check(r.is_gzip && !strcmp(r.engine, engine_env ? "zlib" :
+			CHECK_MSG(r.is_gzip && !strcmp(r.engine, engine_env ? "zlib" :
 #ifdef HAVE_ISAL
 						  "isa-l"
 #else
 						  "zlib"
 #endif
 						  ),
-			      "%s [%s]: engine \"%s\"", what, tag(), r.engine);
-			check(r.in_offset == (int64_t)gz->len && r.in_size == (int64_t)gz->len,
-			      "%s [%s]: in_offset %lld = in_size %lld = %zu", what, tag(),
-			      (long long)r.in_offset, (long long)r.in_size, gz->len);
+				  "%s [%s]: engine \"%s\"", what, tag(), r.engine);
+			CHECK_MSG(r.in_offset == (int64_t)gz->len && r.in_size == (int64_t)gz->len,
+				  "%s [%s]: in_offset %lld = in_size %lld = %zu", what, tag(),
+				  (long long)r.in_offset, (long long)r.in_size, gz->len);
 		}
 		result_free(&r);
 	}
@@ -367,8 +338,8 @@ static void test_members(void)
 
 	make_payload(&p, 5u << 20, 2);
 	gzip_member(&gz, p.data, p.len, 6);
-	check(gz.len > GZIN_BUF_SIZE, "payload compresses to %zu bytes, over one input buffer",
-	      gz.len);
+	CHECK_MSG(gz.len > GZIN_BUF_SIZE, "payload compresses to %zu bytes, over one input buffer",
+		  gz.len);
 	check_gz("single member", &gz, &p, big_caps, 3);
 	bytes_free(&gz);
 
@@ -425,18 +396,18 @@ static void test_truncated(void)
 		const char *path = write_tmp(gz.data, cuts[i]);
 
 		read_all(path, 1u << 20, &r);
-		check(r.opened && r.rc == -1 && !strcmp(r.e.msg, "truncated gzip stream") &&
-		      r.e.compressed && r.e.offset == (int64_t)cuts[i] &&
-		      is_prefix(&r.out, p.data, p.len),
-		      "cut at %zu of %zu [%s]: %zu good bytes, then \"%s\" at compressed byte %lld",
-		      cuts[i], gz.len, tag(), r.out.len, r.e.msg, (long long)r.e.offset);
+		CHECK_MSG(r.opened && r.rc == -1 && !strcmp(r.e.msg, "truncated gzip stream") &&
+			  r.e.compressed && r.e.offset == (int64_t)cuts[i] &&
+			  is_prefix(&r.out, p.data, p.len),
+			  "cut at %zu of %zu [%s]: %zu good bytes, then \"%s\" at compressed byte %lld",
+			  cuts[i], gz.len, tag(), r.out.len, r.e.msg, (long long)r.e.offset);
 		if (cuts[i] == gz.len - 8 || cuts[i] == gz.len - 1 || cuts[i] >= boundary + 1)
-			check(r.out.len >= (cuts[i] >= gz.len - 8 ? p.len : p.len / 2),
-			      "cut at %zu [%s]: every good byte came before the error", cuts[i],
-			      tag());
+			CHECK_MSG(r.out.len >= (cuts[i] >= gz.len - 8 ? p.len : p.len / 2),
+				  "cut at %zu [%s]: every good byte came before the error", cuts[i],
+				  tag());
 		if (i == 0)
-			check(r.error_repeats, "truncated [%s]: the error repeats on later reads",
-			      tag());
+			CHECK_MSG(r.error_repeats, "truncated [%s]: the error repeats on later reads",
+				  tag());
 		result_free(&r);
 	}
 	bytes_free(&gz);
@@ -494,28 +465,28 @@ static void test_corrupt(void)
 		path = write_tmp(bad.data, bad.len);
 		read_all(path, 65536, &r);
 		nr_corrupt += !strncmp(r.e.msg, "corrupt gzip data: ", 19);
-		check(r.rc == -1 && r.e.compressed && r.e.offset >= 0 &&
-		      r.e.offset <= (int64_t)bad.len &&
-		      (!strncmp(r.e.msg, "corrupt gzip data: ", 19) ||
+		CHECK_MSG(r.rc == -1 && r.e.compressed && r.e.offset >= 0 &&
+			  r.e.offset <= (int64_t)bad.len &&
+			  (!strncmp(r.e.msg, "corrupt gzip data: ", 19) ||
 		       !strcmp(r.e.msg, "gzip trailer check failed") ||
 		       !strcmp(r.e.msg, "truncated gzip stream")),
-		      "flipped byte at %zu [%s]: %zu bytes, then \"%s\" at compressed byte %lld",
-		      flips[i], tag(), r.out.len, r.e.msg, (long long)r.e.offset);
+			  "flipped byte at %zu [%s]: %zu bytes, then \"%s\" at compressed byte %lld",
+			  flips[i], tag(), r.out.len, r.e.msg, (long long)r.e.offset);
 		result_free(&r);
 		bytes_free(&bad);
 	}
-	check(nr_corrupt >= 1, "flipped bytes [%s]: %d of 4 reported as corrupt data", tag(),
-	      nr_corrupt);
+	CHECK_MSG(nr_corrupt >= 1, "flipped bytes [%s]: %d of 4 reported as corrupt data", tag(),
+		  nr_corrupt);
 
 	/* A bad CRC: every data byte first, then the trailer error. */
 	bytes_add(&bad, gz.data, gz.len);
 	bad.data[bad.len - 8] ^= 1;
 	path = write_tmp(bad.data, bad.len);
 	read_all(path, 65536, &r);
-	check(r.rc == -1 && !strcmp(r.e.msg, "gzip trailer check failed") && r.e.compressed &&
-	      r.e.offset > 0 && same(&r.out, p.data, p.len),
-	      "bad CRC [%s]: all %zu bytes, then \"%s\" at compressed byte %lld", tag(),
-	      r.out.len, r.e.msg, (long long)r.e.offset);
+	CHECK_MSG(r.rc == -1 && !strcmp(r.e.msg, "gzip trailer check failed") && r.e.compressed &&
+		  r.e.offset > 0 && same(&r.out, p.data, p.len),
+		  "bad CRC [%s]: all %zu bytes, then \"%s\" at compressed byte %lld", tag(),
+		  r.out.len, r.e.msg, (long long)r.e.offset);
 	result_free(&r);
 	bytes_free(&bad);
 
@@ -524,8 +495,8 @@ static void test_corrupt(void)
 	bad.data[bad.len - 1] ^= 1;
 	path = write_tmp(bad.data, bad.len);
 	read_all(path, 65536, &r);
-	check(r.rc == -1 && !strcmp(r.e.msg, "gzip trailer check failed") && r.e.compressed,
-	      "bad length [%s]: \"%s\"", tag(), r.e.msg);
+	CHECK_MSG(r.rc == -1 && !strcmp(r.e.msg, "gzip trailer check failed") && r.e.compressed,
+		  "bad length [%s]: \"%s\"", tag(), r.e.msg);
 	result_free(&r);
 	bytes_free(&bad);
 
@@ -543,10 +514,10 @@ static void test_corrupt(void)
 	bytes_add(&bad, (char[8]){ 0 }, 8);
 	path = write_tmp(bad.data, bad.len);
 	read_all(path, 4096, &r);
-	check(r.rc == -1 && r.out.len == 0 && !strncmp(r.e.msg, "corrupt gzip data: ", 19) &&
-	      r.e.compressed && r.e.offset >= 10,
-	      "distance too far back [%s]: \"%s\" at compressed byte %lld", tag(), r.e.msg,
-	      (long long)r.e.offset);
+	CHECK_MSG(r.rc == -1 && r.out.len == 0 && !strncmp(r.e.msg, "corrupt gzip data: ", 19) &&
+		  r.e.compressed && r.e.offset >= 10,
+		  "distance too far back [%s]: \"%s\" at compressed byte %lld", tag(), r.e.msg,
+		  (long long)r.e.offset);
 	result_free(&r);
 	bytes_free(&bad);
 
@@ -555,11 +526,11 @@ static void test_corrupt(void)
 	bytes_add(&bad, "garbage\n", 8);
 	path = write_tmp(bad.data, bad.len);
 	read_all(path, 65536, &r);
-	check(r.rc == -1 && same(&r.out, p.data, p.len) &&
-	      !strcmp(r.e.msg, "trailing garbage after gzip data") &&
-	      r.e.offset == (int64_t)gz.len && r.e.compressed,
-	      "trailing garbage [%s]: all %zu bytes, then \"%s\" at compressed byte %lld", tag(),
-	      r.out.len, r.e.msg, (long long)r.e.offset);
+	CHECK_MSG(r.rc == -1 && same(&r.out, p.data, p.len) &&
+		  !strcmp(r.e.msg, "trailing garbage after gzip data") &&
+		  r.e.offset == (int64_t)gz.len && r.e.compressed,
+		  "trailing garbage [%s]: all %zu bytes, then \"%s\" at compressed byte %lld", tag(),
+		  r.out.len, r.e.msg, (long long)r.e.offset);
 	result_free(&r);
 	bytes_free(&bad);
 
@@ -568,11 +539,11 @@ static void test_corrupt(void)
 	bytes_add(&bad, "\0\0\0\0x", 5);
 	path = write_tmp(bad.data, bad.len);
 	read_all(path, 65536, &r);
-	check(r.rc == -1 && same(&r.out, p.data, p.len) &&
-	      !strcmp(r.e.msg, "trailing garbage after gzip data") &&
-	      r.e.offset == (int64_t)gz.len + 4,
-	      "zeros then garbage [%s]: \"%s\" at compressed byte %lld", tag(), r.e.msg,
-	      (long long)r.e.offset);
+	CHECK_MSG(r.rc == -1 && same(&r.out, p.data, p.len) &&
+		  !strcmp(r.e.msg, "trailing garbage after gzip data") &&
+		  r.e.offset == (int64_t)gz.len + 4,
+		  "zeros then garbage [%s]: \"%s\" at compressed byte %lld", tag(), r.e.msg,
+		  (long long)r.e.offset);
 	result_free(&r);
 	bytes_free(&bad);
 
@@ -597,10 +568,10 @@ static void test_engines_agree(void)
 	engine_env = "zlib";
 	read_all(path, 1u << 20, &b);
 	engine_env = NULL;
-	check(a.rc == 0 && b.rc == 0 && a.out.len == b.out.len &&
-	      !memcmp(a.out.data, b.out.data, a.out.len) && same(&a.out, p.data, p.len),
-	      "engines \"%s\" and \"%s\" give identical bytes (%zu)", a.engine, b.engine,
-	      a.out.len);
+	CHECK_MSG(a.rc == 0 && b.rc == 0 && a.out.len == b.out.len &&
+		  !memcmp(a.out.data, b.out.data, a.out.len) && same(&a.out, p.data, p.len),
+		  "engines \"%s\" and \"%s\" give identical bytes (%zu)", a.engine, b.engine,
+		  a.out.len);
 	result_free(&a);
 	result_free(&b);
 	bytes_free(&gz);
@@ -620,7 +591,7 @@ static void test_stdin_pipe(void)
 
 	fflush(stdout);
 	if (pipe(pfd) < 0 || (pid = fork()) < 0) {
-		check(0, "stdin pipe: cannot set up: %s", strerror(errno));
+		CHECK_MSG(0, "stdin pipe: cannot set up: %s", strerror(errno));
 		goto out;
 	}
 	if (pid == 0) {
@@ -644,11 +615,11 @@ static void test_stdin_pipe(void)
 	dup2(saved, STDIN_FILENO);
 	close(saved);
 	waitpid(pid, NULL, 0);
-	check(r.opened && r.rc == 0 && r.is_gzip && same(&r.out, p.data, p.len),
-	      "stdin pipe [%s]: gzip detected from split magic, %zu bytes match", tag(),
-	      r.out.len);
-	check(r.in_size == -1 && r.in_offset == (int64_t)gz.len,
-	      "stdin pipe [%s]: in_size -1, in_offset %lld", tag(), (long long)r.in_offset);
+	CHECK_MSG(r.opened && r.rc == 0 && r.is_gzip && same(&r.out, p.data, p.len),
+		  "stdin pipe [%s]: gzip detected from split magic, %zu bytes match", tag(),
+		  r.out.len);
+	CHECK_MSG(r.in_size == -1 && r.in_offset == (int64_t)gz.len,
+		  "stdin pipe [%s]: in_size -1, in_offset %lld", tag(), (long long)r.in_offset);
 	result_free(&r);
 out:
 	bytes_free(&gz);
@@ -675,10 +646,10 @@ static void test_real_trace(void)
 	engine_env = "zlib";
 	read_all(path, 1u << 20, &b);
 	engine_env = NULL;
-	check(a.rc == 0 && a.out.len > 0 && a.out.data[0] == '[',
-	      "real trace inflates to %zu bytes of text starting with '['", a.out.len);
-	check(b.rc == 0 && a.out.len == b.out.len && !memcmp(a.out.data, b.out.data, a.out.len),
-	      "real trace: both engines agree");
+	CHECK_MSG(a.rc == 0 && a.out.len > 0 && a.out.data[0] == '[',
+		  "real trace inflates to %zu bytes of text starting with '['", a.out.len);
+	CHECK_MSG(b.rc == 0 && a.out.len == b.out.len && !memcmp(a.out.data, b.out.data, a.out.len),
+		  "real trace: both engines agree");
 	result_free(&a);
 	result_free(&b);
 }
@@ -701,6 +672,5 @@ int main(void)
 	test_engines_agree();
 	test_real_trace();
 	remove_tmp();
-	printf("%d passed, %d failed\n", nr_pass, nr_fail);
-	return nr_fail ? 1 : 0;
+	return check_done("test_gzin");
 }
