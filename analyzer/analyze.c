@@ -66,6 +66,7 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	gpu_init(&res->gpu);
 	cpuops_init(&res->cpuops);
 	phases_init(&res->phases, opts);
+	buf_init(&res->mem_samples);
 }
 
 void file_result_release(struct file_result *res)
@@ -76,6 +77,7 @@ void file_result_release(struct file_result *res)
 	cpuops_release(&res->cpuops);
 	phases_release(&res->phases);
 	free(res->memory);
+	buf_release(&res->mem_samples);
 	arena_release(&res->arena);
 }
 
@@ -97,6 +99,12 @@ static struct report_memory *memory_row(struct file_result *res, int64_t dev)
 	p->capacity = -1;
 	return p;
 }
+
+/* One [memory] event, for the timeline. */
+struct mem_sample {
+	int64_t ts_ns, device, allocated, reserved;
+	uint64_t seq;		/* file order, for a stable sort */
+};
 
 static void raise_to(int64_t *peak, int64_t v)
 {
@@ -140,6 +148,17 @@ static int memory_collect(struct file_result *res, const struct event_batch *b)
 		if (!m)
 			return -1;
 		if (ev->name == mem) {
+			struct mem_sample s = { ev->ts_ns, dev, ev->mem_allocated,
+						ev->mem_reserved,
+						res->mem_samples.len / sizeof(s) };
+
+			if (!(ev->flags & EV_MEM_ALLOCATED))
+				s.allocated = 0;
+			if (!(ev->flags & EV_MEM_RESERVED))
+				s.reserved = 0;
+			buf_add(&res->mem_samples, &s, sizeof(s));
+			if (!buf_ok(&res->mem_samples))
+				return -1;
 			if (ev->flags & EV_MEM_ALLOCATED)
 				raise_to(&m->peak_allocated, ev->mem_allocated);
 			if (ev->flags & EV_MEM_RESERVED)
@@ -275,8 +294,50 @@ static int cmp_memory(const void *a, const void *b)
 	return x->device < y->device ? -1 : x->device > y->device;
 }
 
+static int cmp_mem_sample(const void *a, const void *b)
+{
+	const struct mem_sample *x = a, *y = b;
+
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* m's timeline from the samples s[0..n) of its device, in time order. */
+static int memory_timeline(struct report_memory *m, const struct mem_sample *s, size_t n,
+			   int64_t min_ts, struct arena *a)
+{
+	size_t k = n < REPORT_MEMLINE_MAX ? n : REPORT_MEMLINE_MAX;
+
+	m->timeline = NULL;
+	m->nr_timeline = 0;
+	if (!k)
+		return 0;
+	m->timeline = arena_alloc(a, 3 * k * sizeof(*m->timeline));
+	if (!m->timeline)
+		return -1;
+	for (size_t g = 0; g < k; g++) {
+		size_t first = g * n / k, last = (g + 1) * n / k - 1;
+		int64_t *t = &m->timeline[3 * g];
+
+		t[0] = s[last].ts_ns - min_ts;
+		t[1] = t[2] = 0;
+		for (size_t i = first; i <= last; i++) {
+			raise_to(&t[1], s[i].allocated);
+			raise_to(&t[2], s[i].reserved);
+		}
+	}
+	m->nr_timeline = k;
+	return 0;
+}
+
 static int memory_rows(struct file_result *res, struct arena *a, struct report_rank *rk)
 {
+	struct mem_sample *s = (struct mem_sample *)res->mem_samples.data;
+	size_t ns = res->mem_samples.len / sizeof(*s), at = 0;
+
 	const struct trace_info *info = &res->info;
 
 	rk->memory = arena_alloc(a, (res->nr_memory + 1) * sizeof(*rk->memory));
@@ -293,6 +354,21 @@ static int memory_rows(struct file_result *res, struct arena *a, struct report_r
 	if (res->nr_memory > 1)
 		qsort(rk->memory, res->nr_memory, sizeof(*rk->memory), cmp_memory);
 	rk->nr_memory = res->nr_memory;
+	/* rows and samples are both in device order now: walk them together */
+	if (ns > 1)
+		qsort(s, ns, sizeof(*s), cmp_mem_sample);
+	for (size_t i = 0; i < rk->nr_memory; i++) {
+		size_t end = at;
+
+		while (at < ns && s[at].device < rk->memory[i].device)
+			at++;
+		for (end = at; end < ns && s[end].device == rk->memory[i].device; end++)
+			;
+		if (memory_timeline(&rk->memory[i], s + at, end - at,
+				    res->has_span ? res->min_ts : 0, a))
+			return -1;
+		at = end;
+	}
 	return 0;
 }
 

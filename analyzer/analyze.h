@@ -41,6 +41,7 @@ struct file_result {
 	struct phases phases;
 	struct report_memory *memory;	/* peaks per device, malloc'd */
 	size_t nr_memory;
+	struct buf mem_samples;		/* [memory] events as struct mem_sample */
 	int64_t util_sum, util_samples;	/* collector gpu.util_pct samples */
 	struct report_rank rank;	/* the result, strings in arena */
 	struct arena arena;

@@ -22,6 +22,7 @@
 #include "log.h"
 #include "outfile.h"
 #include "rank.h"
+#include "render.h"
 #include "report.h"
 #include "suggest.h"
 #include "summary.h"
@@ -37,6 +38,10 @@ static const char usage[] =
 	"Options:\n"
 	"  -j, --jobs N       threads to use (default: all cores)\n"
 	"      --json PATH    write the report as JSON to PATH ('-' for stdout)\n"
+	"      --html PATH    write the report as one self-contained HTML page with\n"
+	"                     charts (drawn by gnuplot when installed)\n"
+	"      --out DIR      write DIR/report.json, DIR/report.html and the CSV\n"
+	"                     tables DIR/tables/*.csv\n"
 	"      --top N        kernels shown per rank in the summary (default 5)\n"
 	"\n"
 	"Phases, steps and throughput:\n"
@@ -77,6 +82,7 @@ struct opts {
 	size_t nr_phase_lines;
 	struct suggest_opts suggest;
 	const char *json;
+	const char *html, *out;		/* --html PATH, --out DIR */
 	int quiet, progress;
 };
 
@@ -158,6 +164,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "json", required_argument, NULL, 'J' },
+		{ "html", required_argument, NULL, 'W' },
+		{ "out", required_argument, NULL, 'O' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "top", required_argument, NULL, 'T' },
 		{ "phase", required_argument, NULL, 'p' },
@@ -176,6 +184,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	o->jobs = omp_get_num_procs();
 	o->json = NULL;
+	o->html = o->out = NULL;
 	o->top = 5;
 	o->nr_phase_lines = 0;
 	phase_opts_init(&o->phase);
@@ -197,6 +206,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'J':
 			o->json = optarg;
+			break;
+		case 'W':
+			o->html = optarg;
+			break;
+		case 'O':
+			o->out = optarg;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -482,6 +497,23 @@ static int build_report(struct report *rep, struct file_result *res, size_t n)
 	return status;
 }
 
+/* --html and --out; the renderer warns itself when gnuplot is missing. */
+static int write_rendered(const struct report *rep, const struct opts *o)
+{
+	struct err e;
+	int rc = 0;
+
+	if (o->html && render_html(rep, o->html, NULL, &e)) {
+		log_error(NULL, &e);
+		rc = -1;
+	}
+	if (o->out && render_out(rep, o->out, NULL, &e)) {
+		log_error(NULL, &e);
+		rc = -1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct inputs in = { 0 };
@@ -523,7 +555,7 @@ int main(int argc, char **argv)
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}
-	if (!o.quiet && !(o.json && !strcmp(o.json, "-")))
+	if (!o.quiet && !(o.json && !strcmp(o.json, "-")) && !(o.html && !strcmp(o.html, "-")))
 		summary_print(stdout, &rep, (size_t)o.top);
 	if (o.json) {
 		struct buf out;
@@ -540,6 +572,8 @@ int main(int argc, char **argv)
 		}
 		buf_release(&out);
 	}
+	if (write_rendered(&rep, &o))
+		status = EXIT_FAIL;
 	report_release(&rep);
 	for (size_t i = 0; i < in.n; i++) {
 		file_result_release(&res[i]);

@@ -261,6 +261,8 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 			jsonw_null(w);
 		else
 			jsonw_int(w, m->capacity);
+		jsonw_key(w, "timeline");
+		jsonw_int_array(w, m->timeline, 3 * m->nr_timeline);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);

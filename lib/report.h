@@ -98,7 +98,18 @@ struct report_memory {
 	int64_t device;			/* -1 is the CPU */
 	int64_t peak_allocated, peak_reserved;
 	int64_t capacity;		/* deviceProperties totalGlobalMem, -1 unknown */
+	/*
+	 * The [memory] events of the device as triplets (time since the rank's
+	 * first event, Total Allocated, Total Reserved), in time order; beyond
+	 * REPORT_MEMLINE_MAX triplets, consecutive events are merged in equal
+	 * groups into (time of the group's last event, max, max).  nr_timeline
+	 * counts triplets.
+	 */
+	int64_t *timeline;
+	size_t nr_timeline;
 };
+
+#define REPORT_MEMLINE_MAX 256
 
 struct report_cpu_op {
 	const char *name;

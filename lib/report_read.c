@@ -306,6 +306,17 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 		rk->memory[i].peak_allocated = get_i64(c, &a[i], "peak_allocated");
 		rk->memory[i].peak_reserved = get_i64(c, &a[i], "peak_reserved");
 		rk->memory[i].capacity = get_i64_or(c, &a[i], "capacity", -1);
+		rk->memory[i].timeline = NULL;
+		rk->memory[i].nr_timeline = 0;
+		if (jdom_get(&a[i], "timeline")) {
+			size_t m;
+
+			rk->memory[i].timeline = int_array(c, &a[i], "timeline", &m);
+			if (m % 3)
+				fail(c, &a[i], "\"%s\" should hold %s", "timeline",
+				     "(time, allocated, reserved) triplets");
+			rk->memory[i].nr_timeline = m / 3;
+		}
 	}
 	rk->nr_memory = c->failed ? 0 : n;
 

@@ -5,7 +5,7 @@
  *                  by gnuplot (spawned, never through a shell)
  *   render_csv()   DIR/kernels.csv, phases.csv, steps.csv, ranks.csv,
  *                  cross_rank.csv, suggestions.csv (libcsv quoting)
- *   render_out()   DIR/report.json, DIR/report.html and DIR/tables/*.csv
+ *   render_out()   DIR/report.json, DIR/report.html and DIR/tables/ (CSV)
  *
  * Every output file is written to a temporary name and renamed.  Trace
  * strings are escaped for the place they land.  A missing or failing

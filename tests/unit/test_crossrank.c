@@ -429,15 +429,15 @@ static void test_phases_and_memory(void)
 	rk[3].nr_phases = 4;
 
 	/* memory: rank 0 CPU and GPU 0, rank 1 GPU 1 and GPU 0, rank 3 GPU 0 */
-	mem[0] = (struct report_memory){ -1, 1000, 2000, -1 };
-	mem[1] = (struct report_memory){ 0, 10, 20, -1 };
+	mem[0] = (struct report_memory){ -1, 1000, 2000, -1, NULL, 0 };
+	mem[1] = (struct report_memory){ 0, 10, 20, -1, NULL, 0 };
 	rk[0].memory = mem;
 	rk[0].nr_memory = 2;
-	mem[2] = (struct report_memory){ 1, 7, 8, -1 };
-	mem[3] = (struct report_memory){ 0, 30, 40, -1 };
+	mem[2] = (struct report_memory){ 1, 7, 8, -1, NULL, 0 };
+	mem[3] = (struct report_memory){ 0, 30, 40, -1, NULL, 0 };
 	rk[1].memory = mem + 2;
 	rk[1].nr_memory = 2;
-	mem[4] = (struct report_memory){ 0, 20, 60, -1 };
+	mem[4] = (struct report_memory){ 0, 20, 60, -1, NULL, 0 };
 	rk[3].memory = mem + 4;
 	rk[3].nr_memory = 1;
 
@@ -451,7 +451,7 @@ static void test_phases_and_memory(void)
 		more[4] = rk[3];
 		more[4].rank = 4;
 		more[4].analysed = 0;
-		mem[5] = (struct report_memory){ 5, 1, 1, -1 };
+		mem[5] = (struct report_memory){ 5, 1, 1, -1, NULL, 0 };
 		more[4].memory = mem + 5;
 		more[4].nr_memory = 1;
 		rep.ranks = more;

@@ -1,0 +1,317 @@
+/*
+ * csvout: render_csv(), the report as flat tables for spreadsheets and
+ * scripts.
+ *
+ * One header row, then one row per item with the rank first; times in
+ * integer nanoseconds and sizes in bytes as in report.json, floats as
+ * report.json writes them (%.17g), and an empty field where report.json
+ * has null.  Lines end in CRLF and text fields are quoted by libcsv's
+ * csv_write(), as RFC 4180 has it; text is made valid UTF-8 first.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <csv.h>
+
+#include "esc.h"
+#include "outfile.h"
+#include "render.h"
+
+struct row {
+	struct buf *b;
+	int first;
+};
+
+static void sep(struct row *w)
+{
+	if (!w->first)
+		buf_addc(w->b, ',');
+	w->first = 0;
+}
+
+static void f_str(struct row *w, const char *s)
+{
+	struct buf clean;
+	size_t need;
+
+	sep(w);
+	buf_init(&clean);
+	esc_utf8(&clean, s ? s : "", s ? strlen(s) : 0);
+	/* csv_write() doubles quotes and adds the outer pair: at most 2n + 2 */
+	need = 2 * clean.len + 2;
+	if (buf_ok(&clean) && !buf_reserve(w->b, need)) {
+		w->b->len += csv_write(w->b->data + w->b->len, need,
+				       clean.data ? clean.data : "", clean.len);
+		w->b->data[w->b->len] = '\0';
+	}
+	buf_release(&clean);
+}
+
+static void f_i64(struct row *w, int64_t v)
+{
+	sep(w);
+	buf_printf(w->b, "%" PRId64, v);
+}
+
+/* NaN (null in report.json) is an empty field. */
+static void f_dbl(struct row *w, double v)
+{
+	sep(w);
+	if (isfinite(v))
+		buf_printf(w->b, "%.17g", v);
+}
+
+static void f_none(struct row *w)
+{
+	sep(w);
+}
+
+static void row_end(struct row *w)
+{
+	buf_adds(w->b, "\r\n");
+	w->first = 1;
+}
+
+static void header(struct buf *b, const char *cols)
+{
+	buf_adds(b, cols);
+	buf_adds(b, "\r\n");
+}
+
+static void dist(struct row *w, const struct report_dist *d)
+{
+	f_i64(w, d->count);
+	f_i64(w, d->total_ns);
+	f_dbl(w, d->avg_ns);
+	f_dbl(w, d->median_ns);
+	f_i64(w, d->min_ns);
+	f_i64(w, d->max_ns);
+	f_dbl(w, d->stddev_ns);
+}
+
+static void kernels(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	header(b, "rank,name,category,count,total_ns,avg_ns,median_ns,min_ns,max_ns,stddev_ns,share");
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		for (size_t k = 0; k < rk->nr_kernels; k++) {
+			f_i64(&w, rk->rank);
+			f_str(&w, rk->kernels[k].name);
+			f_str(&w, rk->kernels[k].category);
+			dist(&w, &rk->kernels[k].d);
+			f_dbl(&w, rk->kernels[k].share);
+			row_end(&w);
+		}
+	}
+}
+
+static void phases(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	header(b, "rank,path,name,depth,count,total_ns,avg_ns,median_ns,min_ns,max_ns,stddev_ns,"
+		  "share,gpu_ns");
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
+			const struct report_phase *p = &rk->phases[k];
+
+			f_i64(&w, rk->rank);
+			f_str(&w, p->path);
+			f_str(&w, p->name);
+			f_i64(&w, p->depth);
+			dist(&w, &p->d);
+			f_dbl(&w, p->share);
+			f_i64(&w, p->gpu_ns);
+			row_end(&w);
+		}
+	}
+}
+
+static void steps(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	header(b, "rank,step,duration_ns,warmup");
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		for (size_t k = 0; rk->has_phases && k < rk->steps.nr_durations; k++) {
+			f_i64(&w, rk->rank);
+			f_i64(&w, (int64_t)k);
+			f_i64(&w, rk->steps.durations_ns[k]);
+			f_i64(&w, k == 0 && rk->steps.warmup);
+			row_end(&w);
+		}
+	}
+}
+
+/* The largest peak over the GPUs (devices >= 0) of a rank, -1 without. */
+static int64_t gpu_peak(const struct report_rank *rk, int reserved)
+{
+	int64_t peak = -1;
+
+	for (size_t m = 0; m < rk->nr_memory; m++) {
+		int64_t v = reserved ? rk->memory[m].peak_reserved : rk->memory[m].peak_allocated;
+
+		if (rk->memory[m].device >= 0 && v > peak)
+			peak = v;
+	}
+	return peak;
+}
+
+static void ranks(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	header(b, "rank,source,complete,warnings,events,span_ns,kernels,kernel_time_ns,busy_ns,"
+		  "active_span_ns,idle_ns,utilization,comm_ns,compute_ns,memory_ns,"
+		  "comm_compute_overlap,steps,step_median_ns,warmup,wall_ns,frames,blocks,fps,bps,"
+		  "realtime_factor,gpu_peak_allocated,gpu_peak_reserved");
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+		const struct report_gpu *g = &rk->gpu;
+		const struct report_throughput *t = &rk->throughput;
+		int64_t pa = gpu_peak(rk, 0), pr = gpu_peak(rk, 1);
+
+		f_i64(&w, rk->rank);
+		f_str(&w, rk->source);
+		f_i64(&w, rk->complete);
+		f_i64(&w, (int64_t)rk->nr_warnings);
+		f_i64(&w, rk->events_total);
+		f_i64(&w, rk->span_ns);
+		if (rk->analysed) {
+			f_i64(&w, g->kernels);
+			f_i64(&w, g->kernel_time_ns);
+			f_i64(&w, g->busy_ns);
+			f_i64(&w, g->active_span_ns);
+			f_i64(&w, g->idle_ns);
+			f_dbl(&w, g->utilization);
+			f_i64(&w, g->comm_ns);
+			f_i64(&w, g->compute_ns);
+			f_i64(&w, g->memory_ns);
+			f_dbl(&w, g->comm_compute_overlap);
+		} else {
+			for (int k = 0; k < 10; k++)
+				f_none(&w);
+		}
+		if (rk->analysed && rk->has_phases) {
+			f_i64(&w, rk->steps.d.count);
+			f_dbl(&w, rk->steps.d.count ? rk->steps.d.median_ns : NAN);
+			f_i64(&w, rk->steps.warmup);
+		} else {
+			f_none(&w);
+			f_none(&w);
+			f_none(&w);
+		}
+		if (rk->analysed && rk->has_throughput) {
+			f_i64(&w, t->wall_ns);
+			if (t->frames >= 0)
+				f_i64(&w, t->frames);
+			else
+				f_none(&w);
+			f_i64(&w, t->blocks);
+			f_dbl(&w, t->fps);
+			f_dbl(&w, t->bps);
+			f_dbl(&w, t->target_fps > 0 ? t->realtime_factor : NAN);
+		} else {
+			for (int k = 0; k < 6; k++)
+				f_none(&w);
+		}
+		if (pa >= 0)
+			f_i64(&w, pa);
+		else
+			f_none(&w);
+		if (pr >= 0)
+			f_i64(&w, pr);
+		else
+			f_none(&w);
+		row_end(&w);
+	}
+}
+
+static void cross_rank(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	header(b, "metric,count,min,max,avg,median,stddev,min_rank,max_rank");
+	for (size_t i = 0; r->nr_ranks > 1 && i < r->nr_cross_rank; i++) {
+		const struct report_stat *st = &r->cross_rank[i];
+
+		f_str(&w, st->metric);
+		f_i64(&w, st->count);
+		f_dbl(&w, st->min);
+		f_dbl(&w, st->max);
+		f_dbl(&w, st->avg);
+		f_dbl(&w, st->median);
+		f_dbl(&w, st->stddev);
+		f_i64(&w, st->min_rank);
+		f_i64(&w, st->max_rank);
+		row_end(&w);
+	}
+}
+
+static void suggestions(const struct report *r, struct buf *b)
+{
+	static const char *const sev[] = { "low", "medium", "high" };
+	struct row w = { b, 1 };
+
+	header(b, "id,severity,rank,metric,value,threshold,message");
+	for (size_t i = 0; i < r->nr_suggestions; i++) {
+		const struct report_suggestion *s = &r->suggestions[i];
+
+		f_str(&w, s->id);
+		f_str(&w, sev[s->severity]);
+		if (s->rank >= 0)
+			f_i64(&w, s->rank);
+		else
+			f_none(&w);
+		f_str(&w, s->metric);
+		f_dbl(&w, s->value);
+		f_dbl(&w, s->threshold);
+		f_str(&w, s->message);
+		row_end(&w);
+	}
+}
+
+static const struct {
+	const char *name;
+	void (*fill)(const struct report *, struct buf *);
+} tables[] = {
+	{ "kernels.csv", kernels },	{ "phases.csv", phases },
+	{ "steps.csv", steps },		{ "ranks.csv", ranks },
+	{ "cross_rank.csv", cross_rank }, { "suggestions.csv", suggestions },
+};
+
+int render_csv(const struct report *r, const char *dir, struct err *err)
+{
+	struct buf path, out;
+	int rc = 0;
+
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return err_set(err, -1, "cannot create directory '%s': %s", dir, strerror(errno));
+	buf_init(&path);
+	buf_init(&out);
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && !rc; i++) {
+		buf_reset(&path);
+		buf_reset(&out);
+		buf_printf(&path, "%s/%s", dir, tables[i].name);
+		tables[i].fill(r, &out);
+		if (!buf_ok(&path) || !buf_ok(&out))
+			rc = err_set(err, -1, "out of memory writing '%s'", tables[i].name);
+		else
+			rc = outfile_write(path.data, out.len ? out.data : "", out.len, err);
+	}
+	buf_release(&path);
+	buf_release(&out);
+	return rc;
+}

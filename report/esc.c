@@ -1,0 +1,91 @@
+/* esc: see esc.h. */
+#include "esc.h"
+
+#include <string.h>
+
+static const char replacement[] = "\xef\xbf\xbd";	/* U+FFFD */
+
+size_t esc_utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates and code points past U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Append s[0..n) as valid UTF-8; html: also escape markup characters. */
+static void clean(struct buf *out, const char *s, size_t n, int html)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0;
+
+	while (i < n) {
+		unsigned c = p[i];
+		size_t len = esc_utf8_len(p + i, n - i);
+		const char *rep = NULL;
+
+		if (len == 1 && c < 0x20 && c != '\t' && c != '\n')
+			rep = replacement;
+		else if (len == 1 && c == 0x7f)
+			rep = replacement;
+		else if (len == 0)
+			rep = replacement;
+		else if (html && c == '&')
+			rep = "&amp;";
+		else if (html && c == '<')
+			rep = "&lt;";
+		else if (html && c == '>')
+			rep = "&gt;";
+		else if (html && c == '"')
+			rep = "&quot;";
+		else if (html && c == '\'')
+			rep = "&#39;";
+		if (!rep) {
+			i += len;
+			run += len;
+			continue;
+		}
+		buf_add(out, s + i - run, run);
+		buf_adds(out, rep);
+		run = 0;
+		i += len ? len : 1;
+	}
+	buf_add(out, s + n - run, run);
+}
+
+void esc_utf8(struct buf *out, const char *s, size_t n)
+{
+	clean(out, s, n, 0);
+}
+
+void esc_html(struct buf *out, const char *s)
+{
+	if (s)
+		clean(out, s, strlen(s), 1);
+}

@@ -1,0 +1,25 @@
+/*
+ * esc: trace strings made safe for the place they land.
+ *
+ * Trace strings are arbitrary bytes.  Each function here appends s[0..n)
+ * to a struct buf as valid UTF-8: an invalid sequence becomes U+FFFD, and
+ * control characters other than tab and newline become U+FFFD too (they
+ * are not allowed in HTML text and mean nothing in a table cell).
+ */
+#ifndef VT_ESC_H
+#define VT_ESC_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/* Valid UTF-8, nothing else changed (for CSV fields before libcsv quotes them). */
+void esc_utf8(struct buf *out, const char *s, size_t n);
+
+/* HTML text or a quoted attribute value: & < > " ' become entities. */
+void esc_html(struct buf *out, const char *s);
+
+/* The length of the valid UTF-8 sequence at s[0..n), or 0 when it is invalid. */
+size_t esc_utf8_len(const unsigned char *s, size_t n);
+
+#endif

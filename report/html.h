@@ -1,0 +1,102 @@
+/*
+ * html: the pieces render_html() builds its page from (internal to report/).
+ *
+ * A page is built into one struct buf.  A chart is a marker in that text
+ * ("\x01N\x02", bytes no escaped trace string can hold) plus commands in the
+ * gnuplot script; once gnuplot has run, html.c swaps each marker for the
+ * chart's SVG, or for a visible note when there are no charts.
+ *
+ * Every number shown carries its source: data-key is the JSON path of the
+ * value in report.json (an array of keys and indices) and data-v the value
+ * exactly as report.json writes it; a figure the page derives (a sum over
+ * ranks) carries data-calc instead, naming the computation.  Tests read
+ * these back.
+ */
+#ifndef VT_HTML_H
+#define VT_HTML_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "gnuplot.h"
+#include "report.h"
+
+#define HTML_MANY_RANKS 32	/* above this, per-rank bars become distributions */
+#define HTML_PALETTE 12
+
+struct page {
+	const struct report *r;
+	struct buf *b;
+	struct gnuplot gp;
+	int charts;		/* 1: charts go to the gnuplot script */
+	int many;		/* more than HTML_MANY_RANKS ranks */
+};
+
+enum html_kind {
+	HK_NS,			/* nanoseconds, shown as ns, µs, ms or s */
+	HK_BYTES,		/* shown in KiB, MiB, GiB */
+	HK_SHARE,		/* a fraction, shown as a percentage */
+	HK_COUNT,		/* an integer */
+	HK_NUM,			/* a plain number, 3 decimals */
+};
+
+extern const uint32_t html_palette[HTML_PALETTE];
+
+/* Text of a trace string, escaped for HTML. */
+void html_text(struct page *p, const char *s);
+
+/* A JSON string for a data-key, from a trace string (quotes included). */
+void html_key_str(struct buf *key, const char *s);
+
+/*
+ * <tag data-key='KEY' data-v="V">shown</tag>: an integer or a double (NaN
+ * is null, shown as a dash) of kind k.  tag may carry attributes ("td
+ * class=x"); key may be NULL (no data-key) and calc, when not NULL, is
+ * written as data-calc.
+ */
+void html_i64(struct page *p, const char *tag, const char *key, const char *calc, int64_t v,
+	      enum html_kind k);
+void html_dbl(struct page *p, const char *tag, const char *key, const char *calc, double v,
+	      enum html_kind k);
+
+/* The value alone, as the page shows it. */
+void html_fmt(struct buf *b, double v, enum html_kind k);
+
+/*
+ * Start a chart of w x h pixels: its marker goes into the page and its
+ * plot commands into p->gp.script.  Returns the chart number, or -1 when
+ * charts are off (the caller then writes no script; the marker is there).
+ */
+int html_chart(struct page *p, int w, int h, const char *what);
+
+/* A legend of colour swatches with escaped names. */
+void html_legend_begin(struct page *p);
+void html_legend_item(struct page *p, uint32_t rgb, const char *name);
+void html_legend_end(struct page *p);
+
+/*
+ * Per-rank values of ns series as one chart: v[i * ns + s] for rank index i
+ * and series s (NaN: none), drawn in colors[s] and multiplied by scale.
+ * Stacked (or side by side) bars for up to HTML_MANY_RANKS ranks; above
+ * that, a line per series over the ranks (never stacked), which stays
+ * small and readable for a thousand ranks.
+ */
+void html_plot_ranks(struct page *p, const char *what, const double *v, size_t ns,
+		     const uint32_t *colors, double scale, const char *ylabel, int stacked);
+
+/* Append the gnuplot xtics that label rank positions 0..n-1 with rank numbers. */
+void html_rank_tics(struct page *p, const char *axis);
+
+/* Sections, in page order (html_sections.c, html_phases.c, html_steps.c, html_gpu.c). */
+void html_summary(struct page *p);
+void html_suggestions(struct page *p);
+void html_phases(struct page *p);
+void html_timeline(struct page *p);
+void html_steps(struct page *p);
+void html_kernels(struct page *p);
+void html_categories(struct page *p);
+void html_memory(struct page *p);
+void html_cross_rank(struct page *p);
+void html_inputs(struct page *p);
+
+#endif

@@ -1,0 +1,364 @@
+/*
+ * html_gpu: what the GPUs did: the top kernels over all ranks, GPU time
+ * by kernel category per rank, and memory peaks per device.
+ *
+ * Kernel rows of all ranks are merged by name here (count and total add
+ * up); those figures carry data-calc, naming the sum a test recomputes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "html.h"
+
+#define TOP_CHART 15
+#define TOP_TABLE 25
+
+static const char *const categories[] = {
+	"gemm", "attention", "comm", "conv", "norm", "elementwise", "reduce", "other",
+};
+#define NR_CAT (sizeof(categories) / sizeof(categories[0]))
+
+struct kern {
+	const char *name, *category;
+	int64_t count, total_ns;
+	size_t ranks;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct kern *)a)->name, ((const struct kern *)b)->name);
+}
+
+static int cmp_total(const void *a, const void *b)
+{
+	const struct kern *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Kernels of all ranks merged by name, by total time; *n set; NULL when none. */
+static struct kern *merged(const struct report *r, size_t *n)
+{
+	size_t all = 0, k = 0;
+	struct kern *v;
+
+	*n = 0;
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		all += r->ranks[i].analysed ? r->ranks[i].nr_kernels : 0;
+	if (!all || !(v = malloc(all * sizeof(*v))))
+		return NULL;
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		for (size_t j = 0; r->ranks[i].analysed && j < r->ranks[i].nr_kernels; j++) {
+			const struct report_kernel *rk = &r->ranks[i].kernels[j];
+
+			v[k++] = (struct kern){ rk->name, rk->category, rk->d.count, rk->d.total_ns, 1 };
+		}
+	qsort(v, all, sizeof(*v), cmp_name);
+	k = 0;
+	for (size_t i = 0; i < all; i++) {
+		if (k && !strcmp(v[k - 1].name, v[i].name)) {
+			v[k - 1].count += v[i].count;
+			v[k - 1].total_ns += v[i].total_ns;
+			v[k - 1].ranks++;
+		} else {
+			v[k++] = v[i];
+		}
+	}
+	qsort(v, k, sizeof(*v), cmp_total);
+	*n = k;
+	return v;
+}
+
+static size_t cat_index(const char *c)
+{
+	for (size_t i = 0; i < NR_CAT; i++)
+		if (c && !strcmp(c, categories[i]))
+			return i;
+	return NR_CAT - 1;
+}
+
+static void calc_kernel(struct buf *calc, const char *name, const char *field)
+{
+	buf_reset(calc);
+	buf_adds(calc, "[\"kernel\",");
+	html_key_str(calc, name);
+	buf_printf(calc, ",\"%s\"]", field);
+}
+
+void html_kernels(struct page *p)
+{
+	const struct report *r = p->r;
+	int64_t all_ns = 0;
+	size_t n, shown;
+	struct kern *v = merged(r, &n);
+	struct buf d, calc;
+
+	buf_adds(p->b, "<section id=\"kernels\">\n<h2>Top kernels</h2>\n");
+	if (!n) {
+		buf_adds(p->b, "<p class=\"muted\">No GPU kernels in these traces.</p>\n</section>\n");
+		free(v);
+		return;
+	}
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		all_ns += r->ranks[i].analysed ? r->ranks[i].gpu.kernel_time_ns : 0;
+	buf_printf(p->b, "<p class=\"muted\">Kernels of all %zu rank%s by total time; bars are "
+			 "numbered as the table's rows.</p>\n",
+		   r->nr_ranks, r->nr_ranks == 1 ? "" : "s");
+	shown = n < TOP_CHART ? n : TOP_CHART;
+	if (html_chart(p, 900, (int)(60 + 22 * shown), "top kernels by total time") >= 0) {
+		buf_init(&d);
+		for (size_t i = 0; i < shown; i++)
+			buf_printf(&d, "0 %.9g %.2f %.2f %u\n", (double)v[i].total_ns / 1e6,
+				   (double)i - 0.38, (double)i + 0.38,
+				   html_palette[cat_index(v[i].category)]);
+		buf_printf(&p->gp.script, "set xlabel 'ms, all ranks'\nset key off\nset grid xtics\n"
+					  "set xrange [0:*]\nset yrange [%zu.6:-0.6]\nset ytics (",
+			   shown - 1);
+		for (size_t i = 0; i < shown; i++)
+			buf_printf(&p->gp.script, "%s\"#%zu\" %zu", i ? ", " : "", i + 1, i);
+		buf_adds(&p->gp.script, ")\nplot ");
+		gnuplot_data(&p->gp, &d);
+		buf_adds(&p->gp.script, " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror "
+					"fs solid 1.0 noborder lc rgb variable\n");
+		buf_release(&d);
+	}
+	html_legend_begin(p);
+	for (size_t c = 0; c < NR_CAT; c++)
+		html_legend_item(p, html_palette[c], categories[c]);
+	html_legend_end(p);
+	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>#</th><th>kernel</th><th>category</th>"
+		       "<th>ranks</th><th>count</th><th>total</th><th>avg</th>"
+		       "<th>share of kernel time</th></tr>\n");
+	buf_init(&calc);
+	for (size_t i = 0; i < n && i < TOP_TABLE; i++) {
+		buf_printf(p->b, "<tr><td class=\"num\">%zu</td><td class=\"name\">", i + 1);
+		html_text(p, v[i].name);
+		buf_adds(p->b, "</td><td>");
+		html_text(p, v[i].category);
+		buf_adds(p->b, "</td>");
+		calc_kernel(&calc, v[i].name, "ranks");
+		html_i64(p, "td", NULL, calc.data, (int64_t)v[i].ranks, HK_COUNT);
+		calc_kernel(&calc, v[i].name, "count");
+		html_i64(p, "td", NULL, calc.data, v[i].count, HK_COUNT);
+		calc_kernel(&calc, v[i].name, "total_ns");
+		html_i64(p, "td", NULL, calc.data, v[i].total_ns, HK_NS);
+		calc_kernel(&calc, v[i].name, "avg_ns");
+		html_dbl(p, "td", NULL, calc.data,
+			 v[i].count ? (double)v[i].total_ns / (double)v[i].count : NAN, HK_NS);
+		calc_kernel(&calc, v[i].name, "share");
+		html_dbl(p, "td", NULL, calc.data,
+			 all_ns ? (double)v[i].total_ns / (double)all_ns : NAN, HK_SHARE);
+		buf_adds(p->b, "</tr>\n");
+	}
+	buf_release(&calc);
+	buf_printf(p->b, "</table></div>\n%s</section>\n",
+		   n > TOP_TABLE ? "<p class=\"muted\">tables/kernels.csv has every kernel of "
+				   "every rank.</p>\n" : "");
+	free(v);
+}
+
+void html_categories(struct page *p)
+{
+	const struct report *r = p->r;
+	size_t ns = NR_CAT + 1, any = 0;
+	uint32_t colors[NR_CAT + 1];
+	double *v = calloc(r->nr_ranks * ns + 1, sizeof(*v));
+	char calc[64], key[64];
+
+	buf_adds(p->b, "<section id=\"categories\">\n<h2>GPU time by category</h2>\n");
+	for (size_t i = 0; v && i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		for (size_t j = 0; rk->analysed && j < rk->nr_kernels; j++)
+			v[i * ns + cat_index(rk->kernels[j].category)] +=
+				(double)rk->kernels[j].d.total_ns;
+		v[i * ns + NR_CAT] = rk->analysed ? (double)rk->gpu.memory_ns : 0;
+		any += rk->analysed && (rk->nr_kernels || rk->gpu.memory_ns);
+	}
+	if (!v || !any) {
+		buf_adds(p->b, "<p class=\"muted\">No GPU kernels or memory copies in these "
+			       "traces.</p>\n</section>\n");
+		free(v);
+		return;
+	}
+	for (size_t c = 0; c < ns; c++)
+		colors[c] = html_palette[c];
+	buf_adds(p->b, "<p class=\"muted\">Kernel time per category (summed over streams, so "
+		       "it can exceed wall time) and memcpy/memset busy time, per rank.</p>\n");
+	html_plot_ranks(p, "GPU time by category per rank", v, ns, colors, 1e-6, "ms", 1);
+	html_legend_begin(p);
+	for (size_t c = 0; c < NR_CAT; c++)
+		html_legend_item(p, colors[c], categories[c]);
+	html_legend_item(p, colors[NR_CAT], "memcpy/memset");
+	html_legend_end(p);
+	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>rank</th>");
+	for (size_t c = 0; c < NR_CAT; c++)
+		buf_printf(p->b, "<th>%s</th>", categories[c]);
+	buf_adds(p->b, "<th>memcpy/memset</th></tr>\n");
+	for (size_t i = 0; i < r->nr_ranks && (!p->many || i < HTML_MANY_RANKS); i++) {
+		buf_printf(p->b, "<tr><td class=\"num\">%lld</td>", (long long)r->ranks[i].rank);
+		for (size_t c = 0; c < NR_CAT; c++) {
+			snprintf(calc, sizeof(calc), "[\"category\",%zu,\"%s\"]", i, categories[c]);
+			html_i64(p, "td", NULL, calc, (int64_t)v[i * ns + c], HK_NS);
+		}
+		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"gpu\",\"memory_ns\"]", i);
+		html_i64(p, "td", key, NULL, (int64_t)v[i * ns + NR_CAT], HK_NS);
+		buf_adds(p->b, "</tr>\n");
+	}
+	buf_printf(p->b, "</table></div>\n%s</section>\n",
+		   p->many ? "<p class=\"muted\">The first 32 ranks; tables/kernels.csv has "
+			     "every rank's kernels.</p>\n" : "");
+	free(v);
+}
+
+struct memline {
+	size_t rank, dev;		/* indices into ranks and their memory */
+	int64_t peak;
+};
+
+static int cmp_memline(const void *a, const void *b)
+{
+	const struct memline *x = a, *y = b;
+
+	if (x->peak != y->peak)
+		return x->peak > y->peak ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->dev < y->dev ? -1 : x->dev > y->dev;
+}
+
+/* Allocated memory over time of the HTML_PALETTE devices with the highest peaks. */
+static void memory_timeline(struct page *p)
+{
+	const struct report *r = p->r;
+	struct memline *v;
+	size_t n = 0, all = 0;
+	struct buf d;
+
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		for (size_t m = 0; r->ranks[i].analysed && m < r->ranks[i].nr_memory; m++)
+			all += r->ranks[i].memory[m].nr_timeline > 0 &&
+			       r->ranks[i].memory[m].peak_allocated > 0;
+	if (!all || !(v = malloc(all * sizeof(*v))))
+		return;
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		for (size_t m = 0; r->ranks[i].analysed && m < r->ranks[i].nr_memory; m++)
+			if (r->ranks[i].memory[m].nr_timeline &&
+			    r->ranks[i].memory[m].peak_allocated > 0)
+				v[n++] = (struct memline){ i, m, r->ranks[i].memory[m].peak_allocated };
+	qsort(v, n, sizeof(*v), cmp_memline);
+	if (n > HTML_PALETTE)
+		n = HTML_PALETTE;
+	buf_printf(p->b, "<h3>Memory over time</h3>\n<p class=\"muted\">Total Allocated at each "
+			 "[memory] event (at most %d points a device, each the highest of its "
+			 "stretch)%s.</p>\n",
+		   REPORT_MEMLINE_MAX, all > n ? ", for the devices with the highest peaks" : "");
+	if (html_chart(p, 900, 280, "allocated memory over time") >= 0) {
+		buf_init(&d);
+		for (size_t j = 0; j < n; j++) {
+			const struct report_memory *me = &r->ranks[v[j].rank].memory[v[j].dev];
+
+			for (size_t t = 0; t < me->nr_timeline; t++)
+				buf_printf(&d, "%.9g %.9g %u\n", (double)me->timeline[3 * t] / 1e6,
+					   (double)me->timeline[3 * t + 1] / (1024.0 * 1024 * 1024),
+					   html_palette[j]);
+			buf_adds(&d, "\n");
+		}
+		buf_adds(&p->gp.script, "set xlabel 'ms since the rank''s first event'\n"
+					"set ylabel 'GiB allocated'\nset key off\nset grid\n"
+					"set yrange [0:*]\nplot ");
+		gnuplot_data(&p->gp, &d);
+		buf_adds(&p->gp.script, " using 1:2:3 with lines lw 1.5 lc rgb variable\n");
+		buf_release(&d);
+	}
+	html_legend_begin(p);
+	for (size_t j = 0; j < n; j++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "rank %lld, device %lld",
+			 (long long)r->ranks[v[j].rank].rank,
+			 (long long)r->ranks[v[j].rank].memory[v[j].dev].device);
+		html_legend_item(p, html_palette[j], name);
+	}
+	html_legend_end(p);
+	free(v);
+}
+
+void html_memory(struct page *p)
+{
+	const struct report *r = p->r;
+	size_t rows = 0, positive = 0;
+	uint32_t colors[2] = { 0x4e79a7, 0xa0cbe8 };
+	double *v = calloc(2 * r->nr_ranks + 1, sizeof(*v));
+	char key[96];
+
+	buf_adds(p->b, "<section id=\"memory\">\n<h2>Memory</h2>\n");
+	for (size_t i = 0; v && i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		v[2 * i] = v[2 * i + 1] = NAN;
+		for (size_t m = 0; rk->analysed && m < rk->nr_memory; m++) {
+			rows++;
+			if (rk->memory[m].device < 0)
+				continue;
+			if (!(v[2 * i] >= (double)rk->memory[m].peak_allocated))
+				v[2 * i] = (double)rk->memory[m].peak_allocated;
+			if (!(v[2 * i + 1] >= (double)rk->memory[m].peak_reserved))
+				v[2 * i + 1] = (double)rk->memory[m].peak_reserved;
+		}
+	}
+	if (!v || !rows) {
+		buf_adds(p->b, "<p class=\"muted\">No [memory] events in these traces (profile with "
+			       "profile_memory=True).</p>\n</section>\n");
+		free(v);
+		return;
+	}
+	buf_adds(p->b, "<p class=\"muted\">Peak allocated and reserved memory of the busiest GPU "
+		       "of each rank; the table lists every device (-1 is the CPU).</p>\n");
+	for (size_t i = 0; i < 2 * r->nr_ranks; i++)
+		positive += v[i] > 0;
+	if (positive) {
+		html_plot_ranks(p, "peak GPU memory per rank", v, 2, colors,
+				1.0 / (1024.0 * 1024 * 1024), "GiB", 0);
+		html_legend_begin(p);
+		html_legend_item(p, colors[0], "peak allocated");
+		html_legend_item(p, colors[1], "peak reserved");
+		html_legend_end(p);
+	}
+	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>rank</th><th>device</th>"
+		       "<th>peak allocated</th><th>peak reserved</th><th>capacity</th></tr>\n");
+	rows = 0;
+	for (size_t i = 0; i < r->nr_ranks && (!p->many || rows < 64); i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		for (size_t m = 0; rk->analysed && m < rk->nr_memory; m++, rows++) {
+			const struct report_memory *me = &rk->memory[m];
+
+			buf_printf(p->b, "<tr><td class=\"num\">%lld</td>", (long long)rk->rank);
+			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"device\"]", i, m);
+			html_i64(p, "td", key, NULL, me->device, HK_COUNT);
+			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"peak_allocated\"]",
+				 i, m);
+			html_i64(p, "td", key, NULL, me->peak_allocated, HK_BYTES);
+			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"peak_reserved\"]", i,
+				 m);
+			html_i64(p, "td", key, NULL, me->peak_reserved, HK_BYTES);
+			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"capacity\"]", i, m);
+			if (me->capacity >= 0)
+				html_i64(p, "td", key, NULL, me->capacity, HK_BYTES);
+			else
+				html_dbl(p, "td", key, NULL, NAN, HK_BYTES);
+			buf_adds(p->b, "</tr>\n");
+		}
+	}
+	buf_printf(p->b, "</table></div>\n%s",
+		   p->many ? "<p class=\"muted\">The first ranks' devices; the chart has every "
+			     "rank.</p>\n" : "");
+	memory_timeline(p);
+	buf_adds(p->b, "</section>\n");
+	free(v);
+}

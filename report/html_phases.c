@@ -1,0 +1,379 @@
+/*
+ * html_phases: where the time goes on each rank: the phase breakdown and
+ * the timeline of phases on a time axis shared by the ranks (time since
+ * each rank's first event), with stragglers marked.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "html.h"
+
+#define SERIES_MAX (HTML_PALETTE - 1)	/* the last colour is "other" */
+#define TIMELINE_RECTS 12000		/* keeps a 1,024-rank page small */
+
+/*
+ * The phases of depth 0 and 1 that get their own colour, the same in every
+ * chart: the SERIES_MAX holding the most time over all ranks.
+ */
+struct series {
+	const char *path[SERIES_MAX];
+	int depth[SERIES_MAX];
+	size_t n;
+	int other;			/* some paths did not fit: "other phases" */
+};
+
+static int series_find(const struct series *s, const char *path)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->path[i], path))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The SERIES_MAX paths of depth 0 and 1 holding the most time, kept in the
+ * order the ranks first show them (ties cannot reorder them).
+ */
+static void series_of(const struct report *r, struct series *s)
+{
+	size_t cap = 64, n = 0;
+	const char **path = malloc(cap * sizeof(*path));
+	double *total = malloc(cap * sizeof(*total));
+	int *depth = malloc(cap * sizeof(*depth));
+
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; path && total && depth && i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		for (size_t k = 0; rk->analysed && rk->has_phases && k < rk->nr_phases; k++) {
+			const struct report_phase *ph = &rk->phases[k];
+			size_t j;
+
+			if (ph->depth > REPORT_SPANS_DEPTH)
+				continue;
+			for (j = 0; j < n && strcmp(path[j], ph->path); j++)
+				;
+			if (j == n) {
+				if (n == cap) {
+					const char **np = realloc(path, 2 * cap * sizeof(*path));
+					double *nt = np ? realloc(total, 2 * cap * sizeof(*total)) : NULL;
+					int *nd = nt ? realloc(depth, 2 * cap * sizeof(*depth)) : NULL;
+
+					if (np)
+						path = np;
+					if (nt)
+						total = nt;
+					if (!nd)
+						goto out;
+					depth = nd;
+					cap *= 2;
+				}
+				path[n] = ph->path;
+				depth[n] = ph->depth;
+				total[n++] = 0;
+			}
+			total[j] += (double)ph->d.total_ns;
+		}
+	}
+	/* keep the largest SERIES_MAX, in first-seen order */
+	for (size_t j = 0; path && total && depth && j < n; j++) {
+		size_t bigger = 0;
+
+		for (size_t m = 0; m < n; m++)
+			if (total[m] > total[j] || (total[m] == total[j] && m < j))
+				bigger++;
+		if (bigger < SERIES_MAX) {
+			s->path[s->n] = path[j];
+			s->depth[s->n++] = depth[j];
+		} else {
+			s->other = 1;
+		}
+	}
+out:
+	free(path);
+	free(total);
+	free(depth);
+}
+
+static uint32_t series_color(const struct series *s, const char *path)
+{
+	int i = series_find(s, path);
+
+	return i < 0 ? html_palette[HTML_PALETTE - 1] : html_palette[i];
+}
+
+/* The legend of the series of one depth (-1: all); other: an "other phases" entry. */
+static void series_legend(struct page *p, const struct series *s, int depth, int other)
+{
+	html_legend_begin(p);
+	for (size_t i = 0; i < s->n; i++)
+		if (depth < 0 || s->depth[i] == depth)
+			html_legend_item(p, html_palette[i], s->path[i]);
+	if (other)
+		html_legend_item(p, html_palette[HTML_PALETTE - 1], "other phases");
+	html_legend_end(p);
+}
+
+static int max_depth_present(const struct report *r, int depth)
+{
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		for (size_t k = 0; r->ranks[i].has_phases && k < r->ranks[i].nr_phases; k++)
+			if (r->ranks[i].phases[k].depth == depth)
+				return 1;
+	return 0;
+}
+
+static void phase_table(struct page *p, size_t i)
+{
+	const struct report_rank *rk = &p->r->ranks[i];
+	char key[96];
+
+	buf_printf(p->b, "<h3>Rank %lld</h3>\n<div class=\"wrap\"><table><tr><th>phase</th>"
+			 "<th>count</th><th>total</th><th>avg</th><th>median</th><th>min</th>"
+			 "<th>max</th><th>share of span</th><th>GPU time launched</th></tr>\n",
+		   (long long)rk->rank);
+	for (size_t k = 0; k < rk->nr_phases; k++) {
+		const struct report_phase *ph = &rk->phases[k];
+		static const char *const f[] = { "total_ns", "avg_ns", "median_ns", "min_ns",
+						 "max_ns" };
+		const double v[] = { (double)ph->d.total_ns, ph->d.avg_ns, ph->d.median_ns,
+				     (double)ph->d.min_ns, (double)ph->d.max_ns };
+
+		buf_printf(p->b, "<tr><td class=\"name\" style=\"padding-left:%dem\" title=\"",
+			   ph->depth);
+		html_text(p, ph->path);
+		buf_adds(p->b, "\">");
+		html_text(p, ph->name);
+		buf_adds(p->b, "</td>");
+		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"count\"]", i, k);
+		html_i64(p, "td", key, NULL, ph->d.count, HK_COUNT);
+		for (int c = 0; c < 5; c++) {
+			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"%s\"]", i, k, f[c]);
+			if (c == 0 || c >= 3)
+				html_i64(p, "td", key, NULL, (int64_t)v[c], HK_NS);
+			else
+				html_dbl(p, "td", key, NULL, v[c], HK_NS);
+		}
+		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"share\"]", i, k);
+		html_dbl(p, "td", key, NULL, ph->share, HK_SHARE);
+		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"gpu_ns\"]", i, k);
+		html_i64(p, "td", key, NULL, ph->gpu_ns, HK_NS);
+		buf_adds(p->b, "</tr>\n");
+	}
+	buf_adds(p->b, "</table></div>\n");
+}
+
+/* Many ranks: each phase's total as statistics over the ranks. */
+static void phase_stats(struct page *p)
+{
+	const struct report *r = p->r;
+	static const char *const col[] = { "min", "median", "max" };
+	struct buf key;
+
+	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>phase</th><th>ranks</th><th>min</th>"
+		       "<th>min rank</th><th>median</th><th>max</th><th>max rank</th></tr>\n");
+	buf_init(&key);
+	for (size_t i = 0; i < r->nr_cross_rank; i++) {
+		const struct report_stat *st = &r->cross_rank[i];
+		const double v[] = { st->min, st->median, st->max };
+
+		if (strncmp(st->metric, "phase:", 6))
+			continue;
+		buf_adds(p->b, "<tr><td class=\"name\">");
+		html_text(p, st->metric + 6);	/* "phase:PATH.total_ns" */
+		buf_adds(p->b, "</td>");
+		for (int c = -1; c < 3; c++) {
+			buf_reset(&key);
+			buf_adds(&key, "[\"cross_rank\",");
+			html_key_str(&key, st->metric);
+			if (c < 0) {
+				buf_adds(&key, ",\"count\"]");
+				html_i64(p, "td", key.data, NULL, st->count, HK_COUNT);
+				continue;
+			}
+			buf_printf(&key, ",\"%s\"]", col[c]);
+			html_dbl(p, "td", key.data, NULL, v[c], HK_NS);
+			if (c == 1)
+				continue;
+			buf_reset(&key);
+			buf_adds(&key, "[\"cross_rank\",");
+			html_key_str(&key, st->metric);
+			buf_printf(&key, ",\"%s\"]", c ? "max_rank" : "min_rank");
+			html_i64(p, "td", key.data, NULL, c ? st->max_rank : st->min_rank, HK_COUNT);
+		}
+		buf_adds(p->b, "</tr>\n");
+	}
+	buf_release(&key);
+	buf_adds(p->b, "</table></div>\n");
+}
+
+void html_phases(struct page *p)
+{
+	const struct report *r = p->r;
+	int level = max_depth_present(r, 1), other = 0;
+	struct series s;
+	uint32_t colors[HTML_PALETTE];
+	double *v;
+
+	buf_adds(p->b, "<section id=\"phases\">\n<h2>Phase breakdown</h2>\n");
+	if (!max_depth_present(r, 0)) {
+		buf_adds(p->b, "<p class=\"muted\">No phases: these traces have no user annotations "
+			       "(record_function, fastvideo regions, ProfilerStep).</p>\n</section>\n");
+		return;
+	}
+	series_of(r, &s);
+	buf_printf(p->b, "<p class=\"muted\">Time in each %s phase per rank (union of its spans).</p>\n",
+		   level ? "second-level" : "top-level");
+	v = calloc(r->nr_ranks * HTML_PALETTE + 1, sizeof(*v));
+	for (size_t i = 0; v && i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
+			int j;
+
+			if (rk->phases[k].depth != level)
+				continue;
+			j = series_find(&s, rk->phases[k].path);
+			other |= j < 0;
+			v[i * HTML_PALETTE + (j < 0 ? HTML_PALETTE - 1 : (size_t)j)] +=
+				(double)rk->phases[k].d.total_ns;
+		}
+	}
+	for (size_t j = 0; j < HTML_PALETTE; j++)
+		colors[j] = html_palette[j];
+	if (v)
+		html_plot_ranks(p, "phase breakdown per rank", v, HTML_PALETTE, colors, 1e-6, "ms", 1);
+	free(v);
+	series_legend(p, &s, level, other);
+	if (p->many) {
+		phase_stats(p);
+	} else {
+		for (size_t i = 0; i < r->nr_ranks; i++)
+			if (r->ranks[i].has_phases && r->ranks[i].nr_phases)
+				phase_table(p, i);
+	}
+	buf_adds(p->b, "</section>\n");
+}
+
+/* A colour between c and white: the top-level band behind its children. */
+static uint32_t lighten(uint32_t c)
+{
+	uint32_t out = 0;
+
+	for (int sh = 0; sh < 24; sh += 8) {
+		uint32_t ch = (c >> sh) & 0xff;
+
+		out |= ((ch + 2 * 0xff) / 3) << sh;
+	}
+	return out;
+}
+
+static int is_straggler(const struct report *r, int64_t rank)
+{
+	for (size_t i = 0; i < r->nr_stragglers; i++)
+		if (r->stragglers[i].rank == rank)
+			return 1;
+	return 0;
+}
+
+/* The end of a rank's last timeline span, relative to its first event. */
+static int64_t rank_end(const struct report_rank *rk)
+{
+	int64_t end = 0;
+
+	for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
+		const struct report_phase *ph = &rk->phases[k];
+
+		if (ph->nr_spans && ph->spans_ns[2 * ph->nr_spans - 1] > end)
+			end = ph->spans_ns[2 * ph->nr_spans - 1];
+	}
+	return end;
+}
+
+void html_timeline(struct page *p)
+{
+	const struct report *r = p->r;
+	size_t rows = 0, per_row;
+	int64_t end = 0;
+	struct series s;
+	struct buf d;
+	int h;
+
+	buf_adds(p->b, "<section id=\"timeline\">\n<h2>Timeline</h2>\n");
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		for (size_t k = 0; r->ranks[i].has_phases && k < r->ranks[i].nr_phases; k++)
+			if (r->ranks[i].phases[k].nr_spans) {
+				const struct report_phase *ph = &r->ranks[i].phases[k];
+
+				rows++;
+				if (ph->spans_ns[2 * ph->nr_spans - 1] > end)
+					end = ph->spans_ns[2 * ph->nr_spans - 1];
+			}
+	if (!rows) {
+		buf_adds(p->b, "<p class=\"muted\">No phase spans to draw.</p>\n</section>\n");
+		return;
+	}
+	buf_adds(p->b, "<p class=\"muted\">Top-level phases (light bands) and their children per "
+		       "rank, against the time since each rank's first event: a rank whose "
+		       "bars end late is the one the others wait for.</p>\n");
+	series_of(r, &s);
+	h = p->many ? 900 : (int)(90 + 26 * r->nr_ranks);
+	if (h < 180)
+		h = 180;
+	if (html_chart(p, 900, h, "phase timeline per rank") >= 0) {
+		per_row = TIMELINE_RECTS / rows;
+		if (per_row < 1)
+			per_row = 1;
+		buf_init(&d);
+		for (int depth = 0; depth <= 1; depth++) {
+			for (size_t i = 0; i < r->nr_ranks; i++) {
+				const struct report_rank *rk = &r->ranks[i];
+				double half = depth ? 0.22 : 0.4;
+
+				for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
+					const struct report_phase *ph = &rk->phases[k];
+					size_t n = ph->nr_spans, g = n < per_row ? n : per_row;
+					uint32_t c = series_color(&s, ph->path);
+
+					if (ph->depth != depth || !n)
+						continue;
+					if (!depth)
+						c = lighten(c);
+					/* equal groups of consecutive spans, as keep_spans() merges */
+					for (size_t j = 0; j < g; j++) {
+						size_t a = j * n / g, b = (j + 1) * n / g - 1;
+
+						buf_printf(&d, "%.9g %.9g %.3f %.3f %u\n",
+							   (double)ph->spans_ns[2 * a] / 1e6,
+							   (double)ph->spans_ns[2 * b + 1] / 1e6,
+							   (double)i - half, (double)i + half, c);
+					}
+				}
+			}
+		}
+		buf_printf(&p->gp.script, "set xlabel 'ms since the rank''s first event'\n"
+					  "set ylabel 'rank'\nset key off\nset grid xtics\n"
+					  "set xrange [0:%.9g]\nset yrange [%zu.6:-0.6]\n",
+			   end > 0 ? (double)end / 1e6 * 1.01 : 1e-3, r->nr_ranks - 1);
+		html_rank_tics(p, "ytics");
+		buf_adds(&p->gp.script, "plot ");
+		gnuplot_data(&p->gp, &d);
+		buf_adds(&p->gp.script, " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror "
+					"fs solid 1.0 noborder lc rgb variable, ");
+		/* a red mark after each straggler's last span: one row of 1,024 is a hairline */
+		buf_reset(&d);
+		for (size_t i = 0; i < r->nr_ranks; i++)
+			if (is_straggler(r, r->ranks[i].rank))
+				buf_printf(&d, "%.9g %zu\n", (double)rank_end(&r->ranks[i]) / 1e6, i);
+		buf_adds(&d, "-1 0\n");	/* off the x range: never drawn, never empty */
+		gnuplot_data(&p->gp, &d);
+		buf_adds(&p->gp.script, " using 1:2 with points pt 7 ps 1.3 lc rgb '#d62728'\n");
+		buf_release(&d);
+	}
+	series_legend(p, &s, -1, s.other);
+	if (r->nr_stragglers)
+		buf_adds(p->b, "<p class=\"muted\"><span style=\"color:#d62728\">\xe2\x97\x8f</span> "
+			       "marks the end of a straggler's phases (see Across ranks).</p>\n");
+	buf_adds(p->b, "</section>\n");
+}

@@ -1,0 +1,172 @@
+/*
+ * html_steps: the step durations of each rank, the warm-up step marked;
+ * above HTML_MANY_RANKS ranks, the band from the fastest to the slowest
+ * rank at each step and the ten slowest ranks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "html.h"
+
+static void steps_table_row(struct page *p, size_t i)
+{
+	const struct report_rank *rk = &p->r->ranks[i];
+	const struct report_steps *st = &rk->steps;
+	char key[80];
+
+	buf_adds(p->b, "<tr>");
+	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"rank\"]", i);
+	html_i64(p, "td", key, NULL, rk->rank, HK_COUNT);
+	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"count\"]", i);
+	html_i64(p, "td", key, NULL, st->d.count, HK_COUNT);
+	buf_printf(p->b, "<td>%s</td>", st->warmup ? "first step" : "none");
+	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"median_ns\"]", i);
+	html_dbl(p, "td", key, NULL, st->d.median_ns, HK_NS);
+	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"avg_ns\"]", i);
+	html_dbl(p, "td", key, NULL, st->d.avg_ns, HK_NS);
+	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"min_ns\"]", i);
+	html_i64(p, "td", key, NULL, st->d.min_ns, HK_NS);
+	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"max_ns\"]", i);
+	html_i64(p, "td", key, NULL, st->d.max_ns, HK_NS);
+	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"stddev_ns\"]", i);
+	html_dbl(p, "td", key, NULL, st->d.stddev_ns, HK_NS);
+	buf_adds(p->b, "</tr>\n");
+}
+
+static int cmp_median_desc(const void *a, const void *b, void *ctx)
+{
+	const struct report *r = ctx;
+	double x = r->ranks[*(const size_t *)a].steps.d.median_ns;
+	double y = r->ranks[*(const size_t *)b].steps.d.median_ns;
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* Few ranks: a line per rank.  Many: min, median and max over ranks per step. */
+static void steps_chart(struct page *p, size_t most)
+{
+	const struct report *r = p->r;
+	struct buf d, w;
+
+	if (html_chart(p, 900, 280, "step durations per rank") < 0)
+		return;
+	buf_init(&d);
+	buf_init(&w);
+	buf_adds(&p->gp.script, "set xlabel 'step'\nset ylabel 'ms'\nset key off\nset grid\n"
+				"set yrange [0:*]\n");
+	buf_printf(&p->gp.script, "set xrange [-0.3:%zu.3]\n", most ? most - 1 : 0);
+	if (most <= 40)
+		buf_adds(&p->gp.script, "set xtics 1\n");
+	if (!p->many) {
+		for (size_t i = 0; i < r->nr_ranks; i++) {
+			const struct report_steps *st = &r->ranks[i].steps;
+
+			for (size_t k = 0; r->ranks[i].has_phases && k < st->nr_durations; k++)
+				buf_printf(&d, "%zu %.9g %u\n", k, (double)st->durations_ns[k] / 1e6,
+					   html_palette[i % HTML_PALETTE]);
+			buf_adds(&d, "\n");
+			if (r->ranks[i].has_phases && st->warmup)
+				buf_printf(&w, "0 %.9g\n", (double)st->durations_ns[0] / 1e6);
+		}
+	} else {
+		int64_t *col = malloc((r->nr_ranks + 1) * sizeof(*col));
+
+		for (size_t k = 0; col && k < most; k++) {
+			size_t n = 0;
+
+			for (size_t i = 0; i < r->nr_ranks; i++)
+				if (r->ranks[i].has_phases && k < r->ranks[i].steps.nr_durations)
+					col[n++] = r->ranks[i].steps.durations_ns[k];
+			if (!n)
+				continue;
+			for (size_t a = 1; a < n; a++)	/* insertion sort: few ranks per step */
+				for (size_t b = a; b > 0 && col[b - 1] > col[b]; b--) {
+					int64_t t = col[b];
+
+					col[b] = col[b - 1];
+					col[b - 1] = t;
+				}
+			buf_printf(&d, "%zu %.9g %.9g %.9g\n", k, (double)col[0] / 1e6,
+				   (double)col[(n - 1) / 2] / 1e6, (double)col[n - 1] / 1e6);
+		}
+		free(col);
+		for (size_t i = 0; i < r->nr_ranks; i++)
+			if (r->ranks[i].has_phases && r->ranks[i].steps.warmup)
+				buf_printf(&w, "0 %.9g\n",
+					   (double)r->ranks[i].steps.durations_ns[0] / 1e6);
+	}
+	if (!p->many)
+		buf_adds(&d, "0 0 16777215\n");
+	buf_adds(&w, "0 -1\n");		/* below the y range: never drawn, never empty */
+	buf_adds(&p->gp.script, "plot ");
+	gnuplot_data(&p->gp, &d);
+	if (!p->many) {
+		buf_adds(&p->gp.script, " using 1:2:3 with linespoints pt 7 ps 0.6 lw 1.5 "
+					"lc rgb variable, ");
+	} else {
+		buf_adds(&p->gp.script, " using 1:2:4 with filledcurves fc rgb '#c6d4ea', ");
+		buf_adds(&p->gp.script, "'' using 1:3 with linespoints pt 7 ps 0.5 lw 1.5 "
+					"lc rgb '#4e79a7', ");
+	}
+	gnuplot_data(&p->gp, &w);
+	buf_adds(&p->gp.script, " using 1:2 with points pt 6 ps 1.8 lw 1.5 lc rgb '#d62728'\n");
+	buf_release(&d);
+	buf_release(&w);
+}
+
+void html_steps(struct page *p)
+{
+	const struct report *r = p->r;
+	size_t most = 0, warm = 0, nidx = 0, *idx;
+
+	buf_adds(p->b, "<section id=\"steps\">\n<h2>Step durations</h2>\n");
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		if (!r->ranks[i].has_phases)
+			continue;
+		if (r->ranks[i].steps.nr_durations > most)
+			most = r->ranks[i].steps.nr_durations;
+		warm += r->ranks[i].steps.warmup;
+	}
+	if (!most) {
+		buf_adds(p->b, "<p class=\"muted\">No steps: no ProfilerStep# spans and none matching "
+			       "--step.</p>\n</section>\n");
+		return;
+	}
+	buf_printf(p->b, "<p class=\"muted\">%s Steps that are warm-up (the first, over 1.5 "
+			 "times the median of the others) are circled in red and left out of the "
+			 "statistics; %zu rank%s %s one.</p>\n",
+		   p->many ? "The band spans the fastest to the slowest rank at each step, the "
+			     "line is the median rank." : "One line per rank, coloured as listed.",
+		   warm, warm == 1 ? "" : "s", warm == 1 ? "has" : "have");
+	steps_chart(p, most);
+	if (!p->many) {
+		html_legend_begin(p);
+		for (size_t i = 0; i < r->nr_ranks; i++) {
+			char name[40];
+
+			snprintf(name, sizeof(name), "rank %lld", (long long)r->ranks[i].rank);
+			html_legend_item(p, html_palette[i % HTML_PALETTE], name);
+		}
+		html_legend_end(p);
+	}
+	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>rank</th><th>steps</th><th>warm-up</th>"
+		       "<th>median</th><th>avg</th><th>min</th><th>max</th><th>stddev</th></tr>\n");
+	idx = malloc((r->nr_ranks + 1) * sizeof(*idx));
+	for (size_t i = 0; idx && i < r->nr_ranks; i++)
+		if (r->ranks[i].has_phases && r->ranks[i].steps.d.count)
+			idx[nidx++] = i;
+	/* many ranks: the ten slowest, which is what a reader looks for */
+	if (p->many && idx) {
+		qsort_r(idx, nidx, sizeof(*idx), cmp_median_desc, (void *)r);
+		if (nidx > 10)
+			nidx = 10;
+	}
+	for (size_t j = 0; idx && j < nidx; j++)
+		steps_table_row(p, idx[j]);
+	free(idx);
+	buf_printf(p->b, "</table></div>\n%s</section>\n",
+		   p->many ? "<p class=\"muted\">The ten ranks with the slowest median step; "
+			     "tables/steps.csv has every step of every rank.</p>\n" : "");
+}

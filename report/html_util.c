@@ -1,0 +1,163 @@
+/*
+ * html_util: escaping, numbers with their sources, chart markers and
+ * legends, the small pieces every section of the page uses.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "esc.h"
+#include "html.h"
+#include "jsonw.h"
+
+/* Colour-blind-friendly enough, and readable on the white chart cards. */
+const uint32_t html_palette[HTML_PALETTE] = {
+	0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0x76b7b2, 0xedc948,
+	0xb07aa1, 0xff9da7, 0x9c755f, 0x86bcb6, 0x8cd17d, 0xbab0ac,
+};
+
+void html_text(struct page *p, const char *s)
+{
+	esc_html(p->b, s);
+}
+
+void html_key_str(struct buf *key, const char *s)
+{
+	buf_addc(key, '"');
+	jsonw_escape(key, s ? s : "", s ? strlen(s) : 0);
+	buf_addc(key, '"');
+}
+
+/* s inside a single-quoted attribute: & < > ' are the bytes that matter. */
+static void attr1(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			buf_adds(b, "&amp;");
+			break;
+		case '<':
+			buf_adds(b, "&lt;");
+			break;
+		case '>':
+			buf_adds(b, "&gt;");
+			break;
+		case '\'':
+			buf_adds(b, "&#39;");
+			break;
+		default:
+			buf_addc(b, *s);
+		}
+	}
+}
+
+void html_fmt(struct buf *b, double v, enum html_kind k)
+{
+	double a = fabs(v);
+
+	if (!isfinite(v)) {
+		buf_adds(b, "\xe2\x80\x94");	/* em dash: no value */
+		return;
+	}
+	switch (k) {
+	case HK_NS:
+		if (a >= 1e9)
+			buf_printf(b, "%.3f s", v / 1e9);
+		else if (a >= 1e6)
+			buf_printf(b, "%.3f ms", v / 1e6);
+		else if (a >= 1e3)
+			buf_printf(b, "%.3f \xc2\xb5s", v / 1e3);
+		else
+			buf_printf(b, "%.0f ns", v);
+		break;
+	case HK_BYTES:
+		if (a >= 1024.0 * 1024 * 1024)
+			buf_printf(b, "%.2f GiB", v / (1024.0 * 1024 * 1024));
+		else if (a >= 1024.0 * 1024)
+			buf_printf(b, "%.2f MiB", v / (1024.0 * 1024));
+		else if (a >= 1024.0)
+			buf_printf(b, "%.2f KiB", v / 1024.0);
+		else
+			buf_printf(b, "%.0f B", v);
+		break;
+	case HK_SHARE:
+		buf_printf(b, "%.1f %%", v * 100);
+		break;
+	case HK_COUNT:
+		buf_printf(b, "%.0f", v);
+		break;
+	case HK_NUM:
+		buf_printf(b, "%.3f", v);
+		break;
+	}
+}
+
+static void open_tag(struct page *p, const char *tag, const char *key, const char *calc)
+{
+	buf_printf(p->b, "<%s", tag);
+	if (key) {
+		buf_adds(p->b, " data-key='");
+		attr1(p->b, key);
+		buf_addc(p->b, '\'');
+	}
+	if (calc) {
+		buf_adds(p->b, " data-calc='");
+		attr1(p->b, calc);
+		buf_addc(p->b, '\'');
+	}
+}
+
+/* The element name of "td class=x": up to the first space. */
+static void close_tag(struct page *p, const char *tag)
+{
+	buf_adds(p->b, "</");
+	buf_add(p->b, tag, strcspn(tag, " "));
+	buf_addc(p->b, '>');
+}
+
+void html_i64(struct page *p, const char *tag, const char *key, const char *calc, int64_t v,
+	      enum html_kind k)
+{
+	open_tag(p, tag, key, calc);
+	buf_printf(p->b, " data-v=\"%" PRId64 "\">", v);
+	html_fmt(p->b, (double)v, k);
+	close_tag(p, tag);
+}
+
+void html_dbl(struct page *p, const char *tag, const char *key, const char *calc, double v,
+	      enum html_kind k)
+{
+	open_tag(p, tag, key, calc);
+	if (isfinite(v))
+		buf_printf(p->b, " data-v=\"%.17g\">", v);	/* as jsonw_double() */
+	else
+		buf_adds(p->b, " data-v=\"null\">");
+	html_fmt(p->b, v, k);
+	close_tag(p, tag);
+}
+
+int html_chart(struct page *p, int w, int h, const char *what)
+{
+	int n = p->charts ? gnuplot_chart(&p->gp, w, h) : -1;
+
+	buf_printf(p->b, "<figure class=\"chart\" aria-label=\"%s\">\x01%d\x02</figure>\n", what,
+		   n);
+	return n;
+}
+
+void html_legend_begin(struct page *p)
+{
+	buf_adds(p->b, "<ul class=\"legend\">");
+}
+
+void html_legend_item(struct page *p, uint32_t rgb, const char *name)
+{
+	buf_printf(p->b, "<li><span class=\"sw\" style=\"background:#%06x\"></span>", rgb);
+	html_text(p, name);
+	buf_adds(p->b, "</li>");
+}
+
+void html_legend_end(struct page *p)
+{
+	buf_adds(p->b, "</ul>\n");
+}

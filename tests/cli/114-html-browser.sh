@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# A real browser reads the page: headless Chromium opens the report of the
+# demo set from file://, logs no console message (a probe page shows that
+# console messages would be seen), keeps every chart as <svg> in its DOM,
+# screenshots it not blank in light mode and on a dark background in dark
+# mode, and prints it to PDF.  The hostile-name page runs no script and
+# makes no element from a name.  Chromium is installed when missing (apt-get
+# as root or through passwordless sudo); the test skips only where it
+# cannot be.
+. "$VT_ROOT/tests/cli/lib.sh"
+
+need_vanalyze
+command -v gnuplot >/dev/null || skip "gnuplot is not installed (scripts/deps.sh installs it)"
+
+find_chromium() {
+	command -v chromium || command -v chromium-browser || command -v google-chrome
+}
+if ! CHROME=$(find_chromium); then
+	if [ "$(id -u)" = 0 ]; then
+		SUDO=
+	elif sudo -n true 2>/dev/null; then
+		SUDO="sudo -n"
+	else
+		skip "chromium is not installed and this user cannot install it (apt-get install chromium)"
+	fi
+	echo "installing chromium (apt-get install -y chromium)"
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium >apt.log 2>&1 ||
+		{ DEBIAN_FRONTEND=noninteractive $SUDO apt-get update >>apt.log 2>&1 &&
+		  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium >>apt.log 2>&1; }
+	CHROME=$(find_chromium) || skip "cannot install chromium: $(tail -n 1 apt.log)"
+fi
+
+# chrome FILE ARGS...: open file://FILE headless, console messages in chrome.err
+chrome() {
+	local file=$1
+	shift
+	timeout 120 "$CHROME" --headless=new --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$PWD/profile" --enable-logging=stderr --log-level=0 \
+		--hide-scrollbars "$@" "file://$file" 2>chrome.err
+}
+
+printf '<!DOCTYPE html><p>probe</p><script>console.error("vtrace-probe")</script>\n' >probe.html
+chrome "$PWD/probe.html" --dump-dom >probe.dom || die "chromium failed on a probe page"
+grep -q 'CONSOLE.*vtrace-probe' chrome.err ||
+	die "chromium does not log console messages to stderr: the check below would be blind"
+
+va demo --out out "$VT_ROOT"/testdata/demo/
+expect_rc demo 0
+chrome "$PWD/out/report.html" --dump-dom >dom.html || die "chromium failed on the report"
+if grep 'CONSOLE' chrome.err; then die "the report logs console messages"; fi
+want=$(grep -o '<svg' out/report.html | wc -l)
+got=$(grep -o '<svg' dom.html | wc -l)
+[ "$want" -ge 5 ] && [ "$got" = "$want" ] || die "$got <svg> in the DOM, $want in the file"
+
+chrome "$PWD/out/report.html" --window-size=1000,1400 --screenshot="$PWD/light.png" ||
+	die "no light screenshot"
+chrome "$PWD/out/report.html" --window-size=1000,1400 --screenshot="$PWD/dark.png" \
+	--blink-settings=preferredColorScheme=0 || die "no dark screenshot"
+chrome "$PWD/out/report.html" --print-to-pdf="$PWD/report.pdf" --no-pdf-header-footer ||
+	die "no PDF"
+python3 - light.png dark.png report.pdf <<'PY' || die "the screenshots are wrong (lines above)"
+import struct, sys, zlib
+
+def pixels(path):
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        sys.exit("%s is not a PNG" % path)
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    if depth != 8 or ctype not in (2, 6):
+        sys.exit("%s: PNG of depth %d, colour type %d" % (path, depth, ctype))
+    bpp = 3 if ctype == 2 else 4
+    raw, stride = zlib.decompress(idat), w * bpp
+    prev, rows, i = bytearray(stride), [], 0
+    for _ in range(h):
+        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+def look(path):
+    w, h, bpp, rows = pixels(path)
+    colours = {rows[y][x * bpp:x * bpp + 3] for y in range(0, h, 7) for x in range(0, w, 5)}
+    return len(colours), sum(rows[4][:3]) / 3
+
+n, bg = look(sys.argv[1])
+print("light: %d colours, background %.0f" % (n, bg))
+if n < 20 or bg < 200:
+    sys.exit("the light screenshot is blank or not light")
+n, bg = look(sys.argv[2])
+print("dark: %d colours, background %.0f" % (n, bg))
+if n < 20 or bg > 60:
+    sys.exit("the dark screenshot is blank or not dark")
+pdf = open(sys.argv[3], "rb").read()
+if not pdf.startswith(b"%PDF") or len(pdf) < 10000:
+    sys.exit("the PDF is %d bytes" % len(pdf))
+PY
+
+python3 "$VT_ROOT/tests/hostile_trace.py" hostile-rank0.json || die "cannot write the hostile trace"
+va h --html hostile.html hostile-rank0.json
+expect_rc h 0
+chrome "$PWD/hostile.html" --dump-dom >hostile.dom || die "chromium failed on the hostile page"
+if grep 'CONSOLE' chrome.err; then die "the hostile page logs console messages"; fi
+no_line hostile.dom '<script|<img|<b>|<i>' "the hostile page's DOM"
+expect_line hostile.dom '&lt;script&gt;alert\(1\)&lt;/script&gt;' "the hostile name as text"
+echo "pass: chromium reads the page"
