@@ -126,6 +126,7 @@ bench: deps
 	@$(MAKE) --no-print-directory all CFLAGS="-O2 -g -DNDEBUG"
 	bench/run.sh $(BUILD)
 	@if [ -x bench/collector.sh ]; then bench/collector.sh $(BUILD); fi
+	bench/render.sh $(BUILD)
 	@if [ -x bench/aggregate.sh ]; then bench/aggregate.sh $(BUILD); fi
 
 # libFuzzer needs clang; the target links the same lib/ sources.
