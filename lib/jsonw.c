@@ -172,10 +172,28 @@ void jsonw_str(struct jsonw *w, const char *s)
 	jsonw_strn(w, s, strlen(s));
 }
 
+/*
+ * Integers without printf: a merged report of thousands of ranks holds
+ * millions of them, and vfprintf was a fifth of vaggregate's time.
+ */
+static void put_i64(struct buf *b, int64_t v)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
 void jsonw_int(struct jsonw *w, int64_t v)
 {
 	before(w);
-	buf_printf(w->out, "%" PRId64, v);
+	put_i64(w->out, v);
 }
 
 void jsonw_double(struct jsonw *w, double v)
@@ -191,8 +209,11 @@ void jsonw_int_array(struct jsonw *w, const int64_t *v, size_t n)
 {
 	before(w);
 	buf_addc(w->out, '[');
-	for (size_t i = 0; i < n; i++)
-		buf_printf(w->out, i ? ", %" PRId64 : "%" PRId64, v[i]);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_add(w->out, ", ", 2);
+		put_i64(w->out, v[i]);
+	}
 	buf_addc(w->out, ']');
 }
 

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -511,9 +512,63 @@ int report_read_file(struct report *r, const char *path, unsigned flags, struct 
 		err_set(err, (int64_t)text.len, "cannot read: %s", gzerror(f, &zerr));
 		goto out;
 	}
+	{
+		int zerr;
+
+		/* zlib ends a cut-off gzip stream like a whole one, but says so here */
+		gzerror(f, &zerr);
+		if (zerr != Z_OK && zerr != Z_STREAM_END) {
+			err_set(err, (int64_t)text.len, "the gzip stream is cut off");
+			goto out;
+		}
+	}
 	rc = report_read(r, text.data, text.len, flags, err);
 out:
 	gzclose(f);
 	buf_release(&text);
+	return rc;
+}
+
+int report_sniff_text(const char *t, size_t len, char *schema, size_t n)
+{
+	static const char key[] = "\"schema\"";
+	const char *p, *end;
+	size_t k = 0;
+
+	if (len > REPORT_SNIFF_HEAD)
+		len = REPORT_SNIFF_HEAD;
+	end = t + len;
+	p = len ? memmem(t, len, key, sizeof(key) - 1) : NULL;
+	if (!p || !n)
+		return 0;
+	for (p += sizeof(key) - 1; p < end && strchr(" \t\r\n", *p); p++)
+		;
+	if (p == end || *p++ != ':')
+		return 0;
+	while (p < end && strchr(" \t\r\n", *p))
+		p++;
+	if (p == end || *p++ != '"')
+		return 0;
+	for (; p < end && *p != '"' && k + 1 < n; p++)
+		schema[k++] = (unsigned char)*p < 0x20 ? '?' : *p;
+	schema[k] = '\0';
+	return 1;
+}
+
+int report_sniff(const char *path, char *schema, size_t n)
+{
+	gzFile f = gzopen(path, "rb");	/* plain files read through unchanged */
+	char *head = malloc(REPORT_SNIFF_HEAD);
+	int len = -1, rc = -1;
+
+	if (f && head)
+		len = gzread(f, head, REPORT_SNIFF_HEAD);
+	if (len >= 0)
+		rc = report_sniff_text(head, (size_t)len, schema, n);
+	else if (!errno)
+		errno = f ? EIO : ENOMEM;
+	if (f)
+		gzclose(f);
+	free(head);
 	return rc;
 }

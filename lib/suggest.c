@@ -123,6 +123,22 @@ int suggest_set(struct suggest_opts *o, const char *name, double value)
 	return -1;
 }
 
+int suggest_parse(struct suggest_opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char name[64], *end;
+	double value;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name) || !eq[1])
+		return -1;
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	value = strtod(eq + 1, &end);
+	if (*end)
+		return -1;
+	return suggest_set(o, name, value);
+}
+
 /* One firing of a rule on one rank, before its message is written. */
 struct hit {
 	int rule;

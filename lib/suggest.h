@@ -68,6 +68,9 @@ extern const size_t suggest_nr_rules;
  */
 int suggest_set(struct suggest_opts *o, const char *name, double value);
 
+/* "NAME=VALUE", as --threshold takes it: suggest_set() on its parts. */
+int suggest_parse(struct suggest_opts *o, const char *arg);
+
 /* A pointer to o's field for threshold t. */
 double *suggest_field(struct suggest_opts *o, const struct suggest_threshold *t);
 

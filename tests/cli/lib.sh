@@ -6,7 +6,8 @@
 # anything else fails.
 #
 # Bash helpers: die, skip, need_shared, need_vanalyze, vanalyze, va (run and
-# capture), expect_rc, expect_line, no_line, check, pycheck.  The python3 helper
+# capture), vg and need_vaggregate (the same for vaggregate), expect_rc,
+# expect_line, no_line, check, pycheck.  The python3 helper
 # (pycheck SUBCOMMAND ...) compares reports with tests/oracle.py:
 #   pycheck each FILE...               vanalyze on each file alone vs the oracle
 #   pycheck compare [--subset] REPORT FILE...
@@ -70,6 +71,21 @@ va() {
 	rc=$?
 	echo "$rc" >"$name.rc"
 	return 0
+}
+
+# vg NAME ARGS...: the same for vaggregate ($VAGGREGATE).
+VAGGREGATE=${VAGGREGATE:-$VT_BUILD/vaggregate}
+vg() {
+	local name=$1
+	shift
+	"$VAGGREGATE" "$@" >"$name.out" 2>"$name.err" </dev/null
+	rc=$?
+	echo "$rc" >"$name.rc"
+	return 0
+}
+
+need_vaggregate() {
+	[ -x "$VAGGREGATE" ] || die "$VAGGREGATE is not built"
 }
 
 # A sanitizer report exits 1 like an input failure, so look for it too.

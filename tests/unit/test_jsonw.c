@@ -394,10 +394,42 @@ static void test_python(void)
 	buf_release(&b);
 }
 
+/* Integers are formatted without printf: check the edges against it. */
+static void test_ints(void)
+{
+	static const int64_t v[] = { 0, -1, 7, 10, -10, 1234567890123, INT64_MAX, INT64_MIN };
+	size_t n = sizeof(v) / sizeof(v[0]);
+	struct buf b, want;
+	struct jsonw w;
+
+	buf_init(&b);
+	buf_init(&want);
+	jsonw_init(&w, &b, 1);
+	jsonw_arr_begin(&w);
+	jsonw_int_array(&w, v, n);
+	jsonw_int_array(&w, v, 0);
+	for (size_t i = 0; i < n; i++)
+		jsonw_int(&w, v[i]);
+	jsonw_arr_end(&w);
+
+	/* [[0, -1, ...],[],0,-1,...]: arrays of integers are spaced, members not */
+	buf_adds(&want, "[[");
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&want, "%s%" PRId64, i ? ", " : "", v[i]);
+	buf_adds(&want, "],[]");
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&want, ",%" PRId64, v[i]);
+	buf_adds(&want, "]");
+	CHECK_EQ_MEM(b.data, b.len, want.data, want.len);
+	buf_release(&b);
+	buf_release(&want);
+}
+
 int main(void)
 {
 	test_escape();
 	test_writer();
+	test_ints();
 	test_random();
 	test_python();
 	return check_done("test_jsonw");

@@ -1,0 +1,25 @@
+/*
+ * summary: vaggregate's terminal summary of a merged report.
+ *
+ * What was read (reports, ranks, what was skipped), then one row per
+ * cross-rank metric: min and max with the ranks holding them, avg, median
+ * and population stddev, all in the row's unit; then stragglers and
+ * suggestions.  Each row reads "MIN rMIN MAX rMAX AVG MEDIAN STDDEV UNIT
+ * METRIC": the metric, which may hold spaces (phase names), comes last so
+ * that scripts can split the rest on blanks.  Colour only on a terminal
+ * without NO_COLOR.
+ */
+#ifndef VT_AGG_SUMMARY_H
+#define VT_AGG_SUMMARY_H
+
+#include <stdio.h>
+
+#include "merge.h"
+#include "report.h"
+
+/* Phase rows beyond this many are left to the report. */
+#define SUMMARY_MAX_PHASES 16
+
+void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st);
+
+#endif

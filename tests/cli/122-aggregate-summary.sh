@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# vaggregate's terminal summary against an independent python3 computation:
+# for every metric row, min / max / avg / median / stddev (population) and
+# the ranks holding min and max, recomputed from the merged report's ranks
+# (not from its cross_rank), to the 4 significant digits printed.  Rows are
+# "MIN rMIN MAX rMAX AVG MEDIAN STDDEV UNIT METRIC".  The stragglers listed
+# are the report's.  Inputs: the 8 DLRM ranks, each analysed alone.
+. "$VT_ROOT/tests/cli/lib.sh"
+need_shared
+need_vanalyze
+need_vaggregate
+
+i=0
+for f in "$PUBLIC"/facebookresearch__param/*dlrm*worker*.json.gz; do
+	va map$i -q -j 2 --json "rep$i.json" "$f"
+	expect_rc map$i 0
+	i=$((i + 1))
+done
+[ $i -eq 8 ] || die "expected 8 DLRM traces, found $i"
+
+vg agg --json agg.json rep*.json
+expect_rc agg 0
+python3 - agg.json agg.out <<'PY' || die "the summary disagrees with the recomputation"
+import json, math, re, statistics, sys
+
+rep = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2]).read().splitlines()
+ranks = rep["ranks"]
+SCALE = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9, "B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9,
+         "TB": 1e12, "-": 1}
+
+
+def value(rk, metric):
+    """One rank's value of a metric, from the rank itself."""
+    if metric.startswith("phase:"):
+        path = metric[len("phase:"):-len(".total_ns")]
+        hits = [p["total_ns"] for p in rk.get("phases", []) if p["path"] == path]
+        return sum(hits) if hits else None
+    if metric.startswith("memory:"):
+        dev, key = metric[len("memory:"):].split(".")
+        hits = [m[key] for m in rk.get("memory", []) if m["device"] == int(dev)]
+        return max(hits) if hits else None
+    if metric.startswith("steps.") and not rk.get("steps", {}).get("count"):
+        return None
+    node = rk
+    for part in metric.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
+if lines[0] != "%d reports, %d ranks" % (8, len(ranks)):
+    sys.exit("header line: %r" % lines[0])
+row = re.compile(r"^\s+(\S+) r(\d+)\s+(\S+) r(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S.*)$")
+rows = 0
+for line in lines[2:]:
+    if not line.startswith("  ") or line.startswith("  ("):
+        break
+    m = row.match(line)
+    if not m:
+        sys.exit("unparsable row: %r" % line)
+    lo, lo_r, hi, hi_r, avg, med, sd, unit, metric = m.groups()
+    vals = [(rk["rank"], value(rk, metric)) for rk in ranks]
+    vals = [(k, float(v)) for k, v in vals if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    xs = [v for _, v in vals]
+    if not xs:
+        sys.exit("%s: no rank has this metric (%r)" % (metric, line))
+    want = {"min": min(xs), "max": max(xs), "avg": statistics.fmean(xs),
+            "median": statistics.median(xs), "stddev": statistics.pstdev(xs)}
+    got = dict(zip(("min", "max", "avg", "median", "stddev"),
+                   (float(v) * SCALE[unit] for v in (lo, hi, avg, med, sd))))
+    for key in want:
+        # 4 significant digits in the row's unit (6 for bare numbers)
+        tol = 6e-4 * abs(want[key]) + 6e-4 * SCALE[unit] * (unit != "-") + 1e-9
+        if abs(got[key] - want[key]) > tol:
+            sys.exit("%s %s: summary %r, recomputed %r (%r)" % (metric, key, got[key], want[key], line))
+    if int(lo_r) != next(k for k, v in vals if v == want["min"]) or \
+       int(hi_r) != next(k for k, v in vals if v == want["max"]):
+        sys.exit("%s: ranks holding min/max wrong: %r" % (metric, line))
+    rows += 1
+if rows < 15:
+    sys.exit("only %d metric rows" % rows)
+strag = [l for l in lines if "against the median" in l]
+want = ["  rank %d: %s" % (s["rank"], s["metric"]) for s in rep["stragglers"]]
+if len(strag) != len(want) or any(not l.startswith(w + " ") for l, w in zip(strag, want)):
+    sys.exit("stragglers: %r, report %r" % (strag, want))
+sugg = [l for l in lines if re.match(r"^  \[(high|medium|low)\] ", l)]
+if len(sugg) != len(rep["suggestions"]):
+    sys.exit("%d suggestion lines, report has %d" % (len(sugg), len(rep["suggestions"])))
+print("pass: %d metric rows, %d stragglers, %d suggestions" % (rows, len(strag), len(sugg)))
+PY
