@@ -1,0 +1,144 @@
+/* options: see options.h. */
+#include "options.h"
+
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", log_progname());
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\ntry '%s --help'\n", log_progname());
+	return EXIT_USAGE;
+}
+
+void analyze_opts_init(struct analyze_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->jobs = omp_get_num_procs();
+	phase_opts_init(&o->phase);
+	o->suggest = (struct suggest_opts)SUGGEST_OPTS_DEFAULT;
+	o->progress = 1;
+}
+
+void analyze_opts_release(struct analyze_opts *o)
+{
+	for (size_t i = 0; i < o->nr_phase_lines; i++)
+		free(o->phase_lines[i]);
+	o->nr_phase_lines = 0;
+}
+
+/* NAME=GLOB into the rules; rule is kept (argv or a file line).  -1 if malformed. */
+static int add_phase_rule(struct phase_opts *p, char *rule)
+{
+	char *eq = strchr(rule, '='), *glob, *end;
+
+	if (!eq || p->nr_rules == PHASES_MAX_RULES)
+		return -1;
+	/* "NAME = GLOB" reads as NAME=GLOB: spaces around '=' are not part of either */
+	for (end = eq; end > rule && (end[-1] == ' ' || end[-1] == '\t'); end--)
+		;
+	for (glob = eq + 1; *glob == ' ' || *glob == '\t'; glob++)
+		;
+	if (end == rule || !*glob)
+		return -1;
+	*end = '\0';
+	p->rules[p->nr_rules].name = rule;
+	p->rules[p->nr_rules++].glob = glob;
+	return 0;
+}
+
+/* --phase-file: one NAME=GLOB a line; blank lines and '#' comments skipped. */
+static int read_phase_file(struct analyze_opts *o, const char *path)
+{
+	struct phase_opts *p = &o->phase;
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	int nr = 0;
+
+	if (!f) {
+		log_msg("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line, *end;
+
+		nr++;
+		s[strcspn(s, "\r\n")] = '\0';
+		while (*s == ' ' || *s == '\t')
+			s++;
+		end = s + strlen(s);
+		while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		if (*s == '\0' || *s == '#')
+			continue;
+		s = strdup(s);	/* o->phase_lines owns it; the rule points into it */
+		if (!s || add_phase_rule(p, s)) {
+			log_msg("%s: line %d: expected NAME=GLOB (at most %d rules)", path, nr,
+				PHASES_MAX_RULES);
+			free(s);
+			fclose(f);
+			return -1;
+		}
+		o->phase_lines[o->nr_phase_lines++] = s;
+	}
+	fclose(f);
+	return 0;
+}
+
+int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
+{
+	char *end;
+	long v;
+
+	switch (c) {
+	case 'j':
+		v = strtol(arg, &end, 10);
+		if (*end || v < 1 || v > 1024)
+			return usage_error("-j wants a thread count from 1 to 1024, not '%s'", arg);
+		o->jobs = (int)v;
+		return 0;
+	case 'p':
+		if (add_phase_rule(&o->phase, arg))
+			return usage_error("--phase wants NAME=GLOB, not '%s'", arg);
+		return 0;
+	case 'F':
+		return read_phase_file(o, arg) ? EXIT_USAGE : 0;
+	case 's':
+		if (o->phase.nr_step_globs == PHASES_MAX_RULES)
+			return usage_error("%s", "too many --step globs");
+		o->phase.step_globs[o->phase.nr_step_globs++] = arg;
+		return 0;
+	case 'b':
+		o->phase.block_glob = arg;
+		return 0;
+	case 'f':
+		v = strtol(arg, &end, 10);
+		if (*end || v < 0)
+			return usage_error("--frames wants a frame count, not '%s'", arg);
+		o->phase.frames = v;
+		return 0;
+	case 't': {
+		double fps = strtod(arg, &end);
+
+		if (*end || !(fps > 0 && fps < 1e6))
+			return usage_error("--target-fps wants frames per second, not '%s'", arg);
+		o->phase.target_fps = fps;
+		return 0;
+	}
+	case 'H':
+		if (suggest_parse(&o->suggest, arg))
+			return usage_error("--threshold wants NAME=VALUE with NAME a threshold "
+					   "listed by --help, not '%s'", arg);
+		return 0;
+	case 'P':
+		o->progress = 0;
+		return 0;
+	}
+	return 1;
+}

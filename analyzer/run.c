@@ -1,0 +1,260 @@
+/*
+ * run: see run.h.
+ *
+ * Inputs are spread over threads when there are at least as many files as
+ * threads; otherwise each file gets all threads for its own pipeline.
+ */
+#include "run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze.h"
+#include "buf.h"
+#include "crossrank.h"
+#include "log.h"
+#include "rank.h"
+#include "suggest.h"
+
+struct inputs {
+	char **paths;
+	size_t n, cap;
+};
+
+static void inputs_add(struct inputs *in, const char *path)
+{
+	if (in->n == in->cap) {
+		in->cap = in->cap ? in->cap * 2 : 16;
+		in->paths = realloc(in->paths, in->cap * sizeof(*in->paths));
+		if (!in->paths) {
+			log_msg("out of memory");
+			exit(EXIT_FAIL);
+		}
+	}
+	in->paths[in->n] = strdup(path);
+	if (!in->paths[in->n]) {
+		log_msg("out of memory");
+		exit(EXIT_FAIL);
+	}
+	in->n++;
+}
+
+static int is_trace_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 5 && !strcmp(name + n - 5, ".json")) ||
+	       (n > 8 && !strcmp(name + n - 8, ".json.gz")) || (n > 4 && !strcmp(name + n - 4, ".vtr"));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory stands for its trace files, sorted by name. */
+static int expand(struct inputs *in, const char *arg)
+{
+	struct inputs found = { 0 };
+	struct stat st;
+	struct dirent *d;
+	DIR *dir;
+
+	if (strcmp(arg, "-") == 0 || stat(arg, &st) || !S_ISDIR(st.st_mode)) {
+		inputs_add(in, arg);
+		return 0;
+	}
+	dir = opendir(arg);
+	if (!dir) {
+		log_msg("%s: cannot open directory: %s", arg, strerror(errno));
+		return -1;
+	}
+	while ((d = readdir(dir))) {
+		struct buf path;
+
+		if (d->d_name[0] == '.' || !is_trace_name(d->d_name))
+			continue;
+		buf_init(&path);
+		buf_printf(&path, "%s%s%s", arg, arg[strlen(arg) - 1] == '/' ? "" : "/", d->d_name);
+		if (stat(path.data, &st) == 0 && S_ISREG(st.st_mode))
+			inputs_add(&found, path.data);
+		buf_release(&path);
+	}
+	closedir(dir);
+	if (found.n == 0)
+		log_msg("%s: no *.json, *.json.gz or *.vtr files in this directory", arg);
+	if (found.n > 1)
+		qsort(found.paths, found.n, sizeof(*found.paths), cmp_str);
+	for (size_t i = 0; i < found.n; i++) {
+		inputs_add(in, found.paths[i]);
+		free(found.paths[i]);
+	}
+	free(found.paths);
+	return found.n ? 0 : -1;
+}
+
+static void analyze_all(struct file_result *res, size_t n, const struct analyze_opts *o)
+{
+	int jobs = o->jobs, progress = o->progress;
+
+	if (n >= (size_t)jobs && jobs > 1) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(jobs) default(none) shared(res, n)
+		for (size_t i = 0; i < n; i++)
+			analyze_file(&res[i], 1, 0);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			analyze_file(&res[i], jobs, progress);
+	}
+}
+
+struct ranked {
+	size_t index;		/* into res[] */
+	int64_t rank;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static const char *warning_text(struct report *rep, const struct err *w)
+{
+	struct buf b;
+	const char *s;
+
+	buf_init(&b);
+	if (w->offset >= 0)
+		buf_printf(&b, "%sbyte %lld: ", w->compressed ? "compressed " : "",
+			   (long long)w->offset);
+	buf_adds(&b, w->msg);
+	s = buf_ok(&b) ? arena_strndup(&rep->arena, b.data, b.len) : "out of memory";
+	buf_release(&b);
+	return s;
+}
+
+/* Report each readable input as a rank, deciding ranks as DESIGN.md says. */
+static int build_report(struct report *rep, struct file_result *res, size_t n)
+{
+	struct ranked *order = calloc(n ? n : 1, sizeof(*order));
+	const char **extra = calloc(n ? n : 1, sizeof(*extra));
+	size_t k = 0;
+	int status = EXIT_OK;
+
+	if (!order || !extra) {
+		log_msg("out of memory");
+		exit(EXIT_FAIL);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct file_result *r = &res[i];
+		int64_t rank = r->info.rank;
+
+		for (size_t w = 0; w < r->info.nr_warnings; w++)
+			log_warn(r->path, &r->info.warnings[w]);
+		if (r->rc < 0) {
+			log_error(r->path, &r->err);
+			status = EXIT_FAIL;
+			continue;
+		}
+		if (r->rc > 0 || r->oom)
+			status = EXIT_FAIL;
+		if (rank < 0)
+			rank = rank_from_name(r->path);
+		if (rank < 0) {
+			struct err w;
+
+			rank = (int64_t)i;
+			err_set(&w, -1, "no rank in the file or its name; rank %lld from its position",
+				(long long)rank);
+			extra[i] = warning_text(rep, &w);
+			log_warn(r->path, &w);
+		}
+		order[k].index = i;
+		order[k].rank = rank;
+		k++;
+	}
+	if (k > 1)
+		qsort(order, k, sizeof(*order), cmp_ranked);
+	rep->ranks = arena_alloc(&rep->arena, (k ? k : 1) * sizeof(*rep->ranks));
+	if (!rep->ranks) {
+		log_msg("out of memory");
+		exit(EXIT_FAIL);
+	}
+	for (size_t j = 0; j < k; j++) {
+		struct file_result *r = &res[order[j].index];
+		struct report_rank *rk = &rep->ranks[j];
+		size_t nw = r->info.nr_warnings, w = 0;
+		int dup = (j > 0 && order[j - 1].rank == order[j].rank) ||
+			  (j + 1 < k && order[j + 1].rank == order[j].rank);
+
+		analyze_to_rank(r, rep, rk);
+		if (r->oom) {
+			log_msg("%s: out of memory in the analyses", r->path);
+			status = EXIT_FAIL;
+		}
+		rk->rank = order[j].rank;
+		rk->warnings = arena_alloc(&rep->arena, (nw + 3) * sizeof(*rk->warnings));
+		for (size_t i = 0; i < nw; i++)
+			rk->warnings[w++] = warning_text(rep, &r->info.warnings[i]);
+		if (r->info.nr_warnings_total > nw) {
+			struct err more;
+
+			err_set(&more, -1, "%zu more warnings not shown", r->info.nr_warnings_total - nw);
+			rk->warnings[w++] = warning_text(rep, &more);
+		}
+		if (extra[order[j].index])
+			rk->warnings[w++] = extra[order[j].index];
+		if (dup) {
+			struct err d;
+
+			err_set(&d, -1, "another input also claims rank %lld; both are kept",
+				(long long)rk->rank);
+			rk->warnings[w++] = warning_text(rep, &d);
+			log_warn(r->path, &d);
+		}
+		rk->nr_warnings = w;
+	}
+	rep->nr_ranks = k;
+	free(order);
+	free(extra);
+	return status;
+}
+
+int analyze_run(struct report *rep, char *const *args, size_t n, const struct analyze_opts *o)
+{
+	struct inputs in = { 0 };
+	struct file_result *res;
+	int status = EXIT_OK;
+
+	for (size_t i = 0; i < n; i++)
+		if (expand(&in, args[i]))
+			status = EXIT_FAIL;
+	res = calloc(in.n ? in.n : 1, sizeof(*res));
+	if (!res) {
+		log_msg("out of memory");
+		exit(EXIT_FAIL);
+	}
+	for (size_t i = 0; i < in.n; i++)
+		file_result_init(&res[i], in.paths[i], &o->phase);
+	analyze_all(res, in.n, o);
+	if (build_report(rep, res, in.n) != EXIT_OK)
+		status = EXIT_FAIL;
+	if (crossrank_compute(rep) || suggest_compute(rep, &o->suggest)) {
+		log_msg("out of memory computing cross-rank statistics or suggestions");
+		status = EXIT_FAIL;
+	}
+	for (size_t i = 0; i < in.n; i++) {
+		file_result_release(&res[i]);
+		free(in.paths[i]);
+	}
+	free(res);
+	free(in.paths);
+	return status;
+}
