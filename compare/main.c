@@ -1,0 +1,314 @@
+/*
+ * vcompare: compare two runs and say, with evidence, whether one regressed.
+ *
+ * main() parses options, loads each side (a report, or traces analysed
+ * with vanalyze's own code and options), compares them (compare.c,
+ * verdict.c) and prints the result as a table, markdown or JSON.  Exit
+ * status as diff(1): 0 no regression, 1 a regression, 2 trouble.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buf.h"
+#include "compare.h"
+#include "log.h"
+#include "options.h"
+#include "outfile.h"
+#include "output.h"
+#include "report_read.h"
+#include "run.h"
+
+static const char usage[] =
+	"usage: vcompare [options] BASE NEW\n"
+	"\n"
+	"Compare two runs of a pipeline and say whether NEW regressed against BASE.\n"
+	"Each side is a report (report.json from vanalyze or vaggregate, or a\n"
+	"directory holding one, as 'vanalyze --out' writes), or trace files: a\n"
+	"trace or a directory of traces, analysed here as vanalyze would with the\n"
+	"options below.\n"
+	"\n"
+	"A metric regresses when NEW is worse than BASE by more than its threshold\n"
+	"and, where both sides have instance durations (steps, phase instances,\n"
+	"kernel instances) enough for a Mann-Whitney U test to reach --alpha, the\n"
+	"test finds the difference significant.  A change the test does not confirm\n"
+	"is reported as noise.  Improvements are reported the same way.\n"
+	"\n"
+	"Options:\n"
+	"      --threshold V       worse by more than V (5%% or 0.05) regresses\n"
+	"                          (default 5%%)\n"
+	"      --threshold NAME=V  the same for one metric or a prefix of metrics:\n"
+	"                          'phase:denoising=2%%', 'kernel:=10%%', 'span_ns=3%%'\n"
+	"                          (repeatable; the longest matching NAME wins)\n"
+	"      --alpha P           significance level of the U test (default 0.01)\n"
+	"      --min-share V       times that change by less than V of the span\n"
+	"                          (0.5%% or 0.005, the default) count as the same\n"
+	"      --top N             kernels compared: each side's top N by total time\n"
+	"                          (default 10)\n"
+	"      --all               every per-rank row, not only those that changed\n"
+	"      --markdown PATH     the comparison as markdown ('-' for stdout), for CI\n"
+	"                          job summaries and pull-request comments\n"
+	"      --json PATH         the comparison as JSON ('-' for stdout)\n"
+	"  -q, --quiet             no table on stdout\n"
+	"  -j, --jobs N            threads for analysing traces (default: all cores)\n"
+	"\n"
+	ANALYZE_OPTS_HELP
+	"      --no-progress  no progress line for inputs over 100 MB of text\n"
+	"  -h, --help         show this help and exit\n"
+	"  -V, --version      show the version and exit\n"
+	"\n"
+	"Metrics (lower is better unless marked higher): span_ns, steps.median_ns,\n"
+	"phase:PATH.total_ns and .median_ns, throughput.fps and .bps (higher),\n"
+	"throughput.first_block_ns, gpu.utilization and gpu.comm_compute_overlap\n"
+	"(higher), kernel:NAME.total_ns, memory:DEV.peak_allocated and\n"
+	"peak_reserved.  The run's value is its worst rank's; rows per rank follow\n"
+	"when a side has several ranks (matched by rank number).\n"
+	"\n"
+	"Exit status: 0 no regression, 1 a regression found, 2 trouble (usage, an\n"
+	"input that cannot be read completely, a report of another schema).\n"
+	"\n"
+	"Example:\n"
+	"  vcompare --markdown summary.md baseline/report.json traces/\n";
+
+struct opts {
+	struct analyze_opts a;
+	struct thresholds t;
+	size_t top;
+	int all, quiet;
+	const char *markdown, *json;
+};
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		ANALYZE_LONGOPTS,
+		{ "threshold", required_argument, NULL, 'T' },
+		{ "alpha", required_argument, NULL, 'A' },
+		{ "min-share", required_argument, NULL, 'S' },
+		{ "top", required_argument, NULL, 'N' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "markdown", required_argument, NULL, 'M' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":j:qhV", longopts, NULL)) != -1) {
+		char *end, *eq;
+		double v;
+		long n;
+
+		switch (c) {
+		case 'T':
+			eq = strrchr(optarg, '=');
+			if (!eq) {
+				if (threshold_parse_value(optarg, &o->t.all))
+					return usage_error("--threshold wants a fraction or a "
+							   "percentage such as 5%% or 0.05, not '%s'",
+							   optarg);
+				break;
+			}
+			if (eq == optarg || threshold_parse_value(eq + 1, &v))
+				return usage_error("--threshold wants NAME=5%% or NAME=0.05, not '%s'",
+						   optarg);
+			*eq = '\0';
+			o->t.rules[o->t.n++] = (struct threshold_rule){ optarg, v };
+			break;
+		case 'A':
+			v = strtod(optarg, &end);
+			if (*end || !(v > 0 && v < 1))
+				return usage_error("--alpha wants a probability between 0 and 1, "
+						   "not '%s'", optarg);
+			o->t.alpha = v;
+			break;
+		case 'S':
+			if (threshold_parse_value(optarg, &o->t.min_share) || o->t.min_share > 1)
+				return usage_error("--min-share wants a share of the span such as "
+						   "0.5%% or 0.005, not '%s'", optarg);
+			break;
+		case 'N':
+			n = strtol(optarg, &end, 10);
+			if (*end || n < 0 || n > 1000000)
+				return usage_error("--top wants a count from 0, not '%s'", optarg);
+			o->top = (size_t)n;
+			break;
+		case 'a':
+			o->all = 1;
+			break;
+		case 'M':
+			o->markdown = optarg;
+			break;
+		case 'J':
+			o->json = optarg;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(EXIT_OK);
+		case 'V':
+			printf("vcompare %s\n", VTRACE_VERSION);
+			exit(EXIT_OK);
+		case ':':
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		case '?':
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		default:
+			rc = analyze_opts_parse(&o->a, c, optarg);
+			if (rc)
+				return rc == 1 ? usage_error("unknown option '%s'", argv[optind - 1])
+					       : rc;
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error("%s", "wants two inputs, BASE and NEW");
+	return -1;
+}
+
+/* path names a report file: one whose first bytes say so (report_sniff()). */
+static int is_report(const char *path, char *schema, size_t n)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && report_sniff(path, schema, n) == 1;
+}
+
+/*
+ * One side into r: a report file, a directory with report.json in it, or
+ * traces.  Returns 0, or EXIT_USAGE (trouble) after saying why.
+ */
+static int load_side(struct report *r, const char *arg, const struct analyze_opts *a)
+{
+	char schema[64], *args[1] = { (char *)arg };
+	struct buf path;
+	struct stat st;
+	struct err e;
+	int rc = 0;
+
+	buf_init(&path);
+	buf_adds(&path, arg);
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		buf_printf(&path, "%sreport.json", arg[strlen(arg) - 1] == '/' ? "" : "/");
+		if (!is_report(path.data, schema, sizeof(schema))) {
+			buf_reset(&path);
+			buf_adds(&path, arg);
+		}
+	}
+	if (is_report(path.data, schema, sizeof(schema))) {
+		rc = report_read_file(r, path.data, REPORT_READ_RUN, &e);
+		if (rc == REPORT_READ_OTHER || (rc == REPORT_READ_OK && !r->nr_ranks)) {
+			if (rc == REPORT_READ_OK)
+				err_set(&e, -1, "the report has no ranks");
+			log_error(path.data, &e);
+			rc = EXIT_USAGE;
+		} else if (rc != REPORT_READ_OK) {
+			log_error(path.data, &e);
+			rc = EXIT_USAGE;
+		}
+	} else if (stat(arg, &st)) {
+		log_msg("%s: cannot open: %s", arg, strerror(errno));
+		rc = EXIT_USAGE;
+	} else if (analyze_run(r, args, 1, a) != EXIT_OK || !r->nr_ranks) {
+		/* a side read only in part would make the comparison a guess */
+		log_msg("%s: %s", arg, r->nr_ranks ? "not read completely; not comparing"
+						   : "no trace could be read");
+		rc = EXIT_USAGE;
+	}
+	buf_release(&path);
+	return rc;
+}
+
+/* Write text to path ('-': stdout); 0 or -1 after saying why. */
+static int emit(const char *path, const struct buf *text)
+{
+	struct err e;
+
+	if (!buf_ok(text)) {
+		log_msg("out of memory");
+		return -1;
+	}
+	if (!strcmp(path, "-")) {
+		fwrite(text->data, 1, text->len, stdout);
+		return 0;
+	}
+	if (outfile_write(path, text->data, text->len, &e)) {
+		log_error(NULL, &e);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct threshold_rule rules[256];
+	struct report base, new;
+	struct comparison c;
+	struct output_opts oo;
+	struct opts o = { .top = 10 };
+	int status, rc;
+
+	log_init("vcompare");
+	analyze_opts_init(&o.a);
+	o.t = (struct thresholds){ 0.05, rules, 0, 0.01, 0.005 };
+	if (argc > (int)(sizeof(rules) / sizeof(rules[0]))) {
+		log_msg("too many arguments");
+		return EXIT_USAGE;
+	}
+	rc = parse_opts(argc, argv, &o);
+	if (rc >= 0) {
+		analyze_opts_release(&o.a);
+		return rc;
+	}
+	report_init(&base, "vcompare");
+	report_init(&new, "vcompare");
+	status = load_side(&base, argv[optind], &o.a);
+	if (!status)
+		status = load_side(&new, argv[optind + 1], &o.a);
+	if (!status && compare_reports(&c, &base, &new, &o.t, o.top)) {
+		log_msg("out of memory comparing");
+		comparison_release(&c);
+		status = EXIT_USAGE;
+	}
+	if (!status) {
+		struct buf text;
+
+		oo = (struct output_opts){ argv[optind], argv[optind + 1], o.all, o.t.alpha,
+					   o.t.all };
+		if (!o.quiet && !(o.markdown && !strcmp(o.markdown, "-")) &&
+		    !(o.json && !strcmp(o.json, "-")))
+			output_table(stdout, &c, &oo);
+		buf_init(&text);
+		if (o.markdown) {
+			output_markdown(&text, &c, &oo);
+			if (emit(o.markdown, &text))
+				status = EXIT_USAGE;
+		}
+		buf_reset(&text);
+		if (o.json) {
+			output_json(&text, &c, &oo);
+			if (emit(o.json, &text))
+				status = EXIT_USAGE;
+		}
+		buf_release(&text);
+		if (!status && c.regressions)
+			status = EXIT_FAIL;
+		comparison_release(&c);
+	}
+	fflush(stdout);
+	if (ferror(stdout)) {
+		log_msg("cannot write to standard output");
+		status = EXIT_USAGE;
+	}
+	report_release(&base);
+	report_release(&new);
+	analyze_opts_release(&o.a);
+	return status;
+}

@@ -1,0 +1,71 @@
+/*
+ * metrics: what vcompare compares, taken from a report.
+ *
+ * Each rank gives a list of named scalars with a direction and, where the
+ * report keeps instance durations, samples for the significance test:
+ *
+ *   span_ns                        lower is better
+ *   steps.median_ns                lower; samples: the steps (warm-up left out)
+ *   phase:PATH.total_ns            lower; samples: the phase's instances
+ *   phase:PATH.median_ns           lower; samples: the phase's instances
+ *   throughput.fps, .bps           higher
+ *   throughput.first_block_ns      lower
+ *   gpu.utilization                higher
+ *   gpu.comm_compute_overlap       higher
+ *   kernel:NAME.total_ns           lower; samples: the kernel's instances
+ *   memory:DEV.peak_allocated      lower
+ *   memory:DEV.peak_reserved       lower
+ *
+ * The run's value of a metric is its worst rank's (a run is as slow as its
+ * slowest rank), and its samples are those of every rank together.
+ */
+#ifndef VT_METRICS_H
+#define VT_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report.h"
+
+enum direction { LOWER_IS_BETTER, HIGHER_IS_BETTER };
+enum unit { UNIT_NS, UNIT_FRACTION, UNIT_RATE, UNIT_BYTES };
+
+struct metric {
+	const char *name;		/* in the report's arena or static */
+	enum direction dir;
+	enum unit unit;
+	double value;
+	const int64_t *samples;		/* NULL: none */
+	size_t nr_samples;
+	int is_kernel;
+	size_t order;			/* position in its list, for a stable sort */
+};
+
+struct metric_list {
+	struct metric *v;
+	size_t n, alloc;
+};
+
+/* The metrics of one rank, in report order.  Strings point into rep.  -1: OOM. */
+int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric_list *out);
+
+/*
+ * The metrics of the run: one per name found in any rank, the worst value,
+ * the samples of all ranks pooled (in a), sorted by metrics_cmp_names().
+ * -1: OOM.
+ */
+int metrics_of_run(const struct report *rep, struct arena *a, struct metric_list *out);
+
+/*
+ * The order of metric names: span, steps, throughput, gpu, phases, kernels,
+ * memory, then by bytes within each group.
+ */
+int metrics_cmp_names(const char *a, const char *b);
+
+/* The entry called name, or NULL (list sorted by metrics_cmp_names()). */
+const struct metric *metrics_find(const struct metric_list *l, const char *name);
+
+void metrics_sort(struct metric_list *l);
+void metrics_release(struct metric_list *l);
+
+#endif

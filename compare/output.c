@@ -1,0 +1,338 @@
+/*
+ * output: see output.h.
+ *
+ * Values are shown in their unit (times scaled to ns, us, ms or s, bytes
+ * to MiB or GiB, fractions as percentages); the JSON keeps the raw numbers.
+ * Trace strings (kernel and phase names inside metric names) are escaped
+ * for markdown and JSON; the terminal gets them as valid UTF-8 with
+ * control characters replaced.
+ */
+#include "output.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "esc.h"
+#include "jsonw.h"
+
+static void fmt_value(char *s, size_t n, enum unit u, double v, int sign)
+{
+	const char *plus = sign && v > 0 ? "+" : "";
+	double a = fabs(v);
+
+	if (!isfinite(v)) {
+		snprintf(s, n, "-");
+		return;
+	}
+	switch (u) {
+	case UNIT_NS:
+		if (a >= 1e9)
+			snprintf(s, n, "%s%.3f s", plus, v / 1e9);
+		else if (a >= 1e6)
+			snprintf(s, n, "%s%.3f ms", plus, v / 1e6);
+		else if (a >= 1e3)
+			snprintf(s, n, "%s%.3f us", plus, v / 1e3);
+		else
+			snprintf(s, n, "%s%.0f ns", plus, v);
+		break;
+	case UNIT_FRACTION:
+		snprintf(s, n, "%s%.2f %%", plus, v * 100);
+		break;
+	case UNIT_RATE:
+		snprintf(s, n, "%s%.3f/s", plus, v);
+		break;
+	case UNIT_BYTES:
+		if (a >= 1073741824.0)
+			snprintf(s, n, "%s%.2f GiB", plus, v / 1073741824.0);
+		else
+			snprintf(s, n, "%s%.2f MiB", plus, v / 1048576.0);
+		break;
+	}
+}
+
+static void fmt_pct(char *s, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(s, n, "-");
+	else if (isinf(v))
+		snprintf(s, n, v > 0 ? "+inf" : "-inf");
+	else
+		snprintf(s, n, "%+.1f%%", v * 100);
+}
+
+static void fmt_p(char *s, size_t n, const struct row *r)
+{
+	if (!r->tested)
+		snprintf(s, n, "-");
+	else if (r->p < 1e-4)
+		snprintf(s, n, "<1e-4");
+	else
+		snprintf(s, n, "%.4f", r->p);
+}
+
+static void fmt_rank(char *s, size_t n, int64_t rank)
+{
+	if (rank < 0)
+		snprintf(s, n, "all");
+	else
+		snprintf(s, n, "%lld", (long long)rank);
+}
+
+/* Rows shown: the run's, and a rank's when it changed (all with --all). */
+static int shown(const struct row *r, const struct output_opts *o)
+{
+	return r->rank < 0 || o->all || r->verdict != V_SAME;
+}
+
+/*
+ * A trace-derived string in a terminal column: valid UTF-8, no controls,
+ * padded to width (< 0: not padded).  A longer one gets a line of its own,
+ * so that names that differ only in their middle (kernel template
+ * arguments) stay apart.
+ */
+static void term_str(FILE *f, const char *s, int width)
+{
+	struct buf b;
+	int len;
+
+	buf_init(&b);
+	esc_utf8(&b, s, strlen(s));
+	for (size_t i = 0; i < b.len; i++)
+		if (b.data[i] == '\t' || b.data[i] == '\n')
+			b.data[i] = ' ';
+	len = (int)b.len;
+	if (width < 0) {
+		fprintf(f, "%.*s", len, b.data ? b.data : "");
+	} else if (len > width) {
+		fprintf(f, "%.*s\n%*s", len, b.data, width + 1, "");
+	} else {
+		fprintf(f, "%.*s%*s", len, b.data ? b.data : "", width - len + 1, "");
+	}
+	buf_release(&b);
+}
+
+static void summary_line(char *s, size_t n, const struct comparison *c)
+{
+	snprintf(s, n, "%zu regression%s (%zu of the run as a whole), %zu improvement%s",
+		 c->regressions, c->regressions == 1 ? "" : "s", c->run_regressions, c->improvements,
+		 c->improvements == 1 ? "" : "s");
+}
+
+void output_table(FILE *f, const struct comparison *c, const struct output_opts *o)
+{
+	char base[48], new[48], delta[48], pct[24], p[24], rank[24], line[96];
+	int width = 28;
+
+	/* The metric column: as wide as the names, up to a width that fits a screen. */
+	for (size_t i = 0; i < c->nr_rows; i++)
+		if (shown(&c->rows[i], o) && (int)strlen(c->rows[i].metric) > width)
+			width = (int)strlen(c->rows[i].metric);
+	if (width > 60)
+		width = 60;
+	fprintf(f, "vcompare: base %s, new %s (threshold %.3g%%, alpha %g)\n\n", o->base_name,
+		o->new_name, o->threshold * 100, o->alpha);
+	fprintf(f, "%-*s %5s %14s %14s %14s %8s %7s  %s\n", width, "metric", "rank", "base", "new",
+		"delta", "delta%", "p", "verdict");
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		const struct row *r = &c->rows[i];
+
+		if (!shown(r, o))
+			continue;
+		fmt_rank(rank, sizeof(rank), r->rank);
+		fmt_value(base, sizeof(base), r->unit, r->base, 0);
+		fmt_value(new, sizeof(new), r->unit, r->new, 0);
+		fmt_value(delta, sizeof(delta), r->unit, r->delta, 1);
+		fmt_pct(pct, sizeof(pct), r->delta_pct);
+		fmt_p(p, sizeof(p), r);
+		term_str(f, r->metric, width);
+		fprintf(f, "%5s %14s %14s %14s %8s %7s  %s\n", rank, base, new, delta, pct, p,
+			verdict_names[r->verdict]);
+	}
+	for (size_t i = 0; i < c->nr_added; i++) {
+		fputs("added kernel (only in new):   ", f);
+		term_str(f, c->added[i] + strlen("kernel:"), -1);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < c->nr_removed; i++) {
+		fputs("removed kernel (only in base): ", f);
+		term_str(f, c->removed[i] + strlen("kernel:"), -1);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < c->nr_only_base; i++)
+		fprintf(f, "rank %lld only in base\n", (long long)c->ranks_only_base[i]);
+	for (size_t i = 0; i < c->nr_only_new; i++)
+		fprintf(f, "rank %lld only in new\n", (long long)c->ranks_only_new[i]);
+	summary_line(line, sizeof(line), c);
+	fprintf(f, "\n%s\n", line);
+}
+
+/*
+ * A table cell: valid UTF-8, HTML-significant characters as entities (a
+ * markdown renderer passes HTML through), markdown punctuation escaped,
+ * and no line breaks or pipes that would end the cell.
+ */
+static void md_cell(struct buf *out, const char *s)
+{
+	struct buf b;
+
+	buf_init(&b);
+	esc_utf8(&b, s, strlen(s));
+	for (size_t i = 0; i < b.len; i++) {
+		char ch = b.data[i];
+
+		switch (ch) {
+		case '<': buf_adds(out, "&lt;"); break;
+		case '>': buf_adds(out, "&gt;"); break;
+		case '&': buf_adds(out, "&amp;"); break;
+		case '\n':
+		case '\r':
+		case '\t': buf_addc(out, ' '); break;
+		case '|':
+		case '\\':
+		case '`':
+		case '*':
+		case '_':
+		case '[':
+		case ']':
+		case '#':
+		case '~':
+		case '!':
+			buf_addc(out, '\\');
+			buf_addc(out, ch);
+			break;
+		default: buf_addc(out, ch); break;
+		}
+	}
+	buf_release(&b);
+}
+
+void output_markdown(struct buf *out, const struct comparison *c, const struct output_opts *o)
+{
+	char base[48], new[48], delta[48], pct[24], p[24], rank[24], line[96];
+
+	summary_line(line, sizeof(line), c);
+	buf_printf(out, "### vcompare: %s %s\n\n", c->regressions ? ":x:" : ":white_check_mark:",
+		   line);
+	buf_adds(out, "Base ");
+	md_cell(out, o->base_name);
+	buf_adds(out, ", new ");
+	md_cell(out, o->new_name);
+	buf_printf(out, "; threshold %.3g%%, alpha %g.\n\n", o->threshold * 100, o->alpha);
+	buf_adds(out, "| metric | rank | base | new | delta | delta % | p | verdict |\n"
+		      "|---|---:|---:|---:|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		const struct row *r = &c->rows[i];
+
+		if (!shown(r, o))
+			continue;
+		fmt_rank(rank, sizeof(rank), r->rank);
+		fmt_value(base, sizeof(base), r->unit, r->base, 0);
+		fmt_value(new, sizeof(new), r->unit, r->new, 0);
+		fmt_value(delta, sizeof(delta), r->unit, r->delta, 1);
+		fmt_pct(pct, sizeof(pct), r->delta_pct);
+		fmt_p(p, sizeof(p), r);
+		buf_adds(out, "| ");
+		md_cell(out, r->metric);
+		buf_printf(out, " | %s | %s | %s | %s | %s | ", rank, base, new, delta, pct);
+		md_cell(out, p);
+		buf_printf(out, " | %s%s%s |\n", r->verdict == V_REGRESSED ? "**" : "",
+			   verdict_names[r->verdict], r->verdict == V_REGRESSED ? "**" : "");
+	}
+	if (c->nr_added || c->nr_removed || c->nr_only_base || c->nr_only_new)
+		buf_addc(out, '\n');
+	for (size_t i = 0; i < c->nr_only_base; i++)
+		buf_printf(out, "- rank %lld only in base\n", (long long)c->ranks_only_base[i]);
+	for (size_t i = 0; i < c->nr_only_new; i++)
+		buf_printf(out, "- rank %lld only in new\n", (long long)c->ranks_only_new[i]);
+	for (size_t i = 0; i < c->nr_added; i++) {
+		buf_adds(out, "- added kernel (only in new): ");
+		md_cell(out, c->added[i] + strlen("kernel:"));
+		buf_addc(out, '\n');
+	}
+	for (size_t i = 0; i < c->nr_removed; i++) {
+		buf_adds(out, "- removed kernel (only in base): ");
+		md_cell(out, c->removed[i] + strlen("kernel:"));
+		buf_addc(out, '\n');
+	}
+}
+
+static void num(struct jsonw *w, const char *key, double v)
+{
+	jsonw_key(w, key);
+	jsonw_double(w, v);
+}
+
+static void names(struct jsonw *w, const char *key, const char **v, size_t n)
+{
+	jsonw_key(w, key);
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_str(w, v[i] + strlen("kernel:"));
+	jsonw_arr_end(w);
+}
+
+static void ranks(struct jsonw *w, const char *key, const int64_t *v, size_t n)
+{
+	jsonw_key(w, key);
+	jsonw_int_array(w, v, n);
+}
+
+void output_json(struct buf *out, const struct comparison *c, const struct output_opts *o)
+{
+	static const char *const dir[] = { "lower", "higher" };
+	struct jsonw w;
+
+	jsonw_init(&w, out, 0);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "schema");
+	jsonw_str(&w, "vtrace.compare/1");
+	jsonw_key(&w, "base");
+	jsonw_str(&w, o->base_name);
+	jsonw_key(&w, "new");
+	jsonw_str(&w, o->new_name);
+	num(&w, "threshold", o->threshold);
+	num(&w, "alpha", o->alpha);
+	jsonw_key(&w, "regressions");
+	jsonw_int(&w, (int64_t)c->regressions);
+	jsonw_key(&w, "run_regressions");
+	jsonw_int(&w, (int64_t)c->run_regressions);
+	jsonw_key(&w, "improvements");
+	jsonw_int(&w, (int64_t)c->improvements);
+	jsonw_key(&w, "rows");
+	jsonw_arr_begin(&w);
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		const struct row *r = &c->rows[i];
+
+		jsonw_obj_begin(&w);
+		jsonw_key(&w, "metric");
+		jsonw_str(&w, r->metric);
+		jsonw_key(&w, "rank");
+		if (r->rank < 0)
+			jsonw_null(&w);
+		else
+			jsonw_int(&w, r->rank);
+		jsonw_key(&w, "better");
+		jsonw_str(&w, dir[r->dir]);
+		num(&w, "base", r->base);
+		num(&w, "new", r->new);
+		num(&w, "delta", r->delta);
+		num(&w, "delta_pct", r->delta_pct);
+		num(&w, "threshold", r->threshold);
+		num(&w, "p", r->p);
+		jsonw_key(&w, "samples");
+		jsonw_arr_begin(&w);
+		jsonw_int(&w, (int64_t)r->n_base);
+		jsonw_int(&w, (int64_t)r->n_new);
+		jsonw_arr_end(&w);
+		jsonw_key(&w, "verdict");
+		jsonw_str(&w, r->verdict == V_REGRESSED ? "regressed" : verdict_names[r->verdict]);
+		jsonw_obj_end(&w);
+	}
+	jsonw_arr_end(&w);
+	names(&w, "kernels_added", c->added, c->nr_added);
+	names(&w, "kernels_removed", c->removed, c->nr_removed);
+	ranks(&w, "ranks_only_base", c->ranks_only_base, c->nr_only_base);
+	ranks(&w, "ranks_only_new", c->ranks_only_new, c->nr_only_new);
+	jsonw_obj_end(&w);
+	buf_addc(out, '\n');
+}

@@ -1,0 +1,23 @@
+/*
+ * output: a comparison as a terminal table, as markdown (for CI job
+ * summaries and pull-request comments), or as JSON (for dashboards).
+ */
+#ifndef VT_OUTPUT_H
+#define VT_OUTPUT_H
+
+#include <stdio.h>
+
+#include "buf.h"
+#include "compare.h"
+
+struct output_opts {
+	const char *base_name, *new_name;	/* how each side was given */
+	int all;				/* every per-rank row, not only changes */
+	double alpha, threshold;
+};
+
+void output_table(FILE *f, const struct comparison *c, const struct output_opts *o);
+void output_markdown(struct buf *out, const struct comparison *c, const struct output_opts *o);
+void output_json(struct buf *out, const struct comparison *c, const struct output_opts *o);
+
+#endif

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# vcompare's inputs and outputs: exit 2 (trouble) for usage errors, a
+# missing file, a cut-off report (naming its byte offset), a report of
+# another schema, and a trace read only in part; a directory written by
+# 'vanalyze --out' stands for its report.json.  Kernel names from a hostile
+# trace come out escaped: every markdown table row has exactly 8 cells and
+# no raw markup, the JSON parses and gives the names back exactly.  Ranks
+# present on one side only are listed, not compared (torch-cpu 2-rank
+# against 4-rank).
+. "$VT_ROOT/tests/cli/lib.sh"
+
+need_shared
+need_vanalyze
+VCOMPARE=$VT_BUILD/vcompare
+[ -x "$VCOMPARE" ] || die "$VCOMPARE is not built"
+vc() {
+	local name=$1
+	shift
+	"$VCOMPARE" "$@" >"$name.out" 2>"$name.err" </dev/null
+	echo $? >"$name.rc"
+}
+rc_is() {
+	[ "$(cat "$1.rc")" = "$2" ] || die "$1: exit $(cat "$1.rc"), want $2: $(tail -3 "$1.err")"
+	no_sanitizer_report "$1"
+}
+T=$VT_SHARED/traces/torch-cpu
+two=("$T"/dev-2rank-default-rank*.trace.json.gz)
+four=("$T"/dev-4rank-straggler2-rank*.trace.json.gz)
+mkdir two four
+cp "${two[@]}" two/
+cp "${four[@]}" four/
+"$VANALYZE" -q --out out2 two || die "vanalyze two"
+
+# usage
+vc noargs
+rc_is noargs 2
+expect_line noargs.err "^try 'vcompare --help'$" "usage hint"
+vc onearg out2/report.json
+rc_is onearg 2
+vc badthr --threshold lots out2 out2
+rc_is badthr 2
+vc badalpha --alpha 2 out2 out2
+rc_is badalpha 2
+vc help --help
+rc_is help 0
+expect_line help.out 'Mann-Whitney' "--help explains the test"
+
+# a directory with report.json in it, against itself: nothing changes
+vc self out2 out2/report.json
+rc_is self 0
+no_line self.out 'REGRESSED\|improved' "a run against itself"
+
+# trouble: missing, cut off, another schema, a trace that is not one
+vc missing out2 nowhere.json
+rc_is missing 2
+expect_line missing.err 'nowhere.json: cannot open' "missing file"
+head -c 3000 out2/report.json >cut.json
+vc cut cut.json out2
+rc_is cut 2
+expect_line cut.err '^vcompare: cut.json: byte 3000: ' "cut-off report with its offset"
+sed 's/vtrace.report\/1/vtrace.report\/2/' out2/report.json >v2.json
+vc schema v2.json out2
+rc_is schema 2
+expect_line schema.err 'not a vtrace report .schema "vtrace.report/2"' "other schema"
+echo '{"name": "x", "version": "1.0.0"}' >package.json
+vc other package.json out2
+rc_is other 2
+gzip -dc "${two[0]}" | head -c 200000 | gzip -c >part-rank0.trace.json.gz
+vc part part-rank0.trace.json.gz out2
+rc_is part 2
+expect_line part.err 'not read completely' "a side read in part"
+
+# ranks on one side only
+vc ranks --json ranks.json two four
+rc_is ranks 1
+check ranks.json 'r["ranks_only_new"] == [2, 3] and r["ranks_only_base"] == []' \
+	"ranks 2 and 3 only in new"
+check ranks.json 'not [x for x in r["rows"] if x["rank"] in (2, 3)]' "no rows for them"
+
+# hostile kernel names, escaped in markdown and JSON
+python3 "$VT_ROOT/tests/hostile_trace.py" hostile-rank0.json || die "hostile trace"
+vc hostile --markdown hostile.md --json hostile.cmp --top 100 --threshold 0 \
+	hostile-rank0.json hostile-rank0.json
+rc_is hostile 0
+python3 - "$VT_ROOT/tests" <<'PY' || die "hostile names are not escaped (lines above)"
+import json, re, sys
+sys.path.insert(0, sys.argv[1])
+from hostile_trace import SHOWN
+md = open("hostile.md", encoding="utf-8").read()
+rows = [l for l in md.splitlines() if l.startswith("|")]
+bad = 0
+for l in rows:
+    cells = re.split(r"(?<!\\)\|", l)[1:-1]       # pipes not escaped by a backslash
+    if len(cells) != 8:
+        print("row with %d cells: %r" % (len(cells), l)); bad += 1
+    if re.search(r"<[a-zA-Z/!]", l):
+        print("raw markup in: %r" % l); bad += 1
+kernels = [l for l in rows if l.startswith("| kernel:")]
+if len(kernels) < len(SHOWN):
+    print("%d kernel rows for %d kernels" % (len(kernels), len(SHOWN))); bad += 1
+got = {r["metric"] for r in json.load(open("hostile.cmp"))["rows"]}
+for name in SHOWN:
+    if "kernel:%s.total_ns" % name not in got:
+        print("JSON lacks kernel %r" % name); bad += 1
+sys.exit(1 if bad else 0)
+PY
+echo "pass: inputs, trouble and escaping"
