@@ -2,23 +2,9 @@
 #include "summary.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static int use_color(FILE *f)
-{
-	const char *nc = getenv("NO_COLOR");
-
-	return isatty(fileno(f)) && !(nc && *nc);
-}
-
-/* Trace strings may hold escape sequences: show control bytes as '?'. */
-static void put_safe(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
+#include "term.h"
 
 static int ends_with(const char *s, const char *tail)
 {
@@ -68,7 +54,7 @@ static void stat_row(FILE *f, const struct report_stat *st)
 		snprintf(t[i], sizeof(t[i]), fmt, v[i] / s);
 	fprintf(f, "  %10s r%-5lld %10s r%-5lld %10s %10s %10s  %-4s ", t[0],
 		(long long)st->min_rank, t[1], (long long)st->max_rank, t[2], t[3], t[4], unit);
-	put_safe(f, st->metric);
+	term_put_safe(f, st->metric);
 	fputc('\n', f);
 }
 
@@ -126,27 +112,9 @@ static void straggler_lines(FILE *f, const struct report *rep, const char *bold,
 	}
 }
 
-static void suggestion_lines(FILE *f, const struct report *rep, const char *bold, const char *off)
-{
-	static const char *const sev[] = { "low", "medium", "high" };
-
-	if (!rep->nr_suggestions)
-		return;
-	fprintf(f, "%ssuggestions%s\n", bold, off);
-	for (size_t i = 0; i < rep->nr_suggestions; i++) {
-		const struct report_suggestion *sg = &rep->suggestions[i];
-
-		fprintf(f, "  [%s] ", sev[sg->severity]);
-		if (sg->rank >= 0)
-			fprintf(f, "rank %lld: ", (long long)sg->rank);
-		put_safe(f, sg->message);
-		fputc('\n', f);
-	}
-}
-
 void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st)
 {
-	int color = use_color(f);
+	int color = term_use_color(f);
 	const char *bold = color ? "\033[1m" : "", *off = color ? "\033[0m" : "";
 	size_t incomplete = 0;
 
@@ -164,5 +132,5 @@ void summary_print(FILE *f, const struct report *rep, const struct merge_stats *
 	fputc('\n', f);
 	stats_lines(f, rep, bold, off);
 	straggler_lines(f, rep, bold, off);
-	suggestion_lines(f, rep, bold, off);
+	term_suggestions(f, rep, bold, off);
 }

@@ -19,6 +19,7 @@
 #include "report.h"
 #include "run.h"
 #include "suggest.h"
+#include "term.h"
 #include "summary.h"
 
 static const char usage[] =
@@ -114,10 +115,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'h':
 			fputs(usage, stdout);
-			printf("\nThresholds (--threshold NAME=V):\n");
-			for (size_t i = 0; i < suggest_nr_thresholds; i++)
-				printf("  %-18s %-8g %s\n", suggest_thresholds[i].name,
-				       suggest_thresholds[i].def, suggest_thresholds[i].meaning);
+			term_thresholds(stdout);
 			exit(EXIT_OK);
 		case 'V':
 			printf("vanalyze %s\n", VTRACE_VERSION);

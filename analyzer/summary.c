@@ -2,16 +2,9 @@
 #include "summary.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static int use_color(FILE *f)
-{
-	const char *nc = getenv("NO_COLOR");
-
-	return isatty(fileno(f)) && !(nc && *nc);
-}
+#include "term.h"
 
 /* A duration in the unit that keeps 3-4 significant digits. */
 static void fmt_ns(char *out, size_t n, int64_t ns)
@@ -28,13 +21,6 @@ static void fmt_ns(char *out, size_t n, int64_t ns)
 		snprintf(out, n, "%.3f s", v / 1e9);
 }
 
-/* Trace strings may hold escape sequences: show control bytes as '?'. */
-static void put_safe(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
-
 static void counts(FILE *f, const char *label, const struct report_count *c, size_t n)
 {
 	fprintf(f, "  %-8s", label);
@@ -42,7 +28,7 @@ static void counts(FILE *f, const char *label, const struct report_count *c, siz
 		fputs(" -", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ", " : " ", f);
-		put_safe(f, c[i].key);
+		term_put_safe(f, c[i].key);
 		fprintf(f, "=%lld", (long long)c[i].n);
 	}
 	fputc('\n', f);
@@ -168,7 +154,7 @@ static void phase_lines(FILE *f, const struct report_rank *rk)
 		fmt_ns(b, sizeof(b), st->d.min_ns);
 		fmt_ns(c, sizeof(c), st->d.max_ns);
 		fprintf(f, "  steps    %zu x median %s (min %s, max %s)  ", st->nr_durations, a, b, c);
-		put_safe(f, st->pattern);
+		term_put_safe(f, st->pattern);
 		fputs(st->warmup ? ", first left out as warm-up\n" : "\n", f);
 	}
 	fmt_ns(a, sizeof(a), t->wall_ns);
@@ -195,7 +181,7 @@ static void phase_lines(FILE *f, const struct report_rank *rk)
 		fmt_ns(a, sizeof(a), ph->d.total_ns);
 		fprintf(f, "  %5.1f%% %10s %6lld  %*s", 100 * ph->share, a, (long long)ph->d.count,
 			2 * ph->depth, "");
-		put_safe(f, ph->name);
+		term_put_safe(f, ph->name);
 		fputc('\n', f);
 		shown++;
 	}
@@ -215,28 +201,9 @@ static void rank_line(FILE *f, const struct report_rank *rk)
 		rk->steps.d.count ? step : "-", rk->complete ? "" : "  (incomplete)");
 }
 
-/* What to fix first, most severe first, as suggest_compute() ordered them. */
-static void suggestion_lines(FILE *f, const struct report *rep, const char *bold, const char *off)
-{
-	static const char *const sev[] = { "low", "medium", "high" };
-
-	if (!rep->nr_suggestions)
-		return;
-	fprintf(f, "%ssuggestions%s\n", bold, off);
-	for (size_t i = 0; i < rep->nr_suggestions; i++) {
-		const struct report_suggestion *sg = &rep->suggestions[i];
-
-		fprintf(f, "  [%s] ", sev[sg->severity]);
-		if (sg->rank >= 0)
-			fprintf(f, "rank %lld: ", (long long)sg->rank);
-		put_safe(f, sg->message);
-		fputc('\n', f);
-	}
-}
-
 void summary_print(FILE *f, const struct report *rep, size_t top)
 {
-	int color = use_color(f);
+	int color = term_use_color(f);
 	const char *bold = color ? "\033[1m" : "", *yellow = color ? "\033[33m" : "",
 		   *off = color ? "\033[0m" : "";
 
@@ -248,7 +215,7 @@ void summary_print(FILE *f, const struct report *rep, size_t top)
 
 		fmt_ns(span, sizeof(span), rk->span_ns);
 		fprintf(f, "%srank %lld%s  ", bold, (long long)rk->rank, off);
-		put_safe(f, rk->source);
+		term_put_safe(f, rk->source);
 		fprintf(f, "  %s%s\n", rk->format, rk->complete ? "" : "  (incomplete)");
 		fprintf(f, "  events   %lld   span %s\n", (long long)rk->events_total, span);
 		counts(f, "by ph", rk->by_ph, rk->nr_by_ph);
@@ -259,10 +226,10 @@ void summary_print(FILE *f, const struct report *rep, size_t top)
 			gpu_lines(f, rk, top);
 		for (size_t w = 0; w < rk->nr_warnings; w++) {
 			fprintf(f, "  %swarning%s ", yellow, off);
-			put_safe(f, rk->warnings[w]);
+			term_put_safe(f, rk->warnings[w]);
 			fputc('\n', f);
 		}
 	}
 	cross_rank_lines(f, rep, bold, off);
-	suggestion_lines(f, rep, bold, off);
+	term_suggestions(f, rep, bold, off);
 }

@@ -12,8 +12,7 @@
 . "$VT_ROOT/tests/cli/lib.sh"
 
 need_vanalyze
-VCOMPARE=$VT_BUILD/vcompare
-[ -x "$VCOMPARE" ] || die "$VCOMPARE is not built"
+need_vcompare
 G=$VT_BUILD/gentrace
 mkdir base same slow t
 common=(--ranks 2 --steps 20 --blocks 4)
@@ -25,30 +24,19 @@ for s in base same slow; do
 	"$VANALYZE" -q --json $s.json $s || die "vanalyze $s"
 done
 
-# vc NAME ARGS...: run vcompare, keep stdout, stderr and the exit status
-vc() {
-	local name=$1
-	shift
-	"$VCOMPARE" "$@" >"$name.out" 2>"$name.err" </dev/null
-	echo $? >"$name.rc"
-}
-rc_is() {
-	[ "$(cat "$1.rc")" = "$2" ] || die "$1: exit $(cat "$1.rc"), want $2: $(tail -3 "$1.err")"
-	no_sanitizer_report "$1"
-}
 
 vc same --json same.cmp base.json same.json
-rc_is same 0
+expect_rc same 0
 vc slow --json slow.cmp --markdown slow.md base.json slow.json
-rc_is slow 1
+expect_rc slow 1
 vc rev --json rev.cmp slow.json base.json
-rc_is rev 0
+expect_rc rev 0
 vc loose --json loose.cmp --threshold 25% base.json slow.json
-rc_is loose 0
+expect_rc loose 0
 vc one --json one.cmp --threshold 0.25 --threshold steps.median_ns=10% base.json slow.json
-rc_is one 1
+expect_rc one 1
 vc traces --json traces.cmp base slow
-rc_is traces 1
+expect_rc traces 1
 
 python3 - <<'PY' || die "vcompare disagrees with the oracle (lines above)"
 import json, math, sys

@@ -11,18 +11,7 @@
 
 need_shared
 need_vanalyze
-VCOMPARE=$VT_BUILD/vcompare
-[ -x "$VCOMPARE" ] || die "$VCOMPARE is not built"
-vc() {
-	local name=$1
-	shift
-	"$VCOMPARE" "$@" >"$name.out" 2>"$name.err" </dev/null
-	echo $? >"$name.rc"
-}
-rc_is() {
-	[ "$(cat "$1.rc")" = "$2" ] || die "$1: exit $(cat "$1.rc"), want $2: $(tail -3 "$1.err")"
-	no_sanitizer_report "$1"
-}
+need_vcompare
 T=$VT_SHARED/traces/torch-cpu
 two=("$T"/dev-2rank-default-rank*.trace.json.gz)
 four=("$T"/dev-4rank-straggler2-rank*.trace.json.gz)
@@ -33,46 +22,46 @@ cp "${four[@]}" four/
 
 # usage
 vc noargs
-rc_is noargs 2
+expect_rc noargs 2
 expect_line noargs.err "^try 'vcompare --help'$" "usage hint"
 vc onearg out2/report.json
-rc_is onearg 2
+expect_rc onearg 2
 vc badthr --threshold lots out2 out2
-rc_is badthr 2
+expect_rc badthr 2
 vc badalpha --alpha 2 out2 out2
-rc_is badalpha 2
+expect_rc badalpha 2
 vc help --help
-rc_is help 0
+expect_rc help 0
 expect_line help.out 'Mann-Whitney' "--help explains the test"
 
 # a directory with report.json in it, against itself: nothing changes
 vc self out2 out2/report.json
-rc_is self 0
+expect_rc self 0
 no_line self.out 'REGRESSED\|improved' "a run against itself"
 
 # trouble: missing, cut off, another schema, a trace that is not one
 vc missing out2 nowhere.json
-rc_is missing 2
+expect_rc missing 2
 expect_line missing.err 'nowhere.json: cannot open' "missing file"
 head -c 3000 out2/report.json >cut.json
 vc cut cut.json out2
-rc_is cut 2
+expect_rc cut 2
 expect_line cut.err '^vcompare: cut.json: byte 3000: ' "cut-off report with its offset"
 sed 's/vtrace.report\/1/vtrace.report\/2/' out2/report.json >v2.json
 vc schema v2.json out2
-rc_is schema 2
+expect_rc schema 2
 expect_line schema.err 'not a vtrace report .schema "vtrace.report/2"' "other schema"
 echo '{"name": "x", "version": "1.0.0"}' >package.json
 vc other package.json out2
-rc_is other 2
+expect_rc other 2
 gzip -dc "${two[0]}" | head -c 200000 | gzip -c >part-rank0.trace.json.gz
 vc part part-rank0.trace.json.gz out2
-rc_is part 2
+expect_rc part 2
 expect_line part.err 'not read completely' "a side read in part"
 
 # ranks on one side only
 vc ranks --json ranks.json two four
-rc_is ranks 1
+expect_rc ranks 1
 check ranks.json 'r["ranks_only_new"] == [2, 3] and r["ranks_only_base"] == []' \
 	"ranks 2 and 3 only in new"
 check ranks.json 'not [x for x in r["rows"] if x["rank"] in (2, 3)]' "no rows for them"
@@ -81,7 +70,7 @@ check ranks.json 'not [x for x in r["rows"] if x["rank"] in (2, 3)]' "no rows fo
 python3 "$VT_ROOT/tests/hostile_trace.py" hostile-rank0.json || die "hostile trace"
 vc hostile --markdown hostile.md --json hostile.cmp --top 100 --threshold 0 \
 	hostile-rank0.json hostile-rank0.json
-rc_is hostile 0
+expect_rc hostile 0
 python3 - "$VT_ROOT/tests" <<'PY' || die "hostile names are not escaped (lines above)"
 import json, re, sys
 sys.path.insert(0, sys.argv[1])

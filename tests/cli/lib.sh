@@ -6,7 +6,8 @@
 # anything else fails.
 #
 # Bash helpers: die, skip, need_shared, need_vanalyze, vanalyze, va (run and
-# capture), vg and need_vaggregate (the same for vaggregate), expect_rc,
+# capture), vg and vc (the same for vaggregate and vcompare), run_as,
+# need_vaggregate, need_vcompare, expect_rc,
 # expect_line, no_line, check, pycheck.  The python3 helper
 # (pycheck SUBCOMMAND ...) compares reports with tests/oracle.py:
 #   pycheck each FILE...               vanalyze on each file alone vs the oracle
@@ -62,30 +63,42 @@ vanalyze() {
 	"$VANALYZE" "$@"
 }
 
-# va NAME ARGS...: run vanalyze ARGS with stdout in NAME.out, stderr in
+# run_as NAME CMD ARGS...: run CMD ARGS with stdout in NAME.out, stderr in
 # NAME.err and the exit status in NAME.rc (and $rc).  Never fails itself.
-va() {
+run_as() {
 	local name=$1
 	shift
-	"$VANALYZE" "$@" >"$name.out" 2>"$name.err" </dev/null
+	"$@" >"$name.out" 2>"$name.err" </dev/null
 	rc=$?
 	echo "$rc" >"$name.rc"
 	return 0
 }
 
-# vg NAME ARGS...: the same for vaggregate ($VAGGREGATE).
+# va, vg, vc NAME ARGS...: run_as for vanalyze, vaggregate and vcompare.
 VAGGREGATE=${VAGGREGATE:-$VT_BUILD/vaggregate}
+VCOMPARE=${VCOMPARE:-$VT_BUILD/vcompare}
+va() {
+	local name=$1
+	shift
+	run_as "$name" "$VANALYZE" "$@"
+}
 vg() {
 	local name=$1
 	shift
-	"$VAGGREGATE" "$@" >"$name.out" 2>"$name.err" </dev/null
-	rc=$?
-	echo "$rc" >"$name.rc"
-	return 0
+	run_as "$name" "$VAGGREGATE" "$@"
+}
+vc() {
+	local name=$1
+	shift
+	run_as "$name" "$VCOMPARE" "$@"
 }
 
 need_vaggregate() {
 	[ -x "$VAGGREGATE" ] || die "$VAGGREGATE is not built"
+}
+
+need_vcompare() {
+	[ -x "$VCOMPARE" ] || die "$VCOMPARE is not built"
 }
 
 # A sanitizer report exits 1 like an input failure, so look for it too.
@@ -96,7 +109,7 @@ no_sanitizer_report() {
 	fi
 }
 
-# expect_rc NAME CODE: vanalyze's exit status for run NAME was CODE.
+# expect_rc NAME CODE: the exit status of run NAME was CODE.
 expect_rc() {
 	local got
 	got=$(cat "$1.rc")

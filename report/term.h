@@ -1,0 +1,23 @@
+/*
+ * term: what the terminal summaries of vanalyze and vaggregate share.
+ * Colour only when the stream is a terminal and NO_COLOR is unset.
+ */
+#ifndef VT_TERM_H
+#define VT_TERM_H
+
+#include <stdio.h>
+
+#include "report.h"
+
+int term_use_color(FILE *f);
+
+/* A trace string, its control bytes as '?' (they could move the cursor). */
+void term_put_safe(FILE *f, const char *s);
+
+/* The suggestions, most severe first, as suggest_compute() ordered them. */
+void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off);
+
+/* The --threshold table of a --help. */
+void term_thresholds(FILE *f);
+
+#endif
