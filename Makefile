@@ -70,7 +70,14 @@ ALL_TARGETS = $(PROGS) $(TOOLS)
 
 all: $(ALL_TARGETS)
 
-$(BUILD)/%.o: %.c
+# Objects depend on the flags they were built with: a build after
+# deps.sh installs ISA-L, or 'make bench' after 'make', must not link
+# objects compiled for another configuration.
+FLAGS_STAMP := $(BUILD)/flags.stamp
+$(shell mkdir -p $(BUILD) && echo '$(ALL_CFLAGS)' | cmp -s - $(FLAGS_STAMP) || \
+	echo '$(ALL_CFLAGS)' >$(FLAGS_STAMP))
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
