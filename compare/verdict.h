@@ -66,7 +66,7 @@ struct row {
 };
 
 /*
- * Compare b and n (either may be NULL: present on one side only); span is
+ * Compare b and n (one of them may be NULL: present on one side only); span is
  * BASE's span_ns for the same rank (or the run), for --min-share.
  */
 int verdict_row(struct row *r, const struct metric *b, const struct metric *n,
