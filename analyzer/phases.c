@@ -93,6 +93,19 @@ static int is_block(const struct phase_opts *o, const char *s)
 	return glob(o->block_glob ? o->block_glob : "block_*", s);
 }
 
+/* Whether s[0..n) is "ProfilerStep#" and digits. */
+static int is_profiler_step(const char *s, size_t n)
+{
+	size_t k = sizeof("ProfilerStep#") - 1;
+
+	if (n <= k || memcmp(s, "ProfilerStep#", k) != 0)
+		return 0;
+	for (; k < n; k++)
+		if (s[k] < '0' || s[k] > '9')
+			return 0;
+	return 1;
+}
+
 /* Whether a span without cat is a phase: a NUL-terminated raw name. */
 static int has_rule(const struct phase_opts *o, const char *s)
 {
@@ -136,18 +149,20 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t ua = strtab_find(st, "user_annotation", 15);
+	uint32_t gua = strtab_find(st, "gpu_user_annotation", 19);
 	uint32_t rt = strtab_find(st, "cuda_runtime", 12);
 	uint32_t drv = strtab_find(st, "cuda_driver", 11);
 	uint32_t kernel = strtab_find(st, "kernel", 6);
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes */
+	unsigned char *pstep = calloc(nstr, 1);	/* ProfilerStep#N: 0 unknown, 1 no, 2 yes */
 	struct track_cache cache = { 0 };
 	struct buf name;
 	int rc = -1;
 
 	buf_init(&name);
-	if (!map || !rule)
+	if (!map || !rule || !pstep)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -174,6 +189,15 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 				rule[ev->name] = name.data && has_rule(p->opts, name.data) ? 2 : 1;
 			}
 			span = rule[ev->name] == 2;
+		} else if (ev->phase == 'X' && ev->name && ev->cat != gua) {
+			/*
+			 * ProfilerStep#N whatever its cat: cpu_op (torch_npu), Operator
+			 * (2021); not gpu_user_annotation, the GPU's copy of the span.
+			 */
+			if (!pstep[ev->name])
+				pstep[ev->name] = is_profiler_step(strtab_str(st, ev->name),
+								   strtab_len(st, ev->name)) ? 2 : 1;
+			span = pstep[ev->name] == 2;
 		}
 		if (span) {
 			struct span_rec s = { ev->ts_ns, ev->dur_ns, strtab_map(&p->names, st, ev->name, map),
@@ -201,6 +225,7 @@ out:
 	buf_release(&name);
 	free(map);
 	free(rule);
+	free(pstep);
 	return rc;
 }
 

@@ -30,6 +30,7 @@ enum {
 	M_GPU_COMPUTE,
 	M_GPU_MEMORY,
 	M_GPU_OVERLAP,
+	M_GPU_HOST_SYNC,
 	M_STEPS_MEDIAN,
 	M_STEPS_AVG,
 	M_TP_WALL,
@@ -53,6 +54,7 @@ static const char *const fixed_names[NR_FIXED] = {
 	"gpu.compute_ns",
 	"gpu.memory_ns",
 	"gpu.comm_compute_overlap",
+	"gpu.host_sync_ns",
 	"steps.median_ns",
 	"steps.avg_ns",
 	"throughput.wall_ns",
@@ -103,6 +105,10 @@ static int fixed_value(const struct report_rank *r, int m, double *v)
 		x = (double)r->span_ns;
 	} else if (!r->analysed) {
 		return 0;
+	} else if (g->no_device && m >= M_GPU_KERNELS && m <= M_GPU_OVERLAP &&
+		   !(m == M_GPU_COMM && g->cpu_comm) &&
+		   !(m == M_GPU_UTILIZATION && g->util_from_samples)) {
+		return 0;	/* null in the rank: no device activity recognised */
 	} else if (!r->has_throughput && (m == M_TP_WALL || m == M_TP_FPS || m == M_TP_BPS ||
 					  m == M_TP_FIRST_BLOCK || m == M_TP_BLOCKS)) {
 		return 0;
@@ -118,6 +124,7 @@ static int fixed_value(const struct report_rank *r, int m, double *v)
 		case M_GPU_COMPUTE: x = (double)g->compute_ns; break;
 		case M_GPU_MEMORY: x = (double)g->memory_ns; break;
 		case M_GPU_OVERLAP: x = g->comm_compute_overlap; break;
+		case M_GPU_HOST_SYNC: x = (double)g->host_sync_ns; break;
 		case M_STEPS_MEDIAN:
 		case M_STEPS_AVG:
 			if (!r->has_phases || r->steps.d.count <= 0)

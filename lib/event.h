@@ -2,7 +2,7 @@
  * event: the compact record every input format is parsed into.
  *
  * A record keeps the handful of fields the analyses use, never the JSON text.
- * Strings (ph, name, cat, pid, tid, collective name) are ids into the string
+ * Strings (ph, name, cat, pid, tid, collective name, args.name) are ids into the string
  * table of the batch the record belongs to; id 0 means the key was absent.
  * pid and tid are interned from their text whether the trace writes numbers
  * or strings ("4290336512", "stream 7", -1 all work).  Times are int64
@@ -39,6 +39,7 @@ enum {
 	EV_BLOCKS = 1u << 14,		/* collector: blocks produced (in value) */
 	EV_BAD_TIME = 1u << 15,		/* ts or dur present but out of range */
 	EV_VALUE = 1u << 16,		/* collector counters and samples (in value) */
+	EV_NEG_DUR = 1u << 17,		/* dur was negative: kept without times */
 };
 
 struct trace_event {
@@ -51,6 +52,7 @@ struct trace_event {
 	char phase;		/* ph when it is one character, else 0 */
 	char pad[3];
 	uint32_t coll_name;	/* args."Collective name" */
+	uint32_t arg_name;	/* args.name: process_name/thread_name of M events */
 	/* valid only with their flag: */
 	int64_t correlation, external_id, flow_id;
 	int64_t stream, device;
@@ -75,7 +77,7 @@ void event_batch_reset(struct event_batch *b);
 
 /*
  * A record appended to b, or NULL when out of memory.  Everything up to
- * coll_name is zeroed; the args fields after it hold garbage until set and
+ * arg_name is zeroed; the args fields after it hold garbage until set and
  * are meaningful only where their EV_* flag is.
  */
 struct trace_event *event_batch_push(struct event_batch *b);

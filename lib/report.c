@@ -140,24 +140,48 @@ static void dist(struct jsonw *w, const struct report_dist *d, int with_total)
 	num(w, "stddev_ns", d->stddev_ns);
 }
 
+/* v, or null where the figure does not exist (no device activity). */
+static void i64_or_null(struct jsonw *w, const char *key, int64_t v, int null)
+{
+	jsonw_key(w, key);
+	if (null)
+		jsonw_null(w);
+	else
+		jsonw_int(w, v);
+}
+
+static void str_or_null(struct jsonw *w, const char *key, const char *s)
+{
+	jsonw_key(w, key);
+	if (s)
+		jsonw_str(w, s);
+	else
+		jsonw_null(w);
+}
+
 static void gpu_json(struct jsonw *w, const struct report_gpu *g)
 {
+	int none = g->no_device;
+
 	jsonw_key(w, "gpu");
 	jsonw_obj_begin(w);
-	i64(w, "kernels", g->kernels);
-	i64(w, "kernel_time_ns", g->kernel_time_ns);
-	i64(w, "busy_ns", g->busy_ns);
-	i64(w, "active_span_ns", g->active_span_ns);
-	i64(w, "idle_ns", g->idle_ns);
+	i64_or_null(w, "kernels", g->kernels, none);
+	i64_or_null(w, "kernel_time_ns", g->kernel_time_ns, none);
+	i64_or_null(w, "busy_ns", g->busy_ns, none);
+	i64_or_null(w, "active_span_ns", g->active_span_ns, none);
+	i64_or_null(w, "idle_ns", g->idle_ns, none);
 	num(w, "utilization", g->utilization);
-	i64(w, "comm_ns", g->comm_ns);
-	i64(w, "compute_ns", g->compute_ns);
-	i64(w, "memory_ns", g->memory_ns);
+	/* host spans of collectives are measured without a device */
+	i64_or_null(w, "comm_ns", g->comm_ns, none && !g->cpu_comm);
+	i64_or_null(w, "compute_ns", g->compute_ns, none);
+	i64_or_null(w, "memory_ns", g->memory_ns, none);
 	num(w, "comm_compute_overlap", g->comm_compute_overlap);
 	jsonw_key(w, "comm_source");
 	jsonw_str(w, g->cpu_comm ? "cpu" : "gpu");
 	jsonw_key(w, "utilization_source");
 	jsonw_str(w, g->util_from_samples ? "samples" : "trace");
+	i64(w, "host_sync_ns", g->host_sync_ns);
+	i64(w, "host_sync_count", g->host_sync_count);
 	jsonw_obj_end(w);
 }
 
@@ -165,6 +189,11 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 {
 	const struct report_throughput *t = &rk->throughput;
 
+	jsonw_key(w, "device");
+	jsonw_obj_begin(w);
+	str_or_null(w, "vendor", rk->device.vendor);
+	str_or_null(w, "source", rk->device.source);
+	jsonw_obj_end(w);
 	gpu_json(w, &rk->gpu);
 	jsonw_key(w, "kernels");
 	jsonw_arr_begin(w);
@@ -261,6 +290,10 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 			jsonw_null(w);
 		else
 			jsonw_int(w, m->capacity);
+		if (m->from_bytes) {
+			jsonw_key(w, "allocated_lower_bound");
+			jsonw_bool(w, 1);
+		}
 		jsonw_key(w, "timeline");
 		jsonw_int_array(w, m->timeline, 3 * m->nr_timeline);
 		jsonw_obj_end(w);

@@ -181,22 +181,51 @@ static void read_counts(struct rd *c, const struct jdom *o, const char *key,
 
 static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 {
-	const struct jdom *src;
+	const struct jdom *src, *k = jdom_get(g, "kernels");
 
-	out->kernels = get_i64(c, g, "kernels");
-	out->kernel_time_ns = get_i64(c, g, "kernel_time_ns");
-	out->busy_ns = get_i64(c, g, "busy_ns");
-	out->active_span_ns = get_i64(c, g, "active_span_ns");
-	out->idle_ns = get_i64(c, g, "idle_ns");
+	/* null device figures: no device activity was recognised */
+	out->no_device = k && k->type == JDOM_NULL;
+	out->kernels = get_i64_or(c, g, "kernels", 0);
+	out->kernel_time_ns = get_i64_or(c, g, "kernel_time_ns", 0);
+	out->busy_ns = get_i64_or(c, g, "busy_ns", 0);
+	out->active_span_ns = get_i64_or(c, g, "active_span_ns", 0);
+	out->idle_ns = get_i64_or(c, g, "idle_ns", 0);
 	out->utilization = get_f64(c, g, "utilization");
-	out->comm_ns = get_i64(c, g, "comm_ns");
-	out->compute_ns = get_i64(c, g, "compute_ns");
-	out->memory_ns = get_i64(c, g, "memory_ns");
+	out->comm_ns = get_i64_or(c, g, "comm_ns", 0);
+	out->compute_ns = get_i64_or(c, g, "compute_ns", 0);
+	out->memory_ns = get_i64_or(c, g, "memory_ns", 0);
 	out->comm_compute_overlap = get_f64(c, g, "comm_compute_overlap");
 	src = jdom_get(g, "comm_source");
 	out->cpu_comm = src && src->type == JDOM_STRING && !strcmp(src->s, "cpu");
 	src = jdom_get(g, "utilization_source");
 	out->util_from_samples = src && src->type == JDOM_STRING && !strcmp(src->s, "samples");
+	/* absent from reports written before host syncs were counted */
+	out->host_sync_ns = jdom_get(g, "host_sync_ns") ? get_i64(c, g, "host_sync_ns") : 0;
+	out->host_sync_count = jdom_get(g, "host_sync_count") ? get_i64(c, g, "host_sync_count")
+							       : 0;
+}
+
+/* A string that may be null (NULL). */
+static const char *get_str_or_null(struct rd *c, const struct jdom *obj, const char *key)
+{
+	const struct jdom *v = jdom_get(obj, key);
+
+	return v && v->type == JDOM_NULL ? NULL : get_str(c, obj, key);
+}
+
+static void read_device(struct rd *c, const struct jdom *o, struct report_device *out)
+{
+	const struct jdom *d = jdom_get(o, "device");
+
+	out->vendor = out->source = NULL;
+	if (!d)
+		return;		/* reports from before the device table */
+	if (d->type != JDOM_OBJECT) {
+		fail(c, d, "\"%s\" should be %s", "device", "an object");
+		return;
+	}
+	out->vendor = get_str_or_null(c, d, "vendor");
+	out->source = get_str_or_null(c, d, "source");
 }
 
 static void read_kernels(struct rd *c, const struct jdom *o, struct report_rank *rk)
@@ -289,6 +318,7 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	size_t n;
 
 	rk->analysed = 1;
+	read_device(c, o, &rk->device);
 	read_gpu(c, jdom_get(o, "gpu"), &rk->gpu);
 	read_kernels(c, o, rk);
 	rk->has_phases = jdom_get(o, "phases") != NULL;
@@ -307,6 +337,8 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 		rk->memory[i].peak_allocated = get_i64(c, &a[i], "peak_allocated");
 		rk->memory[i].peak_reserved = get_i64(c, &a[i], "peak_reserved");
 		rk->memory[i].capacity = get_i64_or(c, &a[i], "capacity", -1);
+		rk->memory[i].from_bytes = jdom_get(&a[i], "allocated_lower_bound") &&
+					   get_bool(c, &a[i], "allocated_lower_bound");
 		rk->memory[i].timeline = NULL;
 		rk->memory[i].nr_timeline = 0;
 		if (jdom_get(&a[i], "timeline")) {

@@ -354,6 +354,12 @@ static double sync_time(const struct report_rank *r, const char **top)
 			*top = op->name;
 		}
 	}
+	/* The runtime calls the device table counts (cat cuda_runtime, not cpu_op). */
+	if ((double)r->gpu.host_sync_ns > rt) {
+		rt = (double)r->gpu.host_sync_ns;
+		if (rt > best)
+			*top = "runtime synchronisation calls";
+	}
 	return rt > aten ? rt : aten;
 }
 
