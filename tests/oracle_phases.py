@@ -22,9 +22,12 @@ Definitions:
              backslash escape (C: fnmatch(3) with FNM_NOESCAPE).
   phase span an object event with ph "X", a numeric ts and a string name,
              whose cat is "user_annotation"; or which has no "cat" key and
-             whose name matches a phase rule.  Events with cat
-             "gpu_user_annotation" (GPU mirrors of CPU annotations) are not
-             phases, nor is any other cat.
+             whose name matches a phase rule; or, whatever its string cat
+             but "gpu_user_annotation", whose name is "ProfilerStep#" and
+             digits (cpu_op in torch_npu, Operator in Kineto 2021).  Events
+             with cat "gpu_user_annotation" (GPU mirrors of CPU annotations)
+             are not phases, nor is any other cat.  Events with a negative
+             dur take no part anywhere (not in span_ns either).
   phase rule (events without cat) the raw name starts with
              "fastvideo.region::" or "profiler_region_", or matches
              "ProfilerStep#*", a --phase GLOB, a step glob or the block glob.
@@ -109,6 +112,7 @@ import oracle_analyses as oa  # noqa: E402  (stats, union_length, thread_key)
 REGION_PREFIX = "fastvideo.region::"
 PROFILER_REGION_PREFIX = "profiler_region_"
 PSTEP = "ProfilerStep#*"
+PSTEP_RE = re.compile(r"ProfilerStep#[0-9]+")
 DEFAULT_STEPS = ("denoise_step_*", "*step_[0-9]*")
 DEFAULT_BLOCK = "block_*"
 LAUNCH_CATS = ("cuda_runtime", "cuda_driver")
@@ -230,6 +234,8 @@ def analyze_events(top, events, opts):
             continue
         dur = oracle.to_ns(ev.get("dur"))
         dur = dur if dur is not None else 0
+        if dur < 0:
+            continue  # dropped from every time sum
         if ev.get("ph") != "M":
             lo = ts if lo is None or ts < lo else lo
             hi = ts + dur if hi is None or ts + dur > hi else hi
@@ -244,7 +250,8 @@ def analyze_events(top, events, opts):
         raw = ev.get("name")
         if ev.get("ph") != "X" or not isinstance(raw, str):
             continue
-        if cat == "user_annotation" or ("cat" not in ev and is_phase_rule(raw, opts)):
+        if cat == "user_annotation" or ("cat" not in ev and is_phase_rule(raw, opts)) or \
+                (isinstance(cat, str) and cat != "gpu_user_annotation" and PSTEP_RE.fullmatch(raw)):
             spans.append({"i": i, "ts": ts, "dur": dur, "end": ts + dur, "raw": raw,
                           "name": phase_name(raw, opts),
                           "thread": (oa.thread_key(ev, "pid"), oa.thread_key(ev, "tid"))})
