@@ -31,6 +31,7 @@ enum {
 	M_GPU_MEMORY,
 	M_GPU_OVERLAP,
 	M_GPU_HOST_SYNC,
+	M_GPU_HOST_SYNC_COUNT,
 	M_STEPS_MEDIAN,
 	M_STEPS_AVG,
 	M_TP_WALL,
@@ -55,6 +56,7 @@ static const char *const fixed_names[NR_FIXED] = {
 	"gpu.memory_ns",
 	"gpu.comm_compute_overlap",
 	"gpu.host_sync_ns",
+	"gpu.host_sync_count",
 	"steps.median_ns",
 	"steps.avg_ns",
 	"throughput.wall_ns",
@@ -125,6 +127,7 @@ static int fixed_value(const struct report_rank *r, int m, double *v)
 		case M_GPU_MEMORY: x = (double)g->memory_ns; break;
 		case M_GPU_OVERLAP: x = g->comm_compute_overlap; break;
 		case M_GPU_HOST_SYNC: x = (double)g->host_sync_ns; break;
+		case M_GPU_HOST_SYNC_COUNT: x = (double)g->host_sync_count; break;
 		case M_STEPS_MEDIAN:
 		case M_STEPS_AVG:
 			if (!r->has_phases || r->steps.d.count <= 0)
