@@ -153,6 +153,8 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 	uint32_t rt = strtab_find(st, "cuda_runtime", 12);
 	uint32_t drv = strtab_find(st, "cuda_driver", 11);
 	uint32_t kernel = strtab_find(st, "kernel", 6);
+	uint32_t rt21 = strtab_find(st, "Runtime", 7);	/* Kineto 2021 */
+	uint32_t kernel21 = strtab_find(st, "Kernel", 6);
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes */
@@ -206,7 +208,7 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
 				goto out;
 			buf_add(&p->spans, &s, sizeof(s));
-		} else if (ev->cat && (ev->cat == rt || ev->cat == drv) &&
+		} else if (ev->cat && (ev->cat == rt || ev->cat == drv || ev->cat == rt21) &&
 			   (ev->flags & EV_CORRELATION)) {
 			struct launch_rec l = { ev->correlation, ev->ts_ns,
 						track_id(&p->tracks, &cache, b, ev), 0 };
@@ -214,7 +216,8 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 			if (l.track == STRTAB_OOM)
 				goto out;
 			buf_add(&p->launches, &l, sizeof(l));
-		} else if (ev->cat && ev->cat == kernel && (ev->flags & EV_CORRELATION)) {
+		} else if (ev->cat && (ev->cat == kernel || ev->cat == kernel21) &&
+			   (ev->flags & EV_CORRELATION)) {
 			struct kern_rec k = { ev->correlation, ev->dur_ns };
 
 			buf_add(&p->kernels, &k, sizeof(k));

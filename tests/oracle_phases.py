@@ -55,9 +55,10 @@ Definitions:
              (span_ns as in tests/oracle.py; 0.0 when span_ns is 0), gpu_ns.
              Order: depth-first pre-order of the path tree; siblings by their
              earliest span start, ties by path (byte order of UTF-8).
-  gpu_ns     launches: events with cat "cuda_runtime" or "cuda_driver", a
-             numeric ts and an integer (not bool) args.correlation; kernels:
-             cat "kernel", numeric ts, integer args.correlation.  A kernel
+  gpu_ns     launches: events with cat "cuda_runtime", "cuda_driver" or
+             "Runtime" (2021), a numeric ts and an integer (not bool)
+             args.correlation; kernels: cat "kernel" or "Kernel" (2021),
+             numeric ts, integer args.correlation.  A kernel
              belongs to the first launch (file order) with its correlation; a
              kernel without one is nobody's.  Per thread, the union of the
              phase's spans on that thread; gpu_ns = sum of the kernels' dur_ns
@@ -115,7 +116,7 @@ PSTEP = "ProfilerStep#*"
 PSTEP_RE = re.compile(r"ProfilerStep#[0-9]+")
 DEFAULT_STEPS = ("denoise_step_*", "*step_[0-9]*")
 DEFAULT_BLOCK = "block_*"
-LAUNCH_CATS = ("cuda_runtime", "cuda_driver")
+LAUNCH_CATS = ("cuda_runtime", "cuda_driver", "Runtime")  # Runtime: Kineto 2021
 NUMBERED = re.compile(r"([_#])[0-9]+\Z")
 
 
@@ -245,7 +246,7 @@ def analyze_events(top, events, opts):
         if cat in LAUNCH_CATS and oa.is_int(corr):
             if corr not in launches:
                 launches[corr] = ((oa.thread_key(ev, "pid"), oa.thread_key(ev, "tid")), ts)
-        if cat == "kernel" and oa.is_int(corr):
+        if cat in ("kernel", "Kernel") and oa.is_int(corr):
             kernels.append((corr, dur))
         raw = ev.get("name")
         if ev.get("ph") != "X" or not isinstance(raw, str):
