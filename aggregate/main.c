@@ -11,7 +11,6 @@
  * code; it analyses nothing.
  */
 #include <getopt.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "crossrank.h"
 #include "find.h"
 #include "log.h"
@@ -51,22 +51,13 @@ static const char usage[] =
 	"  REPORT|DIR         a report file, or a directory as with --reports_dir;\n"
 	"                     a file named here that is no report is an error\n"
 	"\n"
-	"Outputs (the summary goes to stdout unless -q):\n"
-	"      --json PATH    the merged report as JSON ('-' for stdout)\n"
-	"      --html PATH    the merged report as one HTML page\n"
-	"      --out DIR      DIR/report.json, DIR/report.html and DIR/tables/*.csv\n"
-	"      --title TEXT   the HTML page's title\n"
+	"Outputs (the summary goes to stdout unless -q or --json is '-'):\n"
+	CLI_HELP_OUTPUTS
 	"      --no-charts    HTML without gnuplot charts\n"
 	"\n"
 	"Other options:\n"
-	"      --threshold NAME=V  change when a suggestion fires; NAME is one of the\n"
-	"                     thresholds listed below (as in vanalyze)\n"
-	"  -j, --jobs N       threads reading reports (default: all cores)\n"
-	"  -q, --quiet        print no summary on stdout\n"
-	"      --no-progress  no progress line on stderr (there is none unless\n"
-	"                     stderr is a terminal and there are many reports)\n"
-	"  -h, --help         show this help and exit\n"
-	"  -V, --version      show the version and exit\n"
+	CLI_HELP_THRESHOLD
+	CLI_HELP_COMMON
 	"\n"
 	"Merging: ranks are sorted by rank number, then source trace.  A rank read\n"
 	"twice (same rank number and same source, e.g. a report copied into two\n"
@@ -84,105 +75,55 @@ static const char usage[] =
 	"  vaggregate --json all.json node*/report.json\n";
 
 struct opts {
-	int jobs, quiet, progress;
-	const char *json, *html, *out;
-	struct render_opts render;
-	struct suggest_opts suggest;
+	struct cli cli;
+	int no_charts;			/* --no-charts */
 	struct find_list dirs;		/* --reports_dir, in order */
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "%s: ", log_progname());
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\ntry 'vaggregate --help'\n");
-	return EXIT_USAGE;
-}
-
+/* Returns -1 to go on, or the exit status. */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
+		CLI_OPTS_COMMON,
+		CLI_OPTS_OUTPUTS,
+		CLI_OPT_THRESHOLD,
 		{ "reports_dir", required_argument, NULL, 'R' },
 		{ "reports-dir", required_argument, NULL, 'R' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "html", required_argument, NULL, 'M' },
-		{ "out", required_argument, NULL, 'O' },
-		{ "title", required_argument, NULL, 't' },
 		{ "no-charts", no_argument, NULL, 'C' },
-		{ "threshold", required_argument, NULL, 'H' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "no-progress", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	memset(o, 0, sizeof(*o));
-	o->jobs = omp_get_num_procs();
-	o->progress = 1;
-	o->suggest = (struct suggest_opts)SUGGEST_OPTS_DEFAULT;
+	cli_init(&o->cli, usage, term_thresholds);
+	o->no_charts = 0;
 	find_list_init(&o->dirs);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:qhV", longopts, NULL)) != -1) {
-		char *end;
-		long v;
-
+	while ((c = getopt_long(argc, argv, CLI_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'R':
-			if (find_list_add(&o->dirs, optarg))
-				return usage_error("%s", "out of memory");
-			break;
-		case 'J':
-			o->json = optarg;
-			break;
-		case 'M':
-			o->html = optarg;
-			break;
-		case 'O':
-			o->out = optarg;
-			break;
-		case 't':
-			o->render.title = optarg;
-			break;
+			if (find_list_add(&o->dirs, optarg)) {
+				log_msg("out of memory");
+				return EXIT_FAIL;
+			}
+			continue;
 		case 'C':
-			o->render.no_charts = 1;
+			o->no_charts = 1;
+			continue;
+		}
+		switch (cli_parse(&o->cli, c, optarg, argv[optind - 1])) {
+		case CLI_TAKEN:
 			break;
-		case 'H':
-			if (suggest_parse(&o->suggest, optarg))
-				return usage_error("--threshold wants NAME=VALUE with NAME a "
-						   "threshold listed by --help, not '%s'", optarg);
-			break;
-		case 'j':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 1024)
-				return usage_error("-j wants a thread count from 1 to 1024, "
-						   "not '%s'", optarg);
-			o->jobs = (int)v;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'P':
-			o->progress = 0;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			term_thresholds(stdout);
-			exit(EXIT_OK);
-		case 'V':
-			printf("vaggregate %s\n", VTRACE_VERSION);
-			exit(EXIT_OK);
-		case ':':
-			return usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+		case CLI_EXIT_OK:
+			return EXIT_OK;
+		case CLI_EXIT_USAGE:
+			return EXIT_USAGE;
+		case CLI_OTHER:
+			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc && o->dirs.n == 0)
-		return usage_error("%s", "no reports given: use --reports_dir DIR or name "
-					 "report files");
+		return cli_usage_error("no reports given: use --reports_dir DIR or name report "
+				       "files");
 	return -1;
 }
 
@@ -256,14 +197,14 @@ struct outputs {
 
 static void outputs_of(const struct opts *o, struct outputs *out)
 {
-	const char *paths[3] = { o->json, o->html, NULL };
+	const char *paths[3] = { o->cli.json, o->cli.html, NULL };
 	struct buf json;
 	struct stat st;
 
 	out->n = 0;
 	buf_init(&json);
-	if (o->out) {
-		buf_printf(&json, "%s/report.json", o->out);
+	if (o->cli.out) {
+		buf_printf(&json, "%s/report.json", o->cli.out);
 		paths[2] = buf_ok(&json) ? json.data : NULL;
 	}
 	for (int i = 0; i < 3; i++) {
@@ -294,10 +235,11 @@ static int is_output(const char *path, const struct outputs *out)
 
 static int write_outputs(const struct report *rep, const struct opts *o, size_t bytes_in)
 {
+	struct render_opts ro = { .title = o->cli.title, .no_charts = o->no_charts };
 	struct err e;
 	int status = EXIT_OK;
 
-	if (o->json) {
+	if (o->cli.json) {
 		struct buf out;
 
 		/*
@@ -311,17 +253,17 @@ static int write_outputs(const struct report *rep, const struct opts *o, size_t 
 		if (!buf_ok(&out)) {
 			log_msg("out of memory writing the report");
 			status = EXIT_FAIL;
-		} else if (outfile_write(o->json, out.data, out.len, &e)) {
+		} else if (outfile_write(o->cli.json, out.data, out.len, &e)) {
 			log_error(NULL, &e);
 			status = EXIT_FAIL;
 		}
 		buf_release(&out);
 	}
-	if (o->html && render_html(rep, o->html, &o->render, &e)) {
+	if (o->cli.html && render_html(rep, o->cli.html, &ro, &e)) {
 		log_error(NULL, &e);
 		status = EXIT_FAIL;
 	}
-	if (o->out && render_out(rep, o->out, &o->render, &e)) {
+	if (o->cli.out && render_out(rep, o->cli.out, &ro, &e)) {
 		log_error(NULL, &e);
 		status = EXIT_FAIL;
 	}
@@ -364,8 +306,8 @@ int main(int argc, char **argv)
 		in[k].named = named[i];
 		nr_in = ++k;
 	}
-	mo.jobs = o.jobs;
-	mo.progress = o.progress && isatty(STDERR_FILENO);
+	mo.jobs = o.cli.jobs;
+	mo.progress = o.cli.progress && isatty(STDERR_FILENO);
 
 	report_init(&rep, "vaggregate");
 	if (merge_reports(&rep, in, nr_in, &mo, &st))
@@ -380,11 +322,11 @@ int main(int argc, char **argv)
 			log_msg("no ranks to merge: no report files found");
 		status = EXIT_FAIL;
 	}
-	if (crossrank_compute(&rep) || suggest_compute(&rep, &o.suggest)) {
+	if (crossrank_compute(&rep) || suggest_compute(&rep, &o.cli.suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}
-	if (!o.quiet && !(o.json && !strcmp(o.json, "-")))
+	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html))
 		summary_print(stdout, &rep, &st);
 	if (write_outputs(&rep, &o, st.bytes) != EXIT_OK)
 		status = EXIT_FAIL;
