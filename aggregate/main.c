@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "crossrank.h"
 #include "find.h"
+#include "grow.h"
 #include "log.h"
 #include "merge.h"
 #include "outfile.h"
@@ -130,13 +131,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 /* Flag the files added since *done as named (1) or found in a directory (0). */
 static void mark(unsigned char **named, size_t *cap, size_t *done, size_t n, int flag)
 {
-	if (n > *cap) {
-		*cap = n > 2 * *cap ? n : 2 * *cap;
-		*named = realloc(*named, *cap);
-		if (!*named) {
-			log_msg("out of memory");
-			exit(EXIT_FAIL);
-		}
+	if (ALLOC_GROW(*named, n, *cap)) {
+		log_msg("out of memory");
+		exit(EXIT_FAIL);
 	}
 	for (; *done < n; (*done)++)
 		(*named)[*done] = (unsigned char)flag;
