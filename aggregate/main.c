@@ -3,9 +3,9 @@
  *
  * The reduce step of a map/reduce over a cluster: vanalyze writes one
  * report per rank file wherever the ranks ran, and vaggregate reads them
- * back (lib/report_read.c), merges their ranks (merge.c), and computes
+ * back (lib/model/report_read.c), merges their ranks (merge.c), and computes
  * cross-rank statistics, stragglers and suggestions with the code vanalyze
- * runs on multi-rank input (lib/crossrank.c, lib/suggest.c), so one
+ * runs on multi-rank input (lib/stats/crossrank.c, lib/stats/suggest.c), so one
  * vanalyze over every trace and vanalyze per trace followed by vaggregate
  * agree.  main() parses options, gathers the inputs, and picks the exit
  * code; it analyses nothing.
