@@ -24,7 +24,7 @@ BUILD ?= build
 SAN_FLAGS =
 endif
 
-WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla
+WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla -Wformat=2
 ifeq ($(DEV),1)
 WARN += -Werror
 endif
