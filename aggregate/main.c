@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "crossrank.h"
 #include "find.h"
+#include "gaps.h"
 #include "grow.h"
 #include "log.h"
 #include "merge.h"
@@ -56,6 +57,12 @@ static const char usage[] =
 	CLI_HELP_OUTPUTS
 	"      --no-charts    HTML without gnuplot charts\n"
 	"\n"
+	"Checks:\n"
+	"      --expect-ranks N  the run has ranks 0 to N-1: name every missing one\n"
+	"                     and exit 1 (default: the world_size the traces\n"
+	"                     recorded, when the reports agree on one; without\n"
+	"                     either, nothing is checked)\n"
+	"\n"
 	"Other options:\n"
 	CLI_HELP_THRESHOLD
 	CLI_HELP_COMMON
@@ -66,10 +73,10 @@ static const char usage[] =
 	"different traces is kept twice, each with a warning, as vanalyze does.\n"
 	"\n"
 	"Exit status: 0 when every report was merged; 1 when a report was skipped\n"
-	"(cut off, not JSON, a missing field, another report schema, a named file\n"
-	"that is no report, unreadable) -- the rest is still merged and written --\n"
-	"when there was no report at all, or when an output could not be written;\n"
-	"2 for a usage error.\n"
+	"(cut off, not JSON, a missing field, another report schema, no ranks, a\n"
+	"named file that is no report, unreadable) -- the rest is still merged and\n"
+	"written --, when ranks of the run are missing, when there was no report at\n"
+	"all, or when an output could not be written; 2 for a usage error.\n"
 	"\n"
 	"Examples:\n"
 	"  vaggregate --reports_dir reports --out merged\n"
@@ -78,6 +85,7 @@ static const char usage[] =
 struct opts {
 	struct cli cli;
 	int no_charts;			/* --no-charts */
+	int64_t expect_ranks;		/* --expect-ranks; 0: the reports' world_size */
 	struct find_list dirs;		/* --reports_dir, in order */
 };
 
@@ -91,12 +99,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "reports_dir", required_argument, NULL, 'R' },
 		{ "reports-dir", required_argument, NULL, 'R' },
 		{ "no-charts", no_argument, NULL, 'C' },
+		{ "expect-ranks", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	cli_init(&o->cli, usage, term_thresholds);
 	o->no_charts = 0;
+	o->expect_ranks = 0;
 	find_list_init(&o->dirs);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, CLI_SHORTOPTS, longopts, NULL)) != -1) {
@@ -110,6 +120,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'C':
 			o->no_charts = 1;
 			continue;
+		case 'E': {
+			char *end;
+			long long v = strtoll(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 1 || v > (1LL << 31))
+				return cli_usage_error("--expect-ranks wants a rank count from 1, "
+						       "not '%s'", optarg);
+			o->expect_ranks = v;
+			continue;
+		}
 		}
 		switch (cli_parse(&o->cli, c, optarg, argv[optind - 1])) {
 		case CLI_TAKEN:
@@ -279,6 +299,7 @@ int main(int argc, char **argv)
 	struct report rep;
 	struct opts o;
 	int status = EXIT_OK, rc;
+	int64_t world;
 
 	log_init("vaggregate");
 	rc = parse_opts(argc, argv, &o);
@@ -319,6 +340,9 @@ int main(int argc, char **argv)
 			log_msg("no ranks to merge: no report files found");
 		status = EXIT_FAIL;
 	}
+	world = o.expect_ranks ? o.expect_ranks : gaps_world_size(&rep);
+	if (world < 0 || gaps_report(&rep, world, o.expect_ranks ? "--expect-ranks" : "world_size"))
+		status = EXIT_FAIL;
 	if (crossrank_compute(&rep) || suggest_compute(&rep, &o.cli.suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;

@@ -385,6 +385,8 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 			rk->bytes_text = get_i64(c, in, "bytes_text");
 		if (jdom_get(in, "format"))
 			rk->format = get_str(c, in, "format");
+		if (jdom_get(in, "world_size"))	/* earlier reports lack it */
+			rk->world_size = get_i64_or(c, in, "world_size", 0);
 	}
 }
 
