@@ -25,7 +25,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
 import oracle  # noqa: E402  (reading: load, to_ns)
 import oracle_analyses as oa  # noqa: E402
-from clicheck import run_vanalyze, same, show  # noqa: E402
+from vtcheck import run_vanalyze, same, show  # noqa: E402
 
 PUB = os.path.join(os.environ["VT_SHARED"], "traces", "public")
 HTA = PUB + "/facebookresearch__HolisticTraceAnalysis/"
