@@ -32,6 +32,7 @@ struct analyze_opts {
 	{ "block", required_argument, NULL, 'b' },                \
 	{ "frames", required_argument, NULL, 'f' },               \
 	{ "target-fps", required_argument, NULL, 't' },           \
+	{ "frames-per-block", required_argument, NULL, 'k' },     \
 	{ "no-progress", no_argument, NULL, 'P' }
 
 /* --threshold NAME=V for the suggestions, where a program wants them. */
@@ -46,7 +47,8 @@ struct analyze_opts {
 	"      --step GLOB    denoising-step spans when there is no ProfilerStep#\n"   \
 	"                     (repeatable; default 'denoise_step_*' and '*step_[0-9]*')\n" \
 	"      --block GLOB   block spans for BPS (default 'block_*')\n"               \
-	"      --frames N     frames each rank produced in the traced window, for FPS\n" \
+	"      --frames N     frames of one generation (one video), for FPS\n"       \
+	"      --frames-per-block N  frames each block adds: the streaming FPS\n"   \
 	"      --target-fps F the video frame rate: adds the real-time factor\n"
 
 void analyze_opts_init(struct analyze_opts *o);
