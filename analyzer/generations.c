@@ -328,7 +328,7 @@ int generations_fill(struct gen_input *in, struct arena *a, struct report_throug
 	/* A zero-length core can lose its slot to the next one: keep it empty. */
 	for (size_t g = 0; g < s.n; g++)
 		if (s.lo[g] == INT64_MAX)
-			s.lo[g] = s.hi[g] = s.bound[g];
+			s.lo[g] = s.hi[g] = g ? s.bound[g] : in->min_ts;
 	t->generations = arena_alloc(a, s.n * sizeof(*t->generations));
 	if (!t->generations)
 		goto out;
