@@ -12,12 +12,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One block of one generation: its first span start and its completion. */
+/*
+ * One completion in one generation: a block (its first span start, its
+ * last span end, n = 1), or a collector counter event (n blocks at once).
+ */
 struct unit {
 	size_t gen;
 	uint32_t raw;
 	int64_t first_ns, done_ns;
+	int64_t n;
 };
+
+/* a + b, saturating: counters come from the input and may be anything. */
+static int64_t add_sat(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? (b > 0 ? INT64_MAX : INT64_MIN) : r;
+}
 
 struct gen_state {
 	int64_t *bound;			/* bound[g]: start of generation g's time slot (g >= 1) */
@@ -137,57 +149,52 @@ static double rate(int64_t count, int64_t wall_ns)
 	return count >= 0 && wall_ns > 0 ? (double)count / ((double)wall_ns / 1e9) : NAN;
 }
 
-/* Block completions: units from spans, else one per counted block. */
+/* Completions: blocks from spans, else the counter events (n > 0). */
 static struct unit *make_units(struct gen_input *in, const struct gen_state *s, size_t *nr)
 {
-	size_t n = 0, cap = in->nr_blocks;
-	struct unit *u;
+	size_t n = 0, k = 0;
+	struct unit *u = malloc((in->nr_blocks + in->nr_block_counts + 1) * sizeof(*u));
 
-	if (!in->nr_blocks)
-		for (size_t i = 0; i < in->nr_block_counts; i++)
-			if (in->block_counts[i].n > 0 && in->block_counts[i].n < INT32_MAX)
-				cap += (size_t)in->block_counts[i].n;
-	u = malloc((cap ? cap : 1) * sizeof(*u));
 	if (!u)
 		return NULL;
-	if (in->nr_blocks) {
-		for (size_t i = 0; i < in->nr_blocks; i++) {
-			const struct gen_block *b = &in->blocks[i];
-
-			u[n].gen = gen_of(s, b->ts_ns);
-			u[n].raw = b->raw;
-			u[n].first_ns = b->ts_ns;
-			u[n].done_ns = b->end_ns;
-			n++;
-		}
-		qsort(u, n, sizeof(*u), cmp_unit);
-		/* Merge the spans of one block: first start, last end. */
-		size_t k = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			if (k && u[k - 1].gen == u[i].gen && u[k - 1].raw == u[i].raw) {
-				if (u[i].first_ns < u[k - 1].first_ns)
-					u[k - 1].first_ns = u[i].first_ns;
-				if (u[i].done_ns > u[k - 1].done_ns)
-					u[k - 1].done_ns = u[i].done_ns;
-				continue;
-			}
-			u[k++] = u[i];
-		}
-		n = k;
-	} else {
+	if (!in->nr_blocks) {
 		for (size_t i = 0; i < in->nr_block_counts; i++) {
 			const struct gen_count *c = &in->block_counts[i];
 
-			for (int64_t j = 0; c->n < INT32_MAX && j < c->n; j++) {
-				u[n].gen = gen_of(s, c->ts_ns);
-				u[n].raw = 0;
-				u[n].first_ns = u[n].done_ns = c->ts_ns;
-				n++;
-			}
+			if (c->n <= 0)
+				continue;
+			u[n].gen = gen_of(s, c->ts_ns);
+			u[n].raw = 0;
+			u[n].first_ns = u[n].done_ns = c->ts_ns;
+			u[n].n = c->n;
+			n++;
 		}
+		*nr = n;
+		return u;
 	}
-	*nr = n;
+	for (size_t i = 0; i < in->nr_blocks; i++) {
+		const struct gen_block *b = &in->blocks[i];
+
+		u[n].gen = gen_of(s, b->ts_ns);
+		u[n].raw = b->raw;
+		u[n].first_ns = b->ts_ns;
+		u[n].done_ns = b->end_ns;
+		u[n].n = 1;
+		n++;
+	}
+	qsort(u, n, sizeof(*u), cmp_unit);
+	/* The spans of one block: its first start and its last end. */
+	for (size_t i = 0; i < n; i++) {
+		if (k && u[k - 1].gen == u[i].gen && u[k - 1].raw == u[i].raw) {
+			if (u[i].first_ns < u[k - 1].first_ns)
+				u[k - 1].first_ns = u[i].first_ns;
+			if (u[i].done_ns > u[k - 1].done_ns)
+				u[k - 1].done_ns = u[i].done_ns;
+			continue;
+		}
+		u[k++] = u[i];
+	}
+	*nr = k;
 	return u;
 }
 
@@ -220,9 +227,9 @@ static int block_figures(struct gen_input *in, const struct gen_state *s,
 		struct report_generation *ge = &t->generations[g];
 		size_t j = i, k = 0;
 
-		while (j < n && u[j].gen == g)
-			j++;
-		ge->blocks = has_blocks ? (int64_t)(j - i) : -1;
+		ge->blocks = has_blocks ? 0 : -1;
+		for (; j < n && u[j].gen == g; j++)
+			ge->blocks = add_sat(ge->blocks, u[j].n);
 		if (j > i) {
 			ge->has_first_block = 1;
 			ge->first_block_ns = u[i].done_ns - s->lo[g];
@@ -242,7 +249,7 @@ static int block_figures(struct gen_input *in, const struct gen_state *s,
 		}
 		nr_gaps += k;
 		if (has_blocks)
-			t->blocks += ge->blocks;
+			t->blocks = add_sat(t->blocks, ge->blocks);
 		i = j;
 	}
 	if (nr_first) {
@@ -284,10 +291,14 @@ static void frame_figures(struct gen_input *in, const struct gen_state *s,
 		t->generations[g].frames = o->frames >= 0 ? o->frames : in->has_frame_counts ? 0 : -1;
 	if (o->frames < 0 && in->has_frame_counts)
 		for (size_t i = 0; i < in->nr_frames; i++)
-			t->generations[gen_of(s, in->frames[i].ts_ns)].frames += in->frames[i].n;
+			if (in->frames[i].n > 0) {
+				struct report_generation *ge = &t->generations[gen_of(s, in->frames[i].ts_ns)];
+
+				ge->frames = add_sat(ge->frames, in->frames[i].n);
+			}
 	t->frames = t->generations[0].frames >= 0 ? 0 : -1;
 	for (size_t g = 0; g < s->n && t->frames >= 0; g++)
-		t->frames += t->generations[g].frames;
+		t->frames = add_sat(t->frames, t->generations[g].frames);
 }
 
 int generations_fill(struct gen_input *in, struct arena *a, struct report_throughput *t)

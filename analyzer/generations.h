@@ -14,7 +14,8 @@
  * A block is a unit of output, named by its raw span name within a
  * generation: it completes when its last span ends, whether each block
  * holds its own steps (streaming) or each step sweeps all blocks (sequence
- * parallelism).  Collector block counters are completions at their time.
+ * parallelism).  Without block spans, each collector block counter event
+ * completes its n blocks at its time.
  */
 #ifndef VT_GENERATIONS_H
 #define VT_GENERATIONS_H

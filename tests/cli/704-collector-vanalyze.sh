@@ -47,6 +47,14 @@ else:
     assert tp["frames"] == 16 and tp["fps"] > 0, "throughput %r" % tp
 PY
 
+# Without block spans (--block matches none), the block counter events are
+# the completions: 12 blocks, a cadence, no latency (counters have no start).
+va counters --json counters.json --block nomatch out/demo-rank1.vtr
+expect_rc counters 0
+check counters.json 'r["ranks"][0]["throughput"]["blocks"] == 12' "12 blocks from the counters" \
+	'r["ranks"][0]["throughput"]["block_latency"] is None' "no latency from counters" \
+	'r["ranks"][0]["throughput"]["block_cadence"]["max_ns"] > 0' "a cadence from counters"
+
 { "$DEMO" killed demo --kill; } 2>/dev/null
 va cut --json cut.json killed/demo-rank0.vtr
 expect_rc cut 1
