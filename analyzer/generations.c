@@ -32,7 +32,7 @@ static int64_t add_sat(int64_t a, int64_t b)
 }
 
 struct gen_state {
-	int64_t *bound;			/* bound[g]: start of generation g's time slot (g >= 1) */
+	int64_t *bound;			/* bound[g >= 1]: where generation g's slot starts */
 	size_t n;			/* generations */
 	int64_t *lo, *hi;		/* extent per generation */
 };
@@ -88,7 +88,7 @@ static size_t gen_of(const struct gen_state *s, int64_t ts)
  */
 static int find_generations(struct gen_state *s, const struct gen_root *r, size_t n)
 {
-	size_t nr_groups = 0, g = 0;
+	size_t nr_groups = 0, g = 0, i = 0;
 	int64_t group_end = 0;
 	int64_t *start = malloc((n ? n : 1) * sizeof(*start));
 	int64_t *end = malloc((n ? n : 1) * sizeof(*end));
@@ -96,7 +96,7 @@ static int find_generations(struct gen_state *s, const struct gen_root *r, size_
 	if (!start || !end)
 		goto fail;
 	/* Cores that overlap in time (on several threads) are one generation. */
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		if (!r[i].core)
 			continue;
 		if (nr_groups && r[i].ts_ns < group_end) {
@@ -115,13 +115,14 @@ static int find_generations(struct gen_state *s, const struct gen_root *r, size_
 	if (!s->bound || !s->lo || !s->hi)
 		goto fail;
 	s->bound[0] = INT64_MIN;
-	for (g = 1; g < nr_groups; g++) {
+	/* The gaps between groups are disjoint and in order: one pass over r. */
+	for (g = 1, i = 0; g < nr_groups; g++) {
 		s->bound[g] = start[g];
-		for (size_t i = 0; i < n; i++) {
-			if (r[i].ts_ns > start[g])
-				break;
-			if (r[i].pname == r[0].pname && r[i].ts_ns >= end[g - 1]) {
-				s->bound[g] = r[i].ts_ns;
+		while (i < n && r[i].ts_ns < end[g - 1])
+			i++;
+		for (size_t j = i; j < n && r[j].ts_ns <= start[g]; j++) {
+			if (r[j].pname == r[0].pname) {
+				s->bound[g] = r[j].ts_ns;
 				break;
 			}
 		}
@@ -288,12 +289,14 @@ static void frame_figures(struct gen_input *in, const struct gen_state *s,
 	const struct phase_opts *o = in->opts;
 
 	for (size_t g = 0; g < s->n; g++)
-		t->generations[g].frames = o->frames >= 0 ? o->frames : in->has_frame_counts ? 0 : -1;
+		t->generations[g].frames = o->frames >= 0 ? o->frames
+					   : in->has_frame_counts ? 0 : -1;
 	if (o->frames < 0 && in->has_frame_counts)
 		for (size_t i = 0; i < in->nr_frames; i++)
 			if (in->frames[i].n > 0) {
-				struct report_generation *ge = &t->generations[gen_of(s, in->frames[i].ts_ns)];
+				struct report_generation *ge;
 
+				ge = &t->generations[gen_of(s, in->frames[i].ts_ns)];
 				ge->frames = add_sat(ge->frames, in->frames[i].n);
 			}
 	t->frames = t->generations[0].frames >= 0 ? 0 : -1;

@@ -164,7 +164,8 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 
 		p->has_cat |= ev->cat != 0;
 		if (ev->flags & (EV_FRAMES | EV_BLOCKS)) {
-			struct gen_count c = { ev->flags & EV_TS ? ev->ts_ns : INT64_MIN, ev->value };
+			struct gen_count c = { ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
+					       ev->value };
 
 			buf_add(ev->flags & EV_FRAMES ? &p->frame_counts : &p->block_counts, &c,
 				sizeof(c));
@@ -184,8 +185,10 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 				rule[ev->name] = !name.data ? 1 : has_rule(p->opts, name.data) ? 2 :
 						 annot_is_user(name.data, name.len) ? 3 : 1;
 			}
+			/* by name only while no event had a cat, never device work */
 			span = rule[ev->name] == 2 ||
-			       (rule[ev->name] == 3 && !p->has_cat && !(device_pid && ev->pid == device_pid));
+			       (rule[ev->name] == 3 && !p->has_cat &&
+				!(device_pid && ev->pid == device_pid));
 		}
 		if (span) {
 			struct span_rec s = { ev->ts_ns, ev->dur_ns, strtab_map(&p->names, st, ev->name, map),
@@ -412,7 +415,6 @@ static int nest(struct finish *f)
 	size_t *stack = malloc((f->n ? f->n : 1) * sizeof(*stack)), depth = 0, cap = 64;
 	struct buf path;
 	int rc = -1;
-
 	uint32_t pstep = strtab_find(&f->pnames, profiler_step, strlen(profiler_step));
 
 	f->path_of = malloc((f->n ? f->n : 1) * sizeof(*f->path_of));

@@ -112,7 +112,8 @@ struct report_throughput {
 	int64_t first_block_ns;		/* lower median over the generations */
 	int has_first_block;		/* 0 without blocks (null) */
 	int has_latency;		/* 0 without block spans (null) */
-	int64_t latency_median_ns, latency_p90_ns, latency_max_ns;	/* first span to completion */
+	/* per block, its first span's start to its completion */
+	int64_t latency_median_ns, latency_p90_ns, latency_max_ns;
 	int has_cadence;
 	struct report_quantiles cadence;	/* pooled within generations */
 	double frames_per_block;	/* --frames-per-block or counters; 0: unknown */
