@@ -8,8 +8,8 @@
 #   1 ms of the meta's wall time, FPS = frames / that wall, first block and
 #   cadence from the block completions (last span of each block name); the
 #   VAE chunk phase, which only a record_function name makes a phase there,
-#   is the union of the vae_decode_chunk_* spans; the terminal has a blocks
-#   line;
+#   is the union of the vae_decode_chunk_* spans, and the VAE rule fires on
+#   dev-2rank-default; the terminal has a blocks line;
 # - gentrace with 3 generations in both loop orders: generations, blocks,
 #   first block and cadence equal its truth file;
 # - a real trace without block spans (DLRM): blocks, bps, first block,
@@ -149,6 +149,16 @@ for set_ in ("dev-1rank-mem-shapes", "dev-2rank-default", "dev-4rank-straggler2"
               "%s: vae_decode_chunk_* rows %s, union %d of %d spans" % (
                   where, [(p["path"], p["count"], p["total_ns"]) for p in rows], union(vae),
                   len(vae)))
+
+# The VAE chunks take over half of each rank's span in dev-2rank-default:
+# now that they are a phase, the VAE rule fires, with the largest share.
+rep = json.load(open("dev-2rank-default.json"))
+vae = [x for x in rep["suggestions"] if x["id"] == "vae-decode-dominant"]
+shares = [p["share"] for r in rep["ranks"] for p in r["phases"]
+          if p["name"] == "vae_decode_chunk_*"]
+check(len(vae) == 1 and len(shares) == 2 and min(shares) > 0.5 and
+      vae[0]["value"] == max(shares), "dev-2rank-default: vae-decode-dominant: %s, shares %s" % (
+          vae, shares))
 
 # ---- gentrace, both loop orders, against its truth file
 for loop in ("steps-outer", "blocks-outer"):
