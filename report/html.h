@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "gnuplot.h"
+#include "metric.h"
 #include "report.h"
 
 #define HTML_MANY_RANKS 32	/* above this, per-rank bars become distributions */
@@ -32,14 +33,6 @@ struct page {
 	int many;		/* more than HTML_MANY_RANKS ranks */
 };
 
-enum html_kind {
-	HK_NS,			/* nanoseconds, shown as ns, µs, ms or s */
-	HK_BYTES,		/* shown in KiB, MiB, GiB */
-	HK_SHARE,		/* a fraction, shown as a percentage */
-	HK_COUNT,		/* an integer */
-	HK_NUM,			/* a plain number, 3 decimals */
-};
-
 extern const uint32_t html_palette[HTML_PALETTE];
 
 /* Text of a trace string, escaped for HTML. */
@@ -50,17 +43,17 @@ void html_key_str(struct buf *key, const char *s);
 
 /*
  * <tag data-key='KEY' data-v="V">shown</tag>: an integer or a double (NaN
- * is null, shown as a dash) of kind k.  tag may carry attributes ("td
+ * is null, shown as a dash) in unit k, shown by metric_fmt().  tag may carry attributes ("td
  * class=x"); key may be NULL (no data-key) and calc, when not NULL, is
  * written as data-calc.
  */
 void html_i64(struct page *p, const char *tag, const char *key, const char *calc, int64_t v,
-	      enum html_kind k);
+	      enum metric_unit k);
 void html_dbl(struct page *p, const char *tag, const char *key, const char *calc, double v,
-	      enum html_kind k);
+	      enum metric_unit k);
 
-/* The value alone, as the page shows it. */
-void html_fmt(struct buf *b, double v, enum html_kind k);
+/* The value alone, as the page shows it (metric_fmt()). */
+void html_fmt(struct buf *b, double v, enum metric_unit k);
 
 /*
  * Start a chart of w x h pixels: its marker goes into the page and its

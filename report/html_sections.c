@@ -16,22 +16,6 @@ static const struct report_stat *stat_of(const struct report *r, const char *met
 	return NULL;
 }
 
-static enum html_kind metric_kind(const char *m)
-{
-	size_t n = strlen(m);
-
-	if (!strncmp(m, "memory:", 7))
-		return HK_BYTES;
-	if (n > 3 && !strcmp(m + n - 3, "_ns"))
-		return HK_NS;
-	if (strstr(m, "utilization") || strstr(m, "overlap") || strstr(m, "share"))
-		return HK_SHARE;
-	if (!strcmp(m, "events.total") || !strcmp(m, "gpu.kernels") ||
-	    !strcmp(m, "throughput.blocks"))
-		return HK_COUNT;
-	return HK_NUM;
-}
-
 static void card_begin(struct page *p, const char *label)
 {
 	buf_printf(p->b, "<div class=\"card\"><div class=\"label\">%s</div>", label);
@@ -41,7 +25,7 @@ static void card_begin(struct page *p, const char *label)
 static void card_stat(struct page *p, const char *label, const struct report_stat *st)
 {
 	struct buf key;
-	enum html_kind k = metric_kind(st->metric);
+	enum metric_unit k = metric_unit_of(st->metric);
 
 	buf_init(&key);
 	card_begin(p, label);
@@ -67,13 +51,15 @@ static void card_stat(struct page *p, const char *label, const struct report_sta
 
 /* A card with one rank's value; i < 0: none. */
 static void card_rank(struct page *p, const char *label, long i, const char *field, double v,
-		      enum html_kind k, const char *sub)
+		      enum metric_unit k, const char *sub)
 {
 	char key[160];
 
 	card_begin(p, label);
 	if (i < 0) {
-		buf_adds(p->b, "<div class=\"value\">\xe2\x80\x94</div>");
+		buf_adds(p->b, "<div class=\"value\">");
+		html_fmt(p->b, NAN, k);
+		buf_adds(p->b, "</div>");
 	} else {
 		snprintf(key, sizeof(key), "[\"ranks\",%ld,%s]", i, field);
 		html_dbl(p, "div class=\"value\"", key, NULL, v, k);
@@ -93,9 +79,9 @@ static void card(struct page *p, const char *label, const char *metric, const ch
 	if (st && st->count > 0)
 		card_stat(p, label, st);
 	else if (r->nr_ranks == 1 && r->ranks[0].analysed)
-		card_rank(p, label, 0, field, get(&r->ranks[0]), metric_kind(metric), NULL);
+		card_rank(p, label, 0, field, get(&r->ranks[0]), metric_unit_of(metric), NULL);
 	else
-		card_rank(p, label, -1, NULL, 0, HK_NUM, NULL);
+		card_rank(p, label, -1, NULL, 0, UNIT_NUMBER, NULL);
 }
 
 static double get_span(const struct report_rank *rk)
@@ -128,7 +114,7 @@ void html_summary(struct page *p)
 
 	buf_adds(p->b, "<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"cards\">\n");
 	card_begin(p, "ranks");
-	html_i64(p, "div class=\"value\"", "[\"ranks\"]", NULL, (int64_t)r->nr_ranks, HK_COUNT);
+	html_i64(p, "div class=\"value\"", "[\"ranks\"]", NULL, (int64_t)r->nr_ranks, UNIT_COUNT);
 	buf_adds(p->b, "</div>\n");
 	card(p, "span", "span_ns", "\"span_ns\"", get_span);
 	card(p, "frames per second", "throughput.fps", "\"throughput\",\"fps\"", get_fps);
@@ -147,8 +133,8 @@ void html_summary(struct page *p)
 		}
 	}
 	card_rank(p, "real-time factor", rtf_rank, "\"throughput\",\"realtime_factor\"", rtf,
-		  HK_NUM, rtf_rank >= 0 ? "lowest rank; below 1 cannot stream" :
-					  "needs --frames and --target-fps");
+		  metric_unit_of("throughput.realtime_factor"),
+		  rtf_rank >= 0 ? "lowest rank; below 1 cannot stream" : "needs --frames and --target-fps");
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
@@ -161,7 +147,7 @@ void html_summary(struct page *p)
 		}
 	}
 	snprintf(field, sizeof(field), "\"memory\",%ld,\"peak_allocated\"", mem_dev);
-	card_rank(p, "peak GPU memory", mem_rank, field, (double)peak, HK_BYTES,
+	card_rank(p, "peak GPU memory", mem_rank, field, (double)peak, UNIT_BYTES,
 		  mem_rank >= 0 ? "allocated, highest device of all ranks" : "no [memory] events");
 	buf_adds(p->b, "</div>\n</section>\n");
 }
@@ -174,7 +160,7 @@ static void suggestion(struct page *p, size_t i)
 {
 	const struct report_suggestion *s = &p->r->suggestions[i];
 	const char *sev = severity[s->severity];
-	enum html_kind k = metric_kind(s->metric);
+	enum metric_unit k = metric_unit_of(s->metric);
 	char key[96];
 
 	buf_printf(p->b, "<div class=\"sugg %s\"><span class=\"sev sev-%s\">%s</span> ", sev, sev,
@@ -220,11 +206,11 @@ static void suggestion_rows(struct page *p, size_t first, size_t end)
 		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"rank\"]", i);
 		buf_adds(p->b, "<tr>");
 		if (s->rank >= 0)
-			html_i64(p, "td", key, NULL, s->rank, HK_COUNT);
+			html_i64(p, "td", key, NULL, s->rank, UNIT_COUNT);
 		else
-			html_dbl(p, "td", key, NULL, NAN, HK_COUNT);
+			html_dbl(p, "td", key, NULL, NAN, UNIT_COUNT);
 		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"value\"]", i);
-		html_dbl(p, "td", key, NULL, s->value, metric_kind(s->metric));
+		html_dbl(p, "td", key, NULL, s->value, metric_unit_of(s->metric));
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table></div>\n");
@@ -272,12 +258,12 @@ void html_cross_rank(struct page *p)
 			       "<th>value</th><th>median of ranks</th><th>excess</th></tr>\n");
 		for (size_t i = 0; i < r->nr_stragglers; i++) {
 			const struct report_straggler *s = &r->stragglers[i];
-			enum html_kind k = metric_kind(s->metric);
+			enum metric_unit k = metric_unit_of(s->metric);
 			char kb[96];
 
 			snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"rank\"]", i);
 			buf_adds(p->b, "<tr>");
-			html_i64(p, "td", kb, NULL, s->rank, HK_COUNT);
+			html_i64(p, "td", kb, NULL, s->rank, UNIT_COUNT);
 			buf_adds(p->b, "<td>");
 			html_text(p, s->metric);
 			buf_adds(p->b, "</td>");
@@ -286,7 +272,7 @@ void html_cross_rank(struct page *p)
 			snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"median\"]", i);
 			html_dbl(p, "td", kb, NULL, s->median, k);
 			snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"excess\"]", i);
-			html_dbl(p, "td", kb, NULL, s->excess, HK_SHARE);
+			html_dbl(p, "td", kb, NULL, s->excess, UNIT_RATIO);
 			buf_adds(p->b, "</tr>\n");
 		}
 		buf_adds(p->b, "</table>\n");
@@ -298,7 +284,7 @@ void html_cross_rank(struct page *p)
 	for (size_t i = 0; i < r->nr_cross_rank; i++) {
 		const struct report_stat *st = &r->cross_rank[i];
 		const double v[] = { st->min, st->median, st->avg, st->max, st->stddev };
-		enum html_kind k = metric_kind(st->metric);
+		enum metric_unit k = metric_unit_of(st->metric);
 
 		buf_adds(p->b, "<tr><td class=\"name\">");
 		html_text(p, st->metric);
@@ -309,14 +295,14 @@ void html_cross_rank(struct page *p)
 			html_key_str(&key, st->metric);
 			if (c < 0) {
 				buf_adds(&key, ",\"count\"]");
-				html_i64(p, "td", key.data, NULL, st->count, HK_COUNT);
+				html_i64(p, "td", key.data, NULL, st->count, UNIT_COUNT);
 			} else if (c < 5) {
 				buf_printf(&key, ",\"%s\"]", col[c]);
 				html_dbl(p, "td", key.data, NULL, v[c], k);
 			} else {
 				buf_printf(&key, ",\"%s\"]", c == 5 ? "min_rank" : "max_rank");
 				html_i64(p, "td", key.data, NULL, c == 5 ? st->min_rank : st->max_rank,
-					 HK_COUNT);
+					 UNIT_COUNT);
 			}
 		}
 		buf_adds(p->b, "</tr>\n");
@@ -339,18 +325,18 @@ void html_inputs(struct page *p)
 
 		buf_adds(p->b, "<tr>");
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"rank\"]", i);
-		html_i64(p, "td", key, NULL, rk->rank, HK_COUNT);
+		html_i64(p, "td", key, NULL, rk->rank, UNIT_COUNT);
 		buf_adds(p->b, "<td class=\"name\">");
 		html_text(p, rk->path ? rk->path : rk->source);
 		buf_adds(p->b, "</td><td>");
 		html_text(p, rk->format ? rk->format : "");
 		buf_adds(p->b, "</td>");
 		snprintf(key, sizeof(key), "[\"inputs\",%zu,\"bytes\"]", i);
-		html_i64(p, "td", key, NULL, rk->bytes, HK_BYTES);
+		html_i64(p, "td", key, NULL, rk->bytes, UNIT_BYTES);
 		buf_printf(p->b, "<td%s>%s</td>", rk->complete ? "" : " class=\"warn\"",
 			   rk->complete ? "yes" : "no, cut off");
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"events\",\"total\"]", i);
-		html_i64(p, "td", key, NULL, rk->events_total, HK_COUNT);
+		html_i64(p, "td", key, NULL, rk->events_total, UNIT_COUNT);
 		buf_printf(p->b, "<td class=\"num\">%zu</td></tr>\n", rk->nr_warnings);
 		nw += rk->nr_warnings;
 	}
