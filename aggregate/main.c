@@ -122,7 +122,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->jobs = omp_get_num_procs();
 	o->progress = 1;
-	o->suggest = (struct suggest_opts)SUGGEST_OPTS_DEFAULT;
+	suggest_opts_init(&o->suggest);
 	find_list_init(&o->dirs);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":j:qhV", longopts, NULL)) != -1) {

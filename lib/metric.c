@@ -313,7 +313,7 @@ const char *metric_fmt(char *out, size_t n, double v, enum metric_unit u, unsign
 		break;
 	}
 	case UNIT_RATIO:
-		sig3(out, n, 100 * v, plus, " %");
+		sig3(out, n, 100 * v, plus, "%");
 		break;
 	case UNIT_PER_S:
 		sig3(out, n, v, plus, "/s");

@@ -32,7 +32,7 @@
 enum metric_unit {
 	UNIT_NS,		/* nanoseconds: "93.0 µs", "1.23 s" */
 	UNIT_BYTES,		/* binary prefixes: "28.5 GiB" */
-	UNIT_RATIO,		/* a share of a whole, shown as a percentage: "45.7 %" */
+	UNIT_RATIO,		/* a share of a whole, shown as a percentage: "45.7%" */
 	UNIT_COUNT,		/* a number of things: "1845" */
 	UNIT_PER_S,		/* a rate: "12.3/s" */
 	UNIT_FACTOR,		/* how many times: "1.52x" */

@@ -51,7 +51,10 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 void term_thresholds(FILE *f)
 {
 	fprintf(f, "\nThresholds (--threshold NAME=V):\n");
-	for (size_t i = 0; i < suggest_nr_thresholds; i++)
-		fprintf(f, "  %-18s %-8g %s\n", suggest_thresholds[i].name, suggest_thresholds[i].def,
-			suggest_thresholds[i].meaning);
+	for (size_t i = 0; i < suggest_nr_thresholds(); i++) {
+		const char *rule;
+		const struct suggest_threshold *t = suggest_threshold_at(i, &rule);
+
+		fprintf(f, "  %-18s %-6g %-24s %s\n", t->name, t->def, rule, t->meaning);
+	}
 }

@@ -148,7 +148,7 @@ def shown_ok(text, v):
     text = text.strip()
     if v is None:
         return text == "\u2013"
-    m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?)(?: (ns|\u00b5s|ms|s|B|KiB|MiB|GiB|TiB|%)|(x|/s))?",
+    m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?)(?: (ns|\u00b5s|ms|s|B|KiB|MiB|GiB|TiB)|(x|/s|%))?",
                      text)
     if not m:
         return False
