@@ -247,7 +247,8 @@ static void ranks(struct jsonw *w, const char *key, const int64_t *v, size_t n)
 
 void output_json(struct buf *out, const struct comparison *c, const struct output_opts *o)
 {
-	static const char *const dir[] = { "lower", "higher" };
+	static const char *const dir[] = { [DIR_NEUTRAL] = "neutral", [DIR_LOWER] = "lower",
+					   [DIR_HIGHER] = "higher" };
 	struct jsonw w;
 
 	jsonw_init(&w, out, 0);
