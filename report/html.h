@@ -52,6 +52,13 @@ void html_i64(struct page *p, const char *tag, const char *key, const char *calc
 void html_dbl(struct page *p, const char *tag, const char *key, const char *calc, double v,
 	      enum metric_unit k);
 
+/*
+ * One field of a cross-rank statistic ("min", "max", "avg", "median",
+ * "stddev", "count", "min_rank", "max_rank") as html_dbl() or html_i64()
+ * writes it, its data-key ["cross_rank",METRIC,FIELD], in the metric's unit.
+ */
+void html_stat(struct page *p, const char *tag, const struct report_stat *st, const char *field);
+
 /* The value alone, as the page shows it (metric_fmt()). */
 void html_fmt(struct buf *b, double v, enum metric_unit k);
 

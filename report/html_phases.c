@@ -168,43 +168,23 @@ static void phase_table(struct page *p, size_t i)
 static void phase_stats(struct page *p)
 {
 	const struct report *r = p->r;
-	static const char *const col[] = { "min", "median", "max" };
-	struct buf key;
+	static const char *const col[] = { "count", "min", "min_rank", "median", "max",
+					   "max_rank" };
 
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>phase</th><th>ranks</th><th>min</th>"
 		       "<th>min rank</th><th>median</th><th>max</th><th>max rank</th></tr>\n");
-	buf_init(&key);
 	for (size_t i = 0; i < r->nr_cross_rank; i++) {
 		const struct report_stat *st = &r->cross_rank[i];
-		const double v[] = { st->min, st->median, st->max };
 
 		if (strncmp(st->metric, "phase:", 6))
 			continue;
 		buf_adds(p->b, "<tr><td class=\"name\">");
 		html_text(p, st->metric + 6);	/* "phase:PATH.total_ns" */
 		buf_adds(p->b, "</td>");
-		for (int c = -1; c < 3; c++) {
-			buf_reset(&key);
-			buf_adds(&key, "[\"cross_rank\",");
-			html_key_str(&key, st->metric);
-			if (c < 0) {
-				buf_adds(&key, ",\"count\"]");
-				html_i64(p, "td", key.data, NULL, st->count, UNIT_COUNT);
-				continue;
-			}
-			buf_printf(&key, ",\"%s\"]", col[c]);
-			html_dbl(p, "td", key.data, NULL, v[c], UNIT_NS);
-			if (c == 1)
-				continue;
-			buf_reset(&key);
-			buf_adds(&key, "[\"cross_rank\",");
-			html_key_str(&key, st->metric);
-			buf_printf(&key, ",\"%s\"]", c ? "max_rank" : "min_rank");
-			html_i64(p, "td", key.data, NULL, c ? st->max_rank : st->min_rank, UNIT_COUNT);
-		}
+		for (size_t c = 0; c < sizeof(col) / sizeof(col[0]); c++)
+			html_stat(p, "td", st, col[c]);
 		buf_adds(p->b, "</tr>\n");
 	}
-	buf_release(&key);
 	buf_adds(p->b, "</table></div>\n");
 }
 

@@ -24,29 +24,13 @@ static void card_begin(struct page *p, const char *label)
 /* A card with the median over ranks and where min and max are. */
 static void card_stat(struct page *p, const char *label, const struct report_stat *st)
 {
-	struct buf key;
-	enum metric_unit k = metric_unit_of(st->metric);
-
-	buf_init(&key);
 	card_begin(p, label);
-	buf_adds(&key, "[\"cross_rank\",");
-	html_key_str(&key, st->metric);
-	buf_adds(&key, ",\"median\"]");
-	html_dbl(p, "div class=\"value\"", key.data, NULL, st->median, k);
+	html_stat(p, "div class=\"value\"", st, "median");
 	buf_adds(p->b, "<div class=\"sub\">median of ranks; min ");
-	buf_reset(&key);
-	buf_adds(&key, "[\"cross_rank\",");
-	html_key_str(&key, st->metric);
-	buf_adds(&key, ",\"min\"]");
-	html_dbl(p, "span", key.data, NULL, st->min, k);
+	html_stat(p, "span", st, "min");
 	buf_printf(p->b, " (rank %lld), max ", (long long)st->min_rank);
-	buf_reset(&key);
-	buf_adds(&key, "[\"cross_rank\",");
-	html_key_str(&key, st->metric);
-	buf_adds(&key, ",\"max\"]");
-	html_dbl(p, "span", key.data, NULL, st->max, k);
+	html_stat(p, "span", st, "max");
 	buf_printf(p->b, " (rank %lld)</div></div>\n", (long long)st->max_rank);
-	buf_release(&key);
 }
 
 /* A card with one rank's value; i < 0: none. */
@@ -245,8 +229,8 @@ void html_suggestions(struct page *p)
 void html_cross_rank(struct page *p)
 {
 	const struct report *r = p->r;
-	static const char *const col[] = { "min", "median", "avg", "max", "stddev" };
-	struct buf key;
+	static const char *const col[] = { "count", "min", "median", "avg", "max", "stddev",
+					   "min_rank", "max_rank" };
 
 	buf_adds(p->b, "<section id=\"cross-rank\">\n<h2>Across ranks</h2>\n");
 	if (r->nr_ranks < 2) {
@@ -280,34 +264,16 @@ void html_cross_rank(struct page *p)
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>metric</th><th>ranks</th><th>min</th>"
 		       "<th>median</th><th>avg</th><th>max</th><th>stddev</th><th>min rank</th>"
 		       "<th>max rank</th></tr>\n");
-	buf_init(&key);
 	for (size_t i = 0; i < r->nr_cross_rank; i++) {
 		const struct report_stat *st = &r->cross_rank[i];
-		const double v[] = { st->min, st->median, st->avg, st->max, st->stddev };
-		enum metric_unit k = metric_unit_of(st->metric);
 
 		buf_adds(p->b, "<tr><td class=\"name\">");
 		html_text(p, st->metric);
 		buf_adds(p->b, "</td>");
-		for (int c = -1; c < 7; c++) {
-			buf_reset(&key);
-			buf_adds(&key, "[\"cross_rank\",");
-			html_key_str(&key, st->metric);
-			if (c < 0) {
-				buf_adds(&key, ",\"count\"]");
-				html_i64(p, "td", key.data, NULL, st->count, UNIT_COUNT);
-			} else if (c < 5) {
-				buf_printf(&key, ",\"%s\"]", col[c]);
-				html_dbl(p, "td", key.data, NULL, v[c], k);
-			} else {
-				buf_printf(&key, ",\"%s\"]", c == 5 ? "min_rank" : "max_rank");
-				html_i64(p, "td", key.data, NULL, c == 5 ? st->min_rank : st->max_rank,
-					 UNIT_COUNT);
-			}
-		}
+		for (size_t c = 0; c < sizeof(col) / sizeof(col[0]); c++)
+			html_stat(p, "td", st, col[c]);
 		buf_adds(p->b, "</tr>\n");
 	}
-	buf_release(&key);
 	buf_adds(p->b, "</table></div>\n</section>\n");
 }
 

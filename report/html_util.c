@@ -102,6 +102,28 @@ void html_dbl(struct page *p, const char *tag, const char *key, const char *calc
 	close_tag(p, tag);
 }
 
+void html_stat(struct page *p, const char *tag, const struct report_stat *st, const char *field)
+{
+	static const char *const dbl[] = { "min", "max", "avg", "median", "stddev" };
+	const double v[] = { st->min, st->max, st->avg, st->median, st->stddev };
+	struct buf key;
+
+	buf_init(&key);
+	buf_adds(&key, "[\"cross_rank\",");
+	html_key_str(&key, st->metric);
+	buf_printf(&key, ",\"%s\"]", field);
+	if (!strcmp(field, "count") || !strcmp(field, "min_rank") || !strcmp(field, "max_rank")) {
+		html_i64(p, tag, key.data, NULL,
+			 field[0] == 'c' ? st->count : field[1] == 'i' ? st->min_rank : st->max_rank,
+			 UNIT_COUNT);
+	} else {
+		for (size_t i = 0; i < sizeof(dbl) / sizeof(dbl[0]); i++)
+			if (!strcmp(field, dbl[i]))
+				html_dbl(p, tag, key.data, NULL, v[i], metric_unit_of(st->metric));
+	}
+	buf_release(&key);
+}
+
 int html_chart(struct page *p, int w, int h, const char *what)
 {
 	int n = p->charts ? gnuplot_chart(&p->gp, w, h) : -1;
