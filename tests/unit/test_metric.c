@@ -12,71 +12,76 @@
 #include "check.h"
 #include "metric.h"
 
-static void fmt_is(double v, enum metric_unit u, unsigned flags, const char *want)
-{
-	char out[METRIC_FMT_MAX];
+/* A value, its unit and flags, and the text every output shows for it. */
+static const struct fmt_case {
+	double v;
+	enum metric_unit u;
+	unsigned flags;
+	const char *want;
+} fmt_cases[] = {
+	{ 0, UNIT_NS, 0, "0 ns" },
+	{ 93, UNIT_NS, 0, "93 ns" },
+	{ 999, UNIT_NS, 0, "999 ns" },
+	{ 999.4, UNIT_NS, 0, "999 ns" },
+	{ 999.5, UNIT_NS, 0, "1.00 \xc2\xb5s" },
+	{ 93000, UNIT_NS, 0, "93.0 \xc2\xb5s" },	/* the "93.000 µs" of the issue */
+	{ 93000, UNIT_NS, FMT_ASCII, "93.0 us" },
+	{ 123456, UNIT_NS, 0, "123 \xc2\xb5s" },
+	{ 999499, UNIT_NS, 0, "999 \xc2\xb5s" },
+	{ 999500, UNIT_NS, 0, "1.00 ms" },
+	{ 1234567, UNIT_NS, 0, "1.23 ms" },
+	{ 12345678, UNIT_NS, 0, "12.3 ms" },
+	{ 999.96e6, UNIT_NS, 0, "1.00 s" },
+	{ 1.5e9, UNIT_NS, 0, "1.50 s" },
+	{ 3600e9, UNIT_NS, 0, "3600 s" },
+	{ -2500, UNIT_NS, 0, "-2.50 \xc2\xb5s" },
+	{ 2500, UNIT_NS, FMT_SIGN, "+2.50 \xc2\xb5s" },
+	{ 0, UNIT_NS, FMT_SIGN, "0 ns" },
 
-	metric_fmt(out, sizeof(out), v, u, flags);
-	CHECKF(strcmp(out, want) == 0, "%.17g: got '%s', want '%s'", v, out, want);
-}
+	{ 512, UNIT_BYTES, 0, "512 B" },
+	{ 1023, UNIT_BYTES, 0, "1023 B" },
+	{ 1024, UNIT_BYTES, 0, "1.00 KiB" },
+	{ 30575337472.0, UNIT_BYTES, 0, "28.5 GiB" },	/* the "30.6 GB" of the issue */
+	{ 80.0 * 1024 * 1024 * 1024, UNIT_BYTES, 0, "80.0 GiB" },
+	{ 1536.0 * 1024 * 1024 * 1024, UNIT_BYTES, 0, "1.50 TiB" },
+
+	{ 0.457, UNIT_RATIO, 0, "45.7%" },
+	{ 1, UNIT_RATIO, 0, "100%" },
+	{ 0.05, UNIT_RATIO, 0, "5.00%" },
+	{ 0.000147, UNIT_RATIO, 0, "0.0147%" },
+	{ 0, UNIT_RATIO, 0, "0%" },
+	{ -0.31, UNIT_RATIO, FMT_SIGN, "-31.0%" },
+	{ 0.9996, UNIT_RATIO, 0, "100%" },
+
+	{ 281.04, UNIT_PER_S, 0, "281/s" },
+	{ 41.636, UNIT_PER_S, 0, "41.6/s" },
+	{ 0.5, UNIT_FACTOR, 0, "0.500x" },
+	{ 16.805, UNIT_FACTOR, 0, "16.8x" },
+	{ 1845, UNIT_COUNT, 0, "1845" },
+	{ 12.5, UNIT_COUNT, 0, "12.5" },
+	{ 16, UNIT_NUMBER, 0, "16" },
+	{ 0.123456, UNIT_NUMBER, 0, "0.123" },
+
+	/* no value: an en dash, or '-' in ASCII text */
+	{ NAN, UNIT_NS, 0, "\xe2\x80\x93" },
+	{ INFINITY, UNIT_BYTES, 0, "\xe2\x80\x93" },
+	{ NAN, UNIT_RATIO, FMT_ASCII, "-" },
+};
 
 static void test_fmt(void)
 {
-	fmt_is(0, UNIT_NS, 0, "0 ns");
-	fmt_is(93, UNIT_NS, 0, "93 ns");
-	fmt_is(999, UNIT_NS, 0, "999 ns");
-	fmt_is(999.4, UNIT_NS, 0, "999 ns");
-	fmt_is(999.5, UNIT_NS, 0, "1.00 \xc2\xb5s");
-	fmt_is(93000, UNIT_NS, 0, "93.0 \xc2\xb5s");
-	fmt_is(93000, UNIT_NS, FMT_ASCII, "93.0 us");
-	fmt_is(123456, UNIT_NS, 0, "123 \xc2\xb5s");
-	fmt_is(999499, UNIT_NS, 0, "999 \xc2\xb5s");
-	fmt_is(999500, UNIT_NS, 0, "1.00 ms");
-	fmt_is(1234567, UNIT_NS, 0, "1.23 ms");
-	fmt_is(12345678, UNIT_NS, 0, "12.3 ms");
-	fmt_is(999.96e6, UNIT_NS, 0, "1.00 s");
-	fmt_is(1.5e9, UNIT_NS, 0, "1.50 s");
-	fmt_is(3600e9, UNIT_NS, 0, "3600 s");
-	fmt_is(-2500, UNIT_NS, 0, "-2.50 \xc2\xb5s");
-	fmt_is(2500, UNIT_NS, FMT_SIGN, "+2.50 \xc2\xb5s");
-	fmt_is(0, UNIT_NS, FMT_SIGN, "0 ns");
+	char small[4] = "xyz";
 
-	fmt_is(512, UNIT_BYTES, 0, "512 B");
-	fmt_is(1023, UNIT_BYTES, 0, "1023 B");
-	fmt_is(1024, UNIT_BYTES, 0, "1.00 KiB");
-	fmt_is(30575337472.0, UNIT_BYTES, 0, "28.5 GiB");	/* the "30.6 GB" of the issue */
-	fmt_is(80.0 * 1024 * 1024 * 1024, UNIT_BYTES, 0, "80.0 GiB");
-	fmt_is(1536.0 * 1024 * 1024 * 1024, UNIT_BYTES, 0, "1.50 TiB");
+	for (size_t i = 0; i < sizeof(fmt_cases) / sizeof(fmt_cases[0]); i++) {
+		const struct fmt_case *c = &fmt_cases[i];
+		char out[METRIC_FMT_MAX];
 
-	fmt_is(0.457, UNIT_RATIO, 0, "45.7%");
-	fmt_is(1, UNIT_RATIO, 0, "100%");
-	fmt_is(0.05, UNIT_RATIO, 0, "5.00%");
-	fmt_is(0.000147, UNIT_RATIO, 0, "0.0147%");
-	fmt_is(0, UNIT_RATIO, 0, "0%");
-	fmt_is(-0.31, UNIT_RATIO, FMT_SIGN, "-31.0%");
-	fmt_is(0.9996, UNIT_RATIO, 0, "100%");
-
-	fmt_is(281.04, UNIT_PER_S, 0, "281/s");
-	fmt_is(41.636, UNIT_PER_S, 0, "41.6/s");
-	fmt_is(0.5, UNIT_FACTOR, 0, "0.500x");
-	fmt_is(16.805, UNIT_FACTOR, 0, "16.8x");
-	fmt_is(1845, UNIT_COUNT, 0, "1845");
-	fmt_is(12.5, UNIT_COUNT, 0, "12.5");
-	fmt_is(16, UNIT_NUMBER, 0, "16");
-	fmt_is(0.123456, UNIT_NUMBER, 0, "0.123");
-
-	/* no value: an en dash, or '-' in ASCII text */
-	fmt_is(NAN, UNIT_NS, 0, "\xe2\x80\x93");
-	fmt_is(INFINITY, UNIT_BYTES, 0, "\xe2\x80\x93");
-	fmt_is(NAN, UNIT_RATIO, FMT_ASCII, "-");
-
-	/* a buffer too small is cut, never overrun */
-	{
-		char small[4] = "xyz";
-
-		metric_fmt(small, 3, 93000, UNIT_NS, 0);
-		CHECK(small[2] == '\0');
+		metric_fmt(out, sizeof(out), c->v, c->u, c->flags);
+		CHECKF(strcmp(out, c->want) == 0, "%.17g: got '%s', want '%s'", c->v, out, c->want);
 	}
+	/* a buffer too small is cut, never overrun */
+	metric_fmt(small, 3, 93000, UNIT_NS, 0);
+	CHECK(small[2] == '\0');
 }
 
 static void test_catalogue(void)
