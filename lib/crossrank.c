@@ -106,24 +106,18 @@ static void stat_of(struct report_stat *st, const char *metric, const struct sam
 	st->median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
-static int cmp_phase(const void *a, const void *b)
+/*
+ * By key (a phase entry's path; a memory entry, whose path is NULL, by
+ * device), then rank index, then position: one array holds one kind.
+ */
+static int cmp_keyed(const void *a, const void *b)
 {
 	const struct keyed *x = a, *y = b;
-	int c = strcmp(x->path, y->path);
+	int c = x->path ? strcmp(x->path, y->path)
+			: (x->device > y->device) - (x->device < y->device);
 
 	if (c)
 		return c;
-	if (x->idx != y->idx)
-		return x->idx < y->idx ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-static int cmp_device(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-
-	if (x->device != y->device)
-		return x->device < y->device ? -1 : 1;
 	if (x->idx != y->idx)
 		return x->idx < y->idx ? -1 : 1;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
@@ -204,7 +198,7 @@ static struct keyed *gather(const struct report *rep, int memory, size_t *n, siz
 		}
 	}
 	if (k > 1)
-		qsort(e, k, sizeof(*e), memory ? cmp_device : cmp_phase);
+		qsort(e, k, sizeof(*e), cmp_keyed);
 	for (size_t i = 0; i < k; i++)
 		if (i == 0 || (memory ? e[i].device != e[i - 1].device
 				      : strcmp(e[i].path, e[i - 1].path) != 0))

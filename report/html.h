@@ -15,6 +15,7 @@
 #ifndef VT_HTML_H
 #define VT_HTML_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "buf.h"
@@ -58,6 +59,10 @@ void html_dbl(struct page *p, const char *tag, const char *key, const char *calc
  * writes it, its data-key ["cross_rank",METRIC,FIELD], in the metric's unit.
  */
 void html_stat(struct page *p, const char *tag, const struct report_stat *st, const char *field);
+
+/* A table row: name, then the fields of st (html_stat()), one cell each. */
+void html_stat_row(struct page *p, const struct report_stat *st, const char *name,
+		   const char *const *fields, size_t nr_fields);
 
 /* The value alone, as the page shows it (metric_fmt()). */
 void html_fmt(struct buf *b, double v, enum metric_unit k);

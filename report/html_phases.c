@@ -178,12 +178,8 @@ static void phase_stats(struct page *p)
 
 		if (strncmp(st->metric, "phase:", 6))
 			continue;
-		buf_adds(p->b, "<tr><td class=\"name\">");
-		html_text(p, st->metric + 6);	/* "phase:PATH.total_ns" */
-		buf_adds(p->b, "</td>");
-		for (size_t c = 0; c < sizeof(col) / sizeof(col[0]); c++)
-			html_stat(p, "td", st, col[c]);
-		buf_adds(p->b, "</tr>\n");
+		/* "phase:PATH.total_ns" */
+		html_stat_row(p, st, st->metric + 6, col, sizeof(col) / sizeof(col[0]));
 	}
 	buf_adds(p->b, "</table></div>\n");
 }

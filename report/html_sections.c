@@ -267,12 +267,7 @@ void html_cross_rank(struct page *p)
 	for (size_t i = 0; i < r->nr_cross_rank; i++) {
 		const struct report_stat *st = &r->cross_rank[i];
 
-		buf_adds(p->b, "<tr><td class=\"name\">");
-		html_text(p, st->metric);
-		buf_adds(p->b, "</td>");
-		for (size_t c = 0; c < sizeof(col) / sizeof(col[0]); c++)
-			html_stat(p, "td", st, col[c]);
-		buf_adds(p->b, "</tr>\n");
+		html_stat_row(p, st, st->metric, col, sizeof(col) / sizeof(col[0]));
 	}
 	buf_adds(p->b, "</table></div>\n</section>\n");
 }

@@ -124,6 +124,17 @@ void html_stat(struct page *p, const char *tag, const struct report_stat *st, co
 	buf_release(&key);
 }
 
+void html_stat_row(struct page *p, const struct report_stat *st, const char *name,
+		   const char *const *fields, size_t nr_fields)
+{
+	buf_adds(p->b, "<tr><td class=\"name\">");
+	html_text(p, name);
+	buf_adds(p->b, "</td>");
+	for (size_t c = 0; c < nr_fields; c++)
+		html_stat(p, "td", st, fields[c]);
+	buf_adds(p->b, "</tr>\n");
+}
+
 int html_chart(struct page *p, int w, int h, const char *what)
 {
 	int n = p->charts ? gnuplot_chart(&p->gp, w, h) : -1;
