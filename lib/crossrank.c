@@ -307,23 +307,12 @@ static int find_stragglers(struct report *rep, const struct crossrank_opts *o,
 		double v;
 
 		if (sa && sa->median > 0 && ma->get(r, &v) &&
-		    v > sa->median * (1 + o->straggler_excess)) {
-			out[k].rank = r->rank;
-			out[k].metric = ma->path;
-			out[k].value = v;
-			out[k].median = sa->median;
-			out[k].excess = v / sa->median - 1;
-			k++;
-		}
-		if (sb && sb->median > 0 && mb->get(r, &v) &&
-		    v < sb->median * (1 - o->comm_deficit)) {
-			out[k].rank = r->rank;
-			out[k].metric = mb->path;
-			out[k].value = v;
-			out[k].median = sb->median;
-			out[k].excess = v / sb->median - 1;
-			k++;
-		}
+		    v > sa->median * (1 + o->straggler_excess))
+			out[k++] = (struct report_straggler){ r->rank, ma->path, v, sa->median,
+							      v / sa->median - 1 };
+		if (sb && sb->median > 0 && mb->get(r, &v) && v < sb->median * (1 - o->comm_deficit))
+			out[k++] = (struct report_straggler){ r->rank, mb->path, v, sb->median,
+							      v / sb->median - 1 };
 	}
 	free(ord);
 	rep->stragglers = k ? out : NULL;
