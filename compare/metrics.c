@@ -68,7 +68,7 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 		size_t n = 0;
 		double v;
 
-		if (!(d->flags & MF_COMPARE) || !d->get || !d->get(rk, &v))
+		if (!(d->flags & MF_COMPARE) || strchr(d->path, '*') || !metric_value(d, rk, &v))
 			continue;
 		if (d->samples)
 			n = d->samples(rk, &smp);
@@ -97,8 +97,8 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 		char dev[32];
 
 		snprintf(dev, sizeof(dev), "%lld", (long long)m->device);
-		rc |= add(out, join(a, "memory:", dev, ".peak_allocated"), (double)m->peak_allocated,
-			  NULL, 0);
+		rc |= add(out, join(a, "memory:", dev, ".peak_allocated"),
+			  (double)m->peak_allocated, NULL, 0);
 		rc |= add(out, join(a, "memory:", dev, ".peak_reserved"), (double)m->peak_reserved,
 			  NULL, 0);
 	}

@@ -2,9 +2,10 @@
  * crossrank: see crossrank.h.
  *
  * The metrics come in a fixed order: the scalars of the metric catalogue
- * marked MF_CROSS, in its order, then one per phase path (sorted by bytes), then two per memory device
- * (sorted by number).  Phases and memory are gathered from all ranks into one
- * array of (key, rank index) pairs and sorted, so no hashing decides the order.
+ * (metric.h) marked MF_CROSS, in table order, then one per phase path
+ * (sorted by bytes), then two per memory device (sorted by number).  Phases
+ * and memory are gathered from all ranks into one array of (key, rank
+ * index) pairs and sorted, so no hashing decides the order.
  * Scratch arrays are malloc'd and freed here; only the results go into the
  * report's arena.
  */
@@ -50,7 +51,7 @@ static void *alloc_n(size_t n, size_t size)
 /* 1 for the catalogue's scalars that have a cross_rank statistic. */
 static int is_cross(const struct metric_def *m)
 {
-	return (m->flags & MF_CROSS) && m->get;
+	return (m->flags & MF_CROSS) && (m->get || m->store != STORE_BY_HAND);
 }
 
 /* The statistic of metric name in out[0..n), or NULL. */
@@ -306,11 +307,12 @@ static int find_stragglers(struct report *rep, const struct crossrank_opts *o,
 		const struct report_rank *r = &rep->ranks[ord[i].idx];
 		double v;
 
-		if (sa && sa->median > 0 && ma->get(r, &v) &&
+		if (sa && sa->median > 0 && metric_value(ma, r, &v) &&
 		    v > sa->median * (1 + o->straggler_excess))
 			out[k++] = (struct report_straggler){ r->rank, ma->path, v, sa->median,
 							      v / sa->median - 1 };
-		if (sb && sb->median > 0 && mb->get(r, &v) && v < sb->median * (1 - o->comm_deficit))
+		if (sb && sb->median > 0 && metric_value(mb, r, &v) &&
+		    v < sb->median * (1 - o->comm_deficit))
 			out[k++] = (struct report_straggler){ r->rank, mb->path, v, sb->median,
 							      v / sb->median - 1 };
 	}
@@ -383,7 +385,7 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 		if (!is_cross(d))
 			continue;
 		for (size_t i = 0; i < n; i++) {
-			if (d->get(&rep->ranks[i], &smp[k].v)) {
+			if (metric_value(d, &rep->ranks[i], &smp[k].v)) {
 				smp[k].rank = rep->ranks[i].rank;
 				k++;
 			}

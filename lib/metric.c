@@ -152,6 +152,11 @@ static int get_gpu_peak_reserved(const struct report_rank *r, double *v)
 	return gpu_peak(r, 1, v);
 }
 
+/* The tails of entries: read by a getter (with samples), or not read at all. */
+#define METRIC_GET(f) f, NULL, STORE_BY_HAND, 0
+#define METRIC_GET_SAMPLES(f, s) f, s, STORE_BY_HAND, 0
+#define METRIC_NONE NULL, NULL, STORE_BY_HAND, 0
+
 #define X MF_CROSS
 #define C MF_COMPARE
 #define T MF_TERM
@@ -162,64 +167,113 @@ static int get_gpu_peak_reserved(const struct report_rank *r, double *v)
  * rules (suggest.c computes them) and the families.
  */
 const struct metric_def metric_table[] = {
-	{ "events.total", UNIT_COUNT, DIR_NEUTRAL, X, "events", 1, get_events_total, NULL },
-	{ "span_ns", UNIT_NS, DIR_LOWER, X | C | T, "span_ns", 2, get_span, NULL },
-	{ "gpu.kernels", UNIT_COUNT, DIR_NEUTRAL, X, "kernels", 3, get_gpu_kernels, NULL },
+	{ "events.total", UNIT_COUNT, DIR_NEUTRAL, X, "events", 1, METRIC_GET(get_events_total) },
+	{ "span_ns", UNIT_NS, DIR_LOWER, X | C | T, "span_ns", 2, METRIC_GET(get_span) },
+	{ "gpu.kernels", UNIT_COUNT, DIR_NEUTRAL, X, "kernels", 3, METRIC_GET(get_gpu_kernels) },
 	{ "gpu.kernel_time_ns", UNIT_NS, DIR_LOWER, X | T, "kernel_time_ns", 4,
-	  get_gpu_kernel_time_ns, NULL },
-	{ "gpu.busy_ns", UNIT_NS, DIR_NEUTRAL, X | T, "busy_ns", 5, get_gpu_busy_ns, NULL },
-	{ "gpu.active_span_ns", UNIT_NS, DIR_LOWER, X, "active_span_ns", 6, get_gpu_active_span_ns,
-	  NULL },
-	{ "gpu.idle_ns", UNIT_NS, DIR_LOWER, X, "idle_ns", 7, get_gpu_idle_ns, NULL },
+	  METRIC_GET(get_gpu_kernel_time_ns) },
+	{ "gpu.busy_ns", UNIT_NS, DIR_NEUTRAL, X | T, "busy_ns", 5, METRIC_GET(get_gpu_busy_ns) },
+	{ "gpu.active_span_ns", UNIT_NS, DIR_LOWER, X, "active_span_ns", 6,
+	  METRIC_GET(get_gpu_active_span_ns) },
+	{ "gpu.idle_ns", UNIT_NS, DIR_LOWER, X, "idle_ns", 7, METRIC_GET(get_gpu_idle_ns) },
 	{ "gpu.utilization", UNIT_RATIO, DIR_HIGHER, X | C | T, "utilization", 8,
-	  get_gpu_utilization, NULL },
-	{ "gpu.comm_ns", UNIT_NS, DIR_LOWER, X | T, "comm_ns", 9, get_gpu_comm_ns, NULL },
-	{ "gpu.compute_ns", UNIT_NS, DIR_NEUTRAL, X, "compute_ns", 10, get_gpu_compute_ns, NULL },
-	{ "gpu.memory_ns", UNIT_NS, DIR_LOWER, X, "memory_ns", 11, get_gpu_memory_ns, NULL },
+	  METRIC_GET(get_gpu_utilization) },
+	{ "gpu.comm_ns", UNIT_NS, DIR_LOWER, X | T, "comm_ns", 9, METRIC_GET(get_gpu_comm_ns) },
+	{ "gpu.compute_ns", UNIT_NS, DIR_NEUTRAL, X, "compute_ns", 10,
+	  METRIC_GET(get_gpu_compute_ns) },
+	{ "gpu.memory_ns", UNIT_NS, DIR_LOWER, X, "memory_ns", 11, METRIC_GET(get_gpu_memory_ns) },
 	{ "gpu.comm_compute_overlap", UNIT_RATIO, DIR_HIGHER, X | C, "comm_compute_overlap", 12,
-	  get_gpu_comm_compute_overlap, NULL },
-	{ "steps.count", UNIT_COUNT, DIR_NEUTRAL, 0, "steps", 13, get_steps_count, NULL },
-	{ "steps.median_ns", UNIT_NS, DIR_LOWER, X | C | T, "step_median_ns", 14, get_steps_median,
-	  steps_samples },
-	{ "steps.warmup", UNIT_COUNT, DIR_NEUTRAL, 0, "warmup", 15, get_steps_warmup, NULL },
-	{ "steps.avg_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, get_steps_avg, NULL },
-	{ "throughput.wall_ns", UNIT_NS, DIR_LOWER, X, "wall_ns", 16, get_tp_wall, NULL },
-	{ "throughput.frames", UNIT_COUNT, DIR_NEUTRAL, 0, "frames", 17, get_tp_frames, NULL },
-	{ "throughput.fps", UNIT_PER_S, DIR_HIGHER, X | C, "fps", 19, get_tp_fps, NULL },
-	{ "throughput.bps", UNIT_PER_S, DIR_HIGHER, X | C, "bps", 20, get_tp_bps, NULL },
-	{ "throughput.first_block_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0, get_tp_first_block,
-	  NULL },
-	{ "throughput.blocks", UNIT_COUNT, DIR_NEUTRAL, X, "blocks", 18, get_tp_blocks, NULL },
+	  METRIC_GET(get_gpu_comm_compute_overlap) },
+	{ "steps.count", UNIT_COUNT, DIR_NEUTRAL, 0, "steps", 13,
+	  METRIC_GET(get_steps_count) },
+	{ "steps.median_ns", UNIT_NS, DIR_LOWER, X | C | T, "step_median_ns", 14,
+	  METRIC_GET_SAMPLES(get_steps_median, steps_samples) },
+	{ "steps.warmup", UNIT_COUNT, DIR_NEUTRAL, 0, "warmup", 15,
+	  METRIC_GET(get_steps_warmup) },
+	{ "steps.avg_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_GET(get_steps_avg) },
+	{ "throughput.wall_ns", UNIT_NS, DIR_LOWER, X, "wall_ns", 16,
+	  METRIC_GET(get_tp_wall) },
+	{ "throughput.frames", UNIT_COUNT, DIR_NEUTRAL, 0, "frames", 17,
+	  METRIC_GET(get_tp_frames) },
+	{ "throughput.fps", UNIT_PER_S, DIR_HIGHER, X | C, "fps", 19, METRIC_GET(get_tp_fps) },
+	{ "throughput.bps", UNIT_PER_S, DIR_HIGHER, X | C, "bps", 20, METRIC_GET(get_tp_bps) },
+	{ "throughput.first_block_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0,
+	  METRIC_GET(get_tp_first_block) },
+	{ "throughput.blocks", UNIT_COUNT, DIR_NEUTRAL, X, "blocks", 18,
+	  METRIC_GET(get_tp_blocks) },
 	{ "throughput.realtime_factor", UNIT_FACTOR, DIR_HIGHER, 0, "realtime_factor", 21,
-	  get_tp_realtime_factor, NULL },
+	  METRIC_GET(get_tp_realtime_factor) },
 	{ "memory.gpu_peak_allocated", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_allocated", 22,
-	  get_gpu_peak_allocated, NULL },
+	  METRIC_GET(get_gpu_peak_allocated) },
 	{ "memory.gpu_peak_reserved", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_reserved", 23,
-	  get_gpu_peak_reserved, NULL },
+	  METRIC_GET(get_gpu_peak_reserved) },
 
 	/* the evidence of suggestion rules */
-	{ "gpu.comm_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, NULL, NULL },
-	{ "gpu.memory_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, NULL, NULL },
-	{ "kernels.median_ns", UNIT_NS, DIR_HIGHER, 0, NULL, 0, NULL, NULL },
-	{ "kernels.attention.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, NULL, NULL },
-	{ "cpu_ops.sync_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, NULL, NULL },
-	{ "steps.first_ratio", UNIT_FACTOR, DIR_LOWER, 0, NULL, 0, NULL, NULL },
+	{ "gpu.comm_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "gpu.memory_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "kernels.median_ns", UNIT_NS, DIR_HIGHER, 0, NULL, 0, METRIC_NONE },
+	{ "kernels.attention.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "cpu_ops.sync_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "steps.first_ratio", UNIT_FACTOR, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 
 	/* families */
-	{ "phase:*.total_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0, NULL, NULL },
-	{ "phase:*.median_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, NULL, NULL },
-	{ "phase:*.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, NULL, NULL },
-	{ "kernel:*.total_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, NULL, NULL },
-	{ "memory:*.peak_allocated", UNIT_BYTES, DIR_LOWER, X | C, NULL, 0, NULL, NULL },
-	{ "memory:*.peak_reserved", UNIT_BYTES, DIR_LOWER, X | C, NULL, 0, NULL, NULL },
-	{ "memory:*.reserved_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, NULL, NULL },
+	{ "phase:*.total_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },
+	{ "phase:*.median_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, METRIC_NONE },
+	{ "phase:*.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "kernel:*.total_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, METRIC_NONE },
+	{ "memory:*.peak_allocated", UNIT_BYTES, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },
+	{ "memory:*.peak_reserved", UNIT_BYTES, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },
+	{ "memory:*.reserved_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 };
 
 #undef X
 #undef C
 #undef T
+#undef METRIC_GET
+#undef METRIC_GET_SAMPLES
+#undef METRIC_NONE
 
 const size_t metric_nr = sizeof(metric_table) / sizeof(metric_table[0]);
+
+/* 1 when d is stored in group's object ("gpu" for "gpu.x"). */
+static int in_group(const struct metric_def *d, const char *group)
+{
+	size_t n = strlen(group);
+
+	return !strncmp(d->path, group, n) && d->path[n] == '.';
+}
+
+const struct metric_def *metric_next_stored(const char *group, size_t *i)
+{
+	while (*i < metric_nr) {
+		const struct metric_def *d = &metric_table[(*i)++];
+
+		if (d->store != STORE_BY_HAND && in_group(d, group))
+			return d;
+	}
+	return NULL;
+}
+
+int metric_value(const struct metric_def *d, const struct report_rank *r, double *v)
+{
+	const char *p = (const char *)r + d->field;
+	int64_t i;
+	double x;
+
+	if (d->get)
+		return d->get(r, v);
+	/* a stored value exists where the report writes its object */
+	if (d->store == STORE_BY_HAND || !r->analysed ||
+	    (in_group(d, "steps") && !r->has_phases) ||
+	    (in_group(d, "throughput") && !r->has_throughput))
+		return 0;
+	if (d->store == STORE_I64) {
+		memcpy(&i, p, sizeof(i));
+		return i != INT64_MIN && have((double)i, v);
+	}
+	memcpy(&x, p, sizeof(x));
+	return have(x, v);
+}
 
 /* 1 when name is pattern's prefix, anything, then pattern's suffix. */
 static int family_match(const char *pattern, const char *star, const char *name)

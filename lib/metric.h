@@ -15,11 +15,14 @@
  * path holds one '*': metric_find() matches them, and the code that knows
  * the items (crossrank, vcompare) enumerates them.
  *
- * To add a scalar: compute it in the analyzer (a field of struct
- * report_rank, written by report.c and read back by report_read.c), then
- * add one entry to metric_table[] with a getter.  Cross-rank statistics,
- * vcompare, the terminal, the HTML cross-rank table and the CSVs then carry
- * it with no other edit.
+ * To add a scalar of the report's "gpu", "steps" or "throughput" object:
+ * add its field to struct report_rank (report.h) and compute it in the
+ * analyzer, then add one entry to metric_table[] naming the field
+ * (METRIC_I64/METRIC_F64, no getter).  report.c writes it at the end of its
+ * object, report_read.c reads it back (null or missing: no value), and
+ * cross-rank statistics, vcompare, the terminals, the HTML page and the
+ * CSVs carry it, with no other edit.  The older scalars are written by hand
+ * in report.c and read through their getters.
  */
 #ifndef VT_METRIC_H
 #define VT_METRIC_H
@@ -50,6 +53,17 @@ enum metric_dir {
 #define MF_COMPARE	2u	/* vcompare compares it */
 #define MF_TERM		4u	/* a line of vanalyze's cross-rank summary */
 
+/*
+ * How a scalar is stored: by hand (report.c writes it, a getter reads it),
+ * or as an int64_t (INT64_MIN: none, null) or a double (NaN: none) field of
+ * struct report_rank that report.c and report_read.c handle from the table.
+ */
+enum metric_store { STORE_BY_HAND, STORE_I64, STORE_F64 };
+
+/* The tail of an entry for a stored field: METRIC_I64(gpu.comm_wait_ns). */
+#define METRIC_I64(f) NULL, NULL, STORE_I64, offsetof(struct report_rank, f)
+#define METRIC_F64(f) NULL, NULL, STORE_F64, offsetof(struct report_rank, f)
+
 struct metric_def {
 	const char *path;		/* "gpu.utilization"; a family holds one '*' */
 	enum metric_unit unit;
@@ -61,10 +75,26 @@ struct metric_def {
 	int (*get)(const struct report_rank *r, double *v);
 	/* the instance durations behind the value, for vcompare's test; NULL: none */
 	size_t (*samples)(const struct report_rank *r, const int64_t **v);
+	/* a value the catalogue stores: its type and offset in struct report_rank */
+	enum metric_store store;
+	size_t field;
 };
 
 extern const struct metric_def metric_table[];
 extern const size_t metric_nr;
+
+/*
+ * 1 and *v when rank r has the value of scalar d (a getter's, or a stored
+ * field's where the rank has d's object), else 0.
+ */
+int metric_value(const struct metric_def *d, const struct report_rank *r, double *v);
+
+/*
+ * The next stored scalar of the report object group ("gpu", "steps",
+ * "throughput") from table position *i (start at 0), or NULL; its key in
+ * the object is d->path + strlen(group) + 1.
+ */
+const struct metric_def *metric_next_stored(const char *group, size_t *i);
 
 /*
  * The entry of a metric name: a scalar by its path, else the family whose

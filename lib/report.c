@@ -2,10 +2,12 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonw.h"
+#include "metric.h"
 #include "sort.h"
 
 void report_init(struct report *r, const char *tool)
@@ -140,8 +142,37 @@ static void dist(struct jsonw *w, const struct report_dist *d, int with_total)
 	num(w, "stddev_ns", d->stddev_ns);
 }
 
-static void gpu_json(struct jsonw *w, const struct report_gpu *g)
+/*
+ * The metric catalogue's scalars stored in group ("gpu", "steps",
+ * "throughput"), at the end of that object: null where there is no value.
+ */
+static void stored_json(struct jsonw *w, const struct report_rank *rk, const char *group)
 {
+	const struct metric_def *d;
+
+	for (size_t i = 0; (d = metric_next_stored(group, &i));) {
+		const char *p = (const char *)rk + d->field;
+		int64_t x;
+		double v;
+
+		jsonw_key(w, d->path + strlen(group) + 1);
+		if (d->store == STORE_F64) {
+			memcpy(&v, p, sizeof(v));
+			jsonw_double(w, v);
+		} else {
+			memcpy(&x, p, sizeof(x));
+			if (x == INT64_MIN)
+				jsonw_null(w);
+			else
+				jsonw_int(w, x);
+		}
+	}
+}
+
+static void gpu_json(struct jsonw *w, const struct report_rank *rk)
+{
+	const struct report_gpu *g = &rk->gpu;
+
 	jsonw_key(w, "gpu");
 	jsonw_obj_begin(w);
 	i64(w, "kernels", g->kernels);
@@ -158,6 +189,7 @@ static void gpu_json(struct jsonw *w, const struct report_gpu *g)
 	jsonw_str(w, g->cpu_comm ? "cpu" : "gpu");
 	jsonw_key(w, "utilization_source");
 	jsonw_str(w, g->util_from_samples ? "samples" : "trace");
+	stored_json(w, rk, "gpu");
 	jsonw_obj_end(w);
 }
 
@@ -165,7 +197,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 {
 	const struct report_throughput *t = &rk->throughput;
 
-	gpu_json(w, &rk->gpu);
+	gpu_json(w, rk);
 	jsonw_key(w, "kernels");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < rk->nr_kernels; i++) {
@@ -216,6 +248,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_bool(w, rk->steps.warmup);
 		jsonw_key(w, "durations_ns");
 		jsonw_int_array(w, rk->steps.durations_ns, rk->steps.nr_durations);
+		stored_json(w, rk, "steps");
 		jsonw_obj_end(w);
 	}
 	if (rk->has_throughput) {
@@ -245,6 +278,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 			num(w, "target_fps", t->target_fps);
 			num(w, "realtime_factor", t->realtime_factor);
 		}
+		stored_json(w, rk, "throughput");
 		jsonw_obj_end(w);
 	}
 	jsonw_key(w, "memory");

@@ -389,7 +389,8 @@ static int eval_comm(const struct report_rank *r, const double *t, struct arena 
 	double share;
 
 	(void)a;
-	if (!r->analysed || g->busy_ns <= 0 || g->comm_ns <= 0 || !isfinite(g->comm_compute_overlap))
+	if (!r->analysed || g->busy_ns <= 0 || g->comm_ns <= 0 ||
+	    !isfinite(g->comm_compute_overlap))
 		return NO_INPUTS;
 	share = (double)g->comm_ns / (double)g->busy_ns;
 	if (!(share > t[0] && g->comm_compute_overlap < t[1]))
@@ -444,15 +445,16 @@ static void msg_straggler(char *m, size_t n, const struct finding *f, const char
 	FMT(med, f->threshold, u);
 	if (f->e.excess >= 0)
 		snprintf(m, n,
-			 "Rank %" PRId64 "'s %s is %s longer than the median over ranks (%s against "
-			 "%s), which holds the other ranks back at every collective. " STRAGGLER_CHECK,
+			 "Rank %" PRId64 "'s %s is %s longer than the median over ranks (%s "
+			 "against %s), which holds the other ranks back at every collective. "
+			 STRAGGLER_CHECK,
 			 f->e.rank, metric_words(f->metric), FMT(x, f->e.excess, UNIT_RATIO), v,
 			 med);
 	else
 		snprintf(m, n,
-			 "Rank %" PRId64 " spends %s less time in communication than the median (%s "
-			 "against %s): the other ranks wait for it inside collectives, so it is the "
-			 "slow one. " STRAGGLER_CHECK,
+			 "Rank %" PRId64 " spends %s less time in communication than the median "
+			 "(%s against %s): the other ranks wait for it inside collectives, so it "
+			 "is the slow one. " STRAGGLER_CHECK,
 			 f->e.rank, FMT(x, -f->e.excess, UNIT_RATIO), v, med);
 }
 
@@ -764,7 +766,8 @@ static void msg_fps(char *m, size_t n, const struct finding *f, const char *wher
 			 "Most time goes to phase '%s' (%s of the trace) and to %s kernels (%s of "
 			 "kernel time): speed those up first",
 			 plain(ph, sizeof(ph), e->phase), FMT(a, e->phase_share, UNIT_RATIO),
-			 plain(cat, sizeof(cat), e->category), FMT(b, e->category_share, UNIT_RATIO));
+			 plain(cat, sizeof(cat), e->category),
+			 FMT(b, e->category_share, UNIT_RATIO));
 	else if (e->phase)
 		snprintf(what, sizeof(what),
 			 "Most time goes to phase '%s' (%s of the trace): speed it up first",
@@ -772,7 +775,8 @@ static void msg_fps(char *m, size_t n, const struct finding *f, const char *wher
 	else if (e->category)
 		snprintf(what, sizeof(what),
 			 "Most kernel time goes to %s kernels (%s): speed those up first",
-			 plain(cat, sizeof(cat), e->category), FMT(b, e->category_share, UNIT_RATIO));
+			 plain(cat, sizeof(cat), e->category),
+			 FMT(b, e->category_share, UNIT_RATIO));
 	else
 		snprintf(what, sizeof(what),
 			 "Annotate the pipeline's phases to see which part to speed up");
@@ -790,9 +794,9 @@ static void msg_fps(char *m, size_t n, const struct finding *f, const char *wher
 /* One rule. */
 struct rule {
 	const char *id;
-	const char *metric;		/* the evidence metric (the evaluator may name a family's) */
+	const char *metric;		/* the evidence (a family's: the evaluator names it) */
 	enum report_severity sev;	/* of a firing, unless the evaluator says otherwise */
-	int below;			/* fires below the threshold: the worst value is the lowest */
+	int below;			/* fires below its threshold: the lowest is the worst */
 	struct suggest_threshold thr[SUGGEST_RULE_THRESHOLDS];
 	/*
 	 * Rank r against the thresholds t[]: NO_INPUTS when r lacks what the
@@ -1097,7 +1101,8 @@ int suggest_compute(struct report *rep, const struct suggest_opts *o)
 	for (size_t i = 0; i < h.n; i++)
 		nhit[h.v[i].rule]++;
 	for (size_t r = 0; r < NR_RULES; r++)
-		collapse[r] = r != strag && rep->nr_ranks >= 2 && elig[r] >= 2 && nhit[r] == elig[r];
+		collapse[r] = r != strag && rep->nr_ranks >= 2 && elig[r] >= 2 &&
+			      nhit[r] == elig[r];
 
 	/* the collapsed rules keep their worst hit, as rank -1 with the worst severity */
 	out = malloc(h.n * sizeof(*out));
@@ -1139,12 +1144,13 @@ int suggest_compute(struct report *rep, const struct suggest_opts *o)
 		where[0] = '\0';
 		if (collapse[x->rule]) {
 			if (elig[x->rule] == rep->nr_ranks)
-				snprintf(where, sizeof(where), " on all %zu ranks (worst: rank %" PRId64 ")",
+				snprintf(where, sizeof(where),
+					 " on all %zu ranks (worst: rank %" PRId64 ")",
 					 nhit[x->rule], x->rank);
 			else
 				snprintf(where, sizeof(where),
-					 " on every rank that has the data (%zu of %zu; worst: rank %" PRId64
-					 ")",
+					 " on every rank that has the data (%zu of %zu; worst: "
+					 "rank %" PRId64 ")",
 					 nhit[x->rule], rep->nr_ranks, x->rank);
 		}
 		rules[x->rule].message(m, sizeof(m), &x->f, where);

@@ -169,7 +169,7 @@ static size_t rank_columns(const struct metric_def **col)
 	for (size_t i = 0; i < metric_nr; i++) {
 		size_t k = n++;
 
-		if (!metric_table[i].csv || !metric_table[i].get) {
+		if (!metric_table[i].csv) {
 			n--;
 			continue;
 		}
@@ -207,7 +207,7 @@ static void ranks(const struct report *r, struct buf *b)
 		for (size_t c = 0; c < nc; c++) {
 			double v;
 
-			f_dbl(&w, col[c]->get(rk, &v) ? v : NAN);
+			f_dbl(&w, metric_value(col[c], rk, &v) ? v : NAN);
 		}
 		row_end(&w);
 	}

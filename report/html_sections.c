@@ -53,39 +53,40 @@ static void card_rank(struct page *p, const char *label, long i, const char *fie
 	buf_adds(p->b, "</div>\n");
 }
 
-/* Cards for a metric: statistics over ranks, or the one rank's value. */
-static void card(struct page *p, const char *label, const char *metric, const char *field,
-		 double (*get)(const struct report_rank *))
+/*
+ * Cards for a scalar of the catalogue: statistics over ranks, or the one
+ * rank's value (its data-key the path's parts: "throughput.fps" is
+ * ["ranks",0,"throughput","fps"]).
+ */
+static void card(struct page *p, const char *label, const char *metric)
 {
 	const struct report *r = p->r;
 	const struct report_stat *st = stat_of(r, metric);
+	const struct metric_def *d = metric_find(metric);
+	char field[96];
+	size_t n = 0;
+	double v;
 
-	if (st && st->count > 0)
+	if (st && st->count > 0) {
 		card_stat(p, label, st);
-	else if (r->nr_ranks == 1 && r->ranks[0].analysed)
-		card_rank(p, label, 0, field, get(&r->ranks[0]), metric_unit_of(metric), NULL);
-	else
+		return;
+	}
+	if (r->nr_ranks != 1 || !r->ranks[0].analysed) {
 		card_rank(p, label, -1, NULL, 0, UNIT_NUMBER, NULL);
-}
-
-static double get_span(const struct report_rank *rk)
-{
-	return (double)rk->span_ns;
-}
-
-static double get_fps(const struct report_rank *rk)
-{
-	return rk->has_throughput ? rk->throughput.fps : NAN;
-}
-
-static double get_bps(const struct report_rank *rk)
-{
-	return rk->has_throughput ? rk->throughput.bps : NAN;
-}
-
-static double get_util(const struct report_rank *rk)
-{
-	return rk->gpu.utilization;
+		return;
+	}
+	field[n++] = '"';
+	for (const char *c = metric; *c && n + 4 < sizeof(field); c++) {
+		if (*c == '.') {
+			memcpy(field + n, "\",\"", 3);
+			n += 3;
+		} else {
+			field[n++] = *c;
+		}
+	}
+	field[n++] = '"';
+	field[n] = '\0';
+	card_rank(p, label, 0, field, metric_value(d, &r->ranks[0], &v) ? v : NAN, d->unit, NULL);
 }
 
 void html_summary(struct page *p)
@@ -100,10 +101,10 @@ void html_summary(struct page *p)
 	card_begin(p, "ranks");
 	html_i64(p, "div class=\"value\"", "[\"ranks\"]", NULL, (int64_t)r->nr_ranks, UNIT_COUNT);
 	buf_adds(p->b, "</div>\n");
-	card(p, "span", "span_ns", "\"span_ns\"", get_span);
-	card(p, "frames per second", "throughput.fps", "\"throughput\",\"fps\"", get_fps);
-	card(p, "blocks per second", "throughput.bps", "\"throughput\",\"bps\"", get_bps);
-	card(p, "GPU utilization", "gpu.utilization", "\"gpu\",\"utilization\"", get_util);
+	card(p, "span", "span_ns");
+	card(p, "frames per second", "throughput.fps");
+	card(p, "blocks per second", "throughput.bps");
+	card(p, "GPU utilization", "gpu.utilization");
 	/* the slowest rank decides whether the run can stream */
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
@@ -118,7 +119,8 @@ void html_summary(struct page *p)
 	}
 	card_rank(p, "real-time factor", rtf_rank, "\"throughput\",\"realtime_factor\"", rtf,
 		  metric_unit_of("throughput.realtime_factor"),
-		  rtf_rank >= 0 ? "lowest rank; below 1 cannot stream" : "needs --frames and --target-fps");
+		  rtf_rank >= 0 ? "lowest rank; below 1 cannot stream"
+				: "needs --frames and --target-fps");
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 

@@ -112,11 +112,13 @@ void html_stat(struct page *p, const char *tag, const struct report_stat *st, co
 	buf_adds(&key, "[\"cross_rank\",");
 	html_key_str(&key, st->metric);
 	buf_printf(&key, ",\"%s\"]", field);
-	if (!strcmp(field, "count") || !strcmp(field, "min_rank") || !strcmp(field, "max_rank")) {
-		html_i64(p, tag, key.data, NULL,
-			 field[0] == 'c' ? st->count : field[1] == 'i' ? st->min_rank : st->max_rank,
-			 UNIT_COUNT);
-	} else {
+	if (!strcmp(field, "count"))
+		html_i64(p, tag, key.data, NULL, st->count, UNIT_COUNT);
+	else if (!strcmp(field, "min_rank"))
+		html_i64(p, tag, key.data, NULL, st->min_rank, UNIT_COUNT);
+	else if (!strcmp(field, "max_rank"))
+		html_i64(p, tag, key.data, NULL, st->max_rank, UNIT_COUNT);
+	else {
 		for (size_t i = 0; i < sizeof(dbl) / sizeof(dbl[0]); i++)
 			if (!strcmp(field, dbl[i]))
 				html_dbl(p, tag, key.data, NULL, v[i], metric_unit_of(st->metric));
