@@ -176,6 +176,28 @@ static void phase_lines(FILE *f, const struct report_rank *rk)
 	}
 }
 
+/*
+ * The catalogue's stored scalars marked for the terminal (the newer ones;
+ * the lines above write the older ones by hand): one line, when any.
+ */
+static void stored_lines(FILE *f, const struct report_rank *rk)
+{
+	const char *sep = "  more    ";
+
+	for (size_t i = 0; i < metric_nr; i++) {
+		const struct metric_def *d = &metric_table[i];
+		char v[METRIC_FMT_MAX];
+		double x;
+
+		if (d->store == STORE_BY_HAND || !(d->flags & MF_TERM) || !metric_value(d, rk, &x))
+			continue;
+		fprintf(f, "%s %s %s", sep, d->path, metric_fmt(v, sizeof(v), x, d->unit, 0));
+		sep = ",";
+	}
+	if (sep[0] == ',')
+		fputc('\n', f);
+}
+
 /* Many ranks: one line each, the details are in report.json. */
 static void rank_line(FILE *f, const struct report_rank *rk)
 {
@@ -213,6 +235,7 @@ void summary_print(FILE *f, const struct report *rep, size_t top)
 			phase_lines(f, rk);
 		if (rk->analysed)
 			gpu_lines(f, rk, top);
+		stored_lines(f, rk);
 		for (size_t w = 0; w < rk->nr_warnings; w++) {
 			fprintf(f, "  %swarning%s ", yellow, off);
 			term_put_safe(f, rk->warnings[w]);
