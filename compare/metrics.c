@@ -7,18 +7,12 @@
 #include <string.h>
 
 #include "buf.h"
+#include "grow.h"
 
 static struct metric *push(struct metric_list *l)
 {
-	if (l->n == l->alloc) {
-		size_t alloc = l->alloc ? 2 * l->alloc : 64;
-		struct metric *v = realloc(l->v, alloc * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		l->v = v;
-		l->alloc = alloc;
-	}
+	if (ALLOC_GROW(l->v, l->n + 1, l->alloc))
+		return NULL;
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	l->v[l->n].order = l->n;
 	return &l->v[l->n++];

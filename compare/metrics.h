@@ -3,7 +3,7 @@
  *
  * Each rank gives a list of named scalars with a direction and, where the
  * report keeps instance durations, samples for the significance test: the
- * scalars of the metric catalogue (lib/metric.h) marked MF_COMPARE, with
+ * scalars of the metric catalogue (lib/model/metric.h) marked MF_COMPARE, with
  * their unit and direction from there, then the families
  *
  *   phase:PATH.total_ns, .median_ns   samples: the phase's instances

@@ -25,7 +25,7 @@ for args in "--no-such-option ok.json" "-Z ok.json" "-j ok.json" "-j x ok.json" 
 	echo "pass: usage error: $args"
 done
 
-# README's threshold table is the rule table of lib/suggest.c, as --help prints it
+# README's threshold table is the rule table of lib/stats/suggest.c, as --help prints it
 python3 - "$VT_ROOT/README.md" help.out <<'PY' || die "README's threshold table differs from --help"
 import re, sys
 

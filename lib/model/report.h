@@ -132,6 +132,7 @@ struct report_rank {
 	int64_t bytes;			/* file size */
 	int64_t bytes_text;		/* decompressed text */
 	const char *format;		/* "kineto", "array", "vtr" */
+	int64_t world_size;		/* distributedInfo.world_size; 0 unknown */
 	int complete;
 	const char **warnings;
 	size_t nr_warnings;

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "metric.h"
 
 /* A printf into rep's arena, any length; NULL when out of memory. */
@@ -990,15 +991,8 @@ struct hits {
 /* Room for one more hit at the end of h, or NULL when out of memory. */
 static struct hit *hit_add(struct hits *h)
 {
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 16;
-		struct hit *v;
-
-		if (cap > SIZE_MAX / sizeof(*v) || !(v = realloc(h->v, cap * sizeof(*v))))
-			return NULL;
-		h->v = v;
-		h->cap = cap;
-	}
+	if (ALLOC_GROW(h->v, h->n + 1, h->cap))
+		return NULL;
 	return &h->v[h->n++];
 }
 
