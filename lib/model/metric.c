@@ -115,12 +115,13 @@ static int get_tp_first_block(const struct report_rank *r, double *v)
 	       have((double)r->throughput.first_block_ns, v);
 }
 
-/* No blocks and no wall time: the rank has no generation to count blocks in. */
+/* Null blocks (no block spans), or none and no wall time: no generation to count in. */
 static int get_tp_blocks(const struct report_rank *r, double *v)
 {
 	const struct report_throughput *t = &r->throughput;
 
-	return has_tp(r) && (t->blocks > 0 || t->wall_ns > 0) && have((double)t->blocks, v);
+	return has_tp(r) && t->blocks >= 0 && (t->blocks > 0 || t->wall_ns > 0) &&
+	       have((double)t->blocks, v);
 }
 
 static int get_tp_realtime_factor(const struct report_rank *r, double *v)
