@@ -2,10 +2,12 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonw.h"
+#include "metric.h"
 #include "sort.h"
 
 void report_init(struct report *r, const char *tool)
@@ -149,6 +151,33 @@ static void str_or_null(struct jsonw *w, const char *key, const char *s)
 		jsonw_null(w);
 }
 
+/*
+ * The metric catalogue's scalars stored in group ("gpu", "steps",
+ * "throughput"), at the end of that object: null where there is no value.
+ */
+static void stored_json(struct jsonw *w, const struct report_rank *rk, const char *group)
+{
+	const struct metric_def *d;
+
+	for (size_t i = 0; (d = metric_next_stored(group, &i));) {
+		const char *p = (const char *)rk + d->field;
+		int64_t x;
+		double v;
+
+		jsonw_key(w, d->path + strlen(group) + 1);
+		if (d->store == STORE_F64) {
+			memcpy(&v, p, sizeof(v));
+			jsonw_double(w, v);
+		} else {
+			memcpy(&x, p, sizeof(x));
+			if (x == INT64_MIN)
+				jsonw_null(w);
+			else
+				jsonw_int(w, x);
+		}
+	}
+}
+
 /* An integer, or null when has is 0. */
 static void i64_or_null(struct jsonw *w, const char *key, int has, int64_t v)
 {
@@ -159,8 +188,9 @@ static void i64_or_null(struct jsonw *w, const char *key, int has, int64_t v)
 		jsonw_null(w);
 }
 
-static void gpu_json(struct jsonw *w, const struct report_gpu *g)
+static void gpu_json(struct jsonw *w, const struct report_rank *rk)
 {
+	const struct report_gpu *g = &rk->gpu;
 	int none = g->no_device;
 
 	jsonw_key(w, "gpu");
@@ -182,6 +212,7 @@ static void gpu_json(struct jsonw *w, const struct report_gpu *g)
 	jsonw_str(w, g->util_from_samples ? "samples" : "trace");
 	i64(w, "host_sync_ns", g->host_sync_ns);
 	i64(w, "host_sync_count", g->host_sync_count);
+	stored_json(w, rk, "gpu");
 	jsonw_obj_end(w);
 }
 
@@ -200,8 +231,9 @@ static void quantiles_json(struct jsonw *w, const char *key, int has,
 	jsonw_obj_end(w);
 }
 
-static void throughput_json(struct jsonw *w, const struct report_throughput *t)
+static void throughput_json(struct jsonw *w, const struct report_rank *rk)
 {
+	const struct report_throughput *t = &rk->throughput;
 	struct report_quantiles lat = { t->latency_median_ns, t->latency_p90_ns,
 					t->latency_max_ns };
 
@@ -239,6 +271,7 @@ static void throughput_json(struct jsonw *w, const struct report_throughput *t)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
+	stored_json(w, rk, "throughput");
 	jsonw_obj_end(w);
 }
 
@@ -249,7 +282,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 	str_or_null(w, "vendor", rk->device.vendor);
 	str_or_null(w, "source", rk->device.source);
 	jsonw_obj_end(w);
-	gpu_json(w, &rk->gpu);
+	gpu_json(w, rk);
 	jsonw_key(w, "kernels");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < rk->nr_kernels; i++) {
@@ -300,10 +333,11 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_bool(w, rk->steps.warmup);
 		jsonw_key(w, "durations_ns");
 		jsonw_int_array(w, rk->steps.durations_ns, rk->steps.nr_durations);
+		stored_json(w, rk, "steps");
 		jsonw_obj_end(w);
 	}
 	if (rk->has_throughput)
-		throughput_json(w, &rk->throughput);
+		throughput_json(w, rk);
 	jsonw_key(w, "memory");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < rk->nr_memory; i++) {

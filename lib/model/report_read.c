@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "buf.h"
 #include "jdom.h"
+#include "metric.h"
 
 struct rd {
 	struct report *r;
@@ -190,6 +192,34 @@ static void read_counts(struct rd *c, const struct jdom *o, const char *key,
 	*n = m->n;
 }
 
+/*
+ * The metric catalogue's scalars stored in obj, the report's group object:
+ * null or missing (a report written before the metric existed) is no value.
+ */
+static void read_stored(struct rd *c, const struct jdom *obj, struct report_rank *rk,
+			const char *group)
+{
+	const struct metric_def *d;
+
+	for (size_t i = 0; obj && (d = metric_next_stored(group, &i));) {
+		const char *key = d->path + strlen(group) + 1;
+		const struct jdom *v = jdom_get(obj, key);
+		char *p = (char *)rk + d->field;
+		int64_t x = INT64_MIN;
+		double f = NAN;
+
+		if (d->store == STORE_F64) {
+			if (v)
+				f = get_f64(c, obj, key);
+			memcpy(p, &f, sizeof(f));
+		} else {
+			if (v)
+				x = get_i64_or(c, obj, key, INT64_MIN);
+			memcpy(p, &x, sizeof(x));
+		}
+	}
+}
+
 static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 {
 	const struct jdom *src, *k = jdom_get(g, "kernels");
@@ -294,6 +324,7 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 	read_dist(c, st, &s->d, 0);
 	s->warmup = get_bool(c, st, "warmup");
 	s->durations_ns = int_array(c, st, "durations_ns", &s->nr_durations);
+	read_stored(c, st, rk, "steps");
 	/* The writer leaves the steps' total out; it is the sum it averaged. */
 	for (size_t i = (size_t)s->warmup; i < s->nr_durations; i++)
 		s->d.total_ns += s->durations_ns[i];
@@ -384,15 +415,18 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	rk->analysed = 1;
 	read_device(c, o, &rk->device);
 	read_gpu(c, jdom_get(o, "gpu"), &rk->gpu);
+	read_stored(c, jdom_get(o, "gpu"), rk, "gpu");
 	read_kernels(c, o, rk);
 	rk->has_phases = jdom_get(o, "phases") != NULL;
 	if (rk->has_phases)
 		read_phases(c, o, rk);
 	rk->has_throughput = t != NULL;
-	if (t && t->type == JDOM_OBJECT)
+	if (t && t->type == JDOM_OBJECT) {
 		read_throughput(c, t, &rk->throughput);
-	else if (t)
+		read_stored(c, t, rk, "throughput");
+	} else if (t) {
 		fail(c, t, "\"%s\" should be %s", "throughput", "an object");
+	}
 
 	a = get_arr(c, o, "memory", &n);
 	rk->memory = alloc_n(c, n, sizeof(*rk->memory));
