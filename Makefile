@@ -18,7 +18,10 @@ PREFIX ?= /usr/local
 
 ifneq ($(SANITIZE),)
 BUILD ?= build-san
-SAN_FLAGS = -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+# float-cast-overflow is not part of 'undefined': a double past INT64_MAX
+# cast to int64_t is undefined behaviour all the same.
+SAN_FLAGS = -fsanitize=$(SANITIZE) $(if $(findstring undefined,$(SANITIZE)),-fsanitize=float-cast-overflow) \
+	    -fno-sanitize-recover=all -fno-omit-frame-pointer
 else
 BUILD ?= build
 SAN_FLAGS =
@@ -141,7 +144,7 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard lib/*.h)
 	@mkdir -p build-fuzz
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -Ilib -fopenmp=libgomp -fsanitize=fuzzer,address,undefined \
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -Ilib -fopenmp=libgomp -fsanitize=fuzzer,address,undefined,float-cast-overflow \
 		$(ZLIB_CFLAGS) -o $@ $< $(LIB_SRC) $(LIBS)
 .PHONY: fuzz-build
 fuzz-build:

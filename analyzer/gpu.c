@@ -3,6 +3,7 @@
  * sweeping; the comm/compute overlap intersects the two merged unions.
  */
 #include "gpu.h"
+#include "sat.h"
 
 #include "interval.h"
 #include "sort.h"
@@ -237,7 +238,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		any = 1;
 		if (r[i].kind == GPU_KERNEL) {
 			nk++;
-			gp->kernel_time_ns += r[i].dur_ns;
+			gp->kernel_time_ns = sat_add(gp->kernel_time_ns, r[i].dur_ns);
 		}
 	}
 	gp->kernels = (int64_t)nk;
@@ -276,7 +277,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	nb = interval_merge(comm, gp->cpu_comm ? 0 : nc, comp, nm, busy);
 	nb = interval_merge(busy, nb, all, nmem, comm);
 	gp->busy_ns = interval_length(comm, nb);
-	gp->idle_ns = gp->active_span_ns - gp->busy_ns;
+	gp->idle_ns = sat_sub(gp->active_span_ns, gp->busy_ns);
 	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
 					     : NAN;
 

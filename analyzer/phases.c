@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "interval.h"
+#include "sat.h"
 #include "sort.h"
 #include "track.h"
 
@@ -293,7 +294,7 @@ static struct placed *place_kernels(struct phases *p, size_t *nr)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		out[i].sum_before = sum;
-		sum += out[i].dur_ns;
+		sum = sat_add(sum, out[i].dur_ns);
 	}
 	*nr = n;
 	return out;
@@ -323,9 +324,10 @@ static int64_t gpu_within(const struct placed *v, size_t n, uint32_t track, int6
 			  int64_t hi)
 {
 	size_t a = placed_at(v, n, track, lo), b = placed_at(v, n, track, hi);
-	int64_t end = b < n ? v[b].sum_before : (n ? v[n - 1].sum_before + v[n - 1].dur_ns : 0);
+	int64_t end = b < n ? v[b].sum_before :
+			      (n ? sat_add(v[n - 1].sum_before, v[n - 1].dur_ns) : 0);
 
-	return a < b ? end - v[a].sum_before : 0;
+	return a < b ? sat_sub(end, v[a].sum_before) : 0;
 }
 
 static int cmp_nesting(const void *a, const void *b)
@@ -575,8 +577,8 @@ static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
 		}
 		k = interval_union(iv, k);
 		for (size_t m = 0; m < k; m++)
-			row->gpu_ns += gpu_within(f->placed, f->nr_placed, f->s[idx[i]].track,
-						  iv[m].lo, iv[m].hi);
+			row->gpu_ns = sat_add(row->gpu_ns, gpu_within(f->placed, f->nr_placed, f->s[idx[i]].track,
+						  iv[m].lo, iv[m].hi));
 		i = j;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "jscan.h"
+#include "sat.h"
 
 /*
  * Neighbouring events mostly share ph, cat, pid and tid, and names come in
@@ -34,7 +35,6 @@ struct last_str {
 struct parser {
 	struct jscan js;
 	struct event_batch *b;
-	int64_t nr_bad_time;
 	int oom;
 	struct last_str last[NR_FIELDS][RECENT];
 };
@@ -278,12 +278,13 @@ static int read_event(struct parser *ps, const char **pp, struct trace_event *ev
 			return rc;
 	if (rc != JS_OK)
 		return rc;
-	if (ev->flags & EV_BAD_TIME) {
-		ev->flags &= ~(uint32_t)(EV_TS | EV_DUR);
-		ps->nr_bad_time++;
-	}
 	if (!(ev->flags & EV_DUR))
 		ev->dur_ns = 0;
+	/* Times past what the analyses can subtract safely (sat.h): the caller drops it. */
+	if ((ev->flags & EV_TS && !sat_time_ok(ev->ts_ns)) ||
+	    (ev->flags & EV_DUR && (!sat_time_ok(ev->dur_ns) ||
+				    !sat_time_ok(ev->ts_ns + ev->dur_ns))))
+		ev->flags |= EV_BAD_TIME;
 	*pp = p;
 	return JS_OK;
 }
@@ -301,7 +302,6 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 	err_clear(&r->err);
 	jscan_init(&ps.js, text, len, offset, &b->arena, &r->err);
 	ps.b = b;
-	ps.nr_bad_time = 0;
 	ps.oom = 0;
 	memset(ps.last, 0, sizeof(ps.last));
 
@@ -346,6 +346,11 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 		}
 		if (rc == JS_OK) {
 			state = EVP_NEXT;
+			if (ev->flags & EV_BAD_TIME) {
+				if (!r->nr_bad_time++)
+					r->bad_time_pos = (size_t)(elem - text);
+				b->n--;
+			}
 			continue;
 		}
 		b->n--;
@@ -357,11 +362,9 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 		}
 		goto error;
 	}
-	r->nr_bad_time = ps.nr_bad_time;
 	return 0;
 error:
 	r->end = EVP_ERROR;
 	r->pos = r->err.offset >= 0 ? (size_t)(r->err.offset - offset) : (size_t)(p - text);
-	r->nr_bad_time = ps.nr_bad_time;
 	return ps.oom ? -1 : 0;
 }

@@ -7,6 +7,7 @@
  * so the walk reads straight through and the result is checked once.
  */
 #include "report_read.h"
+#include "sat.h"
 
 #include <errno.h>
 #include <math.h>
@@ -256,7 +257,7 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 	s->durations_ns = int_array(c, st, "durations_ns", &s->nr_durations);
 	/* The writer leaves the steps' total out; it is the sum it averaged. */
 	for (size_t i = (size_t)s->warmup; i < s->nr_durations; i++)
-		s->d.total_ns += s->durations_ns[i];
+		s->d.total_ns = sat_add(s->d.total_ns, s->durations_ns[i]);
 }
 
 static void read_throughput(struct rd *c, const struct jdom *t, struct report_throughput *out)

@@ -81,6 +81,7 @@ struct reader {
 	enum evparse_state carry_state;
 	int events_done, failed;
 	int64_t nr_not_object, nr_bad_time;	/* summed over chunks, reported once */
+	int64_t bad_time_off;		/* input offset of the first bad-time event */
 	struct event_batch rebatch;
 
 	const struct trace_sink *sink;
@@ -281,6 +282,8 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		}
 	}
 	r->nr_not_object += res->nr_not_object;
+	if (res->nr_bad_time && !r->nr_bad_time)
+		r->bad_time_off = off + (int64_t)res->bad_time_pos;
 	r->nr_bad_time += res->nr_bad_time;
 	switch (res->end) {
 	case EVP_CLEAN:
@@ -441,8 +444,9 @@ static void finish(struct reader *r)
 		add_warning(r->info, &e);
 	}
 	if (r->nr_bad_time) {
-		err_set(&e, -1, "%lld events with ts or dur beyond the int64 nanosecond range "
-			"were kept without times", (long long)r->nr_bad_time);
+		err_set(&e, r->bad_time_off, "%lld event%s with ts, dur or ts + dur beyond "
+			"+-2^62 ns left out (the first here)", (long long)r->nr_bad_time,
+			r->nr_bad_time > 1 ? "s" : "");
 		add_warning(r->info, &e);
 	}
 	if (r->read_failed) {
