@@ -1053,7 +1053,8 @@ static int file_open(const char *dir, const char *name, int64_t rank)
 			n += snprintf(g.path + n, sizeof(g.path) - n, ".vtr");
 		if (n >= sizeof(g.path))
 			return errno = ENAMETOOLONG, -1;
-		fd = open(g.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+		/* Never through a link planted at our name; the lock guards the rest. */
+		fd = open(g.path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd < 0)
 			return -1;
 		if (!flock(fd, LOCK_EX | LOCK_NB))
@@ -1065,7 +1066,7 @@ static int file_open(const char *dir, const char *name, int64_t rank)
 	}
 	if (fd < 0)
 		return errno = EBUSY, -1;
-	/* Only a regular file is emptied: the name may be a link to a device. */
+	/* Only a regular file is emptied: the name may be a device or a FIFO. */
 	if (fstat(fd, &st) || (S_ISREG(st.st_mode) && ftruncate(fd, 0))) {
 		close(fd);
 		return -1;
