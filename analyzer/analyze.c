@@ -419,6 +419,12 @@ static int finish(struct file_result *res, int nr_threads)
 	arena_adopt(&res->arena, &a_phases);
 	if (rc_gpu || rc_cpu || rc_phases)
 		return -1;
+	if (res->phases.nr_too_deep && res->info.nr_warnings < TRACE_MAX_WARNINGS) {
+		err_set(&res->info.warnings[res->info.nr_warnings++], -1,
+			"%lld annotation spans nested more than %d deep left out of the phases",
+			(long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);
+		res->info.nr_warnings_total++;
+	}
 	if (rk->gpu.active_span_ns == 0 && res->util_samples) {
 		rk->gpu.utilization = (double)res->util_sum / (double)res->util_samples / 100.0;
 		rk->gpu.util_from_samples = 1;

@@ -55,6 +55,7 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 	buf_init(&p->launches);
 	buf_init(&p->kernels);
 	p->seq = 0;
+	p->nr_too_deep = 0;
 	p->frames = p->blocks = 0;
 	p->has_frames = p->has_blocks = 0;
 }
@@ -420,6 +421,11 @@ static int nest(struct finish *f)
 				break;
 			depth--;
 		}
+		if (depth >= PHASE_MAX_DEPTH) {
+			f->path_of[i] = 0;	/* dropped below */
+			f->p->nr_too_deep++;
+			continue;
+		}
 		parent = depth ? f->path_of[stack[depth - 1]] : 0;
 		buf_reset(&path);
 		if (parent) {
@@ -451,6 +457,17 @@ static int nest(struct finish *f)
 		}
 		f->path_of[i] = id;
 		stack[depth++] = i;
+	}
+	if (f->p->nr_too_deep) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < f->n; i++) {
+			if (!f->path_of[i])
+				continue;
+			f->s[k] = f->s[i];
+			f->path_of[k++] = f->path_of[i];
+		}
+		f->n = k;
 	}
 	rc = 0;
 out:

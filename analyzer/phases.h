@@ -41,6 +41,13 @@ struct phase_opts {
 
 void phase_opts_init(struct phase_opts *o);
 
+/*
+ * Phases nest at most this deep: a span deeper still is left out (counted
+ * in nr_too_deep), because every path names all its ancestors, and so
+ * 20,000 nested spans would otherwise cost 20,000^2 bytes of paths.
+ */
+#define PHASE_MAX_DEPTH 64
+
 struct phases {
 	const struct phase_opts *opts;
 	struct strtab names, tracks;	/* raw span names; "pid\x1ftid" */
@@ -48,6 +55,7 @@ struct phases {
 	uint64_t seq;
 	int64_t frames, blocks;		/* collector counters (EV_FRAMES, EV_BLOCKS) */
 	int has_frames, has_blocks;
+	int64_t nr_too_deep;		/* set by phases_finish() */
 };
 
 void phases_init(struct phases *p, const struct phase_opts *o);
