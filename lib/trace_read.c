@@ -55,6 +55,19 @@ struct slot {
 	struct evparse_result res;
 };
 
+/*
+ * Where the end of an unfinished element was last looked for.  A long
+ * event arrives over many chunks; each new chunk is scanned once for the
+ * element's end (quotes, escapes and brackets only), and the element is
+ * parsed again only when its end has come, so one event costs time linear
+ * in its size, not in its size times its number of chunks.
+ */
+struct elem_scan {
+	size_t pos;			/* carry bytes scanned so far */
+	long depth;			/* open brackets */
+	int in_str, esc;
+};
+
 struct reader {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -79,6 +92,8 @@ struct reader {
 	struct buf carry;		/* an unfinished event, from its start */
 	int64_t carry_off;
 	enum evparse_state carry_state;
+	struct elem_scan scan;		/* how far the carry's end was looked for */
+	int carry_unparsed;		/* text was added to the carry since its parse */
 	int events_done, failed;
 	int64_t nr_not_object, nr_bad_time;	/* summed over chunks, reported once */
 	int64_t bad_time_off;		/* input offset of the first bad-time event */
@@ -116,6 +131,68 @@ static size_t find_cut(const char *text, size_t len)
 		}
 	}
 	return len;
+}
+
+/*
+ * Scan text[sc->pos..len) of an element that starts at text[0].  Returns 1
+ * when the element has ended (or the text is malformed: the parser will
+ * say how), 0 when it needs more text.
+ */
+static int elem_scan_more(struct elem_scan *sc, const char *text, size_t len)
+{
+	size_t i = sc->pos;
+
+	while (i < len) {
+		char c = text[i];
+
+		if (sc->in_str) {
+			const char *q;
+
+			if (sc->esc) {
+				sc->esc = 0;
+				i++;
+				continue;
+			}
+			/* The bulk of a long event is string bytes: skip to a quote or backslash. */
+			for (q = text + i; q < text + len && *q != '"' && *q != '\\'; q++)
+				;
+			i = (size_t)(q - text);
+			if (i >= len)
+				break;
+			if (*q == '\\') {
+				sc->esc = 1;
+			} else {
+				sc->in_str = 0;
+				if (sc->depth <= 0)
+					return 1;
+			}
+			i++;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			sc->in_str = 1;
+			break;
+		case '{':
+		case '[':
+			sc->depth++;
+			break;
+		case '}':
+		case ']':
+			if (--sc->depth <= 0)
+				return 1;
+			break;
+		case ',':
+			if (sc->depth <= 0 && i > 0)
+				return 1;
+			break;
+		default:
+			break;
+		}
+		i++;
+	}
+	sc->pos = i;
+	return 0;
 }
 
 /* Inflate up to cap bytes into dst; 0 at the end of input or after an error. */
@@ -307,6 +384,8 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		}
 		r->carry_off = off + (int64_t)res->pos;
 		r->carry_state = res->state;
+		memset(&r->scan, 0, sizeof(r->scan));
+		r->carry_unparsed = 0;
 		if (!buf_ok(&r->carry)) {
 			err_set(&e, r->carry_off, "out of memory");
 			add_warning(r->info, &e);
@@ -324,6 +403,17 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		r->failed = 1;
 		break;
 	}
+}
+
+/* Parse the carry, which holds an element from its start, and what follows. */
+static void parse_carry(struct reader *r)
+{
+	struct evparse_result res;
+
+	event_batch_reset(&r->rebatch);
+	r->carry_unparsed = 0;
+	evparse_run(r->carry.data, r->carry.len, r->carry_off, r->carry_state, &r->rebatch, &res);
+	apply(r, &res, &r->rebatch, r->carry.data, r->carry.len, r->carry_off);
 }
 
 /* Returns 1 when the read should stop. */
@@ -353,9 +443,19 @@ static int merge(struct reader *r, struct slot *s)
 			r->failed = 1;
 			return 1;
 		}
-		evparse_run(r->carry.data, r->carry.len, r->carry_off, r->carry_state,
-			    &r->rebatch, &res);
-		apply(r, &res, &r->rebatch, r->carry.data, r->carry.len, r->carry_off);
+		if (!elem_scan_more(&r->scan, r->carry.data, r->carry.len)) {
+			r->carry_unparsed = 1;
+			if (r->carry.len > TRACE_MAX_EVENT_BYTES) {
+				struct err e;
+
+				err_set(&e, r->carry_off, "event larger than %u MiB",
+					TRACE_MAX_EVENT_BYTES >> 20);
+				add_warning(r->info, &e);
+				r->failed = 1;
+			}
+			return r->failed;
+		}
+		parse_carry(r);
 	} else {
 		evparse_run(s->text, s->len, s->off, r->expect, &r->rebatch, &res);
 		apply(r, &res, &r->rebatch, s->text, s->len, s->off);
@@ -455,6 +555,12 @@ static void finish(struct reader *r)
 	}
 	if (r->failed || r->fatal)
 		return;
+	/* The input ended while the carry's end was still awaited: let the parser judge. */
+	if (r->carry.len && r->carry_unparsed && !r->events_done) {
+		parse_carry(r);
+		if (r->failed)
+			return;
+	}
 	if (!r->in_events || r->events_done) {
 		if (trace_top_finish(&r->top, r->text_off, &e) == 0)
 			return;
