@@ -33,6 +33,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -578,13 +579,19 @@ static void finish(struct reader *r)
 	r->failed = 1;
 }
 
-/* A collector raw file starts with VTR_MAGIC; stdin is always JSON. */
+/*
+ * A collector raw file starts with VTR_MAGIC.  Only a regular file is
+ * sniffed: the bytes read from a pipe or FIFO (<(zcat t.gz), /dev/stdin)
+ * would be gone when the file is opened again, so such inputs are JSON,
+ * read through the one open of gzin as "-" is.
+ */
 static int is_vtr(const char *path)
 {
 	char magic[VTR_MAGIC_LEN];
+	struct stat st;
 	int fd, yes = 0;
 
-	if (strcmp(path, "-") == 0)
+	if (strcmp(path, "-") == 0 || stat(path, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
