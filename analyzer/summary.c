@@ -93,9 +93,7 @@ static void gpu_lines(FILE *f, const struct report_rank *rk, size_t top)
 		fprintf(f, "  %5.1f%% %10s %7lld %10s  %-11s ", 100 * k->share, t,
 			(long long)k->d.count, avg, k->category);
 		/* Templated names run to thousands of bytes: the start tells. */
-		for (size_t c = 0; k->name[c] && c < 60; c++)
-			fputc((unsigned char)k->name[c] < 0x20 || k->name[c] == 0x7f ? '?' :
-			      k->name[c], f);
+		term_putn_safe(f, k->name, 60);
 		fputc('\n', f);
 	}
 }

@@ -450,7 +450,9 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 	if (!root)
 		goto out;
 	schema = jdom_get(root, "schema");
-	if (!schema || schema->type != JDOM_STRING || strcmp(schema->s, REPORT_SCHEMA)) {
+	/* In full: "vtrace.report/1\u0000x" decodes to more than the schema's bytes. */
+	if (!schema || schema->type != JDOM_STRING || schema->len != strlen(REPORT_SCHEMA) ||
+	    memcmp(schema->s, REPORT_SCHEMA, schema->len)) {
 		rc = REPORT_READ_OTHER;
 		err_set(err, root->offset, "not a vtrace report (schema %s%s%s)",
 			schema && schema->type == JDOM_STRING ? "\"" : "",
