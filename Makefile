@@ -5,7 +5,8 @@
 #                   normal build and under ASan/UBSan; ends with "N passed, N failed"
 #   make demo       build, then analyse the bundled 4-rank trace
 #   make bench      generate a >= 1 GB trace and measure MB/s and peak RSS
-#   make fuzz       a longer libFuzzer run of the JSON scanner
+#   make fuzz       a longer libFuzzer run of every target in tests/fuzz/
+#                   (FUZZ_SECONDS each, default 300)
 #   make golden     regenerate testdata/golden/ (review the diff!)
 #   make install    into $(PREFIX) (default /usr/local)
 #
@@ -151,8 +152,9 @@ fuzz-build:
 	@scripts/deps.sh --fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 
+FUZZ_SECONDS ?= 300
 fuzz: fuzz-build
-	tests/fuzz/run.sh build-fuzz 300
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 golden: all
 	tests/golden.sh $(BUILD)

@@ -61,7 +61,10 @@ struct slot {
  * event arrives over many chunks; each new chunk is scanned once for the
  * element's end (quotes, escapes and brackets only), and the element is
  * parsed again only when its end has come, so one event costs time linear
- * in its size, not in its size times its number of chunks.
+ * in its size, not in its size times its number of chunks.  It is also
+ * parsed whenever it has doubled since its last parse, so that a syntax
+ * error inside a malformed element is still found near where it is, at a
+ * cost that stays linear (the parses add up to at most twice its size).
  */
 struct elem_scan {
 	size_t pos;			/* carry bytes scanned so far */
@@ -95,6 +98,7 @@ struct reader {
 	enum evparse_state carry_state;
 	struct elem_scan scan;		/* how far the carry's end was looked for */
 	int carry_unparsed;		/* text was added to the carry since its parse */
+	size_t carry_parsed;		/* carry bytes at its last parse */
 	int events_done, failed;
 	int64_t nr_not_object, nr_bad_time;	/* summed over chunks, reported once */
 	int64_t bad_time_off;		/* input offset of the first bad-time event */
@@ -387,6 +391,7 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		r->carry_state = res->state;
 		memset(&r->scan, 0, sizeof(r->scan));
 		r->carry_unparsed = 0;
+		r->carry_parsed = r->carry.len;
 		if (!buf_ok(&r->carry)) {
 			err_set(&e, r->carry_off, "out of memory");
 			add_warning(r->info, &e);
@@ -444,7 +449,8 @@ static int merge(struct reader *r, struct slot *s)
 			r->failed = 1;
 			return 1;
 		}
-		if (!elem_scan_more(&r->scan, r->carry.data, r->carry.len)) {
+		if (!elem_scan_more(&r->scan, r->carry.data, r->carry.len) &&
+		    r->carry.len < 2 * r->carry_parsed) {
 			r->carry_unparsed = 1;
 			if (r->carry.len > TRACE_MAX_EVENT_BYTES) {
 				struct err e;
