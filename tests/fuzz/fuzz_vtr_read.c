@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		h.header_size = sizeof(h);
 		h.byte_order = VTR_BYTE_ORDER;
 		h.rec_size = sizeof(struct vtr_rec);
-		h.clock_offset_ns = size > 1 ? (int64_t)data[1] << 56 : 0;
+		h.clock_offset_ns = size > 1 ? (int64_t)((uint64_t)data[1] << 56) : 0;
 		h.world_size = -1;
 		if (pwrite(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
 		    (size > 1 && pwrite(fd, data + 1, size - 1, sizeof(h)) != (ssize_t)(size - 1)))
