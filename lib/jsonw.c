@@ -124,6 +124,13 @@ void jsonw_escape(struct buf *out, const char *str, size_t n)
 			run = i;
 			continue;
 		}
+		if (c == 0xc2 && i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] < 0xa0) {
+			/* C1 controls: valid JSON raw, but a terminal acts on them (CSI) */
+			buf_printf(out, "\\u%04x", s[i + 1]);
+			i += 2;
+			run = i;
+			continue;
+		}
 		if (c >= 0x80) {
 			len = utf8_len(s + i, n - i);
 			if (len) {

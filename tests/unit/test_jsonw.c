@@ -45,7 +45,12 @@ static void test_escape(void)
 
 	/* valid UTF-8 is kept */
 	ESC("\xc3\xa9", "\xc3\xa9");
-	ESC("\xc2\x80", "\xc2\x80");
+	ESC("\xc2\xa0", "\xc2\xa0");
+	/* but C1 controls are escaped: CSI (U+009B) would drive a terminal */
+	ESC("\xc2\x80", "\\u0080");
+	ESC("a\xc2\x9b" "31m", "a\\u009b31m");
+	/* jscan's NUL */
+	ESC("a\xc0\x80" "b", "a\\u0000b");
 	ESC("\xe2\x82\xac", "\xe2\x82\xac");
 	ESC("\xef\xbf\xbf", "\xef\xbf\xbf");
 	ESC("\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80");
