@@ -5,11 +5,11 @@
  * are a million operator events in a gigabyte of trace.
  */
 #include "cpuops.h"
-#include "sat.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "sat.h"
 #include "sort.h"
 #include "track.h"
 

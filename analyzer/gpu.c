@@ -3,9 +3,9 @@
  * sweeping; the comm/compute overlap intersects the two merged unions.
  */
 #include "gpu.h"
-#include "sat.h"
 
 #include "interval.h"
+#include "sat.h"
 #include "sort.h"
 
 #include <ctype.h>

@@ -4,10 +4,10 @@
  * end of each run.
  */
 #include "interval.h"
-#include "sat.h"
 
 #include <stdlib.h>
 
+#include "sat.h"
 #include "sort.h"
 
 static int cmp_interval(const void *a, const void *b)

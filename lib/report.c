@@ -1,12 +1,12 @@
 /* report: see report.h.  Keys are written in the order DESIGN.md lists them. */
 #include "report.h"
-#include "sat.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonw.h"
+#include "sat.h"
 #include "sort.h"
 
 void report_init(struct report *r, const char *tool)

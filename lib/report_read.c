@@ -7,7 +7,6 @@
  * so the walk reads straight through and the result is checked once.
  */
 #include "report_read.h"
-#include "sat.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,6 +16,7 @@
 
 #include "buf.h"
 #include "jdom.h"
+#include "sat.h"
 
 struct rd {
 	struct report *r;
