@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "rank.h"
+#include "sat.h"
 
 static void tally_init(struct tally *t)
 {
@@ -138,7 +139,7 @@ static int memory_collect(struct file_result *res, const struct event_batch *b)
 		if (!ev->name || (ev->name != mem && !(ev->flags & EV_VALUE)))
 			continue;
 		if (ev->name == util) {
-			res->util_sum += ev->value;
+			res->util_sum = sat_add(res->util_sum, ev->value);
 			res->util_samples++;
 			continue;
 		}

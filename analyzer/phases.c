@@ -156,11 +156,11 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 		int span = 0;
 
 		if (ev->flags & EV_FRAMES) {
-			p->frames += ev->value;
+			p->frames = sat_add(p->frames, ev->value);
 			p->has_frames = 1;
 		}
 		if (ev->flags & EV_BLOCKS) {
-			p->blocks += ev->value;
+			p->blocks = sat_add(p->blocks, ev->value);
 			p->has_blocks = 1;
 		}
 		if (!(ev->flags & EV_TS))

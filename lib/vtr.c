@@ -626,8 +626,8 @@ int vtr_read(const char *path, const struct trace_sink *sink, struct trace_info 
 	if (!r.stopped && !r.oom)
 		vtr_open_regions(&r);
 	if (r.nr_bad_time) {
-		snprintf(msg, sizeof(msg), "%lld records with times beyond +-2^62 ns left out",
-			 (long long)r.nr_bad_time);
+		snprintf(msg, sizeof(msg), "%lld record%s with times beyond +-2^62 ns left out",
+			 (long long)r.nr_bad_time, r.nr_bad_time > 1 ? "s" : "");
 		vtr_warn(&r, r.bad_time_off, msg);
 	}
 	if (r.nr_unmatched || r.nr_bad) {

@@ -143,7 +143,14 @@ ev = struct.pack("<qII", 10, 1 | 1 << 8, 0) + struct.pack("<qII", 20, 2, 0)
 open("id.vtr", "wb").write(head + block(1, 1, name) + block(2, 1, ev) +
                            block(1, (1 << 24) - 2, name) + b"\0" * 1500)
 open("size.vtr", "wb").write(head + block(1, 1, name) + block(2, 1, ev) +
-                             block(2, 1, b"\0" * 1500, size=200 << 20))
+                             block(2, 1, b"\0" * 1500, size=200 << 20))# frame counts that sum past INT64_MAX, a region whose end is past 2^62 ns
+M = 2**63 - 1
+vals = (struct.pack("<qII", 1, 6, 0) + struct.pack("<qII", M, 8, 0) +
+        struct.pack("<qII", 2, 6, 0) + struct.pack("<qII", M, 8, 0) +
+        struct.pack("<qII", -M, 1 | 1 << 8, 0) + struct.pack("<qII", M, 2, 0) +
+        struct.pack("<qII", 10, 1 | 1 << 8, 0) + struct.pack("<qII", 20, 2, 0))
+open("vals.vtr", "wb").write(head + block(1, 1, name) + block(2, 1, vals) +
+                             block(3, 0, struct.pack("<qQQQ", 30, 8, 0, 0)))
 PY
 measure vtrid 150 60 "$VANALYZE" --json id.report id.vtr
 expect_rc vtrid 1
@@ -152,4 +159,9 @@ measure vtrsize 150 60 "$VANALYZE" --json size.report size.vtr
 expect_rc vtrsize 1
 expect_line vtrsize.err 'last block cut off: [0-9]+ of its 209715200 bytes' "a block past the file"
 check id.report '[p["name"] for p in r["ranks"][0]["phases"]] == ["step"]' "what came before is kept"
+va vals --json vals.report vals.vtr
+expect_rc vals 0
+expect_line vals.err "1 record with times beyond \+-2\^62 ns left out" "a region past 2^62 ns"
+check vals.report 'r["ranks"][0]["throughput"]["frames"] == 2**63 - 1' "frame counts stop at INT64_MAX" \
+	'[p["count"] for p in r["ranks"][0]["phases"]] == [1]' "the region in range is kept"
 echo "pass: .vtr string ids and block sizes checked against the file before allocating"
