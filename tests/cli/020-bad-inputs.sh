@@ -318,7 +318,7 @@ check string-ts.json.report 'r["ranks"][0]["span_ns"] == 221750' "string timesta
 check fraction.json.report 'r["ranks"][0]["span_ns"] == 8499' "fractions of a ns not truncated toward zero"
 check huge-ts.json.report 'r["ranks"][0]["span_ns"] == 22000 and r["ranks"][0]["events"]["total"] == 2' \
 	"events with times beyond 2^62 ns must be left out" \
-	'any("3 events with ts, dur or ts + dur beyond" in w and "byte 44" in w for w in r["ranks"][0]["warnings"])' \
+	'any("3 events with ts, dur or ts + dur beyond" in w and w.startswith("byte 43:") for w in r["ranks"][0]["warnings"])' \
 	"left-out events are warned about with the offset of the first"
 check empty-events.json.report 'r["ranks"][0]["events"]["total"] == 0 and r["ranks"][0]["span_ns"] == 0' \
 	"empty traceEvents"
