@@ -545,6 +545,9 @@ static void finish(struct reader *r)
 {
 	struct err e;
 
+	/* The input ended while the carry's end was still awaited: let the parser judge. */
+	if (r->carry.len && r->carry_unparsed && !r->events_done && !r->failed && !r->fatal)
+		parse_carry(r);
 	if (r->nr_not_object) {
 		err_set(&e, -1, "%lld elements of the events array are not objects; counted, "
 			"otherwise ignored", (long long)r->nr_not_object);
@@ -562,12 +565,6 @@ static void finish(struct reader *r)
 	}
 	if (r->failed || r->fatal)
 		return;
-	/* The input ended while the carry's end was still awaited: let the parser judge. */
-	if (r->carry.len && r->carry_unparsed && !r->events_done) {
-		parse_carry(r);
-		if (r->failed)
-			return;
-	}
 	if (!r->in_events || r->events_done) {
 		if (trace_top_finish(&r->top, r->text_off, &e) == 0)
 			return;
