@@ -4,10 +4,10 @@
  *
  *	vtrace-export run-rank0.vtr -o run-rank0.trace.json.gz
  *
- * Events stream from lib/vtr.c through a struct buf into the output (gzip
- * when the name ends in .gz), which is written to a fresh temporary beside
- * it (lib/outfile.h) and renamed, so a failure never leaves a half-written
- * trace.  Times are written as
+ * Events stream from lib/read/vtr.c through a struct buf into the output
+ * (gzip when the name ends in .gz), which is written to a fresh temporary
+ * beside it (lib/util/outfile.h) and renamed, so a failure never leaves a
+ * half-written trace.  Times are written as
  * microseconds with three decimals, exactly, on the CLOCK_REALTIME
  * timeline.  Every string goes through jsonw_escape(): quotes, control
  * characters and invalid UTF-8 cannot break the JSON.

@@ -162,10 +162,75 @@ static void gpu_json(struct jsonw *w, const struct report_gpu *g)
 	jsonw_obj_end(w);
 }
 
+/* An integer, or null when has is 0. */
+static void i64_or_null(struct jsonw *w, const char *key, int has, int64_t v)
+{
+	jsonw_key(w, key);
+	if (has)
+		jsonw_int(w, v);
+	else
+		jsonw_null(w);
+}
+
+static void quantiles_json(struct jsonw *w, const char *key, int has,
+			   const struct report_quantiles *q)
+{
+	jsonw_key(w, key);
+	if (!has) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_obj_begin(w);
+	i64(w, "median_ns", q->median_ns);
+	i64(w, "p90_ns", q->p90_ns);
+	i64(w, "max_ns", q->max_ns);
+	jsonw_obj_end(w);
+}
+
+static void throughput_json(struct jsonw *w, const struct report_throughput *t)
+{
+	struct report_quantiles lat = { t->latency_median_ns, t->latency_p90_ns,
+					t->latency_max_ns };
+
+	jsonw_key(w, "throughput");
+	jsonw_obj_begin(w);
+	i64_or_null(w, "frames", t->frames >= 0, t->frames);
+	i64_or_null(w, "blocks", t->blocks >= 0, t->blocks);
+	i64(w, "wall_ns", t->wall_ns);
+	num(w, "fps", t->fps);
+	num(w, "bps", t->bps);
+	i64_or_null(w, "first_block_ns", t->has_first_block, t->first_block_ns);
+	quantiles_json(w, "block_latency", t->has_latency, &lat);
+	quantiles_json(w, "block_cadence", t->has_cadence, &t->cadence);
+	num(w, "frames_per_block", t->frames_per_block > 0 ? t->frames_per_block : NAN);
+	num(w, "streaming_fps", t->streaming_fps);
+	if (t->target_fps > 0) {
+		num(w, "target_fps", t->target_fps);
+		num(w, "realtime_factor", t->realtime_factor);
+		num(w, "streaming_realtime_factor", t->streaming_realtime_factor);
+	}
+	jsonw_key(w, "generations");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < t->nr_generations; i++) {
+		const struct report_generation *g = &t->generations[i];
+
+		jsonw_obj_begin(w);
+		i64(w, "start_ns", g->start_ns);
+		i64(w, "wall_ns", g->wall_ns);
+		i64_or_null(w, "frames", g->frames >= 0, g->frames);
+		i64_or_null(w, "blocks", g->blocks >= 0, g->blocks);
+		num(w, "fps", g->fps);
+		num(w, "bps", g->bps);
+		i64_or_null(w, "first_block_ns", g->has_first_block, g->first_block_ns);
+		quantiles_json(w, "block_cadence", g->has_cadence, &g->cadence);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
+}
+
 static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 {
-	const struct report_throughput *t = &rk->throughput;
-
 	gpu_json(w, &rk->gpu);
 	jsonw_key(w, "kernels");
 	jsonw_arr_begin(w);
@@ -219,35 +284,8 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_int_array(w, rk->steps.durations_ns, rk->steps.nr_durations);
 		jsonw_obj_end(w);
 	}
-	if (rk->has_throughput) {
-		jsonw_key(w, "throughput");
-		jsonw_obj_begin(w);
-		jsonw_key(w, "frames");
-		if (t->frames < 0)
-			jsonw_null(w);
-		else
-			jsonw_int(w, t->frames);
-		i64(w, "blocks", t->blocks);
-		i64(w, "wall_ns", t->wall_ns);
-		num(w, "fps", t->fps);
-		num(w, "bps", t->bps);
-		jsonw_key(w, "first_block_ns");
-		if (!t->has_first_block)
-			jsonw_null(w);
-		else
-			jsonw_int(w, t->first_block_ns);
-		jsonw_key(w, "block_latency");
-		jsonw_obj_begin(w);
-		i64(w, "median_ns", t->latency_median_ns);
-		i64(w, "p90_ns", t->latency_p90_ns);
-		i64(w, "max_ns", t->latency_max_ns);
-		jsonw_obj_end(w);
-		if (t->target_fps > 0) {
-			num(w, "target_fps", t->target_fps);
-			num(w, "realtime_factor", t->realtime_factor);
-		}
-		jsonw_obj_end(w);
-	}
+	if (rk->has_throughput)
+		throughput_json(w, &rk->throughput);
 	jsonw_key(w, "memory");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < rk->nr_memory; i++) {
@@ -418,6 +456,11 @@ void report_to_json(const struct report *r, struct buf *out)
 		jsonw_int(&w, rk->bytes_text);
 		jsonw_key(&w, "format");
 		jsonw_str(&w, rk->format);
+		jsonw_key(&w, "world_size");
+		if (rk->world_size > 0)
+			jsonw_int(&w, rk->world_size);
+		else
+			jsonw_null(&w);
 		jsonw_key(&w, "complete");
 		jsonw_bool(&w, rk->complete);
 		jsonw_obj_end(&w);
