@@ -12,8 +12,13 @@
 
 int term_use_color(FILE *f);
 
-/* A trace string, its control bytes as '?' (they could move the cursor). */
-void term_put_safe(FILE *f, const char *s);
+/*
+ * A trace string, at most max bytes of it: C0 and C1 controls, DEL and
+ * invalid UTF-8 as '?' (a terminal would act on them: CSI is U+009B as
+ * much as ESC '['), and the NUL that jscan keeps (C0 80) as "\0".
+ */
+void term_putn_safe(FILE *f, const char *s, size_t max);
+void term_put_safe(FILE *f, const char *s);	/* all of s */
 
 /*
  * v in unit u (metric_fmt()), right-aligned in width columns: the µ and the
