@@ -294,6 +294,7 @@ static int read_event(struct parser *ps, const char **pp, struct trace_event *ev
 		/* No producer means it; a negative span would subtract from every sum. */
 		ev->flags &= ~(uint32_t)(EV_TS | EV_DUR);
 		ev->flags |= EV_NEG_DUR;
+		ev->dur_ns = 0;		/* as for any event without EV_DUR */
 		if (!ps->nr_neg_dur++)
 			ps->first_neg_dur = jscan_off(&ps->js, *pp);
 	}

@@ -209,6 +209,16 @@ static void test_fields(void)
 	/* a negative dur: kept without times, flagged */
 	ONE("{\"ts\":-5,\"dur\":-1.5,\"args\":{\"Bytes\":-4096,\"External id\":-9}}",
 	    "flags=20208 external_id=-9 mem_bytes=-4096\n");
+	{
+		/* ... with dur_ns 0, as every event without EV_DUR has (found by fuzz_evparse) */
+		static const char neg[] = "{\"ts\":1,\"dur\":-3336315.805}";
+		struct parsed p;
+
+		parse(neg, sizeof(neg) - 1, 0, EVP_FIRST, &p);
+		CHECK(p.n == 1 && !(shared_batch.ev[0].flags & EV_DUR) &&
+		      shared_batch.ev[0].dur_ns == 0);
+		parsed_release(&p);
+	}
 	ONE("{\"name\":\"-\",\"cat\":\"\"}", "flags=0 name=\"-\" cat=\"\"\n");
 
 	/* missing and unusable fields */
