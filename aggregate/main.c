@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "collectives.h"
 #include "crossrank.h"
 #include "find.h"
 #include "log.h"
@@ -380,7 +381,8 @@ int main(int argc, char **argv)
 			log_msg("no ranks to merge: no report files found");
 		status = EXIT_FAIL;
 	}
-	if (crossrank_compute(&rep) || suggest_compute(&rep, &o.suggest)) {
+	if (collectives_compute(&rep) || crossrank_compute(&rep) ||
+	    suggest_compute(&rep, &o.suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}

@@ -30,6 +30,9 @@ enum {
 	M_GPU_COMPUTE,
 	M_GPU_MEMORY,
 	M_GPU_OVERLAP,
+	M_GPU_COMM_WAIT,
+	M_GPU_COMM_TRANSFER,
+	M_GPU_EFF_UTIL,
 	M_STEPS_MEDIAN,
 	M_STEPS_AVG,
 	M_TP_WALL,
@@ -53,6 +56,9 @@ static const char *const fixed_names[NR_FIXED] = {
 	"gpu.compute_ns",
 	"gpu.memory_ns",
 	"gpu.comm_compute_overlap",
+	"gpu.comm_wait_ns",
+	"gpu.comm_transfer_ns",
+	"gpu.effective_utilization",
 	"steps.median_ns",
 	"steps.avg_ns",
 	"throughput.wall_ns",
@@ -118,6 +124,16 @@ static int fixed_value(const struct report_rank *r, int m, double *v)
 		case M_GPU_COMPUTE: x = (double)g->compute_ns; break;
 		case M_GPU_MEMORY: x = (double)g->memory_ns; break;
 		case M_GPU_OVERLAP: x = g->comm_compute_overlap; break;
+		case M_GPU_COMM_WAIT:
+		case M_GPU_COMM_TRANSFER:
+		case M_GPU_EFF_UTIL:
+			/* set by collectives_compute(), which runs first */
+			if (!g->has_wait)
+				return 0;
+			x = m == M_GPU_COMM_WAIT ? (double)g->comm_wait_ns :
+			    m == M_GPU_COMM_TRANSFER ? (double)g->comm_transfer_ns :
+			    g->effective_utilization;
+			break;
 		case M_STEPS_MEDIAN:
 		case M_STEPS_AVG:
 			if (!r->has_phases || r->steps.d.count <= 0)
@@ -396,6 +412,8 @@ static int find_stragglers(struct report *rep, const struct crossrank_opts *o,
 		const struct report_rank *r = &rep->ranks[ord[i].idx];
 		double v;
 
+		if (!r->complete)	/* a cut-off trace is short, not slow */
+			continue;
 		if (sa && sa->median > 0 && fixed_value(r, ma, &v) &&
 		    v > sa->median * (1 + o->straggler_excess)) {
 			out[k].rank = r->rank;
@@ -421,6 +439,12 @@ static int find_stragglers(struct report *rep, const struct crossrank_opts *o,
 	return 0;
 }
 
+/* Stragglers already found by collectives_compute(): the step rule stays out. */
+static int by_collectives(const struct report *rep)
+{
+	return rep->straggler_rule && !strcmp(rep->straggler_rule, "collectives");
+}
+
 int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 {
 	size_t n = rep->nr_ranks, np = 0, nr_paths = 0, nm = 0, nr_devices = 0, cap, nr_out = 0;
@@ -434,8 +458,11 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 
 	rep->cross_rank = NULL;
 	rep->nr_cross_rank = 0;
-	rep->stragglers = NULL;
-	rep->nr_stragglers = 0;
+	if (!by_collectives(rep)) {
+		rep->stragglers = NULL;
+		rep->nr_stragglers = 0;
+		rep->straggler_rule = NULL;
+	}
 	if (n < 2)
 		return 0;
 
@@ -495,6 +522,11 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 
 	/* rule (a): steps where any rank has them, else the span */
 	ma = fixed_at[M_STEPS_MEDIAN] >= 0 ? M_STEPS_MEDIAN : M_SPAN;
+	if (by_collectives(rep)) {
+		rc = 0;
+		goto out;
+	}
+	rep->straggler_rule = ma == M_STEPS_MEDIAN ? "steps" : "span";
 	if (find_stragglers(rep, o, fixed_at[ma] >= 0 ? &out[fixed_at[ma]] : NULL, ma,
 			    fixed_at[M_GPU_COMM] >= 0 ? &out[fixed_at[M_GPU_COMM]] : NULL) < 0)
 		goto out;
@@ -503,8 +535,10 @@ out:
 	if (rc < 0) {
 		rep->cross_rank = NULL;
 		rep->nr_cross_rank = 0;
-		rep->stragglers = NULL;
-		rep->nr_stragglers = 0;
+		if (!by_collectives(rep)) {
+			rep->stragglers = NULL;
+			rep->nr_stragglers = 0;
+		}
 	}
 	free(names);
 	free(me);

@@ -2,8 +2,9 @@
  * event: the compact record every input format is parsed into.
  *
  * A record keeps the handful of fields the analyses use, never the JSON text.
- * Strings (ph, name, cat, pid, tid, collective name) are ids into the string
- * table of the batch the record belongs to; id 0 means the key was absent.
+ * Strings (ph, name, cat, pid, tid, and the collective name, process group
+ * and dtype of args) are ids into the string table of the batch the record
+ * belongs to; id 0 means the key was absent.
  * pid and tid are interned from their text whether the trace writes numbers
  * or strings ("4290336512", "stream 7", -1 all work).  Times are int64
  * nanoseconds parsed exactly from the decimal microseconds of the trace.
@@ -51,6 +52,8 @@ struct trace_event {
 	char phase;		/* ph when it is one character, else 0 */
 	char pad[3];
 	uint32_t coll_name;	/* args."Collective name" */
+	uint32_t pg_name;	/* args."Process Group Name" */
+	uint32_t dtype;		/* args."dtype" */
 	/* valid only with their flag: */
 	int64_t correlation, external_id, flow_id;
 	int64_t stream, device;
@@ -75,7 +78,7 @@ void event_batch_reset(struct event_batch *b);
 
 /*
  * A record appended to b, or NULL when out of memory.  Everything up to
- * coll_name is zeroed; the args fields after it hold garbage until set and
+ * dtype is zeroed; the args fields after it hold garbage until set and
  * are meaningful only where their EV_* flag is.
  */
 struct trace_event *event_batch_push(struct event_batch *b);

@@ -21,7 +21,7 @@
  * values.  The slot is picked from the length and the last byte, which
  * costs nothing to read.
  */
-enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, NR_FIELDS };
+enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, F_PG, F_DTYPE, NR_FIELDS };
 
 #define RECENT 8
 
@@ -167,6 +167,8 @@ static int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, 
 	case 5:
 		if (KEY_IS(k, n, "Bytes"))
 			return read_int(ps, pp, ev, &ev->mem_bytes, EV_MEM_BYTES);
+		if (KEY_IS(k, n, "dtype"))
+			return read_str(ps, pp, &ev->dtype, F_DTYPE);
 		break;
 	case 6:
 		if (KEY_IS(k, n, "stream"))
@@ -203,6 +205,10 @@ static int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, 
 			return read_int(ps, pp, ev, &ev->mem_allocated, EV_MEM_ALLOCATED);
 		if (KEY_IS(k, n, "Collective name"))
 			return read_str(ps, pp, &ev->coll_name, F_COLL);
+		break;
+	case 18:
+		if (KEY_IS(k, n, "Process Group Name"))
+			return read_str(ps, pp, &ev->pg_name, F_PG);
 		break;
 	}
 	return jscan_skip(&ps->js, pp);

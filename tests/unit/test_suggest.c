@@ -328,9 +328,12 @@ static void test_stragglers(void)
 	quiet(&rep, 4);
 	rep.stragglers = zalloc(&rep, 2 * sizeof(*rep.stragglers));
 	rep.nr_stragglers = 2;
-	rep.stragglers[0] = (struct report_straggler){ 1, "gpu.comm_ns", 40 * MS, 100 * MS, -0.6 };
-	rep.stragglers[1] = (struct report_straggler){ 2, "steps.median_ns", 131 * MS, 100 * MS,
-						       0.31 };
+	rep.stragglers[0] = (struct report_straggler){ .rank = 1, .metric = "gpu.comm_ns",
+						       .value = 40 * MS, .median = 100 * MS,
+						       .excess = -0.6 };
+	rep.stragglers[1] = (struct report_straggler){ .rank = 2, .metric = "steps.median_ns",
+						       .value = 131 * MS, .median = 100 * MS,
+						       .excess = 0.31 };
 	CHECK_EQ_INT(run(&rep), 2);
 	CHECK_EQ_INT(count_id(&rep, "straggler"), 2);
 	s = &rep.suggestions[0];
