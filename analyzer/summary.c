@@ -6,21 +6,6 @@
 
 #include "term.h"
 
-/* A duration in the unit that keeps 3-4 significant digits. */
-static void fmt_ns(char *out, size_t n, int64_t ns)
-{
-	double v = (double)ns;
-
-	if (ns < 1000)
-		snprintf(out, n, "%lld ns", (long long)ns);
-	else if (ns < 1000000)
-		snprintf(out, n, "%.2f us", v / 1e3);
-	else if (ns < 1000000000)
-		snprintf(out, n, "%.2f ms", v / 1e6);
-	else
-		snprintf(out, n, "%.3f s", v / 1e9);
-}
-
 static void counts(FILE *f, const char *label, const struct report_count *c, size_t n)
 {
 	fprintf(f, "  %-8s", label);
@@ -49,10 +34,10 @@ static void gpu_lines(FILE *f, const struct report_rank *rk, size_t top)
 	const struct report_gpu *g = &rk->gpu;
 	char busy[32], span[32], ktime[32], comm[32], t[32], b1[32], b2[32], cap[32];
 
-	fmt_ns(busy, sizeof(busy), g->busy_ns);
-	fmt_ns(span, sizeof(span), g->active_span_ns);
-	fmt_ns(ktime, sizeof(ktime), g->kernel_time_ns);
-	fmt_ns(comm, sizeof(comm), g->comm_ns);
+	term_fmt_ns(busy, sizeof(busy), g->busy_ns);
+	term_fmt_ns(span, sizeof(span), g->active_span_ns);
+	term_fmt_ns(ktime, sizeof(ktime), g->kernel_time_ns);
+	term_fmt_ns(comm, sizeof(comm), g->comm_ns);
 	if (g->kernels || g->active_span_ns)
 		fprintf(f, "  gpu      util %.1f%%  busy %s of %s  kernels %lld (%s)\n",
 			isnan(g->utilization) ? 0.0 : 100 * g->utilization, busy, span,
@@ -62,6 +47,14 @@ static void gpu_lines(FILE *f, const struct report_rank *rk, size_t top)
 		if (!isnan(g->comm_compute_overlap) && !g->cpu_comm)
 			fprintf(f, ", %.0f%% overlapped with compute",
 				100 * g->comm_compute_overlap);
+		if (g->has_wait) {
+			term_fmt_ns(t, sizeof(t), g->comm_wait_ns);
+			term_fmt_ns(b1, sizeof(b1), g->comm_transfer_ns);
+			fprintf(f, "; waiting for other ranks %s, transfer %s", t, b1);
+			if (!isnan(g->effective_utilization))
+				fprintf(f, "; effective util %.1f%%",
+					100 * g->effective_utilization);
+		}
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < rk->nr_memory; i++) {
@@ -88,8 +81,8 @@ static void gpu_lines(FILE *f, const struct report_rank *rk, size_t top)
 		const struct report_kernel *k = &rk->kernels[i];
 		char avg[32];
 
-		fmt_ns(t, sizeof(t), k->d.total_ns);
-		fmt_ns(avg, sizeof(avg), (int64_t)k->d.avg_ns);
+		term_fmt_ns(t, sizeof(t), k->d.total_ns);
+		term_fmt_ns(avg, sizeof(avg), (int64_t)k->d.avg_ns);
 		fprintf(f, "  %5.1f%% %10s %7lld %10s  %-11s ", 100 * k->share, t,
 			(long long)k->d.count, avg, k->category);
 		/* Templated names run to thousands of bytes: the start tells. */
@@ -105,8 +98,8 @@ static void cross_rank_lines(FILE *f, const struct report *rep, const char *bold
 			     const char *off)
 {
 	static const char *const shown[] = {
-		"span_ns", "gpu.utilization", "gpu.busy_ns", "gpu.comm_ns", "gpu.kernel_time_ns",
-		"steps.median_ns",
+		"span_ns", "gpu.utilization", "gpu.effective_utilization", "gpu.busy_ns",
+		"gpu.comm_ns", "gpu.comm_wait_ns", "gpu.kernel_time_ns", "steps.median_ns",
 	};
 
 	if (rep->nr_ranks < 2)
@@ -121,25 +114,19 @@ static void cross_rank_lines(FILE *f, const struct report *rep, const char *bold
 			if (strcmp(st->metric, shown[m]) || st->max == 0)
 				continue;
 			if (strstr(st->metric, "_ns")) {
-				fmt_ns(lo, sizeof(lo), (int64_t)st->min);
-				fmt_ns(mid, sizeof(mid), (int64_t)st->median);
-				fmt_ns(hi, sizeof(hi), (int64_t)st->max);
+				term_fmt_ns(lo, sizeof(lo), (int64_t)st->min);
+				term_fmt_ns(mid, sizeof(mid), (int64_t)st->median);
+				term_fmt_ns(hi, sizeof(hi), (int64_t)st->max);
 			} else {
 				snprintf(lo, sizeof(lo), "%.3f", st->min);
 				snprintf(mid, sizeof(mid), "%.3f", st->median);
 				snprintf(hi, sizeof(hi), "%.3f", st->max);
 			}
-			fprintf(f, "  %-22s %10s r%-4lld %10s  %10s r%lld\n", st->metric, lo,
+			fprintf(f, "  %-26s %10s r%-4lld %10s  %10s r%lld\n", st->metric, lo,
 				(long long)st->min_rank, mid, hi, (long long)st->max_rank);
 		}
 	}
-	for (size_t i = 0; i < rep->nr_stragglers; i++) {
-		const struct report_straggler *sg = &rep->stragglers[i];
-
-		fprintf(f, "  straggler: rank %lld, %s %+.0f%% against the median%s\n",
-			(long long)sg->rank, sg->metric, 100 * sg->excess,
-			sg->excess < 0 ? " (the others wait for it)" : "");
-	}
+	term_stragglers(f, rep, bold, off);
 }
 
 static void phase_lines(FILE *f, const struct report_rank *rk)
@@ -150,23 +137,23 @@ static void phase_lines(FILE *f, const struct report_rank *rk)
 	size_t shown = 0;
 
 	if (st->nr_durations) {
-		fmt_ns(a, sizeof(a), (int64_t)st->d.median_ns);
-		fmt_ns(b, sizeof(b), st->d.min_ns);
-		fmt_ns(c, sizeof(c), st->d.max_ns);
+		term_fmt_ns(a, sizeof(a), (int64_t)st->d.median_ns);
+		term_fmt_ns(b, sizeof(b), st->d.min_ns);
+		term_fmt_ns(c, sizeof(c), st->d.max_ns);
 		fprintf(f, "  steps    %zu x median %s (min %s, max %s)  ", st->nr_durations, a, b, c);
 		term_put_safe(f, st->pattern);
 		fputs(st->warmup ? ", first left out as warm-up\n" : "\n", f);
 	}
-	fmt_ns(a, sizeof(a), t->wall_ns);
+	term_fmt_ns(a, sizeof(a), t->wall_ns);
 	fprintf(f, "  wall     %s", a);
 	if (!isnan(t->fps))
 		fprintf(f, "  %.2f fps (%lld frames)", t->fps, (long long)t->frames);
 	if (t->blocks)
 		fprintf(f, "  %.2f blocks/s", t->bps);
 	if (t->has_first_block) {
-		fmt_ns(b, sizeof(b), t->first_block_ns);
-		fmt_ns(c, sizeof(c), t->latency_median_ns);
-		fmt_ns(d, sizeof(d), t->latency_p90_ns);
+		term_fmt_ns(b, sizeof(b), t->first_block_ns);
+		term_fmt_ns(c, sizeof(c), t->latency_median_ns);
+		term_fmt_ns(d, sizeof(d), t->latency_p90_ns);
 		fprintf(f, ", first after %s, latency %s (p90 %s)", b, c, d);
 	}
 	if (t->target_fps > 0 && !isnan(t->realtime_factor))
@@ -178,7 +165,7 @@ static void phase_lines(FILE *f, const struct report_rank *rk)
 
 		if (ph->depth > 2)
 			continue;
-		fmt_ns(a, sizeof(a), ph->d.total_ns);
+		term_fmt_ns(a, sizeof(a), ph->d.total_ns);
 		fprintf(f, "  %5.1f%% %10s %6lld  %*s", 100 * ph->share, a, (long long)ph->d.count,
 			2 * ph->depth, "");
 		term_put_safe(f, ph->name);
@@ -192,9 +179,9 @@ static void rank_line(FILE *f, const struct report_rank *rk)
 {
 	char span[32], comm[32], step[32];
 
-	fmt_ns(span, sizeof(span), rk->span_ns);
-	fmt_ns(comm, sizeof(comm), rk->gpu.comm_ns);
-	fmt_ns(step, sizeof(step), (int64_t)rk->steps.d.median_ns);
+	term_fmt_ns(span, sizeof(span), rk->span_ns);
+	term_fmt_ns(comm, sizeof(comm), rk->gpu.comm_ns);
+	term_fmt_ns(step, sizeof(step), (int64_t)rk->steps.d.median_ns);
 	fprintf(f, "  rank %-5lld span %10s  util %5.1f%%  comm %10s  step %10s%s\n",
 		(long long)rk->rank, span,
 		isnan(rk->gpu.utilization) ? 0.0 : 100 * rk->gpu.utilization, comm,
@@ -213,7 +200,7 @@ void summary_print(FILE *f, const struct report *rep, size_t top)
 		const struct report_rank *rk = &rep->ranks[i];
 		char span[32];
 
-		fmt_ns(span, sizeof(span), rk->span_ns);
+		term_fmt_ns(span, sizeof(span), rk->span_ns);
 		fprintf(f, "%srank %lld%s  ", bold, (long long)rk->rank, off);
 		term_put_safe(f, rk->source);
 		fprintf(f, "  %s%s\n", rk->format, rk->complete ? "" : "  (incomplete)");

@@ -416,18 +416,28 @@ static int eval_rank(struct hits *h, size_t *elig, struct arena *a, const struct
 {
 	const struct report_gpu *g = &r->gpu;
 	struct hit *x;
+	double util;
+	int eff;
 
-	if (r->analysed && g->active_span_ns > 0 && isfinite(g->utilization)) {
+	/*
+	 * Effective utilization where collectives were matched: a kernel that
+	 * spins waiting for a late rank is busy but does no work, and counting
+	 * it would make the waiting ranks look best and the late one worst.
+	 */
+	eff = g->has_wait && isfinite(g->effective_utilization);
+	util = eff ? g->effective_utilization : g->utilization;
+	if (r->analysed && g->active_span_ns > 0 && isfinite(util)) {
 		elig[R_LOW_UTIL]++;
-		if (g->utilization < o->utilization) {
+		if (util < o->utilization) {
 			if (!(x = hit_add(h, R_LOW_UTIL, r, seq)))
 				return -1;
-			x->sev = g->utilization < o->utilization_high ? SEV_HIGH : SEV_MEDIUM;
-			x->metric = "gpu.utilization";
-			x->value = g->utilization;
+			x->sev = util < o->utilization_high ? SEV_HIGH : SEV_MEDIUM;
+			x->metric = eff ? "gpu.effective_utilization" : "gpu.utilization";
+			x->value = util;
 			x->threshold = x->sev == SEV_HIGH ? o->utilization_high : o->utilization;
 			x->x[0] = (double)g->idle_ns;
 			x->x[1] = (double)g->active_span_ns;
+			x->x[2] = eff && !g->cpu_comm ? (double)g->comm_wait_ns : 0;
 		}
 	}
 
@@ -715,13 +725,24 @@ static void message(char *m, size_t n, const struct hit *h, const char *where)
 
 	switch (h->rule) {
 	case R_LOW_UTIL:
-		snprintf(m, n,
-			 "The GPU is busy only %.1f%% of its active time (%s idle of %s)%s. Look "
-			 "for host-side gaps between denoising steps and blocks (scheduler and "
-			 "latent bookkeeping in Python, data loading, synchronisation); CUDA graphs "
-			 "or torch.compile keep the GPU fed.",
-			 100 * h->value, dur(b1, sizeof(b1), h->x[0]), dur(b2, sizeof(b2), h->x[1]),
-			 where);
+		if (h->x[2] > 0)
+			snprintf(m, n,
+				 "The GPU does useful work only %.1f%% of its active time (%s idle "
+				 "and %s waiting inside collectives for other ranks, of %s)%s. The "
+				 "waiting is the stragglers' doing (see stragglers); for the idle "
+				 "part look for host-side gaps between denoising steps and blocks "
+				 "(scheduler and latent bookkeeping in Python, data loading, "
+				 "synchronisation); CUDA graphs or torch.compile keep the GPU fed.",
+				 100 * h->value, dur(b1, sizeof(b1), h->x[0]),
+				 dur(b3, sizeof(b3), h->x[2]), dur(b2, sizeof(b2), h->x[1]), where);
+		else
+			snprintf(m, n,
+				 "The GPU is busy only %.1f%% of its active time (%s idle of %s)%s. "
+				 "Look for host-side gaps between denoising steps and blocks "
+				 "(scheduler and latent bookkeeping in Python, data loading, "
+				 "synchronisation); CUDA graphs or torch.compile keep the GPU fed.",
+				 100 * h->value, dur(b1, sizeof(b1), h->x[0]),
+				 dur(b2, sizeof(b2), h->x[1]), where);
 		break;
 	case R_LAUNCH:
 		snprintf(m, n,
@@ -740,7 +761,14 @@ static void message(char *m, size_t n, const struct hit *h, const char *where)
 			 100 * h->value, dur(b1, sizeof(b1), h->x[1]), 100 * h->x[0], where);
 		break;
 	case R_STRAGGLER:
-		if (h->x[0] >= 0)
+		if (h->s)
+			snprintf(m, n,
+				 "Rank %" PRId64 " is the rank the others wait for: it reaches %.0f%% "
+				 "of its collectives last, and the other ranks wait %s for it in all, "
+				 "most at %.120s. Their long steps and busy-looking GPUs are that "
+				 "waiting. " STRAGGLER_CHECK,
+				 h->rank, 100 * h->x[1], dur(b1, sizeof(b1), h->value), h->s);
+		else if (h->x[0] >= 0)
 			snprintf(m, n,
 				 "Rank %" PRId64 "'s %s is %.1f%% longer than the median over ranks "
 				 "(%s against %s), which holds the other ranks back at every "
@@ -901,6 +929,8 @@ int suggest_compute(struct report *rep, const struct suggest_opts *o)
 		x->value = st->value;
 		x->threshold = st->median;
 		x->x[0] = st->excess;
+		x->x[1] = st->last_share;
+		x->s = st->by_wait ? st->delays_name : NULL;
 	}
 	if (!h.n) {
 		rc = 0;

@@ -5,11 +5,22 @@
 #ifndef VT_TERM_H
 #define VT_TERM_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "report.h"
 
 int term_use_color(FILE *f);
+
+/* A duration in the unit that keeps 3-4 significant digits. */
+void term_fmt_ns(char *out, size_t n, int64_t ns);
+
+/*
+ * The stragglers and the rule that named them; under the collectives rule,
+ * each with the wait it imposes, and the rank that waits most, so the
+ * reader sees who waits for whom.
+ */
+void term_stragglers(FILE *f, const struct report *rep, const char *bold, const char *off);
 
 /* A trace string, its control bytes as '?' (they could move the cursor). */
 void term_put_safe(FILE *f, const char *s);
