@@ -403,6 +403,7 @@ static int find_stragglers(struct report *rep, const struct crossrank_opts *o,
 		free(ord);
 		return -1;
 	}
+	memset(out, 0, 2 * n * sizeof(*out));	/* the collectives fields stay unset */
 	for (size_t i = 0; i < n; i++) {
 		ord[i].rank = rep->ranks[i].rank;
 		ord[i].idx = i;

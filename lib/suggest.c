@@ -460,7 +460,10 @@ static int eval_rank(struct hits *h, size_t *elig, struct arena *a, const struct
 	}
 
 	if (r->analysed && g->busy_ns > 0 && g->comm_ns > 0 && isfinite(g->comm_compute_overlap)) {
-		double share = (double)g->comm_ns / (double)g->busy_ns;
+		/* where collectives matched, the transfer: waiting is the straggler rule's */
+		int64_t comm = eff && !g->cpu_comm ? g->comm_transfer_ns : g->comm_ns;
+		int64_t busy = eff && !g->cpu_comm ? g->busy_ns - g->comm_wait_ns : g->busy_ns;
+		double share = busy > 0 ? (double)comm / (double)busy : 0;
 
 		elig[R_COMM]++;
 		if (share > o->comm_share && g->comm_compute_overlap < o->comm_overlap) {
@@ -471,7 +474,7 @@ static int eval_rank(struct hits *h, size_t *elig, struct arena *a, const struct
 			x->value = share;
 			x->threshold = o->comm_share;
 			x->x[0] = g->comm_compute_overlap;
-			x->x[1] = (double)g->comm_ns;
+			x->x[1] = (double)comm;
 		}
 	}
 
