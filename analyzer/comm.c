@@ -27,6 +27,7 @@ struct comm_rec {
 struct comm_meta {
 	int64_t ext;
 	int64_t in_nelems, out_nelems, group_size;	/* -1 unknown */
+	uint64_t seq;					/* file order: the first one wins */
 	uint32_t coll, group, dtype;			/* ids in c->strs, 0 absent */
 	uint32_t pad;
 };
@@ -77,7 +78,8 @@ int comm_collect(struct comm *c, const struct event_batch *b)
 
 		if (!is_kernel && ev->flags & EV_EXTERNAL_ID &&
 		    (ev->coll_name || ev->pg_name || ev->flags & (EV_IN_NELEMS | EV_OUT_NELEMS))) {
-			struct comm_meta m = { ev->external_id, -1, -1, -1, 0, 0, 0, 0 };
+			struct comm_meta m = { ev->external_id, -1, -1, -1,
+					       c->meta.len / sizeof(struct comm_meta), 0, 0, 0, 0 };
 
 			if (ev->flags & EV_IN_NELEMS)
 				m.in_nelems = ev->in_nelems;
@@ -151,7 +153,9 @@ static int cmp_meta(const void *a, const void *b)
 {
 	const struct comm_meta *x = a, *y = b;
 
-	return x->ext < y->ext ? -1 : x->ext > y->ext;
+	if (x->ext != y->ext)
+		return x->ext < y->ext ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* The first op with args for External id ext, or NULL. */
@@ -257,7 +261,7 @@ int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk)
 	if (!v)
 		return -1;
 	if (nm > 1)
-		qsort(m, nm, sizeof(*m), cmp_meta);	/* bsearch finds the first of equal ids */
+		qsort(m, nm, sizeof(*m), cmp_meta);	/* meta_find() takes the first of equal ids */
 	for (size_t i = 0; i < n; i++) {
 		const struct comm_meta *md = r[i].ext >= 0 ? meta_find(m, nm, r[i].ext) : NULL;
 		const char *name = strtab_str(&c->strs, r[i].name);

@@ -113,9 +113,9 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 		}
 		if (w && w->gpu.comm_wait_ns > 0) {
 			term_fmt_ns(a, sizeof(a), w->gpu.comm_wait_ns);
-			fprintf(f, "  the other ranks wait for it: rank %lld waits most (%s inside "
+			fprintf(f, "  the other ranks wait for %s: rank %lld waits most (%s inside "
 				"collectives), which shows as busy GPU time and long steps there\n",
-				(long long)w->rank, a);
+				rep->nr_stragglers > 1 ? "them" : "it", (long long)w->rank, a);
 		}
 	}
 	if (rep->nr_incomplete_ranks) {
