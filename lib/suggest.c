@@ -65,7 +65,7 @@ static const unsigned char rule_below[NR_RULES] = {
 
 const struct suggest_threshold suggest_thresholds[] = {
 	{ "utilization", "low-gpu-utilization", "gpu.utilization", OPT(utilization), 0.6,
-	  "fraction", "GPU busy time / GPU active span below this gives a medium suggestion" },
+	  "fraction", "GPU busy time (less waiting at collectives) / active span below this: medium" },
 	{ "utilization_high", "low-gpu-utilization", "gpu.utilization", OPT(utilization_high), 0.4,
 	  "fraction", "GPU utilization below this makes that suggestion high" },
 	{ "kernel_us", "launch-bound", "kernels.median_ns", OPT(kernel_us), 20, "us",
