@@ -87,11 +87,14 @@ int comm_collect(struct comm *c, const struct event_batch *b)
 				m.out_nelems = ev->out_nelems;
 			if (ev->flags & EV_GROUP_SIZE)
 				m.group_size = ev->group_size;
-			if ((ev->coll_name && !(m.coll = strtab_map(&c->strs, st, ev->coll_name, map))) ||
-			    (ev->pg_name && !(m.group = strtab_map(&c->strs, st, ev->pg_name, map))) ||
-			    (ev->dtype && !(m.dtype = strtab_map(&c->strs, st, ev->dtype, map))) ||
-			    m.coll == STRTAB_OOM || m.group == STRTAB_OOM || m.dtype == STRTAB_OOM ||
-			    push(&c->meta, &m, sizeof(m)))
+			if (ev->coll_name)
+				m.coll = strtab_map(&c->strs, st, ev->coll_name, map);
+			if (ev->pg_name)
+				m.group = strtab_map(&c->strs, st, ev->pg_name, map);
+			if (ev->dtype)
+				m.dtype = strtab_map(&c->strs, st, ev->dtype, map);
+			if (m.coll == STRTAB_OOM || m.group == STRTAB_OOM ||
+			    m.dtype == STRTAB_OOM || push(&c->meta, &m, sizeof(m)))
 				goto out;
 			continue;
 		}
@@ -261,7 +264,7 @@ int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk)
 	if (!v)
 		return -1;
 	if (nm > 1)
-		qsort(m, nm, sizeof(*m), cmp_meta);	/* meta_find() takes the first of equal ids */
+		qsort(m, nm, sizeof(*m), cmp_meta);	/* meta_find(): the first of equal ids */
 	for (size_t i = 0; i < n; i++) {
 		const struct comm_meta *md = r[i].ext >= 0 ? meta_find(m, nm, r[i].ext) : NULL;
 		const char *name = strtab_str(&c->strs, r[i].name);
@@ -279,10 +282,11 @@ int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk)
 		v[i].group_size = md ? md->group_size : -1;
 		v[i].bytes = -1;
 		if (md && md->dtype && (md->in_nelems >= 0 || md->out_nelems >= 0)) {
-			int64_t el = md->in_nelems > md->out_nelems ? md->in_nelems : md->out_nelems;
+			int64_t el = md->in_nelems > md->out_nelems ? md->in_nelems
+								    : md->out_nelems;
 			int64_t size = dtype_bytes(strtab_str(&c->strs, md->dtype));
 
-			/* nccl-tests' S: the larger buffer (all-gather's output, reduce-scatter's input) */
+			/* nccl-tests' S: the larger buffer (all-gather out, reduce-scatter in) */
 			if (size && el <= INT64_MAX / size)
 				v[i].bytes = el * size;
 		}

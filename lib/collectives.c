@@ -410,7 +410,8 @@ int collectives_compute(struct report *rep)
 			return -1;
 		for (size_t i = 0; i < n; i++)
 			if (!rep->ranks[i].complete)
-				rep->incomplete_ranks[rep->nr_incomplete_ranks++] = rep->ranks[i].rank;
+				rep->incomplete_ranks[rep->nr_incomplete_ranks++] =
+					rep->ranks[i].rank;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (rep->ranks[i].analysed)

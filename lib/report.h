@@ -141,11 +141,11 @@ struct report_gpu {
  */
 struct report_comm_series {
 	const char *group;		/* "Process Group Name"; NULL without */
-	const char *name;		/* "Collective name", else the kernel/op name cut at '(' '<' */
+	const char *name;		/* "Collective name", else the name cut at '(' or '<' */
 	int64_t group_size;		/* "Group size"; -1 unknown */
 	size_t n;
 	int64_t *dur_ns, *end_ns;	/* n each */
-	int64_t *bytes;			/* n message sizes as nccl-tests counts them, -1 unknown; NULL: none known */
+	int64_t *bytes;			/* n sizes (nccl-tests' S), -1 unknown; NULL: none known */
 };
 
 struct report_rank {

@@ -246,7 +246,8 @@ static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk
 		if (jdom_get(&a[i], "bytes")) {
 			s->bytes = int_array(c, &a[i], "bytes", &m3);
 			if (m3 != m1)
-				fail(c, &a[i], "\"%s\" should hold %s", "bytes", "one size per duration");
+				fail(c, &a[i], "\"%s\" should hold %s", "bytes",
+				     "one size per duration");
 		}
 		if (m2 != m1)
 			fail(c, &a[i], "\"%s\" should hold %s", "ends_ns", "one end per duration");

@@ -65,7 +65,7 @@ static const unsigned char rule_below[NR_RULES] = {
 
 const struct suggest_threshold suggest_thresholds[] = {
 	{ "utilization", "low-gpu-utilization", "gpu.utilization", OPT(utilization), 0.6,
-	  "fraction", "GPU busy time (less waiting at collectives) / active span below this: medium" },
+	  "fraction", "GPU busy time (less collective waits) / active span below this: medium" },
 	{ "utilization_high", "low-gpu-utilization", "gpu.utilization", OPT(utilization_high), 0.4,
 	  "fraction", "GPU utilization below this makes that suggestion high" },
 	{ "kernel_us", "launch-bound", "kernels.median_ns", OPT(kernel_us), 20, "us",
@@ -766,10 +766,10 @@ static void message(char *m, size_t n, const struct hit *h, const char *where)
 	case R_STRAGGLER:
 		if (h->s)
 			snprintf(m, n,
-				 "Rank %" PRId64 " is the rank the others wait for: it reaches %.0f%% "
-				 "of its collectives last, and the other ranks wait %s for it in all, "
-				 "most at %.120s. Their long steps and busy-looking GPUs are that "
-				 "waiting. " STRAGGLER_CHECK,
+				 "Rank %" PRId64 " is the rank the others wait for: it reaches "
+				 "%.0f%% of its collectives last, and the other ranks wait %s for "
+				 "it in all, most at %.120s. Their long steps and busy-looking GPUs "
+				 "are that waiting. " STRAGGLER_CHECK,
 				 h->rank, 100 * h->x[1], dur(b1, sizeof(b1), h->value), h->s);
 		else if (h->x[0] >= 0)
 			snprintf(m, n,

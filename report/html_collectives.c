@@ -52,9 +52,9 @@ static void stragglers(struct page *p)
 	}
 	buf_printf(p->b, " %s the rank%s the others wait for: %s last at the collectives, and "
 			 "the other ranks spin inside their collective kernels until %s arrives. "
-			 "That waiting counts as busy GPU time and as long steps on the ranks that "
-			 "wait, so their plain utilization looks best; effective utilization leaves "
-			 "it out.",
+			 "That waiting counts as busy GPU time and as long steps on the ranks "
+			 "that wait, so their plain utilization looks best; effective "
+			 "utilization leaves it out.",
 		   r->nr_stragglers > 1 ? "are" : "is", r->nr_stragglers > 1 ? "s" : "",
 		   r->nr_stragglers > 1 ? "they arrive" : "it arrives",
 		   r->nr_stragglers > 1 ? "each" : "it");
@@ -160,8 +160,8 @@ static void ranks(struct page *p)
 		if (rk->has_clock) {
 			html_i64(p, "td", key3(kb, sizeof(kb), "ranks", i, "clock_offset_ns"), NULL,
 				 rk->clock_offset_ns, HK_NS);
-			html_i64(p, "td", key3(kb, sizeof(kb), "ranks", i, "clock_offset_spread_ns"),
-				 NULL, rk->clock_offset_spread_ns, HK_NS);
+			key3(kb, sizeof(kb), "ranks", i, "clock_offset_spread_ns");
+			html_i64(p, "td", kb, NULL, rk->clock_offset_spread_ns, HK_NS);
 		} else {
 			buf_adds(p->b, "<td>\xe2\x80\x94</td><td>\xe2\x80\x94</td>");
 		}
@@ -176,13 +176,14 @@ void html_collectives(struct page *p)
 
 	buf_adds(p->b, "<section id=\"collectives\">\n<h2>Who waits for whom</h2>\n");
 	if (r->nr_ranks < 2) {
-		buf_adds(p->b, "<p class=\"muted\">One rank: nobody to wait for.</p>\n</section>\n");
+		buf_adds(p->b,
+			 "<p class=\"muted\">One rank: nobody to wait for.</p>\n</section>\n");
 		return;
 	}
 	if (!r->straggler_rule || strcmp(r->straggler_rule, "collectives")) {
-		buf_printf(p->b, "<p class=\"muted\">No collective matched across ranks, so waiting "
-				 "cannot be told from work; stragglers come from the %s rule (see "
-				 "Across ranks).</p>\n</section>\n",
+		buf_printf(p->b, "<p class=\"muted\">No collective matched across ranks, so "
+				 "waiting cannot be told from work; stragglers come from the %s "
+				 "rule (see Across ranks).</p>\n</section>\n",
 			   r->straggler_rule ? r->straggler_rule : "step");
 		return;
 	}

@@ -354,12 +354,13 @@ void html_timeline(struct page *p)
 	}
 	if (shared)
 		buf_printf(p->b, "<p class=\"muted\">Top-level phases (light bands) and their "
-				 "children per rank, on one time axis: each rank's clock is moved by "
-				 "its offset against rank %lld, estimated from the ends of matched "
-				 "collectives, which coincide on all ranks. A rank that starts late "
-				 "shows bars shifted right; where the ranks meet at collectives their "
-				 "bars line up, and the ranks that wait there look longer, not the one "
-				 "they wait for (see Who waits for whom).</p>\n",
+				 "children per rank, on one time axis: each rank's clock is moved "
+				 "by its offset against rank %lld, estimated from the ends of "
+				 "matched collectives, which coincide on all ranks. A rank that "
+				 "starts late shows bars shifted right; where the ranks meet at "
+				 "collectives their bars line up, and the ranks that wait there "
+				 "look longer, not the one they wait for (see Who waits for "
+				 "whom).</p>\n",
 			   (long long)ref_rank);
 	else
 		buf_adds(p->b, "<p class=\"muted\">Top-level phases (light bands) and their "
@@ -419,7 +420,8 @@ void html_timeline(struct page *p)
 		for (size_t i = 0; i < r->nr_ranks; i++)
 			if (is_straggler(r, r->ranks[i].rank))
 				buf_printf(&d, "%.9g %zu\n",
-					   (double)(rank_end(&r->ranks[i]) + shift_at(shift, i)) / 1e6,
+					   (double)(rank_end(&r->ranks[i]) + shift_at(shift, i)) /
+						   1e6,
 					   i);
 		buf_adds(&d, "-1 0\n");	/* off the x range: never drawn, never empty */
 		gnuplot_data(&p->gp, &d);

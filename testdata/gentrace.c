@@ -2041,7 +2041,7 @@ static void parse_args(int argc, char **argv, struct opts *o, int *have_steps)
 			eq = strchr(v, '=');
 			if (!eq || eq - v >= (long)sizeof(num) || parse_u64(eq + 1, &sec) ||
 			    sec > 86400)
-				usage_error("bad --clock-shift '%s' (RANK=SECONDS, at most a day)", v);
+				usage_error("bad --clock-shift '%s' (RANK=SECONDS, to a day)", v);
 			memcpy(num, v, (size_t)(eq - v));
 			num[eq - v] = 0;
 			if (parse_u64(num, &u) || u >= MAX_RANKS)
