@@ -420,9 +420,9 @@ static int finish(struct file_result *res, int nr_threads)
 	arena_adopt(&res->arena, &a_gpu);
 	arena_adopt(&res->arena, &a_cpu);
 	arena_adopt(&res->arena, &a_phases);
+	rk->start_ns = min_ts;
 	if (rc_gpu || rc_cpu || rc_phases || comm_finish(&res->comm, &res->arena, rk))
 		return -1;
-	rk->start_ns = min_ts;
 	if (rk->gpu.active_span_ns == 0 && res->util_samples) {
 		rk->gpu.utilization = (double)res->util_sum / (double)res->util_samples / 100.0;
 		rk->gpu.util_from_samples = 1;

@@ -217,7 +217,7 @@ static int same_key(const struct inst *x, const struct inst *y)
 
 /* Fill series s from instances v[0..n) of one key. */
 static int make_series(struct report_comm_series *s, const struct inst *v, size_t n,
-		       struct arena *a)
+		       int64_t start_ns, struct arena *a)
 {
 	int any_bytes = 0;
 
@@ -232,7 +232,9 @@ static int make_series(struct report_comm_series *s, const struct inst *v, size_
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		s->dur_ns[i] = v[i].dur_ns;
-		s->end_ns[i] = v[i].ts_ns + v[i].dur_ns;
+		/* from the rank's first event: shorter numbers in the report */
+		if (__builtin_add_overflow(v[i].ts_ns - start_ns, v[i].dur_ns, &s->end_ns[i]))
+			s->end_ns[i] = INT64_MAX;	/* a hostile duration */
 		any_bytes |= v[i].bytes >= 0;
 		if (v[i].group_size > s->group_size)
 			s->group_size = v[i].group_size;
@@ -305,7 +307,7 @@ int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk)
 
 		while (j < n && same_key(&v[j], &v[i]))
 			j++;
-		if (make_series(&rk->comm[s], v + i, j - i, a))
+		if (make_series(&rk->comm[s], v + i, j - i, rk->start_ns, a))
 			goto out;
 		i = j;
 	}

@@ -135,9 +135,9 @@ struct report_gpu {
 
 /*
  * One collective of one rank as the cross-rank matching needs it: every
- * instance of (group, name) on this rank in time order.  Ends are on the
- * rank's own clock and serve only the clock offset; durations and order do
- * the matching.
+ * instance of (group, name) on this rank in time order.  Ends count from
+ * the rank's start_ns, on its own clock, and serve only the clock offset;
+ * durations and order do the matching.
  */
 struct report_comm_series {
 	const char *group;		/* "Process Group Name"; NULL without */

@@ -280,6 +280,33 @@ static void test_bandwidth(void)
 	report_release(&rep);
 }
 
+static void test_clock(void)
+{
+	struct report rep;
+	struct report_rank *rk = make(&rep, 2);
+
+	/*
+	 * Rank 1's clock reads 10 s late: its first event is at 10 s + 40, its
+	 * ends count from there (60 and 160 are 10 s + 100 and 10 s + 200):
+	 * offset 10 s exactly, spread 0.
+	 */
+	rk[0].start_ns = 0;
+	rk[1].start_ns = 10000000040LL;
+	series(&rep, 0, NULL, "x", (int64_t[]){ 5, 5 }, (int64_t[]){ 100, 200 }, NULL, 2);
+	series(&rep, 1, NULL, "x", (int64_t[]){ 5, 5 }, (int64_t[]){ 60, 160 }, NULL, 2);
+	CHECK_EQ_INT(collectives_compute(&rep), 0);
+	CHECK_EQ_INT(rk[1].has_clock, 1);
+	CHECK_EQ_INT(rk[1].clock_offset_ns, 10000000000LL);
+	CHECK_EQ_INT(rk[1].clock_offset_spread_ns, 0);
+	/* durations near INT64_MAX saturate instead of overflowing */
+	rk[0].comm[0].dur_ns[0] = INT64_MAX;
+	rk[0].comm[0].dur_ns[1] = INT64_MAX;
+	rk[1].comm[0].dur_ns[0] = -5;
+	CHECK_EQ_INT(collectives_compute(&rep), 0);
+	CHECK_EQ_INT(rk[0].gpu.comm_wait_ns, INT64_MAX);
+	report_release(&rep);
+}
+
 int main(void)
 {
 	test_none();
@@ -287,5 +314,6 @@ int main(void)
 	test_threshold();
 	test_unmatched_and_incomplete();
 	test_bandwidth();
+	test_clock();
 	return check_done("test_collectives");
 }
