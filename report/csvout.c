@@ -175,7 +175,8 @@ static void ranks(const struct report *r, struct buf *b)
 
 	header(b, "rank,source,complete,warnings,events,span_ns,kernels,kernel_time_ns,busy_ns,"
 		  "active_span_ns,idle_ns,utilization,comm_ns,compute_ns,memory_ns,"
-		  "comm_compute_overlap,steps,step_median_ns,warmup,wall_ns,frames,blocks,fps,bps,"
+		  "comm_compute_overlap,comm_wait_ns,comm_transfer_ns,effective_utilization,"
+		  "clock_offset_ns,steps,step_median_ns,warmup,wall_ns,frames,blocks,fps,bps,"
 		  "realtime_factor,gpu_peak_allocated,gpu_peak_reserved");
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
@@ -204,6 +205,18 @@ static void ranks(const struct report *r, struct buf *b)
 			for (int k = 0; k < 10; k++)
 				f_none(&w);
 		}
+		if (rk->analysed && g->has_wait) {
+			f_i64(&w, g->comm_wait_ns);
+			f_i64(&w, g->comm_transfer_ns);
+			f_dbl(&w, g->effective_utilization);
+		} else {
+			for (int k = 0; k < 3; k++)
+				f_none(&w);
+		}
+		if (rk->has_clock)
+			f_i64(&w, rk->clock_offset_ns);
+		else
+			f_none(&w);
 		if (rk->analysed && rk->has_phases) {
 			f_i64(&w, rk->steps.d.count);
 			f_dbl(&w, rk->steps.d.count ? rk->steps.d.median_ns : NAN);
@@ -260,6 +273,37 @@ static void cross_rank(const struct report *r, struct buf *b)
 	}
 }
 
+static void collectives(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	header(b, "group,collective,ranks,instances,unmatched,wait_ns,transfer_ns,last_rank,"
+		  "last_count,bytes,algbw_gbps,busbw_gbps");
+	for (size_t i = 0; i < r->nr_collectives; i++) {
+		const struct report_collective *c = &r->collectives[i];
+
+		if (c->group)
+			f_str(&w, c->group);
+		else
+			f_none(&w);
+		f_str(&w, c->name);
+		f_i64(&w, c->ranks);
+		f_i64(&w, c->instances);
+		f_i64(&w, c->unmatched);
+		f_i64(&w, c->wait_ns);
+		f_i64(&w, c->transfer_ns);
+		f_i64(&w, c->last_rank);
+		f_i64(&w, c->last_count);
+		if (c->bytes >= 0)
+			f_i64(&w, c->bytes);
+		else
+			f_none(&w);
+		f_dbl(&w, c->algbw);
+		f_dbl(&w, c->busbw);
+		row_end(&w);
+	}
+}
+
 static void suggestions(const struct report *r, struct buf *b)
 {
 	static const char *const sev[] = { "low", "medium", "high" };
@@ -289,7 +333,8 @@ static const struct {
 } tables[] = {
 	{ "kernels.csv", kernels },	{ "phases.csv", phases },
 	{ "steps.csv", steps },		{ "ranks.csv", ranks },
-	{ "cross_rank.csv", cross_rank }, { "suggestions.csv", suggestions },
+	{ "cross_rank.csv", cross_rank }, { "collectives.csv", collectives },
+	{ "suggestions.csv", suggestions },
 };
 
 int render_csv(const struct report *r, const char *dir, struct err *err)
