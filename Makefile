@@ -10,7 +10,7 @@
 #   make install    into $(PREFIX) (default /usr/local)
 #
 # Variables: DEV=1 adds -Werror; SANITIZE=address,undefined builds into
-# build-san/; CFLAGS replaces -O2 -g; J sets make's parallelism for tests.
+# build-san/; CFLAGS replaces -O2 -g; V=1 shows the commands.
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -24,7 +24,7 @@ BUILD ?= build
 SAN_FLAGS =
 endif
 
-WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla
+WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla -Wformat=2
 ifeq ($(DEV),1)
 WARN += -Werror
 endif
@@ -33,7 +33,7 @@ HAVE_ISAL := $(shell test -e /usr/include/isa-l/igzip_lib.h && echo 1)
 ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
 ZLIB_LIBS := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 
-ALL_CFLAGS = $(WARN) -D_GNU_SOURCE -fopenmp $(CFLAGS) $(SAN_FLAGS) $(ZLIB_CFLAGS) -Ilib -Ireport -Ianalyzer -MMD -MP
+ALL_CFLAGS = $(WARN) -D_GNU_SOURCE -fopenmp $(CFLAGS) $(SAN_FLAGS) $(ZLIB_CFLAGS) -MMD -MP
 LIBS = $(ZLIB_LIBS) -lcsv -lm
 ifeq ($(HAVE_ISAL),1)
 ALL_CFLAGS += -DHAVE_ISAL
@@ -41,13 +41,21 @@ LIBS += -lisal
 endif
 ALL_LDFLAGS = -fopenmp $(SAN_FLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard lib/*.c))
+# lib/ in tiers, each using only those before it: util (memory, buffers,
+# logging, sorting, writing files), read (gzip, the JSON scanner, events,
+# the trace readers), model (the report and its JSON form), stats (what is
+# computed over reports: cross-rank statistics, suggestions), prog (what
+# the programs share: the command-line layer).
+LIB_TIERS := util read model stats prog
+LIB_INC := $(addprefix -Ilib/,$(LIB_TIERS))
+LIB_SRC := $(sort $(wildcard $(addsuffix /*.c,$(addprefix lib/,$(LIB_TIERS)))))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB_A := $(BUILD)/libvt.a
 
-# Programs and the two libraries between them and lib/: librender (report/:
-# HTML, charts, CSV) and libanalyze (analyzer/ without its main, so that
-# vcompare analyses traces exactly as vanalyze does).
+# Programs and the libraries between them and lib/: librender (report/:
+# HTML, charts, CSV), libanalyze (analyzer/ without its main, so that
+# vcompare analyses traces exactly as vanalyze does) and libcompare
+# (compare/ without its main, for the unit tests).
 PROGS := $(BUILD)/vanalyze $(if $(wildcard aggregate/*.c),$(BUILD)/vaggregate) \
 	 $(if $(wildcard compare/*.c),$(BUILD)/vcompare)
 RENDER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard report/*.c)))
@@ -55,13 +63,17 @@ RENDER_A := $(BUILD)/librender.a
 ANALYZE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(filter-out analyzer/main.c,$(wildcard analyzer/*.c))))
 ANALYZE_A := $(BUILD)/libanalyze.a
 AGGREGATE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard aggregate/*.c)))
-COMPARE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard compare/*.c)))
+COMPARE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(filter-out compare/main.c,$(wildcard compare/*.c))))
+COMPARE_A := $(BUILD)/libcompare.a
 TOOLS := $(BUILD)/gentrace $(BUILD)/inflate_only
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 ALL_TARGETS = $(PROGS) $(TOOLS)
 
 .PHONY: all check-build test demo bench fuzz golden install clean deps
+# Test objects are intermediate files to make; kept, so that a second
+# 'make test' relinks and recompiles nothing that has not changed.
+.SECONDARY:
 .DEFAULT_GOAL := all
 
 # The collector keeps its own rules beside its code; before 'all', which
@@ -77,40 +89,47 @@ FLAGS_STAMP := $(BUILD)/flags.stamp
 $(shell mkdir -p $(BUILD) && echo '$(ALL_CFLAGS)' | cmp -s - $(FLAGS_STAMP) || \
 	echo '$(ALL_CFLAGS)' >$(FLAGS_STAMP))
 
+# Scoped headers: each part sees lib/ and its own folder; the programs
+# also see report/ (librender's interface) and vcompare sees analyzer/include/
+# (libanalyze's interface), never another program's private headers.  Unit
+# tests see every module they test.
+$(BUILD)/%.o: INC = $(LIB_INC)
+$(BUILD)/report/%.o: INC = $(LIB_INC) -Ireport
+$(BUILD)/analyzer/%.o: INC = $(LIB_INC) -Ianalyzer -Ianalyzer/include -Ireport
+$(BUILD)/aggregate/%.o: INC = $(LIB_INC) -Iaggregate -Ireport
+$(BUILD)/compare/%.o: INC = $(LIB_INC) -Icompare -Ianalyzer/include -Ireport
+$(BUILD)/tests/unit/%.o: INC = $(LIB_INC) -Ianalyzer -Ianalyzer/include -Icompare -Ireport \
+	-Itests/unit
+
+# One short line per step, as Linux and git do; V=1 shows the commands.
+ifneq ($(V),1)
+quiet = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call quiet,CC,$@)$(CC) $(ALL_CFLAGS) $(INC) -c -o $@ $<
+
+$(BUILD)/%.a:
+	@rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 $(LIB_A): $(LIB_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
-
 $(RENDER_A): $(RENDER_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
-
 $(ANALYZE_A): $(ANALYZE_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
+$(COMPARE_A): $(COMPARE_OBJ)
 
 $(BUILD)/vanalyze: $(BUILD)/analyzer/main.o $(ANALYZE_A) $(RENDER_A) $(LIB_A)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-
 $(BUILD)/vaggregate: $(AGGREGATE_OBJ) $(RENDER_A) $(LIB_A)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-
-$(BUILD)/vcompare: $(COMPARE_OBJ) $(ANALYZE_A) $(RENDER_A) $(LIB_A)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-
+$(BUILD)/vcompare: $(BUILD)/compare/main.o $(COMPARE_A) $(ANALYZE_A) $(RENDER_A) $(LIB_A)
 $(BUILD)/gentrace: $(BUILD)/testdata/gentrace.o $(LIB_A)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-
 $(BUILD)/inflate_only: $(BUILD)/bench/inflate_only.o $(LIB_A)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(PROGS) $(TOOLS):
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(ANALYZE_A) $(RENDER_A) $(LIB_A)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(COMPARE_A) $(ANALYZE_A) $(RENDER_A) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 check-build: all $(UNIT_BIN)
 
@@ -139,9 +158,9 @@ bench: deps
 # libFuzzer needs clang; the target links the same lib/ sources.
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard lib/*.h)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard lib/*/*.h)
 	@mkdir -p build-fuzz
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -Ilib -fopenmp=libgomp -fsanitize=fuzzer,address,undefined \
+	$(call quiet,FUZZ,$@)clang -std=c11 -D_GNU_SOURCE -g -O1 $(LIB_INC) -fopenmp=libgomp -fsanitize=fuzzer,address,undefined \
 		$(ZLIB_CFLAGS) -o $@ $< $(LIB_SRC) $(LIBS)
 .PHONY: fuzz-build
 fuzz-build:

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "buf.h"
+#include "grow.h"
 #include "log.h"
 
 /* Deeper than any real layout; bounds the stack of the recursion. */
@@ -44,15 +45,8 @@ int find_list_add(struct find_list *l, const char *path)
 {
 	char *s;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		char **p = realloc(l->paths, cap * sizeof(*p));
-
-		if (!p)
-			return -1;
-		l->paths = p;
-		l->cap = cap;
-	}
+	if (ALLOC_GROW(l->paths, l->n + 1, l->cap))
+		return -1;
 	s = strdup(path);
 	if (!s)
 		return -1;

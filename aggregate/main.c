@@ -3,15 +3,14 @@
  *
  * The reduce step of a map/reduce over a cluster: vanalyze writes one
  * report per rank file wherever the ranks ran, and vaggregate reads them
- * back (lib/report_read.c), merges their ranks (merge.c), and computes
+ * back (lib/model/report_read.c), merges their ranks (merge.c), and computes
  * cross-rank statistics, stragglers and suggestions with the code vanalyze
- * runs on multi-rank input (lib/crossrank.c, lib/suggest.c), so one
+ * runs on multi-rank input (lib/stats/crossrank.c, lib/stats/suggest.c), so one
  * vanalyze over every trace and vanalyze per trace followed by vaggregate
  * agree.  main() parses options, gathers the inputs, and picks the exit
  * code; it analyses nothing.
  */
 #include <getopt.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +18,12 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "collectives.h"
 #include "crossrank.h"
 #include "find.h"
+#include "gaps.h"
+#include "grow.h"
 #include "log.h"
 #include "merge.h"
 #include "outfile.h"
@@ -52,22 +54,19 @@ static const char usage[] =
 	"  REPORT|DIR         a report file, or a directory as with --reports_dir;\n"
 	"                     a file named here that is no report is an error\n"
 	"\n"
-	"Outputs (the summary goes to stdout unless -q):\n"
-	"      --json PATH    the merged report as JSON ('-' for stdout)\n"
-	"      --html PATH    the merged report as one HTML page\n"
-	"      --out DIR      DIR/report.json, DIR/report.html and DIR/tables/*.csv\n"
-	"      --title TEXT   the HTML page's title\n"
+	"Outputs (the summary goes to stdout unless -q or --json is '-'):\n"
+	CLI_HELP_OUTPUTS
 	"      --no-charts    HTML without gnuplot charts\n"
 	"\n"
+	"Checks:\n"
+	"      --expect-ranks N  the run has ranks 0 to N-1: name every missing one\n"
+	"                     and exit 1 (default: the world_size the traces\n"
+	"                     recorded, when the reports agree on one; without\n"
+	"                     either, nothing is checked)\n"
+	"\n"
 	"Other options:\n"
-	"      --threshold NAME=V  change when a suggestion fires; NAME is one of the\n"
-	"                     thresholds listed below (as in vanalyze)\n"
-	"  -j, --jobs N       threads reading reports (default: all cores)\n"
-	"  -q, --quiet        print no summary on stdout\n"
-	"      --no-progress  no progress line on stderr (there is none unless\n"
-	"                     stderr is a terminal and there are many reports)\n"
-	"  -h, --help         show this help and exit\n"
-	"  -V, --version      show the version and exit\n"
+	CLI_HELP_THRESHOLD
+	CLI_HELP_COMMON
 	"\n"
 	"Merging: ranks are sorted by rank number, then source trace.  A rank read\n"
 	"twice (same rank number and same source, e.g. a report copied into two\n"
@@ -75,128 +74,87 @@ static const char usage[] =
 	"different traces is kept twice, each with a warning, as vanalyze does.\n"
 	"\n"
 	"Exit status: 0 when every report was merged; 1 when a report was skipped\n"
-	"(cut off, not JSON, a missing field, another report schema, a named file\n"
-	"that is no report, unreadable) -- the rest is still merged and written --\n"
-	"when there was no report at all, or when an output could not be written;\n"
-	"2 for a usage error.\n"
+	"(cut off, not JSON, a missing field, another report schema, no ranks, a\n"
+	"named file that is no report, unreadable) -- the rest is still merged and\n"
+	"written --, when ranks of the run are missing, when there was no report at\n"
+	"all, or when an output could not be written; 2 for a usage error.\n"
 	"\n"
 	"Examples:\n"
 	"  vaggregate --reports_dir reports --out merged\n"
 	"  vaggregate --json all.json node*/report.json\n";
 
 struct opts {
-	int jobs, quiet, progress;
-	const char *json, *html, *out;
-	struct render_opts render;
-	struct suggest_opts suggest;
+	struct cli cli;
+	int no_charts;			/* --no-charts */
+	int64_t expect_ranks;		/* --expect-ranks; 0: the reports' world_size */
 	struct find_list dirs;		/* --reports_dir, in order */
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "%s: ", log_progname());
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\ntry 'vaggregate --help'\n");
-	return EXIT_USAGE;
-}
-
+/* Returns -1 to go on, or the exit status. */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
+		CLI_OPTS_COMMON,
+		CLI_OPTS_OUTPUTS,
+		CLI_OPT_THRESHOLD,
 		{ "reports_dir", required_argument, NULL, 'R' },
 		{ "reports-dir", required_argument, NULL, 'R' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "html", required_argument, NULL, 'M' },
-		{ "out", required_argument, NULL, 'O' },
-		{ "title", required_argument, NULL, 't' },
 		{ "no-charts", no_argument, NULL, 'C' },
-		{ "threshold", required_argument, NULL, 'H' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "no-progress", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "expect-ranks", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	memset(o, 0, sizeof(*o));
-	o->jobs = omp_get_num_procs();
-	o->progress = 1;
-	o->suggest = (struct suggest_opts)SUGGEST_OPTS_DEFAULT;
+	cli_init(&o->cli, usage, term_thresholds);
+	o->no_charts = 0;
+	o->expect_ranks = 0;
 	find_list_init(&o->dirs);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:qhV", longopts, NULL)) != -1) {
-		char *end;
-		long v;
-
+	while ((c = getopt_long(argc, argv, CLI_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'R':
-			if (find_list_add(&o->dirs, optarg))
-				return usage_error("%s", "out of memory");
-			break;
-		case 'J':
-			o->json = optarg;
-			break;
-		case 'M':
-			o->html = optarg;
-			break;
-		case 'O':
-			o->out = optarg;
-			break;
-		case 't':
-			o->render.title = optarg;
-			break;
+			if (find_list_add(&o->dirs, optarg)) {
+				log_msg("out of memory");
+				return EXIT_FAIL;
+			}
+			continue;
 		case 'C':
-			o->render.no_charts = 1;
+			o->no_charts = 1;
+			continue;
+		case 'E': {
+			char *end;
+			long long v = strtoll(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 1 || v > (1LL << 31))
+				return cli_usage_error("--expect-ranks wants a rank count from 1, "
+						       "not '%s'", optarg);
+			o->expect_ranks = v;
+			continue;
+		}
+		}
+		switch (cli_parse(&o->cli, c, optarg, argv[optind - 1])) {
+		case CLI_TAKEN:
 			break;
-		case 'H':
-			if (suggest_parse(&o->suggest, optarg))
-				return usage_error("--threshold wants NAME=VALUE with NAME a "
-						   "threshold listed by --help, not '%s'", optarg);
-			break;
-		case 'j':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 1024)
-				return usage_error("-j wants a thread count from 1 to 1024, "
-						   "not '%s'", optarg);
-			o->jobs = (int)v;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'P':
-			o->progress = 0;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			term_thresholds(stdout);
-			exit(EXIT_OK);
-		case 'V':
-			printf("vaggregate %s\n", VTRACE_VERSION);
-			exit(EXIT_OK);
-		case ':':
-			return usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+		case CLI_EXIT_OK:
+			return EXIT_OK;
+		case CLI_EXIT_USAGE:
+			return EXIT_USAGE;
+		case CLI_OTHER:
+			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc && o->dirs.n == 0)
-		return usage_error("%s", "no reports given: use --reports_dir DIR or name "
-					 "report files");
+		return cli_usage_error("no reports given: use --reports_dir DIR or name report "
+				       "files");
 	return -1;
 }
 
 /* Flag the files added since *done as named (1) or found in a directory (0). */
 static void mark(unsigned char **named, size_t *cap, size_t *done, size_t n, int flag)
 {
-	if (n > *cap) {
-		*cap = n > 2 * *cap ? n : 2 * *cap;
-		*named = realloc(*named, *cap);
-		if (!*named) {
-			log_msg("out of memory");
-			exit(EXIT_FAIL);
-		}
+	if (ALLOC_GROW(*named, n, *cap)) {
+		log_msg("out of memory");
+		exit(EXIT_FAIL);
 	}
 	for (; *done < n; (*done)++)
 		(*named)[*done] = (unsigned char)flag;
@@ -257,14 +215,14 @@ struct outputs {
 
 static void outputs_of(const struct opts *o, struct outputs *out)
 {
-	const char *paths[3] = { o->json, o->html, NULL };
+	const char *paths[3] = { o->cli.json, o->cli.html, NULL };
 	struct buf json;
 	struct stat st;
 
 	out->n = 0;
 	buf_init(&json);
-	if (o->out) {
-		buf_printf(&json, "%s/report.json", o->out);
+	if (o->cli.out) {
+		buf_printf(&json, "%s/report.json", o->cli.out);
 		paths[2] = buf_ok(&json) ? json.data : NULL;
 	}
 	for (int i = 0; i < 3; i++) {
@@ -295,10 +253,11 @@ static int is_output(const char *path, const struct outputs *out)
 
 static int write_outputs(const struct report *rep, const struct opts *o, size_t bytes_in)
 {
+	struct render_opts ro = { .title = o->cli.title, .no_charts = o->no_charts };
 	struct err e;
 	int status = EXIT_OK;
 
-	if (o->json) {
+	if (o->cli.json) {
 		struct buf out;
 
 		/*
@@ -312,17 +271,17 @@ static int write_outputs(const struct report *rep, const struct opts *o, size_t 
 		if (!buf_ok(&out)) {
 			log_msg("out of memory writing the report");
 			status = EXIT_FAIL;
-		} else if (outfile_write(o->json, out.data, out.len, &e)) {
+		} else if (outfile_write(o->cli.json, out.data, out.len, &e)) {
 			log_error(NULL, &e);
 			status = EXIT_FAIL;
 		}
 		buf_release(&out);
 	}
-	if (o->html && render_html(rep, o->html, &o->render, &e)) {
+	if (o->cli.html && render_html(rep, o->cli.html, &ro, &e)) {
 		log_error(NULL, &e);
 		status = EXIT_FAIL;
 	}
-	if (o->out && render_out(rep, o->out, &o->render, &e)) {
+	if (o->cli.out && render_out(rep, o->cli.out, &ro, &e)) {
 		log_error(NULL, &e);
 		status = EXIT_FAIL;
 	}
@@ -341,6 +300,7 @@ int main(int argc, char **argv)
 	struct report rep;
 	struct opts o;
 	int status = EXIT_OK, rc;
+	int64_t world;
 
 	log_init("vaggregate");
 	rc = parse_opts(argc, argv, &o);
@@ -365,8 +325,8 @@ int main(int argc, char **argv)
 		in[k].named = named[i];
 		nr_in = ++k;
 	}
-	mo.jobs = o.jobs;
-	mo.progress = o.progress && isatty(STDERR_FILENO);
+	mo.jobs = o.cli.jobs;
+	mo.progress = o.cli.progress && isatty(STDERR_FILENO);
 
 	report_init(&rep, "vaggregate");
 	if (merge_reports(&rep, in, nr_in, &mo, &st))
@@ -381,12 +341,15 @@ int main(int argc, char **argv)
 			log_msg("no ranks to merge: no report files found");
 		status = EXIT_FAIL;
 	}
+	world = o.expect_ranks ? o.expect_ranks : gaps_world_size(&rep);
+	if (world < 0 || gaps_report(&rep, world, o.expect_ranks ? "--expect-ranks" : "world_size"))
+		status = EXIT_FAIL;
 	if (collectives_compute(&rep) || crossrank_compute(&rep) ||
-	    suggest_compute(&rep, &o.suggest)) {
+	    suggest_compute(&rep, &o.cli.suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}
-	if (!o.quiet && !(o.json && !strcmp(o.json, "-")))
+	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html))
 		summary_print(stdout, &rep, &st);
 	if (write_outputs(&rep, &o, st.bytes) != EXIT_OK)
 		status = EXIT_FAIL;

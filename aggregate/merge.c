@@ -194,6 +194,13 @@ static void report_files(const struct merge_input *in, size_t n, const struct fi
 
 		switch (f->rc) {
 		case REPORT_READ_OK:
+			if (!f->n) {
+				/* a map step whose vanalyze read nothing: not a rank of the run */
+				log_msg("%s: the report holds no ranks (its vanalyze read no trace); "
+					"skipped", p);
+				st->skipped++;
+				break;
+			}
 			st->reports++;
 			st->bytes += f->bytes;
 			break;

@@ -46,12 +46,12 @@ static void stat_row(FILE *f, const struct report_stat *st)
 {
 	double s;
 	const char *unit = row_unit(st, &s);
-	const char *fmt = strcmp(unit, "-") ? "%.4g" : "%.6g";
+	int digits = strcmp(unit, "-") ? 4 : 6;
 	double v[5] = { st->min, st->max, st->avg, st->median, st->stddev };
 	char t[5][32];
 
 	for (int i = 0; i < 5; i++)
-		snprintf(t[i], sizeof(t[i]), fmt, v[i] / s);
+		snprintf(t[i], sizeof(t[i]), "%.*g", digits, v[i] / s);
 	fprintf(f, "  %10s r%-5lld %10s r%-5lld %10s %10s %10s  %-4s ", t[0],
 		(long long)st->min_rank, t[1], (long long)st->max_rank, t[2], t[3], t[4], unit);
 	term_put_safe(f, st->metric);

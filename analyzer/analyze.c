@@ -395,6 +395,7 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->bytes = res->file_bytes;
 	rk->bytes_text = info->bytes_text;
 	rk->format = info->format;
+	rk->world_size = info->world_size > 0 ? info->world_size : 0;
 	rk->complete = res->rc == 0;
 	rk->events_total = info->nr_events;
 	rk->by_ph = tally_to_counts(&res->by_ph, &res->arena, &rk->nr_by_ph);

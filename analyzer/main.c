@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "log.h"
 #include "options.h"
 #include "outfile.h"
@@ -30,24 +31,15 @@ static const char usage[] =
 	"bare-array format too) or '-' for standard input; DIR stands for every\n"
 	"*.json, *.json.gz and *.vtr file inside it.\n"
 	"\n"
-	"Options:\n"
-	"  -j, --jobs N       threads to use (default: all cores)\n"
-	"      --json PATH    write the report as JSON to PATH ('-' for stdout)\n"
-	"      --html PATH    write the report as one self-contained HTML page with\n"
-	"                     charts (drawn by gnuplot when installed)\n"
-	"      --out DIR      write DIR/report.json, DIR/report.html and the CSV\n"
-	"                     tables DIR/tables/*.csv\n"
+	"Outputs (the summary goes to stdout unless -q or an output is '-'):\n"
+	CLI_HELP_OUTPUTS
 	"      --top N        kernels shown per rank in the summary (default 5)\n"
 	"\n"
 	ANALYZE_OPTS_HELP
 	"\n"
-	"Suggestions:\n"
-	"      --threshold NAME=V  change when a suggestion fires; NAME is one of the\n"
-	"                     thresholds listed below (README has the table)\n"
-	"  -q, --quiet        print no summary on stdout\n"
-	"      --no-progress  no progress line for inputs over 100 MB of text\n"
-	"  -h, --help         show this help and exit\n"
-	"  -V, --version      show the version and exit\n"
+	"Other options:\n"
+	CLI_HELP_THRESHOLD
+	CLI_HELP_COMMON
 	"\n"
 	"Ranks come from distributedInfo.rank in the file, else from a rank<N>,\n"
 	"rank-<N>, rank_<N> or worker<N> token in the file name, else from the\n"
@@ -61,92 +53,74 @@ static const char usage[] =
 	"  vanalyze --json report.json traces/\n";
 
 struct opts {
+	struct cli cli;
 	struct analyze_opts a;
 	long top;
-	const char *json;
-	const char *html, *out;		/* --html PATH, --out DIR */
-	int quiet;
 };
 
+/* Returns -1 to go on, or the exit status. */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
+		CLI_OPTS_COMMON,
+		CLI_OPTS_OUTPUTS,
+		CLI_OPT_THRESHOLD,
 		ANALYZE_LONGOPTS,
-		SUGGEST_LONGOPT,
-		{ "json", required_argument, NULL, 'J' },
-		{ "html", required_argument, NULL, 'W' },
-		{ "out", required_argument, NULL, 'O' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "top", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, rc;
+	int c;
 
+	cli_init(&o->cli, usage, term_thresholds);
 	analyze_opts_init(&o->a);
-	o->json = NULL;
-	o->html = o->out = NULL;
 	o->top = 5;
-	o->quiet = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CLI_SHORTOPTS, longopts, NULL)) != -1) {
 		char *end;
 		long v;
+		int rc;
 
-		switch (c) {
-		case 'J':
-			o->json = optarg;
-			break;
-		case 'W':
-			o->html = optarg;
-			break;
-		case 'O':
-			o->out = optarg;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'T':
+		if (c == 'T') {
 			v = strtol(optarg, &end, 10);
 			if (*end || v < 0 || v > 1000000)
-				return usage_error("--top wants a count from 0, not '%s'", optarg);
+				return cli_usage_error("--top wants a count from 0, not '%s'", optarg);
 			o->top = v;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			term_thresholds(stdout);
-			exit(EXIT_OK);
-		case 'V':
-			printf("vanalyze %s\n", VTRACE_VERSION);
-			exit(EXIT_OK);
-		case ':':
-			return usage_error("option '%s' needs an argument", argv[optind - 1]);
-		case '?':
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		default:
-			rc = analyze_opts_parse(&o->a, c, optarg);
-			if (rc)
-				return rc == 1 ? usage_error("unknown option '%s'", argv[optind - 1])
-					       : rc;
+			continue;
 		}
+		switch (cli_parse(&o->cli, c, optarg, argv[optind - 1])) {
+		case CLI_TAKEN:
+			continue;
+		case CLI_EXIT_OK:
+			return EXIT_OK;
+		case CLI_EXIT_USAGE:
+			return EXIT_USAGE;
+		case CLI_OTHER:
+			break;
+		}
+		rc = analyze_opts_parse(&o->a, c, optarg);
+		if (rc)
+			return rc == 1 ? cli_usage_error("unknown option '%s'", argv[optind - 1]) : rc;
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no input given");
+		return cli_usage_error("no input given");
+	o->a.jobs = o->cli.jobs;
+	o->a.progress = o->cli.progress;
+	o->a.suggest = o->cli.suggest;
 	return -1;
 }
 
 /* --html and --out; the renderer warns itself when gnuplot is missing. */
-static int write_rendered(const struct report *rep, const struct opts *o)
+static int write_rendered(const struct report *rep, const struct cli *o)
 {
+	struct render_opts ro = { .title = o->title };
 	struct err e;
 	int rc = 0;
 
-	if (o->html && render_html(rep, o->html, NULL, &e)) {
+	if (o->html && render_html(rep, o->html, &ro, &e)) {
 		log_error(NULL, &e);
 		rc = -1;
 	}
-	if (o->out && render_out(rep, o->out, NULL, &e)) {
+	if (o->out && render_out(rep, o->out, &ro, &e)) {
 		log_error(NULL, &e);
 		rc = -1;
 	}
@@ -174,9 +148,9 @@ int main(int argc, char **argv)
 	}
 	report_init(&rep, "vanalyze");
 	status = analyze_run(&rep, argv + optind, (size_t)(argc - optind), &o.a);
-	if (!o.quiet && !(o.json && !strcmp(o.json, "-")) && !(o.html && !strcmp(o.html, "-")))
+	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html))
 		summary_print(stdout, &rep, (size_t)o.top);
-	if (o.json) {
+	if (o.cli.json) {
 		struct buf out;
 		struct err e;
 
@@ -185,13 +159,13 @@ int main(int argc, char **argv)
 		if (!buf_ok(&out)) {
 			log_msg("out of memory writing the report");
 			status = EXIT_FAIL;
-		} else if (outfile_write(o.json, out.data, out.len, &e)) {
+		} else if (outfile_write(o.cli.json, out.data, out.len, &e)) {
 			log_error(NULL, &e);
 			status = EXIT_FAIL;
 		}
 		buf_release(&out);
 	}
-	if (write_rendered(&rep, &o))
+	if (write_rendered(&rep, &o.cli))
 		status = EXIT_FAIL;
 	report_release(&rep);
 	analyze_opts_release(&o.a);

@@ -7,15 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "log.h"
-
-int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "%s: ", log_progname());
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\ntry '%s --help'\n", log_progname());
-	return EXIT_USAGE;
-}
 
 void analyze_opts_init(struct analyze_opts *o)
 {
@@ -97,21 +90,15 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 	long v;
 
 	switch (c) {
-	case 'j':
-		v = strtol(arg, &end, 10);
-		if (*end || v < 1 || v > 1024)
-			return usage_error("-j wants a thread count from 1 to 1024, not '%s'", arg);
-		o->jobs = (int)v;
-		return 0;
 	case 'p':
 		if (add_phase_rule(&o->phase, arg))
-			return usage_error("--phase wants NAME=GLOB, not '%s'", arg);
+			return cli_usage_error("--phase wants NAME=GLOB, not '%s'", arg);
 		return 0;
 	case 'F':
 		return read_phase_file(o, arg) ? EXIT_USAGE : 0;
 	case 's':
 		if (o->phase.nr_step_globs == PHASES_MAX_RULES)
-			return usage_error("%s", "too many --step globs");
+			return cli_usage_error("too many --step globs (at most %d)", PHASES_MAX_RULES);
 		o->phase.step_globs[o->phase.nr_step_globs++] = arg;
 		return 0;
 	case 'b':
@@ -120,25 +107,17 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 	case 'f':
 		v = strtol(arg, &end, 10);
 		if (*end || v < 0)
-			return usage_error("--frames wants a frame count, not '%s'", arg);
+			return cli_usage_error("--frames wants a frame count, not '%s'", arg);
 		o->phase.frames = v;
 		return 0;
 	case 't': {
 		double fps = strtod(arg, &end);
 
 		if (*end || !(fps > 0 && fps < 1e6))
-			return usage_error("--target-fps wants frames per second, not '%s'", arg);
+			return cli_usage_error("--target-fps wants frames per second, not '%s'", arg);
 		o->phase.target_fps = fps;
 		return 0;
 	}
-	case 'H':
-		if (suggest_parse(&o->suggest, arg))
-			return usage_error("--threshold wants NAME=VALUE with NAME a threshold "
-					   "listed by --help, not '%s'", arg);
-		return 0;
-	case 'P':
-		o->progress = 0;
-		return 0;
 	}
 	return 1;
 }

@@ -1,7 +1,7 @@
 /*
  * phases: see phases.h.
  *
- * Spans are kept as 40-byte records while the file is read.  At the end
+ * Spans are kept as 32-byte records while the file is read.  At the end
  * they are sorted per thread by start (longest first) and nested with a
  * stack by containment, which gives each span its path; rows group spans by
  * path across threads.  A kernel counts towards a phase when the runtime

@@ -19,27 +19,9 @@
 
 #include "buf.h"
 #include "event.h"
+#include "options.h"
 #include "report.h"
 #include "strtab.h"
-
-#define PHASES_MAX_RULES 32
-
-struct phase_rule {
-	const char *name;		/* the phase name given */
-	const char *glob;		/* fnmatch(3) pattern on the raw event name */
-};
-
-struct phase_opts {
-	struct phase_rule rules[PHASES_MAX_RULES];	/* --phase NAME=GLOB */
-	size_t nr_rules;
-	const char *step_globs[PHASES_MAX_RULES];	/* --step; none: the defaults */
-	size_t nr_step_globs;
-	const char *block_glob;		/* --block; NULL: "block_*" */
-	int64_t frames;			/* --frames; -1 unknown */
-	double target_fps;		/* --target-fps; 0 none */
-};
-
-void phase_opts_init(struct phase_opts *o);
 
 struct phases {
 	const struct phase_opts *opts;

@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "collectives.h"
 #include "crossrank.h"
+#include "grow.h"
 #include "log.h"
 #include "rank.h"
 #include "suggest.h"
@@ -28,13 +29,9 @@ struct inputs {
 
 static void inputs_add(struct inputs *in, const char *path)
 {
-	if (in->n == in->cap) {
-		in->cap = in->cap ? in->cap * 2 : 16;
-		in->paths = realloc(in->paths, in->cap * sizeof(*in->paths));
-		if (!in->paths) {
-			log_msg("out of memory");
-			exit(EXIT_FAIL);
-		}
+	if (ALLOC_GROW(in->paths, in->n + 1, in->cap)) {
+		log_msg("out of memory");
+		exit(EXIT_FAIL);
 	}
 	in->paths[in->n] = strdup(path);
 	if (!in->paths[in->n]) {

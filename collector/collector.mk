@@ -9,7 +9,7 @@
 COL_LIB_SRC := collector/vtrace.c collector/sampler.c
 COL_LIB_OBJ := $(COL_LIB_SRC:collector/%.c=$(BUILD)/collector/lib/%.o)
 COL_CFLAGS = $(WARN) -D_GNU_SOURCE $(CFLAGS) $(SAN_FLAGS) -fPIC -fvisibility=hidden -pthread \
-	-Ilib -MMD -MP
+	-Ilib/util -Ilib/read -MMD -MP
 COL_LDLIBS = -pthread -ldl
 # TLS descriptors: a dlopen()ed library (Python) reaches its thread-local
 # buffer pointer without a __tls_get_addr() call on every record.
@@ -28,46 +28,46 @@ UNIT_BIN += $(COL_TEST_BIN)
 
 $(BUILD)/collector/lib/%.o: collector/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(COL_CFLAGS) -c -o $@ $<
+	$(call quiet,CC,$@)$(CC) $(COL_CFLAGS) -c -o $@ $<
 
 # nodelete: a thread-exit destructor and an atexit handler point into the
 # library, so it must stay mapped even if someone dlclose()s it.
 $(BUILD)/libvtrace.so: $(COL_LIB_OBJ)
-	$(CC) -shared $(SAN_FLAGS) $(LDFLAGS) -Wl,-soname,libvtrace.so -Wl,-z,nodelete \
+	$(call quiet,LINK,$@)$(CC) -shared $(SAN_FLAGS) $(LDFLAGS) -Wl,-soname,libvtrace.so -Wl,-z,nodelete \
 		-o $@ $^ $(COL_LDLIBS)
 
 $(BUILD)/libvtrace.a: $(COL_LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 $(BUILD)/vtrace.pc: collector/collector.mk
 	@mkdir -p $(dir $@)
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	$(call quiet,GEN,$@)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 		'Name: vtrace' 'Description: lean in-process collector for video-generation pipelines' \
 		'Version: 0.1.0' 'Libs: -L$${libdir} -lvtrace' 'Libs.private: -pthread -ldl' \
 		'Cflags: -I$${includedir}' > $@
 
 $(BUILD)/vtrace-export: $(BUILD)/collector/export.o $(LIB_A)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 # Tests and helpers link the static library plus libvt.a for the reader.
-$(BUILD)/tests/collector/%.o: ALL_CFLAGS += -Icollector
+$(BUILD)/tests/collector/%.o: INC = $(LIB_INC) -Icollector
 
 $(BUILD)/tests/test_collector_%: $(BUILD)/tests/collector/test_collector_%.o \
 		$(BUILD)/libvtrace.a $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(COL_LDLIBS)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(COL_LDLIBS)
 
 $(BUILD)/tests/test_collector_nvml: | $(COL_FAKE_NVML)
 
 $(BUILD)/tests/collector_%: $(BUILD)/tests/collector/collector_%.o $(BUILD)/libvtrace.a $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(COL_LDLIBS)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(COL_LDLIBS)
 
 # The fake NVML is loaded into tests with dlopen: no sanitizer runtime in it.
 $(COL_FAKE_NVML): tests/collector/fake_nvml.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -shared -fPIC -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
+	$(call quiet,LINK,$@)$(CC) $(WARN) $(CFLAGS) -shared -fPIC -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
 
 .PHONY: install-collector
 install: install-collector

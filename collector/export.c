@@ -4,7 +4,7 @@
  *
  *	vtrace-export run-rank0.vtr -o run-rank0.trace.json.gz
  *
- * Events stream from lib/vtr.c through a struct buf into the output (gzip
+ * Events stream from lib/read/vtr.c through a struct buf into the output (gzip
  * when the name ends in .gz), which is written to NAME.tmp and renamed, so
  * a failure never leaves a half-written trace.  Times are written as
  * microseconds with three decimals, exactly, on the CLOCK_REALTIME

@@ -1,5 +1,5 @@
 /*
- * vtrace: the collector (API in vtrace.h, file format in lib/vtr.h and
+ * vtrace: the collector (API in vtrace.h, file format in lib/read/vtr.h and
  * FORMAT.md).
  *
  * Each recording thread owns a ring of 16-byte records (struct vt_thread).

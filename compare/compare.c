@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "metrics.h"
 
 struct rows {
@@ -14,15 +15,8 @@ struct rows {
 
 static struct row *push_row(struct rows *r)
 {
-	if (r->n == r->alloc) {
-		size_t alloc = r->alloc ? 2 * r->alloc : 64;
-		struct row *v = realloc(r->v, alloc * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		r->v = v;
-		r->alloc = alloc;
-	}
+	if (ALLOC_GROW(r->v, r->n + 1, r->alloc))
+		return NULL;
 	memset(&r->v[r->n], 0, sizeof(r->v[0]));
 	return &r->v[r->n++];
 }

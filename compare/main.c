@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "compare.h"
 #include "log.h"
 #include "options.h"
@@ -38,27 +39,26 @@ static const char usage[] =
 	"is reported as noise.  Improvements are reported the same way.\n"
 	"\n"
 	"Options:\n"
-	"      --threshold V       worse by more than V (5%% or 0.05) regresses\n"
-	"                          (default 5%%)\n"
+	"      --threshold V       worse by more than V (5% or 0.05) regresses\n"
+	"                          (default 5%)\n"
 	"      --threshold NAME=V  the same for one metric or a prefix of metrics:\n"
-	"                          'phase:denoising=2%%', 'kernel:=10%%', 'span_ns=3%%'\n"
+	"                          'phase:denoising=2%', 'kernel:=10%', 'span_ns=3%'\n"
 	"                          (repeatable; the longest matching NAME wins)\n"
 	"      --alpha P           significance level of the U test (default 0.01)\n"
 	"      --min-share V       times that change by less than V of the span\n"
-	"                          (0.5%% or 0.005, the default) count as the same\n"
+	"                          (0.5% or 0.005, the default) count as the same\n"
 	"      --top N             kernels compared: each side's top N by total time\n"
 	"                          (default 10)\n"
 	"      --all               every per-rank row, not only those that changed\n"
 	"      --markdown PATH     the comparison as markdown ('-' for stdout), for CI\n"
 	"                          job summaries and pull-request comments\n"
 	"      --json PATH         the comparison as JSON ('-' for stdout)\n"
-	"  -q, --quiet             no table on stdout\n"
-	"  -j, --jobs N            threads for analysing traces (default: all cores)\n"
 	"\n"
+	"Traces given as a side are analysed as vanalyze would:\n"
 	ANALYZE_OPTS_HELP
-	"      --no-progress  no progress line for inputs over 100 MB of text\n"
-	"  -h, --help         show this help and exit\n"
-	"  -V, --version      show the version and exit\n"
+	"\n"
+	"Other options:\n"
+	CLI_HELP_COMMON
 	"\n"
 	"Metrics (lower is better unless marked higher): span_ns, steps.median_ns,\n"
 	"phase:PATH.total_ns and .median_ns, throughput.fps and .bps (higher),\n"
@@ -74,16 +74,20 @@ static const char usage[] =
 	"  vcompare --markdown summary.md baseline/report.json traces/\n";
 
 struct opts {
+	struct cli cli;
 	struct analyze_opts a;
 	struct thresholds t;
 	size_t top;
-	int all, quiet;
-	const char *markdown, *json;
+	int all;
+	const char *markdown;
 };
 
+/* Returns -1 to go on, or the exit status. */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
+		CLI_OPTS_COMMON,
+		CLI_OPT_JSON,
 		ANALYZE_LONGOPTS,
 		{ "threshold", required_argument, NULL, 'T' },
 		{ "alpha", required_argument, NULL, 'A' },
@@ -91,16 +95,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "top", required_argument, NULL, 'N' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "markdown", required_argument, NULL, 'M' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
 
+	cli_init(&o->cli, usage, NULL);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CLI_SHORTOPTS, longopts, NULL)) != -1) {
 		char *end, *eq;
 		double v;
 		long n;
@@ -110,66 +111,60 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			eq = strrchr(optarg, '=');
 			if (!eq) {
 				if (threshold_parse_value(optarg, &o->t.all))
-					return usage_error("--threshold wants a fraction or a "
-							   "percentage such as 5%% or 0.05, not '%s'",
-							   optarg);
-				break;
+					return cli_usage_error("--threshold wants a fraction or a "
+							       "percentage such as 5%% or 0.05, "
+							       "not '%s'", optarg);
+				continue;
 			}
 			if (eq == optarg || threshold_parse_value(eq + 1, &v))
-				return usage_error("--threshold wants NAME=5%% or NAME=0.05, not '%s'",
-						   optarg);
+				return cli_usage_error("--threshold wants NAME=5%% or NAME=0.05, "
+						       "not '%s'", optarg);
 			*eq = '\0';
 			o->t.rules[o->t.n++] = (struct threshold_rule){ optarg, v };
-			break;
+			continue;
 		case 'A':
 			v = strtod(optarg, &end);
 			if (*end || !(v > 0 && v < 1))
-				return usage_error("--alpha wants a probability between 0 and 1, "
-						   "not '%s'", optarg);
+				return cli_usage_error("--alpha wants a probability between 0 and "
+						       "1, not '%s'", optarg);
 			o->t.alpha = v;
-			break;
+			continue;
 		case 'S':
 			if (threshold_parse_value(optarg, &o->t.min_share) || o->t.min_share > 1)
-				return usage_error("--min-share wants a share of the span such as "
-						   "0.5%% or 0.005, not '%s'", optarg);
-			break;
+				return cli_usage_error("--min-share wants a share of the span such "
+						       "as 0.5%% or 0.005, not '%s'", optarg);
+			continue;
 		case 'N':
 			n = strtol(optarg, &end, 10);
 			if (*end || n < 0 || n > 1000000)
-				return usage_error("--top wants a count from 0, not '%s'", optarg);
+				return cli_usage_error("--top wants a count from 0, not '%s'", optarg);
 			o->top = (size_t)n;
-			break;
+			continue;
 		case 'a':
 			o->all = 1;
-			break;
+			continue;
 		case 'M':
 			o->markdown = optarg;
-			break;
-		case 'J':
-			o->json = optarg;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(EXIT_OK);
-		case 'V':
-			printf("vcompare %s\n", VTRACE_VERSION);
-			exit(EXIT_OK);
-		case ':':
-			return usage_error("option '%s' needs an argument", argv[optind - 1]);
-		case '?':
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		default:
-			rc = analyze_opts_parse(&o->a, c, optarg);
-			if (rc)
-				return rc == 1 ? usage_error("unknown option '%s'", argv[optind - 1])
-					       : rc;
+			continue;
 		}
+		switch (cli_parse(&o->cli, c, optarg, argv[optind - 1])) {
+		case CLI_TAKEN:
+			continue;
+		case CLI_EXIT_OK:
+			return EXIT_OK;
+		case CLI_EXIT_USAGE:
+			return EXIT_USAGE;
+		case CLI_OTHER:
+			break;
+		}
+		rc = analyze_opts_parse(&o->a, c, optarg);
+		if (rc)
+			return rc == 1 ? cli_usage_error("unknown option '%s'", argv[optind - 1]) : rc;
 	}
 	if (argc - optind != 2)
-		return usage_error("%s", "wants two inputs, BASE and NEW");
+		return cli_usage_error("wants two inputs, BASE and NEW");
+	o->a.jobs = o->cli.jobs;
+	o->a.progress = o->cli.progress;
 	return -1;
 }
 
@@ -282,8 +277,7 @@ int main(int argc, char **argv)
 
 		oo = (struct output_opts){ argv[optind], argv[optind + 1], o.all, o.t.alpha,
 					   o.t.all };
-		if (!o.quiet && !(o.markdown && !strcmp(o.markdown, "-")) &&
-		    !(o.json && !strcmp(o.json, "-")))
+		if (!o.cli.quiet && !cli_is_stdout(o.markdown) && !cli_is_stdout(o.cli.json))
 			output_table(stdout, &c, &oo);
 		buf_init(&text);
 		if (o.markdown) {
@@ -292,9 +286,9 @@ int main(int argc, char **argv)
 				status = EXIT_USAGE;
 		}
 		buf_reset(&text);
-		if (o.json) {
+		if (o.cli.json) {
 			output_json(&text, &c, &oo);
-			if (emit(o.json, &text))
+			if (emit(o.cli.json, &text))
 				status = EXIT_USAGE;
 		}
 		buf_release(&text);

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,12 +72,19 @@ int gnuplot_init(struct gnuplot *g)
 	return 0;
 }
 
-static void remove_file(const struct gnuplot *g, const char *fmt, int n)
+static void remove_file(const struct gnuplot *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Remove the file named by fmt inside g's private directory. */
+static void remove_file(const struct gnuplot *g, const char *fmt, ...)
 {
 	char path[4200];
+	va_list ap;
 
 	snprintf(path, sizeof(path), "%s/", g->dir);
-	snprintf(path + strlen(path), sizeof(path) - strlen(path), fmt, n);
+	va_start(ap, fmt);
+	vsnprintf(path + strlen(path), sizeof(path) - strlen(path), fmt, ap);
+	va_end(ap);
 	unlink(path);
 }
 
@@ -87,7 +95,7 @@ void gnuplot_release(struct gnuplot *g)
 			remove_file(g, "c%d.svg", i);
 		for (int i = 0; i < g->nr_data; i++)
 			remove_file(g, "d%d.dat", i);
-		remove_file(g, "plot.gp", 0);
+		remove_file(g, "plot.gp");
 		rmdir(g->dir);
 	}
 	for (int i = 0; g->svg && i < g->nr_charts; i++)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "html.h"
 
 #define SERIES_MAX (HTML_PALETTE - 1)	/* the last colour is "other" */
@@ -38,13 +39,15 @@ static int series_find(const struct series *s, const char *path)
  */
 static void series_of(const struct report *r, struct series *s)
 {
-	size_t cap = 64, n = 0;
-	const char **path = malloc(cap * sizeof(*path));
-	double *total = malloc(cap * sizeof(*total));
-	int *depth = malloc(cap * sizeof(*depth));
+	struct seen {
+		const char *path;
+		double total;
+		int depth;
+	} *v = NULL;
+	size_t alloc = 0, n = 0;
 
 	memset(s, 0, sizeof(*s));
-	for (size_t i = 0; path && total && depth && i < r->nr_ranks; i++) {
+	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
 		for (size_t k = 0; rk->analysed && rk->has_phases && k < rk->nr_phases; k++) {
@@ -53,48 +56,32 @@ static void series_of(const struct report *r, struct series *s)
 
 			if (ph->depth > REPORT_SPANS_DEPTH)
 				continue;
-			for (j = 0; j < n && strcmp(path[j], ph->path); j++)
+			for (j = 0; j < n && strcmp(v[j].path, ph->path); j++)
 				;
 			if (j == n) {
-				if (n == cap) {
-					const char **np = realloc(path, 2 * cap * sizeof(*path));
-					double *nt = np ? realloc(total, 2 * cap * sizeof(*total)) : NULL;
-					int *nd = nt ? realloc(depth, 2 * cap * sizeof(*depth)) : NULL;
-
-					if (np)
-						path = np;
-					if (nt)
-						total = nt;
-					if (!nd)
-						goto out;
-					depth = nd;
-					cap *= 2;
-				}
-				path[n] = ph->path;
-				depth[n] = ph->depth;
-				total[n++] = 0;
+				if (ALLOC_GROW(v, n + 1, alloc))
+					goto out;
+				v[n++] = (struct seen){ ph->path, 0, ph->depth };
 			}
-			total[j] += (double)ph->d.total_ns;
+			v[j].total += (double)ph->d.total_ns;
 		}
 	}
 	/* keep the largest SERIES_MAX, in first-seen order */
-	for (size_t j = 0; path && total && depth && j < n; j++) {
+	for (size_t j = 0; j < n; j++) {
 		size_t bigger = 0;
 
 		for (size_t m = 0; m < n; m++)
-			if (total[m] > total[j] || (total[m] == total[j] && m < j))
+			if (v[m].total > v[j].total || (v[m].total == v[j].total && m < j))
 				bigger++;
 		if (bigger < SERIES_MAX) {
-			s->path[s->n] = path[j];
-			s->depth[s->n++] = depth[j];
+			s->path[s->n] = v[j].path;
+			s->depth[s->n++] = v[j].depth;
 		} else {
 			s->other = 1;
 		}
 	}
 out:
-	free(path);
-	free(total);
-	free(depth);
+	free(v);
 }
 
 static uint32_t series_color(const struct series *s, const char *path)

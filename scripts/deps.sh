@@ -15,7 +15,15 @@ python3:/usr/bin/python3
 clang:/usr/bin/clang
 time:/usr/bin/time
 "
-[ "${1:-}" = "--fuzz" ] && need="$need libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
+# Extras for one part of the tests: --fuzz (libFuzzer), --slurm (a real
+# single-node Slurm for the cluster recipe's test).
+for extra in "$@"; do
+	case $extra in
+	--fuzz) need="$need libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a" ;;
+	--slurm) need="$need slurm-wlm:/usr/sbin/slurmctld munge:/usr/sbin/munged" ;;
+	*) echo "deps: unknown option '$extra'" >&2; exit 2 ;;
+	esac
+done
 
 missing=""
 for item in $need; do

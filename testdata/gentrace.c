@@ -1851,12 +1851,17 @@ static void usage(FILE *f)
 		MAX_RANKS);
 }
 
-static void usage_error(const char *fmt, const char *arg) __attribute__((noreturn));
+static void usage_error(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
 
-static void usage_error(const char *fmt, const char *arg)
+static void usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, PROG ": ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\ntry 'gentrace --help'\n");
 	exit(2);
 }

@@ -12,7 +12,10 @@
 # exit status is 1 when anything failed.
 #
 # Environment: VT_SHARED (default: ../shared beside the repository),
-# VT_TEST_TIMEOUT (seconds per test, default 900).
+# VT_TEST_TIMEOUT (seconds per test, default 900), CI.  Without the shared
+# real traces, every test that reads them skips, and the run says so at its
+# start and end, with the count; with CI=true such a skip is a failure, so a
+# CI machine without ../shared cannot pass on the tests that remain.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd -P) || exit 2
@@ -51,6 +54,19 @@ passed=0
 failed=0
 skipped=0
 
+# Loud, at the start and again at the end: a run without the real traces
+# checks much less than its "passed" count suggests.
+have_shared=1
+[ -d "$VT_SHARED/traces/public" ] && [ -d "$VT_SHARED/traces/torch-cpu" ] || have_shared=0
+no_shared_banner() {
+	[ "$have_shared" = 1 ] && return
+	echo "**********************************************************************"
+	echo "** no shared traces at $VT_SHARED/traces: the tests that read real"
+	echo "** traces skip$( [ "${CI:-}" = true ] && echo ', and with CI=true each such skip fails')"
+	echo "**********************************************************************"
+}
+no_shared_banner
+
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fs", b - a }'; }
 
@@ -65,7 +81,14 @@ report() {
 	77)
 		reason=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)
 		reason=${reason#skip: }
-		echo "skip $label: ${reason:-no reason given}"
+		reason=${reason:-no reason given}
+		if [ "${CI:-}" = true ] && [ "$have_shared" = 0 ]; then
+			echo "FAIL $label: skipped with CI=true: $reason"
+			failed=$((failed + 1))
+			return
+		fi
+		echo "skip $label: $reason"
+		echo "$reason" >>"$WORK/skip-reasons"
 		skipped=$((skipped + 1))
 		;;
 	*)
@@ -181,6 +204,11 @@ if [ -x tests/fuzz/run.sh ] && [ -d build-fuzz ]; then
 	result_of fuzz-short
 fi
 
+if [ "$skipped" -gt 0 ]; then
+	echo "skipped, by reason:"
+	sort "$WORK/skip-reasons" | uniq -c | sort -rn | sed 's/^ */  /'
+fi
+no_shared_banner
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -41,7 +41,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
 import oracle  # noqa: E402
-from clicheck import run_vanalyze, same, show  # noqa: E402
+from vtcheck import run_vanalyze, same, show  # noqa: E402
 import oracle_analyses  # noqa: E402  (the independent reference)
 
 VANALYZE = os.environ["VANALYZE"]

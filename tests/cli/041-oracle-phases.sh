@@ -31,7 +31,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.environ["VT_ROOT"]
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import oracle  # noqa: E402
-from clicheck import run_vanalyze, same, show  # noqa: E402
+from vtcheck import run_vanalyze, same, show  # noqa: E402
 import oracle_analyses  # noqa: E402
 import oracle_phases  # noqa: E402  (the independent reference)
 

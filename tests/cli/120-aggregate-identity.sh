@@ -14,18 +14,21 @@ need_vaggregate
 dlrm=("$PUBLIC"/facebookresearch__param/*dlrm*worker*.json.gz)
 [ "${#dlrm[@]}" -eq 8 ] || die "expected 8 DLRM worker traces, found ${#dlrm[@]}"
 
-va all -j 2 --json all.json "${dlrm[@]}"
-expect_rc all 0
-
-# The map step as the README has it: one vanalyze per rank file, two at a
-# time, each report in reports/NAME/ (vanalyze from $VANALYZE, not $PATH).
-mkdir bin
+# The map step as the README has it: a manifest, then one vanalyze per
+# trace, two at a time, each report in reports/NNNNNN/ (vanalyze from
+# $VANALYZE, not $PATH).
+mkdir bin traces
 ln -s "$VANALYZE" bin/vanalyze
-ls "$PUBLIC"/facebookresearch__param/*dlrm*worker*.json.gz | PATH=$PWD/bin:$PATH xargs -P 2 -I{} sh -c \
-	'd=reports/$(basename "$1" .json.gz); mkdir -p "$d" && exec vanalyze -q -j 1 --json "$d/report.json" "$1"' sh {} ||
+cp "${dlrm[@]}" traces/
+"$VT_ROOT/scripts/slurm/vtrace-manifest" traces >manifest.txt || die "vtrace-manifest failed"
+nl -v0 -nrz -w6 manifest.txt | tr '\t' '\n' | PATH=$PWD/bin:$PATH xargs -d '\n' -n 2 -P 2 sh -c \
+	'mkdir -p "reports/$1" && exec vanalyze -q -j 1 --json "reports/$1/report.json" -- "$2"' sh ||
 	die "the map step failed"
 [ "$(find reports -name report.json | wc -l)" -eq 8 ] || die "the map step did not write 8 reports"
 
+mapfile -t copies <manifest.txt
+va all -j 2 --json all.json "${copies[@]}"
+expect_rc all 0
 vg agg -j 2 --reports_dir reports --json agg.json
 expect_rc agg 0
 no_line agg.err '.' "vaggregate's stderr"

@@ -2,7 +2,7 @@
  * ctest: helpers shared by the collector tests (header only, all static).
  *
  * Checks are those of tests/unit/check.h; ctest_load() reads
- * a .vtr file through lib/vtr.c into an array of plain events (names and
+ * a .vtr file through lib/read/vtr.c into an array of plain events (names and
  * thread ids as text), which tests then search; ctest_stderr_*() capture
  * what the collector writes to fd 2.  Temporary directories live under
  * $TMPDIR (or /tmp) and are removed by ctest_rmdir().

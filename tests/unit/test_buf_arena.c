@@ -1,6 +1,6 @@
 /*
- * test_buf_arena: unit tests for lib/buf.c (the growable byte buffer) and
- * lib/arena.c (the bump allocator).
+ * test_buf_arena: unit tests for lib/util/buf.c (the growable byte buffer) and
+ * lib/util/arena.c (the bump allocator).
  */
 #include "arena.h"
 #include "buf.h"

@@ -1,5 +1,5 @@
 /*
- * test_crossrank: unit tests for lib/crossrank.c, the statistics over ranks
+ * test_crossrank: unit tests for lib/stats/crossrank.c, the statistics over ranks
  * and the stragglers.
  *
  * Reports are built by hand; every expected number is worked out in the

@@ -1,5 +1,5 @@
 /*
- * test_evparse: unit tests for lib/evparse.c.
+ * test_evparse: unit tests for lib/read/evparse.c.
  *
  * Each event is turned into one canonical line (its strings looked up in the
  * batch's table, only the fields its flags say are set), so results of

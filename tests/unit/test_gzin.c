@@ -1,5 +1,5 @@
 /*
- * test_gzin: unit tests for lib/gzin.c.  Gzip inputs are made here with
+ * test_gzin: unit tests for lib/read/gzin.c.  Gzip inputs are made here with
  * zlib's deflate and written to temporary files under $TMPDIR (or /tmp),
  * which are removed at the end.  Each gzip check runs once per engine:
  * the default one (ISA-L where built in) and zlib forced by

@@ -1,5 +1,5 @@
 /*
- * test_jscan: unit tests for lib/jscan.c, the JSON lexing primitives.
+ * test_jscan: unit tests for lib/read/jscan.c, the JSON lexing primitives.
  *
  * Every text is copied into a heap block of exactly its length (no NUL after
  * it), so a scanner that reads one byte past the end trips ASan.  The main

@@ -1,5 +1,5 @@
 /*
- * test_jsonw: unit tests for lib/jsonw.c, the JSON writer.
+ * test_jsonw: unit tests for lib/util/jsonw.c, the JSON writer.
  *
  * Escaping is checked against exact strings; the promise that any input
  * bytes give valid JSON and valid UTF-8 is checked on random bytes with our

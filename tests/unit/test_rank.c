@@ -1,5 +1,5 @@
 /*
- * test_rank: unit tests for lib/rank.c, the rank named in a file name.
+ * test_rank: unit tests for analyzer/rank.c, the rank named in a file name.
  *
  * rank.h: tokens rank<N>, rank-<N>, rank_<N>, worker<N>, not preceded by a
  * letter; the last one in the base name wins; -1 when there is none.

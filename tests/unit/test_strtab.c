@@ -1,5 +1,5 @@
 /*
- * test_strtab: unit tests for lib/strtab.c, string interning.
+ * test_strtab: unit tests for lib/util/strtab.c, string interning.
  *
  * Covers dense ids from 1, equal strings to equal ids, borrowing versus
  * copying, growth to 100,000 strings, embedded NULs, the empty string,

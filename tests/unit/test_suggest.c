@@ -1,5 +1,5 @@
 /*
- * test_suggest: unit tests for lib/suggest.c, the bottleneck suggestions.
+ * test_suggest: unit tests for lib/stats/suggest.c, the bottleneck suggestions.
  *
  * Reports are built by hand from a "quiet" rank on which no rule fires; each
  * test moves one metric to just on its threshold (nothing), then just past

@@ -1,5 +1,5 @@
 /*
- * test_trace_read: unit tests for lib/trace_read.c (with trace_top.c under
+ * test_trace_read: unit tests for lib/read/trace_read.c (with trace_top.c under
  * it), reading whole trace files the way vanalyze does.
  *
  * Traces are generated here: a few hundred events of every shape torch

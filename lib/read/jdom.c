@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "jscan.h"
 
 struct parser {
@@ -25,15 +26,8 @@ struct kids {
 
 static struct jdom *kids_push(struct kids *k)
 {
-	if (k->n == k->alloc) {
-		size_t alloc = k->alloc ? 2 * k->alloc : 8;
-		struct jdom *v = realloc(k->v, alloc * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		k->v = v;
-		k->alloc = alloc;
-	}
+	if (ALLOC_GROW(k->v, k->n + 1, k->alloc))
+		return NULL;
 	memset(&k->v[k->n], 0, sizeof(k->v[0]));
 	return &k->v[k->n++];
 }

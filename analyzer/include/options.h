@@ -1,6 +1,8 @@
 /*
  * options: the analysis options vanalyze and vcompare share, so that
- * vcompare analyses traces exactly as vanalyze would.
+ * vcompare analyses traces exactly as vanalyze would.  With run.h, this is
+ * libanalyze's public interface: the only analyzer headers other programs
+ * see (the Makefile gives them -Ianalyzer/include, not -Ianalyzer).
  *
  * A program puts ANALYZE_LONGOPTS in its getopt_long table (and "j:" in its
  * short options), hands every option it does not know itself to
@@ -10,32 +12,51 @@
 #define VT_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#include "phases.h"
 #include "suggest.h"
 
+#define PHASES_MAX_RULES 32
+
+struct phase_rule {
+	const char *name;		/* the phase name given */
+	const char *glob;		/* fnmatch(3) pattern on the raw event name */
+};
+
+struct phase_opts {
+	struct phase_rule rules[PHASES_MAX_RULES];	/* --phase NAME=GLOB */
+	size_t nr_rules;
+	const char *step_globs[PHASES_MAX_RULES];	/* --step; none: the defaults */
+	size_t nr_step_globs;
+	const char *block_glob;		/* --block; NULL: "block_*" */
+	int64_t frames;			/* --frames; -1 unknown */
+	double target_fps;		/* --target-fps; 0 none */
+};
+
+/* Defaults: no rules, the default step and block globs, frames unknown. */
+void phase_opts_init(struct phase_opts *o);
+
 struct analyze_opts {
-	int jobs;				/* -j; default: all cores */
+	int jobs;				/* threads; the program's -j */
 	struct phase_opts phase;
 	char *phase_lines[PHASES_MAX_RULES];	/* --phase-file rules point into these */
 	size_t nr_phase_lines;
-	struct suggest_opts suggest;
-	int progress;				/* 0: --no-progress */
+	struct suggest_opts suggest;		/* the program's --threshold */
+	int progress;				/* 0: the program's --no-progress */
 };
 
-/* The option codes analyze_opts_parse() takes; a program's own must differ. */
+/*
+ * The options of the analysis itself; a program's own codes must differ.
+ * -j, --threshold and --no-progress are the command-line layer's (cli.h):
+ * the program copies them in before analyze_run().
+ */
 #define ANALYZE_LONGOPTS                                          \
-	{ "jobs", required_argument, NULL, 'j' },                 \
 	{ "phase", required_argument, NULL, 'p' },                \
 	{ "phase-file", required_argument, NULL, 'F' },           \
 	{ "step", required_argument, NULL, 's' },                 \
 	{ "block", required_argument, NULL, 'b' },                \
 	{ "frames", required_argument, NULL, 'f' },               \
-	{ "target-fps", required_argument, NULL, 't' },           \
-	{ "no-progress", no_argument, NULL, 'P' }
-
-/* --threshold NAME=V for the suggestions, where a program wants them. */
-#define SUGGEST_LONGOPT { "threshold", required_argument, NULL, 'H' }
+	{ "target-fps", required_argument, NULL, 't' }
 
 #define ANALYZE_OPTS_HELP                                                              \
 	"Phases, steps and throughput:\n"                                              \
@@ -58,8 +79,5 @@ void analyze_opts_release(struct analyze_opts *o);
  * what is wrong.
  */
 int analyze_opts_parse(struct analyze_opts *o, int c, char *arg);
-
-/* "PROG: " + the message + "try 'PROG --help'"; returns EXIT_USAGE. */
-int usage_error(const char *fmt, const char *arg);
 
 #endif

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 void event_batch_init(struct event_batch *b)
 {
 	b->ev = NULL;
@@ -36,15 +38,8 @@ struct trace_event *event_batch_push(struct event_batch *b)
 {
 	struct trace_event *ev;
 
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 4096;
-		struct trace_event *p = realloc(b->ev, cap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		b->ev = p;
-		b->cap = cap;
-	}
+	if (ALLOC_GROW(b->ev, b->n + 1, b->cap))
+		return NULL;
 	/* Only the head is zeroed: the args fields are valid by flag alone. */
 	ev = &b->ev[b->n++];
 	memset(ev, 0, offsetof(struct trace_event, correlation));

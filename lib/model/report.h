@@ -124,7 +124,7 @@ struct report_gpu {
 	int cpu_comm;			/* comm_ns comes from CPU collectives (no kernels) */
 	int util_from_samples;		/* utilization is the mean of collector samples */
 	/*
-	 * From collectives matched across ranks (lib/collectives.h); has_wait
+	 * From collectives matched across ranks (lib/stats/collectives.h); has_wait
 	 * is 0 (the three are null) until a run of 2+ ranks matched some.
 	 */
 	int has_wait;
@@ -155,6 +155,7 @@ struct report_rank {
 	int64_t bytes;			/* file size */
 	int64_t bytes_text;		/* decompressed text */
 	const char *format;		/* "kineto", "array", "vtr" */
+	int64_t world_size;		/* distributedInfo.world_size; 0 unknown */
 	int complete;
 	const char **warnings;
 	size_t nr_warnings;

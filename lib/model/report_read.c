@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -23,13 +25,22 @@ struct rd {
 	int failed;
 };
 
-static void fail(struct rd *c, const struct jdom *at, const char *fmt, const char *key,
-		 const char *type)
+static void fail(struct rd *c, const struct jdom *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The first failure only: later ones follow from it. */
+static void fail(struct rd *c, const struct jdom *at, const char *fmt, ...)
 {
+	char msg[sizeof(c->err->msg)];
+	va_list ap;
+
 	if (c->failed)
 		return;
 	c->failed = 1;
-	err_set(c->err, at ? at->offset : -1, fmt, key, type);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	err_set(c->err, at ? at->offset : -1, "%s", msg);
 }
 
 /* The member key of obj, of type t; NULL (and failure) when it is not. */
@@ -431,6 +442,8 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 			rk->bytes_text = get_i64(c, in, "bytes_text");
 		if (jdom_get(in, "format"))
 			rk->format = get_str(c, in, "format");
+		if (jdom_get(in, "world_size"))	/* earlier reports lack it */
+			rk->world_size = get_i64_or(c, in, "world_size", 0);
 	}
 }
 

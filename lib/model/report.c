@@ -504,6 +504,11 @@ void report_to_json(const struct report *r, struct buf *out)
 		jsonw_int(&w, rk->bytes_text);
 		jsonw_key(&w, "format");
 		jsonw_str(&w, rk->format);
+		jsonw_key(&w, "world_size");
+		if (rk->world_size > 0)
+			jsonw_int(&w, rk->world_size);
+		else
+			jsonw_null(&w);
 		jsonw_key(&w, "complete");
 		jsonw_bool(&w, rk->complete);
 		jsonw_obj_end(&w);

@@ -1,0 +1,33 @@
+/*
+ * grow: see grow.h.  The array pointer is read and written through memcpy,
+ * so that any object pointer type can be passed as void * without an
+ * aliasing cast of the pointer variable itself.
+ */
+#include "grow.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int grow_array(void *pp, size_t elem, size_t nr, size_t *alloc)
+{
+	size_t cap = *alloc;
+	void *p;
+
+	if (nr <= cap)
+		return 0;
+	cap = cap < SIZE_MAX / 3 ? cap + cap / 2 : nr;
+	if (cap < nr)
+		cap = nr;
+	if (cap < GROW_MIN)
+		cap = GROW_MIN;
+	if (elem && cap > SIZE_MAX / elem)
+		return -1;
+	memcpy(&p, pp, sizeof(p));
+	p = realloc(p, cap * elem);
+	if (!p)
+		return -1;
+	memcpy(pp, &p, sizeof(p));
+	*alloc = cap;
+	return 0;
+}

@@ -1,0 +1,72 @@
+/*
+ * test_grow: ALLOC_GROW keeps what the array held, grows to at least the
+ * count asked for, leaves the array alone when there is room, and fails
+ * cleanly (array and capacity unchanged) when the size would overflow.
+ */
+#include "check.h"
+#include "grow.h"
+
+static void test_push(void)
+{
+	int64_t *v = NULL;
+	size_t n = 0, alloc = 0, reallocs = 0, short_of_room = 0;
+	int failed = 0;
+
+	for (int64_t i = 0; i < 100000 && !failed; i++) {
+		size_t before = alloc;
+
+		failed = ALLOC_GROW(v, n + 1, alloc);
+		if (failed)
+			break;
+		reallocs += alloc != before;
+		short_of_room += alloc < n + 1;
+		v[n++] = i * 3;
+	}
+	CHECK(!failed);
+	CHECK_EQ_INT(short_of_room, 0);
+	for (size_t i = 0; i < n; i++)
+		if (v[i] != (int64_t)i * 3) {
+			CHECK_MSG(0, "element %zu lost: %lld", i, (long long)v[i]);
+			break;
+		}
+	CHECK_MSG(reallocs < 40, "%zu reallocs for 100,000 pushes: growth is not geometric",
+		  reallocs);
+	free(v);
+}
+
+static void test_room_and_jump(void)
+{
+	char *s = NULL;
+	size_t alloc = 0;
+	char *before;
+
+	CHECK(ALLOC_GROW(s, 5, alloc) == 0);
+	CHECK(alloc >= GROW_MIN);
+	before = s;
+	CHECK(ALLOC_GROW(s, alloc, alloc) == 0);	/* room: nothing moves */
+	CHECK(s == before);
+	CHECK(ALLOC_GROW(s, 1000, alloc) == 0);		/* a jump past 1.5x */
+	CHECK(alloc >= 1000);
+	free(s);
+}
+
+static void test_overflow(void)
+{
+	struct big {
+		char b[1 << 12];
+	} *v = NULL;
+	size_t alloc = 0;
+
+	CHECK(ALLOC_GROW(v, 4, alloc) == 0);
+	CHECK(ALLOC_GROW(v, SIZE_MAX / 2, alloc) == -1);
+	CHECK(v != NULL && alloc >= 4 && alloc < 1000);
+	free(v);
+}
+
+int main(void)
+{
+	test_push();
+	test_room_and_jump();
+	test_overflow();
+	return check_done("test_grow");
+}

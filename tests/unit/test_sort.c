@@ -1,0 +1,114 @@
+/*
+ * test_sort: the radix and counting sorts against a plain insertion sort,
+ * on random keys, on keys that differ only in their top or bottom byte,
+ * on negative times and on duplicates (stability), plus the empty and
+ * one-element cases.
+ */
+#include "check.h"
+#include "sort.h"
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* The reference: a stable insertion sort of the identity by key. */
+static void ref_perm(const uint64_t *key, uint32_t *perm, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t v = (uint32_t)i;
+		size_t j = i;
+
+		for (; j > 0 && key[perm[j - 1]] > key[v]; j--)
+			perm[j] = perm[j - 1];
+		perm[j] = v;
+	}
+}
+
+static void check_u64(const uint64_t *key, size_t n, const char *what)
+{
+	uint32_t *got = sort_identity(n), *want = check_xmalloc(n * sizeof(*want) + 1);
+	size_t bad = 0;
+
+	ref_perm(key, want, n);
+	CHECK_MSG(got && sort_perm_u64(key, got, n) == 0, "%s: sort_perm_u64 failed", what);
+	for (size_t i = 0; got && i < n; i++)
+		bad += got[i] != want[i];
+	CHECK_MSG(bad == 0, "%s: %zu of %zu positions differ from the stable reference", what,
+		  bad, n);
+	free(got);
+	free(want);
+}
+
+static void test_perm_u64(void)
+{
+	enum { N = 3000 };
+	uint64_t *key = check_xmalloc(N * sizeof(*key));
+
+	for (size_t i = 0; i < N; i++)
+		key[i] = next();
+	check_u64(key, N, "random keys");
+	for (size_t i = 0; i < N; i++)
+		key[i] = (next() & 0xff) << 56;
+	check_u64(key, N, "top byte only (duplicates, stability)");
+	for (size_t i = 0; i < N; i++)
+		key[i] = next() & 0x3;
+	check_u64(key, N, "bottom bits only");
+	for (size_t i = 0; i < N; i++)
+		key[i] = sort_key_i64((int64_t)(next() % 2000001) - 1000000);
+	check_u64(key, N, "negative and positive times");
+	check_u64(key, 1, "one key");
+	check_u64(key, 0, "no key");
+	free(key);
+}
+
+static void test_perm_id(void)
+{
+	enum { N = 2000, MAX = 37 };
+	uint32_t id[N], *got = sort_identity(N), *want = check_xmalloc(N * sizeof(*want));
+	uint64_t key[N];
+	size_t bad = 0;
+
+	for (size_t i = 0; i < N; i++)
+		key[i] = id[i] = (uint32_t)(next() % (MAX + 1));
+	ref_perm(key, want, N);
+	CHECK(got && sort_perm_id(id, MAX, got, N) == 0);
+	for (size_t i = 0; got && i < N; i++)
+		bad += got[i] != want[i];
+	CHECK_EQ_INT(bad, 0);
+	free(got);
+	free(want);
+}
+
+static void test_i64_and_apply(void)
+{
+	int64_t v[] = { 5, -3, INT64_MAX, 0, INT64_MIN, -3, 7 };
+	const int64_t want[] = { INT64_MIN, -3, -3, 0, 5, 7, INT64_MAX };
+	struct rec {
+		int64_t k;
+		char tag;
+	} r[] = { { 3, 'a' }, { 1, 'b' }, { 2, 'c' } };
+	const uint32_t perm[] = { 1, 2, 0 };
+
+	CHECK(sort_i64(v, sizeof(v) / sizeof(v[0])) == 0);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		CHECK_EQ_INT(v[i], want[i]);
+	CHECK(sort_i64(v, 0) == 0);
+	CHECK(sort_apply(r, 3, sizeof(r[0]), perm) == 0);
+	CHECK(r[0].tag == 'b' && r[1].tag == 'c' && r[2].tag == 'a');
+	CHECK_EQ_INT(r[0].k, 1);
+	CHECK_EQ_INT(r[2].k, 3);
+}
+
+int main(void)
+{
+	test_perm_u64();
+	test_perm_id();
+	test_i64_and_apply();
+	return check_done("test_sort");
+}
