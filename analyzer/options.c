@@ -110,6 +110,12 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 			return cli_usage_error("--frames wants a frame count, not '%s'", arg);
 		o->phase.frames = v;
 		return 0;
+	case 'k':
+		v = strtol(arg, &end, 10);
+		if (*end || v < 1)
+			return cli_usage_error("--frames-per-block wants a frame count, not '%s'", arg);
+		o->phase.frames_per_block = v;
+		return 0;
 	case 't': {
 		double fps = strtod(arg, &end);
 

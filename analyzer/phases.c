@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annot.h"
+#include "generations.h"
 #include "interval.h"
 #include "sort.h"
 #include "track.h"
@@ -28,6 +30,8 @@ struct span_rec {
 	uint32_t name;		/* raw event name, in p->names */
 	uint32_t track;
 	uint64_t seq;
+	uint32_t by_name;	/* a phase only by annot.h, if the trace has no cat */
+	uint32_t pad;
 };
 
 struct launch_rec {
@@ -54,8 +58,10 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 	buf_init(&p->launches);
 	buf_init(&p->kernels);
 	p->seq = 0;
-	p->frames = p->blocks = 0;
+	buf_init(&p->frame_counts);
+	buf_init(&p->block_counts);
 	p->has_frames = p->has_blocks = 0;
+	p->has_cat = 0;
 }
 
 void phases_release(struct phases *p)
@@ -65,6 +71,8 @@ void phases_release(struct phases *p)
 	buf_release(&p->spans);
 	buf_release(&p->launches);
 	buf_release(&p->kernels);
+	buf_release(&p->frame_counts);
+	buf_release(&p->block_counts);
 }
 
 static int starts_with(const char *s, const char *prefix)
@@ -139,9 +147,10 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 	uint32_t rt = strtab_find(st, "cuda_runtime", 12);
 	uint32_t drv = strtab_find(st, "cuda_driver", 11);
 	uint32_t kernel = strtab_find(st, "kernel", 6);
+	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
-	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes */
+	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes, 3 by name */
 	struct track_cache cache = { 0 };
 	struct buf name;
 	int rc = -1;
@@ -153,13 +162,15 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 		const struct trace_event *ev = &b->ev[i];
 		int span = 0;
 
-		if (ev->flags & EV_FRAMES) {
-			p->frames += ev->value;
-			p->has_frames = 1;
-		}
-		if (ev->flags & EV_BLOCKS) {
-			p->blocks += ev->value;
-			p->has_blocks = 1;
+		p->has_cat |= ev->cat != 0;
+		if (ev->flags & (EV_FRAMES | EV_BLOCKS)) {
+			struct gen_count c = { ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
+					       ev->value };
+
+			buf_add(ev->flags & EV_FRAMES ? &p->frame_counts : &p->block_counts, &c,
+				sizeof(c));
+			p->has_frames |= (ev->flags & EV_FRAMES) != 0;
+			p->has_blocks |= (ev->flags & EV_BLOCKS) != 0;
 		}
 		if (!(ev->flags & EV_TS))
 			continue;
@@ -171,13 +182,18 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 				buf_add(&name, strtab_str(st, ev->name), strtab_len(st, ev->name));
 				if (!buf_ok(&name))
 					goto out;
-				rule[ev->name] = name.data && has_rule(p->opts, name.data) ? 2 : 1;
+				rule[ev->name] = !name.data ? 1 : has_rule(p->opts, name.data) ? 2 :
+						 annot_is_user(name.data, name.len) ? 3 : 1;
 			}
-			span = rule[ev->name] == 2;
+			/* by name only while no event had a cat, never device work */
+			span = rule[ev->name] == 2 ||
+			       (rule[ev->name] == 3 && !p->has_cat &&
+				!(device_pid && ev->pid == device_pid));
 		}
 		if (span) {
 			struct span_rec s = { ev->ts_ns, ev->dur_ns, strtab_map(&p->names, st, ev->name, map),
-					      track_id(&p->tracks, &cache, b, ev), p->seq++ };
+					      track_id(&p->tracks, &cache, b, ev), p->seq++,
+					      rule[ev->name] == 3, 0 };
 
 			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
 				goto out;
@@ -196,7 +212,8 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 			buf_add(&p->kernels, &k, sizeof(k));
 		}
 	}
-	rc = buf_ok(&p->spans) && buf_ok(&p->launches) && buf_ok(&p->kernels) ? 0 : -1;
+	rc = buf_ok(&p->spans) && buf_ok(&p->launches) && buf_ok(&p->kernels) &&
+	     buf_ok(&p->frame_counts) && buf_ok(&p->block_counts) ? 0 : -1;
 out:
 	buf_release(&name);
 	free(map);
@@ -354,6 +371,7 @@ struct finish {
 	struct span_rec *s;
 	size_t n;
 	uint32_t *path_of;	/* per span */
+	unsigned char *core;	/* per span: a root that holds denoising */
 	struct strtab pnames, paths;	/* copies */
 	struct path_info *info;	/* by path id, 1..nr_paths */
 	uint32_t nr_paths;
@@ -397,11 +415,13 @@ static int nest(struct finish *f)
 	size_t *stack = malloc((f->n ? f->n : 1) * sizeof(*stack)), depth = 0, cap = 64;
 	struct buf path;
 	int rc = -1;
+	uint32_t pstep = strtab_find(&f->pnames, profiler_step, strlen(profiler_step));
 
 	f->path_of = malloc((f->n ? f->n : 1) * sizeof(*f->path_of));
+	f->core = calloc(f->n ? f->n : 1, 1);
 	f->info = malloc(cap * sizeof(*f->info));
 	buf_init(&path);
-	if (!stack || !f->path_of || !f->info)
+	if (!stack || !f->path_of || !f->core || !f->info)
 		goto out;
 	if (f->n > 1)
 		qsort(f->s, f->n, sizeof(*f->s), cmp_nesting);
@@ -419,6 +439,13 @@ static int nest(struct finish *f)
 			depth--;
 		}
 		parent = depth ? f->path_of[stack[depth - 1]] : 0;
+		/* Denoising (a step or a block) makes its root a generation's core. */
+		if (depth && (f->step_raw[s->name] || f->block_raw[s->name]) && pname != pstep) {
+			const struct span_rec *root = &f->s[stack[0]];
+
+			if (!f->step_raw[root->name] && !f->block_raw[root->name])
+				f->core[stack[0]] = 1;
+		}
 		buf_reset(&path);
 		if (parent) {
 			buf_add(&path, strtab_str(&f->paths, parent), strtab_len(&f->paths, parent));
@@ -673,21 +700,6 @@ static int pick_step(struct finish *f, size_t i)
 	return f->step_raw[f->s[i].name];
 }
 
-static int pick_block(struct finish *f, size_t i)
-{
-	return f->block_raw[f->s[i].name];
-}
-
-static int pick_generation(struct finish *f, size_t i)
-{
-	return f->info[f->path_of[i]].depth == 0 && !pick_profiler_step(f, i);
-}
-
-static int pick_root(struct finish *f, size_t i)
-{
-	return f->info[f->path_of[i]].depth == 0;
-}
-
 static int steps(struct finish *f, struct arena *a, struct report_rank *rk, size_t *idx)
 {
 	struct report_steps *st = &rk->steps;
@@ -733,61 +745,72 @@ static int steps(struct finish *f, struct arena *a, struct report_rank *rk, size
 	return 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
+/*
+ * Roots and block spans for generations.h: every root counts towards the
+ * wall time except a ProfilerStep# that holds no denoising.
+ */
+static int throughput(struct finish *f, int64_t min_ts, struct arena *a, struct report_rank *rk)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	struct phases *p = f->p;
+	uint32_t pstep = profiler_step_id(f);
+	struct gen_root *roots = malloc((f->n ? f->n : 1) * sizeof(*roots));
+	struct gen_block *blocks = malloc((f->n ? f->n : 1) * sizeof(*blocks));
+	struct gen_input in;
+	int rc = -1;
 
-	return x < y ? -1 : x > y;
+	memset(&in, 0, sizeof(in));
+	if (!roots || !blocks)
+		goto out;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct span_rec *s = &f->s[i];
+
+		if (f->info[f->path_of[i]].depth == 0) {
+			struct gen_root *r = &roots[in.nr_roots++];
+
+			r->ts_ns = s->ts_ns;
+			r->end_ns = s->ts_ns + s->dur_ns;
+			r->seq = s->seq;
+			r->pname = f->pname_of_raw[s->name];
+			r->core = f->core[i];
+			r->extent = f->core[i] || !pstep || r->pname != pstep;
+		}
+		if (f->block_raw[s->name]) {
+			struct gen_block *b = &blocks[in.nr_blocks++];
+
+			b->ts_ns = s->ts_ns;
+			b->end_ns = s->ts_ns + s->dur_ns;
+			b->raw = s->name;
+		}
+	}
+	in.roots = roots;
+	in.blocks = blocks;
+	in.frames = (const struct gen_count *)p->frame_counts.data;
+	in.nr_frames = p->frame_counts.len / sizeof(struct gen_count);
+	in.block_counts = (const struct gen_count *)p->block_counts.data;
+	in.nr_block_counts = p->block_counts.len / sizeof(struct gen_count);
+	in.has_frame_counts = p->has_frames;
+	in.has_block_counts = p->has_blocks;
+	in.min_ts = min_ts;
+	in.span_ns = rk->span_ns;
+	in.opts = p->opts;
+	rc = generations_fill(&in, a, &rk->throughput);
+out:
+	free(roots);
+	free(blocks);
+	return rc;
 }
 
-static int throughput(struct finish *f, int64_t min_ts, struct report_rank *rk, size_t *idx)
+/* Without any cat in the trace, spans kept by name are phases; else not. */
+static void drop_by_name(struct finish *f)
 {
-	struct report_throughput *t = &rk->throughput;
-	const struct phase_opts *o = f->p->opts;
-	int64_t start = min_ts, end = min_ts + rk->span_ns, *lat;
-	size_t n;
+	size_t k = 0;
 
-	memset(t, 0, sizeof(*t));
-	n = select_spans(f, pick_generation, idx);
-	if (!n)
-		n = select_spans(f, pick_root, idx);
-	for (size_t i = 0; i < n; i++) {
-		const struct span_rec *s = &f->s[idx[i]];
-
-		if (i == 0 || s->ts_ns < start)
-			start = s->ts_ns;
-		if (i == 0 || s->ts_ns + s->dur_ns > end)
-			end = s->ts_ns + s->dur_ns;
-	}
-	t->wall_ns = n ? end - start : rk->span_ns;
-	t->frames = o->frames >= 0 ? o->frames : f->p->has_frames ? f->p->frames : -1;
-	t->fps = t->frames >= 0 && t->wall_ns > 0 ? (double)t->frames / ((double)t->wall_ns / 1e9)
-						  : NAN;
-	n = select_spans(f, pick_block, idx);
-	t->blocks = n || !f->p->has_blocks ? (int64_t)n : f->p->blocks;
-	t->bps = t->wall_ns > 0 ? (double)t->blocks / ((double)t->wall_ns / 1e9) : 0.0;
-	t->has_first_block = n > 0;
-	t->first_block_ns = n ? f->s[idx[0]].ts_ns + f->s[idx[0]].dur_ns - start : 0;
-	lat = malloc((n ? n : 1) * sizeof(*lat));
-	if (!lat)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		lat[i] = f->s[idx[i]].dur_ns;
-	if (n > 1)
-		qsort(lat, n, sizeof(*lat), cmp_i64);
-	if (n) {
-		t->latency_median_ns = lat[(n - 1) / 2];
-		t->latency_p90_ns = lat[(9 * n + 9) / 10 - 1];	/* nearest rank, ceil(0.9 n) */
-		t->latency_max_ns = lat[n - 1];
-	}
-	free(lat);
-	t->target_fps = o->target_fps;
-	if (o->target_fps > 0)
-		t->realtime_factor = t->frames >= 0 && t->wall_ns > 0 ?
-					     ((double)t->frames / o->target_fps) /
-						     ((double)t->wall_ns / 1e9)
-									 : NAN;
-	return 0;
+	if (!f->p->has_cat)
+		return;
+	for (size_t i = 0; i < f->n; i++)
+		if (!f->s[i].by_name)
+			f->s[k++] = f->s[i];
+	f->n = k;
 }
 
 int phases_finish(struct phases *p, int64_t min_ts, struct arena *a, struct report_rank *rk)
@@ -803,17 +826,19 @@ int phases_finish(struct phases *p, int64_t min_ts, struct arena *a, struct repo
 	f.n = p->spans.len / sizeof(*f.s);
 	strtab_init(&f.pnames, 1);
 	strtab_init(&f.paths, 1);
+	drop_by_name(&f);
 	idx = malloc((f.n ? f.n : 1) * sizeof(*idx));
 	if (!idx || name_tables(&f) || nest(&f))
 		goto out;
 	f.placed = place_kernels(p, &f.nr_placed);
 	if (!f.placed || rows(&f, a, rk) || steps(&f, a, rk, idx) ||
-	    throughput(&f, min_ts, rk, idx))
+	    throughput(&f, min_ts, a, rk))
 		goto out;
 	rc = 0;
 out:
 	free(idx);
 	free(f.path_of);
+	free(f.core);
 	free(f.info);
 	free(f.pname_of_raw);
 	free(f.step_raw);

@@ -1,16 +1,17 @@
 /*
  * phases: the phase tree, the steps and the throughput of one rank.
  *
- * Phase spans are "X" events of cat user_annotation, or, in traces without
- * cat, events whose name a phase rule recognises (fastvideo.region::*,
- * profiler_region_*, ProfilerStep#*, --phase, --step and --block globs).
+ * Phase spans are "X" events of cat user_annotation, or events without cat
+ * whose name a phase rule recognises (fastvideo.region::*,
+ * profiler_region_*, ProfilerStep#*, --phase, --step and --block globs),
+ * or, in a trace where no event has a cat (PyTorch's legacy writer), every
+ * span annot.h takes for a record_function name.
  * gpu_user_annotation spans mirror the CPU ones on the GPU timeline and are
  * left out, or every phase would count twice.  Names lose the
  * "fastvideo.region::" and "profiler_region_" prefixes, and a trailing
  * instance number becomes "*" (denoise_step_3 -> denoise_step_*), so the
- * instances of a phase group.  Frames come from --frames, else from the
- * collector's frame counters; blocks from block spans, else from its block
- * counters.  README's "Definitions" has the details.
+ * instances of a phase group.  The throughput (generations, blocks, FPS,
+ * BPS) is generations.h's.  README's "Definitions" has the details.
  */
 #ifndef VT_PHASES_H
 #define VT_PHASES_H
@@ -28,8 +29,9 @@ struct phases {
 	struct strtab names, tracks;	/* raw span names; "pid\x1ftid" */
 	struct buf spans, launches, kernels;	/* records, see phases.c */
 	uint64_t seq;
-	int64_t frames, blocks;		/* collector counters (EV_FRAMES, EV_BLOCKS) */
+	struct buf frame_counts, block_counts;	/* collector counters as struct gen_count */
 	int has_frames, has_blocks;
+	int has_cat;			/* some event has a cat: no annotations by name */
 };
 
 void phases_init(struct phases *p, const struct phase_opts *o);

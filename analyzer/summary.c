@@ -129,11 +129,38 @@ static void cross_rank_lines(FILE *f, const struct report *rep, const char *bold
 	term_stragglers(f, rep, bold, off);
 }
 
+/* Blocks, BPS and cadence: no line at all for a trace without blocks. */
+static void block_line(FILE *f, const struct report_throughput *t)
+{
+	char a[32], b[32], c[32];
+
+	if (t->blocks < 0)
+		return;
+	fprintf(f, "  blocks   %lld", (long long)t->blocks);
+	if (!isnan(t->bps))
+		fprintf(f, "  %.2f blocks/s", t->bps);
+	if (t->has_first_block) {
+		term_fmt_ns(a, sizeof(a), t->first_block_ns);
+		fprintf(f, ", first after %s", a);
+	}
+	if (t->has_cadence) {
+		term_fmt_ns(a, sizeof(a), t->cadence.median_ns);
+		term_fmt_ns(b, sizeof(b), t->cadence.p90_ns);
+		term_fmt_ns(c, sizeof(c), t->cadence.max_ns);
+		fprintf(f, ", one every %s (p90 %s, max %s)", a, b, c);
+	}
+	if (!isnan(t->streaming_fps))
+		fprintf(f, "  streaming %.2f fps", t->streaming_fps);
+	if (t->target_fps > 0 && !isnan(t->streaming_realtime_factor))
+		fprintf(f, " (%.2fx real time)", t->streaming_realtime_factor);
+	fputc('\n', f);
+}
+
 static void phase_lines(FILE *f, const struct report_rank *rk)
 {
 	const struct report_steps *st = &rk->steps;
 	const struct report_throughput *t = &rk->throughput;
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32];
 	size_t shown = 0;
 
 	if (st->nr_durations) {
@@ -145,21 +172,15 @@ static void phase_lines(FILE *f, const struct report_rank *rk)
 		fputs(st->warmup ? ", first left out as warm-up\n" : "\n", f);
 	}
 	term_fmt_ns(a, sizeof(a), t->wall_ns);
-	fprintf(f, "  wall     %s", a);
+	fprintf(f, "  wall     %s, %zu generation%s", a, t->nr_generations,
+		t->nr_generations == 1 ? "" : "s");
 	if (!isnan(t->fps))
 		fprintf(f, "  %.2f fps (%lld frames)", t->fps, (long long)t->frames);
-	if (t->blocks)
-		fprintf(f, "  %.2f blocks/s", t->bps);
-	if (t->has_first_block) {
-		term_fmt_ns(b, sizeof(b), t->first_block_ns);
-		term_fmt_ns(c, sizeof(c), t->latency_median_ns);
-		term_fmt_ns(d, sizeof(d), t->latency_p90_ns);
-		fprintf(f, ", first after %s, latency %s (p90 %s)", b, c, d);
-	}
 	if (t->target_fps > 0 && !isnan(t->realtime_factor))
 		fprintf(f, "  %.2fx real time at %g fps%s", t->realtime_factor, t->target_fps,
 			t->realtime_factor >= 1 ? "" : ": cannot stream");
 	fputc('\n', f);
+	block_line(f, t);
 	for (size_t i = 0; i < rk->nr_phases && shown < 12; i++) {
 		const struct report_phase *ph = &rk->phases[i];
 

@@ -78,7 +78,7 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 	}
 	if (rk->has_throughput) {
 		rc |= add(out, "throughput.fps", HIGHER_IS_BETTER, UNIT_RATE, t->fps, NULL, 0);
-		if (t->blocks)
+		if (t->blocks > 0)
 			rc |= add(out, "throughput.bps", HIGHER_IS_BETTER, UNIT_RATE, t->bps, NULL, 0);
 		if (t->has_first_block)
 			rc |= add(out, "throughput.first_block_ns", LOWER_IS_BETTER, UNIT_NS,

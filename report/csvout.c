@@ -232,7 +232,10 @@ static void ranks(const struct report *r, struct buf *b)
 				f_i64(&w, t->frames);
 			else
 				f_none(&w);
-			f_i64(&w, t->blocks);
+			if (t->blocks >= 0)
+				f_i64(&w, t->blocks);
+			else
+				f_none(&w);
 			f_dbl(&w, t->fps);
 			f_dbl(&w, t->bps);
 			f_dbl(&w, t->target_fps > 0 ? t->realtime_factor : NAN);

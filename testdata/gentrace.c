@@ -4,6 +4,7 @@
  * analyzer should find in it.
  *
  *   gentrace [--ranks N] [--size BYTES|--steps S] [--blocks K] [--seed X]
+ *            [--generations G] [--loop steps-outer|blocks-outer]
  *            [--jitter F] [--slow-phase NAME=FACTOR] [--straggler R=FACTOR]
  *            [--frames F] [--warmup FACTOR] [--no-wait] [--clock-shift R=SECONDS]
  *            [--level L] [--plain]
@@ -671,6 +672,8 @@ struct opts {
 	int level;
 	int plain;
 	int no_wait;		/* ranks do not wait for each other in collectives */
+	int generations;	/* videos per rank, one after the other */
+	int blocks_outer;	/* --loop blocks-outer: each block holds its own steps */
 	const char *prefix;
 	const char *truth;	/* NULL: PREFIX-truth.json */
 	char cmdline[1024];
@@ -750,14 +753,24 @@ struct truth {
 	size_t nr_steps;
 	int64_t blocks;
 	int64_t wall_start, wall_end;
+	struct gen_truth *gens;		/* per generation, see gen_truth_* */
+	int nr_gens;
 	int64_t peak_alloc[2], peak_reserved[2];	/* [0] the GPU, [1] the CPU (-1) */
 	struct ivals gpu_iv[3];		/* compute kernels, comm kernels, memcpy/memset */
+};
+
+/* One generation's extent and the completion time of each of its blocks. */
+struct gen_truth {
+	int64_t start, end;
+	int64_t *done;			/* done[k]: end of block_k's last span, -1 none */
+	int nr_done;
 };
 
 /* ---- one rank being generated ---- */
 
 struct open_ann {
 	int kind, idx;
+	int late;		/* written when it ends (outlasts a unit of work) */
 	int64_t ts, ext, ev_idx;
 	size_t crec, grec;	/* record slots (not for regions) */
 	int64_t gmin, gmax;	/* GPU work launched inside */
@@ -780,6 +793,7 @@ struct gen {
 	int64_t mem_alloc, mem_reserved, mem_addr;
 	struct open_ann stack[8];
 	int depth;
+	int gen;		/* the generation being made */
 	struct recs cpu_recs, gpu_recs;
 	struct sink out;
 	int64_t nr_written;
@@ -812,6 +826,48 @@ static void phase_add(struct truth *t, int kind, int gpu, int idx, int64_t dur)
 	}
 	p->s[i].count++;
 	p->s[i].total_ns += dur;
+}
+
+/* ---- generations in the truth: extents from the regions, block completions ---- */
+
+static struct gen_truth *gen_truth_at(struct truth *t, int gen)
+{
+	while (t->nr_gens <= gen) {
+		struct gen_truth *x;
+
+		t->gens = xrealloc(t->gens, (size_t)(t->nr_gens + 1) * sizeof(*t->gens));
+		x = &t->gens[t->nr_gens++];
+		x->start = INT64_MAX;
+		x->end = INT64_MIN;
+		x->done = NULL;
+		x->nr_done = 0;
+	}
+	return &t->gens[gen];
+}
+
+static void gen_truth_region(struct truth *t, int gen, int64_t start, int64_t end)
+{
+	struct gen_truth *x = gen_truth_at(t, gen);
+
+	if (start < x->start)
+		x->start = start;
+	if (end > x->end)
+		x->end = end;
+}
+
+/* A block completes when its last span ends, however the loops nest. */
+static void gen_truth_block(struct truth *t, int gen, int idx, int64_t end)
+{
+	struct gen_truth *x = gen_truth_at(t, gen);
+
+	if (idx >= x->nr_done) {
+		x->done = xrealloc(x->done, (size_t)(idx + 1) * sizeof(*x->done));
+		for (int k = x->nr_done; k <= idx; k++)
+			x->done[k] = -1;
+		x->nr_done = idx + 1;
+	}
+	if (end > x->done[idx])
+		x->done[idx] = end;
 }
 
 static void note(struct gen *g, enum ph ph, enum cat cat, int64_t ts, int64_t dur)
@@ -904,13 +960,16 @@ static void emit_annot(struct gen *g, const struct rec *r, int gpu)
 		g->t.steps_ns = xrealloc(g->t.steps_ns, (g->t.nr_steps + 1) * sizeof(int64_t));
 		g->t.steps_ns[g->t.nr_steps++] = r->dur;
 	}
-	if (!gpu && r->sub == A_BLOCK)
+	if (!gpu && r->sub == A_BLOCK) {
 		g->t.blocks++;
+		gen_truth_block(&g->t, g->gen, r->idx, r->ts + r->dur);
+	}
 	if (!gpu && ann_is_region(r->sub)) {
 		if (r->ts < g->t.wall_start)
 			g->t.wall_start = r->ts;
 		if (r->ts + r->dur > g->t.wall_end)
 			g->t.wall_end = r->ts + r->dur;
+		gen_truth_region(&g->t, g->gen, r->ts, r->ts + r->dur);
 	}
 }
 
@@ -1153,12 +1212,13 @@ static void ann_open(struct gen *g, int kind, int idx)
 	a = &g->stack[g->depth++];
 	a->kind = kind;
 	a->idx = idx;
+	a->late = ann_is_region(kind) || (kind == A_BLOCK && g->o->blocks_outer);
 	a->ts = g->cpu;
 	a->ext = ++g->ext;
 	a->ev_idx = g->ev_idx++;
 	a->gmin = INT64_MAX;
 	a->gmax = INT64_MIN;
-	if (!ann_is_region(kind)) {
+	if (!a->late) {
 		struct rec *r;
 
 		a->crec = recs_push(&g->cpu_recs);
@@ -1189,7 +1249,7 @@ static void ann_close(struct gen *g)
 	r.dur = g->cpu - a->ts;
 	r.ext = a->ext;
 	r.v[0] = a->ev_idx;
-	if (ann_is_region(a->kind)) {
+	if (a->late) {
 		/* Regions outlast a unit: written when they end. */
 		unit_flush(g);
 		emit_rec(g, &r);
@@ -1374,44 +1434,50 @@ static void gen_pre(struct gen *g)
 	ann_close(g);
 }
 
-static void gen_step(struct gen *g, int i)
+/* The work of one transformer block within one denoising step. */
+static void block_body(struct gen *g)
 {
-	int64_t warm = i == 0 ? g->o->warmup_ppm : PPM;
 	int world = g->o->ranks > 1;
 
+	if (world)
+		launch(g, OP_ALLGATHER);
+	launch(g, OP_LN);
+	mem_event(g, 75497472, g->device);
+	launch(g, OP_QKV);
+	if (world)
+		launch(g, OP_ALLTOALL);
+	launch(g, OP_ROPE);
+	mem_event(g, 25165824, g->device);
+	launch(g, OP_SDPA);
+	if (world)
+		launch(g, OP_ALLTOALL);
+	launch(g, OP_PROJ);
+	launch(g, OP_ADD);
+	launch(g, OP_LN);
+	mem_event(g, 100663296, g->device);
+	launch(g, OP_FF1);
+	launch(g, OP_GELU);
+	launch(g, OP_FF2);
+	mem_event(g, -100663296 - 25165824 - 75497472, g->device);
+	launch(g, OP_ADD);
+}
+
+/* ProfilerStep#pstep and denoise_step_dstep open, the timestep embedding. */
+static void step_begin(struct gen *g, int pstep, int dstep)
+{
 	new_step_jitter(g);
-	g->warm_ppm = warm;
-	ann_open(g, A_PSTEP, i);
-	ann_open(g, A_DSTEP, i);
+	g->warm_ppm = pstep == 0 ? g->o->warmup_ppm : PPM;
+	ann_open(g, A_PSTEP, pstep);
+	ann_open(g, A_DSTEP, dstep);
 	mem_event(g, 64, -1);
 	launch(g, OP_TIMESTEP_H2D);
 	launch(g, OP_TEMB);
 	launch(g, OP_SILU);
-	for (int k = 0; k < g->o->blocks; k++) {
-		ann_open(g, A_BLOCK, k);
-		if (world)
-			launch(g, OP_ALLGATHER);
-		launch(g, OP_LN);
-		mem_event(g, 75497472, g->device);
-		launch(g, OP_QKV);
-		if (world)
-			launch(g, OP_ALLTOALL);
-		launch(g, OP_ROPE);
-		mem_event(g, 25165824, g->device);
-		launch(g, OP_SDPA);
-		if (world)
-			launch(g, OP_ALLTOALL);
-		launch(g, OP_PROJ);
-		launch(g, OP_ADD);
-		launch(g, OP_LN);
-		mem_event(g, 100663296, g->device);
-		launch(g, OP_FF1);
-		launch(g, OP_GELU);
-		launch(g, OP_FF2);
-		mem_event(g, -100663296 - 25165824 - 75497472, g->device);
-		launch(g, OP_ADD);
-		ann_close(g);
-	}
+}
+
+/* The scheduler update and the sync that ends a step, then its events. */
+static void step_end(struct gen *g)
+{
 	launch(g, OP_LN);
 	launch(g, OP_PROJ);
 	launch(g, OP_MUL);
@@ -1424,6 +1490,33 @@ static void gen_step(struct gen *g, int i)
 	ann_close(g);
 	g->warm_ppm = PPM;
 	unit_flush(g);
+}
+
+/* --loop steps-outer (sequence parallelism): each step sweeps every block. */
+static void gen_step(struct gen *g, int pstep, int dstep)
+{
+	step_begin(g, pstep, dstep);
+	for (int k = 0; k < g->o->blocks; k++) {
+		ann_open(g, A_BLOCK, k);
+		block_body(g);
+		ann_close(g);
+	}
+	step_end(g);
+}
+
+/*
+ * --loop blocks-outer (streaming, Self-Forcing): block k is denoised by its
+ * own steps, then the next block starts.  *pstep numbers ProfilerStep#.
+ */
+static void gen_block_steps(struct gen *g, int *pstep, int k)
+{
+	ann_open(g, A_BLOCK, k);
+	for (int i = 0; i < g->o->steps; i++) {
+		step_begin(g, (*pstep)++, i);
+		block_body(g);
+		step_end(g);
+	}
+	ann_close(g);
 }
 
 static void gen_post(struct gen *g)
@@ -1631,20 +1724,28 @@ static int gen_rank(struct gen *g, const struct opts *o, int rank, const char *p
 	sink_open(&g->out, path, !o->plain, o->level);
 	gen_header(g);
 	new_step_jitter(g);
-	gen_pre(g);
-	ann_open(g, A_DENOISE, -1);
-	for (;;) {
-		if (o->size) {
-			if (steps >= min_steps && sink_text_bytes(&g->out) >= o->size)
-				break;
-		} else if (steps >= o->steps) {
-			break;
+	for (g->gen = 0; g->gen < o->generations; g->gen++) {
+		gen_pre(g);
+		ann_open(g, A_DENOISE, -1);
+		if (o->blocks_outer) {
+			for (int k = 0; k < o->blocks; k++)
+				gen_block_steps(g, &steps, k);
+		} else {
+			for (int dstep = 0;; dstep++) {
+				if (o->size) {
+					if (steps >= min_steps &&
+					    sink_text_bytes(&g->out) >= o->size)
+						break;
+				} else if (dstep >= o->steps) {
+					break;
+				}
+				gen_step(g, steps++, dstep);
+			}
 		}
-		gen_step(g, steps++);
+		ann_close(g);
+		gen_post(g);
+		unit_flush(g);
 	}
-	ann_close(g);
-	gen_post(g);
-	unit_flush(g);
 	gen_meta(g);
 	gen_footer(g, trace_name);
 	g->text_bytes = sink_text_bytes(&g->out);
@@ -1707,6 +1808,88 @@ static void gpu_bounds(struct truth *t, int64_t *first, int64_t *last)
 static void put_ppm(FILE *f, int64_t ppm)
 {
 	fprintf(f, "%lld.%06lld", (long long)(ppm / PPM), (long long)(ppm % PPM));
+}
+
+static int i64_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Lower median, nearest-rank p90 and max of v[0..n) (sorted here), or null. */
+static void put_cadence(FILE *f, int64_t *v, size_t n)
+{
+	if (!n) {
+		fprintf(f, "null");
+		return;
+	}
+	qsort(v, n, sizeof(*v), i64_cmp);
+	fprintf(f, "{\"median_ns\": %lld, \"p90_ns\": %lld, \"max_ns\": %lld}",
+		(long long)v[(n - 1) / 2], (long long)v[(9 * n + 9) / 10 - 1], (long long)v[n - 1]);
+}
+
+/*
+ * generations and throughput: per generation its extent (the regions),
+ * frames, the completion time of each block (its last span's end) and the
+ * cadence between consecutive completions; for the run the sums, the lower
+ * median of the first blocks and the cadence pooled over generations.
+ */
+static void write_gen_truth(FILE *f, struct gen *g)
+{
+	struct truth *t = &g->t;
+	int64_t *gaps = NULL, *firsts = xrealloc(NULL, (size_t)(t->nr_gens + 1) * sizeof(int64_t));
+	size_t nr_gaps = 0, nr_firsts = 0;
+	int64_t blocks = 0;
+
+	fprintf(f, "      \"generations\": [");
+	for (int v = 0; v < t->nr_gens; v++) {
+		struct gen_truth *x = &t->gens[v];
+		int64_t *done = xrealloc(NULL, (size_t)(x->nr_done + 1) * sizeof(int64_t));
+		size_t n = 0;
+
+		for (int k = 0; k < x->nr_done; k++)
+			if (x->done[k] >= 0)
+				done[n++] = x->done[k];
+		qsort(done, n, sizeof(*done), i64_cmp);
+		blocks += (int64_t)n;
+		fprintf(f, "%s\n        {\"start_ns\": %lld, \"wall_ns\": %lld, \"frames\": %d, "
+			   "\"blocks\": %zu,\n         \"block_completions_ns\": [", v ? "," : "",
+			(long long)(x->start - t->min_ts), (long long)(x->end - x->start),
+			g->o->frames, n);
+		for (size_t k = 0; k < n; k++)
+			fprintf(f, "%s%lld", k ? ", " : "", (long long)(done[k] - x->start));
+		fprintf(f, "],\n         \"first_block_ns\": ");
+		if (n) {
+			fprintf(f, "%lld", (long long)(done[0] - x->start));
+			firsts[nr_firsts++] = done[0] - x->start;
+		} else {
+			fprintf(f, "null");
+		}
+		gaps = xrealloc(gaps, (nr_gaps + n + 1) * sizeof(*gaps));
+		for (size_t k = 1; k < n; k++)
+			gaps[nr_gaps + k - 1] = done[k] - done[k - 1];
+		fprintf(f, ", \"cadence\": ");
+		put_cadence(f, gaps + nr_gaps, n ? n - 1 : 0);
+		nr_gaps += n ? n - 1 : 0;
+		fprintf(f, "}");
+		free(done);
+	}
+	fprintf(f, "\n      ],\n");
+	qsort(firsts, nr_firsts, sizeof(*firsts), i64_cmp);
+	fprintf(f, "      \"throughput\": {\"frames\": %lld, \"blocks\": %lld, "
+		   "\"block_spans\": %lld, \"wall_ns\": %lld,\n        \"first_block_ns\": ",
+		(long long)g->o->frames * t->nr_gens, (long long)blocks, (long long)t->blocks,
+		(long long)(t->wall_end - t->wall_start));
+	if (nr_firsts)
+		fprintf(f, "%lld", (long long)firsts[(nr_firsts - 1) / 2]);
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"cadence\": ");
+	put_cadence(f, gaps, nr_gaps);
+	fprintf(f, "},\n");
+	free(gaps);
+	free(firsts);
 }
 
 static void write_rank_truth(FILE *f, struct gen *g, const char *file, int last)
@@ -1795,8 +1978,7 @@ static void write_rank_truth(FILE *f, struct gen *g, const char *file, int last)
 	for (size_t i = 0; i < t->nr_steps; i++)
 		fprintf(f, "%s%lld", i ? ", " : "", (long long)t->steps_ns[i]);
 	fprintf(f, "]},\n");
-	fprintf(f, "      \"throughput\": {\"frames\": %d, \"blocks\": %lld, \"wall_ns\": %lld},\n",
-		g->o->frames, (long long)t->blocks, (long long)(t->wall_end - t->wall_start));
+	write_gen_truth(f, g);
 	fprintf(f, "      \"memory\": [{\"device\": -1, \"peak_allocated\": %lld, "
 		   "\"peak_reserved\": %lld}, {\"device\": %d, \"peak_allocated\": %lld, "
 		   "\"peak_reserved\": %lld}]\n",
@@ -1807,6 +1989,9 @@ static void write_rank_truth(FILE *f, struct gen *g, const char *file, int last)
 
 static void truth_release(struct truth *t)
 {
+	for (int v = 0; v < t->nr_gens; v++)
+		free(t->gens[v].done);
+	free(t->gens);
 	for (int a = 0; a < A_NR; a++)
 		for (int gpu = 0; gpu < 2; gpu++)
 			free(t->phases[a][gpu].s);
@@ -1829,7 +2014,10 @@ static void usage(FILE *f)
 		"                         BYTES of JSON text (suffix K, M, G: powers of 1024)\n"
 		"  --steps S              exactly S denoising steps (default 4)\n"
 		"  --blocks K             transformer blocks per step (default 40)\n"
-		"  --frames F             frames the run produces (default 81)\n"
+		"  --frames F             frames of one generation (one video) (default 81)\n"
+		"  --generations G        videos per rank, one after the other (default 1)\n"
+		"  --loop ORDER           steps-outer: each step sweeps every block (default);\n"
+		"                         blocks-outer: each block has its own steps\n"
 		"  --seed X               random seed (default 1)\n"
 		"  --jitter F             +-F relative jitter of kernel and step times (default "
 		"0.05)\n"
@@ -1946,6 +2134,7 @@ static void parse_args(int argc, char **argv, struct opts *o, int *have_steps)
 	o->steps = 4;
 	o->blocks = 40;
 	o->frames = 81;
+	o->generations = 1;
 	o->seed = 1;
 	o->jitter_ppm = 50000;
 	o->warmup_ppm = PPM;
@@ -2000,6 +2189,19 @@ static void parse_args(int argc, char **argv, struct opts *o, int *have_steps)
 			if (parse_u64(v, &u) || u < 1 || u > 100000)
 				usage_error("bad --frames '%s'", v);
 			o->frames = (int)u;
+		} else if (!strcmp(a, "--generations")) {
+			v = need_arg(argc, argv, &i);
+			if (parse_u64(v, &u) || u < 1 || u > 10000)
+				usage_error("bad --generations '%s'", v);
+			o->generations = (int)u;
+		} else if (!strcmp(a, "--loop")) {
+			v = need_arg(argc, argv, &i);
+			if (!strcmp(v, "steps-outer"))
+				o->blocks_outer = 0;
+			else if (!strcmp(v, "blocks-outer"))
+				o->blocks_outer = 1;
+			else
+				usage_error("bad --loop '%s' (steps-outer or blocks-outer)", v);
 		} else if (!strcmp(a, "--seed")) {
 			v = need_arg(argc, argv, &i);
 			if (parse_u64(v, &o->seed))
@@ -2076,6 +2278,8 @@ static void parse_args(int argc, char **argv, struct opts *o, int *have_steps)
 		usage_error("%s", "missing -o PREFIX");
 	if (o->size && *have_steps)
 		usage_error("%s", "--size and --steps exclude each other");
+	if (o->size && (o->generations > 1 || o->blocks_outer))
+		usage_error("%s", "--size makes one generation, steps outer");
 	for (int r = 0; r < MAX_RANKS; r++)
 		o->straggler_ppm[r] = PPM;
 	for (int s = 0; s < nr_stragglers; s++) {

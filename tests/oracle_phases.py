@@ -2,8 +2,8 @@
 """Independent reference for the phases, steps and throughput of one rank of a
 vanalyze report (the keys phases, steps, throughput under ranks[]).
 
-    python3 tests/oracle_phases.py [--frames N] [--target-fps F]
-        [--phase NAME=GLOB]... [--step GLOB]... [--block GLOB] FILE
+    python3 tests/oracle_phases.py [--frames N] [--frames-per-block N]
+        [--target-fps F] [--phase NAME=GLOB]... [--step GLOB]... [--block GLOB] FILE
 
 prints {"phases": [...], "steps": {...}, "throughput": {...}} for that one
 trace.  It uses nothing but the python3 standard library and, from the
@@ -22,9 +22,16 @@ Definitions:
              backslash escape (C: fnmatch(3) with FNM_NOESCAPE).
   phase span an object event with ph "X", a numeric ts and a string name,
              whose cat is "user_annotation"; or which has no "cat" key and
-             whose name matches a phase rule.  Events with cat
-             "gpu_user_annotation" (GPU mirrors of CPU annotations) are not
-             phases, nor is any other cat.
+             whose name matches a phase rule; or, when no event of the file
+             has a "cat" key (PyTorch's legacy writer), whose name is a user
+             name and whose pid is not the string "CUDA functions".  Events
+             with cat "gpu_user_annotation" (GPU mirrors of CPU annotations)
+             are not phases, nor is any other cat.
+  user name  not empty, and not: an operator "ns::..." (ns = [A-Za-z_]
+             [A-Za-z0-9_]*), a name starting with "gloo:", "nccl:" or "[",
+             one of detach_, detach, set_data, requires_grad_, retain_grad,
+             nor an autograd node (no space, one or more characters, then
+             "Backward", then digits only: "MmBackward0").
   phase rule (events without cat) the raw name starts with
              "fastvideo.region::" or "profiler_region_", or matches
              "ProfilerStep#*", a --phase GLOB, a step glob or the block glob.
@@ -71,23 +78,51 @@ Definitions:
              count, avg_ns, median_ns, min_ns, max_ns, stddev_ns over the
              remaining steps (as for phases); with no step: count 0, avg,
              median and stddev 0.0, min and max 0, durations_ns [].
-  throughput blocks: phase spans whose raw name matches the block glob
-             (--block, default "block_*"), all threads.  frames: --frames N,
-             else null.  Generation spans: phase spans of depth 0 whose phase
-             name is not "ProfilerStep#*"; if none, all phase spans of depth
-             0.  start = min ts and wall_ns = max end - start over them; with
-             no phase span at all, start = the rank's min ts and wall_ns =
-             span_ns.  fps = frames / (wall_ns / 1e9), null without frames or
-             when wall_ns is 0; bps = blocks / (wall_ns / 1e9), 0.0 when
-             wall_ns is 0.  first_block_ns = end of the block span with the
-             smallest ts (ties: file order) - start, null without blocks.
-             block_latency over the block durations: median_ns = the lower
-             middle value (an int: sorted[(n - 1) // 2]), p90_ns = the
-             ceil(9n/10)-th smallest (1-based, exact integer ceil), max_ns; all
-             0 without blocks.  With --target-fps F (a finite number > 0):
-             target_fps = F (float) and realtime_factor = (frames / F) /
-             (wall_ns / 1e9), null without frames or when wall_ns is 0;
-             without --target-fps the two keys are absent.
+  throughput roots: the phase spans of depth 0.  denoising span: a phase
+             span of depth > 0 whose raw name matches a step glob or the
+             block glob and whose phase name is not "ProfilerStep#*".  A core
+             is a root that is an ancestor of a denoising span and whose own
+             raw name matches neither.  Counted roots: cores and roots whose
+             phase name is not "ProfilerStep#*"; if there are none, all
+             roots.  Sort them by (ts, file order).  Core groups: walk the
+             counted roots in order; a core starting before the running end
+             of the last group joins it (the end grows to its end), else it
+             starts a new group.  Generations: one per group (one when there
+             is no core).  bound[0] = -infinity; bound[g] for g >= 1 is the
+             ts of the first counted root (in order) whose phase name equals
+             that of the first counted root, with ts >= end of group g-1 and
+             ts <= start of group g, else the start of group g.  Anything at
+             time t belongs to the last g with bound[g] <= t.  Generation g:
+             lo = min ts, hi = max end over the counted roots whose ts it
+             holds (none: lo = hi = bound[g], or the rank's min ts for g =
+             0); with no phase span at all, one generation, lo = the rank's
+             min ts, hi = lo + span_ns.  wall_ns = max hi - lo of the first.
+             blocks: phase spans whose raw name matches the block glob
+             (--block, default "block_*"), all threads, placed by their ts; a
+             block is a raw name within a generation, its completion the max
+             end and its start the min ts of its spans there.  Per
+             generation: start_ns = lo - the rank's min ts, wall_ns = hi -
+             lo, frames = --frames N or null, blocks = number of blocks (null
+             when the file has no block span), fps = frames / (wall_ns / 1e9)
+             and bps = blocks / (wall_ns / 1e9) (null without the count or
+             when wall_ns is 0), first_block_ns = first completion - lo (null
+             without blocks), block_cadence over the differences of
+             consecutive sorted completions (null with fewer than 2 blocks).
+             Run: frames = sum (null without --frames), blocks = sum (null
+             as above), wall_ns, fps, bps as above; first_block_ns = the
+             lower middle of the generations' values (sorted[(n - 1) // 2],
+             null if none); block_cadence over the differences of all
+             generations pooled; block_latency over completion - start of
+             every block (null without blocks).  Quantiles: median_ns =
+             sorted[(n - 1) // 2], p90_ns = the ceil(9n/10)-th smallest
+             (1-based, exact integer ceil), max_ns.  frames_per_block: the
+             --frames-per-block N (a float) or null; streaming_fps = N /
+             (run cadence median / 1e9), null without N or cadence or when
+             the median is 0.  With --target-fps F (a finite number > 0):
+             target_fps = F (float), realtime_factor = (frames / F) /
+             (wall_ns / 1e9), null without frames or when wall_ns is 0, and
+             streaming_realtime_factor = streaming_fps / F or null; without
+             --target-fps the three keys are absent.
   numbers    ints stay ints; averages, medians, stddevs, shares and rates are
              floats computed exactly and rounded once (F is taken as the
              double it parses to).
@@ -120,8 +155,8 @@ class Usage(Exception):
 
 
 def default_options():
-    return {"frames": None, "target_fps": None, "phase": [], "step": None,
-            "block": DEFAULT_BLOCK}
+    return {"frames": None, "frames_per_block": None, "target_fps": None, "phase": [],
+            "step": None, "block": DEFAULT_BLOCK}
 
 
 def parse_args(argv):
@@ -147,6 +182,11 @@ def parse_args(argv):
             if not re.fullmatch(r"[0-9]+", v):
                 raise Usage("bad --frames '%s'" % v)
             opts["frames"] = int(v)
+        elif a == "--frames-per-block":
+            v = value()
+            if not re.fullmatch(r"[0-9]+", v) or int(v) < 1:
+                raise Usage("bad --frames-per-block '%s'" % v)
+            opts["frames_per_block"] = int(v)
         elif a == "--target-fps":
             v = value()
             try:
@@ -202,6 +242,17 @@ def is_phase_rule(raw, opts):
             or matches(raw, opts["block"]))
 
 
+NOT_USER_EXACT = ("detach_", "detach", "set_data", "requires_grad_", "retain_grad")
+OPERATOR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*::")
+AUTOGRAD_NODE = re.compile(r"[^ ]+Backward[0-9]*")
+
+
+def is_user_name(raw):
+    return bool(raw) and not (OPERATOR.match(raw) or raw.startswith(("gloo:", "nccl:", "["))
+                              or raw in NOT_USER_EXACT
+                              or (" " not in raw and AUTOGRAD_NODE.fullmatch(raw)))
+
+
 def path_bytes(path):
     return path.encode("utf-8", "surrogatepass")
 
@@ -220,6 +271,7 @@ def analyze_events(top, events, opts):
     # ---- rank span (exactly as tests/oracle.py), events and phase spans
     lo = hi = None
     spans = []     # dicts: i, ts, dur, end, raw, name, thread
+    no_cat = not any(isinstance(ev, dict) and "cat" in ev for ev in events)
     launches = {}  # correlation -> (thread, ts), first in file order
     kernels = []   # (correlation, dur)
     for i, ev in enumerate(events):
@@ -244,7 +296,8 @@ def analyze_events(top, events, opts):
         raw = ev.get("name")
         if ev.get("ph") != "X" or not isinstance(raw, str):
             continue
-        if cat == "user_annotation" or ("cat" not in ev and is_phase_rule(raw, opts)):
+        by_name = (no_cat and is_user_name(raw) and ev.get("pid") != "CUDA functions")
+        if cat == "user_annotation" or ("cat" not in ev and (is_phase_rule(raw, opts) or by_name)):
             spans.append({"i": i, "ts": ts, "dur": dur, "end": ts + dur, "raw": raw,
                           "name": phase_name(raw, opts),
                           "thread": (oa.thread_key(ev, "pid"), oa.thread_key(ev, "tid"))})
@@ -261,6 +314,7 @@ def analyze_events(top, events, opts):
             while stack and not (stack[-1]["ts"] <= s["ts"] and s["end"] <= stack[-1]["end"]):
                 stack.pop()
             s["key"] = (stack[-1]["key"] if stack else ()) + (s["name"],)
+            s["root"] = stack[0] if stack else s
             stack.append(s)
 
     # ---- kernel time per launch, per thread, sorted by launch ts
@@ -347,40 +401,130 @@ def analyze_events(top, events, opts):
     steps["durations_ns"] = durations
 
     # ---- throughput
-    blocks = [s for s in in_order if matches(s["raw"], opts["block"])]
+    tp = throughput(spans, opts, lo if lo is not None else 0, span_ns)
+    return {"phases": rows, "steps": steps, "throughput": tp}
+
+
+def quantiles(v):
+    if not v:
+        return None
+    v = sorted(v)
+    n = len(v)
+    return {"median_ns": v[(n - 1) // 2], "p90_ns": v[-(-9 * n // 10) - 1], "max_ns": v[-1]}
+
+
+def rate(count, wall):
+    return oa.ratio(count * 10**9, wall) if count is not None and wall else None
+
+
+def throughput(spans, opts, min_ts, span_ns):
+    """The throughput keys of one rank (see the docstring)."""
+    globs = step_globs(opts)
+
+    def denoising(raw):
+        return any(matches(raw, g) for g in globs) or matches(raw, opts["block"])
+
     roots = [s for s in spans if len(s["key"]) == 1]
-    gen = [s for s in roots if s["name"] != PSTEP] or roots
-    if gen:
-        start = min(s["ts"] for s in gen)
-        wall = max(s["end"] for s in gen) - start
-    else:
-        start = lo if lo is not None else 0
-        wall = span_ns
+    for r in roots:
+        r["core"] = False
+    for s in spans:
+        if len(s["key"]) > 1 and denoising(s["raw"]) and s["name"] != PSTEP \
+                and not denoising(s["root"]["raw"]):
+            s["root"]["core"] = True
+    counted = [r for r in roots if r["core"] or r["name"] != PSTEP] or roots
+    counted.sort(key=lambda r: (r["ts"], r["i"]))
+    groups = []  # [start, end]
+    for r in counted:
+        if not r["core"]:
+            continue
+        if groups and r["ts"] < groups[-1][1]:
+            groups[-1][1] = max(groups[-1][1], r["end"])
+        else:
+            groups.append([r["ts"], r["end"]])
+    ngen = max(1, len(groups))
+    bound = [None]
+    for g in range(1, len(groups)):
+        b = groups[g][0]
+        for r in counted:
+            if r["ts"] > groups[g][0]:
+                break
+            if r["name"] == counted[0]["name"] and r["ts"] >= groups[g - 1][1]:
+                b = r["ts"]
+                break
+        bound.append(b)
+
+    def gen_of(t):
+        g = 0
+        for k in range(1, ngen):
+            if bound[k] <= t:
+                g = k
+        return g
+
+    lo, hi = [None] * ngen, [None] * ngen
+    for r in counted:
+        g = gen_of(r["ts"])
+        lo[g] = r["ts"] if lo[g] is None else min(lo[g], r["ts"])
+        hi[g] = r["end"] if hi[g] is None else max(hi[g], r["end"])
+    if not counted:
+        lo[0], hi[0] = min_ts, min_ts + span_ns
+    for g in range(ngen):
+        if lo[g] is None:
+            lo[g] = hi[g] = bound[g] if g else min_ts
+    wall = max(hi) - lo[0]
+
+    block_spans = [s for s in spans if matches(s["raw"], opts["block"])]
+    units = {}  # (generation, raw) -> [first start, completion]
+    for s in block_spans:
+        u = units.setdefault((gen_of(s["ts"]), s["raw"]), [s["ts"], s["end"]])
+        u[0], u[1] = min(u[0], s["ts"]), max(u[1], s["end"])
+    has_blocks = bool(block_spans)
     frames = opts["frames"]
-    bdurs = sorted(s["dur"] for s in blocks)
-    n = len(bdurs)
+    gens, firsts, gaps = [], [], []
+    for g in range(ngen):
+        done = sorted(u[1] for (gg, _), u in units.items() if gg == g)
+        mine = [b - a for a, b in zip(done, done[1:])]
+        nb = len(done) if has_blocks else None
+        gw = hi[g] - lo[g]
+        gens.append({"start_ns": lo[g] - min_ts, "wall_ns": gw, "frames": frames,
+                     "blocks": nb, "fps": rate(frames, gw), "bps": rate(nb, gw),
+                     "first_block_ns": done[0] - lo[g] if done else None,
+                     "block_cadence": quantiles(mine)})
+        if done:
+            firsts.append(done[0] - lo[g])
+        gaps += mine
+    run_frames = frames * ngen if frames is not None else None
+    blocks = sum(x["blocks"] for x in gens) if has_blocks else None
+    firsts.sort()
+    cadence = quantiles(gaps)
     tp = {
-        "frames": frames,
-        "blocks": n,
+        "frames": run_frames,
+        "blocks": blocks,
         "wall_ns": wall,
-        "fps": oa.ratio(frames * 10**9, wall) if frames is not None and wall else None,
-        "bps": oa.ratio(n * 10**9, wall) if wall else 0.0,
-        "first_block_ns": blocks[0]["end"] - start if blocks else None,
-        "block_latency": {
-            "median_ns": bdurs[(n - 1) // 2] if n else 0,
-            "p90_ns": bdurs[(9 * n + 9) // 10 - 1] if n else 0,
-            "max_ns": bdurs[-1] if n else 0,
-        },
+        "fps": rate(run_frames, wall),
+        "bps": rate(blocks, wall),
+        "first_block_ns": firsts[(len(firsts) - 1) // 2] if firsts else None,
+        "block_latency": quantiles([u[1] - u[0] for u in units.values()]),
+        "block_cadence": cadence,
     }
+    fpb = opts["frames_per_block"]
+    sfps = None
+    if fpb is not None and cadence and cadence["median_ns"] > 0:
+        sfps = float(fractions.Fraction(fpb * 10**9, cadence["median_ns"]))
+    tp["frames_per_block"] = float(fpb) if fpb is not None else None
+    tp["streaming_fps"] = sfps
     f = opts["target_fps"]
     if f is not None:
         tp["target_fps"] = float(f)
-        if frames is not None and wall:
-            rf = fractions.Fraction(frames * 10**9) / (fractions.Fraction(f) * wall)
+        if run_frames is not None and wall:
+            rf = fractions.Fraction(run_frames * 10**9) / (fractions.Fraction(f) * wall)
             tp["realtime_factor"] = float(rf)
         else:
             tp["realtime_factor"] = None
-    return {"phases": rows, "steps": steps, "throughput": tp}
+        tp["streaming_realtime_factor"] = (
+            float(fractions.Fraction(fpb * 10**9, cadence["median_ns"]) / fractions.Fraction(f))
+            if sfps is not None else None)
+    tp["generations"] = gens
+    return tp
 
 
 def merge(ivs):
@@ -403,7 +547,8 @@ def analyze(path, opts=None):
 
 
 def main(argv):
-    usage = ("usage: oracle_phases.py [--frames N] [--target-fps F] [--phase NAME=GLOB]... "
+    usage = ("usage: oracle_phases.py [--frames N] [--frames-per-block N] [--target-fps F] "
+             "[--phase NAME=GLOB]... "
              "[--step GLOB]... [--block GLOB] FILE\n")
     if len(argv) > 1 and argv[1] in ("-h", "--help"):
         sys.stdout.write(usage)

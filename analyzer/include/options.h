@@ -4,9 +4,9 @@
  * libanalyze's public interface: the only analyzer headers other programs
  * see (the Makefile gives them -Ianalyzer/include, not -Ianalyzer).
  *
- * A program puts ANALYZE_LONGOPTS in its getopt_long table (and "j:" in its
- * short options), hands every option it does not know itself to
- * analyze_opts_parse(), and prints ANALYZE_OPTS_HELP in its --help.
+ * A program puts ANALYZE_LONGOPTS in its getopt_long table, beside the
+ * command-line layer's (cli.h), hands every option neither it nor that layer
+ * knows to analyze_opts_parse(), and prints ANALYZE_OPTS_HELP in its --help.
  */
 #ifndef VT_OPTIONS_H
 #define VT_OPTIONS_H
@@ -29,7 +29,8 @@ struct phase_opts {
 	const char *step_globs[PHASES_MAX_RULES];	/* --step; none: the defaults */
 	size_t nr_step_globs;
 	const char *block_glob;		/* --block; NULL: "block_*" */
-	int64_t frames;			/* --frames; -1 unknown */
+	int64_t frames;			/* --frames, per generation; -1 unknown */
+	int64_t frames_per_block;	/* --frames-per-block; 0 unknown */
 	double target_fps;		/* --target-fps; 0 none */
 };
 
@@ -56,7 +57,8 @@ struct analyze_opts {
 	{ "step", required_argument, NULL, 's' },                 \
 	{ "block", required_argument, NULL, 'b' },                \
 	{ "frames", required_argument, NULL, 'f' },               \
-	{ "target-fps", required_argument, NULL, 't' }
+	{ "target-fps", required_argument, NULL, 't' },           \
+	{ "frames-per-block", required_argument, NULL, 'k' }
 
 #define ANALYZE_OPTS_HELP                                                              \
 	"Phases, steps and throughput:\n"                                              \
@@ -67,7 +69,8 @@ struct analyze_opts {
 	"      --step GLOB    denoising-step spans when there is no ProfilerStep#\n"   \
 	"                     (repeatable; default 'denoise_step_*' and '*step_[0-9]*')\n" \
 	"      --block GLOB   block spans for BPS (default 'block_*')\n"               \
-	"      --frames N     frames each rank produced in the traced window, for FPS\n" \
+	"      --frames N     frames of one generation (one video), for FPS\n"       \
+	"      --frames-per-block N  frames each block adds: the streaming FPS\n"   \
 	"      --target-fps F the video frame rate: adds the real-time factor\n"
 
 void analyze_opts_init(struct analyze_opts *o);

@@ -127,11 +127,21 @@ static void i64(struct jsonw *w, const char *key, int64_t v)
 	jsonw_int(w, v);
 }
 
-static void i64_or_null(struct jsonw *w, const char *key, int64_t v, int known)
+/* An integer, or null when has is 0. */
+static void i64_or_null(struct jsonw *w, const char *key, int has, int64_t v)
 {
 	jsonw_key(w, key);
-	if (known)
+	if (has)
 		jsonw_int(w, v);
+	else
+		jsonw_null(w);
+}
+
+static void str_or_null(struct jsonw *w, const char *key, const char *s)
+{
+	jsonw_key(w, key);
+	if (s)
+		jsonw_str(w, s);
 	else
 		jsonw_null(w);
 }
@@ -167,19 +177,10 @@ static void gpu_json(struct jsonw *w, const struct report_gpu *g)
 	jsonw_str(w, g->cpu_comm ? "cpu" : "gpu");
 	jsonw_key(w, "utilization_source");
 	jsonw_str(w, g->util_from_samples ? "samples" : "trace");
-	i64_or_null(w, "comm_wait_ns", g->comm_wait_ns, g->has_wait);
-	i64_or_null(w, "comm_transfer_ns", g->comm_transfer_ns, g->has_wait);
+	i64_or_null(w, "comm_wait_ns", g->has_wait, g->comm_wait_ns);
+	i64_or_null(w, "comm_transfer_ns", g->has_wait, g->comm_transfer_ns);
 	num(w, "effective_utilization", g->has_wait ? g->effective_utilization : NAN);
 	jsonw_obj_end(w);
-}
-
-static void str_or_null(struct jsonw *w, const char *key, const char *s)
-{
-	jsonw_key(w, key);
-	if (s)
-		jsonw_str(w, s);
-	else
-		jsonw_null(w);
 }
 
 /* The rank's collective instances, for matching across reports (vaggregate). */
@@ -194,7 +195,7 @@ static void comm_json(struct jsonw *w, const struct report_rank *rk)
 		str_or_null(w, "group", c->group);
 		jsonw_key(w, "collective");
 		jsonw_str(w, c->name);
-		i64_or_null(w, "group_size", c->group_size, c->group_size >= 0);
+		i64_or_null(w, "group_size", c->group_size >= 0, c->group_size);
 		jsonw_key(w, "durations_ns");
 		jsonw_int_array(w, c->dur_ns, c->n);
 		jsonw_key(w, "ends_ns");
@@ -207,14 +208,69 @@ static void comm_json(struct jsonw *w, const struct report_rank *rk)
 	}
 	jsonw_arr_end(w);
 	i64(w, "start_ns", rk->start_ns);
-	i64_or_null(w, "clock_offset_ns", rk->clock_offset_ns, rk->has_clock);
-	i64_or_null(w, "clock_offset_spread_ns", rk->clock_offset_spread_ns, rk->has_clock);
+	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
+	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
+}
+
+static void quantiles_json(struct jsonw *w, const char *key, int has,
+			   const struct report_quantiles *q)
+{
+	jsonw_key(w, key);
+	if (!has) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_obj_begin(w);
+	i64(w, "median_ns", q->median_ns);
+	i64(w, "p90_ns", q->p90_ns);
+	i64(w, "max_ns", q->max_ns);
+	jsonw_obj_end(w);
+}
+
+static void throughput_json(struct jsonw *w, const struct report_throughput *t)
+{
+	struct report_quantiles lat = { t->latency_median_ns, t->latency_p90_ns,
+					t->latency_max_ns };
+
+	jsonw_key(w, "throughput");
+	jsonw_obj_begin(w);
+	i64_or_null(w, "frames", t->frames >= 0, t->frames);
+	i64_or_null(w, "blocks", t->blocks >= 0, t->blocks);
+	i64(w, "wall_ns", t->wall_ns);
+	num(w, "fps", t->fps);
+	num(w, "bps", t->bps);
+	i64_or_null(w, "first_block_ns", t->has_first_block, t->first_block_ns);
+	quantiles_json(w, "block_latency", t->has_latency, &lat);
+	quantiles_json(w, "block_cadence", t->has_cadence, &t->cadence);
+	num(w, "frames_per_block", t->frames_per_block > 0 ? t->frames_per_block : NAN);
+	num(w, "streaming_fps", t->streaming_fps);
+	if (t->target_fps > 0) {
+		num(w, "target_fps", t->target_fps);
+		num(w, "realtime_factor", t->realtime_factor);
+		num(w, "streaming_realtime_factor", t->streaming_realtime_factor);
+	}
+	jsonw_key(w, "generations");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < t->nr_generations; i++) {
+		const struct report_generation *g = &t->generations[i];
+
+		jsonw_obj_begin(w);
+		i64(w, "start_ns", g->start_ns);
+		i64(w, "wall_ns", g->wall_ns);
+		i64_or_null(w, "frames", g->frames >= 0, g->frames);
+		i64_or_null(w, "blocks", g->blocks >= 0, g->blocks);
+		num(w, "fps", g->fps);
+		num(w, "bps", g->bps);
+		i64_or_null(w, "first_block_ns", g->has_first_block, g->first_block_ns);
+		quantiles_json(w, "block_cadence", g->has_cadence, &g->cadence);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
 }
 
 static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 {
-	const struct report_throughput *t = &rk->throughput;
-
 	gpu_json(w, &rk->gpu);
 	jsonw_key(w, "kernels");
 	jsonw_arr_begin(w);
@@ -268,35 +324,8 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_int_array(w, rk->steps.durations_ns, rk->steps.nr_durations);
 		jsonw_obj_end(w);
 	}
-	if (rk->has_throughput) {
-		jsonw_key(w, "throughput");
-		jsonw_obj_begin(w);
-		jsonw_key(w, "frames");
-		if (t->frames < 0)
-			jsonw_null(w);
-		else
-			jsonw_int(w, t->frames);
-		i64(w, "blocks", t->blocks);
-		i64(w, "wall_ns", t->wall_ns);
-		num(w, "fps", t->fps);
-		num(w, "bps", t->bps);
-		jsonw_key(w, "first_block_ns");
-		if (!t->has_first_block)
-			jsonw_null(w);
-		else
-			jsonw_int(w, t->first_block_ns);
-		jsonw_key(w, "block_latency");
-		jsonw_obj_begin(w);
-		i64(w, "median_ns", t->latency_median_ns);
-		i64(w, "p90_ns", t->latency_p90_ns);
-		i64(w, "max_ns", t->latency_max_ns);
-		jsonw_obj_end(w);
-		if (t->target_fps > 0) {
-			num(w, "target_fps", t->target_fps);
-			num(w, "realtime_factor", t->realtime_factor);
-		}
-		jsonw_obj_end(w);
-	}
+	if (rk->has_throughput)
+		throughput_json(w, &rk->throughput);
 	jsonw_key(w, "memory");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < rk->nr_memory; i++) {
@@ -402,7 +431,7 @@ static void run_json(struct jsonw *w, const struct report *r)
 		i64(w, "transfer_ns", c->transfer_ns);
 		i64(w, "last_rank", c->last_rank);
 		i64(w, "last_count", c->last_count);
-		i64_or_null(w, "bytes", c->bytes, c->bytes >= 0);
+		i64_or_null(w, "bytes", c->bytes >= 0, c->bytes);
 		num(w, "algbw_gbps", c->algbw);
 		num(w, "busbw_gbps", c->busbw);
 		jsonw_obj_end(w);

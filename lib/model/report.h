@@ -82,16 +82,47 @@ struct report_steps {
 	size_t nr_durations;
 };
 
-struct report_throughput {
-	int64_t frames;			/* -1: unknown (null) */
-	int64_t blocks;
+/* Order statistics of block times: lower median, nearest-rank p90, max. */
+struct report_quantiles {
+	int64_t median_ns, p90_ns, max_ns;
+};
+
+/*
+ * One generation: one run of the pipeline on one input (one video).  blocks
+ * is -1 (null) in a trace without block spans or counters; then bps,
+ * first_block and cadence are null too.
+ */
+struct report_generation {
+	int64_t start_ns;		/* since the rank's first event */
 	int64_t wall_ns;
-	double fps, bps;		/* fps NaN when frames unknown */
-	int64_t first_block_ns;		/* may be negative: a block before generation */
-	int has_first_block;		/* 0 without block spans (null) */
+	int64_t frames;			/* -1: unknown (null) */
+	int64_t blocks;			/* completed blocks; -1: null */
+	double fps, bps;		/* NaN: null */
+	int has_first_block;
+	int64_t first_block_ns;		/* first completion - start */
+	int has_cadence;		/* 2+ completions */
+	struct report_quantiles cadence;	/* between consecutive completions */
+};
+
+struct report_throughput {
+	int64_t frames;			/* all generations; -1: unknown (null) */
+	int64_t blocks;			/* all generations; -1: no blocks (null) */
+	int64_t wall_ns;		/* first generation start to last end */
+	double fps, bps;		/* NaN: null */
+	int64_t first_block_ns;		/* lower median over the generations */
+	int has_first_block;		/* 0 without blocks (null) */
+	int has_latency;		/* 0 without block spans (null) */
+	/* per block, its first span's start to its completion */
 	int64_t latency_median_ns, latency_p90_ns, latency_max_ns;
+	int has_cadence;
+	struct report_quantiles cadence;	/* pooled within generations */
+	double frames_per_block;	/* --frames-per-block or counters; 0: unknown */
+	double streaming_fps;		/* frames_per_block / median cadence; NaN: null */
 	double target_fps;		/* 0: not asked for */
 	double realtime_factor;		/* video seconds per wall second at target_fps */
+	double streaming_realtime_factor;	/* streaming_fps / target_fps; NaN: null */
+	struct report_generation *generations;	/* in time order */
+	size_t nr_generations;
 };
 
 struct report_memory {

@@ -149,7 +149,8 @@ static int fixed_value(const struct report_rank *r, int m, double *v)
 			x = (double)t->first_block_ns;
 			break;
 		case M_TP_BLOCKS:
-			if (t->blocks <= 0 && t->wall_ns <= 0)
+			/* null blocks (no block spans) have no value */
+			if (t->blocks < 0 || (t->blocks == 0 && t->wall_ns <= 0))
 				return 0;
 			x = (double)t->blocks;
 			break;

@@ -96,6 +96,30 @@ EDGE = {
     "edge8": [X("r", 0, 100, tid=1), X("r", 50, 100, tid=2), X("b_1", 10, 5, tid=1),
               X("a_1", 10, 5, tid=2), X("a_1", 60, 5, tid=2), X("r", 0, 100, tid=3),
               X("z", 0, 50, tid=3)],
+    # no cat anywhere (the legacy writer): record_function names are phases,
+    # operators, autograd nodes and bookkeeping are not; two generations of
+    # flat pre/denoise/post roots, each step sweeping the blocks
+    "edge9": [X(n, ts, d, cat=None) for n, ts, d in (
+        ("pre", 0, 10), ("text_encoder", 1, 5), ("aten::mm", 2, 1), ("mylib::fused", 3, 1),
+        ("den", 10, 100), ("denoise_step_0", 11, 40), ("block_0", 12, 10),
+        ("block_1", 25, 20), ("denoise_step_1", 55, 50), ("block_0", 56, 20),
+        ("block_1", 80, 22), ("MmBackward0", 60, 1), ("detach_", 61, 1), ("gloo:all_reduce", 62, 3),
+        ("[memory]", 63, 0), ("Backward", 64, 1), ("post", 110, 30), ("vae_decode_chunk_0", 111, 9),
+        ("pre", 150, 5), ("den", 155, 60), ("denoise_step_0", 156, 50), ("block_0", 157, 20),
+        ("block_1", 180, 20), ("post", 215, 20), ("cpu work", 240, 3))] +
+        [dict(X("volta_sgemm", 20, 5, cat=None), pid="CUDA functions")],
+    # streaming: each block holds its steps, blocks at the root (no core),
+    # one block counter-free, with a ProfilerStep# root that holds nothing
+    "edge10": [X("block_0", 0, 30, cat=None), X("denoise_step_0", 1, 10, cat=None),
+               X("denoise_step_1", 12, 10, cat=None), X("block_1", 30, 30, cat=None),
+               X("denoise_step_0", 31, 10, cat=None), X("block_2", 60, 45, cat=None),
+               X("ProfilerStep#1", 200, 10, cat=None)],
+    # cores overlapping on two threads are one generation; a pre root on a
+    # third thread; a later core on thread 1 starts a second generation
+    "edge11": [X("gen", 0, 100, tid=1), X("block_0", 10, 20, tid=1), X("gen", 50, 100, tid=2),
+               X("block_0", 60, 30, tid=2), X("block_1", 95, 5, tid=2), X("enc", 200, 5, tid=3),
+               X("gen", 210, 50, tid=1), X("denoise_step_0", 211, 5, tid=1),
+               X("zero", 260, 0, tid=1)],
 }
 
 
@@ -113,7 +137,7 @@ def runs():
     """(options, file) pairs: vanalyze OPTIONS FILE against the oracle."""
     out = [(["--frames", "81"], f) for f in DEMO]
     for f in edge_files():
-        out += [(["--frames", "3", "--target-fps", "2.5"], f),
+        out += [(["--frames", "3", "--target-fps", "2.5", "--frames-per-block", "1"], f),
                 (["--phase", "vae=vae_*", "--phase", "V2=*vae*", "--step", "train_*",
                   "--step", "ProfilerStep#0", "--block", "*_[yz]"], f)]
     tc = sorted(glob.glob(os.path.join(TORCH_CPU, "*.trace.json.gz")))
@@ -138,6 +162,9 @@ def runs():
         (["--frames", "81"] + over, DEMO[1]),                 # user_annotation, ProfilerStep
         (["--phase", "fwd=## forward*", "--step", "## forward ##", "--block", "nccl:*"],
          plain[0]),
+        (["--frames", "21", "--frames-per-block", "7", "--target-fps", "16"], strag),
+        (["--frames", "81", "--frames-per-block", "27", "--target-fps", "16"], DEMO[2]),
+        (["--frames-per-block", "4"], two),                    # no frames, no target
     ]
     return out
 

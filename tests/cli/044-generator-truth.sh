@@ -3,7 +3,8 @@
 # (testdata/demo-truth.json): per rank the event counts and span, every GPU
 # total and the overlap, kernel counts and time per category, the CPU-side
 # phase totals and counts (instances of one name summed), the step
-# durations, frames, blocks, wall time and memory peaks.
+# durations, frames, blocks (completed once per generation), first block,
+# cadence, wall time and memory peaks.
 . "$VT_ROOT/tests/cli/lib.sh"
 
 need_vanalyze
@@ -51,8 +52,10 @@ for t in truth:
         got[p["name"]] = (c + p["count"], tot + p["total_ns"])
     same(k, "phases (count, total) by name", got, want)
     same(k, "step durations", r["steps"]["durations_ns"], t["steps"]["durations_ns"])
-    for key in ("frames", "blocks", "wall_ns"):
+    for key in ("frames", "blocks", "wall_ns", "first_block_ns"):
         same(k, "throughput." + key, r["throughput"][key], t["throughput"][key])
+    same(k, "throughput.block_cadence", r["throughput"]["block_cadence"],
+         t["throughput"]["cadence"])
     same(k, "memory", [(m["device"], m["peak_allocated"], m["peak_reserved"]) for m in r["memory"]],
          [(m["device"], m["peak_allocated"], m["peak_reserved"]) for m in t["memory"]])
 print("\n".join(bad) if bad else "pass: %d ranks equal the generator's truth" % len(truth))

@@ -30,6 +30,9 @@ trap 'rm -rf "$dir"' EXIT
 "$gen" --ranks 2 --size 300K --blocks 2 --seed 3 -o "$dir/s"
 # --no-wait: ranks run independently, the straggler's steps are longer.
 "$gen" --ranks 2 --steps 3 --blocks 2 --straggler 1=1.3 --no-wait -o "$dir/n"
+# Several generations, in both loop orders.
+"$gen" --ranks 2 --steps 3 --blocks 4 --generations 3 --loop steps-outer -o "$dir/so"
+"$gen" --ranks 2 --steps 3 --blocks 4 --generations 3 --loop blocks-outer -o "$dir/bo"
 
 python3 - "$dir" <<'EOF'
 import gzip, json, os, sys
@@ -107,6 +110,8 @@ def verify(prefix, truth_path=None, files=None):
         phases = {}
         steps = []
         blocks = 0
+        block_spans = []  # (ts, end, name)
+        regions = []      # (ts, end, name)
         wall_lo, wall_hi = None, None
         ivs = {"compute": [], "comm": [], "memory": []}
         peaks = {}
@@ -145,7 +150,9 @@ def verify(prefix, truth_path=None, files=None):
                         steps.append(end - ts)
                     if name.startswith("block_"):
                         blocks += 1
+                        block_spans.append((ts, end, name))
                     if name.startswith("fastvideo.region::"):
+                        regions.append((ts, end, name))
                         wall_lo = ts if wall_lo is None else min(wall_lo, ts)
                         wall_hi = end if wall_hi is None else max(wall_hi, end)
             elif cat == "ac2g":
@@ -181,7 +188,41 @@ def verify(prefix, truth_path=None, files=None):
         check(phases == want, where + ": phases differ")
         check(steps == rt["steps"]["durations_ns"], where + ": step durations")
         check(len(steps) == rt["steps"]["count"], where + ": step count")
-        check(blocks == rt["throughput"]["blocks"], where + ": blocks")
+        check(blocks == rt["throughput"]["block_spans"], where + ": block spans")
+        # Generations: each starts with its pre-denoising region and ends
+        # with its post-denoising one; a block completes when its last span
+        # (of its name, in its generation) ends.
+        starts = sorted(t for t, _, n in regions if n.endswith("pre_denoising"))
+        def gen_of(t):
+            return max(i for i, s0 in enumerate(starts) if s0 <= t)
+        ext = {}
+        for t0, t1, _ in regions:
+            g = gen_of(t0)
+            a, b = ext.get(g, (t0, t1))
+            ext[g] = (min(a, t0), max(b, t1))
+        done = {}
+        for t0, t1, n in block_spans:
+            k = (gen_of(t0), n)
+            done[k] = max(done.get(k, t1), t1)
+        gens = []
+        for g in range(len(starts)):
+            comp = sorted(v for (gg, _), v in done.items() if gg == g)
+            gens.append({"start_ns": ext[g][0] - lo, "wall_ns": ext[g][1] - ext[g][0],
+                         "blocks": len(comp),
+                         "block_completions_ns": [c - ext[g][0] for c in comp]})
+        want = [{k: x[k] for k in ("start_ns", "wall_ns", "blocks", "block_completions_ns")}
+                for x in rt["generations"]]
+        check(gens == want, where + ": generations %r != %r" % (gens, want))
+        for x in rt["generations"]:
+            c = x["block_completions_ns"]
+            gaps = sorted(b - a for a, b in zip(c, c[1:]))
+            want = ({"median_ns": gaps[(len(gaps) - 1) // 2],
+                     "p90_ns": gaps[-(-9 * len(gaps) // 10) - 1], "max_ns": gaps[-1]}
+                    if gaps else None)
+            check(x["cadence"] == want, where + ": cadence")
+            check(x["first_block_ns"] == (c[0] if c else None), where + ": first block")
+        check(sum(x["blocks"] for x in rt["generations"]) == rt["throughput"]["blocks"],
+              where + ": blocks")
         check(wall_hi - wall_lo == rt["throughput"]["wall_ns"], where + ": wall_ns")
         want = {m["device"]: [m["peak_allocated"], m["peak_reserved"]] for m in rt["memory"]}
         check(peaks == want, where + ": memory peaks %r != %r" % (peaks, want))
@@ -194,6 +235,8 @@ t = verify("t")
 p = verify("p")
 s = verify("s")
 n = verify("n")
+so = verify("so")
+bo = verify("bo")
 # The committed demo set agrees with its truth file too.
 root = os.environ["VT_ROOT"]
 demo = verify("demo", os.path.join(root, "testdata/demo-truth.json"),
@@ -231,7 +274,7 @@ if fails:
     for f in fails:
         print("FAIL:", f)
     sys.exit(1)
-print("ok: truth matches for", sum(len(x["ranks"]) for x in (t, p, s, n, demo)), "files")
+print("ok: truth matches for", sum(len(x["ranks"]) for x in (t, p, s, n, so, bo, demo)), "files")
 EOF
 
 # The demo set is what the command in testdata/README.md makes.  Compare the
