@@ -1,59 +1,26 @@
 /* summary: see summary.h. */
 #include "summary.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "term.h"
 
-static int ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), k = strlen(tail);
-
-	return n >= k && !strcmp(s + n - k, tail);
-}
-
-/*
- * The unit a row is shown in: durations and bytes scaled so that the larger
- * of |min| and |max| stays below 1000 of it, other values bare ("-").
- */
-static const char *row_unit(const struct report_stat *st, double *scale)
-{
-	static const char *const times[] = { "ns", "us", "ms", "s" };
-	static const char *const sizes[] = { "B", "kB", "MB", "GB", "TB" };
-	double big = fmax(fabs(st->min), fabs(st->max));
-	const char *const *units;
-	size_t nr, u = 0;
-
-	*scale = 1;
-	if (ends_with(st->metric, "_ns")) {
-		units = times;
-		nr = 4;
-	} else if (!strncmp(st->metric, "memory:", 7)) {
-		units = sizes;
-		nr = 5;
-	} else {
-		return "-";
-	}
-	while (u + 1 < nr && big >= 1000 * *scale) {
-		*scale *= 1000;
-		u++;
-	}
-	return units[u];
-}
-
+/* min, max, avg, median, stddev of a metric, each in its unit (metric_fmt()). */
 static void stat_row(FILE *f, const struct report_stat *st)
 {
-	double s;
-	const char *unit = row_unit(st, &s);
-	int digits = strcmp(unit, "-") ? 4 : 6;
-	double v[5] = { st->min, st->max, st->avg, st->median, st->stddev };
-	char t[5][32];
+	enum metric_unit u = metric_unit_of(st->metric);
 
-	for (int i = 0; i < 5; i++)
-		snprintf(t[i], sizeof(t[i]), "%.*g", digits, v[i] / s);
-	fprintf(f, "  %10s r%-5lld %10s r%-5lld %10s %10s %10s  %-4s ", t[0],
-		(long long)st->min_rank, t[1], (long long)st->max_rank, t[2], t[3], t[4], unit);
+	fputs("  ", f);
+	term_value(f, st->min, u, 0, 10);
+	fprintf(f, " r%-5lld ", (long long)st->min_rank);
+	term_value(f, st->max, u, 0, 10);
+	fprintf(f, " r%-5lld ", (long long)st->max_rank);
+	term_value(f, st->avg, u, 0, 10);
+	fputc(' ', f);
+	term_value(f, st->median, u, 0, 10);
+	fputc(' ', f);
+	term_value(f, st->stddev, u, 0, 10);
+	fputs("  ", f);
 	term_put_safe(f, st->metric);
 	fputc('\n', f);
 }
@@ -72,8 +39,8 @@ static void stats_lines(FILE *f, const struct report *rep, const char *bold, con
 
 	if (!rep->nr_cross_rank)
 		return;
-	fprintf(f, "%s%12s %-6s %10s %-6s %10s %10s %10s  %-4s %s%s\n", bold, "min", "rank", "max",
-		"rank", "avg", "median", "stddev", "unit", "metric", off);
+	fprintf(f, "%s%12s %-6s %10s %-6s %10s %10s %10s  %s%s\n", bold, "min", "rank", "max",
+		"rank", "avg", "median", "stddev", "metric", off);
 	for (size_t i = 0; i < rep->nr_cross_rank; i++) {
 		const struct report_stat *st = &rep->cross_rank[i];
 

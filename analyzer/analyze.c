@@ -99,13 +99,16 @@ static struct report_memory *memory_row(struct file_result *res, int64_t dev)
 	p->device = dev;
 	p->peak_allocated = p->peak_reserved = 0;
 	p->capacity = -1;
+	p->from_bytes = 0;
 	return p;
 }
 
 /* One [memory] event, for the timeline. */
 struct mem_sample {
 	int64_t ts_ns, device, allocated, reserved;
+	int64_t bytes;		/* args.Bytes: the change (2021 events carry only this) */
 	uint64_t seq;		/* file order, for a stable sort */
+	int has_total;		/* Total Allocated was given */
 };
 
 static void raise_to(int64_t *peak, int64_t v)
@@ -152,7 +155,9 @@ static int memory_collect(struct file_result *res, const struct event_batch *b)
 		if (ev->name == mem) {
 			struct mem_sample s = { ev->ts_ns, dev, ev->mem_allocated,
 						ev->mem_reserved,
-						res->mem_samples.len / sizeof(s) };
+						ev->flags & EV_MEM_BYTES ? ev->mem_bytes : 0,
+						res->mem_samples.len / sizeof(s),
+						!!(ev->flags & EV_MEM_ALLOCATED) };
 
 			if (!(ev->flags & EV_MEM_ALLOCATED))
 				s.allocated = 0;
@@ -336,6 +341,35 @@ static int memory_timeline(struct report_memory *m, const struct mem_sample *s, 
 	return 0;
 }
 
+/*
+ * Kineto 2021 [memory] events carry only the change in Bytes.  Where no
+ * event of the device gives Total Allocated, the allocated figure is the
+ * running sum from the start of the trace, in time order: a lower bound,
+ * as what was allocated before profiling began is unknown.  Overflow
+ * saturates rather than wrapping (hostile Bytes).
+ */
+static void bytes_running_sum(struct report_memory *m, struct mem_sample *s, size_t n)
+{
+	int64_t sum = 0, peak = 0;
+	int any = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].has_total)
+			return;
+		any |= s[i].bytes != 0;
+	}
+	if (!any)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (__builtin_add_overflow(sum, s[i].bytes, &sum))
+			sum = s[i].bytes > 0 ? INT64_MAX : INT64_MIN;
+		s[i].allocated = sum;
+		raise_to(&peak, sum);
+	}
+	m->peak_allocated = peak;
+	m->from_bytes = 1;
+}
+
 static int memory_rows(struct file_result *res, struct arena *a, struct report_rank *rk)
 {
 	struct mem_sample *s = (struct mem_sample *)res->mem_samples.data;
@@ -367,12 +401,63 @@ static int memory_rows(struct file_result *res, struct arena *a, struct report_r
 			at++;
 		for (end = at; end < ns && s[end].device == rk->memory[i].device; end++)
 			;
+		bytes_running_sum(&rk->memory[i], s + at, end - at);
 		if (memory_timeline(&rk->memory[i], s + at, end - at,
 				    res->has_span ? res->min_ts : 0, a))
 			return -1;
 		at = end;
 	}
 	return 0;
+}
+
+/* Whether a cat may be quoted in a message as is: short printable ASCII. */
+static int plain_key(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (n >= 40 || s[n] < 0x20 || s[n] > 0x7e)
+			return 0;
+	return 1;
+}
+
+/*
+ * A trace with events but no device activity that device.c recognises:
+ * say so, naming the most frequent cats found, rather than show zeros.
+ */
+static void warn_no_device(struct file_result *res, const struct report_rank *rk)
+{
+	struct trace_info *info = &res->info;
+	const struct report_count *top[3] = { NULL, NULL, NULL };
+	char found[160] = "";
+	size_t len = 0;
+	struct err e;
+
+	for (size_t i = 0; i < rk->nr_by_cat; i++) {
+		const struct report_count *c = &rk->by_cat[i];
+
+		for (size_t k = 0; k < 3; k++) {
+			if (!top[k] || c->n > top[k]->n) {
+				memmove(&top[k + 1], &top[k], (2 - k) * sizeof(*top));
+				top[k] = c;
+				break;
+			}
+		}
+	}
+	for (size_t k = 0; k < 3 && top[k]; k++) {
+		int w = snprintf(found + len, sizeof(found) - len, "%s%s %lld", k ? ", " : "",
+				 plain_key(top[k]->key) ? top[k]->key : "(unprintable)",
+				 (long long)top[k]->n);
+
+		if (w < 0 || (size_t)w >= sizeof(found) - len)
+			break;
+		len += (size_t)w;
+	}
+	err_set(&e, -1, "no GPU or NPU activity recognised in %lld events (cat: %s); figures "
+		"are host-side only", (long long)rk->events_total, len ? found : "none");
+	if (info->nr_warnings < TRACE_MAX_WARNINGS)
+		info->warnings[info->nr_warnings++] = e;
+	info->nr_warnings_total++;
 }
 
 /*
@@ -424,6 +509,8 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->start_ns = min_ts;
 	if (rc_gpu || rc_cpu || rc_phases || comm_finish(&res->comm, &res->arena, rk))
 		return -1;
+	if (rk->gpu.no_device && rk->events_total > 0)
+		warn_no_device(res, rk);
 	if (rk->gpu.active_span_ns == 0 && res->util_samples) {
 		rk->gpu.utilization = (double)res->util_sum / (double)res->util_samples / 100.0;
 		rk->gpu.util_from_samples = 1;

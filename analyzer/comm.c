@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "gpu.h"
+#include "kcat.h"
 
 struct comm_rec {
 	int64_t ts_ns, dur_ns;
@@ -105,7 +106,7 @@ int comm_collect(struct comm *c, const struct event_batch *b)
 			size_t n = strtab_len(st, ev->name);
 
 			kind[ev->name] = 2;
-			if (is_kernel ? !strcmp(gpu_kernel_category(s, n), "comm")
+			if (is_kernel ? !strcmp(kcat_of(s, n), "comm")
 				      : is_cpu_collective(s, n))
 				kind[ev->name] = 1;
 		}

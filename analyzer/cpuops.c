@@ -36,11 +36,12 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t cpu_op = strtab_find(st, "cpu_op", 6);
+	uint32_t op2021 = strtab_find(st, "Operator", 8);	/* Kineto 2021's cpu_op */
 	struct track_cache cache = { 0 };
 	uint32_t *map;
 	int rc = -1;
 
-	if (!cpu_op)
+	if (!cpu_op && !op2021)
 		return 0;
 	map = calloc(strtab_count(st) + 1, sizeof(*map));
 	if (!map || buf_reserve(&c->recs, b->n * sizeof(struct cpu_rec))) {
@@ -51,7 +52,8 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		const struct trace_event *ev = &b->ev[i];
 		struct cpu_rec rec;
 
-		if (ev->cat != cpu_op || ev->phase != 'X' || !(ev->flags & EV_TS))
+		if (!ev->cat || (ev->cat != cpu_op && ev->cat != op2021) || ev->phase != 'X' ||
+		    !(ev->flags & EV_TS))
 			continue;
 		rec.ts_ns = ev->ts_ns;
 		rec.dur_ns = ev->dur_ns;

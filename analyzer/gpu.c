@@ -4,7 +4,9 @@
  */
 #include "gpu.h"
 
+#include "device.h"
 #include "interval.h"
+#include "kcat.h"
 #include "sort.h"
 
 #include <ctype.h>
@@ -14,14 +16,21 @@
 
 void gpu_init(struct gpu *g)
 {
+	memset(g, 0, sizeof(*g));
 	strtab_init(&g->names, 1);
 	buf_init(&g->recs);
+	strtab_init(&g->pids, 1);
+	buf_init(&g->proc_rule);
+	buf_init(&g->pending);
 }
 
 void gpu_release(struct gpu *g)
 {
 	strtab_release(&g->names);
 	buf_release(&g->recs);
+	strtab_release(&g->pids);
+	buf_release(&g->proc_rule);
+	buf_release(&g->pending);
 }
 
 static int has_prefix(const char *s, size_t n, const char *prefix)
@@ -31,101 +40,209 @@ static int has_prefix(const char *s, size_t n, const char *prefix)
 	return n >= k && memcmp(s, prefix, k) == 0;
 }
 
-/* Collectives as CPU threads see them: gloo and nccl spans, c10d calls. */
-static int is_cpu_comm(const char *s, size_t n)
+/* Collectives as CPU threads see them: gloo and nccl spans, c10d calls; or MTIA's. */
+static int host_comm_kind(const char *s, size_t n)
 {
-	return has_prefix(s, n, "gloo:") || has_prefix(s, n, "nccl:") ||
-	       has_prefix(s, n, "c10d::") ||
-	       (n == 18 && memcmp(s, "record_param_comms", 18) == 0);
+	if (device_host_collective(s, n) == DK_HOST_COLL)
+		return HOST_COLL;
+	if (has_prefix(s, n, "gloo:") || has_prefix(s, n, "nccl:") ||
+	    has_prefix(s, n, "c10d::") || (n == 18 && memcmp(s, "record_param_comms", 18) == 0))
+		return CPU_COMM;
+	return -1;
+}
+
+/* A record pending its process name (events without cat). */
+struct pend_rec {
+	int64_t ts_ns, dur_ns;
+	uint32_t name, pid;	/* ids in struct gpu's names and pids */
+};
+
+/* The rule slot of pid id `pid` in g->proc_rule, grown as needed; NULL when out of memory. */
+static int16_t *proc_slot(struct gpu *g, uint32_t pid)
+{
+	size_t need = ((size_t)pid + 1) * sizeof(int16_t);
+
+	if (g->proc_rule.len < need) {
+		size_t old = g->proc_rule.len;
+
+		if (buf_reserve(&g->proc_rule, need - old))
+			return NULL;
+		memset(g->proc_rule.data + old, 0, need - old);
+		g->proc_rule.len = need;
+	}
+	return (int16_t *)(void *)g->proc_rule.data + pid;
+}
+
+/*
+ * The record kind of an event of device rule r named s[0..n), or -1 when
+ * it is no record; counts it for the vendor decision.
+ */
+static int kind_of(struct gpu *g, int r, const char *s, size_t n)
+{
+	enum dev_kind k = device_kind(r, s, n);
+	const char *v;
+
+	switch (k) {
+	case DK_KERNEL:
+	case DK_MEMCPY:
+	case DK_MEMSET:
+		if (r >= 0 && r < GPU_MAX_RULES)
+			g->nr_device[r]++;
+		return k == DK_KERNEL ? GPU_KERNEL : k == DK_MEMCPY ? GPU_MEMCPY : GPU_MEMSET;
+	case DK_RUNTIME:
+	case DK_SYNC:
+		if (r >= 0 && r < GPU_MAX_RULES)
+			g->nr_runtime[r]++;
+		v = device_runtime_vendor(s, n);
+		g->nr_hip += v && !strcmp(v, "amd");
+		g->nr_cuda += v && !strcmp(v, "nvidia");
+		return k == DK_SYNC ? HOST_SYNC : -1;
+	default:
+		return -1;
+	}
+}
+
+static int push_rec(struct gpu *g, int64_t ts, int64_t dur, uint32_t name, int kind)
+{
+	struct gpu_rec rec = { ts, dur, name, (uint32_t)kind };
+
+	buf_add(&g->recs, &rec, sizeof(rec));
+	return buf_ok(&g->recs) ? 0 : -1;
 }
 
 int gpu_collect(struct gpu *g, const struct event_batch *b)
 {
 	const struct strtab *st = &b->strs;
-	uint32_t kernel = strtab_find(st, "kernel", 6);
-	uint32_t memcpy_id = strtab_find(st, "gpu_memcpy", 10);
-	uint32_t memset_id = strtab_find(st, "gpu_memset", 10);
+	uint32_t pname = strtab_find(st, "process_name", 12);
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));	/* local name id -> ours */
-	unsigned char *comm = calloc(nstr, 1);		/* 1 no, 2 yes, 0 unknown */
+	uint32_t *pmap = calloc(nstr, sizeof(*pmap));	/* local pid id -> ours */
+	int16_t *cat_rule = calloc(nstr, sizeof(*cat_rule));	/* 0 unknown, 1 none, r + 2 */
+	signed char *host = calloc(nstr, 1);		/* 0 unknown, 1 none, kind + 2 */
 	int rc = -1;
 
-	if (!map || !comm || buf_reserve(&g->recs, b->n * sizeof(struct gpu_rec)))
+	if (!map || !pmap || !cat_rule || !host)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
-		struct gpu_rec rec;
+		const char *s = ev->name ? strtab_str(st, ev->name) : "";
+		size_t n = ev->name ? strtab_len(st, ev->name) : 0;
+		int kind = -1, r;
+		uint32_t name;
 
-		if (!(ev->flags & EV_TS))
-			continue;
-		if (ev->cat && ev->cat == kernel)
-			rec.kind = GPU_KERNEL;
-		else if (ev->cat && ev->cat == memcpy_id)
-			rec.kind = GPU_MEMCPY;
-		else if (ev->cat && ev->cat == memset_id)
-			rec.kind = GPU_MEMSET;
-		else if (ev->phase == 'X' && ev->name) {
-			if (!comm[ev->name])
-				comm[ev->name] = is_cpu_comm(strtab_str(st, ev->name),
-							     strtab_len(st, ev->name)) ? 2 : 1;
-			if (comm[ev->name] != 2)
-				continue;
-			rec.kind = CPU_COMM;
-		} else {
+		if (ev->phase == 'M' && pname && ev->name == pname && ev->arg_name && ev->pid) {
+			uint32_t pid = strtab_map(&g->pids, st, ev->pid, pmap);
+			int16_t *slot = pid == STRTAB_OOM ? NULL : proc_slot(g, pid);
+
+			if (!slot)
+				goto out;
+			r = device_process_rule(strtab_str(st, ev->arg_name),
+						strtab_len(st, ev->arg_name));
+			*slot = (int16_t)(r < 0 ? 1 : r + 2);
 			continue;
 		}
-		rec.ts_ns = ev->ts_ns;
-		rec.dur_ns = ev->dur_ns;
-		rec.name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
-		if (rec.name == STRTAB_OOM)
+		if (!(ev->flags & EV_TS))
+			continue;
+		if (ev->cat) {
+			if (!cat_rule[ev->cat]) {
+				r = device_cat_rule(strtab_str(st, ev->cat), strtab_len(st, ev->cat));
+				cat_rule[ev->cat] = (int16_t)(r < 0 ? 1 : r + 2);
+			}
+			if (cat_rule[ev->cat] > 1)
+				kind = kind_of(g, cat_rule[ev->cat] - 2, s, n);
+		}
+		if (kind < 0 && ev->phase == 'X' && ev->name) {
+			if (!host[ev->name])
+				host[ev->name] = (signed char)(host_comm_kind(s, n) + 2);
+			kind = host[ev->name] - 2;
+		}
+		if (kind < 0 && !ev->cat && ev->phase == 'X' && ev->pid) {
+			uint32_t pid = strtab_map(&g->pids, st, ev->pid, pmap);
+			int16_t *slot = pid == STRTAB_OOM ? NULL : proc_slot(g, pid);
+
+			if (!slot)
+				goto out;
+			if (*slot == 0) {
+				struct pend_rec p = { ev->ts_ns, ev->dur_ns, 0, pid };
+
+				p.name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
+				if (p.name == STRTAB_OOM)
+					goto out;
+				buf_add(&g->pending, &p, sizeof(p));
+				if (!buf_ok(&g->pending))
+					goto out;
+				continue;
+			}
+			if (*slot > 1)
+				kind = kind_of(g, *slot - 2, s, n);
+		}
+		if (kind < 0)
+			continue;
+		name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
+		if (name == STRTAB_OOM || push_rec(g, ev->ts_ns, ev->dur_ns, name, kind))
 			goto out;
-		/* room for the whole batch was reserved above */
-		memcpy(g->recs.data + g->recs.len, &rec, sizeof(rec));
-		g->recs.len += sizeof(rec);
 	}
-	g->recs.data[g->recs.len] = '\0';	/* buf's invariant, kept by hand */
 	rc = 0;
 out:
 	free(map);
-	free(comm);
+	free(pmap);
+	free(cat_rule);
+	free(host);
 	return rc;
 }
 
-const char *gpu_kernel_category(const char *name, size_t len)
+/* Decide the pending records now that every process name has been read. */
+static int resolve_pending(struct gpu *g)
 {
-	static const struct {
-		const char *category;
-		const char *words[12];
-	} rules[] = {
-		{ "comm", { "nccl", "rccl", "all_reduce", "allreduce", "allgather", "all_gather",
-			    "reduce_scatter", "reducescatter", "sendrecv", "alltoall", "all_to_all" } },
-		{ "attention", { "flash", "fmha", "attention", "sdpa" } },
-		{ "gemm", { "gemm", "gemv", "matmul", "cutlass", "cublas", "wgmma", "sm90_xmma" } },
-		{ "conv", { "conv" } },
-		{ "norm", { "layer_norm", "layernorm", "rms_norm", "rmsnorm", "group_norm",
-			    "groupnorm", "batch_norm", "batchnorm" } },
-		{ "elementwise", { "elementwise" } },
-		{ "reduce", { "reduce" } },
-	};
-	struct buf lower;
-	const char *found = "other";
+	const struct pend_rec *p = (const struct pend_rec *)(void *)g->pending.data;
+	size_t n = g->pending.len / sizeof(*p);
+	size_t nr_rules = g->proc_rule.len / sizeof(int16_t);
+	const int16_t *rule = (const int16_t *)(void *)g->proc_rule.data;
 
-	/* The telling word can sit deep in a templated name: search all of it. */
-	buf_init(&lower);
-	buf_add(&lower, name, len);
-	if (!buf_ok(&lower) || !lower.data)
-		goto out;
-	for (size_t i = 0; i < lower.len; i++)
-		lower.data[i] = (char)tolower((unsigned char)lower.data[i]);
-	for (size_t r = 0; r < sizeof(rules) / sizeof(rules[0]); r++)
-		for (size_t w = 0; w < 12 && rules[r].words[w]; w++)
-			if (strstr(lower.data, rules[r].words[w])) {
-				found = rules[r].category;
-				goto out;
-			}
-out:
-	buf_release(&lower);
-	return found;
+	for (size_t i = 0; i < n; i++) {
+		int16_t r = p[i].pid < nr_rules ? rule[p[i].pid] : 0;
+		const char *s = p[i].name ? strtab_str(&g->names, p[i].name) : "";
+		size_t len = p[i].name ? strtab_len(&g->names, p[i].name) : 0;
+		int kind;
+
+		if (r < 2)
+			continue;
+		kind = kind_of(g, r - 2, s, len);
+		if (kind >= 0 && push_rec(g, p[i].ts_ns, p[i].dur_ns, p[i].name, kind))
+			return -1;
+	}
+	buf_release(&g->pending);
+	return 0;
+}
+
+/*
+ * Which recogniser applied: the rule behind most device events; CUDA's
+ * cats serve ROCm and XPU too, told apart by their runtime calls.
+ */
+static void device_of(const struct gpu *g, struct report_device *d)
+{
+	int best = -1;
+	int64_t xpu = 0;
+
+	d->vendor = d->source = NULL;
+	for (int r = 0; r < GPU_MAX_RULES && device_rule(r); r++) {
+		if (g->nr_device[r] > 0 && (best < 0 || g->nr_device[r] > g->nr_device[best]))
+			best = r;
+		if (!strcmp(device_rule(r)->vendor, "intel"))
+			xpu += g->nr_runtime[r];
+	}
+	if (best < 0)
+		return;
+	d->vendor = device_rule(best)->vendor;
+	d->source = device_rule(best)->source;
+	if (strcmp(d->vendor, "nvidia"))
+		return;
+	if (xpu > 0) {
+		d->vendor = "intel";
+		d->source = "kineto-xpu";
+	} else if (g->nr_hip > g->nr_cuda) {
+		d->vendor = "amd";
+	}
 }
 
 /* Intervals of the records that match want(kind), merged. */
@@ -195,7 +312,7 @@ static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct arena
 			durs[j - i] = r[j].dur_ns;
 		report_dist_of(&k->d, durs, j - i);
 		k->name = arena_strndup(a, name, len);
-		k->category = gpu_kernel_category(name, len);
+		k->category = kcat_of(name, len);
 		k->share = rk->gpu.kernel_time_ns ?
 				   (double)k->d.total_ns / (double)rk->gpu.kernel_time_ns : 0.0;
 		if (!k->name || report_samples_of(&k->samples, a, durs, j - i)) {
@@ -213,23 +330,34 @@ static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct arena
 
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 {
-	struct gpu_rec *r = (struct gpu_rec *)g->recs.data;
-	size_t n = g->recs.len / sizeof(*r), nk = 0, nc, nm, nmem, nb, ncomm, ncomp;
-	struct interval *all = malloc((n ? n : 1) * sizeof(*all));
-	struct interval *busy = malloc((n ? n : 1) * sizeof(*busy));
-	struct interval *comm = malloc((n ? n : 1) * sizeof(*comm));
-	struct interval *comp = malloc((n ? n : 1) * sizeof(*comp));
+	struct gpu_rec *r;
+	size_t n, nk = 0, nc, nm, nmem, nb, ncomm, ncomp, ndev = 0, ndev_comm = 0;
+	struct interval *all = NULL, *busy = NULL, *comm = NULL, *comp = NULL;
 	struct report_gpu *gp = &rk->gpu;
 	unsigned char *is_comm = NULL;
 	int64_t first = 0, last = 0;
 	int any = 0, rc = -1;
 
+	if (resolve_pending(g))
+		return -1;
+	r = (struct gpu_rec *)(void *)g->recs.data;
+	n = g->recs.len / sizeof(*r);
+	all = malloc((n ? n : 1) * sizeof(*all));
+	busy = malloc((n ? n : 1) * sizeof(*busy));
+	comm = malloc((n ? n : 1) * sizeof(*comm));
+	comp = malloc((n ? n : 1) * sizeof(*comp));
 	if (!all || !busy || !comm || !comp)
 		goto out;
 	memset(gp, 0, sizeof(*gp));
+	device_of(g, &rk->device);
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].kind == CPU_COMM)
+		if (r[i].kind == HOST_SYNC) {
+			gp->host_sync_count++;
+			gp->host_sync_ns += r[i].dur_ns;
+		}
+		if (r[i].kind != GPU_KERNEL && r[i].kind != GPU_MEMCPY && r[i].kind != GPU_MEMSET)
 			continue;
+		ndev++;
 		if (!any || r[i].ts_ns < first)
 			first = r[i].ts_ns;
 		if (!any || r[i].ts_ns + r[i].dur_ns > last)
@@ -240,6 +368,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 			gp->kernel_time_ns += r[i].dur_ns;
 		}
 	}
+	gp->no_device = ndev == 0;
 	gp->kernels = (int64_t)nk;
 	gp->active_span_ns = any ? last - first : 0;
 	nmem = collect(r, n, 1u << GPU_MEMCPY | 1u << GPU_MEMSET, all);
@@ -250,8 +379,8 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	if (!is_comm)
 		goto out;
 	for (uint32_t id = 1; id <= strtab_count(&g->names); id++)
-		is_comm[id] = !strcmp(gpu_kernel_category(strtab_str(&g->names, id),
-							   strtab_len(&g->names, id)), "comm");
+		is_comm[id] = !strcmp(kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id)),
+				      "comm");
 	ncomm = ncomp = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct interval iv = { r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
@@ -260,20 +389,38 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 			comm[ncomm++] = iv;
 		else if (r[i].kind == GPU_KERNEL)
 			comp[ncomp++] = iv;
-		else if (r[i].kind == CPU_COMM && nk == 0)
+	}
+	ndev_comm = ncomm;
+	/*
+	 * Host spans of collectives: CPU ones only where there are no kernels;
+	 * MTIA's hccl:* always, as its device records no collective.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		struct interval iv = { r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
+
+		if ((r[i].kind == CPU_COMM && nk == 0) || r[i].kind == HOST_COLL)
 			comm[ncomm++] = iv;
 	}
 	nc = interval_union(comm, ncomm);
 	nm = interval_union(comp, ncomp);
 	gp->comm_ns = interval_length(comm, nc);
 	gp->compute_ns = interval_length(comp, nm);
-	gp->cpu_comm = nk == 0;
+	gp->cpu_comm = ndev_comm == 0 && ncomm > 0;
+	if (nk == 0)
+		gp->cpu_comm = 1;
 	gp->comm_compute_overlap = gp->comm_ns ? (double)interval_overlap(comm, nc, comp, nm) /
 							 (double)gp->comm_ns
 					       : NAN;
 
-	/* Busy: the three unions merged in linear time (CPU collectives are no GPU work). */
-	nb = interval_merge(comm, gp->cpu_comm ? 0 : nc, comp, nm, busy);
+	/* Busy: device work only; host spans of collectives are no device work. */
+	if (ndev_comm < ncomm) {
+		ncomm = 0;
+		for (size_t i = 0; i < n; i++)
+			if (r[i].kind == GPU_KERNEL && is_comm[r[i].name])
+				comm[ncomm++] = (struct interval){ r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
+		nc = interval_union(comm, ncomm);
+	}
+	nb = interval_merge(comm, nc, comp, nm, busy);
 	nb = interval_merge(busy, nb, all, nmem, comm);
 	gp->busy_ns = interval_length(comm, nb);
 	gp->idle_ns = gp->active_span_ns - gp->busy_ns;

@@ -1,11 +1,15 @@
 /*
- * gpu: what the GPU did, from kernel, memcpy and memset events.
+ * gpu: what the GPU or NPU did, from the events device.h recognises.
  *
- * gpu_collect() keeps one compact record per GPU event (and per CPU-side
- * collective, for runs without kernels) as batches arrive; gpu_finish()
- * computes the GPU section and the kernel table of a report rank from them.
- * The records are all that is kept, so memory grows with the number of GPU
- * events, at 24 bytes each, never with the text.
+ * gpu_collect() keeps one compact record per device event (and per host
+ * span of a collective, and per host-synchronising runtime call) as
+ * batches arrive; gpu_finish() computes the GPU section and the kernel
+ * table of a report rank from them.  Events without cat (torch_npu) are
+ * device work by the name of their process, which a metadata event may
+ * give anywhere in the file: until then they wait as pending records and
+ * are decided in gpu_finish().  The records are all that is kept, so
+ * memory grows with the number of device events, at 24 bytes each, never
+ * with the text.
  */
 #ifndef VT_GPU_H
 #define VT_GPU_H
@@ -17,7 +21,15 @@
 #include "report.h"
 #include "strtab.h"
 
-enum gpu_kind { GPU_KERNEL, GPU_MEMCPY, GPU_MEMSET, CPU_COMM };
+/*
+ * CPU_COMM: a collective's span on a CPU thread (gloo:*, nccl:*, c10d::*),
+ * counted as communication only in runs without kernels; HOST_COLL: one
+ * that a vendor records only on the host (MTIA hccl:*), always counted;
+ * HOST_SYNC: a runtime call that blocks the host.
+ */
+enum gpu_kind { GPU_KERNEL, GPU_MEMCPY, GPU_MEMSET, CPU_COMM, HOST_COLL, HOST_SYNC };
+
+#define GPU_MAX_RULES 32	/* more than device.c's table has */
 
 struct gpu_rec {
 	int64_t ts_ns, dur_ns;
@@ -28,6 +40,12 @@ struct gpu_rec {
 struct gpu {
 	struct strtab names;	/* copies */
 	struct buf recs;	/* struct gpu_rec[], in file order */
+	struct strtab pids;	/* copies of pid texts */
+	struct buf proc_rule;	/* int16_t per pid id: 0 unnamed, 1 no rule, else rule + 2 */
+	struct buf pending;	/* events without cat of unnamed processes */
+	int64_t nr_device[GPU_MAX_RULES];	/* device events per device.c rule */
+	int64_t nr_runtime[GPU_MAX_RULES];	/* runtime calls per rule */
+	int64_t nr_hip, nr_cuda;		/* runtime calls by name */
 };
 
 void gpu_init(struct gpu *g);
@@ -42,7 +60,5 @@ int gpu_collect(struct gpu *g, const struct event_batch *b);
  */
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk);
 
-/* The category of a kernel name: "comm", "attention", "gemm", ... (static). */
-const char *gpu_kernel_category(const char *name, size_t len);
 
 #endif

@@ -15,7 +15,7 @@ void analyze_opts_init(struct analyze_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->jobs = omp_get_num_procs();
 	phase_opts_init(&o->phase);
-	o->suggest = (struct suggest_opts)SUGGEST_OPTS_DEFAULT;
+	suggest_opts_init(&o->suggest);
 	o->progress = 1;
 }
 

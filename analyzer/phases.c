@@ -101,6 +101,19 @@ static int is_block(const struct phase_opts *o, const char *s)
 	return glob(o->block_glob ? o->block_glob : "block_*", s);
 }
 
+/* Whether s[0..n) is "ProfilerStep#" and digits. */
+static int is_profiler_step(const char *s, size_t n)
+{
+	size_t k = sizeof("ProfilerStep#") - 1;
+
+	if (n <= k || memcmp(s, "ProfilerStep#", k) != 0)
+		return 0;
+	for (; k < n; k++)
+		if (s[k] < '0' || s[k] > '9')
+			return 0;
+	return 1;
+}
+
 /* Whether a span without cat is a phase: a NUL-terminated raw name. */
 static int has_rule(const struct phase_opts *o, const char *s)
 {
@@ -144,19 +157,23 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t ua = strtab_find(st, "user_annotation", 15);
+	uint32_t gua = strtab_find(st, "gpu_user_annotation", 19);
 	uint32_t rt = strtab_find(st, "cuda_runtime", 12);
 	uint32_t drv = strtab_find(st, "cuda_driver", 11);
 	uint32_t kernel = strtab_find(st, "kernel", 6);
+	uint32_t rt21 = strtab_find(st, "Runtime", 7);	/* Kineto 2021 */
+	uint32_t kernel21 = strtab_find(st, "Kernel", 6);
 	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes, 3 by name */
+	unsigned char *pstep = calloc(nstr, 1);	/* ProfilerStep#N: 0 unknown, 1 no, 2 yes */
 	struct track_cache cache = { 0 };
 	struct buf name;
 	int rc = -1;
 
 	buf_init(&name);
-	if (!map || !rule)
+	if (!map || !rule || !pstep)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -189,6 +206,15 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 			span = rule[ev->name] == 2 ||
 			       (rule[ev->name] == 3 && !p->has_cat &&
 				!(device_pid && ev->pid == device_pid));
+		} else if (ev->phase == 'X' && ev->name && ev->cat != gua) {
+			/*
+			 * ProfilerStep#N whatever its cat: cpu_op (torch_npu), Operator
+			 * (2021); not gpu_user_annotation, the GPU's copy of the span.
+			 */
+			if (!pstep[ev->name])
+				pstep[ev->name] = is_profiler_step(strtab_str(st, ev->name),
+								   strtab_len(st, ev->name)) ? 2 : 1;
+			span = pstep[ev->name] == 2;
 		}
 		if (span) {
 			struct span_rec s = { ev->ts_ns, ev->dur_ns, strtab_map(&p->names, st, ev->name, map),
@@ -198,7 +224,7 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
 				goto out;
 			buf_add(&p->spans, &s, sizeof(s));
-		} else if (ev->cat && (ev->cat == rt || ev->cat == drv) &&
+		} else if (ev->cat && (ev->cat == rt || ev->cat == drv || ev->cat == rt21) &&
 			   (ev->flags & EV_CORRELATION)) {
 			struct launch_rec l = { ev->correlation, ev->ts_ns,
 						track_id(&p->tracks, &cache, b, ev), 0 };
@@ -206,7 +232,8 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 			if (l.track == STRTAB_OOM)
 				goto out;
 			buf_add(&p->launches, &l, sizeof(l));
-		} else if (ev->cat && ev->cat == kernel && (ev->flags & EV_CORRELATION)) {
+		} else if (ev->cat && (ev->cat == kernel || ev->cat == kernel21) &&
+			   (ev->flags & EV_CORRELATION)) {
 			struct kern_rec k = { ev->correlation, ev->dur_ns };
 
 			buf_add(&p->kernels, &k, sizeof(k));
@@ -218,6 +245,7 @@ out:
 	buf_release(&name);
 	free(map);
 	free(rule);
+	free(pstep);
 	return rc;
 }
 

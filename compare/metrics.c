@@ -7,34 +7,33 @@
 #include <string.h>
 
 #include "buf.h"
+#include "grow.h"
 
 static struct metric *push(struct metric_list *l)
 {
-	if (l->n == l->alloc) {
-		size_t alloc = l->alloc ? 2 * l->alloc : 64;
-		struct metric *v = realloc(l->v, alloc * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		l->v = v;
-		l->alloc = alloc;
-	}
+	if (ALLOC_GROW(l->v, l->n + 1, l->alloc))
+		return NULL;
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	l->v[l->n].order = l->n;
 	return &l->v[l->n++];
 }
 
-static int add(struct metric_list *l, const char *name, enum direction dir, enum unit unit,
-	       double value, const int64_t *samples, size_t n)
+/*
+ * Add name with the unit and direction of the catalogue's entry for it (a
+ * scalar or a family).
+ */
+static int add(struct metric_list *l, const char *name, double value, const int64_t *samples,
+	       size_t n)
 {
+	const struct metric_def *d;
 	struct metric *m;
 
 	if (!isfinite(value))
 		return 0;	/* the rank has no such figure (null in the report) */
 	m = push(l);
-	if (!m || !name)
+	if (!m || !name || !(d = metric_find(name)))
 		return -1;
-	*m = (struct metric){ name, dir, unit, value, samples, n, 0, m->order };
+	*m = (struct metric){ name, d->dir, d->unit, value, samples, n, 0, m->order };
 	return 0;
 }
 
@@ -55,44 +54,35 @@ static const char *join(struct arena *a, const char *prefix, const char *middle,
 
 int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric_list *out)
 {
-	const struct report_steps *st = &rk->steps;
-	const struct report_throughput *t = &rk->throughput;
 	int rc = 0;
 
-	rc |= add(out, "span_ns", LOWER_IS_BETTER, UNIT_NS, (double)rk->span_ns, NULL, 0);
-	if (!rk->analysed)
-		return rc;
-	if (rk->has_phases && st->d.count) {
-		size_t skip = st->warmup && st->nr_durations ? 1 : 0;
+	for (size_t i = 0; i < metric_nr; i++) {
+		const struct metric_def *d = &metric_table[i];
+		const int64_t *smp = NULL;
+		size_t n = 0;
+		double v;
 
-		rc |= add(out, "steps.median_ns", LOWER_IS_BETTER, UNIT_NS, st->d.median_ns,
-			  st->durations_ns + skip, st->nr_durations - skip);
+		if (!(d->flags & MF_COMPARE) || strchr(d->path, '*') || !metric_value(d, rk, &v))
+			continue;
+		if (d->samples)
+			n = d->samples(rk, &smp);
+		rc |= add(out, d->path, v, smp, n);
 	}
+	if (!rk->analysed)
+		return rc ? -1 : 0;
 	for (size_t i = 0; rk->has_phases && i < rk->nr_phases; i++) {
 		const struct report_phase *ph = &rk->phases[i];
 
-		rc |= add(out, join(a, "phase:", ph->path, ".total_ns"), LOWER_IS_BETTER, UNIT_NS,
-			  (double)ph->d.total_ns, ph->samples.v, ph->samples.n);
-		rc |= add(out, join(a, "phase:", ph->path, ".median_ns"), LOWER_IS_BETTER, UNIT_NS,
-			  ph->d.median_ns, ph->samples.v, ph->samples.n);
+		rc |= add(out, join(a, "phase:", ph->path, ".total_ns"), (double)ph->d.total_ns,
+			  ph->samples.v, ph->samples.n);
+		rc |= add(out, join(a, "phase:", ph->path, ".median_ns"), ph->d.median_ns,
+			  ph->samples.v, ph->samples.n);
 	}
-	if (rk->has_throughput) {
-		rc |= add(out, "throughput.fps", HIGHER_IS_BETTER, UNIT_RATE, t->fps, NULL, 0);
-		if (t->blocks > 0)
-			rc |= add(out, "throughput.bps", HIGHER_IS_BETTER, UNIT_RATE, t->bps, NULL, 0);
-		if (t->has_first_block)
-			rc |= add(out, "throughput.first_block_ns", LOWER_IS_BETTER, UNIT_NS,
-				  (double)t->first_block_ns, NULL, 0);
-	}
-	rc |= add(out, "gpu.utilization", HIGHER_IS_BETTER, UNIT_FRACTION, rk->gpu.utilization,
-		  NULL, 0);
-	rc |= add(out, "gpu.comm_compute_overlap", HIGHER_IS_BETTER, UNIT_FRACTION,
-		  rk->gpu.comm_compute_overlap, NULL, 0);
 	for (size_t i = 0; i < rk->nr_kernels; i++) {
 		const struct report_kernel *k = &rk->kernels[i];
 
-		rc |= add(out, join(a, "kernel:", k->name, ".total_ns"), LOWER_IS_BETTER, UNIT_NS,
-			  (double)k->d.total_ns, k->samples.v, k->samples.n);
+		rc |= add(out, join(a, "kernel:", k->name, ".total_ns"), (double)k->d.total_ns,
+			  k->samples.v, k->samples.n);
 		if (!rc)
 			out->v[out->n - 1].is_kernel = 1;
 	}
@@ -101,10 +91,10 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 		char dev[32];
 
 		snprintf(dev, sizeof(dev), "%lld", (long long)m->device);
-		rc |= add(out, join(a, "memory:", dev, ".peak_allocated"), LOWER_IS_BETTER,
-			  UNIT_BYTES, (double)m->peak_allocated, NULL, 0);
-		rc |= add(out, join(a, "memory:", dev, ".peak_reserved"), LOWER_IS_BETTER,
-			  UNIT_BYTES, (double)m->peak_reserved, NULL, 0);
+		rc |= add(out, join(a, "memory:", dev, ".peak_allocated"),
+			  (double)m->peak_allocated, NULL, 0);
+		rc |= add(out, join(a, "memory:", dev, ".peak_reserved"), (double)m->peak_reserved,
+			  NULL, 0);
 	}
 	return rc ? -1 : 0;
 }
@@ -182,7 +172,7 @@ int metrics_of_run(const struct report *rep, struct arena *a, struct metric_list
 		}
 		*m = all.v[i];
 		for (size_t k = i + 1; k < j; k++)
-			if (m->dir == LOWER_IS_BETTER ? all.v[k].value > m->value
+			if (m->dir == DIR_LOWER ? all.v[k].value > m->value
 						      : all.v[k].value < m->value)
 				m->value = all.v[k].value;
 		m->samples = NULL;

@@ -2,19 +2,13 @@
  * metrics: what vcompare compares, taken from a report.
  *
  * Each rank gives a list of named scalars with a direction and, where the
- * report keeps instance durations, samples for the significance test:
+ * report keeps instance durations, samples for the significance test: the
+ * scalars of the metric catalogue (lib/model/metric.h) marked MF_COMPARE, with
+ * their unit and direction from there, then the families
  *
- *   span_ns                        lower is better
- *   steps.median_ns                lower; samples: the steps (warm-up left out)
- *   phase:PATH.total_ns            lower; samples: the phase's instances
- *   phase:PATH.median_ns           lower; samples: the phase's instances
- *   throughput.fps, .bps           higher
- *   throughput.first_block_ns      lower
- *   gpu.utilization                higher
- *   gpu.comm_compute_overlap       higher
- *   kernel:NAME.total_ns           lower; samples: the kernel's instances
- *   memory:DEV.peak_allocated      lower
- *   memory:DEV.peak_reserved       lower
+ *   phase:PATH.total_ns, .median_ns   samples: the phase's instances
+ *   kernel:NAME.total_ns              samples: the kernel's instances
+ *   memory:DEV.peak_allocated, .peak_reserved
  *
  * The run's value of a metric is its worst rank's (a run is as slow as its
  * slowest rank), and its samples are those of every rank together.
@@ -25,15 +19,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metric.h"
 #include "report.h"
-
-enum direction { LOWER_IS_BETTER, HIGHER_IS_BETTER };
-enum unit { UNIT_NS, UNIT_FRACTION, UNIT_RATE, UNIT_BYTES };
 
 struct metric {
 	const char *name;		/* in the report's arena or static */
-	enum direction dir;
-	enum unit unit;
+	enum metric_dir dir;		/* DIR_LOWER or DIR_HIGHER */
+	enum metric_unit unit;
 	double value;
 	const int64_t *samples;		/* NULL: none */
 	size_t nr_samples;

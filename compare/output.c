@@ -1,8 +1,8 @@
 /*
  * output: see output.h.
  *
- * Values are shown in their unit (times scaled to ns, us, ms or s, bytes
- * to MiB or GiB, fractions as percentages); the JSON keeps the raw numbers.
+ * Values are shown by the catalogue's formatter in their unit (metric_fmt());
+ * the JSON keeps the raw numbers.
  * Trace strings (kernel and phase names inside metric names) are escaped
  * for markdown and JSON; the terminal gets them as valid UTF-8 with
  * control characters replaced.
@@ -14,41 +14,7 @@
 
 #include "esc.h"
 #include "jsonw.h"
-
-static void fmt_value(char *s, size_t n, enum unit u, double v, int sign)
-{
-	const char *plus = sign && v > 0 ? "+" : "";
-	double a = fabs(v);
-
-	if (!isfinite(v)) {
-		snprintf(s, n, "-");
-		return;
-	}
-	switch (u) {
-	case UNIT_NS:
-		if (a >= 1e9)
-			snprintf(s, n, "%s%.3f s", plus, v / 1e9);
-		else if (a >= 1e6)
-			snprintf(s, n, "%s%.3f ms", plus, v / 1e6);
-		else if (a >= 1e3)
-			snprintf(s, n, "%s%.3f us", plus, v / 1e3);
-		else
-			snprintf(s, n, "%s%.0f ns", plus, v);
-		break;
-	case UNIT_FRACTION:
-		snprintf(s, n, "%s%.2f %%", plus, v * 100);
-		break;
-	case UNIT_RATE:
-		snprintf(s, n, "%s%.3f/s", plus, v);
-		break;
-	case UNIT_BYTES:
-		if (a >= 1073741824.0)
-			snprintf(s, n, "%s%.2f GiB", plus, v / 1073741824.0);
-		else
-			snprintf(s, n, "%s%.2f MiB", plus, v / 1048576.0);
-		break;
-	}
-}
+#include "term.h"
 
 static void fmt_pct(char *s, size_t n, double v)
 {
@@ -120,7 +86,7 @@ static void summary_line(char *s, size_t n, const struct comparison *c)
 
 void output_table(FILE *f, const struct comparison *c, const struct output_opts *o)
 {
-	char base[48], new[48], delta[48], pct[24], p[24], rank[24], line[96];
+	char pct[24], p[24], rank[24], line[96];
 	int width = 28;
 
 	/* The metric column: as wide as the names, up to a width that fits a screen. */
@@ -139,14 +105,16 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 		if (!shown(r, o))
 			continue;
 		fmt_rank(rank, sizeof(rank), r->rank);
-		fmt_value(base, sizeof(base), r->unit, r->base, 0);
-		fmt_value(new, sizeof(new), r->unit, r->new, 0);
-		fmt_value(delta, sizeof(delta), r->unit, r->delta, 1);
 		fmt_pct(pct, sizeof(pct), r->delta_pct);
 		fmt_p(p, sizeof(p), r);
 		term_str(f, r->metric, width);
-		fprintf(f, "%5s %14s %14s %14s %8s %7s  %s\n", rank, base, new, delta, pct, p,
-			verdict_names[r->verdict]);
+		fprintf(f, "%5s ", rank);
+		term_value(f, r->base, r->unit, 0, 14);
+		fputc(' ', f);
+		term_value(f, r->new, r->unit, 0, 14);
+		fputc(' ', f);
+		term_value(f, r->delta, r->unit, FMT_SIGN, 14);
+		fprintf(f, " %8s %7s  %s\n", pct, p, verdict_names[r->verdict]);
 	}
 	for (size_t i = 0; i < c->nr_added; i++) {
 		fputs("added kernel (only in new):   ", f);
@@ -226,9 +194,9 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 		if (!shown(r, o))
 			continue;
 		fmt_rank(rank, sizeof(rank), r->rank);
-		fmt_value(base, sizeof(base), r->unit, r->base, 0);
-		fmt_value(new, sizeof(new), r->unit, r->new, 0);
-		fmt_value(delta, sizeof(delta), r->unit, r->delta, 1);
+		metric_fmt(base, sizeof(base), r->base, r->unit, 0);
+		metric_fmt(new, sizeof(new), r->new, r->unit, 0);
+		metric_fmt(delta, sizeof(delta), r->delta, r->unit, FMT_SIGN);
 		fmt_pct(pct, sizeof(pct), r->delta_pct);
 		fmt_p(p, sizeof(p), r);
 		buf_adds(out, "| ");
@@ -279,7 +247,8 @@ static void ranks(struct jsonw *w, const char *key, const int64_t *v, size_t n)
 
 void output_json(struct buf *out, const struct comparison *c, const struct output_opts *o)
 {
-	static const char *const dir[] = { "lower", "higher" };
+	static const char *const dir[] = { [DIR_NEUTRAL] = "neutral", [DIR_LOWER] = "lower",
+					   [DIR_HIGHER] = "higher" };
 	struct jsonw w;
 
 	jsonw_init(&w, out, 0);

@@ -91,9 +91,9 @@ int verdict_row(struct row *r, const struct metric *b, const struct metric *n,
 	r->delta_pct = r->base != 0 ? r->delta / fabs(r->base) : r->delta == 0 ? 0
 					: r->delta > 0		? INFINITY
 								: -INFINITY;
-	worse = r->dir == LOWER_IS_BETTER ? r->delta_pct > r->threshold
+	worse = r->dir == DIR_LOWER ? r->delta_pct > r->threshold
 					  : r->delta_pct < -r->threshold;
-	better = r->dir == LOWER_IS_BETTER ? r->delta_pct < -r->threshold
+	better = r->dir == DIR_LOWER ? r->delta_pct < -r->threshold
 					   : r->delta_pct > r->threshold;
 	if (r->unit == UNIT_NS && strcmp(r->metric, "span_ns") && isfinite(span) &&
 	    fabs(r->delta) < t->min_share * span)

@@ -53,8 +53,8 @@ double threshold_for(const struct thresholds *t, const char *metric);
 struct row {
 	const char *metric;
 	int64_t rank;			/* -1: the run */
-	enum direction dir;
-	enum unit unit;
+	enum metric_dir dir;
+	enum metric_unit unit;
 	int has_base, has_new;
 	double base, new;
 	double delta, delta_pct;	/* new - base; delta / |base| (inf when base is 0) */

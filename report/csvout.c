@@ -2,12 +2,14 @@
  * csvout: render_csv(), the report as flat tables for spreadsheets and
  * scripts.
  *
- * One header row, then one row per item with the rank first; times in
+ * One header row, then one row per item with the rank first; the columns
+ * of ranks.csv are the metric catalogue's (metric.h).  Times in
  * integer nanoseconds and sizes in bytes as in report.json, floats as
  * report.json writes them (%.17g), and an empty field where report.json
  * has null.  Lines end in CRLF and text fields are quoted by libcsv's
  * csv_write(), as RFC 4180 has it; text is made valid UTF-8 first.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -19,6 +21,7 @@
 #include <csv.h>
 
 #include "esc.h"
+#include "metric.h"
 #include "outfile.h"
 #include "render.h"
 
@@ -155,102 +158,57 @@ static void steps(const struct report *r, struct buf *b)
 	}
 }
 
-/* The largest peak over the GPUs (devices >= 0) of a rank, -1 without. */
-static int64_t gpu_peak(const struct report_rank *rk, int reserved)
+/*
+ * The catalogue's entries with a ranks.csv column, in column order, into
+ * col[] (room for metric_nr); returns how many.
+ */
+static size_t rank_columns(const struct metric_def **col)
 {
-	int64_t peak = -1;
+	size_t n = 0;
 
-	for (size_t m = 0; m < rk->nr_memory; m++) {
-		int64_t v = reserved ? rk->memory[m].peak_reserved : rk->memory[m].peak_allocated;
+	for (size_t i = 0; i < metric_nr; i++) {
+		size_t k = n++;
 
-		if (rk->memory[m].device >= 0 && v > peak)
-			peak = v;
+		if (!metric_table[i].csv) {
+			n--;
+			continue;
+		}
+		while (k > 0 && col[k - 1]->csv_col > metric_table[i].csv_col) {
+			col[k] = col[k - 1];
+			k--;
+		}
+		col[k] = &metric_table[i];
 	}
-	return peak;
+	return n;
 }
 
+/* One row per rank: who it is, then the catalogue's columns (empty: null). */
 static void ranks(const struct report *r, struct buf *b)
 {
+	const struct metric_def *col[64];
 	struct row w = { b, 1 };
+	size_t nc;
 
-	header(b, "rank,source,complete,warnings,events,span_ns,kernels,kernel_time_ns,busy_ns,"
-		  "active_span_ns,idle_ns,utilization,comm_ns,compute_ns,memory_ns,"
-		  "comm_compute_overlap,comm_wait_ns,comm_transfer_ns,effective_utilization,"
-		  "clock_offset_ns,steps,step_median_ns,warmup,wall_ns,frames,blocks,fps,bps,"
-		  "realtime_factor,gpu_peak_allocated,gpu_peak_reserved");
+	assert(metric_nr <= sizeof(col) / sizeof(col[0]));
+	nc = rank_columns(col);
+	buf_adds(b, "rank,source,complete,warnings");
+	for (size_t c = 0; c < nc; c++) {
+		buf_addc(b, ',');
+		buf_adds(b, col[c]->csv);
+	}
+	buf_adds(b, "\r\n");
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
-		const struct report_gpu *g = &rk->gpu;
-		const struct report_throughput *t = &rk->throughput;
-		int64_t pa = gpu_peak(rk, 0), pr = gpu_peak(rk, 1);
 
 		f_i64(&w, rk->rank);
 		f_str(&w, rk->source);
 		f_i64(&w, rk->complete);
 		f_i64(&w, (int64_t)rk->nr_warnings);
-		f_i64(&w, rk->events_total);
-		f_i64(&w, rk->span_ns);
-		if (rk->analysed) {
-			f_i64(&w, g->kernels);
-			f_i64(&w, g->kernel_time_ns);
-			f_i64(&w, g->busy_ns);
-			f_i64(&w, g->active_span_ns);
-			f_i64(&w, g->idle_ns);
-			f_dbl(&w, g->utilization);
-			f_i64(&w, g->comm_ns);
-			f_i64(&w, g->compute_ns);
-			f_i64(&w, g->memory_ns);
-			f_dbl(&w, g->comm_compute_overlap);
-		} else {
-			for (int k = 0; k < 10; k++)
-				f_none(&w);
+		for (size_t c = 0; c < nc; c++) {
+			double v;
+
+			f_dbl(&w, metric_value(col[c], rk, &v) ? v : NAN);
 		}
-		if (rk->analysed && g->has_wait) {
-			f_i64(&w, g->comm_wait_ns);
-			f_i64(&w, g->comm_transfer_ns);
-			f_dbl(&w, g->effective_utilization);
-		} else {
-			for (int k = 0; k < 3; k++)
-				f_none(&w);
-		}
-		if (rk->has_clock)
-			f_i64(&w, rk->clock_offset_ns);
-		else
-			f_none(&w);
-		if (rk->analysed && rk->has_phases) {
-			f_i64(&w, rk->steps.d.count);
-			f_dbl(&w, rk->steps.d.count ? rk->steps.d.median_ns : NAN);
-			f_i64(&w, rk->steps.warmup);
-		} else {
-			f_none(&w);
-			f_none(&w);
-			f_none(&w);
-		}
-		if (rk->analysed && rk->has_throughput) {
-			f_i64(&w, t->wall_ns);
-			if (t->frames >= 0)
-				f_i64(&w, t->frames);
-			else
-				f_none(&w);
-			if (t->blocks >= 0)
-				f_i64(&w, t->blocks);
-			else
-				f_none(&w);
-			f_dbl(&w, t->fps);
-			f_dbl(&w, t->bps);
-			f_dbl(&w, t->target_fps > 0 ? t->realtime_factor : NAN);
-		} else {
-			for (int k = 0; k < 6; k++)
-				f_none(&w);
-		}
-		if (pa >= 0)
-			f_i64(&w, pa);
-		else
-			f_none(&w);
-		if (pr >= 0)
-			f_i64(&w, pr);
-		else
-			f_none(&w);
 		row_end(&w);
 	}
 }

@@ -15,10 +15,12 @@
 #ifndef VT_HTML_H
 #define VT_HTML_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "buf.h"
 #include "gnuplot.h"
+#include "metric.h"
 #include "report.h"
 
 #define HTML_MANY_RANKS 32	/* above this, per-rank bars become distributions */
@@ -32,14 +34,6 @@ struct page {
 	int many;		/* more than HTML_MANY_RANKS ranks */
 };
 
-enum html_kind {
-	HK_NS,			/* nanoseconds, shown as ns, µs, ms or s */
-	HK_BYTES,		/* shown in KiB, MiB, GiB */
-	HK_SHARE,		/* a fraction, shown as a percentage */
-	HK_COUNT,		/* an integer */
-	HK_NUM,			/* a plain number, 3 decimals */
-};
-
 extern const uint32_t html_palette[HTML_PALETTE];
 
 /* Text of a trace string, escaped for HTML. */
@@ -50,17 +44,28 @@ void html_key_str(struct buf *key, const char *s);
 
 /*
  * <tag data-key='KEY' data-v="V">shown</tag>: an integer or a double (NaN
- * is null, shown as a dash) of kind k.  tag may carry attributes ("td
+ * is null, shown as a dash) in unit k, shown by metric_fmt().  tag may carry attributes ("td
  * class=x"); key may be NULL (no data-key) and calc, when not NULL, is
  * written as data-calc.
  */
 void html_i64(struct page *p, const char *tag, const char *key, const char *calc, int64_t v,
-	      enum html_kind k);
+	      enum metric_unit k);
 void html_dbl(struct page *p, const char *tag, const char *key, const char *calc, double v,
-	      enum html_kind k);
+	      enum metric_unit k);
 
-/* The value alone, as the page shows it. */
-void html_fmt(struct buf *b, double v, enum html_kind k);
+/*
+ * One field of a cross-rank statistic ("min", "max", "avg", "median",
+ * "stddev", "count", "min_rank", "max_rank") as html_dbl() or html_i64()
+ * writes it, its data-key ["cross_rank",METRIC,FIELD], in the metric's unit.
+ */
+void html_stat(struct page *p, const char *tag, const struct report_stat *st, const char *field);
+
+/* A table row: name, then the fields of st (html_stat()), one cell each. */
+void html_stat_row(struct page *p, const struct report_stat *st, const char *name,
+		   const char *const *fields, size_t nr_fields);
+
+/* The value alone, as the page shows it (metric_fmt()). */
+void html_fmt(struct buf *b, double v, enum metric_unit k);
 
 /*
  * Start a chart of w x h pixels: its marker goes into the page and its

@@ -62,7 +62,7 @@ static void stragglers(struct page *p)
 		buf_printf(p->b, " Rank %lld waits most: ", (long long)most->rank);
 		snprintf(kb, sizeof(kb), "[\"ranks\",%zu,\"gpu\",\"comm_wait_ns\"]",
 			 (size_t)(most - r->ranks));
-		html_i64(p, "span", kb, NULL, most->gpu.comm_wait_ns, HK_NS);
+		html_i64(p, "span", kb, NULL, most->gpu.comm_wait_ns, UNIT_NS);
 		buf_adds(p->b, ".");
 	}
 	buf_adds(p->b, "</p>\n<table><tr><th>rank</th><th>wait it imposes</th>"
@@ -72,14 +72,14 @@ static void stragglers(struct page *p)
 
 		buf_adds(p->b, "<tr>");
 		html_i64(p, "td", key3(kb, sizeof(kb), "stragglers", i, "rank"), NULL, s->rank,
-			 HK_COUNT);
+			 UNIT_COUNT);
 		html_i64(p, "td", key3(kb, sizeof(kb), "stragglers", i, "wait_imposed_ns"), NULL,
-			 s->wait_imposed_ns, HK_NS);
+			 s->wait_imposed_ns, UNIT_NS);
 		html_dbl(p, "td", key3(kb, sizeof(kb), "stragglers", i, "last_share"), NULL,
-			 s->last_share, HK_SHARE);
+			 s->last_share, UNIT_RATIO);
 		name_cell(p, s->delays_group, s->delays_name);
 		snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"delays_most\",\"wait_ns\"]", i);
-		html_i64(p, "td", kb, NULL, s->delays_wait_ns, HK_NS);
+		html_i64(p, "td", kb, NULL, s->delays_wait_ns, UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table>\n");
@@ -104,28 +104,28 @@ static void table(struct page *p)
 		buf_adds(p->b, "<tr>");
 		name_cell(p, c->group, c->name);
 		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "ranks"), NULL, c->ranks,
-			 HK_COUNT);
+			 UNIT_COUNT);
 		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "instances"), NULL,
-			 c->instances, HK_COUNT);
+			 c->instances, UNIT_COUNT);
 		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "unmatched"), NULL,
-			 c->unmatched, HK_COUNT);
+			 c->unmatched, UNIT_COUNT);
 		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "wait_ns"), NULL,
-			 c->wait_ns, HK_NS);
+			 c->wait_ns, UNIT_NS);
 		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "transfer_ns"), NULL,
-			 c->transfer_ns, HK_NS);
+			 c->transfer_ns, UNIT_NS);
 		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "last_rank"), NULL,
-			 c->last_rank, HK_COUNT);
+			 c->last_rank, UNIT_COUNT);
 		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "last_count"), NULL,
-			 c->last_count, HK_COUNT);
+			 c->last_count, UNIT_COUNT);
 		if (c->bytes >= 0)
 			html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "bytes"), NULL,
-				 c->bytes, HK_BYTES);
+				 c->bytes, UNIT_BYTES);
 		else
 			buf_adds(p->b, "<td>\xe2\x80\x94</td>");
 		html_dbl(p, "td", key3(kb, sizeof(kb), "collectives", i, "algbw_gbps"), NULL,
-			 c->algbw, HK_NUM);
+			 c->algbw, UNIT_NUMBER);
 		html_dbl(p, "td", key3(kb, sizeof(kb), "collectives", i, "busbw_gbps"), NULL,
-			 c->busbw, HK_NUM);
+			 c->busbw, UNIT_NUMBER);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table></div>\n");
@@ -148,20 +148,20 @@ static void ranks(struct page *p)
 			continue;
 		buf_adds(p->b, "<tr>");
 		html_i64(p, "td", key3(kb, sizeof(kb), "ranks", i, "rank"), NULL, rk->rank,
-			 HK_COUNT);
+			 UNIT_COUNT);
 #define GPU_KEY(f) (snprintf(kb, sizeof(kb), "[\"ranks\",%zu,\"gpu\",\"%s\"]", i, f), kb)
-		html_i64(p, "td", GPU_KEY("comm_ns"), NULL, g->comm_ns, HK_NS);
-		html_i64(p, "td", GPU_KEY("comm_wait_ns"), NULL, g->comm_wait_ns, HK_NS);
-		html_i64(p, "td", GPU_KEY("comm_transfer_ns"), NULL, g->comm_transfer_ns, HK_NS);
-		html_dbl(p, "td", GPU_KEY("utilization"), NULL, g->utilization, HK_SHARE);
+		html_i64(p, "td", GPU_KEY("comm_ns"), NULL, g->comm_ns, UNIT_NS);
+		html_i64(p, "td", GPU_KEY("comm_wait_ns"), NULL, g->comm_wait_ns, UNIT_NS);
+		html_i64(p, "td", GPU_KEY("comm_transfer_ns"), NULL, g->comm_transfer_ns, UNIT_NS);
+		html_dbl(p, "td", GPU_KEY("utilization"), NULL, g->utilization, UNIT_RATIO);
 		html_dbl(p, "td", GPU_KEY("effective_utilization"), NULL, g->effective_utilization,
-			 HK_SHARE);
+			 UNIT_RATIO);
 #undef GPU_KEY
 		if (rk->has_clock) {
 			html_i64(p, "td", key3(kb, sizeof(kb), "ranks", i, "clock_offset_ns"), NULL,
-				 rk->clock_offset_ns, HK_NS);
+				 rk->clock_offset_ns, UNIT_NS);
 			key3(kb, sizeof(kb), "ranks", i, "clock_offset_spread_ns");
-			html_i64(p, "td", kb, NULL, rk->clock_offset_spread_ns, HK_NS);
+			html_i64(p, "td", kb, NULL, rk->clock_offset_spread_ns, UNIT_NS);
 		} else {
 			buf_adds(p->b, "<td>\xe2\x80\x94</td><td>\xe2\x80\x94</td>");
 		}

@@ -141,17 +141,17 @@ void html_kernels(struct page *p)
 		html_text(p, v[i].category);
 		buf_adds(p->b, "</td>");
 		calc_kernel(&calc, v[i].name, "ranks");
-		html_i64(p, "td", NULL, calc.data, (int64_t)v[i].ranks, HK_COUNT);
+		html_i64(p, "td", NULL, calc.data, (int64_t)v[i].ranks, UNIT_COUNT);
 		calc_kernel(&calc, v[i].name, "count");
-		html_i64(p, "td", NULL, calc.data, v[i].count, HK_COUNT);
+		html_i64(p, "td", NULL, calc.data, v[i].count, UNIT_COUNT);
 		calc_kernel(&calc, v[i].name, "total_ns");
-		html_i64(p, "td", NULL, calc.data, v[i].total_ns, HK_NS);
+		html_i64(p, "td", NULL, calc.data, v[i].total_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "avg_ns");
 		html_dbl(p, "td", NULL, calc.data,
-			 v[i].count ? (double)v[i].total_ns / (double)v[i].count : NAN, HK_NS);
+			 v[i].count ? (double)v[i].total_ns / (double)v[i].count : NAN, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "share");
 		html_dbl(p, "td", NULL, calc.data,
-			 all_ns ? (double)v[i].total_ns / (double)all_ns : NAN, HK_SHARE);
+			 all_ns ? (double)v[i].total_ns / (double)all_ns : NAN, UNIT_RATIO);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_release(&calc);
@@ -203,10 +203,10 @@ void html_categories(struct page *p)
 		buf_printf(p->b, "<tr><td class=\"num\">%lld</td>", (long long)r->ranks[i].rank);
 		for (size_t c = 0; c < NR_CAT; c++) {
 			snprintf(calc, sizeof(calc), "[\"category\",%zu,\"%s\"]", i, categories[c]);
-			html_i64(p, "td", NULL, calc, (int64_t)v[i * ns + c], HK_NS);
+			html_i64(p, "td", NULL, calc, (int64_t)v[i * ns + c], UNIT_NS);
 		}
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"gpu\",\"memory_ns\"]", i);
-		html_i64(p, "td", key, NULL, (int64_t)v[i * ns + NR_CAT], HK_NS);
+		html_i64(p, "td", key, NULL, (int64_t)v[i * ns + NR_CAT], UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_printf(p->b, "</table></div>\n%s</section>\n",
@@ -340,18 +340,18 @@ void html_memory(struct page *p)
 
 			buf_printf(p->b, "<tr><td class=\"num\">%lld</td>", (long long)rk->rank);
 			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"device\"]", i, m);
-			html_i64(p, "td", key, NULL, me->device, HK_COUNT);
+			html_i64(p, "td", key, NULL, me->device, UNIT_COUNT);
 			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"peak_allocated\"]",
 				 i, m);
-			html_i64(p, "td", key, NULL, me->peak_allocated, HK_BYTES);
+			html_i64(p, "td", key, NULL, me->peak_allocated, UNIT_BYTES);
 			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"peak_reserved\"]", i,
 				 m);
-			html_i64(p, "td", key, NULL, me->peak_reserved, HK_BYTES);
+			html_i64(p, "td", key, NULL, me->peak_reserved, UNIT_BYTES);
 			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"capacity\"]", i, m);
 			if (me->capacity >= 0)
-				html_i64(p, "td", key, NULL, me->capacity, HK_BYTES);
+				html_i64(p, "td", key, NULL, me->capacity, UNIT_BYTES);
 			else
-				html_dbl(p, "td", key, NULL, NAN, HK_BYTES);
+				html_dbl(p, "td", key, NULL, NAN, UNIT_BYTES);
 			buf_adds(p->b, "</tr>\n");
 		}
 	}

@@ -135,18 +135,18 @@ static void phase_table(struct page *p, size_t i)
 		html_text(p, ph->name);
 		buf_adds(p->b, "</td>");
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"count\"]", i, k);
-		html_i64(p, "td", key, NULL, ph->d.count, HK_COUNT);
+		html_i64(p, "td", key, NULL, ph->d.count, UNIT_COUNT);
 		for (int c = 0; c < 5; c++) {
 			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"%s\"]", i, k, f[c]);
 			if (c == 0 || c >= 3)
-				html_i64(p, "td", key, NULL, (int64_t)v[c], HK_NS);
+				html_i64(p, "td", key, NULL, (int64_t)v[c], UNIT_NS);
 			else
-				html_dbl(p, "td", key, NULL, v[c], HK_NS);
+				html_dbl(p, "td", key, NULL, v[c], UNIT_NS);
 		}
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"share\"]", i, k);
-		html_dbl(p, "td", key, NULL, ph->share, HK_SHARE);
+		html_dbl(p, "td", key, NULL, ph->share, UNIT_RATIO);
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"gpu_ns\"]", i, k);
-		html_i64(p, "td", key, NULL, ph->gpu_ns, HK_NS);
+		html_i64(p, "td", key, NULL, ph->gpu_ns, UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table></div>\n");
@@ -156,43 +156,19 @@ static void phase_table(struct page *p, size_t i)
 static void phase_stats(struct page *p)
 {
 	const struct report *r = p->r;
-	static const char *const col[] = { "min", "median", "max" };
-	struct buf key;
+	static const char *const col[] = { "count", "min", "min_rank", "median", "max",
+					   "max_rank" };
 
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>phase</th><th>ranks</th><th>min</th>"
 		       "<th>min rank</th><th>median</th><th>max</th><th>max rank</th></tr>\n");
-	buf_init(&key);
 	for (size_t i = 0; i < r->nr_cross_rank; i++) {
 		const struct report_stat *st = &r->cross_rank[i];
-		const double v[] = { st->min, st->median, st->max };
 
 		if (strncmp(st->metric, "phase:", 6))
 			continue;
-		buf_adds(p->b, "<tr><td class=\"name\">");
-		html_text(p, st->metric + 6);	/* "phase:PATH.total_ns" */
-		buf_adds(p->b, "</td>");
-		for (int c = -1; c < 3; c++) {
-			buf_reset(&key);
-			buf_adds(&key, "[\"cross_rank\",");
-			html_key_str(&key, st->metric);
-			if (c < 0) {
-				buf_adds(&key, ",\"count\"]");
-				html_i64(p, "td", key.data, NULL, st->count, HK_COUNT);
-				continue;
-			}
-			buf_printf(&key, ",\"%s\"]", col[c]);
-			html_dbl(p, "td", key.data, NULL, v[c], HK_NS);
-			if (c == 1)
-				continue;
-			buf_reset(&key);
-			buf_adds(&key, "[\"cross_rank\",");
-			html_key_str(&key, st->metric);
-			buf_printf(&key, ",\"%s\"]", c ? "max_rank" : "min_rank");
-			html_i64(p, "td", key.data, NULL, c ? st->max_rank : st->min_rank, HK_COUNT);
-		}
-		buf_adds(p->b, "</tr>\n");
+		/* "phase:PATH.total_ns" */
+		html_stat_row(p, st, st->metric + 6, col, sizeof(col) / sizeof(col[0]));
 	}
-	buf_release(&key);
 	buf_adds(p->b, "</table></div>\n");
 }
 

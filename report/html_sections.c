@@ -16,22 +16,6 @@ static const struct report_stat *stat_of(const struct report *r, const char *met
 	return NULL;
 }
 
-static enum html_kind metric_kind(const char *m)
-{
-	size_t n = strlen(m);
-
-	if (!strncmp(m, "memory:", 7))
-		return HK_BYTES;
-	if (n > 3 && !strcmp(m + n - 3, "_ns"))
-		return HK_NS;
-	if (strstr(m, "utilization") || strstr(m, "overlap") || strstr(m, "share"))
-		return HK_SHARE;
-	if (!strcmp(m, "events.total") || !strcmp(m, "gpu.kernels") ||
-	    !strcmp(m, "throughput.blocks"))
-		return HK_COUNT;
-	return HK_NUM;
-}
-
 static void card_begin(struct page *p, const char *label)
 {
 	buf_printf(p->b, "<div class=\"card\"><div class=\"label\">%s</div>", label);
@@ -40,40 +24,26 @@ static void card_begin(struct page *p, const char *label)
 /* A card with the median over ranks and where min and max are. */
 static void card_stat(struct page *p, const char *label, const struct report_stat *st)
 {
-	struct buf key;
-	enum html_kind k = metric_kind(st->metric);
-
-	buf_init(&key);
 	card_begin(p, label);
-	buf_adds(&key, "[\"cross_rank\",");
-	html_key_str(&key, st->metric);
-	buf_adds(&key, ",\"median\"]");
-	html_dbl(p, "div class=\"value\"", key.data, NULL, st->median, k);
+	html_stat(p, "div class=\"value\"", st, "median");
 	buf_adds(p->b, "<div class=\"sub\">median of ranks; min ");
-	buf_reset(&key);
-	buf_adds(&key, "[\"cross_rank\",");
-	html_key_str(&key, st->metric);
-	buf_adds(&key, ",\"min\"]");
-	html_dbl(p, "span", key.data, NULL, st->min, k);
+	html_stat(p, "span", st, "min");
 	buf_printf(p->b, " (rank %lld), max ", (long long)st->min_rank);
-	buf_reset(&key);
-	buf_adds(&key, "[\"cross_rank\",");
-	html_key_str(&key, st->metric);
-	buf_adds(&key, ",\"max\"]");
-	html_dbl(p, "span", key.data, NULL, st->max, k);
+	html_stat(p, "span", st, "max");
 	buf_printf(p->b, " (rank %lld)</div></div>\n", (long long)st->max_rank);
-	buf_release(&key);
 }
 
 /* A card with one rank's value; i < 0: none. */
 static void card_rank(struct page *p, const char *label, long i, const char *field, double v,
-		      enum html_kind k, const char *sub)
+		      enum metric_unit k, const char *sub)
 {
 	char key[160];
 
 	card_begin(p, label);
 	if (i < 0) {
-		buf_adds(p->b, "<div class=\"value\">\xe2\x80\x94</div>");
+		buf_adds(p->b, "<div class=\"value\">");
+		html_fmt(p->b, NAN, k);
+		buf_adds(p->b, "</div>");
 	} else {
 		snprintf(key, sizeof(key), "[\"ranks\",%ld,%s]", i, field);
 		html_dbl(p, "div class=\"value\"", key, NULL, v, k);
@@ -83,39 +53,40 @@ static void card_rank(struct page *p, const char *label, long i, const char *fie
 	buf_adds(p->b, "</div>\n");
 }
 
-/* Cards for a metric: statistics over ranks, or the one rank's value. */
-static void card(struct page *p, const char *label, const char *metric, const char *field,
-		 double (*get)(const struct report_rank *))
+/*
+ * Cards for a scalar of the catalogue: statistics over ranks, or the one
+ * rank's value (its data-key the path's parts: "throughput.fps" is
+ * ["ranks",0,"throughput","fps"]).
+ */
+static void card(struct page *p, const char *label, const char *metric)
 {
 	const struct report *r = p->r;
 	const struct report_stat *st = stat_of(r, metric);
+	const struct metric_def *d = metric_find(metric);
+	char field[96];
+	size_t n = 0;
+	double v;
 
-	if (st && st->count > 0)
+	if (st && st->count > 0) {
 		card_stat(p, label, st);
-	else if (r->nr_ranks == 1 && r->ranks[0].analysed)
-		card_rank(p, label, 0, field, get(&r->ranks[0]), metric_kind(metric), NULL);
-	else
-		card_rank(p, label, -1, NULL, 0, HK_NUM, NULL);
-}
-
-static double get_span(const struct report_rank *rk)
-{
-	return (double)rk->span_ns;
-}
-
-static double get_fps(const struct report_rank *rk)
-{
-	return rk->has_throughput ? rk->throughput.fps : NAN;
-}
-
-static double get_bps(const struct report_rank *rk)
-{
-	return rk->has_throughput ? rk->throughput.bps : NAN;
-}
-
-static double get_util(const struct report_rank *rk)
-{
-	return rk->gpu.utilization;
+		return;
+	}
+	if (r->nr_ranks != 1 || !r->ranks[0].analysed) {
+		card_rank(p, label, -1, NULL, 0, UNIT_NUMBER, NULL);
+		return;
+	}
+	field[n++] = '"';
+	for (const char *c = metric; *c && n + 4 < sizeof(field); c++) {
+		if (*c == '.') {
+			memcpy(field + n, "\",\"", 3);
+			n += 3;
+		} else {
+			field[n++] = *c;
+		}
+	}
+	field[n++] = '"';
+	field[n] = '\0';
+	card_rank(p, label, 0, field, metric_value(d, &r->ranks[0], &v) ? v : NAN, d->unit, NULL);
 }
 
 void html_summary(struct page *p)
@@ -128,12 +99,12 @@ void html_summary(struct page *p)
 
 	buf_adds(p->b, "<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"cards\">\n");
 	card_begin(p, "ranks");
-	html_i64(p, "div class=\"value\"", "[\"ranks\"]", NULL, (int64_t)r->nr_ranks, HK_COUNT);
+	html_i64(p, "div class=\"value\"", "[\"ranks\"]", NULL, (int64_t)r->nr_ranks, UNIT_COUNT);
 	buf_adds(p->b, "</div>\n");
-	card(p, "span", "span_ns", "\"span_ns\"", get_span);
-	card(p, "frames per second", "throughput.fps", "\"throughput\",\"fps\"", get_fps);
-	card(p, "blocks per second", "throughput.bps", "\"throughput\",\"bps\"", get_bps);
-	card(p, "GPU utilization", "gpu.utilization", "\"gpu\",\"utilization\"", get_util);
+	card(p, "span", "span_ns");
+	card(p, "frames per second", "throughput.fps");
+	card(p, "blocks per second", "throughput.bps");
+	card(p, "GPU utilization", "gpu.utilization");
 	/* the slowest rank decides whether the run can stream */
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
@@ -147,8 +118,9 @@ void html_summary(struct page *p)
 		}
 	}
 	card_rank(p, "real-time factor", rtf_rank, "\"throughput\",\"realtime_factor\"", rtf,
-		  HK_NUM, rtf_rank >= 0 ? "lowest rank; below 1 cannot stream" :
-					  "needs --frames and --target-fps");
+		  metric_unit_of("throughput.realtime_factor"),
+		  rtf_rank >= 0 ? "lowest rank; below 1 cannot stream"
+				: "needs --frames and --target-fps");
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
@@ -161,7 +133,7 @@ void html_summary(struct page *p)
 		}
 	}
 	snprintf(field, sizeof(field), "\"memory\",%ld,\"peak_allocated\"", mem_dev);
-	card_rank(p, "peak GPU memory", mem_rank, field, (double)peak, HK_BYTES,
+	card_rank(p, "peak GPU memory", mem_rank, field, (double)peak, UNIT_BYTES,
 		  mem_rank >= 0 ? "allocated, highest device of all ranks" : "no [memory] events");
 	buf_adds(p->b, "</div>\n</section>\n");
 }
@@ -174,7 +146,7 @@ static void suggestion(struct page *p, size_t i)
 {
 	const struct report_suggestion *s = &p->r->suggestions[i];
 	const char *sev = severity[s->severity];
-	enum html_kind k = metric_kind(s->metric);
+	enum metric_unit k = metric_unit_of(s->metric);
 	char key[96];
 
 	buf_printf(p->b, "<div class=\"sugg %s\"><span class=\"sev sev-%s\">%s</span> ", sev, sev,
@@ -220,11 +192,11 @@ static void suggestion_rows(struct page *p, size_t first, size_t end)
 		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"rank\"]", i);
 		buf_adds(p->b, "<tr>");
 		if (s->rank >= 0)
-			html_i64(p, "td", key, NULL, s->rank, HK_COUNT);
+			html_i64(p, "td", key, NULL, s->rank, UNIT_COUNT);
 		else
-			html_dbl(p, "td", key, NULL, NAN, HK_COUNT);
+			html_dbl(p, "td", key, NULL, NAN, UNIT_COUNT);
 		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"value\"]", i);
-		html_dbl(p, "td", key, NULL, s->value, metric_kind(s->metric));
+		html_dbl(p, "td", key, NULL, s->value, metric_unit_of(s->metric));
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table></div>\n");
@@ -259,8 +231,8 @@ void html_suggestions(struct page *p)
 void html_cross_rank(struct page *p)
 {
 	const struct report *r = p->r;
-	static const char *const col[] = { "min", "median", "avg", "max", "stddev" };
-	struct buf key;
+	static const char *const col[] = { "count", "min", "median", "avg", "max", "stddev",
+					   "min_rank", "max_rank" };
 
 	buf_adds(p->b, "<section id=\"cross-rank\">\n<h2>Across ranks</h2>\n");
 	if (r->nr_ranks < 2) {
@@ -276,12 +248,12 @@ void html_cross_rank(struct page *p)
 			       "<th>value</th><th>median of ranks</th><th>excess</th></tr>\n");
 		for (size_t i = 0; i < r->nr_stragglers; i++) {
 			const struct report_straggler *s = &r->stragglers[i];
-			enum html_kind k = metric_kind(s->metric);
+			enum metric_unit k = metric_unit_of(s->metric);
 			char kb[96];
 
 			snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"rank\"]", i);
 			buf_adds(p->b, "<tr>");
-			html_i64(p, "td", kb, NULL, s->rank, HK_COUNT);
+			html_i64(p, "td", kb, NULL, s->rank, UNIT_COUNT);
 			buf_adds(p->b, "<td>");
 			html_text(p, s->metric);
 			buf_adds(p->b, "</td>");
@@ -290,7 +262,7 @@ void html_cross_rank(struct page *p)
 			snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"median\"]", i);
 			html_dbl(p, "td", kb, NULL, s->median, k);
 			snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"excess\"]", i);
-			html_dbl(p, "td", kb, NULL, s->excess, HK_SHARE);
+			html_dbl(p, "td", kb, NULL, s->excess, UNIT_RATIO);
 			buf_adds(p->b, "</tr>\n");
 		}
 		buf_adds(p->b, "</table>\n");
@@ -298,34 +270,11 @@ void html_cross_rank(struct page *p)
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>metric</th><th>ranks</th><th>min</th>"
 		       "<th>median</th><th>avg</th><th>max</th><th>stddev</th><th>min rank</th>"
 		       "<th>max rank</th></tr>\n");
-	buf_init(&key);
 	for (size_t i = 0; i < r->nr_cross_rank; i++) {
 		const struct report_stat *st = &r->cross_rank[i];
-		const double v[] = { st->min, st->median, st->avg, st->max, st->stddev };
-		enum html_kind k = metric_kind(st->metric);
 
-		buf_adds(p->b, "<tr><td class=\"name\">");
-		html_text(p, st->metric);
-		buf_adds(p->b, "</td>");
-		for (int c = -1; c < 7; c++) {
-			buf_reset(&key);
-			buf_adds(&key, "[\"cross_rank\",");
-			html_key_str(&key, st->metric);
-			if (c < 0) {
-				buf_adds(&key, ",\"count\"]");
-				html_i64(p, "td", key.data, NULL, st->count, HK_COUNT);
-			} else if (c < 5) {
-				buf_printf(&key, ",\"%s\"]", col[c]);
-				html_dbl(p, "td", key.data, NULL, v[c], k);
-			} else {
-				buf_printf(&key, ",\"%s\"]", c == 5 ? "min_rank" : "max_rank");
-				html_i64(p, "td", key.data, NULL, c == 5 ? st->min_rank : st->max_rank,
-					 HK_COUNT);
-			}
-		}
-		buf_adds(p->b, "</tr>\n");
+		html_stat_row(p, st, st->metric, col, sizeof(col) / sizeof(col[0]));
 	}
-	buf_release(&key);
 	buf_adds(p->b, "</table></div>\n</section>\n");
 }
 
@@ -343,18 +292,18 @@ void html_inputs(struct page *p)
 
 		buf_adds(p->b, "<tr>");
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"rank\"]", i);
-		html_i64(p, "td", key, NULL, rk->rank, HK_COUNT);
+		html_i64(p, "td", key, NULL, rk->rank, UNIT_COUNT);
 		buf_adds(p->b, "<td class=\"name\">");
 		html_text(p, rk->path ? rk->path : rk->source);
 		buf_adds(p->b, "</td><td>");
 		html_text(p, rk->format ? rk->format : "");
 		buf_adds(p->b, "</td>");
 		snprintf(key, sizeof(key), "[\"inputs\",%zu,\"bytes\"]", i);
-		html_i64(p, "td", key, NULL, rk->bytes, HK_BYTES);
+		html_i64(p, "td", key, NULL, rk->bytes, UNIT_BYTES);
 		buf_printf(p->b, "<td%s>%s</td>", rk->complete ? "" : " class=\"warn\"",
 			   rk->complete ? "yes" : "no, cut off");
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"events\",\"total\"]", i);
-		html_i64(p, "td", key, NULL, rk->events_total, HK_COUNT);
+		html_i64(p, "td", key, NULL, rk->events_total, UNIT_COUNT);
 		buf_printf(p->b, "<td class=\"num\">%zu</td></tr>\n", rk->nr_warnings);
 		nw += rk->nr_warnings;
 	}

@@ -16,20 +16,20 @@ static void steps_table_row(struct page *p, size_t i)
 
 	buf_adds(p->b, "<tr>");
 	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"rank\"]", i);
-	html_i64(p, "td", key, NULL, rk->rank, HK_COUNT);
+	html_i64(p, "td", key, NULL, rk->rank, UNIT_COUNT);
 	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"count\"]", i);
-	html_i64(p, "td", key, NULL, st->d.count, HK_COUNT);
+	html_i64(p, "td", key, NULL, st->d.count, UNIT_COUNT);
 	buf_printf(p->b, "<td>%s</td>", st->warmup ? "first step" : "none");
 	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"median_ns\"]", i);
-	html_dbl(p, "td", key, NULL, st->d.median_ns, HK_NS);
+	html_dbl(p, "td", key, NULL, st->d.median_ns, UNIT_NS);
 	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"avg_ns\"]", i);
-	html_dbl(p, "td", key, NULL, st->d.avg_ns, HK_NS);
+	html_dbl(p, "td", key, NULL, st->d.avg_ns, UNIT_NS);
 	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"min_ns\"]", i);
-	html_i64(p, "td", key, NULL, st->d.min_ns, HK_NS);
+	html_i64(p, "td", key, NULL, st->d.min_ns, UNIT_NS);
 	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"max_ns\"]", i);
-	html_i64(p, "td", key, NULL, st->d.max_ns, HK_NS);
+	html_i64(p, "td", key, NULL, st->d.max_ns, UNIT_NS);
 	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"stddev_ns\"]", i);
-	html_dbl(p, "td", key, NULL, st->d.stddev_ns, HK_NS);
+	html_dbl(p, "td", key, NULL, st->d.stddev_ns, UNIT_NS);
 	buf_adds(p->b, "</tr>\n");
 }
 

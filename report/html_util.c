@@ -51,45 +51,11 @@ static void attr1(struct buf *b, const char *s)
 	}
 }
 
-void html_fmt(struct buf *b, double v, enum html_kind k)
+void html_fmt(struct buf *b, double v, enum metric_unit k)
 {
-	double a = fabs(v);
+	char s[METRIC_FMT_MAX];
 
-	if (!isfinite(v)) {
-		buf_adds(b, "\xe2\x80\x94");	/* em dash: no value */
-		return;
-	}
-	switch (k) {
-	case HK_NS:
-		if (a >= 1e9)
-			buf_printf(b, "%.3f s", v / 1e9);
-		else if (a >= 1e6)
-			buf_printf(b, "%.3f ms", v / 1e6);
-		else if (a >= 1e3)
-			buf_printf(b, "%.3f \xc2\xb5s", v / 1e3);
-		else
-			buf_printf(b, "%.0f ns", v);
-		break;
-	case HK_BYTES:
-		if (a >= 1024.0 * 1024 * 1024)
-			buf_printf(b, "%.2f GiB", v / (1024.0 * 1024 * 1024));
-		else if (a >= 1024.0 * 1024)
-			buf_printf(b, "%.2f MiB", v / (1024.0 * 1024));
-		else if (a >= 1024.0)
-			buf_printf(b, "%.2f KiB", v / 1024.0);
-		else
-			buf_printf(b, "%.0f B", v);
-		break;
-	case HK_SHARE:
-		buf_printf(b, "%.1f %%", v * 100);
-		break;
-	case HK_COUNT:
-		buf_printf(b, "%.0f", v);
-		break;
-	case HK_NUM:
-		buf_printf(b, "%.3f", v);
-		break;
-	}
+	buf_adds(b, metric_fmt(s, sizeof(s), v, k, 0));
 }
 
 static void open_tag(struct page *p, const char *tag, const char *key, const char *calc)
@@ -116,7 +82,7 @@ static void close_tag(struct page *p, const char *tag)
 }
 
 void html_i64(struct page *p, const char *tag, const char *key, const char *calc, int64_t v,
-	      enum html_kind k)
+	      enum metric_unit k)
 {
 	open_tag(p, tag, key, calc);
 	buf_printf(p->b, " data-v=\"%" PRId64 "\">", v);
@@ -125,7 +91,7 @@ void html_i64(struct page *p, const char *tag, const char *key, const char *calc
 }
 
 void html_dbl(struct page *p, const char *tag, const char *key, const char *calc, double v,
-	      enum html_kind k)
+	      enum metric_unit k)
 {
 	open_tag(p, tag, key, calc);
 	if (isfinite(v))
@@ -134,6 +100,41 @@ void html_dbl(struct page *p, const char *tag, const char *key, const char *calc
 		buf_adds(p->b, " data-v=\"null\">");
 	html_fmt(p->b, v, k);
 	close_tag(p, tag);
+}
+
+void html_stat(struct page *p, const char *tag, const struct report_stat *st, const char *field)
+{
+	static const char *const dbl[] = { "min", "max", "avg", "median", "stddev" };
+	const double v[] = { st->min, st->max, st->avg, st->median, st->stddev };
+	struct buf key;
+
+	buf_init(&key);
+	buf_adds(&key, "[\"cross_rank\",");
+	html_key_str(&key, st->metric);
+	buf_printf(&key, ",\"%s\"]", field);
+	if (!strcmp(field, "count"))
+		html_i64(p, tag, key.data, NULL, st->count, UNIT_COUNT);
+	else if (!strcmp(field, "min_rank"))
+		html_i64(p, tag, key.data, NULL, st->min_rank, UNIT_COUNT);
+	else if (!strcmp(field, "max_rank"))
+		html_i64(p, tag, key.data, NULL, st->max_rank, UNIT_COUNT);
+	else {
+		for (size_t i = 0; i < sizeof(dbl) / sizeof(dbl[0]); i++)
+			if (!strcmp(field, dbl[i]))
+				html_dbl(p, tag, key.data, NULL, v[i], metric_unit_of(st->metric));
+	}
+	buf_release(&key);
+}
+
+void html_stat_row(struct page *p, const struct report_stat *st, const char *name,
+		   const char *const *fields, size_t nr_fields)
+{
+	buf_adds(p->b, "<tr><td class=\"name\">");
+	html_text(p, name);
+	buf_adds(p->b, "</td>");
+	for (size_t c = 0; c < nr_fields; c++)
+		html_stat(p, "td", st, fields[c]);
+	buf_adds(p->b, "</tr>\n");
 }
 
 int html_chart(struct page *p, int w, int h, const char *what)

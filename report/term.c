@@ -18,22 +18,24 @@ int term_use_color(FILE *f)
 /* A duration in the unit that keeps 3-4 significant digits. */
 void term_fmt_ns(char *out, size_t n, int64_t ns)
 {
-	double v = (double)ns;
-
-	if (ns < 1000)
-		snprintf(out, n, "%lld ns", (long long)ns);
-	else if (ns < 1000000)
-		snprintf(out, n, "%.2f us", v / 1e3);
-	else if (ns < 1000000000)
-		snprintf(out, n, "%.2f ms", v / 1e6);
-	else
-		snprintf(out, n, "%.3f s", v / 1e9);
+	metric_fmt(out, n, (double)ns, UNIT_NS, 0);
 }
 
 void term_put_safe(FILE *f, const char *s)
 {
 	for (; *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+void term_value(FILE *f, double v, enum metric_unit u, unsigned flags, int width)
+{
+	char s[METRIC_FMT_MAX];
+	int cols = 0;
+
+	metric_fmt(s, sizeof(s), v, u, flags);
+	for (const char *c = s; *c; c++)
+		cols += ((unsigned char)*c & 0xc0) != 0x80;	/* UTF-8 lead bytes */
+	fprintf(f, "%*s%s", width > cols ? width - cols : 0, "", s);
 }
 
 void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off)
@@ -57,9 +59,12 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 void term_thresholds(FILE *f)
 {
 	fprintf(f, "\nThresholds (--threshold NAME=V):\n");
-	for (size_t i = 0; i < suggest_nr_thresholds; i++)
-		fprintf(f, "  %-18s %-8g %s\n", suggest_thresholds[i].name, suggest_thresholds[i].def,
-			suggest_thresholds[i].meaning);
+	for (size_t i = 0; i < suggest_nr_thresholds(); i++) {
+		const char *rule;
+		const struct suggest_threshold *t = suggest_threshold_at(i, &rule);
+
+		fprintf(f, "  %-18s %-6g %-24s %s\n", t->name, t->def, rule, t->meaning);
+	}
 }
 
 /* "NAME" or "NAME (group G)", control bytes as '?'. */

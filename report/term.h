@@ -8,11 +8,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "metric.h"
 #include "report.h"
 
 int term_use_color(FILE *f);
 
-/* A duration in the unit that keeps 3-4 significant digits. */
+/* A duration as every output shows it (metric_fmt(), UNIT_NS). */
 void term_fmt_ns(char *out, size_t n, int64_t ns);
 
 /*
@@ -24,6 +25,12 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 
 /* A trace string, its control bytes as '?' (they could move the cursor). */
 void term_put_safe(FILE *f, const char *s);
+
+/*
+ * v in unit u (metric_fmt()), right-aligned in width columns: the µ and the
+ * dash are one column each though more than one byte.
+ */
+void term_value(FILE *f, double v, enum metric_unit u, unsigned flags, int width);
 
 /* The suggestions, most severe first, as suggest_compute() ordered them. */
 void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off);

@@ -460,7 +460,8 @@ static enum kcat classify(const char *name)
 			      NULL },
 		[KC_CONV] = { "conv", NULL },
 		[KC_NORM] = { "layer_norm", "rms_norm", "group_norm", NULL },
-		[KC_ELEMENTWISE] = { "elementwise", NULL },
+		/* analyzer/kcat.c: PyTorch's cat copy is element-wise data movement */
+		[KC_ELEMENTWISE] = { "elementwise", "catarraybatchedcopy", NULL },
 		[KC_REDUCE] = { "reduce", NULL },
 	};
 	char low[2048];

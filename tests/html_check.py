@@ -139,19 +139,23 @@ def calc(doc, spec):
 
 
 UNITS = {"ns": 1, "\u00b5s": 1e3, "ms": 1e6, "s": 1e9, "B": 1, "KiB": 1024.0,
-         "MiB": 1024.0 ** 2, "GiB": 1024.0 ** 3, "%": 0.01}
+         "MiB": 1024.0 ** 2, "GiB": 1024.0 ** 3, "TiB": 1024.0 ** 4, "%": 0.01, "x": 1,
+         "/s": 1}
 
 
 def shown_ok(text, v):
     """The text shown is v rounded for display."""
     text = text.strip()
     if v is None:
-        return text == "\u2014"
-    m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?)(?: (ns|\u00b5s|ms|s|B|KiB|MiB|GiB|%))?", text)
+        return text == "\u2013"
+    m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?)(?: (ns|\u00b5s|ms|s|B|KiB|MiB|GiB|TiB)|(x|/s|%))?",
+                     text)
     if not m:
         return False
     decimals = len(m.group(2) or "")
-    unit = UNITS[m.group(3)] if m.group(3) else 1
+    if decimals and len(m.group(1).lstrip("-").replace(".", "").lstrip("0")) != 3:
+        return False  # three significant digits, whatever the unit
+    unit = UNITS[m.group(3) or m.group(4)] if m.group(3) or m.group(4) else 1
     shown = float(m.group(1)) * unit
     slack = 0.5 * 10 ** -decimals * unit * 1.0000001 + 1e-9 * abs(v)
     return abs(shown - float(v)) <= slack

@@ -148,6 +148,8 @@ def analyze(path, position):
         if ts is None:
             continue
         dur = to_ns(ev.get("dur"))
+        if dur is not None and dur < 0:
+            continue  # vanalyze drops it from time sums, with a warning
         end = ts + (dur if dur is not None else 0)
         if not all(INT64_MIN <= v <= INT64_MAX for v in (ts, end, dur or 0)):
             continue

@@ -4,7 +4,8 @@ a vanalyze report (the keys gpu, kernels, memory, cpu_ops of one rank).
 
     python3 tests/oracle_analyses.py FILE
 
-prints {"gpu": {...}, "kernels": [...], "memory": [...], "cpu_ops": [...]}
+prints {"device": {...}, "gpu": {...}, "kernels": [...], "memory": [...],
+"cpu_ops": [...]}
 for that one trace.  It uses nothing but the python3 standard library and,
 from the project, only the reading helpers of tests/oracle.py (load, to_ns),
 which are themselves the independent reference for reading.  This docstring is
@@ -17,27 +18,60 @@ Definitions:
              numeric).  Any ph takes part unless a rule below names one.
   name       the "name" value when it is a string, else "" (a kernel or
              cpu_op without a string name is still counted, under "").
-  GPU event  cat exactly "kernel", "gpu_memcpy" or "gpu_memset".
+  device     which events are device work (analyzer/device.c's table, restated
+             here from its sources, not from its code):
+             * by cat, compared exactly first, then ignoring ASCII case, in
+               this order (vendor, source, cat, kind):
+               nvidia kineto: kernel=kernel, gpu_memcpy=memcpy,
+                 gpu_memset=memset, cuda_runtime=runtime, cuda_driver=runtime,
+                 cuda_sync=wait;
+               nvidia kineto-2021: Kernel=kernel, Memcpy=memcpy,
+                 Memset=memset, Runtime=runtime;
+               intel kineto-xpu: xpu_runtime=runtime, xpu_driver=runtime;
+               mtia kineto-mtia: mtia_ccp_events=kernel (named dma_request:
+                 memcpy; event_record, event_wait: wait), mtia_runtime=runtime;
+             * events without a string cat, by the name of their process
+               (args.name of the last ph "M" event named "process_name" with
+               the same pid, pid compared as text: 7 and "7" are one):
+               ascend torch_npu: "Ascend Hardware"=kernel (MEMCPY_ASYNC:
+                 memcpy; EVENT_RECORD, EVENT_WAIT, Notify Wait, Notify
+                 Record, Write Value: wait), "HCCL"=kernel for names starting
+                 "hcom_" (others: nothing), "CANN"=runtime;
+             * a runtime event of cuda_runtime, cuda_driver, Runtime or CANN is
+               a host sync when its name starts with "cu" or "hip" and ends
+               with "Synchronize", starts with "AscendCL@aclrtSynchronize",
+               or is one of SYNC_COPIES.
+             Only ph "X" events take part by process name.  An event a cat
+             rule does not make device work, with ph "X" and a name starting
+             "hccl:" is a host collective; starting "gloo:", "nccl:",
+             "c10d::" or equal to "record_param_comms", a CPU collective.
+  vendor     device.vendor/source: the rule (table order above) with the most
+             kernel/memcpy/memset events, the first on ties; null/null when
+             none.  An nvidia rule becomes intel/kineto-xpu when any runtime
+             or sync event came from an intel rule, else amd (same source)
+             when more runtime/sync names start with "hip" than with "cu".
   union      total length of the union of the intervals [ts, ts + dur);
              an interval with dur <= 0 contributes nothing.
   gpu        kernels: count of kernel events; kernel_time_ns: sum of their
-             dur_ns.  busy_ns: union over all GPU events.  active_span_ns:
-             max(ts + dur) - min(ts) over GPU events, 0 when none.
+             dur_ns.  busy_ns: union of kernel, memcpy and memset events.
+             active_span_ns: max(ts + dur) - min(ts) over them, 0 when none.
              idle_ns = active_span_ns - busy_ns.  utilization = busy_ns /
              active_span_ns, null when active_span_ns is 0.  memory_ns: union
-             of gpu_memcpy and gpu_memset events.
-             With at least one kernel event: comm_ns = union of comm kernels,
-             compute_ns = union of all other kernels, comm_compute_overlap =
-             |union(comm) ∩ union(compute)| / comm_ns (null when comm_ns is
-             0), comm_source "gpu".
-             Without any kernel event (CPU-only run): comm_ns = union of the
-             ph "X" events whose name starts with "gloo:", "nccl:" or
-             "c10d::" or equals "record_param_comms" (any thread, any cat);
-             compute_ns 0; overlap null when comm_ns is 0, else 0.0;
-             comm_source "cpu".
-  category   of a kernel, from its name with ASCII letters lowercased (A-Z
-             only, as C's tolower in the "C" locale), the first of CATEGORIES
-             with a substring in it, else "other".
+             of memcpy and memset events.  comm_ns: union of the comm-category
+             kernels, the host collectives, and, in runs without kernels, the
+             CPU collectives.  compute_ns: union of the other kernels.
+             comm_compute_overlap = |comm ∩ compute| / comm_ns (null when
+             comm_ns is 0).  comm_source "cpu" without kernels or when comm
+             comes from host spans only, else "gpu".  host_sync_ns / count:
+             sum of dur_ns and number of host syncs.  Without any kernel,
+             memcpy or memset event, every figure above is null except
+             comm_ns where comm_source is "cpu", and the host syncs.
+             Events whose dur is negative take no part anywhere.
+  category   of a kernel, from its first 4096 bytes with ASCII letters
+             lowercased (A-Z only, as C's tolower in the "C" locale): the
+             category of the first rule of CATEGORY_RULES that holds (has: a
+             substring; prefix; exact; "also": and a second substring), else
+             "other".
   kernels    one row per distinct kernel name: name, category, count,
              total_ns, avg_ns (total/count), median_ns (mean of the two middle
              values for an even count), min_ns, max_ns, stddev_ns (population),
@@ -49,10 +83,14 @@ Definitions:
              or args not an object).  peak_allocated / peak_reserved: max of
              args["Total Allocated"] / args["Total Reserved"] over the group's
              events where that value is a JSON number (not a bool, not a
-             string); 0 when there is none.  capacity: totalGlobalMem of the
+             string); 0 when there is none.  Where no event of the group has
+             a numeric "Total Allocated" but some has a nonzero integer
+             args["Bytes"], peak_allocated is the largest running sum of Bytes
+             over the group's events in (ts, file order) order, at least 0,
+             and allocated_lower_bound is true.  capacity: totalGlobalMem of the
              first top-level deviceProperties entry whose "id" equals the
              device, when that is a JSON integer; else null.  Sorted by device.
-  cpu_ops    events with cat "cpu_op" and ph "X", per name: count, total_ns =
+  cpu_ops    events with cat "cpu_op" or "Operator" (2021) and ph "X", per name: count, total_ns =
              sum of dur_ns, self_ns = sum of (dur_ns minus the dur_ns of its
              direct children).  Children: per thread (pid, tid; values compared
              with their JSON type, so 1 and "1" are different threads; absent
@@ -77,18 +115,77 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402  (load, to_ns: the independent reading reference)
 
-GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset")
+# (vendor, source, key, kind, refinements): refinements map names to kinds.
+MTIA_NAMES = {"dma_request": "memcpy", "event_record": "wait", "event_wait": "wait"}
+ASCEND_NAMES = {"MEMCPY_ASYNC": "memcpy", "EVENT_RECORD": "wait", "EVENT_WAIT": "wait",
+                "Notify Wait": "wait", "Notify Record": "wait", "Write Value": "wait"}
+CAT_TABLE = [
+    ("nvidia", "kineto", "kernel", "kernel"),
+    ("nvidia", "kineto", "gpu_memcpy", "memcpy"),
+    ("nvidia", "kineto", "gpu_memset", "memset"),
+    ("nvidia", "kineto", "cuda_runtime", "runtime"),
+    ("nvidia", "kineto", "cuda_driver", "runtime"),
+    ("nvidia", "kineto", "cuda_sync", "wait"),
+    ("nvidia", "kineto-2021", "Kernel", "kernel"),
+    ("nvidia", "kineto-2021", "Memcpy", "memcpy"),
+    ("nvidia", "kineto-2021", "Memset", "memset"),
+    ("nvidia", "kineto-2021", "Runtime", "runtime"),
+    ("intel", "kineto-xpu", "xpu_runtime", "runtime"),
+    ("intel", "kineto-xpu", "xpu_driver", "runtime"),
+    ("mtia", "kineto-mtia", "mtia_ccp_events", "kernel"),
+    ("mtia", "kineto-mtia", "mtia_runtime", "runtime"),
+]
+PROC_TABLE = [
+    ("ascend", "torch_npu", "Ascend Hardware", "kernel"),
+    ("ascend", "torch_npu", "HCCL", "kernel"),
+    ("ascend", "torch_npu", "CANN", "runtime"),
+]
+RULES = CAT_TABLE + PROC_TABLE   # one numbering, for ties
+SYNC_RULE_KEYS = ("cuda_runtime", "cuda_driver", "Runtime", "CANN")
+SYNC_COPIES = ("cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cuMemcpyDtoH_v2",
+               "cuMemcpyHtoD_v2", "hipMemcpy", "hipMemcpy2D", "hipMemcpyDtoH",
+               "hipMemcpyHtoD", "AscendCL@aclrtMemcpy")
 
-CATEGORIES = [
-    ("comm", ["nccl", "rccl", "all_reduce", "allreduce", "allgather", "all_gather",
-              "reduce_scatter", "reducescatter", "sendrecv", "alltoall", "all_to_all"]),
-    ("attention", ["flash", "fmha", "attention", "sdpa"]),
-    ("gemm", ["gemm", "gemv", "matmul", "cutlass", "cublas", "wgmma", "sm90_xmma"]),
-    ("conv", ["conv"]),
-    ("norm", ["layer_norm", "layernorm", "rms_norm", "rmsnorm", "group_norm", "groupnorm",
-              "batch_norm", "batchnorm"]),
-    ("elementwise", ["elementwise"]),
-    ("reduce", ["reduce"]),
+CATEGORY_RULES = [  # (category, how, pattern, also)
+    ("comm", "has", "nccl"), ("comm", "has", "rccl"), ("comm", "has", "all_reduce"),
+    ("comm", "has", "allreduce"), ("comm", "has", "allgather"), ("comm", "has", "all_gather"),
+    ("comm", "has", "reduce_scatter"), ("comm", "has", "reducescatter"),
+    ("comm", "has", "sendrecv"), ("comm", "has", "alltoall"), ("comm", "has", "all_to_all"),
+    ("comm", "prefix", "hcom_"), ("comm", "exact", "sdma"),
+    ("attention", "has", "flash_fwd"), ("attention", "has", "flash_bwd"),
+    ("attention", "has", "flash_attn"), ("attention", "has", "fmha"),
+    ("attention", "has", "attention"), ("attention", "has", "attn_fwd"),
+    ("attention", "has", "attn_bwd"), ("attention", "exact", "_fwd_kernel"),
+    ("attention", "exact", "_bwd_kernel"), ("attention", "has", "sdpa"),
+    ("attention", "has", "prefillwithpagedkv"), ("attention", "has", "decodewithpagedkv"),
+    ("attention", "has", "mha_fwd"), ("attention", "has", "mha_bwd"),
+    ("norm", "has", "layer_norm"), ("norm", "has", "layernorm"), ("norm", "has", "rms_norm"),
+    ("norm", "has", "rmsnorm"), ("norm", "has", "group_norm"), ("norm", "has", "groupnorm"),
+    ("norm", "has", "batch_norm"), ("norm", "has", "batchnorm"),
+    ("norm", "has", "instance_norm"), ("norm", "has", "bn_fw"), ("norm", "has", "bn_bw"),
+    ("norm", "prefix", "triton_red_fused", "rsqrt"),
+    ("norm", "prefix", "triton_per_fused", "rsqrt"),
+    ("conv", "has", "conv1d"), ("conv", "has", "conv2d"), ("conv", "has", "conv3d"),
+    ("conv", "has", "convolution"), ("conv", "has", "convolve"), ("conv", "has", "conv_fwd"),
+    ("conv", "has", "conv_bwd"), ("conv", "has", "scudnn"), ("conv", "has", "dgrad"),
+    ("conv", "has", "wgrad"), ("conv", "has", "winograd"), ("conv", "has", "igemm_"),
+    ("conv", "has", "implicit_gemm"),
+    ("other", "has", "moe::dev::routing"), ("reduce", "has", "moe::dev::finalize"),
+    ("reduce", "prefix", "_finalize_matmul"),
+    ("gemm", "has", "gemm"), ("gemm", "has", "gemv"), ("gemm", "has", "matmul"),
+    ("gemm", "has", "cutlass"), ("gemm", "has", "cublas"), ("gemm", "has", "wgmma"),
+    ("gemm", "has", "xmma"), ("gemm", "prefix", "nvjet_"), ("gemm", "prefix", "bmm_"),
+    ("gemm", "prefix", "cijk_"), ("gemm", "has", "addmm"), ("gemm", "prefix", "fc-dtype"),
+    ("reduce", "has", "reduce"), ("reduce", "prefix", "triton_red_"),
+    ("reduce", "prefix", "triton_per_"), ("reduce", "has", "softmax"),
+    ("reduce", "has", "argmax"), ("reduce", "has", "topk"), ("reduce", "has", "vector_norm"),
+    ("elementwise", "has", "elementwise"), ("elementwise", "prefix", "triton_poi_"),
+    ("elementwise", "has", "catarraybatchedcopy"), ("elementwise", "has", "multi_tensor_apply"),
+    ("elementwise", "has", "act_and_mul"), ("elementwise", "has", "rotary_embedding"),
+    ("elementwise", "has", "quant"), ("elementwise", "has", "aicore_"),
+    ("elementwise", "prefix", "trans_"), ("elementwise", "has", "relu"),
+    ("elementwise", "prefix", "add-dtype"), ("elementwise", "prefix", "divide-dtype"),
+    ("elementwise", "prefix", "aten::mul"), ("elementwise", "has", "_mul_const"),
 ]
 
 CPU_COMM_PREFIXES = ("gloo:", "nccl:", "c10d::")
@@ -98,12 +195,62 @@ ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstu
 
 
 def category(name):
-    low = name.translate(ASCII_LOWER)
-    for cat, words in CATEGORIES:
-        for w in words:
-            if w in low:
-                return cat
+    low = name.encode("utf-8", "surrogatepass")[:4096].decode("utf-8", "ignore")
+    low = low.translate(ASCII_LOWER)
+    for rule in CATEGORY_RULES:
+        cat, how, pat = rule[:3]
+        also = rule[3] if len(rule) > 3 else None
+        if how == "has":
+            ok = pat in low
+        elif how == "prefix":
+            ok = low.startswith(pat)
+        else:
+            ok = low == pat
+        if ok and (also is None or also in low):
+            return cat
     return "other"
+
+
+def cat_rule(cat):
+    """The index in RULES of a cat's rule, or None."""
+    for k, r in enumerate(CAT_TABLE):
+        if r[2] == cat:
+            return k
+    for k, r in enumerate(CAT_TABLE):
+        if r[2].translate(ASCII_LOWER) == cat.translate(ASCII_LOWER):
+            return k
+    return None
+
+
+def proc_rule(pname):
+    for k, r in enumerate(PROC_TABLE):
+        if r[2] == pname:
+            return len(CAT_TABLE) + k
+    return None
+
+
+def kind_of(rule, name):
+    """What an event of RULES[rule] named name is."""
+    vendor, source, key, kind = RULES[rule]
+    if key == "mtia_ccp_events" and name in MTIA_NAMES:
+        return MTIA_NAMES[name]
+    if key == "Ascend Hardware" and name in ASCEND_NAMES:
+        return ASCEND_NAMES[name]
+    if key == "HCCL":
+        return "kernel" if name.startswith("hcom_") else None
+    if key in SYNC_RULE_KEYS:
+        if ((name.startswith("cu") or name.startswith("hip")) and name.endswith("Synchronize")) \
+                or name.startswith("AscendCL@aclrtSynchronize") or name in SYNC_COPIES:
+            return "sync"
+    return kind
+
+
+def pid_text(v):
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (int, decimal.Decimal)) and not isinstance(v, bool):
+        return str(v)
+    return None
 
 
 def union_length(intervals):
@@ -182,62 +329,106 @@ def analyze_events(top, events):
         dur = oracle.to_ns(ev.get("dur")) if "dur" in ev else None
         if dur is None:
             dur = 0
+        if dur < 0:
+            continue  # dropped from every time sum, with a warning
         name = ev.get("name")
         rows.append((i, ev, ts, dur, name if isinstance(name, str) else ""))
 
-    # ---- GPU
-    gpu_ivs = []
-    kernel_ivs_comm, kernel_ivs_compute, mem_ivs = [], [], []
+    # ---- device events
+    procs = {}
+    for ev in events:
+        if isinstance(ev, dict) and ev.get("ph") == "M" and ev.get("name") == "process_name":
+            args = ev.get("args")
+            pid = pid_text(ev.get("pid"))
+            if pid is not None and isinstance(args, dict) and isinstance(args.get("name"), str):
+                procs[pid] = args["name"]
+    dev_ivs, mem_ivs, comm_ivs, compute_ivs, host_coll, cpu_coll = [], [], [], [], [], []
     per_kernel = {}
+    n_dev = [0] * len(RULES)
+    n_rt = [0] * len(RULES)
+    n_name = {"hip": 0, "cu": 0}
+    sync = [0, 0]  # ns, count
+
+    def count_runtime(rule, name, kind):
+        n_rt[rule] += 1
+        for prefix in n_name:
+            n_name[prefix] += name.startswith(prefix)
+
     for i, ev, ts, dur, name in rows:
         cat = ev.get("cat")
-        if cat not in GPU_CATS:
-            continue
-        gpu_ivs.append((ts, ts + dur))
-        if cat == "kernel":
-            c = category(name)
-            (kernel_ivs_comm if c == "comm" else kernel_ivs_compute).append((ts, ts + dur))
-            per_kernel.setdefault(name, []).append(dur)
-        else:
-            mem_ivs.append((ts, ts + dur))
+        kind = rule = None
+        if isinstance(cat, str):
+            rule = cat_rule(cat)
+            kind = kind_of(rule, name) if rule is not None else None
+        if kind in ("runtime", "sync"):
+            count_runtime(rule, name, kind)
+        if kind not in ("kernel", "memcpy", "memset", "sync") and ev.get("ph") == "X" \
+                and isinstance(ev.get("name"), str):
+            if name.startswith("hccl:"):
+                host_coll.append((ts, ts + dur))
+                continue
+            if name.startswith(CPU_COMM_PREFIXES) or name in CPU_COMM_NAMES:
+                cpu_coll.append((ts, ts + dur))
+                continue
+        if not isinstance(cat, str) and ev.get("ph") == "X":
+            pid = pid_text(ev.get("pid"))
+            rule = proc_rule(procs.get(pid)) if pid is not None else None
+            kind = kind_of(rule, name) if rule is not None else None
+            if kind in ("runtime", "sync"):
+                count_runtime(rule, name, kind)
+        if kind in ("kernel", "memcpy", "memset"):
+            n_dev[rule] += 1
+            dev_ivs.append((ts, ts + dur))
+            if kind == "kernel":
+                per_kernel.setdefault(name, []).append(dur)
+                (comm_ivs if category(name) == "comm" else compute_ivs).append((ts, ts + dur))
+            else:
+                mem_ivs.append((ts, ts + dur))
+        elif kind == "sync":
+            sync[0] += dur
+            sync[1] += 1
 
     n_kernels = sum(len(v) for v in per_kernel.values())
     kernel_time = sum(sum(v) for v in per_kernel.values())
-    busy = union_length(gpu_ivs)
-    if gpu_ivs:
-        active = max(e for _, e in gpu_ivs) - min(s for s, _ in gpu_ivs)
-    else:
-        active = 0
+    busy = union_length(dev_ivs)
+    active = max(e for _, e in dev_ivs) - min(s for s, _ in dev_ivs) if dev_ivs else 0
+    comm_all = comm_ivs + host_coll + (cpu_coll if n_kernels == 0 else [])
+    comm = union_length(comm_all)
+    compute = union_length(compute_ivs)
+    both = union_length(comm_all + compute_ivs)
+    overlap = ratio(comm + compute - both, comm) if comm else None  # |A∩B| = |A|+|B|-|A∪B|
+    cpu_source = n_kernels == 0 or (not comm_ivs and bool(comm_all))
+    none = not dev_ivs
 
-    if n_kernels > 0:
-        comm = union_length(kernel_ivs_comm)
-        compute = union_length(kernel_ivs_compute)
-        both = union_length(kernel_ivs_comm + kernel_ivs_compute)
-        overlap_ns = comm + compute - both  # |A ∩ B| = |A| + |B| - |A ∪ B|
-        overlap = ratio(overlap_ns, comm) if comm else None
-        source = "gpu"
-    else:
-        cpu_comm = [(ts, ts + dur) for i, ev, ts, dur, name in rows
-                    if ev.get("ph") == "X"
-                    and (name.startswith(CPU_COMM_PREFIXES) or name in CPU_COMM_NAMES)]
-        comm = union_length(cpu_comm)
-        compute = 0
-        overlap = 0.0 if comm else None
-        source = "cpu"
+    vendor = source = None
+    best = None
+    for k in range(len(RULES)):
+        if n_dev[k] > 0 and (best is None or n_dev[k] > n_dev[best]):
+            best = k
+    if best is not None:
+        vendor, source = RULES[best][0], RULES[best][1]
+        if vendor == "nvidia":
+            if any(n_rt[k] for k in range(len(RULES)) if RULES[k][0] == "intel"):
+                vendor, source = "intel", "kineto-xpu"
+            elif n_name["hip"] > n_name["cu"]:
+                vendor = "amd"
 
     gpu = {
-        "kernels": n_kernels,
-        "kernel_time_ns": kernel_time,
-        "busy_ns": busy,
-        "active_span_ns": active,
-        "idle_ns": active - busy,
+        "kernels": None if none else n_kernels,
+        "kernel_time_ns": None if none else kernel_time,
+        "busy_ns": None if none else busy,
+        "active_span_ns": None if none else active,
+        "idle_ns": None if none else active - busy,
         "utilization": ratio(busy, active) if active else None,
-        "comm_ns": comm,
-        "compute_ns": compute,
-        "memory_ns": union_length(mem_ivs),
+        "comm_ns": None if none and not cpu_source else comm,
+        "compute_ns": None if none else compute,
+        "memory_ns": None if none else union_length(mem_ivs),
         "comm_compute_overlap": overlap,
-        "comm_source": source,
+        "comm_source": "cpu" if cpu_source else "gpu",
+        "host_sync_ns": sync[0],
+        "host_sync_count": sync[1],
     }
+    device = {"vendor": vendor, "source": source}
 
     # ---- kernels
     kernels = []
@@ -268,7 +459,9 @@ def analyze_events(top, events):
         args = args if isinstance(args, dict) else {}
         dev = args.get("Device Id")
         dev = dev if is_int(dev) else -1
-        g = groups.setdefault(dev, {"alloc": [], "res": []})
+        g = groups.setdefault(dev, {"alloc": [], "res": [], "bytes": []})
+        if is_int(args.get("Bytes")):
+            g["bytes"].append((ts, i, args["Bytes"]))
         if is_number(args.get("Total Allocated")):
             g["alloc"].append(args["Total Allocated"])
         if is_number(args.get("Total Reserved")):
@@ -283,17 +476,25 @@ def analyze_events(top, events):
                     cap = p.get("totalGlobalMem")
                     capacity = cap if is_int(cap) else None
                     break
-        memory.append({
+        row = {
             "device": dev,
             "peak_allocated": plain_number(max(g["alloc"])) if g["alloc"] else 0,
             "peak_reserved": plain_number(max(g["res"])) if g["res"] else 0,
             "capacity": capacity,
-        })
+        }
+        if not g["alloc"] and any(b for _, _, b in g["bytes"]):
+            run = peak = 0
+            for _, _, b in sorted(g["bytes"]):
+                run += b
+                peak = max(peak, run)
+            row["peak_allocated"] = peak
+            row["allocated_lower_bound"] = True
+        memory.append(row)
 
     # ---- cpu_ops
     threads = {}
     for i, ev, ts, dur, name in rows:
-        if ev.get("cat") == "cpu_op" and ev.get("ph") == "X":
+        if ev.get("cat") in ("cpu_op", "Operator") and ev.get("ph") == "X":
             key = (thread_key(ev, "pid"), thread_key(ev, "tid"))
             threads.setdefault(key, []).append((ts, dur, i, name))
     ops = {}  # name -> [count, total, self]
@@ -316,7 +517,8 @@ def analyze_events(top, events):
                for n, (c, t, s) in ops.items()]
     cpu_ops.sort(key=lambda o: (-o["total_ns"], o["name"]))
 
-    return {"gpu": gpu, "kernels": kernels, "memory": memory, "cpu_ops": cpu_ops}
+    return {"device": device, "gpu": gpu, "kernels": kernels, "memory": memory,
+            "cpu_ops": cpu_ops}
 
 
 def analyze(path):

@@ -24,9 +24,13 @@ Definitions:
              whose cat is "user_annotation"; or which has no "cat" key and
              whose name matches a phase rule; or, when no event of the file
              has a "cat" key (PyTorch's legacy writer), whose name is a user
-             name and whose pid is not the string "CUDA functions".  Events
-             with cat "gpu_user_annotation" (GPU mirrors of CPU annotations)
-             are not phases, nor is any other cat.
+             name and whose pid is not the string "CUDA functions"; or,
+             whatever its string cat but "gpu_user_annotation", whose name is
+             "ProfilerStep#" and digits (cpu_op in torch_npu, Operator in
+             Kineto 2021).  Events with cat "gpu_user_annotation" (GPU
+             mirrors of CPU annotations) are not phases, nor is any other
+             cat.  Events with a negative dur take no part anywhere (not in
+             span_ns either).
   user name  not empty, and not: an operator "ns::..." (ns = [A-Za-z_]
              [A-Za-z0-9_]*), a name starting with "gloo:", "nccl:" or "[",
              one of detach_, detach, set_data, requires_grad_, retain_grad,
@@ -59,9 +63,10 @@ Definitions:
              (span_ns as in tests/oracle.py; 0.0 when span_ns is 0), gpu_ns.
              Order: depth-first pre-order of the path tree; siblings by their
              earliest span start, ties by path (byte order of UTF-8).
-  gpu_ns     launches: events with cat "cuda_runtime" or "cuda_driver", a
-             numeric ts and an integer (not bool) args.correlation; kernels:
-             cat "kernel", numeric ts, integer args.correlation.  A kernel
+  gpu_ns     launches: events with cat "cuda_runtime", "cuda_driver" or
+             "Runtime" (2021), a numeric ts and an integer (not bool)
+             args.correlation; kernels: cat "kernel" or "Kernel" (2021),
+             numeric ts, integer args.correlation.  A kernel
              belongs to the first launch (file order) with its correlation; a
              kernel without one is nobody's.  Per thread, the union of the
              phase's spans on that thread; gpu_ns = sum of the kernels' dur_ns
@@ -144,9 +149,10 @@ import oracle_analyses as oa  # noqa: E402  (stats, union_length, thread_key)
 REGION_PREFIX = "fastvideo.region::"
 PROFILER_REGION_PREFIX = "profiler_region_"
 PSTEP = "ProfilerStep#*"
+PSTEP_RE = re.compile(r"ProfilerStep#[0-9]+")
 DEFAULT_STEPS = ("denoise_step_*", "*step_[0-9]*")
 DEFAULT_BLOCK = "block_*"
-LAUNCH_CATS = ("cuda_runtime", "cuda_driver")
+LAUNCH_CATS = ("cuda_runtime", "cuda_driver", "Runtime")  # Runtime: Kineto 2021
 NUMBERED = re.compile(r"([_#])[0-9]+\Z")
 
 
@@ -282,6 +288,8 @@ def analyze_events(top, events, opts):
             continue
         dur = oracle.to_ns(ev.get("dur"))
         dur = dur if dur is not None else 0
+        if dur < 0:
+            continue  # dropped from every time sum
         if ev.get("ph") != "M":
             lo = ts if lo is None or ts < lo else lo
             hi = ts + dur if hi is None or ts + dur > hi else hi
@@ -291,13 +299,14 @@ def analyze_events(top, events, opts):
         if cat in LAUNCH_CATS and oa.is_int(corr):
             if corr not in launches:
                 launches[corr] = ((oa.thread_key(ev, "pid"), oa.thread_key(ev, "tid")), ts)
-        if cat == "kernel" and oa.is_int(corr):
+        if cat in ("kernel", "Kernel") and oa.is_int(corr):
             kernels.append((corr, dur))
         raw = ev.get("name")
         if ev.get("ph") != "X" or not isinstance(raw, str):
             continue
         by_name = (no_cat and is_user_name(raw) and ev.get("pid") != "CUDA functions")
-        if cat == "user_annotation" or ("cat" not in ev and (is_phase_rule(raw, opts) or by_name)):
+        if cat == "user_annotation" or ("cat" not in ev and (is_phase_rule(raw, opts) or by_name)) or \
+                (isinstance(cat, str) and cat != "gpu_user_annotation" and PSTEP_RE.fullmatch(raw)):
             spans.append({"i": i, "ts": ts, "dur": dur, "end": ts + dur, "raw": raw,
                           "name": phase_name(raw, opts),
                           "thread": (oa.thread_key(ev, "pid"), oa.thread_key(ev, "tid"))})

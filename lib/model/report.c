@@ -2,10 +2,12 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonw.h"
+#include "metric.h"
 #include "sort.h"
 
 void report_init(struct report *r, const char *tool)
@@ -159,28 +161,31 @@ static void dist(struct jsonw *w, const struct report_dist *d, int with_total)
 	num(w, "stddev_ns", d->stddev_ns);
 }
 
-static void gpu_json(struct jsonw *w, const struct report_gpu *g)
+/*
+ * The metric catalogue's scalars stored in group ("gpu", "steps",
+ * "throughput"), at the end of that object: null where there is no value.
+ */
+static void stored_json(struct jsonw *w, const struct report_rank *rk, const char *group)
 {
-	jsonw_key(w, "gpu");
-	jsonw_obj_begin(w);
-	i64(w, "kernels", g->kernels);
-	i64(w, "kernel_time_ns", g->kernel_time_ns);
-	i64(w, "busy_ns", g->busy_ns);
-	i64(w, "active_span_ns", g->active_span_ns);
-	i64(w, "idle_ns", g->idle_ns);
-	num(w, "utilization", g->utilization);
-	i64(w, "comm_ns", g->comm_ns);
-	i64(w, "compute_ns", g->compute_ns);
-	i64(w, "memory_ns", g->memory_ns);
-	num(w, "comm_compute_overlap", g->comm_compute_overlap);
-	jsonw_key(w, "comm_source");
-	jsonw_str(w, g->cpu_comm ? "cpu" : "gpu");
-	jsonw_key(w, "utilization_source");
-	jsonw_str(w, g->util_from_samples ? "samples" : "trace");
-	i64_or_null(w, "comm_wait_ns", g->has_wait, g->comm_wait_ns);
-	i64_or_null(w, "comm_transfer_ns", g->has_wait, g->comm_transfer_ns);
-	num(w, "effective_utilization", g->has_wait ? g->effective_utilization : NAN);
-	jsonw_obj_end(w);
+	const struct metric_def *d;
+
+	for (size_t i = 0; (d = metric_next_stored(group, &i));) {
+		const char *p = (const char *)rk + d->field;
+		int64_t x;
+		double v;
+
+		jsonw_key(w, d->path + strlen(group) + 1);
+		if (d->store == STORE_F64) {
+			memcpy(&v, p, sizeof(v));
+			jsonw_double(w, v);
+		} else {
+			memcpy(&x, p, sizeof(x));
+			if (x == INT64_MIN)
+				jsonw_null(w);
+			else
+				jsonw_int(w, x);
+		}
+	}
 }
 
 /* The rank's collective instances, for matching across reports (vaggregate). */
@@ -212,6 +217,37 @@ static void comm_json(struct jsonw *w, const struct report_rank *rk)
 	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
 }
 
+static void gpu_json(struct jsonw *w, const struct report_rank *rk)
+{
+	const struct report_gpu *g = &rk->gpu;
+	int none = g->no_device;
+
+	jsonw_key(w, "gpu");
+	jsonw_obj_begin(w);
+	i64_or_null(w, "kernels", !none, g->kernels);
+	i64_or_null(w, "kernel_time_ns", !none, g->kernel_time_ns);
+	i64_or_null(w, "busy_ns", !none, g->busy_ns);
+	i64_or_null(w, "active_span_ns", !none, g->active_span_ns);
+	i64_or_null(w, "idle_ns", !none, g->idle_ns);
+	num(w, "utilization", g->utilization);
+	/* host spans of collectives are measured without a device */
+	i64_or_null(w, "comm_ns", !(none && !g->cpu_comm), g->comm_ns);
+	i64_or_null(w, "compute_ns", !none, g->compute_ns);
+	i64_or_null(w, "memory_ns", !none, g->memory_ns);
+	num(w, "comm_compute_overlap", g->comm_compute_overlap);
+	jsonw_key(w, "comm_source");
+	jsonw_str(w, g->cpu_comm ? "cpu" : "gpu");
+	jsonw_key(w, "utilization_source");
+	jsonw_str(w, g->util_from_samples ? "samples" : "trace");
+	i64(w, "host_sync_ns", g->host_sync_ns);
+	i64(w, "host_sync_count", g->host_sync_count);
+	i64_or_null(w, "comm_wait_ns", g->has_wait, g->comm_wait_ns);
+	i64_or_null(w, "comm_transfer_ns", g->has_wait, g->comm_transfer_ns);
+	num(w, "effective_utilization", g->has_wait ? g->effective_utilization : NAN);
+	stored_json(w, rk, "gpu");
+	jsonw_obj_end(w);
+}
+
 static void quantiles_json(struct jsonw *w, const char *key, int has,
 			   const struct report_quantiles *q)
 {
@@ -227,8 +263,9 @@ static void quantiles_json(struct jsonw *w, const char *key, int has,
 	jsonw_obj_end(w);
 }
 
-static void throughput_json(struct jsonw *w, const struct report_throughput *t)
+static void throughput_json(struct jsonw *w, const struct report_rank *rk)
 {
+	const struct report_throughput *t = &rk->throughput;
 	struct report_quantiles lat = { t->latency_median_ns, t->latency_p90_ns,
 					t->latency_max_ns };
 
@@ -266,12 +303,18 @@ static void throughput_json(struct jsonw *w, const struct report_throughput *t)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
+	stored_json(w, rk, "throughput");
 	jsonw_obj_end(w);
 }
 
 static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 {
-	gpu_json(w, &rk->gpu);
+	jsonw_key(w, "device");
+	jsonw_obj_begin(w);
+	str_or_null(w, "vendor", rk->device.vendor);
+	str_or_null(w, "source", rk->device.source);
+	jsonw_obj_end(w);
+	gpu_json(w, rk);
 	jsonw_key(w, "kernels");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < rk->nr_kernels; i++) {
@@ -322,10 +365,11 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_bool(w, rk->steps.warmup);
 		jsonw_key(w, "durations_ns");
 		jsonw_int_array(w, rk->steps.durations_ns, rk->steps.nr_durations);
+		stored_json(w, rk, "steps");
 		jsonw_obj_end(w);
 	}
 	if (rk->has_throughput)
-		throughput_json(w, &rk->throughput);
+		throughput_json(w, rk);
 	jsonw_key(w, "memory");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < rk->nr_memory; i++) {
@@ -340,6 +384,10 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 			jsonw_null(w);
 		else
 			jsonw_int(w, m->capacity);
+		if (m->from_bytes) {
+			jsonw_key(w, "allocated_lower_bound");
+			jsonw_bool(w, 1);
+		}
 		jsonw_key(w, "timeline");
 		jsonw_int_array(w, m->timeline, 3 * m->nr_timeline);
 		jsonw_obj_end(w);

@@ -138,6 +138,7 @@ struct report_memory {
 	 */
 	int64_t *timeline;
 	size_t nr_timeline;
+	int from_bytes;			/* peak_allocated is the running sum of Bytes (2021): a lower bound */
 };
 
 #define REPORT_MEMLINE_MAX 256
@@ -152,7 +153,7 @@ struct report_gpu {
 	double utilization;		/* busy / active_span; NaN without GPU events */
 	int64_t comm_ns, compute_ns, memory_ns;
 	double comm_compute_overlap;	/* |comm ∩ compute| / |comm|; NaN without comm */
-	int cpu_comm;			/* comm_ns comes from CPU collectives (no kernels) */
+	int cpu_comm;			/* comm_ns comes from host spans of collectives */
 	int util_from_samples;		/* utilization is the mean of collector samples */
 	/*
 	 * From collectives matched across ranks (lib/stats/collectives.h); has_wait
@@ -162,6 +163,14 @@ struct report_gpu {
 	int64_t comm_wait_ns;		/* waiting for the last rank to arrive */
 	int64_t comm_transfer_ns;	/* comm_ns - comm_wait_ns, at least 0 */
 	double effective_utilization;	/* (busy - wait) / active_span */
+	int no_device;			/* no device activity recognised: the device figures are null */
+	int64_t host_sync_ns, host_sync_count;	/* runtime calls that block the host */
+};
+
+/* Which recogniser of analyzer/device.c found the device work (static strings, NULL none). */
+struct report_device {
+	const char *vendor;		/* "nvidia", "amd", "ascend", "mtia", "intel" */
+	const char *source;		/* "kineto", "kineto-2021", "torch_npu", ... */
 };
 
 /*
@@ -198,6 +207,7 @@ struct report_rank {
 	int analysed;			/* gpu, kernels, memory, cpu_ops are filled */
 	int has_phases;			/* phases and steps are filled */
 	int has_throughput;		/* throughput is filled */
+	struct report_device device;
 	struct report_gpu gpu;
 	struct report_kernel *kernels;	/* by total_ns, descending */
 	size_t nr_kernels;

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "buf.h"
 #include "jdom.h"
+#include "metric.h"
 
 struct rd {
 	struct report *r;
@@ -190,19 +192,49 @@ static void read_counts(struct rd *c, const struct jdom *o, const char *key,
 	*n = m->n;
 }
 
+/*
+ * The metric catalogue's scalars stored in obj, the report's group object:
+ * null or missing (a report written before the metric existed) is no value.
+ */
+static void read_stored(struct rd *c, const struct jdom *obj, struct report_rank *rk,
+			const char *group)
+{
+	const struct metric_def *d;
+
+	for (size_t i = 0; obj && (d = metric_next_stored(group, &i));) {
+		const char *key = d->path + strlen(group) + 1;
+		const struct jdom *v = jdom_get(obj, key);
+		char *p = (char *)rk + d->field;
+		int64_t x = INT64_MIN;
+		double f = NAN;
+
+		if (d->store == STORE_F64) {
+			if (v)
+				f = get_f64(c, obj, key);
+			memcpy(p, &f, sizeof(f));
+		} else {
+			if (v)
+				x = get_i64_or(c, obj, key, INT64_MIN);
+			memcpy(p, &x, sizeof(x));
+		}
+	}
+}
+
 static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 {
-	const struct jdom *src;
+	const struct jdom *src, *k = jdom_get(g, "kernels");
 
-	out->kernels = get_i64(c, g, "kernels");
-	out->kernel_time_ns = get_i64(c, g, "kernel_time_ns");
-	out->busy_ns = get_i64(c, g, "busy_ns");
-	out->active_span_ns = get_i64(c, g, "active_span_ns");
-	out->idle_ns = get_i64(c, g, "idle_ns");
+	/* null device figures: no device activity was recognised */
+	out->no_device = k && k->type == JDOM_NULL;
+	out->kernels = get_i64_or(c, g, "kernels", 0);
+	out->kernel_time_ns = get_i64_or(c, g, "kernel_time_ns", 0);
+	out->busy_ns = get_i64_or(c, g, "busy_ns", 0);
+	out->active_span_ns = get_i64_or(c, g, "active_span_ns", 0);
+	out->idle_ns = get_i64_or(c, g, "idle_ns", 0);
 	out->utilization = get_f64(c, g, "utilization");
-	out->comm_ns = get_i64(c, g, "comm_ns");
-	out->compute_ns = get_i64(c, g, "compute_ns");
-	out->memory_ns = get_i64(c, g, "memory_ns");
+	out->comm_ns = get_i64_or(c, g, "comm_ns", 0);
+	out->compute_ns = get_i64_or(c, g, "compute_ns", 0);
+	out->memory_ns = get_i64_or(c, g, "memory_ns", 0);
 	out->comm_compute_overlap = get_f64(c, g, "comm_compute_overlap");
 	src = jdom_get(g, "comm_source");
 	out->cpu_comm = src && src->type == JDOM_STRING && !strcmp(src->s, "cpu");
@@ -216,6 +248,10 @@ static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 		out->comm_transfer_ns = get_i64(c, g, "comm_transfer_ns");
 		out->effective_utilization = get_f64(c, g, "effective_utilization");
 	}
+	/* absent from reports written before host syncs were counted */
+	out->host_sync_ns = jdom_get(g, "host_sync_ns") ? get_i64(c, g, "host_sync_ns") : 0;
+	out->host_sync_count = jdom_get(g, "host_sync_count") ? get_i64(c, g, "host_sync_count")
+							       : 0;
 }
 
 /* A string that may be null (NULL), or missing (NULL too). */
@@ -264,6 +300,21 @@ static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk
 			fail(c, &a[i], "\"%s\" should hold %s", "ends_ns", "one end per duration");
 	}
 	rk->nr_comm = c->failed ? 0 : n;
+}
+
+static void read_device(struct rd *c, const struct jdom *o, struct report_device *out)
+{
+	const struct jdom *d = jdom_get(o, "device");
+
+	out->vendor = out->source = NULL;
+	if (!d)
+		return;		/* reports from before the device table */
+	if (d->type != JDOM_OBJECT) {
+		fail(c, d, "\"%s\" should be %s", "device", "an object");
+		return;
+	}
+	out->vendor = get_str_or_null(c, d, "vendor");
+	out->source = get_str_or_null(c, d, "source");
 }
 
 static void read_kernels(struct rd *c, const struct jdom *o, struct report_rank *rk)
@@ -321,6 +372,7 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 	read_dist(c, st, &s->d, 0);
 	s->warmup = get_bool(c, st, "warmup");
 	s->durations_ns = int_array(c, st, "durations_ns", &s->nr_durations);
+	read_stored(c, st, rk, "steps");
 	/* The writer leaves the steps' total out; it is the sum it averaged. */
 	for (size_t i = (size_t)s->warmup; i < s->nr_durations; i++)
 		s->d.total_ns += s->durations_ns[i];
@@ -409,16 +461,20 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	size_t n;
 
 	rk->analysed = 1;
+	read_device(c, o, &rk->device);
 	read_gpu(c, jdom_get(o, "gpu"), &rk->gpu);
+	read_stored(c, jdom_get(o, "gpu"), rk, "gpu");
 	read_kernels(c, o, rk);
 	rk->has_phases = jdom_get(o, "phases") != NULL;
 	if (rk->has_phases)
 		read_phases(c, o, rk);
 	rk->has_throughput = t != NULL;
-	if (t && t->type == JDOM_OBJECT)
+	if (t && t->type == JDOM_OBJECT) {
 		read_throughput(c, t, &rk->throughput);
-	else if (t)
+		read_stored(c, t, rk, "throughput");
+	} else if (t) {
 		fail(c, t, "\"%s\" should be %s", "throughput", "an object");
+	}
 
 	a = get_arr(c, o, "memory", &n);
 	rk->memory = alloc_n(c, n, sizeof(*rk->memory));
@@ -427,6 +483,8 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 		rk->memory[i].peak_allocated = get_i64(c, &a[i], "peak_allocated");
 		rk->memory[i].peak_reserved = get_i64(c, &a[i], "peak_reserved");
 		rk->memory[i].capacity = get_i64_or(c, &a[i], "capacity", -1);
+		rk->memory[i].from_bytes = jdom_get(&a[i], "allocated_lower_bound") &&
+					   get_bool(c, &a[i], "allocated_lower_bound");
 		rk->memory[i].timeline = NULL;
 		rk->memory[i].nr_timeline = 0;
 		if (jdom_get(&a[i], "timeline")) {

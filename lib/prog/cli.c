@@ -16,7 +16,7 @@ void cli_init(struct cli *c, const char *usage, void (*help_tail)(FILE *f))
 	c->help_tail = help_tail;
 	c->jobs = omp_get_num_procs();
 	c->progress = 1;
-	c->suggest = (struct suggest_opts)SUGGEST_OPTS_DEFAULT;
+	suggest_opts_init(&c->suggest);
 }
 
 int cli_usage_error(const char *fmt, ...)

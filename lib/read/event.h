@@ -2,9 +2,9 @@
  * event: the compact record every input format is parsed into.
  *
  * A record keeps the handful of fields the analyses use, never the JSON text.
- * Strings (ph, name, cat, pid, tid, and the collective name, process group
- * and dtype of args) are ids into the string table of the batch the record
- * belongs to; id 0 means the key was absent.
+ * Strings (ph, name, cat, pid, tid, and of args: the collective name, the
+ * process group, dtype and name) are ids into the string table of the batch
+ * the record belongs to; id 0 means the key was absent.
  * pid and tid are interned from their text whether the trace writes numbers
  * or strings ("4290336512", "stream 7", -1 all work).  Times are int64
  * nanoseconds parsed exactly from the decimal microseconds of the trace.
@@ -40,6 +40,7 @@ enum {
 	EV_BLOCKS = 1u << 14,		/* collector: blocks produced (in value) */
 	EV_BAD_TIME = 1u << 15,		/* ts or dur present but out of range */
 	EV_VALUE = 1u << 16,		/* collector counters and samples (in value) */
+	EV_NEG_DUR = 1u << 17,		/* dur was negative: kept without times */
 };
 
 struct trace_event {
@@ -54,6 +55,7 @@ struct trace_event {
 	uint32_t coll_name;	/* args."Collective name" */
 	uint32_t pg_name;	/* args."Process Group Name" */
 	uint32_t dtype;		/* args."dtype" */
+	uint32_t arg_name;	/* args.name: process_name/thread_name of M events */
 	/* valid only with their flag: */
 	int64_t correlation, external_id, flow_id;
 	int64_t stream, device;
@@ -78,7 +80,7 @@ void event_batch_reset(struct event_batch *b);
 
 /*
  * A record appended to b, or NULL when out of memory.  Everything up to
- * dtype is zeroed; the args fields after it hold garbage until set and
+ * arg_name is zeroed; the args fields after it hold garbage until set and
  * are meaningful only where their EV_* flag is.
  */
 struct trace_event *event_batch_push(struct event_batch *b);

@@ -21,7 +21,7 @@
  * values.  The slot is picked from the length and the last byte, which
  * costs nothing to read.
  */
-enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, F_PG, F_DTYPE, NR_FIELDS };
+enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, F_PG, F_DTYPE, F_ARG_NAME, NR_FIELDS };
 
 #define RECENT 8
 
@@ -35,6 +35,7 @@ struct parser {
 	struct jscan js;
 	struct event_batch *b;
 	int64_t nr_bad_time;
+	int64_t nr_neg_dur, first_neg_dur;	/* first_neg_dur: input offset */
 	int oom;
 	struct last_str last[NR_FIELDS][RECENT];
 };
@@ -164,6 +165,10 @@ static int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, 
 		    size_t n)
 {
 	switch (n) {
+	case 4:
+		if (KEY_IS(k, n, "name"))
+			return read_str(ps, pp, &ev->arg_name, F_ARG_NAME);
+		break;
 	case 5:
 		if (KEY_IS(k, n, "Bytes"))
 			return read_int(ps, pp, ev, &ev->mem_bytes, EV_MEM_BYTES);
@@ -287,6 +292,12 @@ static int read_event(struct parser *ps, const char **pp, struct trace_event *ev
 	if (ev->flags & EV_BAD_TIME) {
 		ev->flags &= ~(uint32_t)(EV_TS | EV_DUR);
 		ps->nr_bad_time++;
+	} else if ((ev->flags & EV_DUR) && ev->dur_ns < 0) {
+		/* No producer means it; a negative span would subtract from every sum. */
+		ev->flags &= ~(uint32_t)(EV_TS | EV_DUR);
+		ev->flags |= EV_NEG_DUR;
+		if (!ps->nr_neg_dur++)
+			ps->first_neg_dur = jscan_off(&ps->js, *pp);
 	}
 	if (!(ev->flags & EV_DUR))
 		ev->dur_ns = 0;
@@ -308,6 +319,8 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 	jscan_init(&ps.js, text, len, offset, &b->arena, &r->err);
 	ps.b = b;
 	ps.nr_bad_time = 0;
+	ps.nr_neg_dur = 0;
+	ps.first_neg_dur = -1;
 	ps.oom = 0;
 	memset(ps.last, 0, sizeof(ps.last));
 
@@ -364,10 +377,14 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 		goto error;
 	}
 	r->nr_bad_time = ps.nr_bad_time;
+	r->nr_neg_dur = ps.nr_neg_dur;
+	r->first_neg_dur = ps.first_neg_dur;
 	return 0;
 error:
 	r->end = EVP_ERROR;
 	r->pos = r->err.offset >= 0 ? (size_t)(r->err.offset - offset) : (size_t)(p - text);
 	r->nr_bad_time = ps.nr_bad_time;
+	r->nr_neg_dur = ps.nr_neg_dur;
+	r->first_neg_dur = ps.first_neg_dur;
 	return ps.oom ? -1 : 0;
 }

@@ -81,6 +81,7 @@ struct reader {
 	enum evparse_state carry_state;
 	int events_done, failed;
 	int64_t nr_not_object, nr_bad_time;	/* summed over chunks, reported once */
+	int64_t nr_neg_dur, first_neg_dur;	/* likewise; the first in file order */
 	struct event_batch rebatch;
 
 	const struct trace_sink *sink;
@@ -282,6 +283,9 @@ static void apply(struct reader *r, const struct evparse_result *res,
 	}
 	r->nr_not_object += res->nr_not_object;
 	r->nr_bad_time += res->nr_bad_time;
+	if (!r->nr_neg_dur && res->nr_neg_dur)
+		r->first_neg_dur = res->first_neg_dur;
+	r->nr_neg_dur += res->nr_neg_dur;
 	switch (res->end) {
 	case EVP_CLEAN:
 		r->expect = res->state;
@@ -443,6 +447,11 @@ static void finish(struct reader *r)
 	if (r->nr_bad_time) {
 		err_set(&e, -1, "%lld events with ts or dur beyond the int64 nanosecond range "
 			"were kept without times", (long long)r->nr_bad_time);
+		add_warning(r->info, &e);
+	}
+	if (r->nr_neg_dur) {
+		err_set(&e, r->first_neg_dur, "%lld events with a negative dur (the first here) "
+			"were dropped from time sums", (long long)r->nr_neg_dur);
 		add_warning(r->info, &e);
 	}
 	if (r->read_failed) {

@@ -1,10 +1,11 @@
 /*
  * crossrank: see crossrank.h.
  *
- * The metrics come in a fixed order: the scalars of RANK as DESIGN.md lists
- * them, then one per phase path (sorted by bytes), then two per memory device
- * (sorted by number).  Phases and memory are gathered from all ranks into one
- * array of (key, rank index) pairs and sorted, so no hashing decides the order.
+ * The metrics come in a fixed order: the scalars of the metric catalogue
+ * (metric.h) marked MF_CROSS, in table order, then one per phase path
+ * (sorted by bytes), then two per memory device (sorted by number).  Phases
+ * and memory are gathered from all ranks into one array of (key, rank
+ * index) pairs and sorted, so no hashing decides the order.
  * Scratch arrays are malloc'd and freed here; only the results go into the
  * report's arena.
  */
@@ -17,56 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	M_EVENTS_TOTAL,
-	M_SPAN,
-	M_GPU_KERNELS,
-	M_GPU_KERNEL_TIME,
-	M_GPU_BUSY,
-	M_GPU_ACTIVE_SPAN,
-	M_GPU_IDLE,
-	M_GPU_UTILIZATION,
-	M_GPU_COMM,
-	M_GPU_COMPUTE,
-	M_GPU_MEMORY,
-	M_GPU_OVERLAP,
-	M_GPU_COMM_WAIT,
-	M_GPU_COMM_TRANSFER,
-	M_GPU_EFF_UTIL,
-	M_STEPS_MEDIAN,
-	M_STEPS_AVG,
-	M_TP_WALL,
-	M_TP_FPS,
-	M_TP_BPS,
-	M_TP_FIRST_BLOCK,
-	M_TP_BLOCKS,
-	NR_FIXED
-};
-
-static const char *const fixed_names[NR_FIXED] = {
-	"events.total",
-	"span_ns",
-	"gpu.kernels",
-	"gpu.kernel_time_ns",
-	"gpu.busy_ns",
-	"gpu.active_span_ns",
-	"gpu.idle_ns",
-	"gpu.utilization",
-	"gpu.comm_ns",
-	"gpu.compute_ns",
-	"gpu.memory_ns",
-	"gpu.comm_compute_overlap",
-	"gpu.comm_wait_ns",
-	"gpu.comm_transfer_ns",
-	"gpu.effective_utilization",
-	"steps.median_ns",
-	"steps.avg_ns",
-	"throughput.wall_ns",
-	"throughput.fps",
-	"throughput.bps",
-	"throughput.first_block_ns",
-	"throughput.blocks",
-};
+#include "metric.h"
 
 /* One rank's value of a metric. */
 struct sample {
@@ -96,73 +48,20 @@ static void *alloc_n(size_t n, size_t size)
 	return malloc(n ? n * size : 1);
 }
 
-/* 1 and *v when rank r has metric m (one of the fixed ones), else 0. */
-static int fixed_value(const struct report_rank *r, int m, double *v)
+/* 1 for the catalogue's scalars that have a cross_rank statistic. */
+static int is_cross(const struct metric_def *m)
 {
-	const struct report_gpu *g = &r->gpu;
-	const struct report_throughput *t = &r->throughput;
-	double x;
+	return (m->flags & MF_CROSS) && (m->get || m->store != STORE_BY_HAND);
+}
 
-	if (m == M_EVENTS_TOTAL) {
-		x = (double)r->events_total;
-	} else if (m == M_SPAN) {
-		x = (double)r->span_ns;
-	} else if (!r->analysed) {
-		return 0;
-	} else if (!r->has_throughput && (m == M_TP_WALL || m == M_TP_FPS || m == M_TP_BPS ||
-					  m == M_TP_FIRST_BLOCK || m == M_TP_BLOCKS)) {
-		return 0;
-	} else {
-		switch (m) {
-		case M_GPU_KERNELS: x = (double)g->kernels; break;
-		case M_GPU_KERNEL_TIME: x = (double)g->kernel_time_ns; break;
-		case M_GPU_BUSY: x = (double)g->busy_ns; break;
-		case M_GPU_ACTIVE_SPAN: x = (double)g->active_span_ns; break;
-		case M_GPU_IDLE: x = (double)g->idle_ns; break;
-		case M_GPU_UTILIZATION: x = g->utilization; break;
-		case M_GPU_COMM: x = (double)g->comm_ns; break;
-		case M_GPU_COMPUTE: x = (double)g->compute_ns; break;
-		case M_GPU_MEMORY: x = (double)g->memory_ns; break;
-		case M_GPU_OVERLAP: x = g->comm_compute_overlap; break;
-		case M_GPU_COMM_WAIT:
-		case M_GPU_COMM_TRANSFER:
-		case M_GPU_EFF_UTIL:
-			/* set by collectives_compute(), which runs first */
-			if (!g->has_wait)
-				return 0;
-			x = m == M_GPU_COMM_WAIT ? (double)g->comm_wait_ns :
-			    m == M_GPU_COMM_TRANSFER ? (double)g->comm_transfer_ns :
-			    g->effective_utilization;
-			break;
-		case M_STEPS_MEDIAN:
-		case M_STEPS_AVG:
-			if (!r->has_phases || r->steps.d.count <= 0)
-				return 0;
-			x = m == M_STEPS_MEDIAN ? r->steps.d.median_ns : r->steps.d.avg_ns;
-			break;
-		case M_TP_WALL: x = (double)t->wall_ns; break;
-		case M_TP_FPS: x = t->fps; break;
-		case M_TP_BPS: x = t->bps; break;
-		case M_TP_FIRST_BLOCK:
-			if (!t->has_first_block)
-				return 0;
-			x = (double)t->first_block_ns;
-			break;
-		case M_TP_BLOCKS:
-			/* null blocks (no block spans) have no value */
-			if (t->blocks < 0 || (t->blocks == 0 && t->wall_ns <= 0))
-				return 0;
-			x = (double)t->blocks;
-			break;
-		default:
-			return 0;
-		}
-	}
-	/* NaN means "none" (null in the JSON); an infinity would print as null too */
-	if (!isfinite(x))
-		return 0;
-	*v = x;
-	return 1;
+/* The statistic of metric name in out[0..n), or NULL. */
+static const struct report_stat *find_stat(const struct report_stat *out, size_t n,
+					   const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(out[i].metric, name))
+			return &out[i];
+	return NULL;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -208,24 +107,18 @@ static void stat_of(struct report_stat *st, const char *metric, const struct sam
 	st->median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
-static int cmp_phase(const void *a, const void *b)
+/*
+ * By key (a phase entry's path; a memory entry, whose path is NULL, by
+ * device), then rank index, then position: one array holds one kind.
+ */
+static int cmp_keyed(const void *a, const void *b)
 {
 	const struct keyed *x = a, *y = b;
-	int c = strcmp(x->path, y->path);
+	int c = x->path ? strcmp(x->path, y->path)
+			: (x->device > y->device) - (x->device < y->device);
 
 	if (c)
 		return c;
-	if (x->idx != y->idx)
-		return x->idx < y->idx ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-static int cmp_device(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-
-	if (x->device != y->device)
-		return x->device < y->device ? -1 : 1;
 	if (x->idx != y->idx)
 		return x->idx < y->idx ? -1 : 1;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
@@ -306,7 +199,7 @@ static struct keyed *gather(const struct report *rep, int memory, size_t *n, siz
 		}
 	}
 	if (k > 1)
-		qsort(e, k, sizeof(*e), memory ? cmp_device : cmp_phase);
+		qsort(e, k, sizeof(*e), cmp_keyed);
 	for (size_t i = 0; i < k; i++)
 		if (i == 0 || (memory ? e[i].device != e[i - 1].device
 				      : strcmp(e[i].path, e[i - 1].path) != 0))
@@ -383,12 +276,13 @@ static void memory_stats(const struct report *rep, const struct keyed *e, size_t
 
 /*
  * The stragglers, by rank number, then ranks order, then (a) before (b).
- * sa: the stat for rule (a), metric ma; sb: gpu.comm_ns, or NULL.  The
+ * sa: the stat for rule (a), metric ma; sb: that of mb (gpu.comm_ns), or NULL.  The
  * comparisons are written as value against median * (1 ± threshold), so a
  * rank exactly on the threshold is no straggler.
  */
 static int find_stragglers(struct report *rep, const struct crossrank_opts *o,
-			   const struct report_stat *sa, int ma, const struct report_stat *sb)
+			   const struct report_stat *sa, const struct metric_def *ma,
+			   const struct report_stat *sb, const struct metric_def *mb)
 {
 	struct rank_order *ord;
 	struct report_straggler *out;
@@ -416,24 +310,18 @@ static int find_stragglers(struct report *rep, const struct crossrank_opts *o,
 
 		if (!r->complete)	/* a cut-off trace is short, not slow */
 			continue;
-		if (sa && sa->median > 0 && fixed_value(r, ma, &v) &&
-		    v > sa->median * (1 + o->straggler_excess)) {
-			out[k].rank = r->rank;
-			out[k].metric = fixed_names[ma];
-			out[k].value = v;
-			out[k].median = sa->median;
-			out[k].excess = v / sa->median - 1;
-			k++;
-		}
-		if (sb && sb->median > 0 && fixed_value(r, M_GPU_COMM, &v) &&
-		    v < sb->median * (1 - o->comm_deficit)) {
-			out[k].rank = r->rank;
-			out[k].metric = fixed_names[M_GPU_COMM];
-			out[k].value = v;
-			out[k].median = sb->median;
-			out[k].excess = v / sb->median - 1;
-			k++;
-		}
+		if (sa && sa->median > 0 && metric_value(ma, r, &v) &&
+		    v > sa->median * (1 + o->straggler_excess))
+			out[k++] = (struct report_straggler){ .rank = r->rank,
+							      .metric = ma->path, .value = v,
+							      .median = sa->median,
+							      .excess = v / sa->median - 1 };
+		if (sb && sb->median > 0 && metric_value(mb, r, &v) &&
+		    v < sb->median * (1 - o->comm_deficit))
+			out[k++] = (struct report_straggler){ .rank = r->rank,
+							      .metric = mb->path, .value = v,
+							      .median = sb->median,
+							      .excess = v / sb->median - 1 };
 	}
 	free(ord);
 	rep->stragglers = k ? out : NULL;
@@ -455,8 +343,10 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 	struct keyed *pe = NULL, *me = NULL;
 	const char **names = NULL;
 	struct report_stat *out;
-	int fixed_at[NR_FIXED];
-	int rc = -1, oom_p, oom_m, ma;
+	const struct metric_def *ma, *mb = metric_find("gpu.comm_ns");
+	const struct report_stat *sa;
+	size_t nr_fixed = 0;
+	int rc = -1, oom_p, oom_m;
 
 	rep->cross_rank = NULL;
 	rep->nr_cross_rank = 0;
@@ -477,9 +367,11 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 	me = gather(rep, 1, &nm, &nr_devices, &oom_m);
 	if (oom_p || oom_m)
 		goto out;
-	if (nr_devices > SIZE_MAX / 2 - NR_FIXED - nr_paths)
+	for (size_t m = 0; m < metric_nr; m++)
+		nr_fixed += is_cross(&metric_table[m]);
+	if (nr_devices > SIZE_MAX / 2 - nr_fixed - nr_paths)
 		goto out;
-	cap = NR_FIXED + nr_paths + 2 * nr_devices;
+	cap = nr_fixed + nr_paths + 2 * nr_devices;
 	if (cap > SIZE_MAX / sizeof(*out))
 		goto out;
 	out = arena_alloc(&rep->arena, cap * sizeof(*out));
@@ -502,20 +394,20 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 			goto out;
 	}
 
-	for (int m = 0; m < NR_FIXED; m++) {
+	for (size_t m = 0; m < metric_nr; m++) {
+		const struct metric_def *d = &metric_table[m];
 		size_t k = 0;
 
+		if (!is_cross(d))
+			continue;
 		for (size_t i = 0; i < n; i++) {
-			if (fixed_value(&rep->ranks[i], m, &smp[k].v)) {
+			if (metric_value(d, &rep->ranks[i], &smp[k].v)) {
 				smp[k].rank = rep->ranks[i].rank;
 				k++;
 			}
 		}
-		fixed_at[m] = -1;
-		if (k) {
-			fixed_at[m] = (int)nr_out;
-			stat_of(&out[nr_out++], fixed_names[m], smp, k, tmp);
-		}
+		if (k)
+			stat_of(&out[nr_out++], d->path, smp, k, tmp);
 	}
 	phase_stats(rep, pe, np, names, out, &nr_out, smp, tmp);
 	memory_stats(rep, me, nm, names + nr_paths, out, &nr_out, smp, smp2, tmp);
@@ -523,14 +415,18 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 	rep->nr_cross_rank = nr_out;
 
 	/* rule (a): steps where any rank has them, else the span */
-	ma = fixed_at[M_STEPS_MEDIAN] >= 0 ? M_STEPS_MEDIAN : M_SPAN;
+	ma = metric_find("steps.median_ns");
+	sa = find_stat(out, nr_out, ma->path);
+	if (!sa) {
+		ma = metric_find("span_ns");
+		sa = find_stat(out, nr_out, ma->path);
+	}
 	if (by_collectives(rep)) {
 		rc = 0;
 		goto out;
 	}
-	rep->straggler_rule = ma == M_STEPS_MEDIAN ? "steps" : "span";
-	if (find_stragglers(rep, o, fixed_at[ma] >= 0 ? &out[fixed_at[ma]] : NULL, ma,
-			    fixed_at[M_GPU_COMM] >= 0 ? &out[fixed_at[M_GPU_COMM]] : NULL) < 0)
+	rep->straggler_rule = strcmp(ma->path, "span_ns") ? "steps" : "span";
+	if (find_stragglers(rep, o, sa, ma, find_stat(out, nr_out, mb->path), mb) < 0)
 		goto out;
 	rc = 0;
 out:

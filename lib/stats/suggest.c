@@ -1,12 +1,22 @@
 /*
  * suggest: see suggest.h.
  *
+ * How to add a rule: write its evaluator (eval_NAME: does the rank have
+ * the inputs, does the rule fire, and the named evidence in struct
+ * evidence, adding a field there if no existing one says what you need),
+ * its message (msg_NAME: written from that evidence), add one entry to
+ * rules[] below, a row to README's threshold table (test 030 compares it
+ * with --help) and one test in tests/unit/test_suggest.c, at the threshold
+ * and just past it.  Its evidence metric goes into the metric catalogue
+ * (metric.c) so the outputs know its unit.
+ *
  * Two passes.  The first evaluates every rule on every rank and keeps each
- * firing as a hit: the value, the threshold and the few numbers its message
- * needs, with strings borrowed from the report.  The second collapses a rule
- * that fired on every rank that has its inputs, sorts, and only then writes
- * the messages into the arena, so a collapsed rule costs one message, not
- * one per rank.  Scratch arrays are malloc'd and freed here.
+ * firing as a hit: the value, the threshold and the named evidence its
+ * message needs, with strings borrowed from the report.  The second
+ * collapses a rule that fired on every rank that has its inputs, sorts, and
+ * only then writes the messages into the arena, so a collapsed rule costs
+ * one message, not one per rank.  Scratch arrays are malloc'd and freed
+ * here.
  */
 #include "suggest.h"
 
@@ -19,165 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum rule {
-	R_LOW_UTIL,
-	R_LAUNCH,
-	R_COMM,
-	R_STRAGGLER,
-	R_VAE,
-	R_TEXT,
-	R_ATTENTION,
-	R_STEPS,
-	R_MEMCPY,
-	R_SYNC,
-	R_MEMORY,
-	R_FIRST_STEP,
-	R_FPS,
-	NR_RULES
-};
-
-const char *const suggest_rules[NR_RULES] = {
-	"low-gpu-utilization",
-	"launch-bound",
-	"comm-heavy-low-overlap",
-	"straggler",
-	"vae-decode-dominant",
-	"text-encoding-dominant",
-	"attention-dominant",
-	"many-denoising-steps",
-	"memcpy-heavy",
-	"host-sync",
-	"memory-near-capacity",
-	"slow-first-step",
-	"below-target-fps",
-};
-
-const size_t suggest_nr_rules = NR_RULES;
-
-/* 1: the rule fires below its threshold, so the worst value is the lowest. */
-static const unsigned char rule_below[NR_RULES] = {
-	[R_LOW_UTIL] = 1,
-	[R_LAUNCH] = 1,
-	[R_FPS] = 1,
-};
-
-#define OPT(f) offsetof(struct suggest_opts, f)
-
-const struct suggest_threshold suggest_thresholds[] = {
-	{ "utilization", "low-gpu-utilization", "gpu.utilization", OPT(utilization), 0.6,
-	  "fraction", "GPU busy time (less collective waits) / active span below this: medium" },
-	{ "utilization_high", "low-gpu-utilization", "gpu.utilization", OPT(utilization_high), 0.4,
-	  "fraction", "GPU utilization below this makes that suggestion high" },
-	{ "kernel_us", "launch-bound", "kernels.median_ns", OPT(kernel_us), 20, "us",
-	  "launch-bound when the median kernel (count-weighted over the kernel rows) is shorter "
-	  "than this ..." },
-	{ "idle_share", "launch-bound", "gpu.idle_ns / gpu.active_span_ns", OPT(idle_share), 0.2,
-	  "fraction", "... and the GPU is idle for more than this share of its active span" },
-	{ "comm_share", "comm-heavy-low-overlap", "gpu.comm_share", OPT(comm_share), 0.2,
-	  "fraction", "communication above this share of GPU busy time ..." },
-	{ "comm_overlap", "comm-heavy-low-overlap", "gpu.comm_compute_overlap", OPT(comm_overlap),
-	  0.5, "fraction", "... with less than this share of it overlapped by compute" },
-	{ "vae_share", "vae-decode-dominant", "phase:<path>.share", OPT(vae_share), 0.3, "fraction",
-	  "a phase named *vae* or *decode* takes more than this share of the rank's span" },
-	{ "text_share", "text-encoding-dominant", "phase:<path>.share", OPT(text_share), 0.15,
-	  "fraction",
-	  "a phase named *text_encod*, *encode_prompt* or *pre_denoising* takes more than this "
-	  "share of the span" },
-	{ "attention_share", "attention-dominant", "kernels.attention.share", OPT(attention_share),
-	  0.5, "fraction", "attention kernels take more than this share of kernel time" },
-	{ "steps", "many-denoising-steps", "steps.count", OPT(steps), 30, "steps",
-	  "more denoising steps than this in the trace" },
-	{ "memcpy_share", "memcpy-heavy", "gpu.memory_share", OPT(memcpy_share), 0.1, "fraction",
-	  "memcpy/memset time (gpu.memory_ns) above this share of GPU busy time" },
-	{ "sync_share", "host-sync", "cpu_ops.sync_share", OPT(sync_share), 0.05, "fraction",
-	  "CPU time in synchronising calls (aten::item, aten::_local_scalar_dense, "
-	  "cuda*Synchronize) above this share of the span" },
-	{ "memory_share", "memory-near-capacity", "memory:<device>.reserved_share",
-	  OPT(memory_share), 0.9, "fraction",
-	  "peak reserved memory above this share of the device's capacity" },
-	{ "first_step_ratio", "slow-first-step", "steps.first_ratio", OPT(first_step_ratio), 1.5,
-	  "ratio",
-	  "the first step is longer than this times the median of the others (medium above twice "
-	  "this)" },
-	{ "realtime_factor", "below-target-fps", "throughput.realtime_factor", OPT(realtime_factor),
-	  1, "ratio", "with --target-fps, a real-time factor (fps / target fps) below this" },
-};
-
-const size_t suggest_nr_thresholds = sizeof(suggest_thresholds) / sizeof(suggest_thresholds[0]);
-
-double *suggest_field(struct suggest_opts *o, const struct suggest_threshold *t)
-{
-	return (double *)(void *)((char *)o + t->offset);
-}
-
-int suggest_set(struct suggest_opts *o, const char *name, double value)
-{
-	if (!isfinite(value))
-		return -1;
-	for (size_t i = 0; i < suggest_nr_thresholds; i++) {
-		if (strcmp(suggest_thresholds[i].name, name) == 0) {
-			*suggest_field(o, &suggest_thresholds[i]) = value;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int suggest_parse(struct suggest_opts *o, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	char name[64], *end;
-	double value;
-
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name) || !eq[1])
-		return -1;
-	memcpy(name, arg, (size_t)(eq - arg));
-	name[eq - arg] = '\0';
-	value = strtod(eq + 1, &end);
-	if (*end)
-		return -1;
-	return suggest_set(o, name, value);
-}
-
-/* One firing of a rule on one rank, before its message is written. */
-struct hit {
-	int rule;
-	enum report_severity sev;
-	int64_t rank;
-	size_t seq;			/* index in rep->ranks (stragglers after them) */
-	double value, threshold;
-	const char *metric;		/* static, or in rep->arena */
-	double x[4];			/* what the message quotes, per rule */
-	const char *s, *s2;		/* borrowed from the report or static */
-	int64_t n;			/* a device or a rank */
-};
-
-struct hits {
-	struct hit *v;
-	size_t n, cap;
-};
-
-/* A new zeroed hit at the end of h, or NULL when out of memory. */
-static struct hit *hit_add(struct hits *h, int rule, const struct report_rank *r, size_t seq)
-{
-	struct hit *x;
-
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 16;
-		struct hit *v;
-
-		if (cap > SIZE_MAX / sizeof(*v) || !(v = realloc(h->v, cap * sizeof(*v))))
-			return NULL;
-		h->v = v;
-		h->cap = cap;
-	}
-	x = &h->v[h->n++];
-	memset(x, 0, sizeof(*x));
-	x->rule = rule;
-	x->rank = r ? r->rank : -1;
-	x->seq = seq;
-	return x;
-}
+#include "grow.h"
+#include "metric.h"
 
 /* A printf into rep's arena, any length; NULL when out of memory. */
 static const char *arena_fmt(struct arena *a, const char *fmt, ...)
@@ -354,6 +207,12 @@ static double sync_time(const struct report_rank *r, const char **top)
 			*top = op->name;
 		}
 	}
+	/* The runtime calls the device table counts (cat cuda_runtime, not cpu_op). */
+	if ((double)r->gpu.host_sync_ns > rt) {
+		rt = (double)r->gpu.host_sync_ns;
+		if (rt > best)
+			*top = "runtime synchronisation calls";
+	}
 	return rt > aten ? rt : aten;
 }
 
@@ -405,278 +264,6 @@ static const struct report_phase *top_phase(const struct report_rank *r)
 	}
 	return best;
 }
-
-/*
- * Evaluate every per-rank rule on rank r (index seq): hits go to h, and
- * elig[rule] counts the ranks that have the rule's inputs.  -1 when out of
- * memory.
- */
-static int eval_rank(struct hits *h, size_t *elig, struct arena *a, const struct report_rank *r,
-		     size_t seq, const struct suggest_opts *o)
-{
-	const struct report_gpu *g = &r->gpu;
-	struct hit *x;
-	double util;
-	int eff;
-
-	/*
-	 * Effective utilization where collectives were matched: a kernel that
-	 * spins waiting for a late rank is busy but does no work, and counting
-	 * it would make the waiting ranks look best and the late one worst.
-	 */
-	eff = g->has_wait && isfinite(g->effective_utilization);
-	util = eff ? g->effective_utilization : g->utilization;
-	if (r->analysed && g->active_span_ns > 0 && isfinite(util)) {
-		elig[R_LOW_UTIL]++;
-		if (util < o->utilization) {
-			if (!(x = hit_add(h, R_LOW_UTIL, r, seq)))
-				return -1;
-			x->sev = util < o->utilization_high ? SEV_HIGH : SEV_MEDIUM;
-			x->metric = eff ? "gpu.effective_utilization" : "gpu.utilization";
-			x->value = util;
-			x->threshold = x->sev == SEV_HIGH ? o->utilization_high : o->utilization;
-			x->x[0] = (double)g->idle_ns;
-			x->x[1] = (double)g->active_span_ns;
-			x->x[2] = eff && !g->cpu_comm ? (double)g->comm_wait_ns : 0;
-		}
-	}
-
-	if (r->analysed && g->kernels > 0 && g->active_span_ns > 0) {
-		double med, idle = (double)g->idle_ns / (double)g->active_span_ns;
-
-		elig[R_LAUNCH]++;
-		if (kernel_median(r, &med))
-			return -1;
-		if (med < o->kernel_us * 1e3 && idle > o->idle_share) {
-			if (!(x = hit_add(h, R_LAUNCH, r, seq)))
-				return -1;
-			x->sev = SEV_HIGH;
-			x->metric = "kernels.median_ns";
-			x->value = med;
-			x->threshold = o->kernel_us * 1e3;
-			x->x[0] = idle;
-			x->x[1] = (double)g->kernels;
-		}
-	}
-
-	if (r->analysed && g->busy_ns > 0 && g->comm_ns > 0 && isfinite(g->comm_compute_overlap)) {
-		/* where collectives matched, the transfer: waiting is the straggler rule's */
-		int64_t comm = eff && !g->cpu_comm ? g->comm_transfer_ns : g->comm_ns;
-		int64_t busy = eff && !g->cpu_comm ? g->busy_ns - g->comm_wait_ns : g->busy_ns;
-		double share = busy > 0 ? (double)comm / (double)busy : 0;
-
-		elig[R_COMM]++;
-		if (share > o->comm_share && g->comm_compute_overlap < o->comm_overlap) {
-			if (!(x = hit_add(h, R_COMM, r, seq)))
-				return -1;
-			x->sev = SEV_HIGH;
-			x->metric = "gpu.comm_share";
-			x->value = share;
-			x->threshold = o->comm_share;
-			x->x[0] = g->comm_compute_overlap;
-			x->x[1] = (double)comm;
-		}
-	}
-
-	if (r->has_phases) {
-		const struct report_phase *p;
-
-		elig[R_VAE]++;
-		elig[R_TEXT]++;
-		p = phase_match(r, vae_needles, sizeof(vae_needles) / sizeof(*vae_needles));
-		if (p && p->share > o->vae_share) {
-			if (!(x = hit_add(h, R_VAE, r, seq)))
-				return -1;
-			x->sev = SEV_MEDIUM;
-			if (!(x->metric = arena_fmt(a, "phase:%s.share", p->path ? p->path : p->name)))
-				return -1;
-			x->value = p->share;
-			x->threshold = o->vae_share;
-			x->x[0] = (double)p->d.total_ns;
-			x->s = p->name;
-		}
-		p = phase_match(r, text_needles, sizeof(text_needles) / sizeof(*text_needles));
-		if (p && p->share > o->text_share) {
-			if (!(x = hit_add(h, R_TEXT, r, seq)))
-				return -1;
-			x->sev = SEV_MEDIUM;
-			if (!(x->metric = arena_fmt(a, "phase:%s.share", p->path ? p->path : p->name)))
-				return -1;
-			x->value = p->share;
-			x->threshold = o->text_share;
-			x->x[0] = (double)p->d.total_ns;
-			x->x[1] = (double)p->d.count;
-			x->s = p->name;
-		}
-	}
-
-	if (r->analysed && g->kernel_time_ns > 0) {
-		double attn = 0, share;
-
-		elig[R_ATTENTION]++;
-		for (size_t i = 0; i < r->nr_kernels; i++)
-			if (r->kernels[i].category && strcmp(r->kernels[i].category, "attention") == 0)
-				attn += (double)r->kernels[i].d.total_ns;
-		share = attn / (double)g->kernel_time_ns;
-		if (share > o->attention_share) {
-			if (!(x = hit_add(h, R_ATTENTION, r, seq)))
-				return -1;
-			x->sev = SEV_MEDIUM;
-			x->metric = "kernels.attention.share";
-			x->value = share;
-			x->threshold = o->attention_share;
-			x->x[0] = attn;
-		}
-	}
-
-	if (r->has_phases) {
-		elig[R_STEPS]++;
-		if ((double)r->steps.nr_durations > o->steps) {
-			if (!(x = hit_add(h, R_STEPS, r, seq)))
-				return -1;
-			x->sev = SEV_MEDIUM;
-			x->metric = "steps.count";
-			x->value = (double)r->steps.nr_durations;
-			x->threshold = o->steps;
-			x->x[0] = r->steps.d.median_ns;
-			x->s = r->steps.pattern;
-		}
-	}
-
-	if (r->analysed && g->busy_ns > 0) {
-		double share = (double)g->memory_ns / (double)g->busy_ns;
-
-		elig[R_MEMCPY]++;
-		if (share > o->memcpy_share) {
-			if (!(x = hit_add(h, R_MEMCPY, r, seq)))
-				return -1;
-			x->sev = SEV_MEDIUM;
-			x->metric = "gpu.memory_share";
-			x->value = share;
-			x->threshold = o->memcpy_share;
-			x->x[0] = (double)g->memory_ns;
-		}
-	}
-
-	if (r->analysed && r->span_ns > 0) {
-		const char *top;
-		double t = sync_time(r, &top), share = t / (double)r->span_ns;
-
-		elig[R_SYNC]++;
-		if (share > o->sync_share) {
-			if (!(x = hit_add(h, R_SYNC, r, seq)))
-				return -1;
-			x->sev = SEV_MEDIUM;
-			x->metric = "cpu_ops.sync_share";
-			x->value = share;
-			x->threshold = o->sync_share;
-			x->x[0] = t;
-			x->s = top;
-		}
-	}
-
-	if (r->analysed) {
-		const struct report_memory *best = NULL;
-		double bs = 0;
-
-		for (size_t i = 0; i < r->nr_memory; i++) {
-			const struct report_memory *m = &r->memory[i];
-			double s;
-
-			if (m->device < 0 || m->capacity <= 0 || m->peak_reserved < 0)
-				continue;
-			s = (double)m->peak_reserved / (double)m->capacity;
-			if (!best || s > bs) {
-				best = m;
-				bs = s;
-			}
-		}
-		if (best) {
-			elig[R_MEMORY]++;
-			if (bs > o->memory_share) {
-				if (!(x = hit_add(h, R_MEMORY, r, seq)))
-					return -1;
-				x->sev = SEV_MEDIUM;
-				if (!(x->metric = arena_fmt(a, "memory:%" PRId64 ".reserved_share",
-							    best->device)))
-					return -1;
-				x->value = bs;
-				x->threshold = o->memory_share;
-				x->x[0] = (double)best->capacity;
-				x->n = best->device;
-			}
-		}
-	}
-
-	if (r->has_phases && r->steps.nr_durations >= 2 && r->steps.durations_ns) {
-		size_t n = r->steps.nr_durations - 1;
-		int64_t *v;
-		double med, ratio;
-
-		if (n > SIZE_MAX / sizeof(*v) || !(v = malloc(n * sizeof(*v))))
-			return -1;
-		memcpy(v, r->steps.durations_ns + 1, n * sizeof(*v));
-		med = median_i64(v, n);
-		free(v);
-		if (med > 0) {
-			elig[R_FIRST_STEP]++;
-			ratio = (double)r->steps.durations_ns[0] / med;
-			if (ratio > o->first_step_ratio) {
-				if (!(x = hit_add(h, R_FIRST_STEP, r, seq)))
-					return -1;
-				x->sev = ratio > 2 * o->first_step_ratio ? SEV_MEDIUM : SEV_LOW;
-				x->metric = "steps.first_ratio";
-				x->value = ratio;
-				x->threshold = o->first_step_ratio;
-				x->x[0] = (double)r->steps.durations_ns[0];
-				x->x[1] = med;
-			}
-		}
-	}
-
-	if (r->has_throughput && r->throughput.target_fps > 0 &&
-	    isfinite(r->throughput.realtime_factor)) {
-		const struct report_throughput *t = &r->throughput;
-
-		elig[R_FPS]++;
-		if (t->realtime_factor < o->realtime_factor) {
-			const struct report_phase *p = top_phase(r);
-			double cat_ns;
-
-			if (!(x = hit_add(h, R_FPS, r, seq)))
-				return -1;
-			x->sev = SEV_HIGH;
-			x->metric = "throughput.realtime_factor";
-			x->value = t->realtime_factor;
-			x->threshold = o->realtime_factor;
-			x->x[0] = t->fps;
-			x->x[1] = t->target_fps;
-			x->s = p ? p->name : NULL;
-			x->x[2] = p ? p->share : 0;
-			x->s2 = r->analysed ? top_category(r, &cat_ns) : NULL;
-			x->x[3] = x->s2 && g->kernel_time_ns > 0 ? cat_ns / (double)g->kernel_time_ns
-								   : 0;
-		}
-	}
-	return 0;
-}
-
-/* ns as "12.3 ms", "4.5 us", "1.23 s". */
-static const char *dur(char *b, size_t n, double ns)
-{
-	if (!isfinite(ns))
-		snprintf(b, n, "?");
-	else if (fabs(ns) >= 1e9)
-		snprintf(b, n, "%.2f s", ns / 1e9);
-	else if (fabs(ns) >= 1e6)
-		snprintf(b, n, "%.1f ms", ns / 1e6);
-	else if (fabs(ns) >= 1e3)
-		snprintf(b, n, "%.1f us", ns / 1e3);
-	else
-		snprintf(b, n, "%.0f ns", ns);
-	return b;
-}
-
 /* A name from a trace, quotable in an ASCII message: short, printable. */
 static const char *plain(char *b, size_t n, const char *s)
 {
@@ -695,6 +282,186 @@ static const char *plain(char *b, size_t n, const char *s)
 	return b;
 }
 
+/*
+ * What a rule found on one rank, by name: each evaluator fills the fields
+ * its message quotes (times in ns, shares as fractions); the others stay 0.
+ */
+struct evidence {
+	double idle_ns, active_span_ns;	/* GPU idle time and active span */
+	double idle_share;		/* idle / active span */
+	double wait_ns;			/* GPU time waiting inside collectives for others */
+	double comm_ns, overlap;	/* communication time, its share overlapped */
+	int64_t rank;			/* straggler: the rank */
+	double excess;			/* straggler: value / median - 1 */
+	double last_share;		/* straggler: share of collectives it reached last */
+	const char *delays;		/* straggler by wait: where most waiting is (borrowed) */
+	const char *phase;		/* a phase's name (borrowed) */
+	double phase_ns, phase_calls;	/* its time and count */
+	double phase_share;		/* its share of the span */
+	double kernel_ns;		/* kernel time of the category in question */
+	const char *pattern;		/* the steps' pattern (borrowed) */
+	double step_median_ns;
+	double memory_ns;		/* memcpy/memset time */
+	double sync_ns;			/* time in synchronising calls */
+	const char *sync_top;		/* the largest of them */
+	int64_t device;
+	double capacity;		/* the device's memory, bytes */
+	double first_step_ns, others_median_ns;
+	double fps, target_fps;
+	const char *category;		/* the kernel category with the most time */
+	double category_share;		/* its share of kernel time */
+};
+
+/* A firing: what the report shows of it, and the evidence of its message. */
+struct finding {
+	enum report_severity sev;
+	const char *metric;		/* static, or in the report's arena */
+	double value, threshold;
+	struct evidence e;
+};
+
+/* The results of an evaluator. */
+enum { NO_INPUTS, QUIET, FIRES };
+
+/* A value in its unit, ASCII, for a message. */
+#define FMT(buf, v, unit) metric_fmt(buf, sizeof(buf), v, unit, FMT_ASCII)
+
+/*
+ * 1 when r's waits inside collectives are known (collectives matched across
+ * ranks, GPU kernels): its rules then judge the useful work, not busy time.
+ */
+static int has_gpu_wait(const struct report_gpu *g)
+{
+	return g->has_wait && isfinite(g->effective_utilization) && !g->cpu_comm;
+}
+
+/*
+ * low-gpu-utilization: busy / active span below t[0]; below t[1] it is
+ * high.  Effective utilization where collectives were matched: a kernel
+ * that spins waiting for a late rank is busy but does no work, and counting
+ * it would make the waiting ranks look best and the late one worst.
+ */
+static int eval_low_util(const struct report_rank *r, const double *t, struct arena *a,
+			 struct finding *f)
+{
+	const struct report_gpu *g = &r->gpu;
+	int eff = g->has_wait && isfinite(g->effective_utilization);
+	double util = eff ? g->effective_utilization : g->utilization;
+
+	(void)a;
+	if (!r->analysed || g->active_span_ns <= 0 || !isfinite(util))
+		return NO_INPUTS;
+	if (!(util < t[0]))
+		return QUIET;
+	f->sev = util < t[1] ? SEV_HIGH : SEV_MEDIUM;
+	if (eff)
+		f->metric = "gpu.effective_utilization";
+	f->value = util;
+	f->threshold = f->sev == SEV_HIGH ? t[1] : t[0];
+	f->e.idle_ns = (double)g->idle_ns;
+	f->e.active_span_ns = (double)g->active_span_ns;
+	f->e.wait_ns = has_gpu_wait(g) ? (double)g->comm_wait_ns : 0;
+	return FIRES;
+}
+
+static void msg_low_util(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], b[METRIC_FMT_MAX], w[METRIC_FMT_MAX];
+
+	if (f->e.wait_ns > 0)
+		snprintf(m, n,
+			 "The GPU does useful work only %s of its active time (%s idle and %s "
+			 "waiting inside collectives for other ranks, of %s)%s. The waiting is the "
+			 "stragglers' doing (see stragglers); for the idle part look for host-side "
+			 "gaps between denoising steps and blocks (scheduler and latent bookkeeping "
+			 "in Python, data loading, synchronisation); CUDA graphs or torch.compile "
+			 "keep the GPU fed.",
+			 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.idle_ns, UNIT_NS),
+			 FMT(w, f->e.wait_ns, UNIT_NS), FMT(b, f->e.active_span_ns, UNIT_NS), where);
+	else
+		snprintf(m, n,
+			 "The GPU is busy only %s of its active time (%s idle of %s)%s. Look for "
+			 "host-side gaps between denoising steps and blocks (scheduler and latent "
+			 "bookkeeping in Python, data loading, synchronisation); CUDA graphs or "
+			 "torch.compile keep the GPU fed.",
+			 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.idle_ns, UNIT_NS),
+			 FMT(b, f->e.active_span_ns, UNIT_NS), where);
+}
+
+/* launch-bound: the median kernel under t[0] us while the GPU idles more than t[1]. */
+static int eval_launch(const struct report_rank *r, const double *t, struct arena *a,
+		       struct finding *f)
+{
+	const struct report_gpu *g = &r->gpu;
+	double med, idle;
+
+	(void)a;
+	if (!r->analysed || g->kernels <= 0 || g->active_span_ns <= 0)
+		return NO_INPUTS;
+	if (kernel_median(r, &med))
+		return -1;
+	idle = (double)g->idle_ns / (double)g->active_span_ns;
+	if (!(med < t[0] * 1e3 && idle > t[1]))
+		return QUIET;
+	f->value = med;
+	f->threshold = t[0] * 1e3;
+	f->e.idle_share = idle;
+	return FIRES;
+}
+
+static void msg_launch(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
+
+	snprintf(m, n,
+		 "Many short kernels: the median kernel takes %s and the GPU is idle %s of its "
+		 "active span%s, so it waits on kernel launches. Capture the denoising step in "
+		 "CUDA graphs or use torch.compile(mode=\"reduce-overhead\"), and fuse "
+		 "elementwise ops (norms, modulation, RoPE) into fewer kernels.",
+		 FMT(v, f->value, UNIT_NS), FMT(a, f->e.idle_share, UNIT_RATIO), where);
+}
+
+/*
+ * comm-heavy-low-overlap: comm over t[0] of busy time, less than t[1] of it
+ * overlapped.  Where collectives matched, the transfer over busy time less
+ * waiting: the waiting is the straggler rule's.
+ */
+static int eval_comm(const struct report_rank *r, const double *t, struct arena *a,
+		     struct finding *f)
+{
+	const struct report_gpu *g = &r->gpu;
+	int wait = has_gpu_wait(g);
+	int64_t comm = wait ? g->comm_transfer_ns : g->comm_ns;
+	int64_t busy = wait ? g->busy_ns - g->comm_wait_ns : g->busy_ns;
+	double share;
+
+	(void)a;
+	if (!r->analysed || g->busy_ns <= 0 || g->comm_ns <= 0 ||
+	    !isfinite(g->comm_compute_overlap))
+		return NO_INPUTS;
+	share = busy > 0 ? (double)comm / (double)busy : 0;
+	if (!(share > t[0] && g->comm_compute_overlap < t[1]))
+		return QUIET;
+	f->value = share;
+	f->threshold = t[0];
+	f->e.overlap = g->comm_compute_overlap;
+	f->e.comm_ns = (double)comm;
+	return FIRES;
+}
+
+static void msg_comm(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], b[METRIC_FMT_MAX];
+
+	snprintf(m, n,
+		 "Communication takes %s of GPU busy time (%s) and only %s of it overlaps "
+		 "compute%s. Overlap collectives with compute (async all-gather and "
+		 "reduce-scatter, the sequence-parallel all-to-all overlapped with attention) and "
+		 "check the interconnect (NVLink/InfiniBand bandwidth, NCCL topology).",
+		 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.comm_ns, UNIT_NS),
+		 FMT(b, f->e.overlap, UNIT_RATIO), where);
+}
+
 /* How a metric of the straggler table reads in a sentence. */
 static const char *metric_words(const char *m)
 {
@@ -707,189 +474,628 @@ static const char *metric_words(const char *m)
 	return m;
 }
 
-static const char *value_words(char *b, size_t n, const char *metric, double v)
-{
-	size_t len = strlen(metric);
-
-	if (len > 3 && strcmp(metric + len - 3, "_ns") == 0)
-		return dur(b, n, v);
-	snprintf(b, n, "%.4g", v);
-	return b;
-}
-
 #define STRAGGLER_CHECK                                                                       \
 	"Check that rank for thermal or power throttling, a slow or busy host, data loading, " \
 	"and an uneven split of the sequence or blocks across ranks."
 
-/* Write h's message into m[0..n); where is "" or " on all 8 ranks (worst: rank 3)". */
-static void message(char *m, size_t n, const struct hit *h, const char *where)
+/*
+ * straggler: no evaluator, its findings are crossrank's stragglers (value:
+ * the rank's, threshold: the median over ranks).
+ */
+static void msg_straggler(char *m, size_t n, const struct finding *f, const char *where)
 {
-	char b1[64], b2[64], b3[64];
+	enum metric_unit u = metric_unit_of(f->metric);
+	char x[METRIC_FMT_MAX], v[METRIC_FMT_MAX], med[METRIC_FMT_MAX], name[124];
 
-	switch (h->rule) {
-	case R_LOW_UTIL:
-		if (h->x[2] > 0)
-			snprintf(m, n,
-				 "The GPU does useful work only %.1f%% of its active time (%s idle "
-				 "and %s waiting inside collectives for other ranks, of %s)%s. The "
-				 "waiting is the stragglers' doing (see stragglers); for the idle "
-				 "part look for host-side gaps between denoising steps and blocks "
-				 "(scheduler and latent bookkeeping in Python, data loading, "
-				 "synchronisation); CUDA graphs or torch.compile keep the GPU fed.",
-				 100 * h->value, dur(b1, sizeof(b1), h->x[0]),
-				 dur(b3, sizeof(b3), h->x[2]), dur(b2, sizeof(b2), h->x[1]), where);
-		else
-			snprintf(m, n,
-				 "The GPU is busy only %.1f%% of its active time (%s idle of %s)%s. "
-				 "Look for host-side gaps between denoising steps and blocks "
-				 "(scheduler and latent bookkeeping in Python, data loading, "
-				 "synchronisation); CUDA graphs or torch.compile keep the GPU fed.",
-				 100 * h->value, dur(b1, sizeof(b1), h->x[0]),
-				 dur(b2, sizeof(b2), h->x[1]), where);
-		break;
-	case R_LAUNCH:
+	(void)where;
+	FMT(v, f->value, u);
+	FMT(med, f->threshold, u);
+	if (f->e.delays)
 		snprintf(m, n,
-			 "Many short kernels: the median kernel takes %s and the GPU is idle %.1f%% "
-			 "of its active span%s, so it waits on kernel launches. Capture the "
-			 "denoising step in CUDA graphs or use torch.compile(mode=\"reduce-overhead\"), "
-			 "and fuse elementwise ops (norms, modulation, RoPE) into fewer kernels.",
-			 dur(b1, sizeof(b1), h->value), 100 * h->x[0], where);
-		break;
-	case R_COMM:
+			 "Rank %" PRId64 " is the rank the others wait for: it reaches %s of its "
+			 "collectives last, and the other ranks wait %s for it in all, most at "
+			 "%s. Their long steps and busy-looking GPUs are that waiting. "
+			 STRAGGLER_CHECK,
+			 f->e.rank, FMT(x, f->e.last_share, UNIT_RATIO), v,
+			 plain(name, sizeof(name), f->e.delays));
+	else if (f->e.excess >= 0)
 		snprintf(m, n,
-			 "Communication takes %.1f%% of GPU busy time (%s) and only %.1f%% of it "
-			 "overlaps compute%s. Overlap collectives with compute (async all-gather and "
-			 "reduce-scatter, the sequence-parallel all-to-all overlapped with attention) "
-			 "and check the interconnect (NVLink/InfiniBand bandwidth, NCCL topology).",
-			 100 * h->value, dur(b1, sizeof(b1), h->x[1]), 100 * h->x[0], where);
-		break;
-	case R_STRAGGLER:
-		if (h->s)
-			snprintf(m, n,
-				 "Rank %" PRId64 " is the rank the others wait for: it reaches "
-				 "%.0f%% of its collectives last, and the other ranks wait %s for "
-				 "it in all, most at %.120s. Their long steps and busy-looking GPUs "
-				 "are that waiting. " STRAGGLER_CHECK,
-				 h->rank, 100 * h->x[1], dur(b1, sizeof(b1), h->value), h->s);
-		else if (h->x[0] >= 0)
-			snprintf(m, n,
-				 "Rank %" PRId64 "'s %s is %.1f%% longer than the median over ranks "
-				 "(%s against %s), which holds the other ranks back at every "
-				 "collective. "
-				 STRAGGLER_CHECK,
-				 h->rank, metric_words(h->metric), 100 * h->x[0],
-				 value_words(b1, sizeof(b1), h->metric, h->value),
-				 value_words(b2, sizeof(b2), h->metric, h->threshold));
-		else
-			snprintf(m, n,
-				 "Rank %" PRId64 " spends %.1f%% less time in communication than the "
-				 "median (%s against %s): the other ranks wait for it inside "
-				 "collectives, so it is the slow one. " STRAGGLER_CHECK,
-				 h->rank, -100 * h->x[0],
-				 value_words(b1, sizeof(b1), h->metric, h->value),
-				 value_words(b2, sizeof(b2), h->metric, h->threshold));
-		break;
-	case R_VAE:
+			 "Rank %" PRId64 "'s %s is %s longer than the median over ranks (%s "
+			 "against %s), which holds the other ranks back at every collective. "
+			 STRAGGLER_CHECK,
+			 f->e.rank, metric_words(f->metric), FMT(x, f->e.excess, UNIT_RATIO), v,
+			 med);
+	else
 		snprintf(m, n,
-			 "The VAE phase '%s' (%s) takes %.1f%% of the trace%s. Decode in spatial "
-			 "tiles and temporal chunks, run the decode on a separate stream or overlap "
-			 "it with the next generation, or use a lighter (distilled or tiny) decoder.",
-			 plain(b1, sizeof(b1), h->s), dur(b2, sizeof(b2), h->x[0]), 100 * h->value,
-			 where);
-		break;
-	case R_TEXT:
-		snprintf(m, n,
-			 "Text encoding (phase '%s', %s in %.0f calls) takes %.1f%% of the trace%s. "
-			 "Cache prompt embeddings and run the text encoder once per prompt, not per "
-			 "block or step; offload it to another device or quantize it (FP8/INT8).",
-			 plain(b1, sizeof(b1), h->s), dur(b2, sizeof(b2), h->x[0]), h->x[1],
-			 100 * h->value, where);
-		break;
-	case R_ATTENTION:
-		snprintf(m, n,
-			 "Attention kernels take %.1f%% of kernel time (%s)%s. Long video token "
-			 "sequences make attention quadratic: use sparse or sliding-window attention, "
-			 "FP8 attention (e.g. SageAttention), or FlashAttention-3 on Hopper GPUs.",
-			 100 * h->value, dur(b1, sizeof(b1), h->x[0]), where);
-		break;
-	case R_STEPS:
-		snprintf(m, n,
-			 "The trace has %.0f denoising steps (%s, median %s)%s. Cut the step count "
-			 "with a step-distilled model or a fewer-step sampler, or reuse DiT features "
-			 "across neighbouring steps (TeaCache or FasterCache style step caching).",
-			 h->value, plain(b1, sizeof(b1), h->s), dur(b2, sizeof(b2), h->x[0]), where);
-		break;
-	case R_MEMCPY:
-		snprintf(m, n,
-			 "Memory copies take %.1f%% of GPU busy time (%s)%s. Use pinned host memory "
-			 "and non_blocking=True copies, keep latents and embeddings on the device, and "
-			 "avoid .cpu() and .item() inside the denoising loop.",
-			 100 * h->value, dur(b1, sizeof(b1), h->x[0]), where);
-		break;
-	case R_SYNC:
-		snprintf(m, n,
-			 "Synchronising calls hold the CPU for %.1f%% of the trace (%s, mostly %s)%s. "
-			 "Remove .item(), .cpu() and printing of tensors from the denoising loop, and "
-			 "wait on CUDA events instead of synchronising the whole device.",
-			 100 * h->value, dur(b1, sizeof(b1), h->x[0]), plain(b2, sizeof(b2), h->s),
-			 where);
-		break;
-	case R_MEMORY:
-		snprintf(m, n,
-			 "Peak reserved memory on device %" PRId64 " is %.1f%% of its %.1f GiB%s. "
-			 "Reduce batch or resolution per GPU, enable VAE tiling, offload activations "
-			 "or the text encoder, and set "
-			 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation.",
-			 h->n, 100 * h->value, h->x[0] / (1024.0 * 1024 * 1024), where);
-		break;
-	case R_FIRST_STEP:
-		snprintf(m, n,
-			 "The first step takes %s, %.2fx the median of the others (%s)%s. Warm up "
-			 "before measuring (torch.compile compilation, cudnn.benchmark autotuning, "
-			 "allocator growth) or leave the first step out of timings.",
-			 dur(b1, sizeof(b1), h->x[0]), h->value, dur(b2, sizeof(b2), h->x[1]), where);
-		break;
-	case R_FPS: {
-		char what[256];
+			 "Rank %" PRId64 " spends %s less time in communication than the median "
+			 "(%s against %s): the other ranks wait for it inside collectives, so it "
+			 "is the slow one. " STRAGGLER_CHECK,
+			 f->e.rank, FMT(x, -f->e.excess, UNIT_RATIO), v, med);
+}
 
-		if (h->s && h->s2)
-			snprintf(what, sizeof(what),
-				 "Most time goes to phase '%s' (%.1f%% of the trace) and to %s kernels "
-				 "(%.1f%% of kernel time): speed those up first",
-				 plain(b2, sizeof(b2), h->s), 100 * h->x[2],
-				 plain(b3, sizeof(b3), h->s2), 100 * h->x[3]);
-		else if (h->s)
-			snprintf(what, sizeof(what),
-				 "Most time goes to phase '%s' (%.1f%% of the trace): speed it up first",
-				 plain(b2, sizeof(b2), h->s), 100 * h->x[2]);
-		else if (h->s2)
-			snprintf(what, sizeof(what),
-				 "Most kernel time goes to %s kernels (%.1f%%): speed those up first",
-				 plain(b3, sizeof(b3), h->s2), 100 * h->x[3]);
-		else
-			snprintf(what, sizeof(what),
-				 "Annotate the pipeline's phases to see which part to speed up");
-		if (h->value > 0)
-			snprintf(b1, sizeof(b1), ", %.2fx too slow", 1 / h->value);
-		else
-			b1[0] = '\0';
-		snprintf(m, n,
-			 "Generation runs at %.2f fps against a target of %g fps (%.2fx real time%s)%s. "
-			 "%s, or spread each video over more GPUs (sequence parallelism).",
-			 h->x[0], h->x[1], h->value, b1, where, what);
-		break;
+/* A phase of r named like one of the needles whose share is above t. */
+static int eval_phase(const struct report_rank *r, double t, struct arena *a, struct finding *f,
+		      const char *const *needles, size_t nr_needles)
+{
+	const struct report_phase *p;
+
+	if (!r->has_phases)
+		return NO_INPUTS;
+	p = phase_match(r, needles, nr_needles);
+	if (!p || !(p->share > t))
+		return QUIET;
+	if (!(f->metric = arena_fmt(a, "phase:%s.share", p->path ? p->path : p->name)))
+		return -1;
+	f->value = p->share;
+	f->threshold = t;
+	f->e.phase = p->name;
+	f->e.phase_ns = (double)p->d.total_ns;
+	f->e.phase_calls = (double)p->d.count;
+	return FIRES;
+}
+
+/* vae-decode-dominant: a *vae* or *decode* phase above t[0] of the span. */
+static int eval_vae(const struct report_rank *r, const double *t, struct arena *a,
+		    struct finding *f)
+{
+	return eval_phase(r, t[0], a, f, vae_needles, sizeof(vae_needles) / sizeof(*vae_needles));
+}
+
+static void msg_vae(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char name[64], v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
+
+	snprintf(m, n,
+		 "The VAE phase '%s' (%s) takes %s of the trace%s. Decode in spatial tiles and "
+		 "temporal chunks, run the decode on a separate stream or overlap it with the "
+		 "next generation, or use a lighter (distilled or tiny) decoder.",
+		 plain(name, sizeof(name), f->e.phase), FMT(a, f->e.phase_ns, UNIT_NS),
+		 FMT(v, f->value, UNIT_RATIO), where);
+}
+
+/* text-encoding-dominant: a text-encoding phase above t[0] of the span. */
+static int eval_text(const struct report_rank *r, const double *t, struct arena *a,
+		     struct finding *f)
+{
+	return eval_phase(r, t[0], a, f, text_needles,
+			  sizeof(text_needles) / sizeof(*text_needles));
+}
+
+static void msg_text(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char name[64], v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], c[METRIC_FMT_MAX];
+
+	snprintf(m, n,
+		 "Text encoding (phase '%s', %s in %s calls) takes %s of the trace%s. Cache "
+		 "prompt embeddings and run the text encoder once per prompt, not per block or "
+		 "step; offload it to another device or quantize it (FP8/INT8).",
+		 plain(name, sizeof(name), f->e.phase), FMT(a, f->e.phase_ns, UNIT_NS),
+		 FMT(c, f->e.phase_calls, UNIT_COUNT), FMT(v, f->value, UNIT_RATIO), where);
+}
+
+/* attention-dominant: attention kernels above t[0] of kernel time. */
+static int eval_attention(const struct report_rank *r, const double *t, struct arena *a,
+			  struct finding *f)
+{
+	double attn = 0, share;
+
+	(void)a;
+	if (!r->analysed || r->gpu.kernel_time_ns <= 0)
+		return NO_INPUTS;
+	for (size_t i = 0; i < r->nr_kernels; i++)
+		if (r->kernels[i].category && strcmp(r->kernels[i].category, "attention") == 0)
+			attn += (double)r->kernels[i].d.total_ns;
+	share = attn / (double)r->gpu.kernel_time_ns;
+	if (!(share > t[0]))
+		return QUIET;
+	f->value = share;
+	f->threshold = t[0];
+	f->e.kernel_ns = attn;
+	return FIRES;
+}
+
+static void msg_attention(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
+
+	snprintf(m, n,
+		 "Attention kernels take %s of kernel time (%s)%s. Long video token sequences "
+		 "make attention quadratic: use sparse or sliding-window attention, FP8 attention "
+		 "(e.g. SageAttention), or FlashAttention-3 on Hopper GPUs.",
+		 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.kernel_ns, UNIT_NS), where);
+}
+
+/* many-denoising-steps: more than t[0] steps, the warm-up one included. */
+static int eval_steps(const struct report_rank *r, const double *t, struct arena *a,
+		      struct finding *f)
+{
+	(void)a;
+	if (!r->has_phases)
+		return NO_INPUTS;
+	if (!((double)r->steps.nr_durations > t[0]))
+		return QUIET;
+	f->value = (double)r->steps.nr_durations;
+	f->threshold = t[0];
+	f->e.step_median_ns = r->steps.d.median_ns;
+	f->e.pattern = r->steps.pattern;
+	return FIRES;
+}
+
+static void msg_steps(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char v[METRIC_FMT_MAX], pat[64], a[METRIC_FMT_MAX];
+
+	snprintf(m, n,
+		 "The trace has %s denoising steps (%s, median %s)%s. Cut the step count with a "
+		 "step-distilled model or a fewer-step sampler, or reuse DiT features across "
+		 "neighbouring steps (TeaCache or FasterCache style step caching).",
+		 FMT(v, f->value, UNIT_COUNT), plain(pat, sizeof(pat), f->e.pattern),
+		 FMT(a, f->e.step_median_ns, UNIT_NS), where);
+}
+
+/* memcpy-heavy: memcpy/memset above t[0] of GPU busy time. */
+static int eval_memcpy(const struct report_rank *r, const double *t, struct arena *a,
+		       struct finding *f)
+{
+	double share;
+
+	(void)a;
+	if (!r->analysed || r->gpu.busy_ns <= 0)
+		return NO_INPUTS;
+	share = (double)r->gpu.memory_ns / (double)r->gpu.busy_ns;
+	if (!(share > t[0]))
+		return QUIET;
+	f->value = share;
+	f->threshold = t[0];
+	f->e.memory_ns = (double)r->gpu.memory_ns;
+	return FIRES;
+}
+
+static void msg_memcpy(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
+
+	snprintf(m, n,
+		 "Memory copies take %s of GPU busy time (%s)%s. Use pinned host memory and "
+		 "non_blocking=True copies, keep latents and embeddings on the device, and avoid "
+		 ".cpu() and .item() inside the denoising loop.",
+		 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.memory_ns, UNIT_NS), where);
+}
+
+/* host-sync: synchronising CPU calls above t[0] of the span. */
+static int eval_sync(const struct report_rank *r, const double *t, struct arena *a,
+		     struct finding *f)
+{
+	const char *top;
+	double ns, share;
+
+	(void)a;
+	if (!r->analysed || r->span_ns <= 0)
+		return NO_INPUTS;
+	ns = sync_time(r, &top);
+	share = ns / (double)r->span_ns;
+	if (!(share > t[0]))
+		return QUIET;
+	f->value = share;
+	f->threshold = t[0];
+	f->e.sync_ns = ns;
+	f->e.sync_top = top;
+	return FIRES;
+}
+
+static void msg_sync(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], top[64];
+
+	snprintf(m, n,
+		 "Synchronising calls hold the CPU for %s of the trace (%s, mostly %s)%s. Remove "
+		 ".item(), .cpu() and printing of tensors from the denoising loop, and wait on "
+		 "CUDA events instead of synchronising the whole device.",
+		 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.sync_ns, UNIT_NS),
+		 plain(top, sizeof(top), f->e.sync_top), where);
+}
+
+/* memory-near-capacity: the fullest GPU's peak reserved above t[0] of its capacity. */
+static int eval_memory(const struct report_rank *r, const double *t, struct arena *a,
+		       struct finding *f)
+{
+	const struct report_memory *best = NULL;
+	double bs = 0;
+
+	if (!r->analysed)
+		return NO_INPUTS;
+	for (size_t i = 0; i < r->nr_memory; i++) {
+		const struct report_memory *m = &r->memory[i];
+		double s;
+
+		if (m->device < 0 || m->capacity <= 0 || m->peak_reserved < 0)
+			continue;
+		s = (double)m->peak_reserved / (double)m->capacity;
+		if (!best || s > bs) {
+			best = m;
+			bs = s;
+		}
 	}
-	default:
-		snprintf(m, n, "%s", "?");
+	if (!best)
+		return NO_INPUTS;
+	if (!(bs > t[0]))
+		return QUIET;
+	if (!(f->metric = arena_fmt(a, "memory:%" PRId64 ".reserved_share", best->device)))
+		return -1;
+	f->value = bs;
+	f->threshold = t[0];
+	f->e.capacity = (double)best->capacity;
+	f->e.device = best->device;
+	return FIRES;
+}
+
+static void msg_memory(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
+
+	snprintf(m, n,
+		 "Peak reserved memory on device %" PRId64 " is %s of its %s%s. Reduce batch or "
+		 "resolution per GPU, enable VAE tiling, offload activations or the text encoder, "
+		 "and set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation.",
+		 f->e.device, FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.capacity, UNIT_BYTES),
+		 where);
+}
+
+/* slow-first-step: the first step over t[0] times the others' median; medium over twice. */
+static int eval_first_step(const struct report_rank *r, const double *t, struct arena *a,
+			   struct finding *f)
+{
+	size_t n;
+	int64_t *v;
+	double med, ratio;
+
+	(void)a;
+	if (!r->has_phases || r->steps.nr_durations < 2 || !r->steps.durations_ns)
+		return NO_INPUTS;
+	n = r->steps.nr_durations - 1;
+	if (n > SIZE_MAX / sizeof(*v) || !(v = malloc(n * sizeof(*v))))
+		return -1;
+	memcpy(v, r->steps.durations_ns + 1, n * sizeof(*v));
+	med = median_i64(v, n);
+	free(v);
+	if (!(med > 0))
+		return NO_INPUTS;
+	ratio = (double)r->steps.durations_ns[0] / med;
+	if (!(ratio > t[0]))
+		return QUIET;
+	f->sev = ratio > 2 * t[0] ? SEV_MEDIUM : SEV_LOW;
+	f->value = ratio;
+	f->threshold = t[0];
+	f->e.first_step_ns = (double)r->steps.durations_ns[0];
+	f->e.others_median_ns = med;
+	return FIRES;
+}
+
+static void msg_first_step(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], b[METRIC_FMT_MAX];
+
+	snprintf(m, n,
+		 "The first step takes %s, %s the median of the others (%s)%s. Warm up before "
+		 "measuring (torch.compile compilation, cudnn.benchmark autotuning, allocator "
+		 "growth) or leave the first step out of timings.",
+		 FMT(a, f->e.first_step_ns, UNIT_NS), FMT(v, f->value, UNIT_FACTOR),
+		 FMT(b, f->e.others_median_ns, UNIT_NS), where);
+}
+
+/* below-target-fps: with --target-fps, a real-time factor below t[0]. */
+static int eval_fps(const struct report_rank *r, const double *t, struct arena *a,
+		    struct finding *f)
+{
+	const struct report_throughput *tp = &r->throughput;
+	const struct report_phase *p;
+	double cat_ns;
+
+	(void)a;
+	if (!r->has_throughput || !(tp->target_fps > 0) || !isfinite(tp->realtime_factor))
+		return NO_INPUTS;
+	if (!(tp->realtime_factor < t[0]))
+		return QUIET;
+	p = top_phase(r);
+	f->value = tp->realtime_factor;
+	f->threshold = t[0];
+	f->e.fps = tp->fps;
+	f->e.target_fps = tp->target_fps;
+	f->e.phase = p ? p->name : NULL;
+	f->e.phase_share = p ? p->share : 0;
+	f->e.category = r->analysed ? top_category(r, &cat_ns) : NULL;
+	f->e.category_share = f->e.category && r->gpu.kernel_time_ns > 0
+				      ? cat_ns / (double)r->gpu.kernel_time_ns
+				      : 0;
+	return FIRES;
+}
+
+static void msg_fps(char *m, size_t n, const struct finding *f, const char *where)
+{
+	char what[256], slow[64], ph[64], cat[64], fps[METRIC_FMT_MAX], tgt[METRIC_FMT_MAX];
+	char rt[METRIC_FMT_MAX], a[METRIC_FMT_MAX], b[METRIC_FMT_MAX];
+	const struct evidence *e = &f->e;
+
+	if (e->phase && e->category)
+		snprintf(what, sizeof(what),
+			 "Most time goes to phase '%s' (%s of the trace) and to %s kernels (%s of "
+			 "kernel time): speed those up first",
+			 plain(ph, sizeof(ph), e->phase), FMT(a, e->phase_share, UNIT_RATIO),
+			 plain(cat, sizeof(cat), e->category),
+			 FMT(b, e->category_share, UNIT_RATIO));
+	else if (e->phase)
+		snprintf(what, sizeof(what),
+			 "Most time goes to phase '%s' (%s of the trace): speed it up first",
+			 plain(ph, sizeof(ph), e->phase), FMT(a, e->phase_share, UNIT_RATIO));
+	else if (e->category)
+		snprintf(what, sizeof(what),
+			 "Most kernel time goes to %s kernels (%s): speed those up first",
+			 plain(cat, sizeof(cat), e->category),
+			 FMT(b, e->category_share, UNIT_RATIO));
+	else
+		snprintf(what, sizeof(what),
+			 "Annotate the pipeline's phases to see which part to speed up");
+	if (f->value > 0)
+		snprintf(slow, sizeof(slow), ", %s too slow", FMT(a, 1 / f->value, UNIT_FACTOR));
+	else
+		slow[0] = '\0';
+	snprintf(m, n,
+		 "Generation runs at %s fps against a target of %s fps (%s real time%s)%s. %s, or "
+		 "spread each video over more GPUs (sequence parallelism).",
+		 FMT(fps, e->fps, UNIT_NUMBER), FMT(tgt, e->target_fps, UNIT_NUMBER),
+		 FMT(rt, f->value, UNIT_FACTOR), slow, where, what);
+}
+
+/* One rule. */
+struct rule {
+	const char *id;
+	const char *metric;		/* the evidence (a family's: the evaluator names it) */
+	enum report_severity sev;	/* of a firing, unless the evaluator says otherwise */
+	int below;			/* fires below its threshold: the lowest is the worst */
+	struct suggest_threshold thr[SUGGEST_RULE_THRESHOLDS];
+	/*
+	 * Rank r against the thresholds t[]: NO_INPUTS when r lacks what the
+	 * rule reads, QUIET, or FIRES with *f filled (value, threshold,
+	 * evidence; metric and sev where they differ from the entry's); -1
+	 * when out of memory.  NULL: the rule's findings come from elsewhere.
+	 */
+	int (*eval)(const struct report_rank *r, const double *t, struct arena *a,
+		    struct finding *f);
+	/* The message of f into m[0..n); where is "" or " on all 8 ranks (worst: rank 3)". */
+	void (*message)(char *m, size_t n, const struct finding *f, const char *where);
+};
+
+/*
+ * The rules, in the order suggestions of equal severity are given.  The
+ * threshold texts are README's "fires when" column.
+ */
+static const struct rule rules[] = {
+	{ "low-gpu-utilization", "gpu.utilization", SEV_MEDIUM, 1,
+	  { { "utilization", 0.6, "fraction",
+	      "GPU busy / active span is below this (medium); where collectives matched, the "
+	      "effective utilization (busy less waiting), so a rank spinning in a collective for "
+	      "a late rank does not pass for a busy one" },
+	    { "utilization_high", 0.4, "fraction", "... below this (high)" } },
+	  eval_low_util, msg_low_util },
+	{ "launch-bound", "kernels.median_ns", SEV_HIGH, 1,
+	  { { "kernel_us", 20, "us", "the median kernel is shorter than this many us ..." },
+	    { "idle_share", 0.2, "fraction",
+	      "... and GPU idle time is above this share of its active span" } },
+	  eval_launch, msg_launch },
+	{ "comm-heavy-low-overlap", "gpu.comm_share", SEV_HIGH, 0,
+	  { { "comm_share", 0.2, "fraction",
+	      "communication is above this share of GPU busy time (where collectives matched, "
+	      "the transfer over busy time less waiting: waiting is the stragglers' doing) ..." },
+	    { "comm_overlap", 0.5, "fraction",
+	      "... and less than this share of it overlaps compute" } },
+	  eval_comm, msg_comm },
+	{ "straggler", NULL, SEV_HIGH, 0, { { NULL, 0, NULL, NULL } }, NULL, msg_straggler },
+	{ "vae-decode-dominant", "phase:*.share", SEV_MEDIUM, 0,
+	  { { "vae_share", 0.3, "fraction",
+	      "a phase named `*vae*` or `*decode*` takes more than this share of the span" } },
+	  eval_vae, msg_vae },
+	{ "text-encoding-dominant", "phase:*.share", SEV_MEDIUM, 0,
+	  { { "text_share", 0.15, "fraction",
+	      "a phase named `*text_encod*`, `*encode_prompt*` or `*pre_denoising*` takes more "
+	      "than this share" } },
+	  eval_text, msg_text },
+	{ "attention-dominant", "kernels.attention.share", SEV_MEDIUM, 0,
+	  { { "attention_share", 0.5, "fraction",
+	      "attention kernels take more than this share of kernel time" } },
+	  eval_attention, msg_attention },
+	{ "many-denoising-steps", "steps.count", SEV_MEDIUM, 0,
+	  { { "steps", 30, "steps", "there are more denoising steps than this" } },
+	  eval_steps, msg_steps },
+	{ "memcpy-heavy", "gpu.memory_share", SEV_MEDIUM, 0,
+	  { { "memcpy_share", 0.1, "fraction",
+	      "memcpy/memset time is above this share of GPU busy time" } },
+	  eval_memcpy, msg_memcpy },
+	{ "host-sync", "cpu_ops.sync_share", SEV_MEDIUM, 0,
+	  { { "sync_share", 0.05, "fraction",
+	      "synchronising calls (`aten::item`, `aten::_local_scalar_dense`, or the runtime "
+	      "calls of `gpu.host_sync_ns`, whichever is larger) hold the CPU for more than "
+	      "this share of the span" } },
+	  eval_sync, msg_sync },
+	{ "memory-near-capacity", "memory:*.reserved_share", SEV_MEDIUM, 0,
+	  { { "memory_share", 0.9, "fraction",
+	      "peak reserved memory is above this share of the device's capacity" } },
+	  eval_memory, msg_memory },
+	{ "slow-first-step", "steps.first_ratio", SEV_LOW, 0,
+	  { { "first_step_ratio", 1.5, "ratio",
+	      "the first step is longer than this times the median of the others (medium "
+	      "above twice this)" } },
+	  eval_first_step, msg_first_step },
+	{ "below-target-fps", "throughput.realtime_factor", SEV_HIGH, 1,
+	  { { "realtime_factor", 1, "ratio",
+	      "with `--target-fps`, the real-time factor is below this" } },
+	  eval_fps, msg_fps },
+};
+
+#define NR_RULES (sizeof(rules) / sizeof(rules[0]))
+
+_Static_assert(NR_RULES <= SUGGEST_MAX_RULES, "raise SUGGEST_MAX_RULES");
+
+const size_t suggest_nr_rules = NR_RULES;
+
+/* The straggler rule's index: its findings come from crossrank. */
+static size_t straggler_rule(void)
+{
+	size_t i = 0;
+
+	while (i < NR_RULES && rules[i].eval)
+		i++;
+	return i;
+}
+
+const char *suggest_rule_id(size_t i)
+{
+	return i < NR_RULES ? rules[i].id : NULL;
+}
+
+void suggest_opts_init(struct suggest_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i < NR_RULES; i++)
+		for (size_t k = 0; k < SUGGEST_RULE_THRESHOLDS && rules[i].thr[k].name; k++)
+			o->t[i][k] = rules[i].thr[k].def;
+}
+
+size_t suggest_nr_thresholds(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NR_RULES; i++)
+		for (size_t k = 0; k < SUGGEST_RULE_THRESHOLDS && rules[i].thr[k].name; k++)
+			n++;
+	return n;
+}
+
+/* The rule and position of the i-th threshold, or of the one called name; -1: none. */
+static int locate(size_t i, const char *name, size_t *rule, size_t *pos)
+{
+	for (size_t r = 0; r < NR_RULES; r++) {
+		for (size_t k = 0; k < SUGGEST_RULE_THRESHOLDS && rules[r].thr[k].name; k++) {
+			if (name ? strcmp(rules[r].thr[k].name, name) == 0 : i == 0) {
+				*rule = r;
+				*pos = k;
+				return 0;
+			}
+			i--;
+		}
 	}
+	return -1;
+}
+
+const struct suggest_threshold *suggest_threshold_at(size_t i, const char **rule)
+{
+	size_t r, k;
+
+	if (locate(i, NULL, &r, &k))
+		return NULL;
+	if (rule)
+		*rule = rules[r].id;
+	return &rules[r].thr[k];
+}
+
+int suggest_set(struct suggest_opts *o, const char *name, double value)
+{
+	size_t r, k;
+
+	if (!isfinite(value) || locate(0, name, &r, &k))
+		return -1;
+	o->t[r][k] = value;
+	return 0;
+}
+
+int suggest_get(const struct suggest_opts *o, const char *name, double *value)
+{
+	size_t r, k;
+
+	if (locate(0, name, &r, &k))
+		return -1;
+	*value = o->t[r][k];
+	return 0;
+}
+
+int suggest_parse(struct suggest_opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char name[64], *end;
+	double value;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name) || !eq[1])
+		return -1;
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	value = strtod(eq + 1, &end);
+	if (*end)
+		return -1;
+	return suggest_set(o, name, value);
+}
+
+/* One firing of a rule on one rank, before its message is written. */
+struct hit {
+	size_t rule;
+	int64_t rank;
+	size_t seq;			/* index in rep->ranks (stragglers after them) */
+	struct finding f;
+};
+
+struct hits {
+	struct hit *v;
+	size_t n, cap;
+};
+
+/* Room for one more hit at the end of h, or NULL when out of memory. */
+static struct hit *hit_add(struct hits *h)
+{
+	if (ALLOC_GROW(h->v, h->n + 1, h->cap))
+		return NULL;
+	return &h->v[h->n++];
+}
+
+/*
+ * Every rule with an evaluator on rank r (index seq): hits go to h, and
+ * elig[rule] counts the ranks that have the rule's inputs.  -1 when out of
+ * memory.
+ */
+static int eval_rank(struct hits *h, size_t *elig, struct arena *a, const struct report_rank *r,
+		     size_t seq, const struct suggest_opts *o)
+{
+	for (size_t i = 0; i < NR_RULES; i++) {
+		struct finding f;
+		struct hit *x;
+		int rc;
+
+		if (!rules[i].eval)
+			continue;
+		memset(&f, 0, sizeof(f));
+		f.sev = rules[i].sev;
+		f.metric = rules[i].metric;
+		rc = rules[i].eval(r, o->t[i], a, &f);
+		if (rc < 0)
+			return -1;
+		if (rc == NO_INPUTS)
+			continue;
+		elig[i]++;
+		if (rc != FIRES)
+			continue;
+		if (!(x = hit_add(h)))
+			return -1;
+		x->rule = i;
+		x->rank = r->rank;
+		x->seq = seq;
+		x->f = f;
+	}
+	return 0;
 }
 
 static int cmp_hit(const void *pa, const void *pb)
 {
 	const struct hit *a = pa, *b = pb;
 
-	if (a->sev != b->sev)
-		return a->sev > b->sev ? -1 : 1;
+	if (a->f.sev != b->f.sev)
+		return a->f.sev > b->f.sev ? -1 : 1;
 	if (a->rule != b->rule)
 		return a->rule < b->rule ? -1 : 1;
 	if (a->rank != b->rank)
@@ -900,40 +1106,46 @@ static int cmp_hit(const void *pa, const void *pb)
 /* 1 when a is further past the threshold than b. */
 static int worse(const struct hit *a, const struct hit *b)
 {
-	return rule_below[a->rule] ? a->value < b->value : a->value > b->value;
+	return rules[a->rule].below ? a->f.value < b->f.value : a->f.value > b->f.value;
 }
 
 int suggest_compute(struct report *rep, const struct suggest_opts *o)
 {
-	static const struct suggest_opts defaults = SUGGEST_OPTS_DEFAULT;
+	struct suggest_opts defaults;
 	struct hits h = { 0 };
 	struct hit *out = NULL;
 	struct report_suggestion *sg;
-	size_t elig[NR_RULES] = { 0 }, nhit[NR_RULES] = { 0 }, nr_out = 0;
+	size_t elig[NR_RULES] = { 0 }, nhit[NR_RULES] = { 0 }, nr_out = 0, strag = straggler_rule();
 	int collapse[NR_RULES] = { 0 };
 	int rc = -1;
 
 	rep->suggestions = NULL;
 	rep->nr_suggestions = 0;
-	if (!o)
+	if (!o) {
+		suggest_opts_init(&defaults);
 		o = &defaults;
+	}
 	for (size_t i = 0; i < rep->nr_ranks; i++)
 		if (eval_rank(&h, elig, &rep->arena, &rep->ranks[i], i, o))
 			goto out;
-	for (size_t i = 0; i < rep->nr_stragglers; i++) {
+	for (size_t i = 0; i < rep->nr_stragglers && strag < NR_RULES; i++) {
 		const struct report_straggler *st = &rep->stragglers[i];
-		struct hit *x = hit_add(&h, R_STRAGGLER, NULL, rep->nr_ranks + i);
+		struct hit *x = hit_add(&h);
 
 		if (!x)
 			goto out;
+		memset(x, 0, sizeof(*x));
+		x->rule = strag;
 		x->rank = st->rank;
-		x->sev = SEV_HIGH;
-		x->metric = st->metric ? st->metric : "?";
-		x->value = st->value;
-		x->threshold = st->median;
-		x->x[0] = st->excess;
-		x->x[1] = st->last_share;
-		x->s = st->by_wait ? st->delays_name : NULL;
+		x->seq = rep->nr_ranks + i;
+		x->f.sev = rules[strag].sev;
+		x->f.metric = st->metric ? st->metric : "?";
+		x->f.value = st->value;
+		x->f.threshold = st->median;
+		x->f.e.excess = st->excess;
+		x->f.e.rank = st->rank;
+		x->f.e.last_share = st->last_share;
+		x->f.e.delays = st->by_wait ? st->delays_name : NULL;
 	}
 	if (!h.n) {
 		rc = 0;
@@ -942,8 +1154,8 @@ int suggest_compute(struct report *rep, const struct suggest_opts *o)
 
 	for (size_t i = 0; i < h.n; i++)
 		nhit[h.v[i].rule]++;
-	for (int r = 0; r < NR_RULES; r++)
-		collapse[r] = r != R_STRAGGLER && rep->nr_ranks >= 2 && elig[r] >= 2 &&
+	for (size_t r = 0; r < NR_RULES; r++)
+		collapse[r] = r != strag && rep->nr_ranks >= 2 && elig[r] >= 2 &&
 			      nhit[r] == elig[r];
 
 	/* the collapsed rules keep their worst hit, as rank -1 with the worst severity */
@@ -953,7 +1165,7 @@ int suggest_compute(struct report *rep, const struct suggest_opts *o)
 	{
 		size_t at[NR_RULES];
 
-		for (int r = 0; r < NR_RULES; r++)
+		for (size_t r = 0; r < NR_RULES; r++)
 			at[r] = SIZE_MAX;
 		for (size_t i = 0; i < h.n; i++) {
 			const struct hit *x = &h.v[i];
@@ -965,11 +1177,12 @@ int suggest_compute(struct report *rep, const struct suggest_opts *o)
 				at[x->rule] = nr_out;
 				out[nr_out++] = *x;
 			} else {
-				enum report_severity sev = out[k].sev > x->sev ? out[k].sev : x->sev;
+				enum report_severity sev = out[k].f.sev > x->f.sev ? out[k].f.sev
+										   : x->f.sev;
 
 				if (worse(x, &out[k]))
 					out[k] = *x;
-				out[k].sev = sev;
+				out[k].f.sev = sev;
 			}
 		}
 	}
@@ -985,21 +1198,22 @@ int suggest_compute(struct report *rep, const struct suggest_opts *o)
 		where[0] = '\0';
 		if (collapse[x->rule]) {
 			if (elig[x->rule] == rep->nr_ranks)
-				snprintf(where, sizeof(where), " on all %zu ranks (worst: rank %" PRId64 ")",
+				snprintf(where, sizeof(where),
+					 " on all %zu ranks (worst: rank %" PRId64 ")",
 					 nhit[x->rule], x->rank);
 			else
 				snprintf(where, sizeof(where),
-					 " on every rank that has the data (%zu of %zu; worst: rank %" PRId64
-					 ")",
+					 " on every rank that has the data (%zu of %zu; worst: "
+					 "rank %" PRId64 ")",
 					 nhit[x->rule], rep->nr_ranks, x->rank);
 		}
-		message(m, sizeof(m), x, where);
-		sg[i].id = suggest_rules[x->rule];
-		sg[i].severity = x->sev;
+		rules[x->rule].message(m, sizeof(m), &x->f, where);
+		sg[i].id = rules[x->rule].id;
+		sg[i].severity = x->f.sev;
 		sg[i].rank = collapse[x->rule] ? -1 : x->rank;
-		sg[i].metric = x->metric;
-		sg[i].value = x->value;
-		sg[i].threshold = x->threshold;
+		sg[i].metric = x->f.metric;
+		sg[i].value = x->f.value;
+		sg[i].threshold = x->f.threshold;
 		if (!(sg[i].message = arena_strndup(&rep->arena, m, strlen(m))))
 			goto out;
 	}

@@ -3,15 +3,19 @@
  * vanalyze runs it on the ranks of one run, vaggregate on ranks merged from
  * many reports; both after crossrank_compute(), whose stragglers it reads.
  *
- * Each rule has a stable id, a fixed severity (low-gpu-utilization and
- * slow-first-step have two), the report metric it looks at, and a message
- * that says what to change.  A rule fires when its value is strictly past
- * the threshold: a value exactly on it gives nothing.  Rules look at one
- * rank at a time; when a rule fires on every rank that has its inputs, and
- * there are two or more, it is given once with rank -1 and the worst value
- * (the one furthest past the threshold).  Suggestions are ordered by
- * severity (high first), then by rule in the order of suggest_rules[], then
- * by rank.  The output depends on the report and the options alone.
+ * The rules are one table in suggest.c: each entry has a stable id, the
+ * report metric it looks at, its thresholds with their defaults, its
+ * severity, an evaluator that returns named evidence and a message written
+ * from that evidence.  A rule fires when its value is strictly past the
+ * threshold: a value exactly on it gives nothing.  Rules look at one rank
+ * at a time; when a rule fires on every rank that has its inputs, and there
+ * are two or more, it is given once with rank -1 and the worst value (the
+ * one furthest past the threshold).  Suggestions are ordered by severity
+ * (high first), then by rule in table order, then by rank.  The output
+ * depends on the report and the options alone.
+ *
+ * --threshold, --help and README's threshold table all come from the
+ * table (tests/cli/030-usage.sh checks README against --help).
  */
 #ifndef VT_SUGGEST_H
 #define VT_SUGGEST_H
@@ -20,59 +24,47 @@
 
 #include "report.h"
 
-/* One field per threshold; suggest_thresholds[] describes each. */
-struct suggest_opts {
-	double utilization;		/* 0.6: gpu.utilization below this (medium) */
-	double utilization_high;	/* 0.4: ... below this, high */
-	double kernel_us;		/* 20: launch-bound: median kernel below this */
-	double idle_share;		/* 0.2: ... and idle / active span above this */
-	double comm_share;		/* 0.2: comm / busy above this */
-	double comm_overlap;		/* 0.5: ... and comm-compute overlap below this */
-	double vae_share;		/* 0.3: a VAE / decode phase's share above this */
-	double text_share;		/* 0.15: a text-encoding phase's share above this */
-	double attention_share;		/* 0.5: attention kernels' share of kernel time */
-	double steps;			/* 30: more steps than this */
-	double memcpy_share;		/* 0.1: memcpy/memset / busy above this */
-	double sync_share;		/* 0.05: synchronising CPU calls / span above this */
-	double memory_share;		/* 0.9: peak reserved / capacity above this */
-	double first_step_ratio;	/* 1.5: first step / median of the others above this */
-	double realtime_factor;		/* 1: real-time factor at --target-fps below this */
-};
+#define SUGGEST_MAX_RULES 32	/* room in struct suggest_opts */
+#define SUGGEST_RULE_THRESHOLDS 2	/* the most thresholds one rule has */
 
-#define SUGGEST_OPTS_DEFAULT { 0.6, 0.4, 20, 0.2, 0.2, 0.5, 0.3, 0.15, 0.5, 30, 0.1, 0.05, 0.9, \
-			       1.5, 1 }
-
-/* A threshold as a flag (--threshold NAME=V) and a README table row. */
+/* A threshold of a rule, as a flag (--threshold NAME=V) and a README row. */
 struct suggest_threshold {
-	const char *name;		/* "utilization" */
-	const char *rule;		/* the suggestion id it belongs to */
-	const char *metric;		/* the report metric it is compared with */
-	size_t offset;			/* offsetof(struct suggest_opts, field) */
-	double def;			/* as in SUGGEST_OPTS_DEFAULT */
+	const char *name;		/* "utilization"; NULL: the rule has no more */
+	double def;			/* the default */
 	const char *unit;		/* "fraction", "us", "steps", "ratio" */
-	const char *meaning;		/* one sentence, for --help and README */
+	const char *meaning;		/* "fires when ..." for --help and README */
 };
 
-/* In the order of struct suggest_opts. */
-extern const struct suggest_threshold suggest_thresholds[];
-extern const size_t suggest_nr_thresholds;
+/* The thresholds of every rule, by rule and position (see suggest_opts_init()). */
+struct suggest_opts {
+	double t[SUGGEST_MAX_RULES][SUGGEST_RULE_THRESHOLDS];
+};
 
-/* The rule ids, in rule order (the order of suggestions of equal severity). */
-extern const char *const suggest_rules[];
+/* o with every threshold at its default. */
+void suggest_opts_init(struct suggest_opts *o);
+
+/* The number of rules, and the id of rule i (in table order). */
 extern const size_t suggest_nr_rules;
+const char *suggest_rule_id(size_t i);
 
 /*
- * Set the threshold called name (as in suggest_thresholds[]) to value.
- * Returns 0, or -1 when no threshold has that name or value is not finite
- * (o is then unchanged).
+ * The i-th threshold over all rules, in table order (i below
+ * suggest_nr_thresholds()), and the id of its rule in *rule.
+ */
+size_t suggest_nr_thresholds(void);
+const struct suggest_threshold *suggest_threshold_at(size_t i, const char **rule);
+
+/*
+ * Set the threshold called name to value.  Returns 0, or -1 when no
+ * threshold has that name or value is not finite (o is then unchanged).
  */
 int suggest_set(struct suggest_opts *o, const char *name, double value);
 
+/* The value of the threshold called name in *value; -1 when there is none. */
+int suggest_get(const struct suggest_opts *o, const char *name, double *value);
+
 /* "NAME=VALUE", as --threshold takes it: suggest_set() on its parts. */
 int suggest_parse(struct suggest_opts *o, const char *arg);
-
-/* A pointer to o's field for threshold t. */
-double *suggest_field(struct suggest_opts *o, const struct suggest_threshold *t);
 
 /*
  * Fill rep->suggestions from rep->ranks and rep->stragglers with the

@@ -24,3 +24,28 @@ for args in "--no-such-option ok.json" "-Z ok.json" "-j ok.json" "-j x ok.json" 
 	[ -e report.json ] && die "'$args': wrote a report"
 	echo "pass: usage error: $args"
 done
+
+# README's threshold table is the rule table of lib/stats/suggest.c, as --help prints it
+python3 - "$VT_ROOT/README.md" help.out <<'PY' || die "README's threshold table differs from --help"
+import re, sys
+
+readme = open(sys.argv[1], encoding="utf-8").read()
+table = readme.split("| name | default | rule | fires when |\n| --- | --- | --- | --- |\n")[1]
+rows = []
+for line in table.splitlines():
+    if not line.startswith("|"):
+        break
+    rows.append(tuple(c.strip() for c in line.strip("|").split(" | ")))
+rows = [(n.strip("`"), d, r, w) for n, d, r, w in rows]
+help_rows = []
+for line in open(sys.argv[2], encoding="utf-8").read().split("Thresholds (--threshold NAME=V):\n")[1].splitlines():
+    m = re.match(r"  (\S+)\s+(\S+)\s+(\S+)\s+(.*)$", line)
+    if m:
+        help_rows.append(m.groups())
+if len(help_rows) < 15 or rows != help_rows:
+    for a, b in zip(rows + [None] * len(help_rows), help_rows + [None] * len(rows)):
+        if a != b:
+            print("README %r\n--help %r" % (a, b))
+    sys.exit(1)
+PY
+echo "pass: README's threshold table matches --help"

@@ -3,7 +3,10 @@
 # (the independent reference; its docstring is the contract) on real traces:
 # the 8 DLRM ranks, HTA trace_diff control and test, df_index_resolver,
 # nccl_parser_config, TraceLens h100/mi300 bert and mi300 resnet_act_checkpoint,
-# the 7 torch-cpu traces and testdata/demo.  Each file is analysed alone
+# the 7 torch-cpu traces and testdata/demo; and, one per vendor and version of
+# analyzer/device.c: both Kineto 2021 samples, both Ascend (torch_npu) traces,
+# both MTIA traces, TraceLens h100 Qwen (host syncs), b200, mi210, sglang and
+# torch_compile_triton, and the HTA CPU-only traces (null device figures).  Each file is analysed alone
 # (vanalyze --json out.json FILE).  Compared: every gpu field (ints exact,
 # floats to a relative 1e-9, null must be null), every field of the top 10
 # kernel rows, every memory row, and name/count/total_ns/self_ns of the top 20
@@ -32,7 +35,18 @@ add "$TL"/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz \
 	"$TL"/tests__traces__mi300__resnet_act_checkpoint.json.gz
 add "$TORCH_CPU"/*.trace.json.gz
 add "$VT_ROOT"/testdata/demo/*.json.gz
-[ "${#files[@]}" -eq 26 ] || die "expected 26 traces, found ${#files[@]}"
+add "$PUBLIC"/pytorch__kineto/at-be239c04__*.json.gz "$PUBLIC"/pytorch__kineto/at-02522842__*.json.gz \
+	"$PUBLIC"/Ascend__msinsight/*.json.gz "$PUBLIC"/xiaobingling93-pixel__Ascend-mstt/*.json.gz \
+	"$HTA"/tests__data__mtia_trace_single_rank__mtia_rank_0.json.gz \
+	"$HTA"/tests__data__mtia_inference_trace__mtia_inference_rank_0.json.gz \
+	"$TL"/tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz \
+	"$TL"/tests__traces__b200__eager_trace.json.gz \
+	"$TL"/tests__traces__mi210__gpu_only_trace__gpu_only_trace.json.gz \
+	"$TL"/tests__traces__inference__sglang_prefilldecode__sglang_Qwen3-8B_prefilldecode.json.gz \
+	"$TL"/tests__traces__torch_compile_triton__trace.json.gz \
+	"$HTA"/tests__data__rank_non_gpu__rank_non_gpu.json.gz \
+	"$HTA"/tests__data__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz
+[ "${#files[@]}" -eq 39 ] || die "expected 39 traces, found ${#files[@]}"
 
 cat >analyses_check.py <<'PYEOF'
 import hashlib, json, os, sys, tempfile, time
@@ -106,6 +120,13 @@ def compare_rows(out, name, what, rep_rows, orc_rows, top, fields=None):
 
 def compare(name, rank, orc):
     out = []
+    d = rank.get("device")
+    if not isinstance(d, dict):
+        out.append((name, "device", d, "<object>"))
+    else:
+        for f, b in orc["device"].items():
+            if not same(d.get(f, "<missing>"), b):
+                out.append((name, "device." + f, d.get(f, "<missing>"), b))
     g = rank.get("gpu")
     if not isinstance(g, dict):
         out.append((name, "gpu", g, "<object>"))

@@ -72,7 +72,7 @@ RULES = [
     ("gemm", ["gemm", "gemv", "matmul", "cutlass", "cublas", "wgmma", "sm90_xmma"]),
     ("conv", ["conv"]),
     ("norm", ["layer_norm", "rms_norm", "group_norm"]),
-    ("elementwise", ["elementwise"]),
+    ("elementwise", ["elementwise", "catarraybatchedcopy"]),  # as analyzer/kcat.c
     ("reduce", ["reduce"]),
 ]
 

@@ -2,8 +2,9 @@
 # vaggregate's terminal summary against an independent python3 computation:
 # for every metric row, min / max / avg / median / stddev (population) and
 # the ranks holding min and max, recomputed from the merged report's ranks
-# (not from its cross_rank), to the 4 significant digits printed.  Rows are
-# "MIN rMIN MAX rMAX AVG MEDIAN STDDEV UNIT METRIC".  The stragglers listed
+# (not from its cross_rank), to the digits printed (three significant ones,
+# each value with its unit).  Rows are "MIN rMIN MAX rMAX AVG MEDIAN STDDEV
+# METRIC".  The stragglers listed
 # are the report's.  Inputs: the 8 DLRM ranks, each analysed alone.
 . "$VT_ROOT/tests/cli/lib.sh"
 need_shared
@@ -26,8 +27,20 @@ import json, math, re, statistics, sys
 rep = json.load(open(sys.argv[1]))
 lines = open(sys.argv[2]).read().splitlines()
 ranks = rep["ranks"]
-SCALE = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9, "B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9,
-         "TB": 1e12, "-": 1}
+SCALE = {"ns": 1, "\u00b5s": 1e3, "ms": 1e6, "s": 1e9, "B": 1, "KiB": 1024.0,
+         "MiB": 1024.0 ** 2, "GiB": 1024.0 ** 3, "TiB": 1024.0 ** 4, "%": 0.01, "x": 1, "/s": 1,
+         "": 1}
+# a value as printed: digits, then a unit after a space (ns, MiB) or none (%, x, /s)
+VAL = r"(-?[0-9]+(?:\.[0-9]+)?(?: (?:ns|\u00b5s|ms|s|B|KiB|MiB|GiB|TiB)|%|x|/s)?)"
+
+
+def parse(text):
+    """The value and the half-unit of its last digit, from the text printed."""
+    m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?) ?(.*)", text)
+    num, dec, unit = m.group(1), m.group(2) or "", m.group(3)
+    if dec and len(num.lstrip("-").replace(".", "").lstrip("0")) != 3:
+        sys.exit("not three significant digits: %r" % text)
+    return float(num) * SCALE[unit], 0.5 * 10 ** -len(dec) * SCALE[unit]
 
 
 def value(rk, metric):
@@ -50,7 +63,8 @@ def value(rk, metric):
 
 if lines[0] != "%d reports, %d ranks" % (8, len(ranks)):
     sys.exit("header line: %r" % lines[0])
-row = re.compile(r"^\s+(\S+) r(\d+)\s+(\S+) r(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S.*)$")
+row = re.compile(r"^\s+" + VAL + r" r(\d+)\s+" + VAL + r" r(\d+)\s+" + VAL + r"\s+" + VAL +
+                 r"\s+" + VAL + r"  (\S.*)$")
 rows = 0
 for line in lines[2:]:
     if not line.startswith("  ") or line.startswith("  ("):
@@ -58,7 +72,7 @@ for line in lines[2:]:
     m = row.match(line)
     if not m:
         sys.exit("unparsable row: %r" % line)
-    lo, lo_r, hi, hi_r, avg, med, sd, unit, metric = m.groups()
+    lo, lo_r, hi, hi_r, avg, med, sd, metric = m.groups()
     vals = [(rk["rank"], value(rk, metric)) for rk in ranks]
     vals = [(k, float(v)) for k, v in vals if v is not None and not (isinstance(v, float) and math.isnan(v))]
     xs = [v for _, v in vals]
@@ -67,12 +81,11 @@ for line in lines[2:]:
     want = {"min": min(xs), "max": max(xs), "avg": statistics.fmean(xs),
             "median": statistics.median(xs), "stddev": statistics.pstdev(xs)}
     got = dict(zip(("min", "max", "avg", "median", "stddev"),
-                   (float(v) * SCALE[unit] for v in (lo, hi, avg, med, sd))))
+                   (parse(v) for v in (lo, hi, avg, med, sd))))
     for key in want:
-        # 4 significant digits in the row's unit (6 for bare numbers)
-        tol = 6e-4 * abs(want[key]) + 6e-4 * SCALE[unit] * (unit != "-") + 1e-9
-        if abs(got[key] - want[key]) > tol:
-            sys.exit("%s %s: summary %r, recomputed %r (%r)" % (metric, key, got[key], want[key], line))
+        shown, half = got[key]
+        if abs(shown - want[key]) > half * 1.0000001 + 1e-9 * abs(want[key]):
+            sys.exit("%s %s: summary %r, recomputed %r (%r)" % (metric, key, shown, want[key], line))
     if int(lo_r) != next(k for k, v in vals if v == want["min"]) or \
        int(hi_r) != next(k for k, v in vals if v == want["max"]):
         sys.exit("%s: ranks holding min/max wrong: %r" % (metric, line))

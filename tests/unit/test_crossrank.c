@@ -165,7 +165,7 @@ static void test_two_ranks(void)
 	CHECK_EQ_STR(metrics(&rep),
 		     "events.total span_ns gpu.kernels gpu.kernel_time_ns gpu.busy_ns "
 		     "gpu.active_span_ns gpu.idle_ns gpu.utilization gpu.comm_ns gpu.compute_ns "
-		     "gpu.memory_ns gpu.comm_compute_overlap steps.median_ns steps.avg_ns "
+		     "gpu.memory_ns gpu.comm_compute_overlap gpu.host_sync_ns gpu.host_sync_count steps.median_ns steps.avg_ns "
 		     "throughput.wall_ns throughput.fps throughput.bps throughput.first_block_ns "
 		     "throughput.blocks");
 	/* 100 and 300: mean 200, deviations ±100, population stddev 100 */
@@ -338,7 +338,7 @@ static void test_nan_and_optional(void)
 	CHECK_EQ_STR(metrics(&rep),
 		     "events.total span_ns gpu.kernels gpu.kernel_time_ns gpu.busy_ns "
 		     "gpu.active_span_ns gpu.idle_ns gpu.utilization gpu.comm_ns gpu.compute_ns "
-		     "gpu.memory_ns steps.median_ns steps.avg_ns "
+		     "gpu.memory_ns gpu.host_sync_ns gpu.host_sync_count steps.median_ns steps.avg_ns "
 		     "throughput.wall_ns throughput.bps throughput.first_block_ns "
 		     "throughput.blocks");
 	report_release(&rep);
@@ -429,15 +429,15 @@ static void test_phases_and_memory(void)
 	rk[3].nr_phases = 4;
 
 	/* memory: rank 0 CPU and GPU 0, rank 1 GPU 1 and GPU 0, rank 3 GPU 0 */
-	mem[0] = (struct report_memory){ -1, 1000, 2000, -1, NULL, 0 };
-	mem[1] = (struct report_memory){ 0, 10, 20, -1, NULL, 0 };
+	mem[0] = (struct report_memory){ -1, 1000, 2000, -1, NULL, 0, 0 };
+	mem[1] = (struct report_memory){ 0, 10, 20, -1, NULL, 0, 0 };
 	rk[0].memory = mem;
 	rk[0].nr_memory = 2;
-	mem[2] = (struct report_memory){ 1, 7, 8, -1, NULL, 0 };
-	mem[3] = (struct report_memory){ 0, 30, 40, -1, NULL, 0 };
+	mem[2] = (struct report_memory){ 1, 7, 8, -1, NULL, 0, 0 };
+	mem[3] = (struct report_memory){ 0, 30, 40, -1, NULL, 0, 0 };
 	rk[1].memory = mem + 2;
 	rk[1].nr_memory = 2;
-	mem[4] = (struct report_memory){ 0, 20, 60, -1, NULL, 0 };
+	mem[4] = (struct report_memory){ 0, 20, 60, -1, NULL, 0, 0 };
 	rk[3].memory = mem + 4;
 	rk[3].nr_memory = 1;
 
@@ -451,7 +451,7 @@ static void test_phases_and_memory(void)
 		more[4] = rk[3];
 		more[4].rank = 4;
 		more[4].analysed = 0;
-		mem[5] = (struct report_memory){ 5, 1, 1, -1, NULL, 0 };
+		mem[5] = (struct report_memory){ 5, 1, 1, -1, NULL, 0, 0 };
 		more[4].memory = mem + 5;
 		more[4].nr_memory = 1;
 		rep.ranks = more;
@@ -461,7 +461,7 @@ static void test_phases_and_memory(void)
 	CHECK_EQ_INT(crossrank_compute(&rep), 0);
 	want = "events.total span_ns gpu.kernels gpu.kernel_time_ns gpu.busy_ns "
 	       "gpu.active_span_ns gpu.idle_ns gpu.utilization gpu.comm_ns gpu.compute_ns "
-	       "gpu.memory_ns gpu.comm_compute_overlap steps.median_ns steps.avg_ns "
+	       "gpu.memory_ns gpu.comm_compute_overlap gpu.host_sync_ns gpu.host_sync_count steps.median_ns steps.avg_ns "
 	       "throughput.wall_ns throughput.fps throughput.bps throughput.first_block_ns "
 	       "throughput.blocks "
 	       "phase:Zeta.total_ns phase:a.total_ns phase:gen.total_ns "

@@ -207,8 +207,11 @@ static void test_fields(void)
 	ONE("{\"pid\":\"1\",\"tid\":1}", "flags=0 pid=\"1\" tid=\"1\"\n");
 
 	/* negative numbers and strings */
+	ONE("{\"ts\":-5,\"dur\":1.5,\"args\":{\"Bytes\":-4096,\"External id\":-9}}",
+	    "flags=20b ts=-5000 dur=1500 external_id=-9 mem_bytes=-4096\n");
+	/* a negative dur: kept without times, flagged */
 	ONE("{\"ts\":-5,\"dur\":-1.5,\"args\":{\"Bytes\":-4096,\"External id\":-9}}",
-	    "flags=20b ts=-5000 dur=-1500 external_id=-9 mem_bytes=-4096\n");
+	    "flags=20208 external_id=-9 mem_bytes=-4096\n");
 	ONE("{\"name\":\"-\",\"cat\":\"\"}", "flags=0 name=\"-\" cat=\"\"\n");
 
 	/* missing and unusable fields */

@@ -1,0 +1,17 @@
+/*
+ * kcat: the category of a kernel from its name, read from a table.
+ *
+ * Categories: comm, attention, norm, conv, gemm, reduce, elementwise, other.
+ * The table in kcat.c is ordered, first match wins, and matching ignores
+ * case.  testdata/kernel-categories.tsv holds real kernel names from the
+ * shared traces with the category each must get; test_kcat reads it.
+ */
+#ifndef VT_KCAT_H
+#define VT_KCAT_H
+
+#include <stddef.h>
+
+/* The category of the kernel named s[0..n) (a static string). */
+const char *kcat_of(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,432 @@
+/*
+ * metric: see metric.h.
+ *
+ * The table is in the order of the report's cross_rank statistics (the
+ * scalars of RANK as DESIGN.md lists them), which vaggregate and vcompare
+ * also follow; entries that only the CSV or the suggestions use come where
+ * they read best.  A getter returns 0 where the report has null or the rank
+ * lacks the analysis, so every output leaves the same gaps.
+ */
+#include "metric.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* 1 and *v = x when x is a value (NaN is null in the report). */
+static int have(double x, double *v)
+{
+	if (!isfinite(x))
+		return 0;
+	*v = x;
+	return 1;
+}
+
+static int get_events_total(const struct report_rank *r, double *v)
+{
+	return have((double)r->events_total, v);
+}
+
+static int get_span(const struct report_rank *r, double *v)
+{
+	return have((double)r->span_ns, v);
+}
+
+/*
+ * The gpu block is filled only where the rank was analysed, and its device
+ * figures only where device activity was recognised (they are null in the
+ * report otherwise): but for communication measured on CPU threads and
+ * utilization from the collector's samples, which need no device events.
+ */
+static int gpu_has(const struct report_rank *r, int host_ok)
+{
+	return r->analysed && (!r->gpu.no_device || host_ok);
+}
+
+#define GPU_GETTER(field, host_ok)                                             \
+	static int get_gpu_##field(const struct report_rank *r, double *v)   \
+	{                                                                      \
+		return gpu_has(r, host_ok) && have((double)r->gpu.field, v);   \
+	}
+
+GPU_GETTER(kernels, 0)
+GPU_GETTER(kernel_time_ns, 0)
+GPU_GETTER(busy_ns, 0)
+GPU_GETTER(active_span_ns, 0)
+GPU_GETTER(idle_ns, 0)
+GPU_GETTER(utilization, r->gpu.util_from_samples)
+GPU_GETTER(comm_ns, r->gpu.cpu_comm)
+GPU_GETTER(compute_ns, 0)
+GPU_GETTER(memory_ns, 0)
+GPU_GETTER(comm_compute_overlap, 0)
+GPU_GETTER(host_sync_ns, 1)
+GPU_GETTER(host_sync_count, 1)
+
+/* Set by collectives_compute() where a run of 2+ ranks matched collectives. */
+#define WAIT_GETTER(field)                                                     \
+	static int get_gpu_##field(const struct report_rank *r, double *v)   \
+	{                                                                      \
+		return r->analysed && r->gpu.has_wait &&                       \
+		       have((double)r->gpu.field, v);                          \
+	}
+
+WAIT_GETTER(comm_wait_ns)
+WAIT_GETTER(comm_transfer_ns)
+WAIT_GETTER(effective_utilization)
+
+/* Against rank 0's clock, from the ends of matched collectives. */
+static int get_clock_offset(const struct report_rank *r, double *v)
+{
+	return r->has_clock && have((double)r->clock_offset_ns, v);
+}
+
+static int has_steps(const struct report_rank *r)
+{
+	return r->analysed && r->has_phases;
+}
+
+static int get_steps_count(const struct report_rank *r, double *v)
+{
+	return has_steps(r) && have((double)r->steps.d.count, v);
+}
+
+static int get_steps_median(const struct report_rank *r, double *v)
+{
+	return has_steps(r) && r->steps.d.count > 0 && have(r->steps.d.median_ns, v);
+}
+
+static int get_steps_avg(const struct report_rank *r, double *v)
+{
+	return has_steps(r) && r->steps.d.count > 0 && have(r->steps.d.avg_ns, v);
+}
+
+static int get_steps_warmup(const struct report_rank *r, double *v)
+{
+	return has_steps(r) && have(r->steps.warmup, v);
+}
+
+/* The steps without the warm-up one. */
+static size_t steps_samples(const struct report_rank *r, const int64_t **v)
+{
+	size_t skip = r->steps.warmup && r->steps.nr_durations ? 1 : 0;
+
+	*v = r->steps.durations_ns + skip;
+	return r->steps.nr_durations - skip;
+}
+
+static int has_tp(const struct report_rank *r)
+{
+	return r->analysed && r->has_throughput;
+}
+
+static int get_tp_wall(const struct report_rank *r, double *v)
+{
+	return has_tp(r) && have((double)r->throughput.wall_ns, v);
+}
+
+static int get_tp_frames(const struct report_rank *r, double *v)
+{
+	return has_tp(r) && r->throughput.frames >= 0 && have((double)r->throughput.frames, v);
+}
+
+static int get_tp_fps(const struct report_rank *r, double *v)
+{
+	return has_tp(r) && have(r->throughput.fps, v);
+}
+
+static int get_tp_bps(const struct report_rank *r, double *v)
+{
+	return has_tp(r) && have(r->throughput.bps, v);
+}
+
+static int get_tp_first_block(const struct report_rank *r, double *v)
+{
+	return has_tp(r) && r->throughput.has_first_block &&
+	       have((double)r->throughput.first_block_ns, v);
+}
+
+/* Null blocks (no block spans), or none and no wall time: no generation to count in. */
+static int get_tp_blocks(const struct report_rank *r, double *v)
+{
+	const struct report_throughput *t = &r->throughput;
+
+	return has_tp(r) && t->blocks >= 0 && (t->blocks > 0 || t->wall_ns > 0) &&
+	       have((double)t->blocks, v);
+}
+
+static int get_tp_realtime_factor(const struct report_rank *r, double *v)
+{
+	return has_tp(r) && r->throughput.target_fps > 0 && have(r->throughput.realtime_factor, v);
+}
+
+/* The largest peak over the GPUs (devices >= 0) of a rank. */
+static int gpu_peak(const struct report_rank *r, int reserved, double *v)
+{
+	int64_t peak = -1;
+
+	for (size_t m = 0; m < r->nr_memory; m++) {
+		int64_t x = reserved ? r->memory[m].peak_reserved : r->memory[m].peak_allocated;
+
+		if (r->memory[m].device >= 0 && x > peak)
+			peak = x;
+	}
+	return peak >= 0 && have((double)peak, v);
+}
+
+static int get_gpu_peak_allocated(const struct report_rank *r, double *v)
+{
+	return gpu_peak(r, 0, v);
+}
+
+static int get_gpu_peak_reserved(const struct report_rank *r, double *v)
+{
+	return gpu_peak(r, 1, v);
+}
+
+/* The tails of entries: read by a getter (with samples), or not read at all. */
+#define METRIC_GET(f) f, NULL, STORE_BY_HAND, 0
+#define METRIC_GET_SAMPLES(f, s) f, s, STORE_BY_HAND, 0
+#define METRIC_NONE NULL, NULL, STORE_BY_HAND, 0
+
+#define X MF_CROSS
+#define C MF_COMPARE
+#define T MF_TERM
+
+/*
+ * path, unit, direction, where it goes, ranks.csv column and its position,
+ * getter, samples.  Entries without a getter are the evidence of suggestion
+ * rules (suggest.c computes them) and the families.
+ */
+const struct metric_def metric_table[] = {
+	{ "events.total", UNIT_COUNT, DIR_NEUTRAL, X, "events", 1, METRIC_GET(get_events_total) },
+	{ "span_ns", UNIT_NS, DIR_LOWER, X | C | T, "span_ns", 2, METRIC_GET(get_span) },
+	{ "gpu.kernels", UNIT_COUNT, DIR_NEUTRAL, X, "kernels", 3, METRIC_GET(get_gpu_kernels) },
+	{ "gpu.kernel_time_ns", UNIT_NS, DIR_LOWER, X | T, "kernel_time_ns", 4,
+	  METRIC_GET(get_gpu_kernel_time_ns) },
+	{ "gpu.busy_ns", UNIT_NS, DIR_NEUTRAL, X | T, "busy_ns", 5, METRIC_GET(get_gpu_busy_ns) },
+	{ "gpu.active_span_ns", UNIT_NS, DIR_LOWER, X, "active_span_ns", 6,
+	  METRIC_GET(get_gpu_active_span_ns) },
+	{ "gpu.idle_ns", UNIT_NS, DIR_LOWER, X, "idle_ns", 7, METRIC_GET(get_gpu_idle_ns) },
+	{ "gpu.utilization", UNIT_RATIO, DIR_HIGHER, X | C | T, "utilization", 8,
+	  METRIC_GET(get_gpu_utilization) },
+	{ "gpu.comm_ns", UNIT_NS, DIR_LOWER, X | T, "comm_ns", 9, METRIC_GET(get_gpu_comm_ns) },
+	{ "gpu.compute_ns", UNIT_NS, DIR_NEUTRAL, X, "compute_ns", 10,
+	  METRIC_GET(get_gpu_compute_ns) },
+	{ "gpu.memory_ns", UNIT_NS, DIR_LOWER, X, "memory_ns", 11, METRIC_GET(get_gpu_memory_ns) },
+	{ "gpu.comm_compute_overlap", UNIT_RATIO, DIR_HIGHER, X | C, "comm_compute_overlap", 12,
+	  METRIC_GET(get_gpu_comm_compute_overlap) },
+	{ "gpu.comm_wait_ns", UNIT_NS, DIR_LOWER, X | T, "comm_wait_ns", 13,
+	  METRIC_GET(get_gpu_comm_wait_ns) },
+	{ "gpu.comm_transfer_ns", UNIT_NS, DIR_LOWER, X, "comm_transfer_ns", 14,
+	  METRIC_GET(get_gpu_comm_transfer_ns) },
+	{ "gpu.effective_utilization", UNIT_RATIO, DIR_HIGHER, X | T,
+	  "effective_utilization", 15,
+	  METRIC_GET(get_gpu_effective_utilization) },
+	{ "clock_offset_ns", UNIT_NS, DIR_NEUTRAL, 0, "clock_offset_ns", 16,
+	  METRIC_GET(get_clock_offset) },
+	{ "gpu.host_sync_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_GET(get_gpu_host_sync_ns) },
+	{ "gpu.host_sync_count", UNIT_COUNT, DIR_LOWER, X, NULL, 0,
+	  METRIC_GET(get_gpu_host_sync_count) },
+	{ "steps.count", UNIT_COUNT, DIR_NEUTRAL, 0, "steps", 17,
+	  METRIC_GET(get_steps_count) },
+	{ "steps.median_ns", UNIT_NS, DIR_LOWER, X | C | T, "step_median_ns", 18,
+	  METRIC_GET_SAMPLES(get_steps_median, steps_samples) },
+	{ "steps.warmup", UNIT_COUNT, DIR_NEUTRAL, 0, "warmup", 19,
+	  METRIC_GET(get_steps_warmup) },
+	{ "steps.avg_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_GET(get_steps_avg) },
+	{ "throughput.wall_ns", UNIT_NS, DIR_LOWER, X, "wall_ns", 20,
+	  METRIC_GET(get_tp_wall) },
+	{ "throughput.frames", UNIT_COUNT, DIR_NEUTRAL, 0, "frames", 21,
+	  METRIC_GET(get_tp_frames) },
+	{ "throughput.fps", UNIT_PER_S, DIR_HIGHER, X | C, "fps", 23, METRIC_GET(get_tp_fps) },
+	{ "throughput.bps", UNIT_PER_S, DIR_HIGHER, X | C, "bps", 24, METRIC_GET(get_tp_bps) },
+	{ "throughput.first_block_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0,
+	  METRIC_GET(get_tp_first_block) },
+	{ "throughput.blocks", UNIT_COUNT, DIR_NEUTRAL, X, "blocks", 22,
+	  METRIC_GET(get_tp_blocks) },
+	{ "throughput.realtime_factor", UNIT_FACTOR, DIR_HIGHER, 0, "realtime_factor", 25,
+	  METRIC_GET(get_tp_realtime_factor) },
+	{ "memory.gpu_peak_allocated", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_allocated", 26,
+	  METRIC_GET(get_gpu_peak_allocated) },
+	{ "memory.gpu_peak_reserved", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_reserved", 27,
+	  METRIC_GET(get_gpu_peak_reserved) },
+
+	/* the evidence of suggestion rules */
+	{ "gpu.comm_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "gpu.memory_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "kernels.median_ns", UNIT_NS, DIR_HIGHER, 0, NULL, 0, METRIC_NONE },
+	{ "kernels.attention.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "cpu_ops.sync_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "steps.first_ratio", UNIT_FACTOR, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "comm.wait_imposed_ns", UNIT_NS, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+
+	/* families */
+	{ "phase:*.total_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },
+	{ "phase:*.median_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, METRIC_NONE },
+	{ "phase:*.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "kernel:*.total_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, METRIC_NONE },
+	{ "memory:*.peak_allocated", UNIT_BYTES, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },
+	{ "memory:*.peak_reserved", UNIT_BYTES, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },
+	{ "memory:*.reserved_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+};
+
+#undef X
+#undef C
+#undef T
+#undef METRIC_GET
+#undef METRIC_GET_SAMPLES
+#undef METRIC_NONE
+
+const size_t metric_nr = sizeof(metric_table) / sizeof(metric_table[0]);
+
+/* 1 when d is stored in group's object ("gpu" for "gpu.x"). */
+static int in_group(const struct metric_def *d, const char *group)
+{
+	size_t n = strlen(group);
+
+	return !strncmp(d->path, group, n) && d->path[n] == '.';
+}
+
+const struct metric_def *metric_next_stored(const char *group, size_t *i)
+{
+	while (*i < metric_nr) {
+		const struct metric_def *d = &metric_table[(*i)++];
+
+		if (d->store != STORE_BY_HAND && in_group(d, group))
+			return d;
+	}
+	return NULL;
+}
+
+int metric_value(const struct metric_def *d, const struct report_rank *r, double *v)
+{
+	const char *p = (const char *)r + d->field;
+	int64_t i;
+	double x;
+
+	if (d->get)
+		return d->get(r, v);
+	/* a stored value exists where the report writes its object */
+	if (d->store == STORE_BY_HAND || !r->analysed ||
+	    (in_group(d, "steps") && !r->has_phases) ||
+	    (in_group(d, "throughput") && !r->has_throughput))
+		return 0;
+	if (d->store == STORE_I64) {
+		memcpy(&i, p, sizeof(i));
+		return i != INT64_MIN && have((double)i, v);
+	}
+	memcpy(&x, p, sizeof(x));
+	return have(x, v);
+}
+
+/* 1 when name is pattern's prefix, anything, then pattern's suffix. */
+static int family_match(const char *pattern, const char *star, const char *name)
+{
+	size_t pre = (size_t)(star - pattern), suf = strlen(star + 1), n = strlen(name);
+
+	return n >= pre + suf && !strncmp(name, pattern, pre) && !strcmp(name + n - suf, star + 1);
+}
+
+const struct metric_def *metric_find(const char *name)
+{
+	const struct metric_def *fam = NULL;
+
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < metric_nr; i++) {
+		const char *star = strchr(metric_table[i].path, '*');
+
+		if (!star && !strcmp(metric_table[i].path, name))
+			return &metric_table[i];
+		if (star && !fam && family_match(metric_table[i].path, star, name))
+			fam = &metric_table[i];
+	}
+	return fam;
+}
+
+enum metric_unit metric_unit_of(const char *name)
+{
+	const struct metric_def *d = metric_find(name);
+
+	return d ? d->unit : UNIT_NUMBER;
+}
+
+/*
+ * x with three significant digits and no exponent ("93.0", "1.23",
+ * "0.0123", "1234"): the digits after the point follow the magnitude of x
+ * as it will be rounded.
+ */
+static void sig3(char *out, size_t n, double x, const char *plus, const char *unit)
+{
+	double a = fabs(x);
+	int dec;
+
+	if (a == 0 || a >= 99.95)
+		dec = 0;
+	else if (a >= 9.995)
+		dec = 1;
+	else if (a >= 0.9995)
+		dec = 2;
+	else
+		dec = 2 - (int)floor(log10(a * 1.0005));
+	if (dec > 15)
+		dec = 15;
+	snprintf(out, n, "%s%.*f%s", plus, dec, x, unit);
+}
+
+const char *metric_fmt(char *out, size_t n, double v, enum metric_unit u, unsigned flags)
+{
+	static const char *const bytes[] = { " B", " KiB", " MiB", " GiB", " TiB", " PiB" };
+	const char *plus = flags & FMT_SIGN && v > 0 ? "+" : "";
+	double a = fabs(v);
+
+	if (!isfinite(v)) {
+		snprintf(out, n, "%s", flags & FMT_ASCII ? "-" : "\xe2\x80\x93");
+		return out;
+	}
+	switch (u) {
+	case UNIT_NS:
+		/* the unit of the value as rounded: 999.96 us is "1.00 ms" */
+		if (a >= 999.5e6)
+			sig3(out, n, v / 1e9, plus, " s");
+		else if (a >= 999.5e3)
+			sig3(out, n, v / 1e6, plus, " ms");
+		else if (a >= 999.5)
+			sig3(out, n, v / 1e3, plus, flags & FMT_ASCII ? " us" : " \xc2\xb5s");
+		else
+			snprintf(out, n, "%s%.0f ns", plus, v);
+		break;
+	case UNIT_BYTES: {
+		size_t k = 0;
+		double s = 1;
+
+		while (k + 1 < sizeof(bytes) / sizeof(bytes[0]) && a >= 1024 * s) {
+			s *= 1024;
+			k++;
+		}
+		if (k == 0)
+			snprintf(out, n, "%s%.0f B", plus, v);
+		else
+			sig3(out, n, v / s, plus, bytes[k]);
+		break;
+	}
+	case UNIT_RATIO:
+		sig3(out, n, 100 * v, plus, "%");
+		break;
+	case UNIT_PER_S:
+		sig3(out, n, v, plus, "/s");
+		break;
+	case UNIT_FACTOR:
+		sig3(out, n, v, plus, "x");
+		break;
+	case UNIT_COUNT:
+	case UNIT_NUMBER:
+		/* whole numbers as they are: 1845 events, a target of 16 fps */
+		if (v == floor(v) && a < 1e15)
+			snprintf(out, n, "%s%.0f", plus, v);
+		else
+			sig3(out, n, v, plus, "");
+		break;
+	}
+	return out;
+}

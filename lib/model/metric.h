@@ -1,0 +1,122 @@
+/*
+ * metric: the catalogue of the report's metrics, and the one formatter of
+ * their values.
+ *
+ * Every scalar of a rank that any output shows is one entry of
+ * metric_table[] (metric.c): its report path, its unit, which direction is
+ * better, where it goes (cross-rank statistics, vcompare, the terminal's
+ * cross-rank lines, a column of ranks.csv) and the function that reads it
+ * from a struct report_rank.  crossrank, vcompare, vaggregate's summary,
+ * the HTML page, the CSVs, the terminal and the suggestions' evidence all
+ * read this table; none keeps its own list or guesses from a name.
+ *
+ * Families of metrics named per item ("phase:PATH.total_ns",
+ * "kernel:NAME.total_ns", "memory:DEV.peak_allocated") are entries whose
+ * path holds one '*': metric_find() matches them, and the code that knows
+ * the items (crossrank, vcompare) enumerates them.
+ *
+ * To add a scalar of the report's "gpu", "steps" or "throughput" object:
+ * add its field to struct report_rank (report.h) and compute it in the
+ * analyzer, then add one entry to metric_table[] naming the field
+ * (METRIC_I64/METRIC_F64, no getter).  report.c writes it at the end of its
+ * object, report_read.c reads it back (null or missing: no value), and
+ * cross-rank statistics, vcompare, the terminals, the HTML page and the
+ * CSVs carry it, with no other edit.  The older scalars are written by hand
+ * in report.c and read through their getters.
+ */
+#ifndef VT_METRIC_H
+#define VT_METRIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report.h"
+
+enum metric_unit {
+	UNIT_NS,		/* nanoseconds: "93.0 µs", "1.23 s" */
+	UNIT_BYTES,		/* binary prefixes: "28.5 GiB" */
+	UNIT_RATIO,		/* a share of a whole, shown as a percentage: "45.7%" */
+	UNIT_COUNT,		/* a number of things: "1845" */
+	UNIT_PER_S,		/* a rate: "12.3/s" */
+	UNIT_FACTOR,		/* how many times: "1.52x" */
+	UNIT_NUMBER,		/* anything else, three significant digits */
+};
+
+enum metric_dir {
+	DIR_NEUTRAL,		/* neither is better (counts of events) */
+	DIR_LOWER,		/* lower is better (times, bytes) */
+	DIR_HIGHER,		/* higher is better (utilization, throughput) */
+};
+
+/* Where a metric goes (flags). */
+#define MF_CROSS	1u	/* a cross_rank statistic, in table order */
+#define MF_COMPARE	2u	/* vcompare compares it */
+#define MF_TERM		4u	/* a line of vanalyze's cross-rank summary */
+
+/*
+ * How a scalar is stored: by hand (report.c writes it, a getter reads it),
+ * or as an int64_t (INT64_MIN: none, null) or a double (NaN: none) field of
+ * struct report_rank that report.c and report_read.c handle from the table.
+ */
+enum metric_store { STORE_BY_HAND, STORE_I64, STORE_F64 };
+
+/* The tail of an entry for a stored field: METRIC_I64(gpu.comm_wait_ns). */
+#define METRIC_I64(f) NULL, NULL, STORE_I64, offsetof(struct report_rank, f)
+#define METRIC_F64(f) NULL, NULL, STORE_F64, offsetof(struct report_rank, f)
+
+struct metric_def {
+	const char *path;		/* "gpu.utilization"; a family holds one '*' */
+	enum metric_unit unit;
+	enum metric_dir dir;
+	unsigned flags;			/* MF_* */
+	const char *csv;		/* column of ranks.csv, NULL: none */
+	int csv_col;			/* its position there (columns sort by it) */
+	/* 1 and *v when the rank has the value (finite), else 0; NULL for a family */
+	int (*get)(const struct report_rank *r, double *v);
+	/* the instance durations behind the value, for vcompare's test; NULL: none */
+	size_t (*samples)(const struct report_rank *r, const int64_t **v);
+	/* a value the catalogue stores: its type and offset in struct report_rank */
+	enum metric_store store;
+	size_t field;
+};
+
+extern const struct metric_def metric_table[];
+extern const size_t metric_nr;
+
+/*
+ * 1 and *v when rank r has the value of scalar d (a getter's, or a stored
+ * field's where the rank has d's object), else 0.
+ */
+int metric_value(const struct metric_def *d, const struct report_rank *r, double *v);
+
+/*
+ * The next stored scalar of the report object group ("gpu", "steps",
+ * "throughput") from table position *i (start at 0), or NULL; its key in
+ * the object is d->path + strlen(group) + 1.
+ */
+const struct metric_def *metric_next_stored(const char *group, size_t *i);
+
+/*
+ * The entry of a metric name: a scalar by its path, else the family whose
+ * pattern matches ("phase:a/b.total_ns" matches "phase:*.total_ns").
+ * NULL when the catalogue does not know it.
+ */
+const struct metric_def *metric_find(const char *name);
+
+/* The unit of a metric name, UNIT_NUMBER when unknown. */
+enum metric_unit metric_unit_of(const char *name);
+
+/* Flags of metric_fmt(). */
+#define FMT_SIGN	1u	/* "+" before a positive value (a delta) */
+#define FMT_ASCII	2u	/* "us" for µs and "-" for no value (suggestion messages) */
+
+#define METRIC_FMT_MAX 48	/* room for any formatted value */
+
+/*
+ * v in unit u as text, into out[0..n): three significant digits, durations
+ * scaled to ns, µs, ms or s, bytes to B, KiB, MiB, GiB or TiB; "–" (en
+ * dash) when v is NaN or infinite.  Returns out.
+ */
+const char *metric_fmt(char *out, size_t n, double v, enum metric_unit u, unsigned flags);
+
+#endif
