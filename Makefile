@@ -5,7 +5,8 @@
 #                   normal build and under ASan/UBSan; ends with "N passed, N failed"
 #   make demo       build, then analyse the bundled 4-rank trace
 #   make bench      generate a >= 1 GB trace and measure MB/s and peak RSS
-#   make fuzz       a longer libFuzzer run of the JSON scanner
+#   make fuzz       a longer libFuzzer run of every target in tests/fuzz/
+#                   (FUZZ_SECONDS each, default 300)
 #   make golden     regenerate testdata/golden/ (review the diff!)
 #   make install    into $(PREFIX) (default /usr/local)
 #
@@ -18,7 +19,10 @@ PREFIX ?= /usr/local
 
 ifneq ($(SANITIZE),)
 BUILD ?= build-san
-SAN_FLAGS = -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+# float-cast-overflow is not part of 'undefined': a double past INT64_MAX
+# cast to int64_t is undefined behaviour all the same.
+SAN_FLAGS = -fsanitize=$(SANITIZE) $(if $(findstring undefined,$(SANITIZE)),-fsanitize=float-cast-overflow) \
+	    -fno-sanitize-recover=all -fno-omit-frame-pointer
 else
 BUILD ?= build
 SAN_FLAGS =
@@ -160,15 +164,16 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard lib/*/*.h)
 	@mkdir -p build-fuzz
-	$(call quiet,FUZZ,$@)clang -std=c11 -D_GNU_SOURCE -g -O1 $(LIB_INC) -fopenmp=libgomp -fsanitize=fuzzer,address,undefined \
+	$(call quiet,FUZZ,$@)clang -std=c11 -D_GNU_SOURCE -g -O1 $(LIB_INC) -fopenmp=libgomp -fsanitize=fuzzer,address,undefined,float-cast-overflow \
 		$(ZLIB_CFLAGS) -o $@ $< $(LIB_SRC) $(LIBS)
 .PHONY: fuzz-build
 fuzz-build:
 	@scripts/deps.sh --fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 
+FUZZ_SECONDS ?= 300
 fuzz: fuzz-build
-	tests/fuzz/run.sh build-fuzz 300
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 golden: all
 	tests/golden.sh $(BUILD)

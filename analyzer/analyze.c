@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "rank.h"
+#include "sat.h"
 
 static void tally_init(struct tally *t)
 {
@@ -143,7 +144,7 @@ static int memory_collect(struct file_result *res, const struct event_batch *b)
 		if (!ev->name || (ev->name != mem && !(ev->flags & EV_VALUE)))
 			continue;
 		if (ev->name == util) {
-			res->util_sum += ev->value;
+			res->util_sum = sat_add(res->util_sum, ev->value);
 			res->util_samples++;
 			continue;
 		}
@@ -509,6 +510,12 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->start_ns = min_ts;
 	if (rc_gpu || rc_cpu || rc_phases || comm_finish(&res->comm, &res->arena, rk))
 		return -1;
+	if (res->phases.nr_too_deep && res->info.nr_warnings < TRACE_MAX_WARNINGS) {
+		err_set(&res->info.warnings[res->info.nr_warnings++], -1,
+			"%lld annotation spans nested more than %d deep left out of the phases",
+			(long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);
+		res->info.nr_warnings_total++;
+	}
 	if (rk->gpu.no_device && rk->events_total > 0)
 		warn_no_device(res, rk);
 	if (rk->gpu.active_span_ns == 0 && res->util_samples) {

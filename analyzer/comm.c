@@ -16,6 +16,7 @@
 
 #include "gpu.h"
 #include "kcat.h"
+#include "sat.h"
 
 struct comm_rec {
 	int64_t ts_ns, dur_ns;
@@ -234,8 +235,7 @@ static int make_series(struct report_comm_series *s, const struct inst *v, size_
 	for (size_t i = 0; i < n; i++) {
 		s->dur_ns[i] = v[i].dur_ns;
 		/* from the rank's first event: shorter numbers in the report */
-		if (__builtin_add_overflow(v[i].ts_ns - start_ns, v[i].dur_ns, &s->end_ns[i]))
-			s->end_ns[i] = INT64_MAX;	/* a hostile duration */
+		s->end_ns[i] = sat_add(sat_sub(v[i].ts_ns, start_ns), v[i].dur_ns);
 		any_bytes |= v[i].bytes >= 0;
 		if (v[i].group_size > s->group_size)
 			s->group_size = v[i].group_size;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sat.h"
 #include "sort.h"
 #include "track.h"
 
@@ -140,7 +141,7 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
 			depth--;
 		if (depth)
-			r[stack[depth - 1]].child_ns += s->dur_ns;
+			r[stack[depth - 1]].child_ns = sat_add(r[stack[depth - 1]].child_ns, s->dur_ns);
 		stack[depth++] = perm[k];
 	}
 
@@ -167,8 +168,8 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 		op->count = op->total_ns = op->self_ns = 0;
 		for (; j < n && r[perm[j]].name == name; j++) {
 			op->count++;
-			op->total_ns += r[perm[j]].dur_ns;
-			op->self_ns += r[perm[j]].dur_ns - r[perm[j]].child_ns;
+			op->total_ns = sat_add(op->total_ns, r[perm[j]].dur_ns);
+			op->self_ns = sat_add(op->self_ns, sat_sub(r[perm[j]].dur_ns, r[perm[j]].child_ns));
 		}
 		i = j;
 	}

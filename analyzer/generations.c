@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sat.h"
+
 /*
  * One completion in one generation: a block (its first span start, its
  * last span end, n = 1), or a collector counter event (n blocks at once).
@@ -22,14 +24,6 @@ struct unit {
 	int64_t first_ns, done_ns;
 	int64_t n;
 };
-
-/* a + b, saturating: counters come from the input and may be anything. */
-static int64_t add_sat(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	return __builtin_add_overflow(a, b, &r) ? (b > 0 ? INT64_MAX : INT64_MIN) : r;
-}
 
 struct gen_state {
 	int64_t *bound;			/* bound[g >= 1]: where generation g's slot starts */
@@ -230,7 +224,7 @@ static int block_figures(struct gen_input *in, const struct gen_state *s,
 
 		ge->blocks = has_blocks ? 0 : -1;
 		for (; j < n && u[j].gen == g; j++)
-			ge->blocks = add_sat(ge->blocks, u[j].n);
+			ge->blocks = sat_add(ge->blocks, u[j].n);
 		if (j > i) {
 			ge->has_first_block = 1;
 			ge->first_block_ns = u[i].done_ns - s->lo[g];
@@ -250,7 +244,7 @@ static int block_figures(struct gen_input *in, const struct gen_state *s,
 		}
 		nr_gaps += k;
 		if (has_blocks)
-			t->blocks = add_sat(t->blocks, ge->blocks);
+			t->blocks = sat_add(t->blocks, ge->blocks);
 		i = j;
 	}
 	if (nr_first) {
@@ -297,11 +291,11 @@ static void frame_figures(struct gen_input *in, const struct gen_state *s,
 				struct report_generation *ge;
 
 				ge = &t->generations[gen_of(s, in->frames[i].ts_ns)];
-				ge->frames = add_sat(ge->frames, in->frames[i].n);
+				ge->frames = sat_add(ge->frames, in->frames[i].n);
 			}
 	t->frames = t->generations[0].frames >= 0 ? 0 : -1;
 	for (size_t g = 0; g < s->n && t->frames >= 0; g++)
-		t->frames = add_sat(t->frames, t->generations[g].frames);
+		t->frames = sat_add(t->frames, t->generations[g].frames);
 }
 
 int generations_fill(struct gen_input *in, struct arena *a, struct report_throughput *t)

@@ -7,6 +7,7 @@
 #include "device.h"
 #include "interval.h"
 #include "kcat.h"
+#include "sat.h"
 #include "sort.h"
 
 #include <ctype.h>
@@ -365,7 +366,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		any = 1;
 		if (r[i].kind == GPU_KERNEL) {
 			nk++;
-			gp->kernel_time_ns += r[i].dur_ns;
+			gp->kernel_time_ns = sat_add(gp->kernel_time_ns, r[i].dur_ns);
 		}
 	}
 	gp->no_device = ndev == 0;
@@ -423,7 +424,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	nb = interval_merge(comm, nc, comp, nm, busy);
 	nb = interval_merge(busy, nb, all, nmem, comm);
 	gp->busy_ns = interval_length(comm, nb);
-	gp->idle_ns = gp->active_span_ns - gp->busy_ns;
+	gp->idle_ns = sat_sub(gp->active_span_ns, gp->busy_ns);
 	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
 					     : NAN;
 

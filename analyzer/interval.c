@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "sat.h"
 #include "sort.h"
 
 static int cmp_interval(const void *a, const void *b)
@@ -78,7 +79,7 @@ int64_t interval_length(const struct interval *v, size_t n)
 	int64_t total = 0;
 
 	for (size_t i = 0; i < n; i++)
-		total += v[i].hi - v[i].lo;
+		total = sat_add(total, sat_sub(v[i].hi, v[i].lo));
 	return total;
 }
 
@@ -93,7 +94,7 @@ int64_t interval_overlap(const struct interval *a, size_t na, const struct inter
 		int64_t hi = a[i].hi < b[j].hi ? a[i].hi : b[j].hi;
 
 		if (hi > lo)
-			total += hi - lo;
+			total = sat_add(total, sat_sub(hi, lo));
 		if (a[i].hi < b[j].hi)
 			i++;
 		else

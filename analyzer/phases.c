@@ -19,6 +19,7 @@
 #include "annot.h"
 #include "generations.h"
 #include "interval.h"
+#include "sat.h"
 #include "sort.h"
 #include "track.h"
 
@@ -58,6 +59,7 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 	buf_init(&p->launches);
 	buf_init(&p->kernels);
 	p->seq = 0;
+	p->nr_too_deep = 0;
 	buf_init(&p->frame_counts);
 	buf_init(&p->block_counts);
 	p->has_frames = p->has_blocks = 0;
@@ -338,7 +340,7 @@ static struct placed *place_kernels(struct phases *p, size_t *nr)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		out[i].sum_before = sum;
-		sum += out[i].dur_ns;
+		sum = sat_add(sum, out[i].dur_ns);
 	}
 	*nr = n;
 	return out;
@@ -368,9 +370,10 @@ static int64_t gpu_within(const struct placed *v, size_t n, uint32_t track, int6
 			  int64_t hi)
 {
 	size_t a = placed_at(v, n, track, lo), b = placed_at(v, n, track, hi);
-	int64_t end = b < n ? v[b].sum_before : (n ? v[n - 1].sum_before + v[n - 1].dur_ns : 0);
+	int64_t end = b < n ? v[b].sum_before :
+			      (n ? sat_add(v[n - 1].sum_before, v[n - 1].dur_ns) : 0);
 
-	return a < b ? end - v[a].sum_before : 0;
+	return a < b ? sat_sub(end, v[a].sum_before) : 0;
 }
 
 static int cmp_nesting(const void *a, const void *b)
@@ -466,6 +469,11 @@ static int nest(struct finish *f)
 				break;
 			depth--;
 		}
+		if (depth >= PHASE_MAX_DEPTH) {
+			f->path_of[i] = 0;	/* dropped below */
+			f->p->nr_too_deep++;
+			continue;
+		}
 		parent = depth ? f->path_of[stack[depth - 1]] : 0;
 		/* Denoising (a step or a block) makes its root a generation's core. */
 		if (depth && (f->step_raw[s->name] || f->block_raw[s->name]) && pname != pstep) {
@@ -504,6 +512,18 @@ static int nest(struct finish *f)
 		}
 		f->path_of[i] = id;
 		stack[depth++] = i;
+	}
+	if (f->p->nr_too_deep) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < f->n; i++) {
+			if (!f->path_of[i])
+				continue;
+			f->s[k] = f->s[i];
+			f->core[k] = f->core[i];
+			f->path_of[k++] = f->path_of[i];
+		}
+		f->n = k;
 	}
 	rc = 0;
 out:
@@ -630,8 +650,8 @@ static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
 		}
 		k = interval_union(iv, k);
 		for (size_t m = 0; m < k; m++)
-			row->gpu_ns += gpu_within(f->placed, f->nr_placed, f->s[idx[i]].track,
-						  iv[m].lo, iv[m].hi);
+			row->gpu_ns = sat_add(row->gpu_ns, gpu_within(f->placed, f->nr_placed, f->s[idx[i]].track,
+						  iv[m].lo, iv[m].hi));
 		i = j;
 	}
 	for (size_t i = 0; i < n; i++) {

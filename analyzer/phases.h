@@ -24,6 +24,13 @@
 #include "report.h"
 #include "strtab.h"
 
+/*
+ * Phases nest at most this deep: a span deeper still is left out (counted
+ * in nr_too_deep), because every path names all its ancestors, and so
+ * 20,000 nested spans would otherwise cost 20,000^2 bytes of paths.
+ */
+#define PHASE_MAX_DEPTH 64
+
 struct phases {
 	const struct phase_opts *opts;
 	struct strtab names, tracks;	/* raw span names; "pid\x1ftid" */
@@ -32,6 +39,7 @@ struct phases {
 	struct buf frame_counts, block_counts;	/* collector counters as struct gen_count */
 	int has_frames, has_blocks;
 	int has_cat;			/* some event has a cat: no annotations by name */
+	int64_t nr_too_deep;		/* set by phases_finish() */
 };
 
 void phases_init(struct phases *p, const struct phase_opts *o);

@@ -94,9 +94,7 @@ static void gpu_lines(FILE *f, const struct report_rank *rk, size_t top)
 		term_value(f, k->d.avg_ns, UNIT_NS, 0, 10);
 		fprintf(f, "  %-11s ", k->category);
 		/* Templated names run to thousands of bytes: the start tells. */
-		for (size_t c = 0; k->name[c] && c < 60; c++)
-			fputc((unsigned char)k->name[c] < 0x20 || k->name[c] == 0x7f ? '?' :
-			      k->name[c], f);
+		term_putn_safe(f, k->name, 60);
 		fputc('\n', f);
 	}
 }

@@ -4,9 +4,10 @@
  *
  *	vtrace-export run-rank0.vtr -o run-rank0.trace.json.gz
  *
- * Events stream from lib/read/vtr.c through a struct buf into the output (gzip
- * when the name ends in .gz), which is written to NAME.tmp and renamed, so
- * a failure never leaves a half-written trace.  Times are written as
+ * Events stream from lib/read/vtr.c through a struct buf into the output
+ * (gzip when the name ends in .gz), which is written to a fresh temporary
+ * beside it (lib/util/outfile.h) and renamed, so a failure never leaves a
+ * half-written trace.  Times are written as
  * microseconds with three decimals, exactly, on the CLOCK_REALTIME
  * timeline.  Every string goes through jsonw_escape(): quotes, control
  * characters and invalid UTF-8 cannot break the JSON.
@@ -16,18 +17,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "buf.h"
 #include "jsonw.h"
 #include "log.h"
+#include "outfile.h"
 #include "vtr.h"
 
 #define EXPORT_FLUSH (1u << 20)
 
 struct export {
 	const char *path;		/* the final name */
-	char *tmp;			/* what is written: path.tmp */
+	char *tmp;			/* what is written: a fresh path.tmp.XXXXXX */
 	FILE *f;			/* plain output, or NULL */
 	gzFile gz;			/* gzip output, or NULL */
 	struct buf out;
@@ -147,6 +150,7 @@ static int export_batch(void *ctx, const struct event_batch *bt)
 static int export_open(struct export *x, const char *path)
 {
 	size_t n = strlen(path);
+	int fd;
 
 	memset(x, 0, sizeof(*x));
 	buf_init(&x->out);
@@ -155,17 +159,17 @@ static int export_open(struct export *x, const char *path)
 		x->f = stdout;
 		return 0;
 	}
-	if (!(x->tmp = malloc(n + 5)))
-		return err_set(&x->err, -1, "out of memory");
-	memcpy(x->tmp, path, n);
-	memcpy(x->tmp + n, ".tmp", 5);
+	if ((fd = outfile_open_tmp(path, &x->tmp, &x->err)) < 0)
+		return -1;
 	if (n > 3 && !strcmp(path + n - 3, ".gz"))
-		x->gz = gzopen(x->tmp, "wb6");
+		x->gz = gzdopen(fd, "wb6");
 	else
-		x->f = fopen(x->tmp, "wb");
-	if (!x->gz && !x->f)
+		x->f = fdopen(fd, "wb");
+	if (!x->gz && !x->f) {
+		close(fd);
 		return err_set(&x->err, -1, "cannot write '%s': %s", path,
 			       errno ? strerror(errno) : "out of memory");
+	}
 	return 0;
 }
 

@@ -126,6 +126,7 @@ static pthread_mutex_t str_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vt_str strs[VT_STR_MAX];
 static _Atomic uint32_t str_slots[VT_SLOTS];
 static _Atomic uint32_t nr_strs = 1;
+static _Atomic uint64_t nr_unnamed;	/* name lookups that found the table full */
 
 /*
  * The calling thread's buffer, and how many of our locks it holds: a signal
@@ -260,6 +261,12 @@ static uint32_t str_add(const char *s, uint32_t len, uint32_t h)
 	}
 	id = atomic_load_explicit(&nr_strs, memory_order_relaxed);
 	if (id >= VT_STR_MAX || !(copy = malloc(len + 1))) {
+		/* Counted in the end record, and one line now: regions read "(unknown)". */
+		if (!atomic_fetch_add(&nr_unnamed, 1) && !g.warned) {
+			say("more than %u distinct names; later new names are recorded as "
+			    "'(unknown)'", VT_STR_MAX - 1);
+			g.warned = 1;
+		}
 		id = 0;
 		goto out;
 	}
@@ -879,25 +886,53 @@ static void *bg_main(void *arg)
 
 /* ---- configuration ---- */
 
-/* The value of env var name as a positive number times scale, or 0. */
-static uint32_t env_num(const char *name, double scale, double max)
+/* The one line we allow ourselves about a bad variable. */
+static void env_bad(const char *name, const char *s)
+{
+	if (!g.warned) {
+		say("%s: '%s' is not a usable number; the default is used", name, s);
+		g.warned = 1;
+	}
+}
+
+/*
+ * The value of env var name, a number >= 0, times scale; def when it is
+ * unset or empty, and def with a warning when it is not a number in
+ * [0, max] (NaN and infinities included: they pass no comparison).
+ */
+static uint32_t env_num(const char *name, double scale, double max, uint32_t def)
 {
 	const char *s = getenv(name);
 	char *end;
 	double v;
 
 	if (!s || !*s)
-		return 0;
+		return def;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || *end || v < 0 || v * scale > max) {
-		if (!g.warned) {
-			say("%s: '%s' is not a usable number; ignored", name, s);
-			g.warned = 1;
-		}
-		return 0;
+	if (errno || *end || !(v >= 0 && v * scale <= max)) {
+		env_bad(name, s);
+		return def;
 	}
 	return v > 0 && v * scale < 1 ? 1 : (uint32_t)(v * scale);
+}
+
+/* An integer env var: def when unset, empty or (with a warning) not an integer. */
+static int64_t env_int(const char *name, int64_t def)
+{
+	const char *s = getenv(name);
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return def;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end) {
+		env_bad(name, s);
+		return def;
+	}
+	return v;
 }
 
 static void filter_set(void)
@@ -1018,7 +1053,8 @@ static int file_open(const char *dir, const char *name, int64_t rank)
 			n += snprintf(g.path + n, sizeof(g.path) - n, ".vtr");
 		if (n >= sizeof(g.path))
 			return errno = ENAMETOOLONG, -1;
-		fd = open(g.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+		/* Never through a link planted at our name; the lock guards the rest. */
+		fd = open(g.path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd < 0)
 			return -1;
 		if (!flock(fd, LOCK_EX | LOCK_NB))
@@ -1030,7 +1066,7 @@ static int file_open(const char *dir, const char *name, int64_t rank)
 	}
 	if (fd < 0)
 		return errno = EBUSY, -1;
-	/* Only a regular file is emptied: the name may be a link to a device. */
+	/* Only a regular file is emptied: the name may be a device or a FIFO. */
 	if (fstat(fd, &st) || (S_ISREG(st.st_mode) && ftruncate(fd, 0))) {
 		close(fd);
 		return -1;
@@ -1170,15 +1206,15 @@ VT_API int vt_init(const char *dir, const char *name, int rank)
 		name = program_invocation_short_name;
 	r = rank >= 0 ? rank : 0;
 	if ((env = getenv("VTRACE_RANK")) && *env)
-		r = atoll(env);
-	else if (rank < 0 && (env = getenv("RANK")) && *env)
-		r = atoll(env);
+		r = env_int("VTRACE_RANK", r);
+	else if (rank < 0)
+		r = env_int("RANK", r);
 	name_copy(clean, sizeof(clean), name);
 
-	g.flush_ms = getenv("VTRACE_FLUSH_MS") ? env_num("VTRACE_FLUSH_MS", 1, 1e9) : 1000;
-	g.sample_ms = env_num("VTRACE_SAMPLE_MS", 1, 1e9);
-	g.live_ms = env_num("VTRACE_LIVE", 1000, 1e9);
-	kb = env_num("VTRACE_BUFFER_KB", 1, 65536);
+	g.flush_ms = env_num("VTRACE_FLUSH_MS", 1, 1e9, 1000);
+	g.sample_ms = env_num("VTRACE_SAMPLE_MS", 1, 1e9, 0);
+	g.live_ms = env_num("VTRACE_LIVE", 1000, 1e9, 0);
+	kb = env_num("VTRACE_BUFFER_KB", 1, 65536, 0);
 	g.ring_slots = 4096;
 	while (g.ring_slots < (kb ? kb : 1024) * 1024u / sizeof(struct vtr_rec))
 		g.ring_slots *= 2;
@@ -1199,7 +1235,7 @@ VT_API int vt_init(const char *dir, const char *name, int rank)
 	g.hdr.clock_offset_ns = clock_offset();
 	g.hdr.start_ns = now_ns(CLOCK_MONOTONIC);
 	g.hdr.rank = r;
-	g.hdr.world_size = (env = getenv("WORLD_SIZE")) && *env ? atoll(env) : -1;
+	g.hdr.world_size = env_int("WORLD_SIZE", -1);
 	g.hdr.pid = getpid();
 	gethostname(g.hdr.host, sizeof(g.hdr.host) - 1);
 	snprintf(g.hdr.name, sizeof(g.hdr.name), "%s", clean);
@@ -1212,6 +1248,7 @@ VT_API int vt_init(const char *dir, const char *name, int rank)
 	filter_set();
 	g.str_written = 1;
 	g.nr_records = 0;
+	atomic_store(&nr_unnamed, 0);
 	atomic_store(&g.frames, 0);
 	atomic_store(&g.blocks, 0);
 	atomic_store(&g.state, VT_ON);
@@ -1264,6 +1301,7 @@ VT_API void vt_shutdown(void)
 	end.nr_records = g.nr_records;
 	for (struct vt_thread *t = g.threads; t; t = t->next)
 		end.nr_dropped += t->dropped;
+	end.nr_unnamed = atomic_load(&nr_unnamed);
 	if (write_block(VTR_BLOCK_END, 0, &end, sizeof(end))) {
 		off_locked("cannot write", errno);
 		goto out;

@@ -251,6 +251,7 @@ int main(int argc, char **argv)
 	int status, rc;
 
 	log_init("vcompare");
+	log_stdout_status(2);	/* diff(1): trouble, not a regression */
 	analyze_opts_init(&o.a);
 	o.t = (struct thresholds){ 0.05, rules, 0, 0.01, 0.005 };
 	if (argc > (int)(sizeof(rules) / sizeof(rules[0]))) {

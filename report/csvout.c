@@ -7,7 +7,8 @@
  * integer nanoseconds and sizes in bytes as in report.json, floats as
  * report.json writes them (%.17g), and an empty field where report.json
  * has null.  Lines end in CRLF and text fields are quoted by libcsv's
- * csv_write(), as RFC 4180 has it; text is made valid UTF-8 first.
+ * csv_write(), as RFC 4180 has it; text is made valid UTF-8 first, and a
+ * text that a spreadsheet would take for a formula gets a leading quote.
  */
 #include <assert.h>
 #include <errno.h>
@@ -44,6 +45,13 @@ static void f_str(struct row *w, const char *s)
 
 	sep(w);
 	buf_init(&clean);
+	/*
+	 * OWASP's rule against CSV injection: a cell that starts with = + - @,
+	 * tab or CR would be a formula to a spreadsheet, so it starts with a
+	 * quote instead ("=cmd|' /C calc'!A0" is written "'=cmd|...").
+	 */
+	if (s && *s && strchr("=+-@\t\r", *s))
+		buf_addc(&clean, '\'');
 	esc_utf8(&clean, s ? s : "", s ? strlen(s) : 0);
 	/* csv_write() doubles quotes and adds the outer pair: at most 2n + 2 */
 	need = 2 * clean.len + 2;

@@ -50,8 +50,13 @@ static void clean(struct buf *out, const char *s, size_t n, int html)
 		size_t len = esc_utf8_len(p + i, n - i);
 		const char *rep = NULL;
 
-		if (len == 1 && c < 0x20 && c != '\t' && c != '\n')
+		if (c == 0xc0 && i + 1 < n && p[i + 1] == 0x80) {
+			rep = "\xe2\x90\x80";	/* jscan's NUL, shown as U+2400 */
+			len = 2;
+		} else if (len == 1 && c < 0x20 && c != '\t' && c != '\n')
 			rep = replacement;
+		else if (len == 2 && c == 0xc2 && p[i + 1] < 0xa0)
+			rep = replacement;	/* C1 controls: CSI is U+009B */
 		else if (len == 1 && c == 0x7f)
 			rep = replacement;
 		else if (len == 0)

@@ -3,8 +3,10 @@
  *
  * Trace strings are arbitrary bytes.  Each function here appends s[0..n)
  * to a struct buf as valid UTF-8: an invalid sequence becomes U+FFFD, and
- * control characters other than tab and newline become U+FFFD too (they
- * are not allowed in HTML text and mean nothing in a table cell).
+ * C0 and C1 control characters other than tab and newline become U+FFFD
+ * too (they are not allowed in HTML text and mean nothing in a table
+ * cell).  The NUL that jscan keeps as C0 80 shows as U+2400 (SYMBOL FOR
+ * NULL), so that "ab\u0000cd" and "ab" stay apart.
  */
 #ifndef VT_ESC_H
 #define VT_ESC_H

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "sat.h"
 
 #define TOP_CHART 15
 #define TOP_TABLE 25
@@ -61,8 +62,8 @@ static struct kern *merged(const struct report *r, size_t *n)
 	k = 0;
 	for (size_t i = 0; i < all; i++) {
 		if (k && !strcmp(v[k - 1].name, v[i].name)) {
-			v[k - 1].count += v[i].count;
-			v[k - 1].total_ns += v[i].total_ns;
+			v[k - 1].count = sat_add(v[k - 1].count, v[i].count);
+			v[k - 1].total_ns = sat_add(v[k - 1].total_ns, v[i].total_ns);
 			v[k - 1].ranks++;
 		} else {
 			v[k++] = v[i];
@@ -104,7 +105,7 @@ void html_kernels(struct page *p)
 		return;
 	}
 	for (size_t i = 0; i < r->nr_ranks; i++)
-		all_ns += r->ranks[i].analysed ? r->ranks[i].gpu.kernel_time_ns : 0;
+		all_ns = sat_add(all_ns, r->ranks[i].analysed ? r->ranks[i].gpu.kernel_time_ns : 0);
 	buf_printf(p->b, "<p class=\"muted\">Kernels of all %zu rank%s by total time; bars are "
 			 "numbered as the table's rows.</p>\n",
 		   r->nr_ranks, r->nr_ranks == 1 ? "" : "s");
@@ -203,10 +204,10 @@ void html_categories(struct page *p)
 		buf_printf(p->b, "<tr><td class=\"num\">%lld</td>", (long long)r->ranks[i].rank);
 		for (size_t c = 0; c < NR_CAT; c++) {
 			snprintf(calc, sizeof(calc), "[\"category\",%zu,\"%s\"]", i, categories[c]);
-			html_i64(p, "td", NULL, calc, (int64_t)v[i * ns + c], UNIT_NS);
+			html_i64(p, "td", NULL, calc, sat_of_double(v[i * ns + c]), UNIT_NS);
 		}
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"gpu\",\"memory_ns\"]", i);
-		html_i64(p, "td", key, NULL, (int64_t)v[i * ns + NR_CAT], UNIT_NS);
+		html_i64(p, "td", key, NULL, sat_of_double(v[i * ns + NR_CAT]), UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_printf(p->b, "</table></div>\n%s</section>\n",

@@ -10,6 +10,7 @@
 
 #include "grow.h"
 #include "html.h"
+#include "sat.h"
 
 #define SERIES_MAX (HTML_PALETTE - 1)	/* the last colour is "other" */
 #define TIMELINE_RECTS 12000		/* keeps a 1,024-rank page small */
@@ -139,7 +140,7 @@ static void phase_table(struct page *p, size_t i)
 		for (int c = 0; c < 5; c++) {
 			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"%s\"]", i, k, f[c]);
 			if (c == 0 || c >= 3)
-				html_i64(p, "td", key, NULL, (int64_t)v[c], UNIT_NS);
+				html_i64(p, "td", key, NULL, sat_of_double(v[c]), UNIT_NS);
 			else
 				html_dbl(p, "td", key, NULL, v[c], UNIT_NS);
 		}

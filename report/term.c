@@ -2,10 +2,12 @@
 #include "term.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "suggest.h"
 
 int term_use_color(FILE *f)
@@ -15,16 +17,36 @@ int term_use_color(FILE *f)
 	return isatty(fileno(f)) && !(nc && *nc);
 }
 
-/* A duration in the unit that keeps 3-4 significant digits. */
 void term_fmt_ns(char *out, size_t n, int64_t ns)
 {
 	metric_fmt(out, n, (double)ns, UNIT_NS, 0);
 }
 
+void term_putn_safe(FILE *f, const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strnlen(s, max), i = 0;
+
+	while (i < n) {
+		size_t len = esc_utf8_len(p + i, n - i);
+
+		if (p[i] == 0xc0 && i + 1 < n && p[i + 1] == 0x80) {
+			fputs("\\0", f);
+			len = 2;
+		} else if (len == 0 || (len == 1 && (p[i] < 0x20 || p[i] == 0x7f)) ||
+			   (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)) {
+			fputc('?', f);
+			len = len ? len : 1;
+		} else {
+			fwrite(p + i, 1, len, f);
+		}
+		i += len;
+	}
+}
+
 void term_put_safe(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	term_putn_safe(f, s, SIZE_MAX);
 }
 
 void term_value(FILE *f, double v, enum metric_unit u, unsigned flags, int width)

@@ -23,8 +23,13 @@ void term_fmt_ns(char *out, size_t n, int64_t ns);
  */
 void term_stragglers(FILE *f, const struct report *rep, const char *bold, const char *off);
 
-/* A trace string, its control bytes as '?' (they could move the cursor). */
-void term_put_safe(FILE *f, const char *s);
+/*
+ * A trace string, at most max bytes of it: C0 and C1 controls, DEL and
+ * invalid UTF-8 as '?' (a terminal would act on them: CSI is U+009B as
+ * much as ESC '['), and the NUL that jscan keeps (C0 80) as "\0".
+ */
+void term_putn_safe(FILE *f, const char *s, size_t max);
+void term_put_safe(FILE *f, const char *s);	/* all of s */
 
 /*
  * v in unit u (metric_fmt()), right-aligned in width columns: the µ and the

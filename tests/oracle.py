@@ -41,6 +41,8 @@ import sys
 
 INT64_MIN = -2**63
 INT64_MAX = 2**63 - 1
+# lib/sat.h: events whose ts, dur or ts + dur lie past this are left out.
+TIME_LIMIT = 2**62 - 1
 
 # A JSON number, whole string (used for numbers given as strings).
 NUMBER_RE = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")
@@ -133,8 +135,14 @@ def analyze(path, position):
     by_cat = {}
     lo = None
     hi = None
+    total = len(events)
     for ev in events:
         if not isinstance(ev, dict):
+            continue
+        ts, dur = to_ns(ev.get("ts")), to_ns(ev.get("dur"))
+        if ((ts is not None and abs(ts) > TIME_LIMIT) or
+                (dur is not None and max(abs(dur), abs((ts or 0) + dur)) > TIME_LIMIT)):
+            total -= 1
             continue
         ph = ev.get("ph")
         if isinstance(ph, str):
@@ -144,15 +152,11 @@ def analyze(path, position):
             by_cat[cat] = by_cat.get(cat, 0) + 1
         if ph == "M":
             continue
-        ts = to_ns(ev.get("ts"))
         if ts is None:
             continue
-        dur = to_ns(ev.get("dur"))
         if dur is not None and dur < 0:
             continue  # vanalyze drops it from time sums, with a warning
         end = ts + (dur if dur is not None else 0)
-        if not all(INT64_MIN <= v <= INT64_MAX for v in (ts, end, dur or 0)):
-            continue
         lo = ts if lo is None or ts < lo else lo
         hi = end if hi is None or end > hi else hi
     rank, origin = rank_of(top, path, position)
@@ -160,7 +164,7 @@ def analyze(path, position):
         "rank": rank,
         "source": os.path.basename(path),
         "events": {
-            "total": len(events),
+            "total": total,
             "by_ph": dict(sorted(by_ph.items())),
             "by_cat": dict(sorted(by_cat.items())),
         },

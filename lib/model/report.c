@@ -8,6 +8,7 @@
 
 #include "jsonw.h"
 #include "metric.h"
+#include "sat.h"
 #include "sort.h"
 
 void report_init(struct report *r, const char *tool)
@@ -88,7 +89,7 @@ void report_dist_of(struct report_dist *d, int64_t *v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_i64);	/* out of memory: slower, same result */
 	d->count = (int64_t)n;
 	for (size_t i = 0; i < n; i++)
-		d->total_ns += v[i];
+		d->total_ns = sat_add(d->total_ns, v[i]);
 	d->min_ns = v[0];
 	d->max_ns = v[n - 1];
 	mean = (double)d->total_ns / (double)n;

@@ -20,6 +20,7 @@
 #include "buf.h"
 #include "jdom.h"
 #include "metric.h"
+#include "sat.h"
 
 struct rd {
 	struct report *r;
@@ -375,7 +376,7 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 	read_stored(c, st, rk, "steps");
 	/* The writer leaves the steps' total out; it is the sum it averaged. */
 	for (size_t i = (size_t)s->warmup; i < s->nr_durations; i++)
-		s->d.total_ns += s->durations_ns[i];
+		s->d.total_ns = sat_add(s->d.total_ns, s->durations_ns[i]);
 }
 
 /* A quantiles object or null: *has says which. */
@@ -669,7 +670,9 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 	if (!root)
 		goto out;
 	schema = jdom_get(root, "schema");
-	if (!schema || schema->type != JDOM_STRING || strcmp(schema->s, REPORT_SCHEMA)) {
+	/* In full: "vtrace.report/1\u0000x" decodes to more than the schema's bytes. */
+	if (!schema || schema->type != JDOM_STRING || schema->len != strlen(REPORT_SCHEMA) ||
+	    memcmp(schema->s, REPORT_SCHEMA, schema->len)) {
 		rc = REPORT_READ_OTHER;
 		err_set(err, root->offset, "not a vtrace report (schema %s%s%s)",
 			schema && schema->type == JDOM_STRING ? "\"" : "",

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "jscan.h"
+#include "sat.h"
 
 /*
  * Neighbouring events mostly share ph, cat, pid and tid, and names come in
@@ -34,7 +35,6 @@ struct last_str {
 struct parser {
 	struct jscan js;
 	struct event_batch *b;
-	int64_t nr_bad_time;
 	int64_t nr_neg_dur, first_neg_dur;	/* first_neg_dur: input offset */
 	int oom;
 	struct last_str last[NR_FIELDS][RECENT];
@@ -289,18 +289,20 @@ static int read_event(struct parser *ps, const char **pp, struct trace_event *ev
 			return rc;
 	if (rc != JS_OK)
 		return rc;
-	if (ev->flags & EV_BAD_TIME) {
-		ev->flags &= ~(uint32_t)(EV_TS | EV_DUR);
-		ps->nr_bad_time++;
-	} else if ((ev->flags & EV_DUR) && ev->dur_ns < 0) {
+	if (!(ev->flags & EV_DUR))
+		ev->dur_ns = 0;
+	/* Times past what the analyses can subtract safely (sat.h): the caller drops it. */
+	if ((ev->flags & EV_TS && !sat_time_ok(ev->ts_ns)) ||
+	    (ev->flags & EV_DUR && (!sat_time_ok(ev->dur_ns) ||
+				    !sat_time_ok(ev->ts_ns + ev->dur_ns))))
+		ev->flags |= EV_BAD_TIME;
+	else if ((ev->flags & EV_DUR) && ev->dur_ns < 0) {
 		/* No producer means it; a negative span would subtract from every sum. */
 		ev->flags &= ~(uint32_t)(EV_TS | EV_DUR);
 		ev->flags |= EV_NEG_DUR;
 		if (!ps->nr_neg_dur++)
 			ps->first_neg_dur = jscan_off(&ps->js, *pp);
 	}
-	if (!(ev->flags & EV_DUR))
-		ev->dur_ns = 0;
 	*pp = p;
 	return JS_OK;
 }
@@ -318,7 +320,6 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 	err_clear(&r->err);
 	jscan_init(&ps.js, text, len, offset, &b->arena, &r->err);
 	ps.b = b;
-	ps.nr_bad_time = 0;
 	ps.nr_neg_dur = 0;
 	ps.first_neg_dur = -1;
 	ps.oom = 0;
@@ -365,6 +366,11 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 		}
 		if (rc == JS_OK) {
 			state = EVP_NEXT;
+			if (ev->flags & EV_BAD_TIME) {
+				if (!r->nr_bad_time++)
+					r->bad_time_pos = (size_t)(elem - text);
+				b->n--;
+			}
 			continue;
 		}
 		b->n--;
@@ -376,14 +382,12 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 		}
 		goto error;
 	}
-	r->nr_bad_time = ps.nr_bad_time;
 	r->nr_neg_dur = ps.nr_neg_dur;
 	r->first_neg_dur = ps.first_neg_dur;
 	return 0;
 error:
 	r->end = EVP_ERROR;
 	r->pos = r->err.offset >= 0 ? (size_t)(r->err.offset - offset) : (size_t)(p - text);
-	r->nr_bad_time = ps.nr_bad_time;
 	r->nr_neg_dur = ps.nr_neg_dur;
 	r->first_neg_dur = ps.first_neg_dur;
 	return ps.oom ? -1 : 0;

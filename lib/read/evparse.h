@@ -36,7 +36,8 @@ struct evparse_result {
 	enum evparse_end end;
 	enum evparse_state state;	/* CLEAN: end state; PARTIAL: state at pos */
 	size_t pos;			/* offset in the text, see enum evparse_end */
-	int64_t nr_bad_time;		/* events whose ts/dur did not fit int64 ns */
+	int64_t nr_bad_time;		/* events left out: ts, dur or end past sat.h's limit */
+	size_t bad_time_pos;		/* offset in the text of the first of them */
 	int64_t nr_neg_dur;		/* events with a negative dur, kept without times */
 	int64_t first_neg_dur;		/* input offset of the first of them, -1 none */
 	int64_t nr_not_object;		/* elements that are not objects: empty records */

@@ -145,6 +145,16 @@ static int unescape(struct jscan *js, const char *p, const char *close, const ch
 			}
 			if (cp >= 0xd800 && cp <= 0xdfff)
 				cp = 0xfffd;	/* lone surrogate */
+			if (cp == 0) {
+				/*
+				 * NUL as C0 80 (Java's "modified UTF-8"): the name
+				 * keeps its byte, stays a C string everywhere, and
+				 * jsonw writes it back as \u0000.
+				 */
+				*o++ = (char)0xc0;
+				*o++ = (char)0x80;
+				break;
+			}
 			o = put_utf8(o, (unsigned long)cp);
 			break;
 		}

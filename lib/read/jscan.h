@@ -55,7 +55,8 @@ static inline const char *jscan_ws(const char *p, const char *end)
  * *pp points at '"'.  On JS_OK, (*s, *len) is the decoded content (borrowed
  * from the text when it holds no escape, else a NUL-terminated copy in the
  * arena) and *pp is past the closing quote.  \uXXXX escapes become UTF-8;
- * a lone surrogate becomes U+FFFD.  Raw control bytes are accepted, as
+ * a lone surrogate becomes U+FFFD, and \u0000 the two bytes C0 80 (never
+ * valid UTF-8 otherwise), so that a name keeps its NUL as a C string.  Raw control bytes are accepted, as
  * torch's legacy writer emits them unescaped.
  */
 int jscan_string(struct jscan *js, const char **pp, const char **s, size_t *len);

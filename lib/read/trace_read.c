@@ -33,6 +33,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -53,6 +54,22 @@ struct slot {
 	enum evparse_state start;	/* the state the parse assumed */
 	struct event_batch batch;
 	struct evparse_result res;
+};
+
+/*
+ * Where the end of an unfinished element was last looked for.  A long
+ * event arrives over many chunks; each new chunk is scanned once for the
+ * element's end (quotes, escapes and brackets only), and the element is
+ * parsed again only when its end has come, so one event costs time linear
+ * in its size, not in its size times its number of chunks.  It is also
+ * parsed whenever it has doubled since its last parse, so that a syntax
+ * error inside a malformed element is still found near where it is, at a
+ * cost that stays linear (the parses add up to at most twice its size).
+ */
+struct elem_scan {
+	size_t pos;			/* carry bytes scanned so far */
+	long depth;			/* open brackets */
+	int in_str, esc;
 };
 
 struct reader {
@@ -79,8 +96,12 @@ struct reader {
 	struct buf carry;		/* an unfinished event, from its start */
 	int64_t carry_off;
 	enum evparse_state carry_state;
+	struct elem_scan scan;		/* how far the carry's end was looked for */
+	int carry_unparsed;		/* text was added to the carry since its parse */
+	size_t carry_parsed;		/* carry bytes at its last parse */
 	int events_done, failed;
 	int64_t nr_not_object, nr_bad_time;	/* summed over chunks, reported once */
+	int64_t bad_time_off;		/* input offset of the first bad-time event */
 	int64_t nr_neg_dur, first_neg_dur;	/* likewise; the first in file order */
 	struct event_batch rebatch;
 
@@ -116,6 +137,68 @@ static size_t find_cut(const char *text, size_t len)
 		}
 	}
 	return len;
+}
+
+/*
+ * Scan text[sc->pos..len) of an element that starts at text[0].  Returns 1
+ * when the element has ended (or the text is malformed: the parser will
+ * say how), 0 when it needs more text.
+ */
+static int elem_scan_more(struct elem_scan *sc, const char *text, size_t len)
+{
+	size_t i = sc->pos;
+
+	while (i < len) {
+		char c = text[i];
+
+		if (sc->in_str) {
+			const char *q;
+
+			if (sc->esc) {
+				sc->esc = 0;
+				i++;
+				continue;
+			}
+			/* The bulk of a long event is string bytes: skip to a quote or backslash. */
+			for (q = text + i; q < text + len && *q != '"' && *q != '\\'; q++)
+				;
+			i = (size_t)(q - text);
+			if (i >= len)
+				break;
+			if (*q == '\\') {
+				sc->esc = 1;
+			} else {
+				sc->in_str = 0;
+				if (sc->depth <= 0)
+					return 1;
+			}
+			i++;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			sc->in_str = 1;
+			break;
+		case '{':
+		case '[':
+			sc->depth++;
+			break;
+		case '}':
+		case ']':
+			if (--sc->depth <= 0)
+				return 1;
+			break;
+		case ',':
+			if (sc->depth <= 0 && i > 0)
+				return 1;
+			break;
+		default:
+			break;
+		}
+		i++;
+	}
+	sc->pos = i;
+	return 0;
 }
 
 /* Inflate up to cap bytes into dst; 0 at the end of input or after an error. */
@@ -282,6 +365,8 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		}
 	}
 	r->nr_not_object += res->nr_not_object;
+	if (res->nr_bad_time && !r->nr_bad_time)
+		r->bad_time_off = off + (int64_t)res->bad_time_pos;
 	r->nr_bad_time += res->nr_bad_time;
 	if (!r->nr_neg_dur && res->nr_neg_dur)
 		r->first_neg_dur = res->first_neg_dur;
@@ -308,6 +393,9 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		}
 		r->carry_off = off + (int64_t)res->pos;
 		r->carry_state = res->state;
+		memset(&r->scan, 0, sizeof(r->scan));
+		r->carry_unparsed = 0;
+		r->carry_parsed = r->carry.len;
 		if (!buf_ok(&r->carry)) {
 			err_set(&e, r->carry_off, "out of memory");
 			add_warning(r->info, &e);
@@ -325,6 +413,17 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		r->failed = 1;
 		break;
 	}
+}
+
+/* Parse the carry, which holds an element from its start, and what follows. */
+static void parse_carry(struct reader *r)
+{
+	struct evparse_result res;
+
+	event_batch_reset(&r->rebatch);
+	r->carry_unparsed = 0;
+	evparse_run(r->carry.data, r->carry.len, r->carry_off, r->carry_state, &r->rebatch, &res);
+	apply(r, &res, &r->rebatch, r->carry.data, r->carry.len, r->carry_off);
 }
 
 /* Returns 1 when the read should stop. */
@@ -354,9 +453,20 @@ static int merge(struct reader *r, struct slot *s)
 			r->failed = 1;
 			return 1;
 		}
-		evparse_run(r->carry.data, r->carry.len, r->carry_off, r->carry_state,
-			    &r->rebatch, &res);
-		apply(r, &res, &r->rebatch, r->carry.data, r->carry.len, r->carry_off);
+		if (!elem_scan_more(&r->scan, r->carry.data, r->carry.len) &&
+		    r->carry.len < 2 * r->carry_parsed) {
+			r->carry_unparsed = 1;
+			if (r->carry.len > TRACE_MAX_EVENT_BYTES) {
+				struct err e;
+
+				err_set(&e, r->carry_off, "event larger than %u MiB",
+					TRACE_MAX_EVENT_BYTES >> 20);
+				add_warning(r->info, &e);
+				r->failed = 1;
+			}
+			return r->failed;
+		}
+		parse_carry(r);
 	} else {
 		evparse_run(s->text, s->len, s->off, r->expect, &r->rebatch, &res);
 		apply(r, &res, &r->rebatch, s->text, s->len, s->off);
@@ -439,14 +549,18 @@ static void finish(struct reader *r)
 {
 	struct err e;
 
+	/* The input ended while the carry's end was still awaited: let the parser judge. */
+	if (r->carry.len && r->carry_unparsed && !r->events_done && !r->failed && !r->fatal)
+		parse_carry(r);
 	if (r->nr_not_object) {
 		err_set(&e, -1, "%lld elements of the events array are not objects; counted, "
 			"otherwise ignored", (long long)r->nr_not_object);
 		add_warning(r->info, &e);
 	}
 	if (r->nr_bad_time) {
-		err_set(&e, -1, "%lld events with ts or dur beyond the int64 nanosecond range "
-			"were kept without times", (long long)r->nr_bad_time);
+		err_set(&e, r->bad_time_off, "%lld event%s with ts, dur or ts + dur beyond "
+			"+-2^62 ns left out (the first here)", (long long)r->nr_bad_time,
+			r->nr_bad_time > 1 ? "s" : "");
 		add_warning(r->info, &e);
 	}
 	if (r->nr_neg_dur) {
@@ -477,13 +591,19 @@ static void finish(struct reader *r)
 	r->failed = 1;
 }
 
-/* A collector raw file starts with VTR_MAGIC; stdin is always JSON. */
+/*
+ * A collector raw file starts with VTR_MAGIC.  Only a regular file is
+ * sniffed: the bytes read from a pipe or FIFO (<(zcat t.gz), /dev/stdin)
+ * would be gone when the file is opened again, so such inputs are JSON,
+ * read through the one open of gzin as "-" is.
+ */
 static int is_vtr(const char *path)
 {
 	char magic[VTR_MAGIC_LEN];
+	struct stat st;
 	int fd, yes = 0;
 
-	if (strcmp(path, "-") == 0)
+	if (strcmp(path, "-") == 0 || stat(path, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

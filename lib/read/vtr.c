@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "sat.h"
 
 #define VTR_BATCH_EVENTS 65536
 #define VTR_MAX_DEPTH (1u << 20)
@@ -73,8 +76,11 @@ struct vtr_reader {
 
 	unsigned char *payload;
 	size_t payload_cap;
+	int64_t left;			/* a regular file's size, else -1 */
 	int stopped, oom, seen_end;
 	int64_t nr_unmatched, nr_bad;
+	int64_t nr_bad_time, bad_time_off;	/* records past sat.h's limit; first's block */
+	int64_t block_off;			/* offset of the block being read */
 };
 
 static void vtr_warn(struct vtr_reader *r, int64_t offset, const char *msg)
@@ -166,8 +172,14 @@ static struct trace_event *vtr_emit(struct vtr_reader *r, struct vtr_thread *t, 
 	ev->cat = vtr_const(r, cat);
 	ev->pid = vtr_const(r, K_PID);
 	ev->tid = vtr_tid(r, t);
-	ev->ts_ns = ts + r->hdr.clock_offset_ns;
 	ev->flags = EV_TS;
+	if (__builtin_add_overflow(ts, r->hdr.clock_offset_ns, &ev->ts_ns) ||
+	    !sat_time_ok(ev->ts_ns)) {
+		r->batch.n--;		/* outside what the analyses subtract safely */
+		if (!r->nr_bad_time++)
+			r->bad_time_off = r->block_off;
+		return NULL;
+	}
 	return ev;
 }
 
@@ -209,7 +221,12 @@ static int vtr_strings(struct vtr_reader *r, uint32_t first, const unsigned char
 	uint32_t id = first;
 	size_t at = 0;
 
-	if (first == 0 || first >= VTR_MAX_STRINGS)
+	/*
+	 * The writer numbers strings 1, 2, ... with no gap, so a block starts
+	 * at most at the next id: the table then grows by at most the strings
+	 * the block holds, never to an id the file merely names.
+	 */
+	if (first == 0 || first > r->nr_str)
 		return -1;
 	while (at < size) {
 		uint32_t len;
@@ -336,8 +353,13 @@ static void vtr_events(struct vtr_reader *r, int32_t tid, const unsigned char *p
 			if (!(ev = vtr_emit(r, t, K_PH_X, K_CAT_REGION, o.ts_ns)))
 				break;
 			ev->name = vtr_name(r, o.name);
-			ev->dur_ns = rec.ts_ns - o.ts_ns;
+			ev->dur_ns = sat_sub(rec.ts_ns, o.ts_ns);
 			ev->flags |= EV_DUR;
+			if (!sat_time_ok(ev->dur_ns) || !sat_time_ok(ev->ts_ns + ev->dur_ns)) {
+				r->batch.n--;
+				if (!r->nr_bad_time++)
+					r->bad_time_off = r->block_off;
+			}
 			break;
 		case VTR_REC_INSTANT:
 			if ((ev = vtr_emit(r, t, K_PH_I, K_CAT_VTRACE, rec.ts_ns)))
@@ -380,8 +402,11 @@ static void vtr_open_regions(struct vtr_reader *r)
 			struct trace_event *ev;
 
 			ev = vtr_emit(r, t, K_PH_B, K_CAT_REGION, t->stack[d].ts_ns);
-			if (!ev)
-				return;
+			if (!ev) {
+				if (r->stopped || r->oom)
+					return;
+				continue;
+			}
 			ev->name = vtr_name(r, t->stack[d].name);
 			open++;
 		}
@@ -439,12 +464,15 @@ static int vtr_header_of(struct vtr_reader *r)
 
 static int vtr_open(struct vtr_reader *r, const char *path, struct err *e)
 {
+	struct stat st;
+
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	r->e = e;
 	r->f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!r->f)
 		return err_set(e, -1, "cannot open: %s", strerror(errno));
+	r->left = fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) ? (int64_t)st.st_size : -1;
 	return vtr_header_of(r);
 }
 
@@ -472,6 +500,7 @@ static int vtr_block(struct vtr_reader *r)
 	char msg[160];
 	int rc = vtr_fill(r, &b, sizeof(b), &got);
 
+	r->block_off = at;
 	if (rc == 0)
 		return 0;
 	if (rc < 0) {
@@ -484,20 +513,36 @@ static int vtr_block(struct vtr_reader *r)
 		vtr_warn(r, at, "not a block header; the rest of the file is skipped");
 		return -1;
 	}
-	if (b.size > r->payload_cap) {
-		void *p = realloc(r->payload, b.size);
-
-		if (!p) {
-			r->oom = 1;
-			return -1;
-		}
-		r->payload = p;
-		r->payload_cap = b.size;
-	}
-	if (b.size && vtr_fill(r, r->payload, b.size, &got) != 1) {
+	/*
+	 * The size is the file's word: never allocate more than the bytes that
+	 * are there.  A regular file says how many are left; a pipe is read
+	 * in steps of 1 MiB, so a lying header costs at most what was sent.
+	 */
+	if (r->left >= 0 && b.size > r->left - r->off) {
+		got = (size_t)(r->left - r->off);
 		snprintf(msg, sizeof(msg), "last block cut off: %zu of its %u bytes", got, b.size);
 		vtr_warn(r, at, msg);
 		return -1;
+	}
+	for (size_t have = 0; have < b.size; have += got) {
+		size_t step = b.size - have < (1u << 20) ? b.size - have : 1u << 20;
+
+		if (have + step > r->payload_cap) {
+			void *p = realloc(r->payload, have + step);
+
+			if (!p) {
+				r->oom = 1;
+				return -1;
+			}
+			r->payload = p;
+			r->payload_cap = have + step;
+		}
+		if (vtr_fill(r, r->payload + have, step, &got) != 1) {
+			snprintf(msg, sizeof(msg), "last block cut off: %zu of its %u bytes",
+				 have + got, b.size);
+			vtr_warn(r, at, msg);
+			return -1;
+		}
 	}
 	switch (b.type) {
 	case VTR_BLOCK_STRINGS:
@@ -511,6 +556,17 @@ static int vtr_block(struct vtr_reader *r)
 		break;
 	case VTR_BLOCK_END:
 		r->seen_end = 1;
+		if (b.size >= sizeof(struct vtr_end)) {
+			struct vtr_end end;
+
+			memcpy(&end, r->payload, sizeof(end));
+			if (end.nr_unnamed) {
+				snprintf(msg, sizeof(msg), "%llu recording calls came after the "
+					 "collector's name table was full; their names read "
+					 "\"(unknown)\"", (unsigned long long)end.nr_unnamed);
+				vtr_warn(r, at, msg);
+			}
+		}
 		return 0;
 	default:
 		break;		/* a newer writer's block: skip it */
@@ -569,6 +625,11 @@ int vtr_read(const char *path, const struct trace_sink *sink, struct trace_info 
 		vtr_warn(&r, r.off, "bytes after the end record ignored");
 	if (!r.stopped && !r.oom)
 		vtr_open_regions(&r);
+	if (r.nr_bad_time) {
+		snprintf(msg, sizeof(msg), "%lld record%s with times beyond +-2^62 ns left out",
+			 (long long)r.nr_bad_time, r.nr_bad_time > 1 ? "s" : "");
+		vtr_warn(&r, r.bad_time_off, msg);
+	}
 	if (r.nr_unmatched || r.nr_bad) {
 		snprintf(msg, sizeof(msg),
 			 "%lld region ends without a begin, %lld bad records skipped",

@@ -87,7 +87,7 @@ struct vtr_end {
 	int64_t end_ns;			/* CLOCK_MONOTONIC at vt_shutdown() */
 	uint64_t nr_records;		/* records written, VALUE records included */
 	uint64_t nr_dropped;		/* records lost (signal re-entry, full buffer) */
-	uint64_t reserved;
+	uint64_t nr_unnamed;		/* recording calls past the name table (as id 0) */
 };
 
 /*

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sat.h"
 #include "sort.h"
 
 struct entry {
@@ -34,28 +35,6 @@ struct acc {
 	int64_t best_wait;		/* the collective it delays most, */
 	const struct report_comm_series *best;	/* and what it imposes there */
 };
-
-/*
- * Sums and differences of trace times saturate: a hostile trace can hold
- * durations near INT64_MAX, and signed overflow is undefined.
- */
-static int64_t add_sat(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
-
-static int64_t sub_sat(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	if (__builtin_sub_overflow(a, b, &r))
-		return b < 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
 
 static int cmp_str_null(const char *a, const char *b)
 {
@@ -144,7 +123,7 @@ static int64_t median_i64(int64_t *v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_i64);
 	if (n % 2)
 		return v[n / 2];
-	return add_sat(v[n / 2 - 1], sub_sat(v[n / 2], v[n / 2 - 1]) / 2);
+	return sat_add(v[n / 2 - 1], sat_sub(v[n / 2], v[n / 2 - 1]) / 2);
 }
 
 /* Match key k: per-rank sums into acc, one table row into row. */
@@ -186,25 +165,25 @@ static int match_key(struct report *rep, const struct entry *e, const struct key
 				b = s->bytes[j];
 		}
 		for (size_t i = 0; i < k->p; i++) {
-			int64_t w = sub_sat(e[k->first + i].s->dur_ns[j], lo);
+			int64_t w = sat_sub(e[k->first + i].s->dur_ns[j], lo);
 			struct acc *a = &acc[e[k->first + i].idx];
 
-			a->wait = add_sat(a->wait, w);
-			sum = add_sat(sum, w);
+			a->wait = sat_add(a->wait, w);
+			sum = sat_add(sum, w);
 		}
-		key_imp[last] = add_sat(key_imp[last], sum);
+		key_imp[last] = sat_add(key_imp[last], sum);
 		key_last[last]++;
-		row->wait_ns = add_sat(row->wait_ns, sum);
-		row->transfer_ns = add_sat(row->transfer_ns, lo);
+		row->wait_ns = sat_add(row->wait_ns, sum);
+		row->transfer_ns = sat_add(row->transfer_ns, lo);
 		if (b < 0)
 			bytes_known = 0;
 		else
-			bytes = add_sat(bytes, b);
+			bytes = sat_add(bytes, b);
 	}
 	for (size_t i = 0; i < k->p; i++) {
 		struct acc *a = &acc[e[k->first + i].idx];
 
-		a->imposed = add_sat(a->imposed, key_imp[i]);
+		a->imposed = sat_add(a->imposed, key_imp[i]);
 		a->last += key_last[i];
 		a->matched += (int64_t)k->m;
 		if (key_imp[i] > a->best_wait) {
@@ -269,14 +248,14 @@ static int clock_offsets(struct report *rep, const struct entry *e, const struct
 			}
 			/* ends count from each rank's start_ns, on its own clock */
 			for (size_t j = 0; sr && sf && j < keys[k].m; j++)
-				d[n++] = add_sat(sub_sat(rk->start_ns, rep->ranks[ref].start_ns),
-						 sub_sat(sr->end_ns[j], sf->end_ns[j]));
+				d[n++] = sat_add(sat_sub(rk->start_ns, rep->ranks[ref].start_ns),
+						 sat_sub(sr->end_ns[j], sf->end_ns[j]));
 		}
 		if (!n)
 			continue;
 		rk->has_clock = 1;
 		rk->clock_offset_ns = median_i64(d, n);	/* sorts d */
-		rk->clock_offset_spread_ns = sub_sat(d[n - 1], d[0]);
+		rk->clock_offset_spread_ns = sat_sub(d[n - 1], d[0]);
 	}
 	free(d);
 	return 0;
@@ -312,7 +291,7 @@ static int find_stragglers(struct report *rep, const struct acc *acc)
 			continue;
 		c[p].idx = i;
 		c[p].imposed = acc[i].imposed;
-		total = add_sat(total, acc[i].imposed);
+		total = sat_add(total, acc[i].imposed);
 		p++;
 	}
 	for (size_t i = 0; i < p; i++)
@@ -372,7 +351,7 @@ static int rank_results(struct report *rep, const struct acc *acc)
 			continue;
 		g->has_wait = 1;
 		g->comm_wait_ns = acc[i].wait;
-		g->comm_transfer_ns = sub_sat(g->comm_ns, acc[i].wait);
+		g->comm_transfer_ns = sat_sub(g->comm_ns, acc[i].wait);
 		if (g->comm_transfer_ns < 0) {
 			char text[160];
 
@@ -386,7 +365,7 @@ static int rank_results(struct report *rep, const struct acc *acc)
 				return -1;
 		}
 		/* The waiting is inside busy time: a spinning kernel counts as busy. */
-		work = sub_sat(g->busy_ns, g->cpu_comm ? 0 : acc[i].wait);
+		work = sat_sub(g->busy_ns, g->cpu_comm ? 0 : acc[i].wait);
 		if (work < 0)
 			work = 0;
 		g->effective_utilization = g->active_span_ns > 0 ?

@@ -912,9 +912,9 @@ static const struct rule rules[] = {
 	  eval_memcpy, msg_memcpy },
 	{ "host-sync", "cpu_ops.sync_share", SEV_MEDIUM, 0,
 	  { { "sync_share", 0.05, "fraction",
-	      "synchronising calls (`aten::item`, `aten::_local_scalar_dense`, or the runtime "
-	      "calls of `gpu.host_sync_ns`, whichever is larger) hold the CPU for more than "
-	      "this share of the span" } },
+	      "synchronising calls (`aten::item`, `aten::_local_scalar_dense`, or the "
+	      "runtime calls of `gpu.host_sync_ns`, whichever is larger) hold the CPU for "
+	      "more than this share of the span" } },
 	  eval_sync, msg_sync },
 	{ "memory-near-capacity", "memory:*.reserved_share", SEV_MEDIUM, 0,
 	  { { "memory_share", 0.9, "fraction",

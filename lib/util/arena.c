@@ -63,7 +63,8 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 
 	if (!p)
 		return NULL;
-	memcpy(p, s, n);
+	if (n)			/* s may be NULL when n is 0 (an empty buf) */
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }

@@ -118,6 +118,19 @@ void jsonw_escape(struct buf *out, const char *str, size_t n)
 			continue;
 		}
 		buf_add(out, s + run, i - run);
+		if (c == 0xc0 && i + 1 < n && s[i + 1] == 0x80) {
+			buf_add(out, "\\u0000", 6);	/* NUL as jscan decodes it */
+			i += 2;
+			run = i;
+			continue;
+		}
+		if (c == 0xc2 && i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] < 0xa0) {
+			/* C1 controls: valid JSON raw, but a terminal acts on them (CSI) */
+			buf_printf(out, "\\u%04x", s[i + 1]);
+			i += 2;
+			run = i;
+			continue;
+		}
 		if (c >= 0x80) {
 			len = utf8_len(s + i, n - i);
 			if (len) {

@@ -45,7 +45,11 @@ void jsonw_bool(struct jsonw *w, int v);
 void jsonw_int_array(struct jsonw *w, const int64_t *v, size_t n);
 void jsonw_null(struct jsonw *w);
 
-/* Append s[0..n) to out as the body of a JSON string (no quotes). */
+/*
+ * Append s[0..n) to out as the body of a JSON string (no quotes): C0 80
+ * (jscan's NUL) as \u0000, C1 controls as \u0080..\u009f (a terminal
+ * showing the file would act on them), other invalid UTF-8 as U+FFFD.
+ */
 void jsonw_escape(struct buf *out, const char *s, size_t n);
 
 #endif

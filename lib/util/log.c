@@ -4,16 +4,50 @@
  */
 #include "log.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *progname = "vtrace";
+static int stdout_status = 1;
+
+/*
+ * At exit: what stdout could not take is an output failure like any other
+ * (vanalyze T > /dev/full), so exit 1 with a message.  A closed pipe
+ * (vanalyze T | head) is the reader's choice and stays quiet.  An error
+ * that an earlier write met and nothing is left to flush was the program's
+ * to report: the status still says it.
+ */
+static void close_stdout(void)
+{
+	int earlier = ferror(stdout);
+
+	errno = 0;
+	if (fclose(stdout) == 0) {
+		if (earlier)
+			_exit(stdout_status);
+		return;
+	}
+	if (errno == EPIPE)
+		return;
+	fprintf(stderr, "%s: cannot write to standard output: %s\n", progname,
+		errno ? strerror(errno) : "write error");
+	_exit(stdout_status);
+}
+
+void log_stdout_status(int status)
+{
+	stdout_status = status;
+}
 
 void log_init(const char *name)
 {
 	const char *slash = strrchr(name, '/');
 
 	progname = slash ? slash + 1 : name;
+	atexit(close_stdout);
 }
 
 const char *log_progname(void)

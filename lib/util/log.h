@@ -33,8 +33,14 @@ void err_clear(struct err *e);
 int err_set(struct err *e, int64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Set the program name printed before every message. */
+/*
+ * Set the program name printed before every message, and check standard
+ * output at exit: a write error there (EPIPE aside) prints a message and
+ * makes the exit status 1.  Programs call it once, first.
+ */
 void log_init(const char *progname);
+/* The exit status for a standard output failure (1 unless set; vcompare: 2). */
+void log_stdout_status(int status);
 const char *log_progname(void);
 
 /*

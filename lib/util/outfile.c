@@ -2,10 +2,14 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <stdatomic.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 /* Straight into an existing non-regular file: renaming over it would replace it. */
 static int write_through(const char *path, FILE *f, const void *data, size_t len,
@@ -16,16 +20,69 @@ static int write_through(const char *path, FILE *f, const void *data, size_t len
 	return 0;
 }
 
+/* All of data to fd, through short writes.  0, or -1 with errno. */
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int outfile_open_tmp(const char *path, char **tmp, struct err *e)
+{
+	static _Atomic unsigned long counter;
+	size_t cap = strlen(path) + 48;
+	struct timespec now;
+	int fd = -1;
+
+	*tmp = malloc(cap);
+	if (!*tmp)
+		return err_set(e, -1, "cannot write '%s': out of memory", path);
+	clock_gettime(CLOCK_REALTIME, &now);
+	/*
+	 * mkstemp's idea with open's mode: a fresh name that O_CREAT | O_EXCL
+	 * | O_NOFOLLOW creates or refuses, so a planted file or link is never
+	 * written; the mode follows the umask like any file we create.
+	 */
+	for (int tries = 0; fd < 0 && tries < 100; tries++) {
+		unsigned long x = (unsigned long)now.tv_nsec ^ (unsigned long)getpid() << 20 ^
+				  atomic_fetch_add(&counter, 1) * 0x9e3779b9ul;
+
+		snprintf(*tmp, cap, "%s.tmp.%06lx", path, x & 0xfffffful);
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+		now.tv_nsec += 7919;
+	}
+	if (fd < 0) {
+		err_set(e, -1, "cannot write '%s': %s", path, strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
+}
+
 int outfile_write(const char *path, const void *data, size_t len, struct err *e)
 {
-	size_t n = strlen(path);
 	struct stat st;
 	char *tmp;
 	FILE *f;
-	int saved, rc;
+	int fd, saved, rc;
 
 	if (strcmp(path, "-") == 0)
 		return write_through("standard output", stdout, data, len, e);
+	/* A link to a non-regular file (/dev/null) is written through on purpose. */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		f = fopen(path, "wb");
 		if (!f)
@@ -35,24 +92,15 @@ int outfile_write(const char *path, const void *data, size_t len, struct err *e)
 			rc = err_set(e, -1, "cannot write '%s': %s", path, strerror(errno));
 		return rc;
 	}
-	tmp = malloc(n + 5);
-	if (!tmp)
-		return err_set(e, -1, "cannot write '%s': out of memory", path);
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	f = fopen(tmp, "wb");
-	if (!f) {
-		err_set(e, -1, "cannot write '%s': %s", path, strerror(errno));
-		free(tmp);
+	fd = outfile_open_tmp(path, &tmp, e);
+	if (fd < 0)
 		return -1;
-	}
-	fwrite(data, 1, len, f);
-	if (ferror(f) | fflush(f)) {
+	if (write_all(fd, data, len)) {
 		saved = errno;
-		fclose(f);
+		close(fd);
 		goto fail;
 	}
-	if (fclose(f)) {
+	if (close(fd)) {
 		saved = errno;
 		goto fail;
 	}
@@ -63,7 +111,7 @@ int outfile_write(const char *path, const void *data, size_t len, struct err *e)
 	free(tmp);
 	return 0;
 fail:
-	remove(tmp);
+	unlink(tmp);
 	free(tmp);
 	return err_set(e, -1, "cannot write '%s': %s", path, strerror(saved));
 }

@@ -1,10 +1,14 @@
 /*
  * outfile: write an output file whole or not at all.
  *
- * The bytes go to "PATH.tmp", which is flushed, checked and renamed over
- * PATH, so a full disk or a crash never leaves a half-written report.  "-"
- * writes to standard output, and an existing path that is no regular file
- * (/dev/null, a FIFO) is written directly, never renamed over.
+ * The bytes go to a fresh "PATH.tmp.XXXXXX" beside PATH, created with
+ * O_EXCL and O_NOFOLLOW (as mkstemp does), written, checked and renamed
+ * over PATH.  So a full disk or a crash never leaves a half-written report,
+ * two writers of one PATH each leave a whole file (the last rename wins),
+ * and a link planted at the temporary name is never followed.  A link at PATH itself is replaced, not
+ * written through.  "-" writes to standard output, and an existing path
+ * that is no regular file (/dev/null, a FIFO) is written directly, never
+ * renamed over.
  */
 #ifndef VT_OUTFILE_H
 #define VT_OUTFILE_H
@@ -15,5 +19,11 @@
 
 /* Returns 0, or -1 with *e filled ("cannot write 'PATH': No space left..."). */
 int outfile_write(const char *path, const void *data, size_t len, struct err *e);
+
+/*
+ * Create the unique temporary for path: returns its descriptor and sets
+ * *tmp to its name (caller frees, renames or unlinks), or -1 with *e filled.
+ */
+int outfile_open_tmp(const char *path, char **tmp, struct err *e);
 
 #endif

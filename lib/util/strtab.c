@@ -94,6 +94,8 @@ uint32_t strtab_find(const struct strtab *t, const char *s, size_t len)
 
 	if (!t->slots)
 		return STRTAB_NONE;
+	if (!len)
+		s = "";		/* an empty buf's data may be NULL: not for memcmp */
 	h = strtab_hash(s, len);
 	for (i = h & t->mask; t->slots[i]; i = (i + 1) & t->mask) {
 		const struct strtab_entry *en = &t->ents[t->slots[i]];
@@ -111,6 +113,8 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
 
 	if (len > UINT32_MAX)
 		return STRTAB_OOM;
+	if (!len)
+		s = "";		/* an empty buf's data may be NULL: not for memcmp */
 	if (t->n == 0)
 		t->n = 1;	/* id 0 stays "no string" */
 	if ((uint64_t)(t->n + 1) * 2 > (uint64_t)t->mask + 1 && grow_slots(t))

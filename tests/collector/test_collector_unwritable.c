@@ -1,6 +1,7 @@
 /*
  * test_collector_unwritable: the collector in trouble.  A directory that
- * cannot be made, a file that is a link to /dev/full, and a disk that fills
+ * cannot be made, a link planted at the file's name (never followed: its
+ * target stays as it was), and a disk that fills
  * up mid-run (RLIMIT_FSIZE): each time it switches off with one line on
  * stderr, never writes to stdout, never exits, and every call afterwards is
  * a harmless no-op.  Each case runs in a child of its own, because the one
@@ -29,6 +30,7 @@ static int run_case(int which, const char *dir)
 {
 	char path[8192];
 	struct rlimit lim = { 256 * 1024, 256 * 1024 };
+	FILE *victim;
 
 	switch (which) {
 	case 0:		/* a directory below a regular file */
@@ -36,9 +38,12 @@ static int run_case(int which, const char *dir)
 		if (vt_init(path, "x", 0) != -1 || vt_enabled())
 			return 10;
 		break;
-	case 1:		/* every write fails with ENOSPC */
+	case 1:		/* a link planted at the file's name, to a file of someone else's */
+		snprintf(path, sizeof(path), "%s/victim", dir);
+		if (!(victim = fopen(path, "w")) || fputs("keep", victim) < 0 || fclose(victim))
+			return 22;
 		snprintf(path, sizeof(path), "%s/full-rank0.vtr", dir);
-		if (symlink("/dev/full", path))
+		if (symlink("victim", path))
 			return 20;
 		if (vt_init(dir, "full", 0) != -1 || vt_enabled())
 			return 21;
@@ -66,9 +71,9 @@ static int run_case(int which, const char *dir)
 
 int main(void)
 {
-	static const char *const what[3] = { "directory cannot be made", "writes fail (/dev/full)",
+	static const char *const what[3] = { "directory cannot be made", "a planted link is not followed",
 					     "disk fills up mid-run" };
-	static const char *const expect[3] = { "cannot create", "cannot write", "cannot write" };
+	static const char *const expect[3] = { "cannot create", "cannot create", "cannot write" };
 	char *dir = ctest_tmpdir(), path[4096], err[4096], out[4096];
 	struct ctest_trace tr;
 	FILE *f;
@@ -115,6 +120,16 @@ int main(void)
 			  "%s: one line on stderr: %s", what[i], err);
 		CHECK_MSG(out[0] == '\0', "%s: nothing on stdout", what[i]);
 	}
+
+	/* The link's target is untouched: O_NOFOLLOW refused the name. */
+	snprintf(path, sizeof(path), "%s/case1/victim", dir);
+	f = fopen(path, "r");
+	out[0] = '\0';
+	if (f) {
+		out[fread(out, 1, sizeof(out) - 1, f)] = '\0';
+		fclose(f);
+	}
+	CHECK_MSG(!strcmp(out, "keep"), "the file behind a planted link was written: '%s'", out);
 
 	/* What the full disk left is readable up to where it stopped. */
 	snprintf(path, sizeof(path), "%s/case2/fills-rank0.vtr", dir);

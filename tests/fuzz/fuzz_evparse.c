@@ -94,7 +94,10 @@ static void run(const char *text, size_t len, int64_t off, enum evparse_state st
 	ASSERT(out->n <= len, "%zu events from %zu bytes", out->n, len);
 	ASSERT(out->r.pos <= len, "pos %zu > len %zu", out->r.pos, len);
 	ASSERT((size_t)out->r.nr_not_object <= out->n, "nr_not_object");
-	ASSERT((size_t)out->r.nr_bad_time <= out->n, "nr_bad_time");
+	/* events with bad times are left out: each was an element all the same */
+	ASSERT((size_t)out->r.nr_bad_time + out->n <= len, "nr_bad_time");
+	ASSERT(!out->r.nr_bad_time || out->r.bad_time_pos < len, "bad_time_pos %zu of %zu",
+	       out->r.bad_time_pos, len);
 	switch (out->r.end) {
 	case EVP_CLEAN:
 		ASSERT(out->r.pos == len, "clean end at %zu of %zu", out->r.pos, len);

@@ -61,10 +61,28 @@ seed cut.json '{"traceEvents":[{"name":"a","ts":1},{"name":"b\u12'
 seed deep.json '[{"args":{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[{"b":[]}]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}]'
 seed bom.json $'\xef\xbb\xbf{"traceEvents":[]} trailing'
 seed junk.json '{"traceEvents":[{"name":"a"},{"name":"b"} x {"name":"c"}]}'
-# A report, for the report reader's target (the other targets see JSON).
+# A report, for the report reader's target.
 root=$(cd "$(dirname "$0")/../.." && pwd -P)
 [ -f "$root/testdata/golden/demo-report.json" ] &&
 	head -c "$max_len" "$root/testdata/golden/demo-report.json" >"$seeds/report.json"
+# A collector raw file (collector/FORMAT.md): header, strings, events, end;
+# and the same blocks alone, which fuzz_vtr_read puts after a header of its own.
+python3 - "$seeds" <<'PY'
+import struct, sys
+def block(kind, arg, payload):
+    return struct.pack("<IHHII", 0x4b4c4256, kind, 0, len(payload), arg) + payload
+def rec(ts, kind, sid=0, arg=0):
+    return struct.pack("<qII", ts, kind | sid << 8, arg)
+head = (b"\x89VTR\r\n\x1a\n" + struct.pack("<IIII", 1, 256, 0x01020304, 16) +
+        struct.pack("<qqqqiI", 10**18, 1000, 0, 1, 42, 0)).ljust(256, b"\0")
+names = b"".join(struct.pack("<I", len(n)) + n for n in (b"step", b"\0x", b"frames"))
+events = (rec(1000, 1, 1) + rec(1500, 1, 2) + rec(1600, 2) + rec(2000, 2) + rec(2100, 3, 1) +
+          rec(2200, 4, 3) + rec(7, 8) + rec(2300, 6) + rec(2, 8) + rec(2400, 1, 1))
+body = (block(1, 1, names) + block(2, 77, events) + block(2, 78, rec(5, 2)) +
+        block(3, 0, struct.pack("<qQQQ", 3000, 12, 0, 0)))
+open(sys.argv[1] + "/raw.vtr", "wb").write(head + body)
+open(sys.argv[1] + "/blocks.bin", "wb").write(b"\0" + body)
+PY
 printf '{"traceEvents":[{"name":"gz","ts":1,"ph":"X","dur":1},{"name":"},{","ts":2}]}' |
 	gzip -c >"$seeds/small.json.gz"
 

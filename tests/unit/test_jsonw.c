@@ -45,7 +45,12 @@ static void test_escape(void)
 
 	/* valid UTF-8 is kept */
 	ESC("\xc3\xa9", "\xc3\xa9");
-	ESC("\xc2\x80", "\xc2\x80");
+	ESC("\xc2\xa0", "\xc2\xa0");
+	/* but C1 controls are escaped: CSI (U+009B) would drive a terminal */
+	ESC("\xc2\x80", "\\u0080");
+	ESC("a\xc2\x9b" "31m", "a\\u009b31m");
+	/* jscan's NUL */
+	ESC("a\xc0\x80" "b", "a\\u0000b");
 	ESC("\xe2\x82\xac", "\xe2\x82\xac");
 	ESC("\xef\xbf\xbf", "\xef\xbf\xbf");
 	ESC("\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80");
@@ -318,7 +323,8 @@ static void test_random(void)
 			case 3: cp = 0x10000 + (r >> 3) % 0x100000; break;
 			default: cp = "<\"/\\"[(r >> 3) % 4]; break;
 			}
-			if (cp >= 0xd800 && cp <= 0xdfff)
+			/* NUL comes back as C0 80, jscan's NUL; tested on its own */
+			if ((cp >= 0xd800 && cp <= 0xdfff) || cp == 0)
 				continue;
 			n += put_cp(in + n, cp);
 			if (r % 17 == 0)
@@ -329,6 +335,18 @@ static void test_random(void)
 			bad_utf8++;
 	}
 	CHECKF(bad_utf8 == 0, "%ld valid UTF-8 strings did not come back unchanged", bad_utf8);
+
+	/* jscan's NUL (C0 80) is written as \u0000 and reads back as C0 80 */
+	{
+		static const char nul[] = "ab\xc0\x80" "cd";
+		long got;
+
+		buf_reset(&rt_buf);
+		jsonw_escape(&rt_buf, nul, 6);
+		CHECK_EQ_MEM(rt_buf.data, rt_buf.len, "ab\\u0000cd", 10);
+		got = round_trip(nul, 6, dec, sizeof(dec));
+		CHECKF(got == 6 && memcmp(dec, nul, 6) == 0, "NUL did not round-trip: %ld", got);
+	}
 	buf_release(&rt_buf);
 	arena_release(&rt_arena);
 }

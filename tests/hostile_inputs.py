@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Write the reproducers of issue 18 (hostile inputs), one per subcommand.
+
+    hostile_inputs.py extreme PATH        times at the edge of what is kept, and past it
+    hostile_inputs.py names PATH          empty, NUL-carrying, formula and C1-control names
+    hostile_inputs.py deep PATH N         N nested annotation spans on one thread
+    hostile_inputs.py big PATH MB [N]     N events (default 1) each with an MB-megabyte
+                                          escaped string, gzipped when PATH ends in .gz
+    hostile_inputs.py schema PATH REPORT  REPORT with a NUL and more appended to its schema
+
+Only the standard library; every file is small to write and deterministic.
+"""
+import gzip
+import json
+import sys
+
+LIMIT_US = "4611686018427387.903"      # 2^62 - 1 ns, the largest time kept (lib/sat.h)
+
+
+def write(path, data):
+    if path.endswith(".gz"):
+        data = gzip.compress(data, 1)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def trace(events):
+    return b'{"traceEvents":[\n' + b",\n".join(events) + b"\n]}\n"
+
+
+def ev(**kw):
+    return json.dumps(kw).encode()
+
+
+def extreme(path):
+    """Kernels, phases, steps, CPU ops, copies and memory at +-(2^62 - 1) ns."""
+    lo, hi = "-" + LIMIT_US, LIMIT_US
+    big = "2305843009213693.951"        # (2^62 - 1) / 2 ns
+    evs = []
+    # Spans whose sums and differences pass INT64_MAX when done naively.
+    for i, (ts, dur) in enumerate([(lo, big), (lo, big), ("0", big), ("0", big), ("1", big)]):
+        corr = 100 + i
+        evs.append(b'{"ph":"X","cat":"kernel","name":"k%d","pid":0,"tid":7,"ts":%s,"dur":%s,'
+                   b'"args":{"correlation":%d,"stream":7,"device":0}}' % (i % 2, ts.encode(),
+                                                                          dur.encode(), corr))
+        evs.append(b'{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,'
+                   b'"ts":%s,"dur":1,"args":{"correlation":%d}}' % (ts.encode(), corr))
+        evs.append(b'{"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD","pid":0,"tid":8,'
+                   b'"ts":%s,"dur":%s}' % (ts.encode(), dur.encode()))
+        evs.append(b'{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":%s,'
+                   b'"dur":%s}' % (ts.encode(), dur.encode()))
+        evs.append(b'{"ph":"X","cat":"user_annotation","name":"ProfilerStep#%d","pid":1,'
+                   b'"tid":1,"ts":%s,"dur":%s}' % (i, ts.encode(), dur.encode()))
+        evs.append(b'{"ph":"X","cat":"user_annotation","name":"block_%d","pid":1,"tid":1,'
+                   b'"ts":%s,"dur":%s}' % (i, ts.encode(), dur.encode()))
+        evs.append(b'{"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce","pid":0,'
+                   b'"tid":9,"ts":%s,"dur":%s,"args":{"stream":9}}' % (ts.encode(), dur.encode()))
+    evs.append(b'{"ph":"X","cat":"user_annotation","name":"generate","pid":1,"tid":1,'
+               b'"ts":%s,"dur":%s}' % (lo.encode(), LIMIT_US.encode()))
+    evs.append(b'{"ph":"B","cat":"user_annotation","name":"open","pid":1,"tid":2,"ts":%s}'
+               % lo.encode())
+    evs.append(b'{"ph":"E","pid":1,"tid":2,"ts":%s}' % hi.encode())
+    for ts in (lo, hi):
+        evs.append(b'{"ph":"i","name":"[memory]","pid":1,"tid":1,"ts":%s,"s":"t",'
+                   b'"args":{"Device Id":0,"Total Allocated":9223372036854775807,'
+                   b'"Total Reserved":9223372036854775807,"Bytes":-9223372036854775808}}'
+                   % ts.encode())
+    # Past the limit: left out, counted, warned with the first one's offset.
+    evs.append(b'{"ph":"X","cat":"kernel","name":"out1","pid":0,"tid":7,'
+               b'"ts":9223372036854775.807,"dur":1}')
+    evs.append(b'{"ph":"X","cat":"kernel","name":"out2","pid":0,"tid":7,"ts":%s,"dur":0.001}'
+               % LIMIT_US.encode())
+    evs.append(b'{"ph":"X","cat":"kernel","name":"out3","pid":0,"tid":7,'
+               b'"ts":-9223372036854775.808,"dur":9223372036854775.807}')
+    write(path, trace(evs))
+
+
+NAMES = ["", "ab\u0000cd", "ab\u0000ef", "ab", "=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)",
+         "\tlead tab", "\rlead cr", "csi \u009b31m red \u009b0m", "c1 \u0085 nel"]
+
+
+def names(path):
+    evs = []
+    for i, n in enumerate(NAMES):
+        for j in range(2):
+            evs.append(ev(ph="X", cat="kernel", name=n, pid=0, tid=7, ts=10 * i + 3 * j, dur=1 + i,
+                          args={"stream": 7}))
+    for i, n in enumerate(["", "fastvideo.region::", "ab\u0000x", "=HYPERLINK(\"x\")"]):
+        evs.append(ev(ph="X", cat="user_annotation", name=n, pid=1, tid=1, ts=1000 * i, dur=500))
+    evs.append(ev(ph="X", name="fastvideo.region::", pid=1, tid=3, ts=0, dur=5))
+    write(path, trace(evs))
+
+
+def deep(path, n):
+    parts = [b'{"traceEvents":[\n']
+    for i in range(n):
+        parts.append(b'{"ph":"X","cat":"user_annotation","name":"s%d","pid":1,"tid":1,'
+                     b'"ts":%d,"dur":%d},\n' % (i, i, 2 * (n - i)))
+    parts.append(b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":0,"dur":1}\n]}\n')
+    write(path, b"".join(parts))
+
+
+def big(path, mb, count):
+    s = b"\\u0041" * (mb * 1024 * 1024 // 6)
+    evs = [b'{"ph":"X","cat":"cpu_op","name":"big%d","pid":1,"tid":1,"ts":%d,"dur":1,'
+           b'"args":{"text":"%s"}}' % (i, i, s) for i in range(count)]
+    evs.append(b'{"ph":"X","cat":"kernel","name":"after","pid":0,"tid":7,"ts":1,"dur":2}')
+    write(path, trace(evs))
+
+
+def schema(path, report):
+    with open(report, "rb") as f:
+        text = f.read()
+    old = b'"schema": "vtrace.report/1"'
+    assert old in text, "no schema key in " + report
+    write(path, text.replace(old, b'"schema": "vtrace.report/1\\u0000x"', 1))
+
+
+def main(argv):
+    cmd, path = argv[1], argv[2]
+    if cmd == "extreme":
+        extreme(path)
+    elif cmd == "names":
+        names(path)
+    elif cmd == "deep":
+        deep(path, int(argv[3]))
+    elif cmd == "big":
+        big(path, int(argv[3]), int(argv[4]) if len(argv) > 4 else 1)
+    elif cmd == "schema":
+        schema(path, argv[3])
+    else:
+        sys.exit("unknown subcommand " + cmd)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
