@@ -300,6 +300,7 @@ static int read_event(struct parser *ps, const char **pp, struct trace_event *ev
 		/* No producer means it; a negative span would subtract from every sum. */
 		ev->flags &= ~(uint32_t)(EV_TS | EV_DUR);
 		ev->flags |= EV_NEG_DUR;
+		ev->dur_ns = 0;	/* without EV_DUR, dur_ns is 0 (event.h) */
 		if (!ps->nr_neg_dur++)
 			ps->first_neg_dur = jscan_off(&ps->js, *pp);
 	}
