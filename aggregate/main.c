@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "collectives.h"
 #include "crossrank.h"
 #include "find.h"
 #include "gaps.h"
@@ -343,7 +344,8 @@ int main(int argc, char **argv)
 	world = o.expect_ranks ? o.expect_ranks : gaps_world_size(&rep);
 	if (world < 0 || gaps_report(&rep, world, o.expect_ranks ? "--expect-ranks" : "world_size"))
 		status = EXIT_FAIL;
-	if (crossrank_compute(&rep) || suggest_compute(&rep, &o.cli.suggest)) {
+	if (collectives_compute(&rep) || crossrank_compute(&rep) ||
+	    suggest_compute(&rep, &o.cli.suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}

@@ -61,24 +61,6 @@ static void stats_lines(FILE *f, const struct report *rep, const char *bold, con
 			"cross_rank)\n", hidden);
 }
 
-static void straggler_lines(FILE *f, const struct report *rep, const char *bold, const char *off)
-{
-	if (rep->nr_ranks < 2)
-		return;
-	if (!rep->nr_stragglers) {
-		fprintf(f, "%sstragglers%s none\n", bold, off);
-		return;
-	}
-	fprintf(f, "%sstragglers%s\n", bold, off);
-	for (size_t i = 0; i < rep->nr_stragglers; i++) {
-		const struct report_straggler *sg = &rep->stragglers[i];
-
-		fprintf(f, "  rank %lld: %s %+.0f%% against the median%s\n", (long long)sg->rank,
-			sg->metric, 100 * sg->excess,
-			sg->excess < 0 ? " (the others wait for it)" : "");
-	}
-}
-
 void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st)
 {
 	int color = term_use_color(f);
@@ -98,6 +80,6 @@ void summary_print(FILE *f, const struct report *rep, const struct merge_stats *
 		fprintf(f, ", %zu other JSON files passed over", st->other);
 	fputc('\n', f);
 	stats_lines(f, rep, bold, off);
-	straggler_lines(f, rep, bold, off);
+	term_stragglers(f, rep, bold, off);
 	term_suggestions(f, rep, bold, off);
 }

@@ -66,6 +66,7 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	arena_init(&res->arena);
 	gpu_init(&res->gpu);
 	cpuops_init(&res->cpuops);
+	comm_init(&res->comm);
 	phases_init(&res->phases, opts);
 	buf_init(&res->mem_samples);
 }
@@ -76,6 +77,7 @@ void file_result_release(struct file_result *res)
 	tally_release(&res->by_cat);
 	gpu_release(&res->gpu);
 	cpuops_release(&res->cpuops);
+	comm_release(&res->comm);
 	phases_release(&res->phases);
 	free(res->memory);
 	buf_release(&res->mem_samples);
@@ -218,7 +220,8 @@ static int on_batch(void *ctx, const struct event_batch *b)
 			goto out;
 	}
 	if (gpu_collect(&res->gpu, b) || cpuops_collect(&res->cpuops, b) ||
-	    phases_collect(&res->phases, b) || memory_collect(res, b))
+	    phases_collect(&res->phases, b) || memory_collect(res, b) ||
+	    comm_collect(&res->comm, b))
 		goto out;
 	rc = 0;
 out:
@@ -504,7 +507,8 @@ static int finish(struct file_result *res, int nr_threads)
 	arena_adopt(&res->arena, &a_gpu);
 	arena_adopt(&res->arena, &a_cpu);
 	arena_adopt(&res->arena, &a_phases);
-	if (rc_gpu || rc_cpu || rc_phases)
+	rk->start_ns = min_ts;
+	if (rc_gpu || rc_cpu || rc_phases || comm_finish(&res->comm, &res->arena, rk))
 		return -1;
 	if (res->phases.nr_too_deep && res->info.nr_warnings < TRACE_MAX_WARNINGS) {
 		err_set(&res->info.warnings[res->info.nr_warnings++], -1,

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "comm.h"
 #include "cpuops.h"
 #include "gpu.h"
 #include "phases.h"
@@ -38,6 +39,7 @@ struct file_result {
 	int oom;
 	struct gpu gpu;
 	struct cpuops cpuops;
+	struct comm comm;
 	struct phases phases;
 	struct report_memory *memory;	/* peaks per device, malloc'd */
 	size_t nr_memory;

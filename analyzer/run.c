@@ -15,6 +15,7 @@
 
 #include "analyze.h"
 #include "buf.h"
+#include "collectives.h"
 #include "crossrank.h"
 #include "grow.h"
 #include "log.h"
@@ -243,7 +244,8 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 	analyze_all(res, in.n, o);
 	if (build_report(rep, res, in.n) != EXIT_OK)
 		status = EXIT_FAIL;
-	if (crossrank_compute(rep) || suggest_compute(rep, &o->suggest)) {
+	if (collectives_compute(rep) || crossrank_compute(rep) ||
+	    suggest_compute(rep, &o->suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}

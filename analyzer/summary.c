@@ -50,6 +50,14 @@ static void gpu_lines(FILE *f, const struct report_rank *rk, size_t top)
 		if (!isnan(g->comm_compute_overlap) && !g->cpu_comm)
 			fprintf(f, ", %s overlapped with compute",
 				fmt(pct, g->comm_compute_overlap, UNIT_RATIO));
+		if (g->has_wait) {
+			fmt_ns(t, sizeof(t), (double)g->comm_wait_ns);
+			fmt_ns(b1, sizeof(b1), (double)g->comm_transfer_ns);
+			fprintf(f, "; waiting for other ranks %s, transfer %s", t, b1);
+			if (!isnan(g->effective_utilization))
+				fprintf(f, "; effective util %s",
+					fmt(pct, g->effective_utilization, UNIT_RATIO));
+		}
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < rk->nr_memory; i++) {
@@ -100,7 +108,7 @@ static void cross_rank_lines(FILE *f, const struct report *rep, const char *bold
 {
 	if (rep->nr_ranks < 2)
 		return;
-	fprintf(f, "%scross-rank%s (%zu ranks)   %-12s %-20s %-12s\n", bold, off, rep->nr_ranks,
+	fprintf(f, "%scross-rank%s (%zu ranks)       %-12s %-20s %-12s\n", bold, off, rep->nr_ranks,
 		"min", "median", "max");
 	for (size_t i = 0; i < rep->nr_cross_rank; i++) {
 		const struct report_stat *st = &rep->cross_rank[i];
@@ -108,7 +116,7 @@ static void cross_rank_lines(FILE *f, const struct report *rep, const char *bold
 
 		if (!d || !(d->flags & MF_TERM) || st->max == 0)
 			continue;
-		fprintf(f, "  %-22s ", st->metric);
+		fprintf(f, "  %-26s ", st->metric);
 		term_value(f, st->min, d->unit, 0, 10);
 		fprintf(f, " r%-4lld ", (long long)st->min_rank);
 		term_value(f, st->median, d->unit, 0, 10);
@@ -116,13 +124,7 @@ static void cross_rank_lines(FILE *f, const struct report *rep, const char *bold
 		term_value(f, st->max, d->unit, 0, 10);
 		fprintf(f, " r%lld\n", (long long)st->max_rank);
 	}
-	for (size_t i = 0; i < rep->nr_stragglers; i++) {
-		const struct report_straggler *sg = &rep->stragglers[i];
-
-		fprintf(f, "  straggler: rank %lld, %s %+.0f%% against the median%s\n",
-			(long long)sg->rank, sg->metric, 100 * sg->excess,
-			sg->excess < 0 ? " (the others wait for it)" : "");
-	}
+	term_stragglers(f, rep, bold, off);
 }
 
 /* Blocks, BPS and cadence: no line at all for a trace without blocks. */

@@ -242,6 +242,37 @@ static void cross_rank(const struct report *r, struct buf *b)
 	}
 }
 
+static void collectives(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	header(b, "group,collective,ranks,instances,unmatched,wait_ns,transfer_ns,last_rank,"
+		  "last_count,bytes,algbw_gbps,busbw_gbps");
+	for (size_t i = 0; i < r->nr_collectives; i++) {
+		const struct report_collective *c = &r->collectives[i];
+
+		if (c->group)
+			f_str(&w, c->group);
+		else
+			f_none(&w);
+		f_str(&w, c->name);
+		f_i64(&w, c->ranks);
+		f_i64(&w, c->instances);
+		f_i64(&w, c->unmatched);
+		f_i64(&w, c->wait_ns);
+		f_i64(&w, c->transfer_ns);
+		f_i64(&w, c->last_rank);
+		f_i64(&w, c->last_count);
+		if (c->bytes >= 0)
+			f_i64(&w, c->bytes);
+		else
+			f_none(&w);
+		f_dbl(&w, c->algbw);
+		f_dbl(&w, c->busbw);
+		row_end(&w);
+	}
+}
+
 static void suggestions(const struct report *r, struct buf *b)
 {
 	static const char *const sev[] = { "low", "medium", "high" };
@@ -271,7 +302,8 @@ static const struct {
 } tables[] = {
 	{ "kernels.csv", kernels },	{ "phases.csv", phases },
 	{ "steps.csv", steps },		{ "ranks.csv", ranks },
-	{ "cross_rank.csv", cross_rank }, { "suggestions.csv", suggestions },
+	{ "cross_rank.csv", cross_rank }, { "collectives.csv", collectives },
+	{ "suggestions.csv", suggestions },
 };
 
 int render_csv(const struct report *r, const char *dir, struct err *err)

@@ -65,6 +65,7 @@ static void head(struct page *p, const char *title)
 {
 	static const char *const nav[][2] = {
 		{ "summary", "Summary" },	{ "suggestions", "Suggestions" },
+		{ "collectives", "Who waits" },
 		{ "phases", "Phases" },		{ "timeline", "Timeline" },
 		{ "steps", "Steps" },		{ "kernels", "Kernels" },
 		{ "categories", "GPU time" },	{ "memory", "Memory" },
@@ -142,6 +143,7 @@ int render_html(const struct report *r, const char *path, const struct render_op
 	head(&p, title);
 	html_summary(&p);
 	html_suggestions(&p);
+	html_collectives(&p);
 	html_phases(&p);
 	html_timeline(&p);
 	html_steps(&p);

@@ -97,6 +97,7 @@ void html_summary(struct page *p);
 void html_suggestions(struct page *p);
 void html_phases(struct page *p);
 void html_timeline(struct page *p);
+void html_collectives(struct page *p);
 void html_steps(struct page *p);
 void html_kernels(struct page *p);
 void html_categories(struct page *p);

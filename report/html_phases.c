@@ -1,7 +1,8 @@
 /*
  * html_phases: where the time goes on each rank: the phase breakdown and
- * the timeline of phases on a time axis shared by the ranks (time since
- * each rank's first event), with stragglers marked.
+ * the timeline of phases on one time axis for all ranks (each rank's clock
+ * moved by its offset, where collectives gave one; else time since each
+ * rank's first event), with stragglers marked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,39 @@ static int64_t rank_end(const struct report_rank *rk)
 	return end;
 }
 
+/*
+ * Where every rank has a clock offset: *shift (malloc'd, caller frees) gets
+ * each rank's move onto the shared axis, so that the earliest corrected
+ * start is 0, and *ref the reference rank.  0 (and *shift NULL) otherwise.
+ */
+static int shift_of(const struct report *r, int64_t *ref, int64_t **shift)
+{
+	int64_t lo = INT64_MAX;
+
+	*shift = NULL;
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		if (!r->ranks[i].has_clock)
+			return 0;
+	if (r->nr_ranks < 2 || !(*shift = malloc(r->nr_ranks * sizeof(**shift))))
+		return 0;
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		(*shift)[i] = rk->start_ns - rk->clock_offset_ns;
+		if ((*shift)[i] < lo)
+			lo = (*shift)[i];
+	}
+	*ref = r->ranks[0].rank;	/* collectives_compute() measures against the first */
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		(*shift)[i] -= lo;
+	return 1;
+}
+
+static int64_t shift_at(const int64_t *shift, size_t i)
+{
+	return shift ? shift[i] : 0;
+}
+
 void html_timeline(struct page *p)
 {
 	const struct report *r = p->r;
@@ -262,25 +296,41 @@ void html_timeline(struct page *p)
 	int64_t end = 0;
 	struct series s;
 	struct buf d;
-	int h;
+	int h, shared;
+	int64_t ref_rank = 0, *shift = NULL;
 
 	buf_adds(p->b, "<section id=\"timeline\">\n<h2>Timeline</h2>\n");
+	shared = shift_of(r, &ref_rank, &shift);
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		for (size_t k = 0; r->ranks[i].has_phases && k < r->ranks[i].nr_phases; k++)
 			if (r->ranks[i].phases[k].nr_spans) {
 				const struct report_phase *ph = &r->ranks[i].phases[k];
+				int64_t e = ph->spans_ns[2 * ph->nr_spans - 1] + shift_at(shift, i);
 
 				rows++;
-				if (ph->spans_ns[2 * ph->nr_spans - 1] > end)
-					end = ph->spans_ns[2 * ph->nr_spans - 1];
+				if (e > end)
+					end = e;
 			}
 	if (!rows) {
 		buf_adds(p->b, "<p class=\"muted\">No phase spans to draw.</p>\n</section>\n");
+		free(shift);
 		return;
 	}
-	buf_adds(p->b, "<p class=\"muted\">Top-level phases (light bands) and their children per "
-		       "rank, against the time since each rank's first event: a rank whose "
-		       "bars end late is the one the others wait for.</p>\n");
+	if (shared)
+		buf_printf(p->b, "<p class=\"muted\">Top-level phases (light bands) and their "
+				 "children per rank, on one time axis: each rank's clock is moved "
+				 "by its offset against rank %lld, estimated from the ends of "
+				 "matched collectives, which coincide on all ranks. A rank that "
+				 "starts late shows bars shifted right; where the ranks meet at "
+				 "collectives their bars line up, and the ranks that wait there "
+				 "look longer, not the one they wait for (see Who waits for "
+				 "whom).</p>\n",
+			   (long long)ref_rank);
+	else
+		buf_adds(p->b, "<p class=\"muted\">Top-level phases (light bands) and their "
+			       "children per rank, against the time since each rank's first event: "
+			       "no collectives matched across ranks to line their clocks up, so "
+			       "bars of different ranks cannot be compared in time.</p>\n");
 	series_of(r, &s);
 	h = p->many ? 900 : (int)(90 + 26 * r->nr_ranks);
 	if (h < 180)
@@ -294,6 +344,7 @@ void html_timeline(struct page *p)
 			for (size_t i = 0; i < r->nr_ranks; i++) {
 				const struct report_rank *rk = &r->ranks[i];
 				double half = depth ? 0.22 : 0.4;
+				int64_t sh = shift_at(shift, i);
 
 				for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
 					const struct report_phase *ph = &rk->phases[k];
@@ -309,16 +360,19 @@ void html_timeline(struct page *p)
 						size_t a = j * n / g, b = (j + 1) * n / g - 1;
 
 						buf_printf(&d, "%.9g %.9g %.3f %.3f %u\n",
-							   (double)ph->spans_ns[2 * a] / 1e6,
-							   (double)ph->spans_ns[2 * b + 1] / 1e6,
+							   (double)(ph->spans_ns[2 * a] + sh) / 1e6,
+							   (double)(ph->spans_ns[2 * b + 1] + sh) /
+								   1e6,
 							   (double)i - half, (double)i + half, c);
 					}
 				}
 			}
 		}
-		buf_printf(&p->gp.script, "set xlabel 'ms since the rank''s first event'\n"
+		buf_printf(&p->gp.script, "set xlabel '%s'\n"
 					  "set ylabel 'rank'\nset key off\nset grid xtics\n"
 					  "set xrange [0:%.9g]\nset yrange [%zu.6:-0.6]\n",
+			   shared ? "ms on the shared axis (clock offsets applied)"
+				  : "ms since the rank''s first event",
 			   end > 0 ? (double)end / 1e6 * 1.01 : 1e-3, r->nr_ranks - 1);
 		html_rank_tics(p, "ytics");
 		buf_adds(&p->gp.script, "plot ");
@@ -329,7 +383,10 @@ void html_timeline(struct page *p)
 		buf_reset(&d);
 		for (size_t i = 0; i < r->nr_ranks; i++)
 			if (is_straggler(r, r->ranks[i].rank))
-				buf_printf(&d, "%.9g %zu\n", (double)rank_end(&r->ranks[i]) / 1e6, i);
+				buf_printf(&d, "%.9g %zu\n",
+					   (double)(rank_end(&r->ranks[i]) + shift_at(shift, i)) /
+						   1e6,
+					   i);
 		buf_adds(&d, "-1 0\n");	/* off the x range: never drawn, never empty */
 		gnuplot_data(&p->gp, &d);
 		buf_adds(&p->gp.script, " using 1:2 with points pt 7 ps 1.3 lc rgb '#d62728'\n");
@@ -338,6 +395,8 @@ void html_timeline(struct page *p)
 	series_legend(p, &s, -1, s.other);
 	if (r->nr_stragglers)
 		buf_adds(p->b, "<p class=\"muted\"><span style=\"color:#d62728\">\xe2\x97\x8f</span> "
-			       "marks the end of a straggler's phases (see Across ranks).</p>\n");
+			       "marks the end of the phases of a rank the others wait for (see Who "
+			       "waits for whom).</p>\n");
 	buf_adds(p->b, "</section>\n");
+	free(shift);
 }

@@ -239,7 +239,11 @@ void html_cross_rank(struct page *p)
 		buf_adds(p->b, "<p class=\"muted\">One rank: nothing to compare.</p>\n</section>\n");
 		return;
 	}
-	if (r->nr_stragglers) {
+	if (r->straggler_rule && !strcmp(r->straggler_rule, "collectives")) {
+		/* the ranks the others wait for have their own section */
+		buf_adds(p->b, "<p>Stragglers: see <a href=\"#collectives\">Who waits for "
+			       "whom</a>.</p>\n");
+	} else if (r->nr_stragglers) {
 		buf_adds(p->b, "<h3>Stragglers</h3>\n<table><tr><th>rank</th><th>metric</th>"
 			       "<th>value</th><th>median of ranks</th><th>excess</th></tr>\n");
 		for (size_t i = 0; i < r->nr_stragglers; i++) {

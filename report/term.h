@@ -5,12 +5,23 @@
 #ifndef VT_TERM_H
 #define VT_TERM_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "metric.h"
 #include "report.h"
 
 int term_use_color(FILE *f);
+
+/* A duration as every output shows it (metric_fmt(), UNIT_NS). */
+void term_fmt_ns(char *out, size_t n, int64_t ns);
+
+/*
+ * The stragglers and the rule that named them; under the collectives rule,
+ * each with the wait it imposes, and the rank that waits most, so the
+ * reader sees who waits for whom.
+ */
+void term_stragglers(FILE *f, const struct report *rep, const char *bold, const char *off);
 
 /*
  * A trace string, at most max bytes of it: C0 and C1 controls, DEL and

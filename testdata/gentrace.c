@@ -6,7 +6,8 @@
  *   gentrace [--ranks N] [--size BYTES|--steps S] [--blocks K] [--seed X]
  *            [--generations G] [--loop steps-outer|blocks-outer]
  *            [--jitter F] [--slow-phase NAME=FACTOR] [--straggler R=FACTOR]
- *            [--frames F] [--warmup FACTOR] [--no-wait] [--level L] [--plain]
+ *            [--frames F] [--warmup FACTOR] [--no-wait] [--clock-shift R=SECONDS]
+ *            [--level L] [--plain]
  *            [--truth PATH] -o PREFIX
  *
  * writes PREFIX-rank{R}.trace.json.gz (or .json with --plain) per rank and
@@ -668,6 +669,7 @@ struct opts {
 	int64_t warmup_ppm;
 	int64_t slow_ppm[A_NR];
 	int64_t straggler_ppm[MAX_RANKS];
+	int64_t clock_shift_ns[MAX_RANKS];	/* added to every time of the rank */
 	int level;
 	int plain;
 	int no_wait;		/* ranks do not wait for each other in collectives */
@@ -1705,7 +1707,7 @@ static int gen_rank(struct gen *g, const struct opts *o, int rank, const char *p
 	g->pid = CPU_PID_BASE + rank * 17;
 	g->rng = o->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)rank * 0xd1b54a32d192ed03ULL + 1;
 	rng_next(&g->rng);
-	g->t0 = T0_NS + rng_range(&g->rng, 0, 2000000) + rank * 1000;
+	g->t0 = T0_NS + rng_range(&g->rng, 0, 2000000) + rank * 1000 + o->clock_shift_ns[rank];
 	g->cpu = g->t0 + 150000;
 	for (int i = 0; i < NR_STREAMS; i++)
 		g->stream_free[i] = g->cpu;
@@ -2027,6 +2029,8 @@ static void usage(FILE *f)
 		"                         others wait for it in the all-to-alls\n"
 		"  --no-wait              ranks never wait for each other: a straggler's\n"
 		"                         steps are simply longer\n"
+		"  --clock-shift R=S      rank R's clock reads S whole seconds late, as on\n"
+		"                         another host (repeatable)\n"
 		"  --warmup F             the first step's GPU work takes F times longer (default "
 		"1)\n"
 		"  --level L              gzip level 0..9 (default 1)\n"
@@ -2236,6 +2240,21 @@ static void parse_args(int argc, char **argv, struct opts *o, int *have_steps)
 			if (k == A_NR)
 				usage_error("unknown phase in --slow-phase '%s'", v);
 			o->slow_ppm[k] = f;
+		} else if (!strcmp(a, "--clock-shift")) {
+			const char *eq;
+			char num[16];
+			uint64_t sec;
+
+			v = need_arg(argc, argv, &i);
+			eq = strchr(v, '=');
+			if (!eq || eq - v >= (long)sizeof(num) || parse_u64(eq + 1, &sec) ||
+			    sec > 86400)
+				usage_error("bad --clock-shift '%s' (RANK=SECONDS, to a day)", v);
+			memcpy(num, v, (size_t)(eq - v));
+			num[eq - v] = 0;
+			if (parse_u64(num, &u) || u >= MAX_RANKS)
+				usage_error("bad rank in --clock-shift '%s'", v);
+			o->clock_shift_ns[u] = (int64_t)sec * 1000000000LL;
 		} else if (!strcmp(a, "--straggler")) {
 			const char *eq;
 			char num[16];

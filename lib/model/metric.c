@@ -62,6 +62,24 @@ GPU_GETTER(comm_compute_overlap, 0)
 GPU_GETTER(host_sync_ns, 1)
 GPU_GETTER(host_sync_count, 1)
 
+/* Set by collectives_compute() where a run of 2+ ranks matched collectives. */
+#define WAIT_GETTER(field)                                                     \
+	static int get_gpu_##field(const struct report_rank *r, double *v)   \
+	{                                                                      \
+		return r->analysed && r->gpu.has_wait &&                       \
+		       have((double)r->gpu.field, v);                          \
+	}
+
+WAIT_GETTER(comm_wait_ns)
+WAIT_GETTER(comm_transfer_ns)
+WAIT_GETTER(effective_utilization)
+
+/* Against rank 0's clock, from the ends of matched collectives. */
+static int get_clock_offset(const struct report_rank *r, double *v)
+{
+	return r->has_clock && have((double)r->clock_offset_ns, v);
+}
+
 static int has_steps(const struct report_rank *r)
 {
 	return r->analysed && r->has_phases;
@@ -197,31 +215,40 @@ const struct metric_def metric_table[] = {
 	{ "gpu.memory_ns", UNIT_NS, DIR_LOWER, X, "memory_ns", 11, METRIC_GET(get_gpu_memory_ns) },
 	{ "gpu.comm_compute_overlap", UNIT_RATIO, DIR_HIGHER, X | C, "comm_compute_overlap", 12,
 	  METRIC_GET(get_gpu_comm_compute_overlap) },
+	{ "gpu.comm_wait_ns", UNIT_NS, DIR_LOWER, X | T, "comm_wait_ns", 13,
+	  METRIC_GET(get_gpu_comm_wait_ns) },
+	{ "gpu.comm_transfer_ns", UNIT_NS, DIR_LOWER, X, "comm_transfer_ns", 14,
+	  METRIC_GET(get_gpu_comm_transfer_ns) },
+	{ "gpu.effective_utilization", UNIT_RATIO, DIR_HIGHER, X | T,
+	  "effective_utilization", 15,
+	  METRIC_GET(get_gpu_effective_utilization) },
+	{ "clock_offset_ns", UNIT_NS, DIR_NEUTRAL, 0, "clock_offset_ns", 16,
+	  METRIC_GET(get_clock_offset) },
 	{ "gpu.host_sync_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_GET(get_gpu_host_sync_ns) },
 	{ "gpu.host_sync_count", UNIT_COUNT, DIR_LOWER, X, NULL, 0,
 	  METRIC_GET(get_gpu_host_sync_count) },
-	{ "steps.count", UNIT_COUNT, DIR_NEUTRAL, 0, "steps", 13,
+	{ "steps.count", UNIT_COUNT, DIR_NEUTRAL, 0, "steps", 17,
 	  METRIC_GET(get_steps_count) },
-	{ "steps.median_ns", UNIT_NS, DIR_LOWER, X | C | T, "step_median_ns", 14,
+	{ "steps.median_ns", UNIT_NS, DIR_LOWER, X | C | T, "step_median_ns", 18,
 	  METRIC_GET_SAMPLES(get_steps_median, steps_samples) },
-	{ "steps.warmup", UNIT_COUNT, DIR_NEUTRAL, 0, "warmup", 15,
+	{ "steps.warmup", UNIT_COUNT, DIR_NEUTRAL, 0, "warmup", 19,
 	  METRIC_GET(get_steps_warmup) },
 	{ "steps.avg_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_GET(get_steps_avg) },
-	{ "throughput.wall_ns", UNIT_NS, DIR_LOWER, X, "wall_ns", 16,
+	{ "throughput.wall_ns", UNIT_NS, DIR_LOWER, X, "wall_ns", 20,
 	  METRIC_GET(get_tp_wall) },
-	{ "throughput.frames", UNIT_COUNT, DIR_NEUTRAL, 0, "frames", 17,
+	{ "throughput.frames", UNIT_COUNT, DIR_NEUTRAL, 0, "frames", 21,
 	  METRIC_GET(get_tp_frames) },
-	{ "throughput.fps", UNIT_PER_S, DIR_HIGHER, X | C, "fps", 19, METRIC_GET(get_tp_fps) },
-	{ "throughput.bps", UNIT_PER_S, DIR_HIGHER, X | C, "bps", 20, METRIC_GET(get_tp_bps) },
+	{ "throughput.fps", UNIT_PER_S, DIR_HIGHER, X | C, "fps", 23, METRIC_GET(get_tp_fps) },
+	{ "throughput.bps", UNIT_PER_S, DIR_HIGHER, X | C, "bps", 24, METRIC_GET(get_tp_bps) },
 	{ "throughput.first_block_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0,
 	  METRIC_GET(get_tp_first_block) },
-	{ "throughput.blocks", UNIT_COUNT, DIR_NEUTRAL, X, "blocks", 18,
+	{ "throughput.blocks", UNIT_COUNT, DIR_NEUTRAL, X, "blocks", 22,
 	  METRIC_GET(get_tp_blocks) },
-	{ "throughput.realtime_factor", UNIT_FACTOR, DIR_HIGHER, 0, "realtime_factor", 21,
+	{ "throughput.realtime_factor", UNIT_FACTOR, DIR_HIGHER, 0, "realtime_factor", 25,
 	  METRIC_GET(get_tp_realtime_factor) },
-	{ "memory.gpu_peak_allocated", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_allocated", 22,
+	{ "memory.gpu_peak_allocated", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_allocated", 26,
 	  METRIC_GET(get_gpu_peak_allocated) },
-	{ "memory.gpu_peak_reserved", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_reserved", 23,
+	{ "memory.gpu_peak_reserved", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_reserved", 27,
 	  METRIC_GET(get_gpu_peak_reserved) },
 
 	/* the evidence of suggestion rules */
@@ -231,6 +258,7 @@ const struct metric_def metric_table[] = {
 	{ "kernels.attention.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 	{ "cpu_ops.sync_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 	{ "steps.first_ratio", UNIT_FACTOR, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "comm.wait_imposed_ns", UNIT_NS, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 
 	/* families */
 	{ "phase:*.total_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },

@@ -130,6 +130,25 @@ static void i64(struct jsonw *w, const char *key, int64_t v)
 	jsonw_int(w, v);
 }
 
+/* An integer, or null when has is 0. */
+static void i64_or_null(struct jsonw *w, const char *key, int has, int64_t v)
+{
+	jsonw_key(w, key);
+	if (has)
+		jsonw_int(w, v);
+	else
+		jsonw_null(w);
+}
+
+static void str_or_null(struct jsonw *w, const char *key, const char *s)
+{
+	jsonw_key(w, key);
+	if (s)
+		jsonw_str(w, s);
+	else
+		jsonw_null(w);
+}
+
 /* count, total, avg, median, min, max, stddev under the contract's names */
 static void dist(struct jsonw *w, const struct report_dist *d, int with_total)
 {
@@ -141,15 +160,6 @@ static void dist(struct jsonw *w, const struct report_dist *d, int with_total)
 	i64(w, "min_ns", d->min_ns);
 	i64(w, "max_ns", d->max_ns);
 	num(w, "stddev_ns", d->stddev_ns);
-}
-
-static void str_or_null(struct jsonw *w, const char *key, const char *s)
-{
-	jsonw_key(w, key);
-	if (s)
-		jsonw_str(w, s);
-	else
-		jsonw_null(w);
 }
 
 /*
@@ -179,14 +189,33 @@ static void stored_json(struct jsonw *w, const struct report_rank *rk, const cha
 	}
 }
 
-/* An integer, or null when has is 0. */
-static void i64_or_null(struct jsonw *w, const char *key, int has, int64_t v)
+/* The rank's collective instances, for matching across reports (vaggregate). */
+static void comm_json(struct jsonw *w, const struct report_rank *rk)
 {
-	jsonw_key(w, key);
-	if (has)
-		jsonw_int(w, v);
-	else
-		jsonw_null(w);
+	jsonw_key(w, "comm_instances");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < rk->nr_comm; i++) {
+		const struct report_comm_series *c = &rk->comm[i];
+
+		jsonw_obj_begin(w);
+		str_or_null(w, "group", c->group);
+		jsonw_key(w, "collective");
+		jsonw_str(w, c->name);
+		i64_or_null(w, "group_size", c->group_size >= 0, c->group_size);
+		jsonw_key(w, "durations_ns");
+		jsonw_int_array(w, c->dur_ns, c->n);
+		jsonw_key(w, "ends_ns");
+		jsonw_int_array(w, c->end_ns, c->n);
+		if (c->bytes) {
+			jsonw_key(w, "bytes");
+			jsonw_int_array(w, c->bytes, c->n);
+		}
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	i64(w, "start_ns", rk->start_ns);
+	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
+	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
 }
 
 static void gpu_json(struct jsonw *w, const struct report_rank *rk)
@@ -213,6 +242,9 @@ static void gpu_json(struct jsonw *w, const struct report_rank *rk)
 	jsonw_str(w, g->util_from_samples ? "samples" : "trace");
 	i64(w, "host_sync_ns", g->host_sync_ns);
 	i64(w, "host_sync_count", g->host_sync_count);
+	i64_or_null(w, "comm_wait_ns", g->has_wait, g->comm_wait_ns);
+	i64_or_null(w, "comm_transfer_ns", g->has_wait, g->comm_transfer_ns);
+	num(w, "effective_utilization", g->has_wait ? g->effective_utilization : NAN);
 	stored_json(w, rk, "gpu");
 	jsonw_obj_end(w);
 }
@@ -376,6 +408,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
+	comm_json(w, rk);
 }
 
 static const char *const severity_names[] = { "low", "medium", "high" };
@@ -414,6 +447,42 @@ static void run_json(struct jsonw *w, const struct report *r)
 		num(w, "value", sg->value);
 		num(w, "median", sg->median);
 		num(w, "excess", sg->excess);
+		if (sg->by_wait) {
+			i64(w, "wait_imposed_ns", sg->wait_imposed_ns);
+			num(w, "last_share", sg->last_share);
+			jsonw_key(w, "delays_most");
+			jsonw_obj_begin(w);
+			str_or_null(w, "group", sg->delays_group);
+			jsonw_key(w, "collective");
+			jsonw_str(w, sg->delays_name);
+			i64(w, "wait_ns", sg->delays_wait_ns);
+			jsonw_obj_end(w);
+		}
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	str_or_null(w, "straggler_rule", r->straggler_rule);
+	jsonw_key(w, "incomplete_ranks");
+	jsonw_int_array(w, r->incomplete_ranks, r->nr_incomplete_ranks);
+	jsonw_key(w, "collectives");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < r->nr_collectives; i++) {
+		const struct report_collective *c = &r->collectives[i];
+
+		jsonw_obj_begin(w);
+		str_or_null(w, "group", c->group);
+		jsonw_key(w, "collective");
+		jsonw_str(w, c->name);
+		i64(w, "ranks", c->ranks);
+		i64(w, "instances", c->instances);
+		i64(w, "unmatched", c->unmatched);
+		i64(w, "wait_ns", c->wait_ns);
+		i64(w, "transfer_ns", c->transfer_ns);
+		i64(w, "last_rank", c->last_rank);
+		i64(w, "last_count", c->last_count);
+		i64_or_null(w, "bytes", c->bytes >= 0, c->bytes);
+		num(w, "algbw_gbps", c->algbw);
+		num(w, "busbw_gbps", c->busbw);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);

@@ -155,6 +155,14 @@ struct report_gpu {
 	double comm_compute_overlap;	/* |comm ∩ compute| / |comm|; NaN without comm */
 	int cpu_comm;			/* comm_ns comes from host spans of collectives */
 	int util_from_samples;		/* utilization is the mean of collector samples */
+	/*
+	 * From collectives matched across ranks (lib/stats/collectives.h); has_wait
+	 * is 0 (the three are null) until a run of 2+ ranks matched some.
+	 */
+	int has_wait;
+	int64_t comm_wait_ns;		/* waiting for the last rank to arrive */
+	int64_t comm_transfer_ns;	/* comm_ns - comm_wait_ns, at least 0 */
+	double effective_utilization;	/* (busy - wait) / active_span */
 	int no_device;			/* no device activity recognised: the device figures are null */
 	int64_t host_sync_ns, host_sync_count;	/* runtime calls that block the host */
 };
@@ -163,6 +171,21 @@ struct report_gpu {
 struct report_device {
 	const char *vendor;		/* "nvidia", "amd", "ascend", "mtia", "intel" */
 	const char *source;		/* "kineto", "kineto-2021", "torch_npu", ... */
+};
+
+/*
+ * One collective of one rank as the cross-rank matching needs it: every
+ * instance of (group, name) on this rank in time order.  Ends count from
+ * the rank's start_ns, on its own clock, and serve only the clock offset;
+ * durations and order do the matching.
+ */
+struct report_comm_series {
+	const char *group;		/* "Process Group Name"; NULL without */
+	const char *name;		/* "Collective name", else the name cut at '(' or '<' */
+	int64_t group_size;		/* "Group size"; -1 unknown */
+	size_t n;
+	int64_t *dur_ns, *end_ns;	/* n each */
+	int64_t *bytes;			/* n sizes (nccl-tests' S), -1 unknown; NULL: none known */
 };
 
 struct report_rank {
@@ -196,6 +219,12 @@ struct report_rank {
 	size_t nr_memory;
 	struct report_cpu_op *cpu_ops;	/* by total_ns, descending */
 	size_t nr_cpu_ops;
+	int64_t start_ns;		/* first event, on the rank's own clock */
+	struct report_comm_series *comm;	/* sorted by group (NULL first), then name */
+	size_t nr_comm;
+	int has_clock;			/* clock_offset_* are known */
+	int64_t clock_offset_ns;	/* this clock minus the reference rank's */
+	int64_t clock_offset_spread_ns;	/* max - min of the per-instance estimates */
 };
 
 /* Statistics of one scalar over the ranks that have it. */
@@ -210,6 +239,30 @@ struct report_straggler {
 	int64_t rank;
 	const char *metric;
 	double value, median, excess;	/* excess: value / median - 1 (negative: below) */
+	/* by_wait: found by the collectives rule, with what it imposes */
+	int by_wait;
+	int64_t wait_imposed_ns;	/* the others' wait at instances it reached last */
+	double last_share;		/* of its matched instances, reached last */
+	const char *delays_group;	/* the collective it delays most (group may be NULL) */
+	const char *delays_name;
+	int64_t delays_wait_ns;
+};
+
+/*
+ * One collective (group, name) of the run, over the instances matched on
+ * every rank that took part.  An instance's transfer time is its shortest
+ * duration over the ranks; bandwidths follow nccl-tests (algbw = bytes /
+ * transfer, busbw = algbw times the collective's factor), in bytes per ns
+ * (GB/s), NaN where message sizes are unknown.
+ */
+struct report_collective {
+	const char *group, *name;	/* group NULL without "Process Group Name" */
+	int64_t ranks;			/* ranks that took part */
+	int64_t instances, unmatched;	/* matched on all of them; left over on some */
+	int64_t wait_ns, transfer_ns;
+	int64_t last_rank, last_count;	/* the rank that arrived last most often */
+	int64_t bytes;			/* -1 unknown */
+	double algbw, busbw;
 };
 
 enum report_severity { SEV_LOW, SEV_MEDIUM, SEV_HIGH };
@@ -232,6 +285,11 @@ struct report {
 	size_t nr_cross_rank;
 	struct report_straggler *stragglers;
 	size_t nr_stragglers;
+	const char *straggler_rule;	/* "collectives", "steps", "span"; NULL: none applied */
+	int64_t *incomplete_ranks;	/* never named as stragglers */
+	size_t nr_incomplete_ranks;
+	struct report_collective *collectives;
+	size_t nr_collectives;
 	struct report_suggestion *suggestions;
 	size_t nr_suggestions;
 	struct arena arena;

@@ -241,18 +241,66 @@ static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 	out->cpu_comm = src && src->type == JDOM_STRING && !strcmp(src->s, "cpu");
 	src = jdom_get(g, "utilization_source");
 	out->util_from_samples = src && src->type == JDOM_STRING && !strcmp(src->s, "samples");
+	/* The wait came with the collectives matching; null until a run matched some. */
+	src = jdom_get(g, "comm_wait_ns");
+	out->has_wait = src && src->type != JDOM_NULL;
+	if (out->has_wait) {
+		out->comm_wait_ns = get_i64(c, g, "comm_wait_ns");
+		out->comm_transfer_ns = get_i64(c, g, "comm_transfer_ns");
+		out->effective_utilization = get_f64(c, g, "effective_utilization");
+	}
 	/* absent from reports written before host syncs were counted */
 	out->host_sync_ns = jdom_get(g, "host_sync_ns") ? get_i64(c, g, "host_sync_ns") : 0;
 	out->host_sync_count = jdom_get(g, "host_sync_count") ? get_i64(c, g, "host_sync_count")
 							       : 0;
 }
 
-/* A string that may be null (NULL). */
+/* A string that may be null (NULL), or missing (NULL too). */
 static const char *get_str_or_null(struct rd *c, const struct jdom *obj, const char *key)
 {
 	const struct jdom *v = jdom_get(obj, key);
 
-	return v && v->type == JDOM_NULL ? NULL : get_str(c, obj, key);
+	return !v || v->type == JDOM_NULL ? NULL : get_str(c, obj, key);
+}
+
+/* comm_instances and the clock came with the collectives matching; older reports lack them. */
+static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk)
+{
+	const struct jdom *a;
+	size_t n;
+
+	rk->start_ns = jdom_get(o, "start_ns") ? get_i64(c, o, "start_ns") : 0;
+	rk->has_clock = jdom_get(o, "clock_offset_ns") &&
+			jdom_get(o, "clock_offset_ns")->type != JDOM_NULL;
+	if (rk->has_clock) {
+		rk->clock_offset_ns = get_i64(c, o, "clock_offset_ns");
+		rk->clock_offset_spread_ns = get_i64(c, o, "clock_offset_spread_ns");
+	}
+	if (!jdom_get(o, "comm_instances"))
+		return;
+	a = get_arr(c, o, "comm_instances", &n);
+	rk->comm = alloc_n(c, n, sizeof(*rk->comm));
+	for (size_t i = 0; rk->comm && i < n && !c->failed; i++) {
+		struct report_comm_series *s = &rk->comm[i];
+		size_t m1, m2, m3;
+
+		memset(s, 0, sizeof(*s));
+		s->group = get_str_or_null(c, &a[i], "group");
+		s->name = get_str(c, &a[i], "collective");
+		s->group_size = get_i64_or(c, &a[i], "group_size", -1);
+		s->dur_ns = int_array(c, &a[i], "durations_ns", &m1);
+		s->end_ns = int_array(c, &a[i], "ends_ns", &m2);
+		s->n = m1;
+		if (jdom_get(&a[i], "bytes")) {
+			s->bytes = int_array(c, &a[i], "bytes", &m3);
+			if (m3 != m1)
+				fail(c, &a[i], "\"%s\" should hold %s", "bytes",
+				     "one size per duration");
+		}
+		if (m2 != m1)
+			fail(c, &a[i], "\"%s\" should hold %s", "ends_ns", "one end per duration");
+	}
+	rk->nr_comm = c->failed ? 0 : n;
 }
 
 static void read_device(struct rd *c, const struct jdom *o, struct report_device *out)
@@ -461,6 +509,7 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 		rk->cpu_ops[i].self_ns = get_i64(c, &a[i], "self_ns");
 	}
 	rk->nr_cpu_ops = c->failed ? 0 : n;
+	read_comm(c, o, rk);
 }
 
 /* inputs[i] describes ranks[i]; a report without inputs still reads. */
@@ -548,8 +597,47 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 		r->stragglers[i].value = get_f64(c, &a[i], "value");
 		r->stragglers[i].median = get_f64(c, &a[i], "median");
 		r->stragglers[i].excess = get_f64(c, &a[i], "excess");
+		r->stragglers[i].by_wait = jdom_get(&a[i], "wait_imposed_ns") != NULL;
+		if (r->stragglers[i].by_wait) {
+			const struct jdom *d = need(c, &a[i], "delays_most", JDOM_OBJECT);
+
+			r->stragglers[i].wait_imposed_ns = get_i64(c, &a[i], "wait_imposed_ns");
+			r->stragglers[i].last_share = get_f64(c, &a[i], "last_share");
+			if (d) {
+				r->stragglers[i].delays_group = get_str_or_null(c, d, "group");
+				r->stragglers[i].delays_name = get_str(c, d, "collective");
+				r->stragglers[i].delays_wait_ns = get_i64(c, d, "wait_ns");
+			}
+		}
 	}
 	r->nr_stragglers = n;
+	r->straggler_rule = get_str_or_null(c, root, "straggler_rule");
+	r->nr_incomplete_ranks = 0;
+	if (jdom_get(root, "incomplete_ranks"))
+		r->incomplete_ranks = int_array(c, root, "incomplete_ranks",
+						&r->nr_incomplete_ranks);
+	r->nr_collectives = 0;
+	if (jdom_get(root, "collectives")) {
+		a = get_arr(c, root, "collectives", &n);
+		r->collectives = alloc_n(c, n, sizeof(*r->collectives));
+		for (size_t i = 0; r->collectives && i < n && !c->failed; i++) {
+			struct report_collective *co = &r->collectives[i];
+
+			co->group = get_str_or_null(c, &a[i], "group");
+			co->name = get_str(c, &a[i], "collective");
+			co->ranks = get_i64(c, &a[i], "ranks");
+			co->instances = get_i64(c, &a[i], "instances");
+			co->unmatched = get_i64(c, &a[i], "unmatched");
+			co->wait_ns = get_i64(c, &a[i], "wait_ns");
+			co->transfer_ns = get_i64(c, &a[i], "transfer_ns");
+			co->last_rank = get_i64(c, &a[i], "last_rank");
+			co->last_count = get_i64(c, &a[i], "last_count");
+			co->bytes = get_i64_or(c, &a[i], "bytes", -1);
+			co->algbw = get_f64(c, &a[i], "algbw_gbps");
+			co->busbw = get_f64(c, &a[i], "busbw_gbps");
+		}
+		r->nr_collectives = c->failed ? 0 : n;
+	}
 
 	a = get_arr(c, root, "suggestions", &n);
 	r->suggestions = alloc_n(c, n, sizeof(*r->suggestions));

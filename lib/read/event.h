@@ -2,8 +2,9 @@
  * event: the compact record every input format is parsed into.
  *
  * A record keeps the handful of fields the analyses use, never the JSON text.
- * Strings (ph, name, cat, pid, tid, collective name, args.name) are ids into the string
- * table of the batch the record belongs to; id 0 means the key was absent.
+ * Strings (ph, name, cat, pid, tid, and of args: the collective name, the
+ * process group, dtype and name) are ids into the string table of the batch
+ * the record belongs to; id 0 means the key was absent.
  * pid and tid are interned from their text whether the trace writes numbers
  * or strings ("4290336512", "stream 7", -1 all work).  Times are int64
  * nanoseconds parsed exactly from the decimal microseconds of the trace.
@@ -52,6 +53,8 @@ struct trace_event {
 	char phase;		/* ph when it is one character, else 0 */
 	char pad[3];
 	uint32_t coll_name;	/* args."Collective name" */
+	uint32_t pg_name;	/* args."Process Group Name" */
+	uint32_t dtype;		/* args."dtype" */
 	uint32_t arg_name;	/* args.name: process_name/thread_name of M events */
 	/* valid only with their flag: */
 	int64_t correlation, external_id, flow_id;

@@ -22,7 +22,7 @@
  * values.  The slot is picked from the length and the last byte, which
  * costs nothing to read.
  */
-enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, F_ARG_NAME, NR_FIELDS };
+enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, F_PG, F_DTYPE, F_ARG_NAME, NR_FIELDS };
 
 #define RECENT 8
 
@@ -172,6 +172,8 @@ static int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, 
 	case 5:
 		if (KEY_IS(k, n, "Bytes"))
 			return read_int(ps, pp, ev, &ev->mem_bytes, EV_MEM_BYTES);
+		if (KEY_IS(k, n, "dtype"))
+			return read_str(ps, pp, &ev->dtype, F_DTYPE);
 		break;
 	case 6:
 		if (KEY_IS(k, n, "stream"))
@@ -208,6 +210,10 @@ static int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, 
 			return read_int(ps, pp, ev, &ev->mem_allocated, EV_MEM_ALLOCATED);
 		if (KEY_IS(k, n, "Collective name"))
 			return read_str(ps, pp, &ev->coll_name, F_COLL);
+		break;
+	case 18:
+		if (KEY_IS(k, n, "Process Group Name"))
+			return read_str(ps, pp, &ev->pg_name, F_PG);
 		break;
 	}
 	return jscan_skip(&ps->js, pp);
@@ -294,7 +300,7 @@ static int read_event(struct parser *ps, const char **pp, struct trace_event *ev
 		/* No producer means it; a negative span would subtract from every sum. */
 		ev->flags &= ~(uint32_t)(EV_TS | EV_DUR);
 		ev->flags |= EV_NEG_DUR;
-		ev->dur_ns = 0;		/* as for any event without EV_DUR */
+		ev->dur_ns = 0;	/* without EV_DUR, dur_ns is 0 (event.h) */
 		if (!ps->nr_neg_dur++)
 			ps->first_neg_dur = jscan_off(&ps->js, *pp);
 	}

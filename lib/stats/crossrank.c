@@ -298,6 +298,7 @@ static int find_stragglers(struct report *rep, const struct crossrank_opts *o,
 		free(ord);
 		return -1;
 	}
+	memset(out, 0, 2 * n * sizeof(*out));	/* the collectives fields stay unset */
 	for (size_t i = 0; i < n; i++) {
 		ord[i].rank = rep->ranks[i].rank;
 		ord[i].idx = i;
@@ -307,19 +308,31 @@ static int find_stragglers(struct report *rep, const struct crossrank_opts *o,
 		const struct report_rank *r = &rep->ranks[ord[i].idx];
 		double v;
 
+		if (!r->complete)	/* a cut-off trace is short, not slow */
+			continue;
 		if (sa && sa->median > 0 && metric_value(ma, r, &v) &&
 		    v > sa->median * (1 + o->straggler_excess))
-			out[k++] = (struct report_straggler){ r->rank, ma->path, v, sa->median,
-							      v / sa->median - 1 };
+			out[k++] = (struct report_straggler){ .rank = r->rank,
+							      .metric = ma->path, .value = v,
+							      .median = sa->median,
+							      .excess = v / sa->median - 1 };
 		if (sb && sb->median > 0 && metric_value(mb, r, &v) &&
 		    v < sb->median * (1 - o->comm_deficit))
-			out[k++] = (struct report_straggler){ r->rank, mb->path, v, sb->median,
-							      v / sb->median - 1 };
+			out[k++] = (struct report_straggler){ .rank = r->rank,
+							      .metric = mb->path, .value = v,
+							      .median = sb->median,
+							      .excess = v / sb->median - 1 };
 	}
 	free(ord);
 	rep->stragglers = k ? out : NULL;
 	rep->nr_stragglers = k;
 	return 0;
+}
+
+/* Stragglers already found by collectives_compute(): the step rule stays out. */
+static int by_collectives(const struct report *rep)
+{
+	return rep->straggler_rule && !strcmp(rep->straggler_rule, "collectives");
 }
 
 int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
@@ -337,8 +350,11 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 
 	rep->cross_rank = NULL;
 	rep->nr_cross_rank = 0;
-	rep->stragglers = NULL;
-	rep->nr_stragglers = 0;
+	if (!by_collectives(rep)) {
+		rep->stragglers = NULL;
+		rep->nr_stragglers = 0;
+		rep->straggler_rule = NULL;
+	}
 	if (n < 2)
 		return 0;
 
@@ -405,6 +421,11 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 		ma = metric_find("span_ns");
 		sa = find_stat(out, nr_out, ma->path);
 	}
+	if (by_collectives(rep)) {
+		rc = 0;
+		goto out;
+	}
+	rep->straggler_rule = strcmp(ma->path, "span_ns") ? "steps" : "span";
 	if (find_stragglers(rep, o, sa, ma, find_stat(out, nr_out, mb->path), mb) < 0)
 		goto out;
 	rc = 0;
@@ -412,8 +433,10 @@ out:
 	if (rc < 0) {
 		rep->cross_rank = NULL;
 		rep->nr_cross_rank = 0;
-		rep->stragglers = NULL;
-		rep->nr_stragglers = 0;
+		if (!by_collectives(rep)) {
+			rep->stragglers = NULL;
+			rep->nr_stragglers = 0;
+		}
 	}
 	free(names);
 	free(me);

@@ -23,7 +23,10 @@ struct crossrank_opts {
 
 /*
  * Fill rep->cross_rank (only when rep->nr_ranks >= 2; else it is emptied)
- * and rep->stragglers from rep->ranks, with the default thresholds.  Both
+ * and rep->stragglers from rep->ranks, with the default thresholds.  Run
+ * collectives_compute() first: where it found matched collectives
+ * (straggler_rule "collectives"), its stragglers stay; otherwise the step
+ * rule names them and sets straggler_rule to "steps" or "span".  Both
  * arrays and their metric names live in rep->arena.  Returns 0, or -1 when
  * out of memory (the two arrays are then empty).
  */

@@ -289,9 +289,12 @@ static const char *plain(char *b, size_t n, const char *s)
 struct evidence {
 	double idle_ns, active_span_ns;	/* GPU idle time and active span */
 	double idle_share;		/* idle / active span */
+	double wait_ns;			/* GPU time waiting inside collectives for others */
 	double comm_ns, overlap;	/* communication time, its share overlapped */
 	int64_t rank;			/* straggler: the rank */
 	double excess;			/* straggler: value / median - 1 */
+	double last_share;		/* straggler: share of collectives it reached last */
+	const char *delays;		/* straggler by wait: where most waiting is (borrowed) */
 	const char *phase;		/* a phase's name (borrowed) */
 	double phase_ns, phase_calls;	/* its time and count */
 	double phase_share;		/* its share of the span */
@@ -323,36 +326,66 @@ enum { NO_INPUTS, QUIET, FIRES };
 /* A value in its unit, ASCII, for a message. */
 #define FMT(buf, v, unit) metric_fmt(buf, sizeof(buf), v, unit, FMT_ASCII)
 
-/* low-gpu-utilization: busy / active span below t[0]; below t[1] it is high. */
+/*
+ * 1 when r's waits inside collectives are known (collectives matched across
+ * ranks, GPU kernels): its rules then judge the useful work, not busy time.
+ */
+static int has_gpu_wait(const struct report_gpu *g)
+{
+	return g->has_wait && isfinite(g->effective_utilization) && !g->cpu_comm;
+}
+
+/*
+ * low-gpu-utilization: busy / active span below t[0]; below t[1] it is
+ * high.  Effective utilization where collectives were matched: a kernel
+ * that spins waiting for a late rank is busy but does no work, and counting
+ * it would make the waiting ranks look best and the late one worst.
+ */
 static int eval_low_util(const struct report_rank *r, const double *t, struct arena *a,
 			 struct finding *f)
 {
 	const struct report_gpu *g = &r->gpu;
+	int eff = g->has_wait && isfinite(g->effective_utilization);
+	double util = eff ? g->effective_utilization : g->utilization;
 
 	(void)a;
-	if (!r->analysed || g->active_span_ns <= 0 || !isfinite(g->utilization))
+	if (!r->analysed || g->active_span_ns <= 0 || !isfinite(util))
 		return NO_INPUTS;
-	if (!(g->utilization < t[0]))
+	if (!(util < t[0]))
 		return QUIET;
-	f->sev = g->utilization < t[1] ? SEV_HIGH : SEV_MEDIUM;
-	f->value = g->utilization;
+	f->sev = util < t[1] ? SEV_HIGH : SEV_MEDIUM;
+	if (eff)
+		f->metric = "gpu.effective_utilization";
+	f->value = util;
 	f->threshold = f->sev == SEV_HIGH ? t[1] : t[0];
 	f->e.idle_ns = (double)g->idle_ns;
 	f->e.active_span_ns = (double)g->active_span_ns;
+	f->e.wait_ns = has_gpu_wait(g) ? (double)g->comm_wait_ns : 0;
 	return FIRES;
 }
 
 static void msg_low_util(char *m, size_t n, const struct finding *f, const char *where)
 {
-	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], b[METRIC_FMT_MAX];
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], b[METRIC_FMT_MAX], w[METRIC_FMT_MAX];
 
-	snprintf(m, n,
-		 "The GPU is busy only %s of its active time (%s idle of %s)%s. Look for "
-		 "host-side gaps between denoising steps and blocks (scheduler and latent "
-		 "bookkeeping in Python, data loading, synchronisation); CUDA graphs or "
-		 "torch.compile keep the GPU fed.",
-		 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.idle_ns, UNIT_NS),
-		 FMT(b, f->e.active_span_ns, UNIT_NS), where);
+	if (f->e.wait_ns > 0)
+		snprintf(m, n,
+			 "The GPU does useful work only %s of its active time (%s idle and %s "
+			 "waiting inside collectives for other ranks, of %s)%s. The waiting is the "
+			 "stragglers' doing (see stragglers); for the idle part look for host-side "
+			 "gaps between denoising steps and blocks (scheduler and latent bookkeeping "
+			 "in Python, data loading, synchronisation); CUDA graphs or torch.compile "
+			 "keep the GPU fed.",
+			 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.idle_ns, UNIT_NS),
+			 FMT(w, f->e.wait_ns, UNIT_NS), FMT(b, f->e.active_span_ns, UNIT_NS), where);
+	else
+		snprintf(m, n,
+			 "The GPU is busy only %s of its active time (%s idle of %s)%s. Look for "
+			 "host-side gaps between denoising steps and blocks (scheduler and latent "
+			 "bookkeeping in Python, data loading, synchronisation); CUDA graphs or "
+			 "torch.compile keep the GPU fed.",
+			 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.idle_ns, UNIT_NS),
+			 FMT(b, f->e.active_span_ns, UNIT_NS), where);
 }
 
 /* launch-bound: the median kernel under t[0] us while the GPU idles more than t[1]. */
@@ -388,24 +421,31 @@ static void msg_launch(char *m, size_t n, const struct finding *f, const char *w
 		 FMT(v, f->value, UNIT_NS), FMT(a, f->e.idle_share, UNIT_RATIO), where);
 }
 
-/* comm-heavy-low-overlap: comm over t[0] of busy time, less than t[1] of it overlapped. */
+/*
+ * comm-heavy-low-overlap: comm over t[0] of busy time, less than t[1] of it
+ * overlapped.  Where collectives matched, the transfer over busy time less
+ * waiting: the waiting is the straggler rule's.
+ */
 static int eval_comm(const struct report_rank *r, const double *t, struct arena *a,
 		     struct finding *f)
 {
 	const struct report_gpu *g = &r->gpu;
+	int wait = has_gpu_wait(g);
+	int64_t comm = wait ? g->comm_transfer_ns : g->comm_ns;
+	int64_t busy = wait ? g->busy_ns - g->comm_wait_ns : g->busy_ns;
 	double share;
 
 	(void)a;
 	if (!r->analysed || g->busy_ns <= 0 || g->comm_ns <= 0 ||
 	    !isfinite(g->comm_compute_overlap))
 		return NO_INPUTS;
-	share = (double)g->comm_ns / (double)g->busy_ns;
+	share = busy > 0 ? (double)comm / (double)busy : 0;
 	if (!(share > t[0] && g->comm_compute_overlap < t[1]))
 		return QUIET;
 	f->value = share;
 	f->threshold = t[0];
 	f->e.overlap = g->comm_compute_overlap;
-	f->e.comm_ns = (double)g->comm_ns;
+	f->e.comm_ns = (double)comm;
 	return FIRES;
 }
 
@@ -445,12 +485,20 @@ static const char *metric_words(const char *m)
 static void msg_straggler(char *m, size_t n, const struct finding *f, const char *where)
 {
 	enum metric_unit u = metric_unit_of(f->metric);
-	char x[METRIC_FMT_MAX], v[METRIC_FMT_MAX], med[METRIC_FMT_MAX];
+	char x[METRIC_FMT_MAX], v[METRIC_FMT_MAX], med[METRIC_FMT_MAX], name[124];
 
 	(void)where;
 	FMT(v, f->value, u);
 	FMT(med, f->threshold, u);
-	if (f->e.excess >= 0)
+	if (f->e.delays)
+		snprintf(m, n,
+			 "Rank %" PRId64 " is the rank the others wait for: it reaches %s of its "
+			 "collectives last, and the other ranks wait %s for it in all, most at "
+			 "%s. Their long steps and busy-looking GPUs are that waiting. "
+			 STRAGGLER_CHECK,
+			 f->e.rank, FMT(x, f->e.last_share, UNIT_RATIO), v,
+			 plain(name, sizeof(name), f->e.delays));
+	else if (f->e.excess >= 0)
 		snprintf(m, n,
 			 "Rank %" PRId64 "'s %s is %s longer than the median over ranks (%s "
 			 "against %s), which holds the other ranks back at every collective. "
@@ -824,7 +872,9 @@ struct rule {
 static const struct rule rules[] = {
 	{ "low-gpu-utilization", "gpu.utilization", SEV_MEDIUM, 1,
 	  { { "utilization", 0.6, "fraction",
-	      "GPU busy / active span is below this (medium)" },
+	      "GPU busy / active span is below this (medium); where collectives matched, the "
+	      "effective utilization (busy less waiting), so a rank spinning in a collective for "
+	      "a late rank does not pass for a busy one" },
 	    { "utilization_high", 0.4, "fraction", "... below this (high)" } },
 	  eval_low_util, msg_low_util },
 	{ "launch-bound", "kernels.median_ns", SEV_HIGH, 1,
@@ -834,7 +884,8 @@ static const struct rule rules[] = {
 	  eval_launch, msg_launch },
 	{ "comm-heavy-low-overlap", "gpu.comm_share", SEV_HIGH, 0,
 	  { { "comm_share", 0.2, "fraction",
-	      "communication is above this share of GPU busy time ..." },
+	      "communication is above this share of GPU busy time (where collectives matched, "
+	      "the transfer over busy time less waiting: waiting is the stragglers' doing) ..." },
 	    { "comm_overlap", 0.5, "fraction",
 	      "... and less than this share of it overlaps compute" } },
 	  eval_comm, msg_comm },
@@ -1093,6 +1144,8 @@ int suggest_compute(struct report *rep, const struct suggest_opts *o)
 		x->f.threshold = st->median;
 		x->f.e.excess = st->excess;
 		x->f.e.rank = st->rank;
+		x->f.e.last_share = st->last_share;
+		x->f.e.delays = st->by_wait ? st->delays_name : NULL;
 	}
 	if (!h.n) {
 		rc = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cross-rank statistics and stragglers.  The torch-cpu 4-rank set names rank
-# 2, whose gloo all-reduce time is half the others' (they wait for it), and
-# only rank 2.  On the 8 DLRM ranks every per-rank scalar gets statistics,
+# 2, which the others wait for in gloo all-reduce (it arrives last), and
+# only rank 2, by the collectives rule.  On the 8 DLRM ranks every per-rank scalar gets statistics,
 # each recomputed here from the per-rank values of the same report
 # (population stddev, mean of the middle two for an even count, first rank
 # holding min and max).
@@ -12,8 +12,9 @@ need_vanalyze
 T=$VT_SHARED/traces
 va cpu --json cpu.json "$T"/torch-cpu/dev-4rank-straggler2-rank*.trace.json.gz
 expect_rc cpu 0
-check cpu.json '[(s["rank"], s["metric"]) for s in r["stragglers"]] == [(2, "gpu.comm_ns")]' \
-	"torch-cpu: rank 2 is the straggler, by communication"
+check cpu.json '[(s["rank"], s["metric"]) for s in r["stragglers"]] == [(2, "comm.wait_imposed_ns")]' \
+	"torch-cpu: rank 2 is the straggler, by the wait it imposes" \
+	'r["straggler_rule"] == "collectives"' "the collectives rule named it"
 
 va dlrm --json dlrm.json "$T"/public/facebookresearch__param/*dlrm_kineto*worker*.json.gz
 expect_rc dlrm 0

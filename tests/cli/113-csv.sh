@@ -84,6 +84,16 @@ for row, rk in zip(rows, r["ranks"]):
     gpus = [m for m in rk["memory"] if m["device"] >= 0]
     eq("ranks.csv", "gpu_peak_allocated", row["gpu_peak_allocated"],
        max(m["peak_allocated"] for m in gpus) if gpus else None)
+    eq("ranks.csv", "clock_offset_ns", row["clock_offset_ns"], rk["clock_offset_ns"])
+if not all(f in head for f in ("comm_wait_ns", "comm_transfer_ns", "effective_utilization")):
+    bad.append("ranks.csv lacks the wait columns")
+
+head, rows = table("collectives.csv")
+if len(rows) != len(r["collectives"]) or not rows:
+    bad.append("collectives.csv: %d rows, report.json %d" % (len(rows), len(r["collectives"])))
+for row, c in zip(rows, r["collectives"]):
+    for f, v in c.items():
+        eq("collectives.csv", f, row[f], v)
 
 head, rows = table("cross_rank.csv")
 if [x["metric"] for x in rows] != list(r["cross_rank"]):

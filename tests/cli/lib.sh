@@ -153,3 +153,28 @@ pycheck() {
 check() {
 	pycheck assert "$@" || die "$1: check failed (lines above)"
 }
+
+# map_reduce NAME RC FILE...: vanalyze over all FILEs at once (NAME.json)
+# and each FILE alone (NAME-map/) merged by vaggregate (NAME-agg.json), each
+# run exiting RC; the two reports must be the same bytes apart from the tool
+# name: the reduce needs nothing but the per-rank reports.
+map_reduce() {
+	local name=$1 want=$2 i=0 f
+	shift 2
+	va "$name" -q -j 2 --json "$name.json" "$@"
+	expect_rc "$name" "$want"
+	mkdir -p "$name-map"
+	for f in "$@"; do
+		va "$name-map$i" -q -j 1 --json "$name-map/$i.json" "$f"
+		[ -s "$name-map/$i.json" ] || die "$name: no report of $f alone"
+		i=$((i + 1))
+	done
+	vg "$name-agg" -q --reports_dir "$name-map" --json "$name-agg.json"
+	expect_rc "$name-agg" 0
+	grep -v '"name": "va' "$name.json" >"$name.body"
+	grep -v '"name": "va' "$name-agg.json" >"$name-agg.body"
+	cmp -s "$name.body" "$name-agg.body" || {
+		diff -u "$name.body" "$name-agg.body" | head -n 30 >&2
+		die "$name: vanalyze over all and map + vaggregate differ"
+	}
+}

@@ -133,7 +133,8 @@ static void test_fields(void)
 		"\"args\":{\"correlation\":12345,\"External id\":67,\"stream\":4294967295,"
 		"\"Device Id\":-1,\"Total Allocated\":123456789012,\"Total Reserved\":223456789012,"
 		"\"Bytes\":-4096,\"Collective name\":\"allreduce\",\"In msg nelems\":1048576,"
-		"\"Out msg nelems\":2097152,\"Group size\":8,\"other\":{\"x\":[1,{\"y\":null}]}}}";
+		"\"Out msg nelems\":2097152,\"Group size\":8,\"other\":{\"x\":[1,{\"y\":null}]},"
+		"\"Process Group Name\":\"pg 3\",\"dtype\":\"BFloat16\"}}";
 	char *t = exact(all, sizeof(all) - 1);
 	const struct trace_event *e;
 
@@ -153,6 +154,8 @@ static void test_fields(void)
 	CHECK_EQ_MEM(strtab_str(&b.strs, e->tid), strtab_len(&b.strs, e->tid), "stream 7", 8);
 	CHECK_EQ_MEM(strtab_str(&b.strs, e->coll_name), strtab_len(&b.strs, e->coll_name),
 		     "allreduce", 9);
+	CHECK_EQ_MEM(strtab_str(&b.strs, e->pg_name), strtab_len(&b.strs, e->pg_name), "pg 3", 4);
+	CHECK_EQ_MEM(strtab_str(&b.strs, e->dtype), strtab_len(&b.strs, e->dtype), "BFloat16", 8);
 	CHECK_EQ_INT(e->ts_ns, 1712195495541300987);
 	CHECK_EQ_INT(e->dur_ns, 12500);
 	CHECK_EQ_INT(e->flags, EV_TS | EV_DUR | EV_CORRELATION | EV_EXTERNAL_ID | EV_STREAM |

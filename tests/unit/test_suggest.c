@@ -234,6 +234,25 @@ static void test_utilization(void)
 	CHECK_EQ_INT(run(&rep), 1);
 	s = find(&rep, "low-gpu-utilization");
 	CHECK(s && s->severity == SEV_HIGH && s->threshold == 0.4);
+
+	/* matched collectives: the effective utilization is judged, busy is not */
+	rep.ranks[0].gpu.utilization = 0.9;
+	rep.ranks[0].gpu.has_wait = 1;
+	rep.ranks[0].gpu.comm_wait_ns = 300 * MS;
+	rep.ranks[0].gpu.effective_utilization = 0.6;
+	CHECK_EQ_INT(run(&rep), 0);
+	rep.ranks[0].gpu.effective_utilization = 0.5999;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "low-gpu-utilization");
+	CHECK(s && s->severity == SEV_MEDIUM && s->value == 0.5999 && s->threshold == 0.6);
+	CHECK(s && strcmp(s->metric, "gpu.effective_utilization") == 0);
+	CHECKF(has(s, "useful work only 60.0%") && has(s, "300 ms waiting") &&
+		       has(s, "stragglers"),
+	       "%s", s ? s->message : "");
+	/* a low busy figure alone no longer fires once the wait is known */
+	rep.ranks[0].gpu.utilization = 0.3;
+	rep.ranks[0].gpu.effective_utilization = 0.6;
+	CHECK_EQ_INT(run(&rep), 0);
 	report_release(&rep);
 }
 
@@ -315,6 +334,23 @@ static void test_comm(void)
 	CHECK_EQ_INT(run(&rep), 1);
 	r->gpu.comm_compute_overlap = NAN;
 	CHECK_EQ_INT(run(&rep), 0);
+
+	/*
+	 * matched collectives: transfer / (busy - wait).  400 ms of comm of
+	 * which 300 ms waiting: 120 ms transfer of 600 ms is exactly 0.2.
+	 */
+	r->gpu.comm_ns = 400 * MS;
+	r->gpu.comm_compute_overlap = 0.1;
+	r->gpu.has_wait = 1;
+	r->gpu.effective_utilization = 0.6;
+	r->gpu.comm_wait_ns = 300 * MS;
+	r->gpu.comm_transfer_ns = 120 * MS;
+	CHECK_EQ_INT(run(&rep), 0);
+	r->gpu.comm_transfer_ns = 120 * MS + 1000;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "comm-heavy-low-overlap");
+	CHECK_NEAR(s ? s->value : 0, (120e6 + 1000) / 600e6, 1e-15);
+	CHECKF(has(s, "(120 ms)"), "%s", s ? s->message : "");
 	report_release(&rep);
 }
 
@@ -328,9 +364,12 @@ static void test_stragglers(void)
 	quiet(&rep, 4);
 	rep.stragglers = zalloc(&rep, 2 * sizeof(*rep.stragglers));
 	rep.nr_stragglers = 2;
-	rep.stragglers[0] = (struct report_straggler){ 1, "gpu.comm_ns", 40 * MS, 100 * MS, -0.6 };
-	rep.stragglers[1] = (struct report_straggler){ 2, "steps.median_ns", 131 * MS, 100 * MS,
-						       0.31 };
+	rep.stragglers[0] = (struct report_straggler){ .rank = 1, .metric = "gpu.comm_ns",
+						       .value = 40 * MS, .median = 100 * MS,
+						       .excess = -0.6 };
+	rep.stragglers[1] = (struct report_straggler){ .rank = 2, .metric = "steps.median_ns",
+						       .value = 131 * MS, .median = 100 * MS,
+						       .excess = 0.31 };
 	CHECK_EQ_INT(run(&rep), 2);
 	CHECK_EQ_INT(count_id(&rep, "straggler"), 2);
 	s = &rep.suggestions[0];
@@ -343,6 +382,24 @@ static void test_stragglers(void)
 	CHECKF(has(s, "Rank 2's median step is 31.0% longer") && has(s, "131 ms") &&
 		       has(s, "data loading") && has(s, "split"),
 	       "%s", s->message);
+	report_release(&rep);
+
+	/* from the collectives rule: the rank the others wait for */
+	quiet(&rep, 4);
+	rep.stragglers = zalloc(&rep, sizeof(*rep.stragglers));
+	rep.nr_stragglers = 1;
+	rep.stragglers[0] = (struct report_straggler){ .rank = 3,
+						       .metric = "comm.wait_imposed_ns",
+						       .value = 137 * MS, .median = MS,
+						       .excess = 136, .by_wait = 1,
+						       .last_share = 0.75,
+						       .delays_name = "all_to_all" };
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "straggler");
+	CHECK(s && s->rank == 3 && strcmp(s->metric, "comm.wait_imposed_ns") == 0);
+	CHECKF(has(s, "Rank 3 is the rank the others wait for") && has(s, "75.0%") &&
+		       has(s, "137 ms") && has(s, "most at all_to_all") && has(s, "throttling"),
+	       "%s", s ? s->message : "");
 	report_release(&rep);
 
 	/* from crossrank: rank 2's steps are 20 % slower than the median */

@@ -1,0 +1,322 @@
+/*
+ * comm: see comm.h.
+ *
+ * A collective's name comes from the "Collective name" of the op that
+ * launched it (record_param_comms, linked to the kernel by "External id"),
+ * else from the kernel or span name cut before its arguments or template
+ * ('(' or '<'), so that ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*,
+ * ...) matches across ranks whatever the pointer types print as.  Instances of
+ * one (group, name) are numbered in start order, file order breaking ties.
+ */
+#include "comm.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gpu.h"
+#include "kcat.h"
+#include "sat.h"
+
+struct comm_rec {
+	int64_t ts_ns, dur_ns;
+	int64_t ext;		/* "External id", -1 without */
+	uint64_t seq;		/* file order */
+	uint32_t name;		/* id in c->strs */
+	uint32_t pad;
+};
+
+struct comm_meta {
+	int64_t ext;
+	int64_t in_nelems, out_nelems, group_size;	/* -1 unknown */
+	uint64_t seq;					/* file order: the first one wins */
+	uint32_t coll, group, dtype;			/* ids in c->strs, 0 absent */
+	uint32_t pad;
+};
+
+void comm_init(struct comm *c)
+{
+	strtab_init(&c->strs, 1);
+	buf_init(&c->kernels);
+	buf_init(&c->spans);
+	buf_init(&c->meta);
+}
+
+void comm_release(struct comm *c)
+{
+	strtab_release(&c->strs);
+	buf_release(&c->kernels);
+	buf_release(&c->spans);
+	buf_release(&c->meta);
+}
+
+/* CPU spans that are the collective itself (the worker thread's), not its enqueue. */
+static int is_cpu_collective(const char *s, size_t n)
+{
+	return n > 5 && memcmp(s, "gloo:", 5) == 0;
+}
+
+static int push(struct buf *b, const void *rec, size_t size)
+{
+	buf_add(b, rec, size);
+	return buf_ok(b) ? 0 : -1;
+}
+
+int comm_collect(struct comm *c, const struct event_batch *b)
+{
+	const struct strtab *st = &b->strs;
+	uint32_t kernel = strtab_find(st, "kernel", 6);
+	uint32_t nstr = strtab_count(st) + 1;
+	uint32_t *map = calloc(nstr, sizeof(*map));
+	unsigned char *kind = calloc(nstr, 1);	/* name: 0 unknown, 1 comm, 2 not */
+	uint64_t seq = (c->kernels.len + c->spans.len) / sizeof(struct comm_rec);
+	int rc = -1;
+
+	if (!map || !kind)
+		goto out;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct trace_event *ev = &b->ev[i];
+		int is_kernel = ev->cat && ev->cat == kernel;
+
+		if (!is_kernel && ev->flags & EV_EXTERNAL_ID &&
+		    (ev->coll_name || ev->pg_name || ev->flags & (EV_IN_NELEMS | EV_OUT_NELEMS))) {
+			struct comm_meta m = { ev->external_id, -1, -1, -1,
+					       c->meta.len / sizeof(struct comm_meta), 0, 0, 0, 0 };
+
+			if (ev->flags & EV_IN_NELEMS)
+				m.in_nelems = ev->in_nelems;
+			if (ev->flags & EV_OUT_NELEMS)
+				m.out_nelems = ev->out_nelems;
+			if (ev->flags & EV_GROUP_SIZE)
+				m.group_size = ev->group_size;
+			if (ev->coll_name)
+				m.coll = strtab_map(&c->strs, st, ev->coll_name, map);
+			if (ev->pg_name)
+				m.group = strtab_map(&c->strs, st, ev->pg_name, map);
+			if (ev->dtype)
+				m.dtype = strtab_map(&c->strs, st, ev->dtype, map);
+			if (m.coll == STRTAB_OOM || m.group == STRTAB_OOM ||
+			    m.dtype == STRTAB_OOM || push(&c->meta, &m, sizeof(m)))
+				goto out;
+			continue;
+		}
+		if (!(ev->flags & EV_TS) || !ev->name || (!is_kernel && ev->phase != 'X'))
+			continue;
+		if (!kind[ev->name]) {
+			const char *s = strtab_str(st, ev->name);
+			size_t n = strtab_len(st, ev->name);
+
+			kind[ev->name] = 2;
+			if (is_kernel ? !strcmp(kcat_of(s, n), "comm")
+				      : is_cpu_collective(s, n))
+				kind[ev->name] = 1;
+		}
+		if (kind[ev->name] != 1)
+			continue;
+		{
+			struct comm_rec r = { ev->ts_ns, ev->dur_ns,
+					      ev->flags & EV_EXTERNAL_ID ? ev->external_id : -1,
+					      seq++, 0, 0 };
+
+			r.name = strtab_map(&c->strs, st, ev->name, map);
+			if (r.name == STRTAB_OOM ||
+			    push(is_kernel ? &c->kernels : &c->spans, &r, sizeof(r)))
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(map);
+	free(kind);
+	return rc;
+}
+
+/* Bytes per element of a PyTorch dtype as record_param_comms prints it; 0 unknown. */
+static int64_t dtype_bytes(const char *s)
+{
+	static const struct {
+		const char *name;
+		int bytes;
+	} table[] = {
+		{ "float", 4 },	   { "float32", 4 }, { "double", 8 },  { "float64", 8 },
+		{ "half", 2 },	   { "float16", 2 }, { "bfloat16", 2 }, { "long", 8 },
+		{ "int64", 8 },	   { "int", 4 },     { "int32", 4 },	{ "short", 2 },
+		{ "int16", 2 },	   { "char", 1 },    { "byte", 1 },	{ "int8", 1 },
+		{ "uint8", 1 },	   { "bool", 1 },    { "float8_e4m3fn", 1 },
+		{ "float8_e5m2", 1 },
+	};
+
+	if (!strncmp(s, "c10::", 5))
+		s += 5;
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (!strcasecmp(s, table[i].name))
+			return table[i].bytes;
+	return 0;
+}
+
+static int cmp_meta(const void *a, const void *b)
+{
+	const struct comm_meta *x = a, *y = b;
+
+	if (x->ext != y->ext)
+		return x->ext < y->ext ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The first op with args for External id ext, or NULL. */
+static const struct comm_meta *meta_find(const struct comm_meta *m, size_t n, int64_t ext)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m[mid].ext < ext)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && m[lo].ext == ext ? &m[lo] : NULL;
+}
+
+/* One instance with its key resolved, for sorting into series. */
+struct inst {
+	const char *group, *name;	/* group NULL without metadata */
+	size_t name_len;
+	int64_t ts_ns, dur_ns, bytes, group_size;
+	uint64_t seq;
+};
+
+static int cmp_str_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a ? 1 : b ? -1 : 0;
+	return strcmp(a, b);
+}
+
+static int cmp_inst(const void *a, const void *b)
+{
+	const struct inst *x = a, *y = b;
+	int c = cmp_str_null(x->group, y->group);
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+
+	if (c)
+		return c;
+	if ((c = memcmp(x->name, y->name, n)))
+		return c;
+	if (x->name_len != y->name_len)
+		return x->name_len < y->name_len ? -1 : 1;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int same_key(const struct inst *x, const struct inst *y)
+{
+	return !cmp_str_null(x->group, y->group) && x->name_len == y->name_len &&
+	       !memcmp(x->name, y->name, x->name_len);
+}
+
+/* Fill series s from instances v[0..n) of one key. */
+static int make_series(struct report_comm_series *s, const struct inst *v, size_t n,
+		       int64_t start_ns, struct arena *a)
+{
+	int any_bytes = 0;
+
+	s->group = v[0].group ? arena_strndup(a, v[0].group, strlen(v[0].group)) : NULL;
+	s->name = arena_strndup(a, v[0].name, v[0].name_len);
+	s->group_size = -1;
+	s->n = n;
+	s->dur_ns = arena_alloc(a, n * sizeof(*s->dur_ns));
+	s->end_ns = arena_alloc(a, n * sizeof(*s->end_ns));
+	s->bytes = NULL;
+	if ((v[0].group && !s->group) || !s->name || !s->dur_ns || !s->end_ns)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		s->dur_ns[i] = v[i].dur_ns;
+		/* from the rank's first event: shorter numbers in the report */
+		s->end_ns[i] = sat_add(sat_sub(v[i].ts_ns, start_ns), v[i].dur_ns);
+		any_bytes |= v[i].bytes >= 0;
+		if (v[i].group_size > s->group_size)
+			s->group_size = v[i].group_size;
+	}
+	if (any_bytes) {
+		s->bytes = arena_alloc(a, n * sizeof(*s->bytes));
+		if (!s->bytes)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			s->bytes[i] = v[i].bytes;
+	}
+	return 0;
+}
+
+int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk)
+{
+	struct buf *src = c->kernels.len ? &c->kernels : &c->spans;
+	const struct comm_rec *r = (const struct comm_rec *)src->data;
+	size_t n = src->len / sizeof(*r), nm = c->meta.len / sizeof(struct comm_meta), k = 0;
+	struct comm_meta *m = (struct comm_meta *)c->meta.data;
+	struct inst *v;
+	int rc = -1;
+
+	rk->comm = NULL;
+	rk->nr_comm = 0;
+	if (!n)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -1;
+	if (nm > 1)
+		qsort(m, nm, sizeof(*m), cmp_meta);	/* meta_find(): the first of equal ids */
+	for (size_t i = 0; i < n; i++) {
+		const struct comm_meta *md = r[i].ext >= 0 ? meta_find(m, nm, r[i].ext) : NULL;
+		const char *name = strtab_str(&c->strs, r[i].name);
+		size_t len = strtab_len(&c->strs, r[i].name), cut = 0;
+
+		while (cut < len && name[cut] != '(' && name[cut] != '<')
+			cut++;
+		v[i].name = name;
+		v[i].name_len = cut ? cut : len;
+		if (md && md->coll) {
+			v[i].name = strtab_str(&c->strs, md->coll);
+			v[i].name_len = strtab_len(&c->strs, md->coll);
+		}
+		v[i].group = md && md->group ? strtab_str(&c->strs, md->group) : NULL;
+		v[i].group_size = md ? md->group_size : -1;
+		v[i].bytes = -1;
+		if (md && md->dtype && (md->in_nelems >= 0 || md->out_nelems >= 0)) {
+			int64_t el = md->in_nelems > md->out_nelems ? md->in_nelems
+								    : md->out_nelems;
+			int64_t size = dtype_bytes(strtab_str(&c->strs, md->dtype));
+
+			/* nccl-tests' S: the larger buffer (all-gather out, reduce-scatter in) */
+			if (size && el <= INT64_MAX / size)
+				v[i].bytes = el * size;
+		}
+		v[i].ts_ns = r[i].ts_ns;
+		v[i].dur_ns = r[i].dur_ns;
+		v[i].seq = r[i].seq;
+	}
+	qsort(v, n, sizeof(*v), cmp_inst);
+	for (size_t i = 0; i < n; i++)
+		k += i == 0 || !same_key(&v[i], &v[i - 1]);
+	rk->comm = arena_alloc(a, k * sizeof(*rk->comm));
+	if (!rk->comm)
+		goto out;
+	for (size_t i = 0, s = 0; i < n; s++) {
+		size_t j = i + 1;
+
+		while (j < n && same_key(&v[j], &v[i]))
+			j++;
+		if (make_series(&rk->comm[s], v + i, j - i, rk->start_ns, a))
+			goto out;
+		i = j;
+	}
+	rk->nr_comm = k;
+	rc = 0;
+out:
+	if (rc)
+		rk->comm = NULL;
+	free(v);
+	return rc;
+}

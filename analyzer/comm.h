@@ -1,0 +1,41 @@
+/*
+ * comm: the collective instances of one rank, for matching across ranks.
+ *
+ * comm_collect() keeps a compact record of every collective as batches
+ * arrive: GPU kernels the kernel table counts as communication (NCCL, RCCL,
+ * and whatever else gpu_kernel_category() calls "comm"), CPU collective
+ * spans (gloo:*, for CPU-only runs), and the args of the CPU ops that
+ * describe a collective ("Collective name", "Process Group Name", message
+ * sizes), found by "External id".  comm_finish() turns them into the rank's
+ * comm series (struct report_comm_series).  Memory grows with the number of
+ * collectives, never with the text.
+ */
+#ifndef VT_COMM_H
+#define VT_COMM_H
+
+#include "buf.h"
+#include "event.h"
+#include "report.h"
+#include "strtab.h"
+
+struct comm {
+	struct strtab strs;	/* copies: names, collective names, groups, dtypes */
+	struct buf kernels;	/* struct comm_rec[], GPU collective kernels, file order */
+	struct buf spans;	/* struct comm_rec[], CPU collective spans, file order */
+	struct buf meta;	/* struct comm_meta[], ops that describe a collective */
+};
+
+void comm_init(struct comm *c);
+void comm_release(struct comm *c);
+
+/* Keep the collectives of batch b.  -1 when out of memory. */
+int comm_collect(struct comm *c, const struct event_batch *b);
+
+/*
+ * Fill rk->comm and rk->nr_comm (strings and arrays in arena a): the GPU
+ * kernels when the trace has any, else the CPU spans; ends count from
+ * rk->start_ns, which must be set.  -1 when out of memory.
+ */
+int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * html_collectives: the "Who waits for whom" section: the ranks the others
+ * wait for (with the wait they impose), the collectives table with its
+ * bandwidths, and per rank the wait, the transfer, both utilizations and
+ * the clock offset.  Every number carries its data-key (see html.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "html.h"
+
+/* [ "collectives", i, "field" ] and the like into kb. */
+static const char *key3(char *kb, size_t n, const char *a, size_t i, const char *b)
+{
+	snprintf(kb, n, "[\"%s\",%zu,\"%s\"]", a, i, b);
+	return kb;
+}
+
+static void name_cell(struct page *p, const char *group, const char *name)
+{
+	buf_adds(p->b, "<td class=\"name\">");
+	html_text(p, name);
+	if (group) {
+		buf_adds(p->b, " <span class=\"muted\">(group ");
+		html_text(p, group);
+		buf_adds(p->b, ")</span>");
+	}
+	buf_adds(p->b, "</td>");
+}
+
+static void stragglers(struct page *p)
+{
+	const struct report *r = p->r;
+	const struct report_rank *most = NULL;
+	char kb[96];
+
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		if (r->ranks[i].gpu.has_wait &&
+		    (!most || r->ranks[i].gpu.comm_wait_ns > most->gpu.comm_wait_ns))
+			most = &r->ranks[i];
+	if (!r->nr_stragglers) {
+		buf_adds(p->b, "<p>No rank holds the others back: the wait at collectives is "
+			       "spread over the ranks.</p>\n");
+		return;
+	}
+	buf_adds(p->b, "<p>");
+	for (size_t i = 0; i < r->nr_stragglers; i++) {
+		const struct report_straggler *s = &r->stragglers[i];
+
+		buf_printf(p->b, "%s<strong>Rank %lld</strong>", i ? ", " : "",
+			   (long long)s->rank);
+	}
+	buf_printf(p->b, " %s the rank%s the others wait for: %s last at the collectives, and "
+			 "the other ranks spin inside their collective kernels until %s arrives. "
+			 "That waiting counts as busy GPU time and as long steps on the ranks "
+			 "that wait, so their plain utilization looks best; effective "
+			 "utilization leaves it out.",
+		   r->nr_stragglers > 1 ? "are" : "is", r->nr_stragglers > 1 ? "s" : "",
+		   r->nr_stragglers > 1 ? "they arrive" : "it arrives",
+		   r->nr_stragglers > 1 ? "each" : "it");
+	if (most && most->gpu.comm_wait_ns > 0) {
+		buf_printf(p->b, " Rank %lld waits most: ", (long long)most->rank);
+		snprintf(kb, sizeof(kb), "[\"ranks\",%zu,\"gpu\",\"comm_wait_ns\"]",
+			 (size_t)(most - r->ranks));
+		html_i64(p, "span", kb, NULL, most->gpu.comm_wait_ns, UNIT_NS);
+		buf_adds(p->b, ".");
+	}
+	buf_adds(p->b, "</p>\n<table><tr><th>rank</th><th>wait it imposes</th>"
+		       "<th>arrives last at</th><th>delays most</th><th>wait there</th></tr>\n");
+	for (size_t i = 0; i < r->nr_stragglers; i++) {
+		const struct report_straggler *s = &r->stragglers[i];
+
+		buf_adds(p->b, "<tr>");
+		html_i64(p, "td", key3(kb, sizeof(kb), "stragglers", i, "rank"), NULL, s->rank,
+			 UNIT_COUNT);
+		html_i64(p, "td", key3(kb, sizeof(kb), "stragglers", i, "wait_imposed_ns"), NULL,
+			 s->wait_imposed_ns, UNIT_NS);
+		html_dbl(p, "td", key3(kb, sizeof(kb), "stragglers", i, "last_share"), NULL,
+			 s->last_share, UNIT_RATIO);
+		name_cell(p, s->delays_group, s->delays_name);
+		snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"delays_most\",\"wait_ns\"]", i);
+		html_i64(p, "td", kb, NULL, s->delays_wait_ns, UNIT_NS);
+		buf_adds(p->b, "</tr>\n");
+	}
+	buf_adds(p->b, "</table>\n");
+}
+
+static void table(struct page *p)
+{
+	const struct report *r = p->r;
+	char kb[96];
+
+	buf_adds(p->b, "<h3>Collectives</h3>\n<p class=\"muted\">Instances matched on every rank "
+		       "that took part, by process group, collective and order. Transfer is the "
+		       "shortest duration of each instance (the last rank to arrive does not "
+		       "wait); bandwidths follow nccl-tests on that time, where the trace gives "
+		       "message sizes.</p>\n<div class=\"wrap\"><table><tr><th>collective</th>"
+		       "<th>ranks</th><th>instances</th><th>unmatched</th><th>wait</th>"
+		       "<th>transfer</th><th>last most often</th><th>times</th><th>bytes</th>"
+		       "<th>algbw GB/s</th><th>busbw GB/s</th></tr>\n");
+	for (size_t i = 0; i < r->nr_collectives; i++) {
+		const struct report_collective *c = &r->collectives[i];
+
+		buf_adds(p->b, "<tr>");
+		name_cell(p, c->group, c->name);
+		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "ranks"), NULL, c->ranks,
+			 UNIT_COUNT);
+		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "instances"), NULL,
+			 c->instances, UNIT_COUNT);
+		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "unmatched"), NULL,
+			 c->unmatched, UNIT_COUNT);
+		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "wait_ns"), NULL,
+			 c->wait_ns, UNIT_NS);
+		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "transfer_ns"), NULL,
+			 c->transfer_ns, UNIT_NS);
+		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "last_rank"), NULL,
+			 c->last_rank, UNIT_COUNT);
+		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "last_count"), NULL,
+			 c->last_count, UNIT_COUNT);
+		if (c->bytes >= 0)
+			html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "bytes"), NULL,
+				 c->bytes, UNIT_BYTES);
+		else
+			buf_adds(p->b, "<td>\xe2\x80\x94</td>");
+		html_dbl(p, "td", key3(kb, sizeof(kb), "collectives", i, "algbw_gbps"), NULL,
+			 c->algbw, UNIT_NUMBER);
+		html_dbl(p, "td", key3(kb, sizeof(kb), "collectives", i, "busbw_gbps"), NULL,
+			 c->busbw, UNIT_NUMBER);
+		buf_adds(p->b, "</tr>\n");
+	}
+	buf_adds(p->b, "</table></div>\n");
+}
+
+static void ranks(struct page *p)
+{
+	const struct report *r = p->r;
+	char kb[96];
+
+	buf_adds(p->b, "<h3>Per rank</h3>\n<div class=\"wrap\"><table><tr><th>rank</th>"
+		       "<th>comm</th><th>waiting</th><th>transfer</th><th>utilization</th>"
+		       "<th>effective utilization</th><th>clock offset</th><th>offset spread</th>"
+		       "</tr>\n");
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+		const struct report_gpu *g = &rk->gpu;
+
+		if (!g->has_wait)
+			continue;
+		buf_adds(p->b, "<tr>");
+		html_i64(p, "td", key3(kb, sizeof(kb), "ranks", i, "rank"), NULL, rk->rank,
+			 UNIT_COUNT);
+#define GPU_KEY(f) (snprintf(kb, sizeof(kb), "[\"ranks\",%zu,\"gpu\",\"%s\"]", i, f), kb)
+		html_i64(p, "td", GPU_KEY("comm_ns"), NULL, g->comm_ns, UNIT_NS);
+		html_i64(p, "td", GPU_KEY("comm_wait_ns"), NULL, g->comm_wait_ns, UNIT_NS);
+		html_i64(p, "td", GPU_KEY("comm_transfer_ns"), NULL, g->comm_transfer_ns, UNIT_NS);
+		html_dbl(p, "td", GPU_KEY("utilization"), NULL, g->utilization, UNIT_RATIO);
+		html_dbl(p, "td", GPU_KEY("effective_utilization"), NULL, g->effective_utilization,
+			 UNIT_RATIO);
+#undef GPU_KEY
+		if (rk->has_clock) {
+			html_i64(p, "td", key3(kb, sizeof(kb), "ranks", i, "clock_offset_ns"), NULL,
+				 rk->clock_offset_ns, UNIT_NS);
+			key3(kb, sizeof(kb), "ranks", i, "clock_offset_spread_ns");
+			html_i64(p, "td", kb, NULL, rk->clock_offset_spread_ns, UNIT_NS);
+		} else {
+			buf_adds(p->b, "<td>\xe2\x80\x94</td><td>\xe2\x80\x94</td>");
+		}
+		buf_adds(p->b, "</tr>\n");
+	}
+	buf_adds(p->b, "</table></div>\n");
+}
+
+void html_collectives(struct page *p)
+{
+	const struct report *r = p->r;
+
+	buf_adds(p->b, "<section id=\"collectives\">\n<h2>Who waits for whom</h2>\n");
+	if (r->nr_ranks < 2) {
+		buf_adds(p->b,
+			 "<p class=\"muted\">One rank: nobody to wait for.</p>\n</section>\n");
+		return;
+	}
+	if (!r->straggler_rule || strcmp(r->straggler_rule, "collectives")) {
+		buf_printf(p->b, "<p class=\"muted\">No collective matched across ranks, so "
+				 "waiting cannot be told from work; stragglers come from the %s "
+				 "rule (see Across ranks).</p>\n</section>\n",
+			   r->straggler_rule ? r->straggler_rule : "step");
+		return;
+	}
+	stragglers(p);
+	if (r->nr_incomplete_ranks) {
+		buf_adds(p->b, "<p class=\"muted\">Incomplete traces, never named as stragglers:");
+		for (size_t i = 0; i < r->nr_incomplete_ranks; i++)
+			buf_printf(p->b, " %lld", (long long)r->incomplete_ranks[i]);
+		buf_adds(p->b, ".</p>\n");
+	}
+	table(p);
+	if (!p->many)
+		ranks(p);
+	buf_adds(p->b, "</section>\n");
+}
