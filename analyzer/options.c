@@ -127,3 +127,24 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 	}
 	return 1;
 }
+
+int analyze_opts_take(struct analyze_opts *o, struct cli *cli, int c, char *arg,
+		      const char *name)
+{
+	int rc;
+
+	switch (cli_parse(cli, c, arg, name)) {
+	case CLI_TAKEN:
+		return -1;
+	case CLI_EXIT_OK:
+		return EXIT_OK;
+	case CLI_EXIT_USAGE:
+		return EXIT_USAGE;
+	case CLI_OTHER:
+		break;
+	}
+	rc = analyze_opts_parse(o, c, arg);
+	if (rc)
+		return rc == 1 ? cli_usage_error("unknown option '%s'", name) : rc;
+	return -1;
+}

@@ -147,19 +147,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->markdown = optarg;
 			continue;
 		}
-		switch (cli_parse(&o->cli, c, optarg, argv[optind - 1])) {
-		case CLI_TAKEN:
-			continue;
-		case CLI_EXIT_OK:
-			return EXIT_OK;
-		case CLI_EXIT_USAGE:
-			return EXIT_USAGE;
-		case CLI_OTHER:
-			break;
-		}
-		rc = analyze_opts_parse(&o->a, c, optarg);
-		if (rc)
-			return rc == 1 ? cli_usage_error("unknown option '%s'", argv[optind - 1]) : rc;
+		rc = analyze_opts_take(&o->a, &o->cli, c, optarg, argv[optind - 1]);
+		if (rc >= 0)
+			return rc;
 	}
 	if (argc - optind != 2)
 		return cli_usage_error("wants two inputs, BASE and NEW");

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli.h"
 #include "suggest.h"
 
 #define PHASES_MAX_RULES 32
@@ -82,5 +83,15 @@ void analyze_opts_release(struct analyze_opts *o);
  * what is wrong.
  */
 int analyze_opts_parse(struct analyze_opts *o, int c, char *arg);
+
+/*
+ * Option c of a program that analyses traces, after its own: the
+ * command-line layer's shared options (cli_parse()), then the analysis
+ * options; anything else is an unknown option.  name is the word the user
+ * typed.  Returns -1 when the option was taken, else the exit status to
+ * return (EXIT_OK after --help or --version, EXIT_USAGE after an error).
+ */
+int analyze_opts_take(struct analyze_opts *o, struct cli *cli, int c, char *arg,
+		      const char *name);
 
 #endif
