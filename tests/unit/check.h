@@ -130,6 +130,15 @@ static inline int check_done(const char *name)
 	return check_nr_failed ? 1 : 0;
 }
 
+/* A xorshift64 step: repeatable pseudo-random numbers from *state (not 0). */
+static inline uint64_t check_rand(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
 /* Tests are programs: running out of memory just ends them. */
 static inline void *check_xmalloc(size_t n)
 {

@@ -212,10 +212,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static uint32_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 11);
+	return (uint32_t)(check_rand(&rng) >> 11);
 }
 
 static size_t put_cp(char *o, uint32_t cp)

@@ -11,10 +11,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return check_rand(&rng);
 }
 
 /* The reference: a stable insertion sort of the identity by key. */
