@@ -3,8 +3,8 @@
 
 #include <stdlib.h>
 
-#include "buf.h"
 #include "log.h"
+#include "ranges.h"
 
 int64_t gaps_world_size(const struct report *rep)
 {
@@ -28,55 +28,45 @@ int64_t gaps_world_size(const struct report *rep)
 	return first ? first->world_size : 0;
 }
 
-/* Append "a" or "a-b" to a list of ranges in b. */
-static void add_range(struct buf *b, int64_t lo, int64_t hi)
-{
-	buf_printf(b, "%s%lld", b->len ? ", " : "", (long long)lo);
-	if (hi > lo)
-		buf_printf(b, "-%lld", (long long)hi);
-}
-
 /* The ranks are sorted by number, so one pass finds the gaps, without a bitmap. */
 int64_t gaps_report(const struct report *rep, int64_t world, const char *how)
 {
-	struct buf missing, outside, cut;
-	int64_t nr_missing = 0, next = 0;
+	struct ranges missing, outside, cut;
+	int64_t next = 0, nr_missing;
 
 	if (world <= 0)
 		return 0;
-	buf_init(&missing);
-	buf_init(&outside);
-	buf_init(&cut);
+	ranges_init(&missing);
+	ranges_init(&outside);
+	ranges_init(&cut);
 	for (size_t i = 0; i <= rep->nr_ranks; i++) {
 		int64_t r = i < rep->nr_ranks ? rep->ranks[i].rank : world;
 
 		if (i < rep->nr_ranks && (r < 0 || r >= world)) {
-			add_range(&outside, r, r);
+			ranges_add(&outside, r);
 			continue;
 		}
-		if (r > next) {
-			add_range(&missing, next, r - 1);
-			nr_missing += r - next;
-		}
+		if (r > next)
+			ranges_add_span(&missing, next, r - 1);
 		if (r + 1 > next)
 			next = r + 1;
 		if (i < rep->nr_ranks && !rep->ranks[i].complete)
-			add_range(&cut, r, r);
+			ranges_add(&cut, r);
 	}
-	if (!buf_ok(&missing) || !buf_ok(&outside) || !buf_ok(&cut))
-		log_msg("out of memory listing the missing ranks");
+	nr_missing = missing.count;
 	if (nr_missing)
 		log_msg("%lld of %lld ranks missing (%s %lld): %s %s", (long long)nr_missing,
 			(long long)world, how, (long long)world, nr_missing > 1 ? "ranks" : "rank",
-			missing.data ? missing.data : "");
-	if (outside.len)
+			ranges_str(&missing));
+	if (outside.count)
 		log_msg("warning: ranks outside 0-%lld (%s %lld): %s", (long long)world - 1, how,
-			(long long)world, outside.data);
-	if (cut.len)
-		log_msg("warning: incomplete ranks (cut-off traces; their figures cover only what "
-			"was read): %s", cut.data);
-	buf_release(&missing);
-	buf_release(&outside);
-	buf_release(&cut);
+			(long long)world, ranges_str(&outside));
+	if (cut.count)
+		log_msg("warning: %lld incomplete %s (cut-off traces; their figures cover only what "
+			"was read): %s", (long long)cut.count, cut.count > 1 ? "ranks" : "rank",
+			ranges_str(&cut));
+	ranges_release(&missing);
+	ranges_release(&outside);
+	ranges_release(&cut);
 	return nr_missing;
 }

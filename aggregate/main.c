@@ -27,6 +27,8 @@
 #include "log.h"
 #include "merge.h"
 #include "outfile.h"
+#include "report_read.h"
+#include "runs.h"
 #include "render.h"
 #include "report.h"
 #include "suggest.h"
@@ -57,6 +59,11 @@ static const char usage[] =
 	"Outputs (the summary goes to stdout unless -q or --json is '-'):\n"
 	CLI_HELP_OUTPUTS
 	"      --no-charts    HTML without gnuplot charts\n"
+	"      --full         the merged report.json keeps every rank's tables\n"
+	"                     (kernels, phases, cpu_ops, steps, generations,\n"
+	"                     collective instances, samples); without it each rank\n"
+	"                     keeps its scalars and the run its cross-rank\n"
+	"                     statistics, stragglers, collectives and suggestions\n"
 	"\n"
 	"Checks:\n"
 	"      --expect-ranks N  the run has ranks 0 to N-1: name every missing one\n"
@@ -86,6 +93,7 @@ static const char usage[] =
 struct opts {
 	struct cli cli;
 	int no_charts;			/* --no-charts */
+	int full;			/* --full: the rank tables in report.json */
 	int64_t expect_ranks;		/* --expect-ranks; 0: the reports' world_size */
 	struct find_list dirs;		/* --reports_dir, in order */
 };
@@ -100,6 +108,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "reports_dir", required_argument, NULL, 'R' },
 		{ "reports-dir", required_argument, NULL, 'R' },
 		{ "no-charts", no_argument, NULL, 'C' },
+		{ "full", no_argument, NULL, 'F' },
 		{ "expect-ranks", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -107,6 +116,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	cli_init(&o->cli, usage, term_thresholds);
 	o->no_charts = 0;
+	o->full = 0;
 	o->expect_ranks = 0;
 	find_list_init(&o->dirs);
 	opterr = 0;
@@ -120,6 +130,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			continue;
 		case 'C':
 			o->no_charts = 1;
+			continue;
+		case 'F':
+			o->full = 1;
 			continue;
 		case 'E': {
 			char *end;
@@ -266,7 +279,8 @@ static int write_outputs(const struct report *rep, const struct opts *o, size_t 
 		 * quarter of a gigabyte for 4,096 ranks) and their page faults.
 		 */
 		buf_init(&out);
-		buf_reserve(&out, bytes_in + bytes_in / 16);
+		if (!rep->compact)
+			buf_reserve(&out, bytes_in + bytes_in / 16);
 		report_to_json(rep, &out);
 		if (!buf_ok(&out)) {
 			log_msg("out of memory writing the report");
@@ -327,8 +341,11 @@ int main(int argc, char **argv)
 	}
 	mo.jobs = o.cli.jobs;
 	mo.progress = o.cli.progress && isatty(STDERR_FILENO);
+	/* The page and the CSVs draw every rank's tables: read them whole for those. */
+	mo.read_flags = o.full || o.cli.html || o.cli.out ? 0 : REPORT_READ_LEAN;
 
 	report_init(&rep, "vaggregate");
+	rep.compact = !o.full;
 	if (merge_reports(&rep, in, nr_in, &mo, &st))
 		status = EXIT_FAIL;
 	if (st.skipped)
@@ -343,6 +360,8 @@ int main(int argc, char **argv)
 	}
 	world = o.expect_ranks ? o.expect_ranks : gaps_world_size(&rep);
 	if (world < 0 || gaps_report(&rep, world, o.expect_ranks ? "--expect-ranks" : "world_size"))
+		status = EXIT_FAIL;
+	if (runs_check(&rep) < 0)
 		status = EXIT_FAIL;
 	if (collectives_compute(&rep) || crossrank_compute(&rep) ||
 	    suggest_compute(&rep, &o.cli.suggest)) {

@@ -81,7 +81,8 @@ static int read_all(int fd, struct buf *text, size_t size)
 }
 
 /* Read path's ranks into r; the outcome goes into res. */
-static void read_one(struct report *r, struct buf *text, const char *path, struct file_res *res)
+static void read_one(struct report *r, struct buf *text, const char *path, unsigned flags,
+		     struct file_res *res)
 {
 	size_t before = r->nr_ranks;
 	unsigned char magic[2];
@@ -117,7 +118,7 @@ static void read_one(struct report *r, struct buf *text, const char *path, struc
 		}
 	}
 	if (gz) {
-		res->rc = report_read_file(r, path, 0, &res->err);
+		res->rc = report_read_file(r, path, flags, &res->err);
 		goto out;
 	}
 	if (read_all(fd, text, (size_t)st.st_size)) {
@@ -125,7 +126,7 @@ static void read_one(struct report *r, struct buf *text, const char *path, struc
 			errno ? strerror(errno) : "out of memory");
 		goto out;
 	}
-	res->rc = report_read(r, text->data, text->len, 0, &res->err);
+	res->rc = report_read(r, text->data, text->len, flags, &res->err);
 	if (res->rc == REPORT_READ_OTHER)
 		report_sniff_text(text->data, text->len, res->schema, sizeof(res->schema));
 out:
@@ -150,16 +151,17 @@ static void read_files(struct report *slots, struct buf *texts, const struct mer
 {
 	int jobs = o->jobs;
 	int progress = o->progress && n > BATCH;
+	unsigned flags = o->read_flags;
 
 	for (size_t lo = 0; lo < n; lo += BATCH) {
 		size_t hi = lo + BATCH < n ? lo + BATCH : n;
 
 #pragma omp parallel for schedule(dynamic, 1) num_threads(jobs) default(none) \
-	shared(slots, texts, in, res, lo, hi)
+	shared(slots, texts, in, res, lo, hi, flags)
 		for (size_t i = lo; i < hi; i++) {
 			int t = omp_get_thread_num();
 
-			read_one(&slots[t], &texts[t], in[i].path, &res[i]);
+			read_one(&slots[t], &texts[t], in[i].path, flags, &res[i]);
 			res[i].slot = t;
 		}
 		if (progress)
@@ -313,6 +315,7 @@ static int build(struct report *rep, struct report *slots, const struct merge_in
 			continue;
 		}
 		rep->ranks[k] = *e[i].rk;
+		rep->ranks[k].report_path = in[e[i].file].path;
 		from[k++] = e[i].file;
 	}
 	rep->nr_ranks = k;
@@ -343,16 +346,20 @@ int merge_reports(struct report *rep, const struct merge_input *in, size_t n,
 	struct file_res *res = calloc(n ? n : 1, sizeof(*res));
 	struct report *slots = calloc((size_t)jobs, sizeof(*slots));
 	struct buf *texts = calloc((size_t)jobs, sizeof(*texts));
+	/* one name table a thread: the ranks of a run repeat the same names */
+	struct strtab *names = calloc((size_t)jobs, sizeof(*names));
 	struct merge_opts eff = *o;
 	int rc = -1;
 
 	memset(st, 0, sizeof(*st));
 	st->files = n;
-	if (!res || !slots || !texts)
+	if (!res || !slots || !texts || !names)
 		goto out;
 	for (int t = 0; t < jobs; t++) {
 		report_init(&slots[t], rep->tool);
 		buf_init(&texts[t]);
+		strtab_init(&names[t], 1);
+		slots[t].strings = &names[t];
 	}
 	eff.jobs = jobs;
 	read_files(slots, texts, in, n, res, &eff);
@@ -363,7 +370,9 @@ int merge_reports(struct report *rep, const struct merge_input *in, size_t n,
 	/* The ranks point into the slots' arenas: they now live as long as rep. */
 	for (int t = 0; t < jobs; t++) {
 		arena_adopt(&rep->arena, &slots[t].arena);
+		arena_adopt(&rep->arena, &names[t].arena);
 		report_release(&slots[t]);
+		strtab_release(&names[t]);
 	}
 out:
 	if (rc)
@@ -371,5 +380,6 @@ out:
 	free(res);
 	free(slots);
 	free(texts);
+	free(names);
 	return rc;
 }

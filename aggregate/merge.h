@@ -39,6 +39,7 @@ struct merge_stats {
 struct merge_opts {
 	int jobs;			/* threads */
 	int progress;			/* a progress line on stderr */
+	unsigned read_flags;		/* REPORT_READ_LEAN or 0 */
 };
 
 /*

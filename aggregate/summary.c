@@ -1,8 +1,10 @@
 /* summary: see summary.h. */
 #include "summary.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "ranges.h"
 #include "term.h"
 
 /* min, max, avg, median, stddev of a metric, each in its unit (metric_fmt()). */
@@ -61,6 +63,123 @@ static void stats_lines(FILE *f, const struct report *rep, const char *bold, con
 			"cross_rank)\n", hidden);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* rank numbers as ranges; v is sorted in place */
+static const char *ranks_text(struct ranges *r, int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_i64);
+	for (size_t i = 0; i < n; i++)
+		ranges_add(r, v[i]);
+	return ranges_str(r);
+}
+
+/* How bad a straggler is, to pick the worst: the wait it imposes, else its excess. */
+static double badness(const struct report_straggler *s)
+{
+	return s->by_wait ? (double)s->wait_imposed_ns : s->excess < 0 ? -s->excess : s->excess;
+}
+
+static int cmp_worse(const void *a, const void *b)
+{
+	double x = badness(a), y = badness(b);
+
+	return x > y ? -1 : x < y;
+}
+
+/* Many stragglers: their ranks as ranges, then the worst few as term_stragglers() says them. */
+static void stragglers_grouped(FILE *f, const struct report *rep, const char *bold,
+			       const char *off)
+{
+	struct report view = *rep;
+	struct report_straggler *worst = malloc(rep->nr_stragglers * sizeof(*worst));
+	int64_t *nums = malloc((rep->nr_stragglers + rep->nr_incomplete_ranks + 1) *
+			       sizeof(*nums));
+	struct ranges r;
+
+	if (!worst || !nums) {
+		free(worst);
+		free(nums);
+		term_stragglers(f, rep, bold, off);
+		return;
+	}
+	memcpy(worst, rep->stragglers, rep->nr_stragglers * sizeof(*worst));
+	qsort(worst, rep->nr_stragglers, sizeof(*worst), cmp_worse);
+	view.stragglers = worst;
+	view.nr_stragglers = SUMMARY_WORST;
+	view.nr_incomplete_ranks = 0;
+	term_stragglers(f, &view, bold, off);
+	for (size_t i = 0; i < rep->nr_stragglers; i++)
+		nums[i] = rep->stragglers[i].rank;
+	ranges_init(&r);
+	fprintf(f, "  %zu stragglers in all (the %d worst above): ranks %s\n", rep->nr_stragglers,
+		SUMMARY_WORST, ranks_text(&r, nums, rep->nr_stragglers));
+	ranges_release(&r);
+	if (rep->nr_incomplete_ranks) {
+		memcpy(nums, rep->incomplete_ranks, rep->nr_incomplete_ranks * sizeof(*nums));
+		ranges_init(&r);
+		fprintf(f, "  incomplete traces, never named: %s\n",
+			ranks_text(&r, nums, rep->nr_incomplete_ranks));
+		ranges_release(&r);
+	}
+	free(worst);
+	free(nums);
+}
+
+/*
+ * Many suggestions: one line per rule, in the order they come (severity,
+ * then rule), with the ranks it fired on as ranges and its first message.
+ */
+static void suggestions_grouped(FILE *f, const struct report *rep, const char *bold,
+				const char *off)
+{
+	static const char *const sev[] = { "low", "medium", "high" };
+	int64_t *nums = malloc(rep->nr_suggestions * sizeof(*nums));
+	unsigned char *done = calloc(rep->nr_suggestions, 1);
+
+	if (!nums || !done) {
+		free(nums);
+		free(done);
+		term_suggestions(f, rep, bold, off);
+		return;
+	}
+	fprintf(f, "%ssuggestions%s (%zu, grouped by rule)\n", bold, off, rep->nr_suggestions);
+	for (size_t i = 0; i < rep->nr_suggestions; i++) {
+		const struct report_suggestion *sg = &rep->suggestions[i];
+		size_t n = 0;
+		struct ranges r;
+
+		if (done[i])
+			continue;
+		for (size_t j = i; j < rep->nr_suggestions; j++) {
+			if (done[j] || strcmp(rep->suggestions[j].id, sg->id))
+				continue;
+			done[j] = 1;
+			if (rep->suggestions[j].rank >= 0)
+				nums[n++] = rep->suggestions[j].rank;
+		}
+		fprintf(f, "  [%s] ", sev[sg->severity]);
+		term_put_safe(f, sg->id);
+		if (n) {
+			ranges_init(&r);
+			fprintf(f, " on %zu %s (%s), first rank %lld: ", n, n > 1 ? "ranks" : "rank",
+				ranks_text(&r, nums, n), (long long)sg->rank);
+			ranges_release(&r);
+		} else {
+			fputs(": ", f);
+		}
+		term_put_safe(f, sg->message);
+		fputc('\n', f);
+	}
+	free(nums);
+	free(done);
+}
+
 void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st)
 {
 	int color = term_use_color(f);
@@ -80,6 +199,12 @@ void summary_print(FILE *f, const struct report *rep, const struct merge_stats *
 		fprintf(f, ", %zu other JSON files passed over", st->other);
 	fputc('\n', f);
 	stats_lines(f, rep, bold, off);
-	term_stragglers(f, rep, bold, off);
-	term_suggestions(f, rep, bold, off);
+	if (rep->nr_stragglers > SUMMARY_MAX_LIST)
+		stragglers_grouped(f, rep, bold, off);
+	else
+		term_stragglers(f, rep, bold, off);
+	if (rep->nr_suggestions > SUMMARY_MAX_LIST)
+		suggestions_grouped(f, rep, bold, off);
+	else
+		term_suggestions(f, rep, bold, off);
 }

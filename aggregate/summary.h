@@ -8,6 +8,11 @@
  * METRIC": the metric, which may hold spaces (phase names), comes last so
  * that scripts can split the rest on blanks.  Colour only on a terminal
  * without NO_COLOR.
+ *
+ * The summary stays a screen long whatever the rank count: past
+ * SUMMARY_MAX_LIST stragglers, they are one line of rank ranges and the
+ * SUMMARY_WORST worst in full; past SUMMARY_MAX_LIST suggestions, one line
+ * per rule with its ranks as ranges and the message of its first.
  */
 #ifndef VT_AGG_SUMMARY_H
 #define VT_AGG_SUMMARY_H
@@ -19,6 +24,8 @@
 
 /* Phase rows beyond this many are left to the report. */
 #define SUMMARY_MAX_PHASES 16
+#define SUMMARY_MAX_LIST 16
+#define SUMMARY_WORST 3
 
 void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st);
 

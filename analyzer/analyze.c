@@ -461,6 +461,25 @@ static void warn_no_device(struct file_result *res, const struct report_rank *rk
 	info->nr_warnings_total++;
 }
 
+/* Epoch microseconds before 2001-09-09 read as ns: no wall clock, a count from the start. */
+#define EPOCH_MIN_NS 1000000000000000000LL
+
+/*
+ * The trace's start on the wall clock (report.h, start_unix_ns): Kineto
+ * writes ts relative to baseTimeNanoseconds where it writes that key, and
+ * epoch microseconds before it did; the legacy writer and the collector
+ * count from their own start, which no epoch time of this century is.
+ */
+static int64_t start_unix(const struct file_result *res)
+{
+	int64_t t;
+
+	if (!res->has_span)
+		return 0;
+	t = res->info.has_base_time ? sat_add(res->info.base_time_ns, res->min_ts) : res->min_ts;
+	return t >= EPOCH_MIN_NS ? t : 0;
+}
+
 /*
  * Compute the rank from what the read collected.  The three big analyses
  * are independent and write disjoint fields of rk, so with threads to spare
@@ -482,6 +501,7 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->bytes_text = info->bytes_text;
 	rk->format = info->format;
 	rk->world_size = info->world_size > 0 ? info->world_size : 0;
+	rk->start_unix_ns = start_unix(res);
 	rk->complete = res->rc == 0;
 	rk->events_total = info->nr_events;
 	rk->by_ph = tally_to_counts(&res->by_ph, &res->arena, &rk->nr_by_ph);

@@ -264,7 +264,7 @@ static void quantiles_json(struct jsonw *w, const char *key, int has,
 	jsonw_obj_end(w);
 }
 
-static void throughput_json(struct jsonw *w, const struct report_rank *rk)
+static void throughput_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
 	const struct report_throughput *t = &rk->throughput;
 	struct report_quantiles lat = { t->latency_median_ns, t->latency_p90_ns,
@@ -287,6 +287,8 @@ static void throughput_json(struct jsonw *w, const struct report_rank *rk)
 		num(w, "realtime_factor", t->realtime_factor);
 		num(w, "streaming_realtime_factor", t->streaming_realtime_factor);
 	}
+	if (compact)
+		goto stored;
 	jsonw_key(w, "generations");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < t->nr_generations; i++) {
@@ -304,11 +306,73 @@ static void throughput_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
+stored:
 	stored_json(w, rk, "throughput");
 	jsonw_obj_end(w);
 }
 
-static void analysed_json(struct jsonw *w, const struct report_rank *rk)
+/* The steps object; compact: without the durations. */
+static void steps_json(struct jsonw *w, const struct report_rank *rk, int compact)
+{
+	jsonw_key(w, "steps");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "pattern");
+	jsonw_str(w, rk->steps.pattern ? rk->steps.pattern : "");
+	dist(w, &rk->steps.d, 0);
+	jsonw_key(w, "warmup");
+	jsonw_bool(w, rk->steps.warmup);
+	if (!compact) {
+		jsonw_key(w, "durations_ns");
+		jsonw_int_array(w, rk->steps.durations_ns, rk->steps.nr_durations);
+	}
+	stored_json(w, rk, "steps");
+	jsonw_obj_end(w);
+}
+
+/* memory rows; compact: without the timeline. */
+static void memory_json(struct jsonw *w, const struct report_rank *rk, int compact)
+{
+	jsonw_key(w, "memory");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < rk->nr_memory; i++) {
+		const struct report_memory *m = &rk->memory[i];
+
+		jsonw_obj_begin(w);
+		i64(w, "device", m->device);
+		i64(w, "peak_allocated", m->peak_allocated);
+		i64(w, "peak_reserved", m->peak_reserved);
+		jsonw_key(w, "capacity");
+		if (m->capacity < 0)
+			jsonw_null(w);
+		else
+			jsonw_int(w, m->capacity);
+		if (m->from_bytes) {
+			jsonw_key(w, "allocated_lower_bound");
+			jsonw_bool(w, 1);
+		}
+		if (!compact) {
+			jsonw_key(w, "timeline");
+			jsonw_int_array(w, m->timeline, 3 * m->nr_timeline);
+		}
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+/* The scalars of a rank in a compact report: no table, the clock kept. */
+static void compact_json(struct jsonw *w, const struct report_rank *rk)
+{
+	if (rk->has_phases)
+		steps_json(w, rk, 1);
+	if (rk->has_throughput)
+		throughput_json(w, rk, 1);
+	memory_json(w, rk, 1);
+	i64(w, "start_ns", rk->start_ns);
+	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
+	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
+}
+
+static void analysed_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
 	jsonw_key(w, "device");
 	jsonw_obj_begin(w);
@@ -316,6 +380,10 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 	str_or_null(w, "source", rk->device.source);
 	jsonw_obj_end(w);
 	gpu_json(w, rk);
+	if (compact) {
+		compact_json(w, rk);
+		return;
+	}
 	jsonw_key(w, "kernels");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < rk->nr_kernels; i++) {
@@ -357,43 +425,11 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk)
 			jsonw_obj_end(w);
 		}
 		jsonw_arr_end(w);
-		jsonw_key(w, "steps");
-		jsonw_obj_begin(w);
-		jsonw_key(w, "pattern");
-		jsonw_str(w, rk->steps.pattern ? rk->steps.pattern : "");
-		dist(w, &rk->steps.d, 0);
-		jsonw_key(w, "warmup");
-		jsonw_bool(w, rk->steps.warmup);
-		jsonw_key(w, "durations_ns");
-		jsonw_int_array(w, rk->steps.durations_ns, rk->steps.nr_durations);
-		stored_json(w, rk, "steps");
-		jsonw_obj_end(w);
+		steps_json(w, rk, 0);
 	}
 	if (rk->has_throughput)
-		throughput_json(w, rk);
-	jsonw_key(w, "memory");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_memory; i++) {
-		const struct report_memory *m = &rk->memory[i];
-
-		jsonw_obj_begin(w);
-		i64(w, "device", m->device);
-		i64(w, "peak_allocated", m->peak_allocated);
-		i64(w, "peak_reserved", m->peak_reserved);
-		jsonw_key(w, "capacity");
-		if (m->capacity < 0)
-			jsonw_null(w);
-		else
-			jsonw_int(w, m->capacity);
-		if (m->from_bytes) {
-			jsonw_key(w, "allocated_lower_bound");
-			jsonw_bool(w, 1);
-		}
-		jsonw_key(w, "timeline");
-		jsonw_int_array(w, m->timeline, 3 * m->nr_timeline);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+		throughput_json(w, rk, 0);
+	memory_json(w, rk, 0);
 	jsonw_key(w, "cpu_ops");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < rk->nr_cpu_ops; i++) {
@@ -523,7 +559,7 @@ static void counts(struct jsonw *w, const char *key, const struct report_count *
 	jsonw_obj_end(w);
 }
 
-static void rank_json(struct jsonw *w, const struct report_rank *rk)
+static void rank_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
 	jsonw_obj_begin(w);
 	jsonw_key(w, "rank");
@@ -547,7 +583,7 @@ static void rank_json(struct jsonw *w, const struct report_rank *rk)
 	jsonw_key(w, "span_ns");
 	jsonw_int(w, rk->span_ns);
 	if (rk->analysed)
-		analysed_json(w, rk);
+		analysed_json(w, rk, compact);
 	jsonw_obj_end(w);
 }
 
@@ -566,6 +602,10 @@ void report_to_json(const struct report *r, struct buf *out)
 	jsonw_key(&w, "version");
 	jsonw_str(&w, VTRACE_VERSION);
 	jsonw_obj_end(&w);
+	if (r->compact) {
+		jsonw_key(&w, "rank_tables");
+		jsonw_bool(&w, 0);
+	}
 	jsonw_key(&w, "inputs");
 	jsonw_arr_begin(&w);
 	for (size_t i = 0; i < r->nr_ranks; i++) {
@@ -587,6 +627,11 @@ void report_to_json(const struct report *r, struct buf *out)
 			jsonw_int(&w, rk->world_size);
 		else
 			jsonw_null(&w);
+		jsonw_key(&w, "start_unix_ns");
+		if (rk->start_unix_ns > 0)
+			jsonw_int(&w, rk->start_unix_ns);
+		else
+			jsonw_null(&w);
 		jsonw_key(&w, "complete");
 		jsonw_bool(&w, rk->complete);
 		jsonw_obj_end(&w);
@@ -595,7 +640,7 @@ void report_to_json(const struct report *r, struct buf *out)
 	jsonw_key(&w, "ranks");
 	jsonw_arr_begin(&w);
 	for (size_t i = 0; i < r->nr_ranks; i++)
-		rank_json(&w, &r->ranks[i]);
+		rank_json(&w, &r->ranks[i], r->compact);
 	jsonw_arr_end(&w);
 	run_json(&w, r);
 	jsonw_obj_end(&w);

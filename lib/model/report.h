@@ -14,6 +14,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "strtab.h"
 
 #define REPORT_SCHEMA "vtrace.report/1"
 #define VTRACE_VERSION "0.1.0"
@@ -196,6 +197,15 @@ struct report_rank {
 	int64_t bytes_text;		/* decompressed text */
 	const char *format;		/* "kineto", "array", "vtr" */
 	int64_t world_size;		/* distributedInfo.world_size; 0 unknown */
+	/*
+	 * When the trace began on the wall clock, in ns since the Unix epoch:
+	 * baseTimeNanoseconds plus the first event's ts, or the first ts
+	 * where the trace writes epoch microseconds (Kineto before the base
+	 * time); 0 unknown (the legacy writer and the collector count from
+	 * their own start).  Tells runs apart in vaggregate.
+	 */
+	int64_t start_unix_ns;
+	const char *report_path;	/* vaggregate: the report it was read from (borrowed) */
 	int complete;
 	const char **warnings;
 	size_t nr_warnings;
@@ -292,6 +302,21 @@ struct report {
 	size_t nr_collectives;
 	struct report_suggestion *suggestions;
 	size_t nr_suggestions;
+	/*
+	 * A compact report (vaggregate without --full): each rank keeps its
+	 * scalars (gpu, steps and throughput figures, memory peaks, clock),
+	 * not its tables (kernels, phases, cpu_ops, step durations,
+	 * generations, collective instances, samples, spans, timelines).
+	 * Written as "rank_tables": false; the run-level parts are whole.
+	 */
+	int compact;
+	/*
+	 * Optional, borrowed: report_read() interns the strings it reads here
+	 * instead of copying each into arena, so thousands of ranks of one run
+	 * hold one copy of each kernel, operator and phase name (vaggregate;
+	 * the table's arena must then live as long as the report).
+	 */
+	struct strtab *strings;
 	struct arena arena;
 };
 

@@ -26,6 +26,8 @@ struct rd {
 	struct report *r;
 	struct err *err;
 	int failed;
+	int lean;			/* REPORT_READ_LEAN */
+	int compact;			/* the file has no rank tables */
 };
 
 static void fail(struct rd *c, const struct jdom *at, const char *fmt, ...)
@@ -102,9 +104,21 @@ static int get_bool(struct rd *c, const struct jdom *obj, const char *key)
 	return v ? v->boolean : 0;
 }
 
+/* s[0..n) kept as long as the report: interned where the report has a table. */
+static const char *keep(struct rd *c, const char *s, size_t n)
+{
+	struct strtab *t = c->r->strings;
+	uint32_t id;
+
+	if (!t)
+		return arena_strndup(&c->r->arena, s, n);
+	id = strtab_intern(t, s, n);
+	return id == STRTAB_OOM ? NULL : strtab_str(t, id);
+}
+
 static const char *copy_str(struct rd *c, const struct jdom *v)
 {
-	char *s = arena_strndup(&c->r->arena, v->s, v->len);
+	const char *s = keep(c, v->s, v->len);
 
 	if (!s)
 		fail(c, v, "out of memory%s%s", "", "");
@@ -167,7 +181,7 @@ static void read_samples(struct rd *c, const struct jdom *o, struct report_sampl
 {
 	s->v = NULL;
 	s->n = 0;
-	if (jdom_get(o, "samples_ns"))
+	if (!c->lean && jdom_get(o, "samples_ns"))
 		s->v = int_array(c, o, "samples_ns", &s->n);
 }
 
@@ -186,7 +200,7 @@ static void read_counts(struct rd *c, const struct jdom *o, const char *key,
 	for (size_t i = 0; i < m->n; i++) {
 		const struct jdom *v = &m->kids[i];
 
-		(*out)[i].key = arena_strndup(&c->r->arena, v->key, v->key_len);
+		(*out)[i].key = keep(c, v->key, v->key_len);
 		if (!(*out)[i].key || jdom_i64(v, &(*out)[i].n))
 			fail(c, v, "\"%s\" should map names to %s", key, "integers");
 	}
@@ -339,10 +353,13 @@ static void read_kernels(struct rd *c, const struct jdom *o, struct report_rank 
 
 static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	size_t n;
-	const struct jdom *a = get_arr(c, o, "phases", &n), *st;
+	size_t n = 0;
+	const struct jdom *a = NULL, *st;
 	struct report_steps *s = &rk->steps;
 
+	/* a compact report keeps the steps' figures, not the phase table */
+	if (!c->compact || jdom_get(o, "phases"))
+		a = get_arr(c, o, "phases", &n);
 	rk->phases = alloc_n(c, n, sizeof(*rk->phases));
 	for (size_t i = 0; rk->phases && i < n && !c->failed; i++) {
 		struct report_phase *ph = &rk->phases[i];
@@ -355,7 +372,7 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 		ph->share = get_f64(c, &a[i], "share");
 		ph->gpu_ns = get_i64(c, &a[i], "gpu_ns");
 		read_samples(c, &a[i], &ph->samples);
-		if (jdom_get(&a[i], "spans_ns")) {
+		if (!c->lean && jdom_get(&a[i], "spans_ns")) {
 			size_t m;
 
 			ph->spans_ns = int_array(c, &a[i], "spans_ns", &m);
@@ -372,7 +389,8 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 	s->pattern = get_str(c, st, "pattern");
 	read_dist(c, st, &s->d, 0);
 	s->warmup = get_bool(c, st, "warmup");
-	s->durations_ns = int_array(c, st, "durations_ns", &s->nr_durations);
+	if (!c->compact || jdom_get(st, "durations_ns"))
+		s->durations_ns = int_array(c, st, "durations_ns", &s->nr_durations);
 	read_stored(c, st, rk, "steps");
 	/* The writer leaves the steps' total out; it is the sum it averaged. */
 	for (size_t i = (size_t)s->warmup; i < s->nr_durations; i++)
@@ -453,7 +471,8 @@ static void read_throughput(struct rd *c, const struct jdom *t, struct report_th
 		out->realtime_factor = get_f64(c, t, "realtime_factor");
 		out->streaming_realtime_factor = get_f64(c, t, "streaming_realtime_factor");
 	}
-	read_generations(c, t, out);
+	if (!c->lean && (!c->compact || jdom_get(t, "generations")))
+		read_generations(c, t, out);
 }
 
 static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank *rk)
@@ -465,8 +484,9 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	read_device(c, o, &rk->device);
 	read_gpu(c, jdom_get(o, "gpu"), &rk->gpu);
 	read_stored(c, jdom_get(o, "gpu"), rk, "gpu");
-	read_kernels(c, o, rk);
-	rk->has_phases = jdom_get(o, "phases") != NULL;
+	if (!c->compact || jdom_get(o, "kernels"))
+		read_kernels(c, o, rk);
+	rk->has_phases = jdom_get(o, c->compact ? "steps" : "phases") != NULL;
 	if (rk->has_phases)
 		read_phases(c, o, rk);
 	rk->has_throughput = t != NULL;
@@ -488,7 +508,7 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 					   get_bool(c, &a[i], "allocated_lower_bound");
 		rk->memory[i].timeline = NULL;
 		rk->memory[i].nr_timeline = 0;
-		if (jdom_get(&a[i], "timeline")) {
+		if (!c->lean && jdom_get(&a[i], "timeline")) {
 			size_t m;
 
 			rk->memory[i].timeline = int_array(c, &a[i], "timeline", &m);
@@ -500,7 +520,8 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	}
 	rk->nr_memory = c->failed ? 0 : n;
 
-	a = get_arr(c, o, "cpu_ops", &n);
+	n = 0;
+	a = !c->compact || jdom_get(o, "cpu_ops") ? get_arr(c, o, "cpu_ops", &n) : NULL;
 	rk->cpu_ops = alloc_n(c, n, sizeof(*rk->cpu_ops));
 	for (size_t i = 0; rk->cpu_ops && i < n && !c->failed; i++) {
 		rk->cpu_ops[i].name = get_str(c, &a[i], "name");
@@ -556,6 +577,8 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 			rk->format = get_str(c, in, "format");
 		if (jdom_get(in, "world_size"))	/* earlier reports lack it */
 			rk->world_size = get_i64_or(c, in, "world_size", 0);
+		if (jdom_get(in, "start_unix_ns"))
+			rk->start_unix_ns = get_i64_or(c, in, "start_unix_ns", 0);
 	}
 }
 
@@ -657,16 +680,20 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 	r->nr_suggestions = n;
 }
 
+/* What REPORT_READ_LEAN leaves out, passed over unparsed: most of a report's numbers. */
+static const char *const lean_skip[] = { "samples_ns", "spans_ns", "timeline", "generations",
+					 NULL };
+
 int report_read(struct report *r, const char *text, size_t len, unsigned flags, struct err *err)
 {
-	struct rd c = { .r = r, .err = err };
+	struct rd c = { .r = r, .err = err, .lean = !!(flags & REPORT_READ_LEAN) };
 	struct arena scratch;
-	const struct jdom *root, *schema, *ranks, *inputs;
+	const struct jdom *root, *schema, *ranks, *inputs, *tables;
 	struct report saved = *r;
 	int rc = REPORT_READ_BAD;
 
 	arena_init(&scratch);
-	root = jdom_parse(text, len, &scratch, err);
+	root = jdom_parse_skip(text, len, &scratch, err, c.lean ? lean_skip : NULL);
 	if (!root)
 		goto out;
 	schema = jdom_get(root, "schema");
@@ -680,6 +707,8 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 			schema && schema->type == JDOM_STRING ? "\"" : "");
 		goto out;
 	}
+	tables = jdom_get(root, "rank_tables");
+	c.compact = tables && tables->type == JDOM_BOOL && !tables->boolean;
 	ranks = need(&c, root, "ranks", JDOM_ARRAY);
 	inputs = jdom_get(root, "inputs");
 	for (size_t i = 0; ranks && i < ranks->n && !c.failed; i++) {
@@ -696,6 +725,8 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 	}
 	if (flags & REPORT_READ_RUN && !c.failed)
 		read_run(&c, root, r);
+	if (c.compact && !c.failed)
+		r->compact = 1;
 	if (!c.failed)
 		rc = REPORT_READ_OK;
 out:

@@ -25,13 +25,21 @@ enum {
 
 /* With REPORT_READ_RUN, the run-level parts are read too. */
 #define REPORT_READ_RUN 1u
+/*
+ * With REPORT_READ_LEAN, what only renders or compares a rank is left
+ * out: kernel and phase samples, phase spans, memory timelines and
+ * generations.  What cross-rank statistics, collectives and suggestions
+ * read stays.  For a reduce over thousands of reports.
+ */
+#define REPORT_READ_LEAN 2u
 
 /*
  * Append the ranks of the report in text[0..len) to r (initialised by
  * report_init(); it may already hold ranks), strings copied into r->arena.
  * With REPORT_READ_RUN in flags, r's cross_rank, stragglers, suggestions and
  * tool name are replaced by the file's; without it they are left alone (a
- * merging caller recomputes them).  On anything but REPORT_READ_OK, r is as
+ * merging caller recomputes them).  A compact report ("rank_tables":
+ * false, report.h) reads with its ranks' tables empty and r->compact set.  On anything but REPORT_READ_OK, r is as
  * it was (apart from arena memory) and err says why.
  */
 int report_read(struct report *r, const char *text, size_t len, unsigned flags,

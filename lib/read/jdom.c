@@ -11,6 +11,7 @@
 struct parser {
 	struct jscan js;
 	struct arena *a;
+	const char *const *skip;	/* member names whose containers are skipped */
 };
 
 static int cut_off(struct parser *ps, const char *p)
@@ -33,6 +34,52 @@ static struct jdom *kids_push(struct kids *k)
 }
 
 static int value(struct parser *ps, const char **pp, struct jdom *out, int depth);
+
+static int skipped(const struct parser *ps, const char *key, size_t n)
+{
+	/* every member asks: the first byte settles most */
+	for (const char *const *k = ps->skip; n && k && *k; k++)
+		if ((*k)[0] == key[0] && !strncmp(*k, key, n) && !(*k)[n])
+			return 1;
+	return 0;
+}
+
+/*
+ * The container at *pp passed over to its closing bracket: brackets are
+ * counted and strings (with their escapes) stepped over, nothing else is
+ * looked at.  Depth is a counter here, so no nesting limit is needed.
+ */
+static int skip_container(struct parser *ps, const char **pp, struct jdom *out)
+{
+	const char *p = jscan_ws(*pp, ps->js.end), *start = p, *end = ps->js.end;
+	size_t depth = 0;
+
+	if (p >= end)
+		return cut_off(ps, p);
+	out->offset = jscan_off(&ps->js, p);
+	if (*p != '[' && *p != '{')
+		return value(ps, pp, out, 0);
+	for (; p < end; p++) {
+		char c = *p;
+
+		if (c == '"') {
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\' && ++p == end)
+					break;
+			if (p >= end)
+				break;
+		} else if (c == '[' || c == '{') {
+			depth++;
+		} else if ((c == ']' || c == '}') && --depth == 0) {
+			out->type = JDOM_SKIPPED;
+			out->s = start;
+			out->len = (size_t)(p + 1 - start);
+			*pp = p + 1;
+			return 0;
+		}
+	}
+	return cut_off(ps, end);
+}
 
 /* Move the collected children into the arena, as out's kids. */
 static int place(struct parser *ps, struct kids *k, struct jdom *out, const char *p)
@@ -92,7 +139,8 @@ static int container(struct parser *ps, const char **pp, struct jdom *out, int d
 		{
 			struct jdom v = *kid;
 
-			if (value(ps, pp, &v, depth + 1))
+			if (is_obj && ps->skip && skipped(ps, key, key_len) ?
+				    skip_container(ps, pp, &v) : value(ps, pp, &v, depth + 1))
 				goto out;
 			k.v[k.n - 1] = v;
 		}
@@ -168,7 +216,13 @@ static int value(struct parser *ps, const char **pp, struct jdom *out, int depth
 
 struct jdom *jdom_parse(const char *text, size_t len, struct arena *a, struct err *err)
 {
-	struct parser ps = { .a = a };
+	return jdom_parse_skip(text, len, a, err, NULL);
+}
+
+struct jdom *jdom_parse_skip(const char *text, size_t len, struct arena *a, struct err *err,
+			     const char *const *skip)
+{
+	struct parser ps = { .a = a, .skip = skip };
 	struct jdom *root = arena_alloc(a, sizeof(*root));
 	const char *p = text;
 
@@ -227,7 +281,7 @@ int jdom_f64(const struct jdom *v, double *out)
 const char *jdom_type_name(enum jdom_type t)
 {
 	static const char *const names[] = { "null", "a boolean", "a number", "a string",
-					     "an array", "an object" };
+					     "an array", "an object", "skipped" };
 
 	return names[t];
 }

@@ -20,7 +20,8 @@
 
 #define JDOM_MAX_DEPTH 64
 
-enum jdom_type { JDOM_NULL, JDOM_BOOL, JDOM_NUMBER, JDOM_STRING, JDOM_ARRAY, JDOM_OBJECT };
+enum jdom_type { JDOM_NULL, JDOM_BOOL, JDOM_NUMBER, JDOM_STRING, JDOM_ARRAY, JDOM_OBJECT,
+		 JDOM_SKIPPED };
 
 struct jdom {
 	enum jdom_type type;
@@ -40,6 +41,17 @@ struct jdom {
  * gives the byte offset; nesting deeper than JDOM_MAX_DEPTH is an error.
  */
 struct jdom *jdom_parse(const char *text, size_t len, struct arena *a, struct err *err);
+
+/*
+ * jdom_parse(), except that an array or object that is the value of a
+ * member named in skip (a NULL-terminated list) is passed over without
+ * being built: its node is JDOM_SKIPPED, with its text in s and len.  Its
+ * brackets and strings are matched (a text cut off inside it is still an
+ * error), its contents are not checked.  For readers that leave such
+ * members out anyway: most of a report's numbers are samples.
+ */
+struct jdom *jdom_parse_skip(const char *text, size_t len, struct arena *a, struct err *err,
+			     const char *const *skip);
 
 /* The first member of obj called key, or NULL (also when obj is no object). */
 const struct jdom *jdom_get(const struct jdom *obj, const char *key);

@@ -29,7 +29,7 @@ nl -v0 -nrz -w6 manifest.txt | tr '\t' '\n' | PATH=$PWD/bin:$PATH xargs -d '\n' 
 mapfile -t copies <manifest.txt
 va all -j 2 --json all.json "${copies[@]}"
 expect_rc all 0
-vg agg -j 2 --reports_dir reports --json agg.json
+vg agg -j 2 --full --reports_dir reports --json agg.json
 expect_rc agg 0
 no_line agg.err '.' "vaggregate's stderr"
 
@@ -55,7 +55,7 @@ echo "pass: map with xargs -P 2, reduce with vaggregate"
 
 # Report files as arguments, shuffled: the same bytes.  And -j 1.
 mapfile -t files < <(find reports -name report.json | sort -r)
-vg args -j 1 --json args.json "${files[@]}"
+vg args -j 1 --full --json args.json "${files[@]}"
 expect_rc args 0
 cmp -s agg.json args.json || die "report files as arguments (-j 1) differ from --reports_dir (-j 2)"
 echo "pass: files as arguments, -j 1 = -j 2"

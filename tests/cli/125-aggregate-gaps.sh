@@ -34,7 +34,7 @@ expect_line more.err '^vaggregate: 4 of 10 ranks missing \(--expect-ranks 10\): 
 	"--expect-ranks"
 vg fewer --reports_dir r --expect-ranks 6 -q
 expect_rc fewer 1
-expect_line fewer.err 'ranks outside 0-5 \(--expect-ranks 6\): 6, 7$' "ranks outside the run"
+expect_line fewer.err 'ranks outside 0-5 \(--expect-ranks 6\): 6-7$' "ranks outside the run"
 
 printf '{"schema": "vtrace.report/1", "tool": {"name": "vanalyze", "version": "0"}, "inputs": [], "ranks": []}\n' >r/empty.json
 vg empty --reports_dir r --expect-ranks 8 -q
@@ -56,7 +56,7 @@ for k in 2 5; do
 done
 vg cut --reports_dir r -q
 expect_rc cut 0
-expect_line cut.err '^vaggregate: warning: incomplete ranks \(cut-off traces; .*\): 3$' "incomplete rank"
+expect_line cut.err '^vaggregate: warning: 1 incomplete rank \(cut-off traces; .*\): 3$' "incomplete rank"
 
 # a report of another run, of 16 ranks
 python3 - r/7/report.json <<'PY' || die "editing a report"

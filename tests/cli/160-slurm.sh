@@ -127,7 +127,7 @@ PY
 mkdir dlrm
 cp "$PUBLIC"/facebookresearch__param/*dlrm_kineto*worker*.json.gz dlrm/
 echo '{"frames": 81}' >dlrm/run-meta.json
-run_as dlrm "$VT_ROOT/scripts/slurm/vtrace-slurm" --bin bin --cpus 64 --files-per-task 3 \
+run_as dlrm "$VT_ROOT/scripts/slurm/vtrace-slurm" --full --bin bin --cpus 64 --files-per-task 3 \
 	--throttle 2 dlrm run1
 expect_rc dlrm 0
 expect_line dlrm.err 'note: --cpus 64 is more than any node has' "the CPU clamp note"
@@ -151,7 +151,7 @@ mkdir g
 [ "$(wc -l <manifest.txt)" -eq 64 ] || die "vtrace-manifest found $(wc -l <manifest.txt) traces, expected 64"
 lost=$(grep -- '-rank37\.' manifest.txt)
 rm -- "$lost"
-run_as big "$VT_ROOT/scripts/slurm/vtrace-slurm" --bin bin --cpus 1 --throttle 8 manifest.txt run2
+run_as big "$VT_ROOT/scripts/slurm/vtrace-slurm" --full --bin bin --cpus 1 --throttle 8 manifest.txt run2
 expect_rc big 0
 expect_line big.out '64 traces, 16 map tasks of 4 file\(s\)' "64 files under MaxArraySize 20"
 read -r map red < <(tail -n 1 big.out)

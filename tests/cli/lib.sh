@@ -169,7 +169,7 @@ map_reduce() {
 		[ -s "$name-map/$i.json" ] || die "$name: no report of $f alone"
 		i=$((i + 1))
 	done
-	vg "$name-agg" -q --reports_dir "$name-map" --json "$name-agg.json"
+	vg "$name-agg" -q --full --reports_dir "$name-map" --json "$name-agg.json"
 	expect_rc "$name-agg" 0
 	grep -v '"name": "va' "$name.json" >"$name.body"
 	grep -v '"name": "va' "$name-agg.json" >"$name-agg.body"
