@@ -158,6 +158,7 @@ bench: deps
 	@if [ -x bench/collector.sh ]; then bench/collector.sh $(BUILD); fi
 	bench/render.sh $(BUILD)
 	@if [ -x bench/aggregate.sh ]; then bench/aggregate.sh $(BUILD); fi
+	bench/reduce.sh $(BUILD)
 
 # libFuzzer needs clang; the target links the same lib/ sources.
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))

@@ -59,6 +59,19 @@ static int skip_container(struct parser *ps, const char **pp, struct jdom *out)
 	out->offset = jscan_off(&ps->js, p);
 	if (*p != '[' && *p != '{')
 		return value(ps, pp, out, 0);
+	/* An array of numbers (what is skipped, mostly): its ']' is the first one. */
+	if (*p == '[') {
+		const char *q = memchr(p + 1, ']', (size_t)(end - p - 1));
+		size_t n = q ? (size_t)(q - p - 1) : 0;
+
+		if (q && !memchr(p + 1, '[', n) && !memchr(p + 1, '{', n) && !memchr(p + 1, '"', n)) {
+			out->type = JDOM_SKIPPED;
+			out->s = start;
+			out->len = (size_t)(q + 1 - start);
+			*pp = q + 1;
+			return 0;
+		}
+	}
 	for (; p < end; p++) {
 		char c = *p;
 
