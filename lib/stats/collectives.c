@@ -223,6 +223,27 @@ static int match_key(struct report *rep, const struct entry *e, const struct key
 	return 0;
 }
 
+/*
+ * The series of rank index idx under key k, or NULL: a key's entries are
+ * sorted by rank index, so a binary search (the last of equal ones, as a
+ * scan would keep) makes the clock offsets linear in the ranks, not square.
+ */
+static const struct report_comm_series *series_of(const struct entry *e, const struct key *k,
+						  size_t idx)
+{
+	size_t lo = 0, hi = k->p;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e[k->first + mid].idx <= idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && e[k->first + lo - 1].idx == idx ? e[k->first + lo - 1].s : NULL;
+}
+
 /* Each rank's clock against the reference rank ref, from the matched ends. */
 static int clock_offsets(struct report *rep, const struct entry *e, const struct key *keys,
 			 size_t nk, const struct acc *acc, size_t ref, size_t total)
@@ -238,14 +259,9 @@ static int clock_offsets(struct report *rep, const struct entry *e, const struct
 		if (!acc[r].matched)
 			continue;
 		for (size_t k = 0; k < nk; k++) {
-			const struct report_comm_series *sr = NULL, *sf = NULL;
+			const struct report_comm_series *sr = series_of(e, &keys[k], r);
+			const struct report_comm_series *sf = series_of(e, &keys[k], ref);
 
-			for (size_t i = 0; i < keys[k].p; i++) {
-				if (e[keys[k].first + i].idx == r)
-					sr = e[keys[k].first + i].s;
-				if (e[keys[k].first + i].idx == ref)
-					sf = e[keys[k].first + i].s;
-			}
 			/* ends count from each rank's start_ns, on its own clock */
 			for (size_t j = 0; sr && sf && j < keys[k].m; j++)
 				d[n++] = sat_add(sat_sub(rk->start_ns, rep->ranks[ref].start_ns),
