@@ -47,6 +47,7 @@ struct file_res {
 	int slot;
 	size_t first, n;		/* the file's ranks in slots[slot] */
 	size_t bytes;			/* its text */
+	int compact;			/* a compact merged report: its ranks lack their tables */
 };
 
 /* One rank on its way into the merged report. */
@@ -133,6 +134,9 @@ out:
 	if (fd >= 0)
 		close(fd);
 	res->first = before;
+	/* r gathers many files: which of them was compact is the file's to say */
+	res->compact = res->rc == REPORT_READ_OK && r->compact;
+	r->compact = 0;
 	res->n = res->rc == REPORT_READ_OK ? r->nr_ranks - before : 0;
 	res->bytes = res->rc == REPORT_READ_OK ? text->len : 0;
 }
@@ -205,6 +209,11 @@ static void report_files(const struct merge_input *in, size_t n, const struct fi
 			}
 			st->reports++;
 			st->bytes += f->bytes;
+			if (f->compact && st->compact++ < MAX_DUP_NOTES)
+				log_msg("warning: %s: a compact merged report: its ranks come without "
+					"their tables, so their phase statistics, collectives and "
+					"suggestions are left out (merge reports written with --full)",
+					p);
 			break;
 		case REPORT_READ_OTHER:
 			if (!strncmp(f->schema, "vtrace.report/", 14)) {

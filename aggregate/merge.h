@@ -34,6 +34,7 @@ struct merge_stats {
 	size_t duplicates;		/* ranks counted once */
 	size_t shared_ranks;		/* ranks kept although another source claims the number */
 	size_t bytes;			/* text of the reports merged */
+	size_t compact;			/* compact merged reports among them (warned) */
 };
 
 struct merge_opts {

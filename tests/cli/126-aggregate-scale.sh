@@ -5,7 +5,8 @@
 # 1. The 8 DLRM ranks, each analysed alone, merged compact and --full: the
 #    run-level parts are equal, compact ranks keep their scalars only, and
 #    cross_rank equals an independent python3 computation over the rank
-#    reports (not over the merged ones).  vcompare reads the compact report.
+#    reports (not over the merged ones).  vcompare reads the compact report;
+#    merged again, it comes with a warning.
 # 2. inputs[].start_unix_ns equals baseTimeNanoseconds + the first ts of
 #    each trace, read with decimal; torch-cpu's legacy traces have none.
 #    The DLRM ranks (started within milliseconds) are one run; with a
@@ -114,6 +115,10 @@ PY
 vc cmp compact.json compact.json
 expect_rc cmp 0
 expect_line cmp.out 'span_ns' "vcompare's rows of the compact report"
+vg again -q --json again.json compact.json
+expect_rc again 0
+expect_line again.err "^vaggregate: warning: compact\.json: a compact merged report: its ranks come without their tables" \
+	"a compact report merged again"
 echo "pass: compact and --full agree with each other and with the oracle"
 
 # --- 2. runs ----------------------------------------------------------------

@@ -5,6 +5,9 @@
  * Invariants: a read that fails leaves the report as it was; error offsets
  * lie in the input; a read that succeeds writes back text that reads again
  * into the same text (the writer and the reader agree on every field).
+ * vaggregate's lean, interned read (jdom_parse_skip) of the same input
+ * succeeds wherever the full read does, with as many ranks, and its
+ * compact form reads back.
  * Any broken invariant aborts, so libFuzzer keeps the input.
  */
 #include <inttypes.h>
@@ -18,11 +21,46 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
+/* The lean read of data: -1 when it fails, else its rank count; compact text reads back. */
+static long lean_read(const unsigned char *data, size_t size)
+{
+	struct strtab names;
+	struct report lean, back;
+	struct buf text;
+	struct err e;
+	long n = -1;
+
+	strtab_init(&names, 1);
+	report_init(&lean, "vaggregate");
+	report_init(&back, "vaggregate");
+	buf_init(&text);
+	lean.strings = &names;
+	if (report_read(&lean, (const char *)data, size, REPORT_READ_LEAN, &e) != REPORT_READ_OK) {
+		ASSERT(e.offset >= -1 && e.offset <= (int64_t)size, "lean: error offset %" PRId64,
+		       e.offset);
+		goto out;
+	}
+	n = (long)lean.nr_ranks;
+	lean.compact = 1;
+	report_to_json(&lean, &text);
+	ASSERT(buf_ok(&text), "out of memory writing");
+	ASSERT(report_read(&back, text.data, text.len, REPORT_READ_RUN, &e) == REPORT_READ_OK &&
+	       back.nr_ranks == lean.nr_ranks && back.compact, "the compact text reads as: %s",
+	       e.msg);
+out:
+	buf_release(&text);
+	report_release(&lean);
+	report_release(&back);
+	strtab_release(&names);
+	return n;
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	struct report r, again;
 	struct buf once, twice;
 	struct err e;
+	long lean = lean_read(data, size);
 	int rc;
 
 	report_init(&r, "vaggregate");
@@ -36,6 +74,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		ASSERT(e.offset >= -1 && e.offset <= (int64_t)size, "error offset %" PRId64, e.offset);
 		goto out;
 	}
+	ASSERT(lean == (long)r.nr_ranks, "the lean read gave %ld ranks, the full one %zu", lean,
+	       r.nr_ranks);
 	report_to_json(&r, &once);
 	ASSERT(buf_ok(&once), "out of memory writing");
 	rc = report_read(&again, once.data, once.len, REPORT_READ_RUN, &e);
