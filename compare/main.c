@@ -266,7 +266,7 @@ int main(int argc, char **argv)
 	if (!status) {
 		struct buf text;
 
-		oo = (struct output_opts){ argv[optind], argv[optind + 1], o.all, o.t.alpha,
+		oo = (struct output_opts){ argv[optind], argv[optind + 1], o.all, o.top, o.t.alpha,
 					   o.t.all };
 		if (!o.cli.quiet && !cli_is_stdout(o.markdown) && !cli_is_stdout(o.cli.json))
 			output_table(stdout, &c, &oo);

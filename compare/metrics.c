@@ -52,8 +52,76 @@ static const char *join(struct arena *a, const char *prefix, const char *middle,
 	return r;
 }
 
+/*
+ * A phase's path without the ProfilerStep#* wrapper: a run profiled with
+ * the schedule's step spans and one without share their phases.  NULL for
+ * the wrapper itself.
+ */
+static const char *phase_path(const char *path)
+{
+	static const char wrap[] = "ProfilerStep#*";
+	size_t k = sizeof(wrap) - 1;
+
+	if (strncmp(path, wrap, k))
+		return path;
+	return path[k] == '/' ? path + k + 1 : path[k] ? path : NULL;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t p = *(const int64_t *)x, q = *(const int64_t *)y;
+
+	return (p > q) - (p < q);
+}
+
+/*
+ * Add a phase metric; a name this rank already has (the same phase inside
+ * and outside the step wrapper) is one phase: totals add up, instances
+ * pool, and the median is the pooled instances' (DESIGN.md's: the mean of
+ * the two middle ones for an even count).
+ */
+static int add_phase(struct metric_list *l, size_t from, struct arena *a, const char *name,
+		     double value, const struct report_samples *smp)
+{
+	int is_median = name && strstr(name, ".median_ns") == name + strlen(name) - 10;
+	struct metric *m = NULL;
+	int64_t *pool;
+	size_t n;
+
+	for (size_t i = from; name && i < l->n && !m; i++)
+		if (!strcmp(l->v[i].name, name))
+			m = &l->v[i];
+	if (!m || !isfinite(value))
+		return add(l, name, value, smp->v, smp->n);
+	n = m->nr_samples + smp->n;
+	pool = arena_alloc(a, (n ? n : 1) * sizeof(*pool));
+	if (!pool)
+		return -1;
+	if (m->nr_samples)
+		memcpy(pool, m->samples, m->nr_samples * sizeof(*pool));
+	if (smp->n)
+		memcpy(pool + m->nr_samples, smp->v, smp->n * sizeof(*pool));
+	m->samples = pool;
+	m->nr_samples = n;
+	if (!is_median) {
+		m->value += value;
+	} else if (n) {
+		/* the samples of the median row are sorted for it, those of total stay shared */
+		int64_t *sorted = arena_alloc(a, n * sizeof(*sorted));
+
+		if (!sorted)
+			return -1;
+		memcpy(sorted, pool, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_i64);
+		m->value = n % 2 ? (double)sorted[n / 2]
+				 : ((double)sorted[n / 2 - 1] + (double)sorted[n / 2]) / 2;
+	}
+	return 0;
+}
+
 int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric_list *out)
 {
+	size_t first_phase;
 	int rc = 0;
 
 	for (size_t i = 0; i < metric_nr; i++) {
@@ -70,13 +138,17 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 	}
 	if (!rk->analysed)
 		return rc ? -1 : 0;
+	first_phase = out->n;
 	for (size_t i = 0; rk->has_phases && i < rk->nr_phases; i++) {
 		const struct report_phase *ph = &rk->phases[i];
+		const char *path = phase_path(ph->path);
 
-		rc |= add(out, join(a, "phase:", ph->path, ".total_ns"), (double)ph->d.total_ns,
-			  ph->samples.v, ph->samples.n);
-		rc |= add(out, join(a, "phase:", ph->path, ".median_ns"), ph->d.median_ns,
-			  ph->samples.v, ph->samples.n);
+		if (!path)
+			continue;	/* the step wrapper itself: steps.* compare it */
+		rc |= add_phase(out, first_phase, a, join(a, "phase:", path, ".total_ns"),
+				(double)ph->d.total_ns, &ph->samples);
+		rc |= add_phase(out, first_phase, a, join(a, "phase:", path, ".median_ns"),
+				ph->d.median_ns, &ph->samples);
 	}
 	for (size_t i = 0; i < rk->nr_kernels; i++) {
 		const struct report_kernel *k = &rk->kernels[i];
