@@ -164,12 +164,15 @@ static int cmp_delta(const void *x, const void *y)
 	return strcmp(p->name, q->name);
 }
 
-/* The steps.pattern of rep's first rank that has steps, or "". */
+/* The steps.pattern of rep's first rank that found steps, or "". */
 static const char *steps_pattern(const struct report *rep)
 {
-	for (size_t i = 0; i < rep->nr_ranks; i++)
-		if (rep->ranks[i].has_phases && rep->ranks[i].steps.pattern)
-			return rep->ranks[i].steps.pattern;
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *rk = &rep->ranks[i];
+
+		if (rk->has_phases && rk->steps.pattern && rk->steps.nr_durations)
+			return rk->steps.pattern;
+	}
 	return "";
 }
 
