@@ -74,39 +74,31 @@ static int cmp_i64(const void *x, const void *y)
 	return (p > q) - (p < q);
 }
 
-/*
- * Add a phase metric; a name this rank already has (the same phase inside
- * and outside the step wrapper) is one phase: totals add up, instances
- * pool, and the median is the pooled instances' (DESIGN.md's: the mean of
- * the two middle ones for an even count).
- */
-static int add_phase(struct metric_list *l, size_t from, struct arena *a, const char *name,
-		     double value, const struct report_samples *smp)
+static int cmp_order_name(const void *x, const void *y)
 {
-	int is_median = name && strstr(name, ".median_ns") == name + strlen(name) - 10;
-	struct metric *m = NULL;
-	int64_t *pool;
-	size_t n;
+	const struct metric *p = x, *q = y;
+	int c = strcmp(p->name, q->name);
 
-	for (size_t i = from; name && i < l->n && !m; i++)
-		if (!strcmp(l->v[i].name, name))
-			m = &l->v[i];
-	if (!m || !isfinite(value))
-		return add(l, name, value, smp->v, smp->n);
-	n = m->nr_samples + smp->n;
-	pool = arena_alloc(a, (n ? n : 1) * sizeof(*pool));
+	return c ? c : (p->order > q->order) - (p->order < q->order);
+}
+
+/* Join m and its namesake d (the same phase inside and outside the wrapper). */
+static int join_phase(struct metric *m, const struct metric *d, struct arena *a)
+{
+	size_t n = m->nr_samples + d->nr_samples;
+	int64_t *pool = arena_alloc(a, (n ? n : 1) * sizeof(*pool));
+
 	if (!pool)
 		return -1;
 	if (m->nr_samples)
 		memcpy(pool, m->samples, m->nr_samples * sizeof(*pool));
-	if (smp->n)
-		memcpy(pool + m->nr_samples, smp->v, smp->n * sizeof(*pool));
+	if (d->nr_samples)
+		memcpy(pool + m->nr_samples, d->samples, d->nr_samples * sizeof(*pool));
 	m->samples = pool;
 	m->nr_samples = n;
-	if (!is_median) {
-		m->value += value;
+	if (!strcmp(m->name + strlen(m->name) - strlen(".total_ns"), ".total_ns")) {
+		m->value += d->value;
 	} else if (n) {
-		/* the samples of the median row are sorted for it, those of total stay shared */
 		int64_t *sorted = arena_alloc(a, n * sizeof(*sorted));
 
 		if (!sorted)
@@ -119,10 +111,38 @@ static int add_phase(struct metric_list *l, size_t from, struct arena *a, const 
 	return 0;
 }
 
+/*
+ * Phases l->v[from..] whose names repeat (a phase found inside and outside
+ * the step wrapper) become one: totals add up, instances pool, and the
+ * median is the pooled instances' (DESIGN.md's: the mean of the two middle
+ * ones for an even count).  Sorting by name finds them in n log n; the
+ * caller sorts the list again anyway.
+ */
+static int join_repeated(struct metric_list *l, size_t from, struct arena *a)
+{
+	size_t k = from;
+
+	if (l->n - from < 2)
+		return 0;
+	qsort(l->v + from, l->n - from, sizeof(*l->v), cmp_order_name);
+	for (size_t i = from; i < l->n; i++) {
+		if (k > from && !strcmp(l->v[k - 1].name, l->v[i].name)) {
+			if (join_phase(&l->v[k - 1], &l->v[i], a))
+				return -1;
+			continue;
+		}
+		l->v[k++] = l->v[i];
+	}
+	l->n = k;
+	for (size_t i = from; i < l->n; i++)
+		l->v[i].order = i;
+	return 0;
+}
+
 int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric_list *out)
 {
 	size_t first_phase;
-	int rc = 0;
+	int rc = 0, wrapped = 0;
 
 	for (size_t i = 0; i < metric_nr; i++) {
 		const struct metric_def *d = &metric_table[i];
@@ -145,11 +165,14 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 
 		if (!path)
 			continue;	/* the step wrapper itself: steps.* compare it */
-		rc |= add_phase(out, first_phase, a, join(a, "phase:", path, ".total_ns"),
-				(double)ph->d.total_ns, &ph->samples);
-		rc |= add_phase(out, first_phase, a, join(a, "phase:", path, ".median_ns"),
-				ph->d.median_ns, &ph->samples);
+		wrapped |= path != ph->path;
+		rc |= add(out, join(a, "phase:", path, ".total_ns"), (double)ph->d.total_ns,
+			  ph->samples.v, ph->samples.n);
+		rc |= add(out, join(a, "phase:", path, ".median_ns"), ph->d.median_ns,
+			  ph->samples.v, ph->samples.n);
 	}
+	if (wrapped && !rc)
+		rc = join_repeated(out, first_phase, a);
 	for (size_t i = 0; i < rk->nr_kernels; i++) {
 		const struct report_kernel *k = &rk->kernels[i];
 

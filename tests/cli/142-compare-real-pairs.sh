@@ -15,6 +15,10 @@
 # side only is counted with its total time (sum of its durations), the top
 # ten named in order and the rest summed, all as computed here.
 #
+# A phase found both inside and outside the wrapper in one rank is one
+# phase: totals add up, instances pool (a small synthetic pair, the values
+# computed here from the spans written).
+#
 # --help has no printf escapes left in it.
 . "$VT_ROOT/tests/cli/lib.sh"
 
@@ -229,3 +233,23 @@ expect_line hta.out '^gpu\.memory_ns +all .*REGRESSED$' "memcpy/memset time flag
 expect_line hta5.out '^  and [0-9]+ more, .* in all$' "--top 5 names five"
 [ "$(grep -c '^ *[0-9.]\+ [mµn]\?s  ' hta5.out)" -eq 10 ] || die "--top 5: not 5 added and 5 removed named"
 echo "pass: HTA trace_diff pair"
+
+# 3. the same phase inside and outside the wrapper
+python3 - <<'PY' || die "synthetic traces"
+import json
+def span(name, ts, dur):
+    return {"ph": "X", "cat": "user_annotation", "name": name, "ts": ts, "dur": dur,
+            "pid": 1, "tid": 1}
+# A: denoise 10 and 20 us outside any step, 30 us inside ProfilerStep#1
+a = [span("denoise", 0, 10), span("denoise", 20, 20), span("ProfilerStep#1", 100, 50),
+     span("denoise", 105, 30)]
+# B: three denoise spans of 12, 22 and 32 us, no wrapper
+b = [span("denoise", 0, 12), span("denoise", 20, 22), span("denoise", 50, 32)]
+json.dump({"traceEvents": a}, open("wrapped-rank0.json", "w"))
+json.dump({"traceEvents": b}, open("bare-rank0.json", "w"))
+PY
+vc dup --all --json dup.cmp --min-share 0 --threshold 0 wrapped-rank0.json bare-rank0.json
+check dup.cmp '{(x["metric"], x["base"], x["new"]) for x in r["rows"] if x["metric"].startswith("phase:")} ==
+	{("phase:denoise.total_ns", 60000, 66000), ("phase:denoise.median_ns", 20000, 22000)}' \
+	"the phase inside and outside the wrapper is not one phase (10+20+30 us, median 20 us)"
+echo "pass: a phase inside and outside the wrapper is one phase"
