@@ -37,6 +37,11 @@ vc one --json one.cmp --threshold 0.25 --threshold steps.median_ns=10% base.json
 expect_rc one 1
 vc traces --json traces.cmp base slow
 expect_rc traces 1
+# 2 ranks with matched collectives: effective utilization stands for utilization
+check slow.cmp '"gpu.effective_utilization" in {x["metric"] for x in r["rows"]}' \
+	"no effective utilization row" \
+	'"gpu.utilization" not in {x["metric"] for x in r["rows"]}' \
+	"utilization compared beside effective utilization"
 
 python3 - <<'PY' || die "vcompare disagrees with the oracle (lines above)"
 import json, math, sys

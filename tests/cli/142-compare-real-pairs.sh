@@ -19,6 +19,9 @@
 # phase: totals add up, instances pool (a small synthetic pair, the values
 # computed here from the spans written).
 #
+# Utilization that rises only with communication time is "more waiting", not
+# an improvement (synthetic one-rank pair); with compute it is "improved".
+#
 # --help has no printf escapes left in it.
 . "$VT_ROOT/tests/cli/lib.sh"
 
@@ -253,3 +256,30 @@ check dup.cmp '{(x["metric"], x["base"], x["new"]) for x in r["rows"] if x["metr
 	{("phase:denoise.total_ns", 60000, 66000), ("phase:denoise.median_ns", 20000, 22000)}' \
 	"the phase inside and outside the wrapper is not one phase (10+20+30 us, median 20 us)"
 echo "pass: a phase inside and outside the wrapper is one phase"
+
+# 4. utilization from waiting: one rank, kernels of 50 and 10 us over 100 us
+#    (60 %); NEW fills the 40 us gap with a collective (busy +40 us, all of it
+#    communication: "more waiting", no improvement) or with compute
+#    ("improved")
+python3 - <<'PY' || die "synthetic traces"
+import json
+def k(name, ts, dur):
+    return {"ph": "X", "cat": "kernel", "name": name, "ts": ts, "dur": dur, "pid": 0, "tid": 7}
+base = [k("gemm_a", 0, 50), k("gemm_b", 90, 10)]
+json.dump({"traceEvents": base}, open("util-base-rank0.json", "w"))
+json.dump({"traceEvents": base + [k("ncclKernel_AllReduce_RING_LL_Sum_float", 50, 40)]},
+          open("util-wait-rank0.json", "w"))
+json.dump({"traceEvents": base + [k("gemm_c", 50, 40)]}, open("util-work-rank0.json", "w"))
+PY
+vc wait --json wait.cmp util-base-rank0.json util-wait-rank0.json
+expect_rc wait 0
+check wait.cmp '[(x["base"], x["new"], x["verdict"]) for x in r["rows"] if x["metric"] == "gpu.utilization"] ==
+	[(0.6, 1.0, "more waiting")]' "utilization from waiting credited" \
+	'r["improvements"] == 0' "an improvement counted"
+expect_line wait.out '^gpu\.utilization +all .* more waiting$' "the table shows 'more waiting'"
+vc work --json work.cmp util-base-rank0.json util-work-rank0.json
+expect_rc work 0
+check work.cmp '[(x["base"], x["new"], x["verdict"]) for x in r["rows"] if x["metric"] == "gpu.utilization"] ==
+	[(0.6, 1.0, "improved")]' "utilization from work not credited" \
+	'r["improvements"] == 1' "the improvement not counted"
+echo "pass: utilization that comes only from waiting is not an improvement"
