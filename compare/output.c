@@ -83,7 +83,7 @@ static void kernel_lines(struct buf *b, const char *what, const struct kernel_de
 		name(b, k[i].name);
 		buf_addc(b, '\n');
 	}
-	if (n > shown_n) {
+	if (shown_n && n > shown_n) {
 		double rest = sum;
 
 		for (size_t i = 0; i < shown_n; i++)

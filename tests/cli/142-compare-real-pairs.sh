@@ -235,6 +235,10 @@ PY
 expect_line hta.out '^gpu\.memory_ns +all .*REGRESSED$' "memcpy/memset time flagged in the table"
 expect_line hta5.out '^  and [0-9]+ more, .* in all$' "--top 5 names five"
 [ "$(grep -c '^ *[0-9.]\+ [mµn]\?s  ' hta5.out)" -eq 10 ] || die "--top 5: not 5 added and 5 removed named"
+vc hta0 --top 0 "$CONTROL" "$TEST"
+expect_rc hta0 1
+expect_line hta0.out '^27 kernels added \(only in new\), 308 ms in all$' "--top 0: the count and total"
+no_line hta0.out '^  and [0-9]+ more|^ +[0-9.]+ [mµn]?s  [^ ]' "--top 0 names no kernel"
 echo "pass: HTA trace_diff pair"
 
 # 3. the same phase inside and outside the wrapper
