@@ -50,15 +50,31 @@ static int shown(const struct row *r, const struct output_opts *o)
 	return o->all || r->verdict != V_SAME;
 }
 
+/* A trace-derived name on a terminal line of its own: valid UTF-8, no controls. */
+static void term_name(struct buf *b, const char *s)
+{
+	size_t at = b->len;
+
+	esc_utf8(b, s, strlen(s));
+	for (size_t i = at; buf_ok(b) && i < b->len; i++)
+		if (b->data[i] == '\t' || b->data[i] == '\n')
+			b->data[i] = ' ';
+}
+
 /* The lines after the rows, as plain text: what was left out, and why. */
 static void notes_lines(struct buf *b, const struct comparison *c, const struct output_opts *o)
 {
 	if (!o->all && c->unchanged)
 		buf_printf(b, "%zu metric%s unchanged (--all lists them)\n", c->unchanged,
 			   c->unchanged == 1 ? "" : "s");
-	if (c->steps_base)
-		buf_printf(b, "steps not compared: base counts '%s' spans as steps, new '%s'; "
-			      "their phases are compared\n", c->steps_base, c->steps_new);
+	if (c->steps_base) {
+		/* --step globs, from a report that may come from anywhere */
+		buf_adds(b, "steps not compared: base counts '");
+		term_name(b, c->steps_base);
+		buf_adds(b, "' spans as steps, new '");
+		term_name(b, c->steps_new);
+		buf_adds(b, "'; their phases are compared\n");
+	}
 }
 
 /*
@@ -118,17 +134,6 @@ static void term_str(FILE *f, const char *s, int width)
 		fprintf(f, "%.*s%*s", len, b.data ? b.data : "", width - len + 1, "");
 	}
 	buf_release(&b);
-}
-
-/* A trace-derived name on a terminal line of its own: valid UTF-8, no controls. */
-static void term_name(struct buf *b, const char *s)
-{
-	size_t at = b->len;
-
-	esc_utf8(b, s, strlen(s));
-	for (size_t i = at; buf_ok(b) && i < b->len; i++)
-		if (b->data[i] == '\t' || b->data[i] == '\n')
-			b->data[i] = ' ';
 }
 
 static void summary_line(char *s, size_t n, const struct comparison *c)
