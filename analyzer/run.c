@@ -6,94 +6,18 @@
  */
 #include "run.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analyze.h"
 #include "buf.h"
 #include "collectives.h"
 #include "crossrank.h"
-#include "grow.h"
+#include "inputs.h"
 #include "log.h"
 #include "rank.h"
 #include "suggest.h"
-
-struct inputs {
-	char **paths;
-	size_t n, cap;
-};
-
-static void inputs_add(struct inputs *in, const char *path)
-{
-	if (ALLOC_GROW(in->paths, in->n + 1, in->cap)) {
-		log_msg("out of memory");
-		exit(EXIT_FAIL);
-	}
-	in->paths[in->n] = strdup(path);
-	if (!in->paths[in->n]) {
-		log_msg("out of memory");
-		exit(EXIT_FAIL);
-	}
-	in->n++;
-}
-
-static int is_trace_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return (n > 5 && !strcmp(name + n - 5, ".json")) ||
-	       (n > 8 && !strcmp(name + n - 8, ".json.gz")) || (n > 4 && !strcmp(name + n - 4, ".vtr"));
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A directory stands for its trace files, sorted by name. */
-static int expand(struct inputs *in, const char *arg)
-{
-	struct inputs found = { 0 };
-	struct stat st;
-	struct dirent *d;
-	DIR *dir;
-
-	if (strcmp(arg, "-") == 0 || stat(arg, &st) || !S_ISDIR(st.st_mode)) {
-		inputs_add(in, arg);
-		return 0;
-	}
-	dir = opendir(arg);
-	if (!dir) {
-		log_msg("%s: cannot open directory: %s", arg, strerror(errno));
-		return -1;
-	}
-	while ((d = readdir(dir))) {
-		struct buf path;
-
-		if (d->d_name[0] == '.' || !is_trace_name(d->d_name))
-			continue;
-		buf_init(&path);
-		buf_printf(&path, "%s%s%s", arg, arg[strlen(arg) - 1] == '/' ? "" : "/", d->d_name);
-		if (stat(path.data, &st) == 0 && S_ISREG(st.st_mode))
-			inputs_add(&found, path.data);
-		buf_release(&path);
-	}
-	closedir(dir);
-	if (found.n == 0)
-		log_msg("%s: no *.json, *.json.gz or *.vtr files in this directory", arg);
-	if (found.n > 1)
-		qsort(found.paths, found.n, sizeof(*found.paths), cmp_str);
-	for (size_t i = 0; i < found.n; i++) {
-		inputs_add(in, found.paths[i]);
-		free(found.paths[i]);
-	}
-	free(found.paths);
-	return found.n ? 0 : -1;
-}
 
 static void analyze_all(struct file_result *res, size_t n, const struct analyze_opts *o)
 {
@@ -232,7 +156,7 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 	int status = EXIT_OK;
 
 	for (size_t i = 0; i < n; i++)
-		if (expand(&in, args[i]))
+		if (inputs_expand(&in, args[i], o->jobs))
 			status = EXIT_FAIL;
 	res = calloc(in.n ? in.n : 1, sizeof(*res));
 	if (!res) {
@@ -249,11 +173,9 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}
-	for (size_t i = 0; i < in.n; i++) {
+	for (size_t i = 0; i < in.n; i++)
 		file_result_release(&res[i]);
-		free(in.paths[i]);
-	}
 	free(res);
-	free(in.paths);
+	inputs_release(&in);
 	return status;
 }

@@ -45,7 +45,12 @@ static const char usage[] =
 	"  -o OUT      output file; gzip-compressed when it ends in .gz, '-' for\n"
 	"              standard output (default: FILE with .vtr replaced by\n"
 	"              .trace.json.gz)\n"
-	"  -h, --help  this text\n";
+	"  -h, --help  this text\n"
+	"\n"
+	"vanalyze DIR reads a .vtr and its export under the default name (or\n"
+	"STEM.json, STEM.json.gz, STEM.trace.json beside STEM.vtr) once, from the\n"
+	".vtr; an export under another name in DIR would be a second copy of the\n"
+	"rank.\n";
 
 static int export_flush(struct export *x)
 {

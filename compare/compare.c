@@ -52,21 +52,66 @@ static int top_kernels(const struct metric_list *l, size_t top, char *keep)
 	return 0;
 }
 
-/* The kernel selection by name: in either side's top. */
+/* What is compared: kernels in either side's top, like with like (compare.h). */
 struct selection {
+	const struct report *rb, *rn;
 	const struct metric_list *base, *new;
 	char *keep_base, *keep_new;
+	int no_steps;		/* the sides count different spans as steps */
+	int effective;		/* both have effective utilization: it stands for utilization */
 };
 
 static int selected(const struct selection *s, const struct metric *m)
 {
 	const struct metric *b, *n;
 
+	if (s->no_steps && !strncmp(m->name, "steps.", 6))
+		return 0;
+	if (s->effective && !strcmp(m->name, "gpu.utilization"))
+		return 0;
 	if (!m->is_kernel)
 		return 1;
 	b = metrics_find(s->base, m->name);
 	n = metrics_find(s->new, m->name);
 	return (b && s->keep_base[b - s->base->v]) || (n && s->keep_new[n - s->new->v]);
+}
+
+/* The sum over rep's ranks (or rank r alone, r >= 0) of scalar path. */
+static double sum_of(const struct report *rep, int64_t r, const char *path)
+{
+	const struct metric_def *d = metric_find(path);
+	double sum = 0, v;
+
+	for (size_t i = 0; d && i < rep->nr_ranks; i++)
+		if ((r < 0 || rep->ranks[i].rank == r) && metric_value(d, &rep->ranks[i], &v))
+			sum += v;
+	return sum;
+}
+
+/* Busy time grew no more than communication time did (rank r, or the run). */
+static int more_waiting(const struct selection *s, int64_t r)
+{
+	double busy = sum_of(s->rn, r, "gpu.busy_ns") - sum_of(s->rb, r, "gpu.busy_ns");
+	double comm = sum_of(s->rn, r, "gpu.comm_ns") - sum_of(s->rb, r, "gpu.comm_ns");
+
+	return comm > 0 && busy <= comm;
+}
+
+/* "kernel:NAME.total_ns" -> NAME, in a */
+static const char *kernel_name(struct arena *a, const char *metric)
+{
+	size_t pre = strlen("kernel:"), suf = strlen(".total_ns");
+
+	return arena_strndup(a, metric + pre, strlen(metric) - pre - suf);
+}
+
+static int add_kernel(struct kernel_delta *v, size_t *n, double *sum, struct arena *a,
+		      const struct metric *m)
+{
+	v[*n].name = kernel_name(a, m->name);
+	v[*n].total_ns = m->value;
+	*sum += m->value;
+	return v[(*n)++].name ? 0 : -1;
 }
 
 /* Rows for one pair of lists (the run, or one rank), by merging names. */
@@ -88,25 +133,47 @@ static int merge(struct rows *out, const struct metric_list *b, const struct met
 
 		i += cmp <= 0;
 		j += cmp >= 0;
-		if (!selected(sel, any))
-			continue;
 		/* A kernel on one side only is listed as added or removed, not as a row. */
 		if (any->is_kernel && (!mb || !mn)) {
-			if (rank >= 0)
-				continue;
-			if (mb) {
-				c->removed[c->nr_removed++] = mb->name;
-			} else {
-				c->added[c->nr_added++] = mn->name;
-			}
+			if (rank < 0 && (mb ? add_kernel(c->removed, &c->nr_removed,
+							 &c->removed_ns, &c->arena, mb)
+					    : add_kernel(c->added, &c->nr_added, &c->added_ns,
+							 &c->arena, mn)))
+				return -1;
 			continue;
 		}
+		if (!selected(sel, any))
+			continue;
 		r = push_row(out);
 		if (!r || verdict_row(r, mb, mn, t, span ? span->value : NAN))
 			return -1;
 		r->rank = rank;
+		if (r->verdict == V_IMPROVED && !strcmp(r->metric, "gpu.utilization") &&
+		    more_waiting(sel, rank))
+			r->verdict = V_WAITING;
 	}
 	return 0;
+}
+
+static int cmp_delta(const void *x, const void *y)
+{
+	const struct kernel_delta *p = x, *q = y;
+
+	if (p->total_ns != q->total_ns)
+		return p->total_ns > q->total_ns ? -1 : 1;
+	return strcmp(p->name, q->name);
+}
+
+/* The steps.pattern of rep's first rank that found steps, or "". */
+static const char *steps_pattern(const struct report *rep)
+{
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *rk = &rep->ranks[i];
+
+		if (rk->has_phases && rk->steps.pattern && rk->steps.nr_durations)
+			return rk->steps.pattern;
+	}
+	return "";
 }
 
 /* Ranks of rep with rank number r: the first such rank, or NULL. */
@@ -166,7 +233,8 @@ int compare_reports(struct comparison *c, const struct report *base, const struc
 		    const struct thresholds *t, size_t top)
 {
 	struct metric_list rb = { 0 }, rn = { 0 };
-	struct selection sel = { &rb, &rn, NULL, NULL };
+	struct selection sel = { base, new, &rb, &rn, NULL, NULL, 0, 0 };
+	const char *pb = steps_pattern(base), *pn = steps_pattern(new);
 	struct rows out = { 0 };
 	int rc = -1;
 
@@ -174,6 +242,13 @@ int compare_reports(struct comparison *c, const struct report *base, const struc
 	arena_init(&c->arena);
 	if (metrics_of_run(base, &c->arena, &rb) || metrics_of_run(new, &c->arena, &rn))
 		goto out;
+	if (*pb && *pn && strcmp(pb, pn)) {
+		sel.no_steps = 1;
+		c->steps_base = pb;
+		c->steps_new = pn;
+	}
+	sel.effective = metrics_find(&rb, "gpu.effective_utilization") &&
+			metrics_find(&rn, "gpu.effective_utilization");
 	sel.keep_base = calloc(rb.n + 1, 1);
 	sel.keep_new = calloc(rn.n + 1, 1);
 	c->added = calloc(rn.n + 1, sizeof(*c->added));
@@ -185,12 +260,15 @@ int compare_reports(struct comparison *c, const struct report *base, const struc
 		goto out;
 	if (merge(&out, &rb, &rn, &sel, -1, t, c))
 		goto out;
+	qsort(c->added, c->nr_added, sizeof(*c->added), cmp_delta);
+	qsort(c->removed, c->nr_removed, sizeof(*c->removed), cmp_delta);
 	if ((base->nr_ranks > 1 || new->nr_ranks > 1) && per_rank(&out, base, new, &sel, t, c))
 		goto out;
 	for (size_t i = 0; i < out.n; i++) {
 		c->regressions += out.v[i].verdict == V_REGRESSED;
 		c->run_regressions += out.v[i].verdict == V_REGRESSED && out.v[i].rank < 0;
 		c->improvements += out.v[i].verdict == V_IMPROVED;
+		c->unchanged += out.v[i].verdict == V_SAME;
 	}
 	rc = 0;
 out:

@@ -47,9 +47,9 @@ static const char usage[] =
 	"      --alpha P           significance level of the U test (default 0.01)\n"
 	"      --min-share V       times that change by less than V of the span\n"
 	"                          (0.5% or 0.005, the default) count as the same\n"
-	"      --top N             kernels compared: each side's top N by total time\n"
-	"                          (default 10)\n"
-	"      --all               every per-rank row, not only those that changed\n"
+	"      --top N             kernels compared: each side's top N by total time;\n"
+	"                          also the added and removed kernels named (default 10)\n"
+	"      --all               every row, not only those that changed\n"
 	"      --markdown PATH     the comparison as markdown ('-' for stdout), for CI\n"
 	"                          job summaries and pull-request comments\n"
 	"      --json PATH         the comparison as JSON ('-' for stdout)\n"
@@ -62,10 +62,19 @@ static const char usage[] =
 	"\n"
 	"Metrics (lower is better unless marked higher): span_ns, steps.median_ns,\n"
 	"phase:PATH.total_ns and .median_ns, throughput.fps and .bps (higher),\n"
-	"throughput.first_block_ns, gpu.utilization and gpu.comm_compute_overlap\n"
-	"(higher), kernel:NAME.total_ns, memory:DEV.peak_allocated and\n"
-	"peak_reserved.  The run's value is its worst rank's; rows per rank follow\n"
-	"when a side has several ranks (matched by rank number).\n"
+	"throughput.first_block_ns, gpu.utilization, gpu.effective_utilization and\n"
+	"gpu.comm_compute_overlap (higher), gpu.memory_ns (memcpy and memset time),\n"
+	"kernel:NAME.total_ns, memory:DEV.peak_allocated and peak_reserved.  The\n"
+	"run's value is its worst rank's; rows per rank follow when a side has\n"
+	"several ranks (matched by rank number).  Only rows that changed are shown,\n"
+	"then the count of the others.\n"
+	"\n"
+	"Like is compared with like: phase paths without the ProfilerStep#* wrapper;\n"
+	"steps only when both sides count the same spans as steps; effective\n"
+	"utilization instead of utilization where both sides have it, and elsewhere\n"
+	"a utilization that rose no more than communication time is 'more waiting',\n"
+	"not an improvement.  Kernels on one side only are counted with their total\n"
+	"time as added or removed.\n"
 	"\n"
 	"Exit status: 0 no regression, 1 a regression found, 2 trouble (usage, an\n"
 	"input that cannot be read completely, a report of another schema).\n"
@@ -266,7 +275,7 @@ int main(int argc, char **argv)
 	if (!status) {
 		struct buf text;
 
-		oo = (struct output_opts){ argv[optind], argv[optind + 1], o.all, o.t.alpha,
+		oo = (struct output_opts){ argv[optind], argv[optind + 1], o.all, o.top, o.t.alpha,
 					   o.t.all };
 		if (!o.cli.quiet && !cli_is_stdout(o.markdown) && !cli_is_stdout(o.cli.json))
 			output_table(stdout, &c, &oo);

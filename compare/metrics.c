@@ -52,9 +52,97 @@ static const char *join(struct arena *a, const char *prefix, const char *middle,
 	return r;
 }
 
+/*
+ * A phase's path without the ProfilerStep#* wrapper: a run profiled with
+ * the schedule's step spans and one without share their phases.  NULL for
+ * the wrapper itself.
+ */
+static const char *phase_path(const char *path)
+{
+	static const char wrap[] = "ProfilerStep#*";
+	size_t k = sizeof(wrap) - 1;
+
+	if (strncmp(path, wrap, k))
+		return path;
+	return path[k] == '/' ? path + k + 1 : path[k] ? path : NULL;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t p = *(const int64_t *)x, q = *(const int64_t *)y;
+
+	return (p > q) - (p < q);
+}
+
+static int cmp_order_name(const void *x, const void *y)
+{
+	const struct metric *p = x, *q = y;
+	int c = strcmp(p->name, q->name);
+
+	return c ? c : (p->order > q->order) - (p->order < q->order);
+}
+
+/* Join m and its namesake d (the same phase inside and outside the wrapper). */
+static int join_phase(struct metric *m, const struct metric *d, struct arena *a)
+{
+	size_t n = m->nr_samples + d->nr_samples;
+	int64_t *pool = arena_alloc(a, (n ? n : 1) * sizeof(*pool));
+
+	if (!pool)
+		return -1;
+	if (m->nr_samples)
+		memcpy(pool, m->samples, m->nr_samples * sizeof(*pool));
+	if (d->nr_samples)
+		memcpy(pool + m->nr_samples, d->samples, d->nr_samples * sizeof(*pool));
+	m->samples = pool;
+	m->nr_samples = n;
+	if (!strcmp(m->name + strlen(m->name) - strlen(".total_ns"), ".total_ns")) {
+		m->value += d->value;
+	} else if (n) {
+		int64_t *sorted = arena_alloc(a, n * sizeof(*sorted));
+
+		if (!sorted)
+			return -1;
+		memcpy(sorted, pool, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_i64);
+		m->value = n % 2 ? (double)sorted[n / 2]
+				 : ((double)sorted[n / 2 - 1] + (double)sorted[n / 2]) / 2;
+	}
+	return 0;
+}
+
+/*
+ * Phases l->v[from..] whose names repeat (a phase found inside and outside
+ * the step wrapper) become one: totals add up, instances pool, and the
+ * median is the pooled instances' (DESIGN.md's: the mean of the two middle
+ * ones for an even count).  Sorting by name finds them in n log n; the
+ * caller sorts the list again anyway.
+ */
+static int join_repeated(struct metric_list *l, size_t from, struct arena *a)
+{
+	size_t k = from;
+
+	if (l->n - from < 2)
+		return 0;
+	qsort(l->v + from, l->n - from, sizeof(*l->v), cmp_order_name);
+	for (size_t i = from; i < l->n; i++) {
+		if (k > from && !strcmp(l->v[k - 1].name, l->v[i].name)) {
+			if (join_phase(&l->v[k - 1], &l->v[i], a))
+				return -1;
+			continue;
+		}
+		l->v[k++] = l->v[i];
+	}
+	l->n = k;
+	for (size_t i = from; i < l->n; i++)
+		l->v[i].order = i;
+	return 0;
+}
+
 int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric_list *out)
 {
-	int rc = 0;
+	size_t first_phase;
+	int rc = 0, wrapped = 0;
 
 	for (size_t i = 0; i < metric_nr; i++) {
 		const struct metric_def *d = &metric_table[i];
@@ -70,14 +158,21 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 	}
 	if (!rk->analysed)
 		return rc ? -1 : 0;
+	first_phase = out->n;
 	for (size_t i = 0; rk->has_phases && i < rk->nr_phases; i++) {
 		const struct report_phase *ph = &rk->phases[i];
+		const char *path = phase_path(ph->path);
 
-		rc |= add(out, join(a, "phase:", ph->path, ".total_ns"), (double)ph->d.total_ns,
+		if (!path)
+			continue;	/* the step wrapper itself: steps.* compare it */
+		wrapped |= path != ph->path;
+		rc |= add(out, join(a, "phase:", path, ".total_ns"), (double)ph->d.total_ns,
 			  ph->samples.v, ph->samples.n);
-		rc |= add(out, join(a, "phase:", ph->path, ".median_ns"), ph->d.median_ns,
+		rc |= add(out, join(a, "phase:", path, ".median_ns"), ph->d.median_ns,
 			  ph->samples.v, ph->samples.n);
 	}
+	if (wrapped && !rc)
+		rc = join_repeated(out, first_phase, a);
 	for (size_t i = 0; i < rk->nr_kernels; i++) {
 		const struct report_kernel *k = &rk->kernels[i];
 

@@ -10,6 +10,11 @@
  *   kernel:NAME.total_ns              samples: the kernel's instances
  *   memory:DEV.peak_allocated, .peak_reserved
  *
+ * PATH is the phase's path without a leading ProfilerStep#* component (the
+ * wrapper phase itself is left out: steps.* stand for it), so that a run
+ * profiled with torch.profiler's schedule and one without share phases; a
+ * phase then found twice in a rank, inside and outside the wrapper, is one.
+ *
  * The run's value of a metric is its worst rank's (a run is as slow as its
  * slowest rank), and its samples are those of every rank together.
  */

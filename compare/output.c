@@ -44,10 +44,69 @@ static void fmt_rank(char *s, size_t n, int64_t rank)
 		snprintf(s, n, "%lld", (long long)rank);
 }
 
-/* Rows shown: the run's, and a rank's when it changed (all with --all). */
+/* Rows shown: those that changed (regressed, improved, noise, one side), all with --all. */
 static int shown(const struct row *r, const struct output_opts *o)
 {
-	return r->rank < 0 || o->all || r->verdict != V_SAME;
+	return o->all || r->verdict != V_SAME;
+}
+
+/* A trace-derived name on a terminal line of its own: valid UTF-8, no controls. */
+static void term_name(struct buf *b, const char *s)
+{
+	size_t at = b->len;
+
+	esc_utf8(b, s, strlen(s));
+	for (size_t i = at; buf_ok(b) && i < b->len; i++)
+		if (b->data[i] == '\t' || b->data[i] == '\n')
+			b->data[i] = ' ';
+}
+
+/* The lines after the rows, as plain text: what was left out, and why. */
+static void notes_lines(struct buf *b, const struct comparison *c, const struct output_opts *o)
+{
+	if (!o->all && c->unchanged)
+		buf_printf(b, "%zu metric%s unchanged (--all lists them)\n", c->unchanged,
+			   c->unchanged == 1 ? "" : "s");
+	if (c->steps_base) {
+		/* --step globs, from a report that may come from anywhere */
+		buf_adds(b, "steps not compared: base counts '");
+		term_name(b, c->steps_base);
+		buf_adds(b, "' spans as steps, new '");
+		term_name(b, c->steps_new);
+		buf_adds(b, "'; their phases are compared\n");
+	}
+}
+
+/*
+ * The kernels on one side only: how many and their total time, then the
+ * top ones by total, each through name() (escaping for the output).
+ */
+static void kernel_lines(struct buf *b, const char *what, const struct kernel_delta *k, size_t n,
+			 double sum, size_t top, const char *item,
+			 void (*name)(struct buf *b, const char *s))
+{
+	char t[METRIC_FMT_MAX];
+	size_t shown_n = n < top ? n : top;
+
+	if (!n)
+		return;
+	metric_fmt(t, sizeof(t), sum, UNIT_NS, 0);
+	buf_printf(b, "%s%zu kernel%s %s, %s in all%s\n", item, n, n == 1 ? "" : "s", what, t,
+		   shown_n ? ":" : "");
+	for (size_t i = 0; i < shown_n; i++) {
+		metric_fmt(t, sizeof(t), k[i].total_ns, UNIT_NS, 0);
+		buf_printf(b, "  %s%9s  ", item, t);
+		name(b, k[i].name);
+		buf_addc(b, '\n');
+	}
+	if (shown_n && n > shown_n) {
+		double rest = sum;
+
+		for (size_t i = 0; i < shown_n; i++)
+			rest -= k[i].total_ns;
+		metric_fmt(t, sizeof(t), rest, UNIT_NS, 0);
+		buf_printf(b, "  %sand %zu more, %s in all\n", item, n - shown_n, t);
+	}
 }
 
 /*
@@ -95,10 +154,16 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 			width = (int)strlen(c->rows[i].metric);
 	if (width > 60)
 		width = 60;
+	struct buf b;
+	size_t nr_shown = 0;
+
+	for (size_t i = 0; i < c->nr_rows; i++)
+		nr_shown += shown(&c->rows[i], o);
 	fprintf(f, "vcompare: base %s, new %s (threshold %.3g%%, alpha %g)\n\n", o->base_name,
 		o->new_name, o->threshold * 100, o->alpha);
-	fprintf(f, "%-*s %5s %14s %14s %14s %8s %7s  %s\n", width, "metric", "rank", "base", "new",
-		"delta", "delta%", "p", "verdict");
+	if (nr_shown)
+		fprintf(f, "%-*s %5s %14s %14s %14s %8s %7s  %s\n", width, "metric", "rank", "base",
+			"new", "delta", "delta%", "p", "verdict");
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		const struct row *r = &c->rows[i];
 
@@ -116,22 +181,22 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 		term_value(f, r->delta, r->unit, FMT_SIGN, 14);
 		fprintf(f, " %8s %7s  %s\n", pct, p, verdict_names[r->verdict]);
 	}
-	for (size_t i = 0; i < c->nr_added; i++) {
-		fputs("added kernel (only in new):   ", f);
-		term_str(f, c->added[i] + strlen("kernel:"), -1);
-		fputc('\n', f);
-	}
-	for (size_t i = 0; i < c->nr_removed; i++) {
-		fputs("removed kernel (only in base): ", f);
-		term_str(f, c->removed[i] + strlen("kernel:"), -1);
-		fputc('\n', f);
-	}
+	buf_init(&b);
+	if (nr_shown)
+		buf_addc(&b, '\n');
+	notes_lines(&b, c, o);
+	kernel_lines(&b, "added (only in new)", c->added, c->nr_added, c->added_ns, o->top, "",
+		     term_name);
+	kernel_lines(&b, "removed (only in base)", c->removed, c->nr_removed, c->removed_ns,
+		     o->top, "", term_name);
 	for (size_t i = 0; i < c->nr_only_base; i++)
-		fprintf(f, "rank %lld only in base\n", (long long)c->ranks_only_base[i]);
+		buf_printf(&b, "rank %lld only in base\n", (long long)c->ranks_only_base[i]);
 	for (size_t i = 0; i < c->nr_only_new; i++)
-		fprintf(f, "rank %lld only in new\n", (long long)c->ranks_only_new[i]);
+		buf_printf(&b, "rank %lld only in new\n", (long long)c->ranks_only_new[i]);
 	summary_line(line, sizeof(line), c);
-	fprintf(f, "\n%s\n", line);
+	buf_printf(&b, "\n%s\n", line);
+	fwrite(b.data ? b.data : "", 1, b.len, f);
+	buf_release(&b);
 }
 
 /*
@@ -177,6 +242,7 @@ static void md_cell(struct buf *out, const char *s)
 void output_markdown(struct buf *out, const struct comparison *c, const struct output_opts *o)
 {
 	char base[48], new[48], delta[48], pct[24], p[24], rank[24], line[96];
+	size_t nr_shown = 0;
 
 	summary_line(line, sizeof(line), c);
 	buf_printf(out, "### vcompare: %s %s\n\n", c->regressions ? ":x:" : ":white_check_mark:",
@@ -186,8 +252,11 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 	buf_adds(out, ", new ");
 	md_cell(out, o->new_name);
 	buf_printf(out, "; threshold %.3g%%, alpha %g.\n\n", o->threshold * 100, o->alpha);
-	buf_adds(out, "| metric | rank | base | new | delta | delta % | p | verdict |\n"
-		      "|---|---:|---:|---:|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < c->nr_rows; i++)
+		nr_shown += shown(&c->rows[i], o);
+	if (nr_shown)
+		buf_adds(out, "| metric | rank | base | new | delta | delta % | p | verdict |\n"
+			      "|---|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		const struct row *r = &c->rows[i];
 
@@ -206,22 +275,33 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 		buf_printf(out, " | %s%s%s |\n", r->verdict == V_REGRESSED ? "**" : "",
 			   verdict_names[r->verdict], r->verdict == V_REGRESSED ? "**" : "");
 	}
-	if (c->nr_added || c->nr_removed || c->nr_only_base || c->nr_only_new)
-		buf_addc(out, '\n');
+	buf_addc(out, '\n');
 	for (size_t i = 0; i < c->nr_only_base; i++)
 		buf_printf(out, "- rank %lld only in base\n", (long long)c->ranks_only_base[i]);
 	for (size_t i = 0; i < c->nr_only_new; i++)
 		buf_printf(out, "- rank %lld only in new\n", (long long)c->ranks_only_new[i]);
-	for (size_t i = 0; i < c->nr_added; i++) {
-		buf_adds(out, "- added kernel (only in new): ");
-		md_cell(out, c->added[i] + strlen("kernel:"));
-		buf_addc(out, '\n');
+	{
+		struct buf notes;
+		size_t at = 0;
+
+		/* the plain notes as list items; trace strings in them are step globs, escaped */
+		buf_init(&notes);
+		notes_lines(&notes, c, o);
+		for (size_t i = 0; buf_ok(&notes) && i < notes.len; i++) {
+			if (notes.data[i] != '\n')
+				continue;
+			notes.data[i] = '\0';
+			buf_adds(out, "- ");
+			md_cell(out, notes.data + at);
+			buf_addc(out, '\n');
+			at = i + 1;
+		}
+		buf_release(&notes);
 	}
-	for (size_t i = 0; i < c->nr_removed; i++) {
-		buf_adds(out, "- removed kernel (only in base): ");
-		md_cell(out, c->removed[i] + strlen("kernel:"));
-		buf_addc(out, '\n');
-	}
+	kernel_lines(out, "added (only in new)", c->added, c->nr_added, c->added_ns, o->top, "- ",
+		     md_cell);
+	kernel_lines(out, "removed (only in base)", c->removed, c->nr_removed, c->removed_ns,
+		     o->top, "- ", md_cell);
 }
 
 static void num(struct jsonw *w, const char *key, double v)
@@ -230,13 +310,25 @@ static void num(struct jsonw *w, const char *key, double v)
 	jsonw_double(w, v);
 }
 
-static void names(struct jsonw *w, const char *key, const char **v, size_t n)
+static void kernels(struct jsonw *w, const char *key, const struct kernel_delta *v, size_t n,
+		    double sum)
 {
 	jsonw_key(w, key);
+	jsonw_obj_begin(w);
+	jsonw_key(w, "count");
+	jsonw_int(w, (int64_t)n);
+	num(w, "total_ns", sum);
+	jsonw_key(w, "kernels");
 	jsonw_arr_begin(w);
-	for (size_t i = 0; i < n; i++)
-		jsonw_str(w, v[i] + strlen("kernel:"));
+	for (size_t i = 0; i < n; i++) {
+		jsonw_obj_begin(w);
+		jsonw_key(w, "name");
+		jsonw_str(w, v[i].name);
+		num(w, "total_ns", v[i].total_ns);
+		jsonw_obj_end(w);
+	}
 	jsonw_arr_end(w);
+	jsonw_obj_end(w);
 }
 
 static void ranks(struct jsonw *w, const char *key, const int64_t *v, size_t n)
@@ -254,7 +346,7 @@ void output_json(struct buf *out, const struct comparison *c, const struct outpu
 	jsonw_init(&w, out, 0);
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "schema");
-	jsonw_str(&w, "vtrace.compare/1");
+	jsonw_str(&w, "vtrace.compare/2");
 	jsonw_key(&w, "base");
 	jsonw_str(&w, o->base_name);
 	jsonw_key(&w, "new");
@@ -298,8 +390,21 @@ void output_json(struct buf *out, const struct comparison *c, const struct outpu
 		jsonw_obj_end(&w);
 	}
 	jsonw_arr_end(&w);
-	names(&w, "kernels_added", c->added, c->nr_added);
-	names(&w, "kernels_removed", c->removed, c->nr_removed);
+	jsonw_key(&w, "unchanged");
+	jsonw_int(&w, (int64_t)c->unchanged);
+	jsonw_key(&w, "steps_not_compared");
+	if (c->steps_base) {
+		jsonw_obj_begin(&w);
+		jsonw_key(&w, "base");
+		jsonw_str(&w, c->steps_base);
+		jsonw_key(&w, "new");
+		jsonw_str(&w, c->steps_new);
+		jsonw_obj_end(&w);
+	} else {
+		jsonw_null(&w);
+	}
+	kernels(&w, "kernels_added", c->added, c->nr_added, c->added_ns);
+	kernels(&w, "kernels_removed", c->removed, c->nr_removed, c->removed_ns);
 	ranks(&w, "ranks_only_base", c->ranks_only_base, c->nr_only_base);
 	ranks(&w, "ranks_only_new", c->ranks_only_new, c->nr_only_new);
 	jsonw_obj_end(&w);

@@ -12,7 +12,8 @@
 
 struct output_opts {
 	const char *base_name, *new_name;	/* how each side was given */
-	int all;				/* every per-rank row, not only changes */
+	int all;				/* every row, not only changes */
+	size_t top;				/* added and removed kernels named */
 	double alpha, threshold;
 };
 

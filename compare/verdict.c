@@ -7,8 +7,8 @@
 
 #include "mwu.h"
 
-const char *const verdict_names[] = { "same", "REGRESSED", "improved", "noise", "only in base",
-				      "only in new" };
+const char *const verdict_names[] = { "same",	   "REGRESSED",	  "improved",	 "noise",
+				      "only in base", "only in new", "more waiting" };
 
 int threshold_parse_value(const char *s, double *v)
 {

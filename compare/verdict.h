@@ -23,7 +23,11 @@
 
 #include "metrics.h"
 
-enum verdict { V_SAME, V_REGRESSED, V_IMPROVED, V_NOISE, V_ONLY_BASE, V_ONLY_NEW };
+/*
+ * V_WAITING: utilization that rose only because communication grew as much
+ * as busy time (GPUs busy waiting for each other): not an improvement.
+ */
+enum verdict { V_SAME, V_REGRESSED, V_IMPROVED, V_NOISE, V_ONLY_BASE, V_ONLY_NEW, V_WAITING };
 
 extern const char *const verdict_names[];
 

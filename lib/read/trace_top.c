@@ -344,8 +344,9 @@ int trace_top_finish(struct trace_top *t, int64_t end_off, struct err *e)
 		return err_set(e, end_off, end_off == 0 ? "empty input, not a trace"
 							  : "not a trace: no JSON value");
 	case TOP_DONE:
+		/* at the end of the text: the whole value was read and held no events */
 		if (!t->seen_events)
-			return err_set(e, -1, "not a trace: no traceEvents array");
+			return err_set(e, end_off, "not a trace: no traceEvents array");
 		return 0;
 	case TOP_EVENTS:
 		return err_set(e, end_off, "input ends inside traceEvents");

@@ -70,9 +70,18 @@ check ranks.json 'not [x for x in r["rows"] if x["rank"] in (2, 3)]' "no rows fo
 
 # hostile kernel names, escaped in markdown and JSON
 python3 "$VT_ROOT/tests/hostile_trace.py" hostile-rank0.json || die "hostile trace"
-vc hostile --markdown hostile.md --json hostile.cmp --top 100 --threshold 0 \
+vc hostile --all --markdown hostile.md --json hostile.cmp --top 100 --threshold 0 \
 	hostile-rank0.json hostile-rank0.json
 expect_rc hostile 0
+# against a trace with one plain kernel, every hostile kernel is "added":
+# named in list items, escaped the same way, and given back exactly in JSON
+python3 - <<'PY' || die "plain trace"
+import json
+ev = [{"ph": "X", "cat": "kernel", "name": "plain", "ts": 1, "dur": 5, "pid": 0, "tid": 7},
+      {"ph": "X", "cat": "cpu_op", "name": "op", "ts": 0, "dur": 9, "pid": 1, "tid": 1}]
+json.dump({"traceEvents": ev}, open("plain-rank0.json", "w"))
+PY
+vc added --markdown added.md --json added.cmp --top 100 plain-rank0.json hostile-rank0.json
 python3 - "$VT_ROOT/tests" <<'PY' || die "hostile names are not escaped (lines above)"
 import json, re, sys
 sys.path.insert(0, sys.argv[1])
@@ -93,6 +102,22 @@ got = {r["metric"] for r in json.load(open("hostile.cmp"))["rows"]}
 for name in SHOWN:
     if "kernel:%s.total_ns" % name not in got:
         print("JSON lacks kernel %r" % name); bad += 1
+md = open("added.md", encoding="utf-8").read()
+lines = md.splitlines()
+at = next(i for i, l in enumerate(lines) if l.startswith("- 6 kernels added (only in new), "))
+items = []
+for l in lines[at + 1:]:
+    if not l.startswith("  - "):
+        break
+    items.append(l)
+if len(items) != len(SHOWN):
+    print("%d added kernels named in markdown, want %d" % (len(items), len(SHOWN))); bad += 1
+for l in items:
+    if re.search(r"<[a-zA-Z/!]", l) or re.search(r"(?<!\\)[|*_`\[\]]", l):
+        print("unescaped markup in: %r" % l); bad += 1
+got = [k["name"] for k in json.load(open("added.cmp"))["kernels_added"]["kernels"]]
+if sorted(got) != sorted(SHOWN):
+    print("JSON kernels_added %r, want %r" % (got, SHOWN)); bad += 1
 sys.exit(1 if bad else 0)
 PY
 echo "pass: inputs, trouble and escaping"

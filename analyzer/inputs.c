@@ -1,0 +1,161 @@
+/*
+ * inputs: see inputs.h.
+ *
+ * Sniffing reads each candidate's first bytes once more (up to where its
+ * events begin); it runs on the threads given, and the notes come after, in
+ * name order, so -j does not change the output.
+ */
+#include "inputs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buf.h"
+#include "grow.h"
+#include "log.h"
+#include "trace_sniff.h"
+
+static void add(struct inputs *in, const char *path)
+{
+	if (ALLOC_GROW(in->paths, in->n + 1, in->cap) || !(in->paths[in->n] = strdup(path))) {
+		log_msg("out of memory");
+		exit(EXIT_FAIL);
+	}
+	in->n++;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
+static int is_trace_name(const char *name)
+{
+	return ends_with(name, ".json") || ends_with(name, ".json.gz") || ends_with(name, ".vtr");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The .vtr in names[0..n) (sorted) that path is vtrace-export's output of
+ * under the names it writes by default or is usually given, or NULL.
+ */
+static const char *export_source(char **names, size_t n, const char *path)
+{
+	static const char *const ext[] = { ".trace.json.gz", ".trace.json", ".json.gz", ".json" };
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		struct buf vtr;
+		char **hit;
+
+		if (!ends_with(path, ext[i]))
+			continue;
+		buf_init(&vtr);
+		buf_add(&vtr, path, strlen(path) - strlen(ext[i]));
+		buf_adds(&vtr, ".vtr");
+		hit = buf_ok(&vtr) ? bsearch(&vtr.data, names, n, sizeof(*names), cmp_str) : NULL;
+		buf_release(&vtr);
+		if (hit)
+			return *hit;
+	}
+	return NULL;
+}
+
+/* The regular files of dir with a candidate name, as dir/NAME, sorted. */
+static int list_dir(struct inputs *found, const char *dir)
+{
+	const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
+	struct dirent *d;
+	DIR *dh = opendir(dir);
+
+	if (!dh) {
+		log_msg("%s: cannot open directory: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((d = readdir(dh))) {
+		struct buf path;
+		struct stat st;
+
+		if (d->d_name[0] == '.' || !is_trace_name(d->d_name))
+			continue;
+		buf_init(&path);
+		buf_printf(&path, "%s%s%s", dir, sep, d->d_name);
+		if (!buf_ok(&path)) {
+			log_msg("out of memory");
+			exit(EXIT_FAIL);
+		}
+		if (stat(path.data, &st) == 0 && S_ISREG(st.st_mode))
+			add(found, path.data);
+		buf_release(&path);
+	}
+	closedir(dh);
+	if (found->n > 1)
+		qsort(found->paths, found->n, sizeof(*found->paths), cmp_str);
+	return 0;
+}
+
+int inputs_expand(struct inputs *in, const char *arg, int jobs)
+{
+	struct inputs found = { 0 };
+	struct err *why;
+	size_t kept = 0;
+	int *sniff;
+	struct stat st;
+
+	if (strcmp(arg, "-") == 0 || stat(arg, &st) || !S_ISDIR(st.st_mode)) {
+		add(in, arg);
+		return 0;
+	}
+	if (list_dir(&found, arg))
+		return -1;
+	sniff = calloc(found.n + 1, sizeof(*sniff));
+	why = calloc(found.n + 1, sizeof(*why));
+	if (!sniff || !why) {
+		log_msg("out of memory");
+		exit(EXIT_FAIL);
+	}
+#pragma omp parallel for schedule(dynamic, 1) num_threads(jobs > 0 ? jobs : 1) default(none) \
+	shared(found, sniff, why)
+	for (size_t i = 0; i < found.n; i++)
+		if (!export_source(found.paths, found.n, found.paths[i]))
+			sniff[i] = trace_sniff(found.paths[i], &why[i]);
+	for (size_t i = 0; i < found.n; i++) {
+		const char *vtr = export_source(found.paths, found.n, found.paths[i]);
+
+		if (vtr)
+			log_msg("%s: the export of %s, which is read instead; skipped",
+				found.paths[i], vtr);
+		else if (sniff[i] == 0)
+			log_msg("%s: %s, skipped", found.paths[i], why[i].msg);
+		else {
+			add(in, found.paths[i]);
+			kept++;
+		}
+	}
+	if (!found.n)
+		log_msg("%s: no *.json, *.json.gz or *.vtr files in this directory", arg);
+	else if (!kept)
+		log_msg("%s: no trace among the %zu *.json, *.json.gz or *.vtr files in this "
+			"directory", arg, found.n);
+	free(sniff);
+	free(why);
+	inputs_release(&found);
+	return kept ? 0 : -1;
+}
+
+void inputs_release(struct inputs *in)
+{
+	for (size_t i = 0; i < in->n; i++)
+		free(in->paths[i]);
+	free(in->paths);
+	memset(in, 0, sizeof(*in));
+}
