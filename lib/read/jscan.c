@@ -1,17 +1,13 @@
 /*
  * jscan: see jscan.h.
  *
- * The hot spot of the whole analyzer is finding the end of a string, so that
- * search looks at 16 bytes a step with SSE2 where the compiler targets it
- * (every x86-64 does) and falls back to a byte loop elsewhere.
+ * The byte searches (whitespace, the end of a string, the next bracket) are
+ * jsimd's, 16 or 32 bytes a step.  Numbers take 8 digits a step where the
+ * text has them (SWAR: the 8 bytes as one 64-bit word).
  */
 #include "jscan.h"
 
 #include <string.h>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 void jscan_init(struct jscan *js, const char *start, size_t len, int64_t offset,
 		struct arena *arena, struct err *err)
@@ -32,22 +28,7 @@ static int bad(struct jscan *js, const char *p, const char *msg)
 /* First '"' or '\\' in [p, end), or end. */
 static inline const char *find_quote(const char *p, const char *end)
 {
-#if defined(__SSE2__)
-	const __m128i quote = _mm_set1_epi8('"');
-	const __m128i bslash = _mm_set1_epi8('\\');
-
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
-						       _mm_cmpeq_epi8(v, bslash)));
-		if (m)
-			return p + __builtin_ctz((unsigned)m);
-		p += 16;
-	}
-#endif
-	while (p < end && *p != '"' && *p != '\\')
-		p++;
-	return p;
+	return jsimd.find_quote(p, end);
 }
 
 static int hexval(int c)
@@ -222,6 +203,40 @@ static const int64_t pow10_tab[19] = {
 #define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
 
 /*
+ * Below this, 8 more digits fit the mantissa, and every one of them would
+ * have been taken by the digit-at-a-time loop too (its limit is
+ * (UINT64_MAX - 9) / 10, about 1.8e18 > 1e11 * 1e7): so the eight-digit
+ * step changes nothing but the speed.
+ */
+#define EIGHT_FIT 100000000000u
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * The value of the 8 bytes at p when all are digits, else -1.  A byte is a
+ * digit when its high nibble is 3 and adding 6 leaves it 3 (so <= '9'); a
+ * carry out of a byte can only come from one that already fails.
+ */
+static inline int64_t eight_digits(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	if (((v & 0xf0f0f0f0f0f0f0f0u) | (((v + 0x0606060606060606u) & 0xf0f0f0f0f0f0f0f0u) >> 4)) !=
+	    0x3333333333333333u)
+		return -1;
+	v = (v & 0x0f0f0f0f0f0f0f0fu) * 2561 >> 8;
+	v = (v & 0x00ff00ff00ff00ffu) * 6553601 >> 16;
+	return (int64_t)((v & 0x0000ffff0000ffffu) * 42949672960001u >> 32);
+}
+#else
+static inline int64_t eight_digits(const char *p)
+{
+	(void)p;
+	return -1;
+}
+#endif
+
+/*
  * The number grammar of RFC 8259, value = mant * 10^exp10 kept in integers.
  * Digits that no longer fit mant are dropped: past the point, they cannot
  * change a result truncated toward zero; before it, the value overflows.
@@ -245,6 +260,8 @@ static int number(const char **pp, const char *end, int scale, int final, int64_
 		*why = "expected a value";
 		return JS_BAD;
 	}
+	for (int64_t d; end - p >= 8 && mant < EIGHT_FIT && (d = eight_digits(p)) >= 0; p += 8)
+		mant = mant * 100000000u + (uint64_t)d;
 	for (; p < end && IS_DIGIT(*p); p++) {
 		if (mant <= (UINT64_MAX - 9) / 10)
 			mant = mant * 10 + (uint64_t)(*p - '0');
@@ -258,6 +275,11 @@ static int number(const char **pp, const char *end, int scale, int final, int64_
 		if (!IS_DIGIT(*p)) {
 			*why = "expected a digit after '.'";
 			return JS_BAD;
+		}
+		for (int64_t d; end - p >= 8 && mant < EIGHT_FIT && (d = eight_digits(p)) >= 0;
+		     p += 8) {
+			mant = mant * 100000000u + (uint64_t)d;
+			exp10 -= 8;
 		}
 		for (; p < end && IS_DIGIT(*p); p++) {
 			if (mant <= (UINT64_MAX - 9) / 10) {
@@ -386,7 +408,7 @@ value:
 			return rc;
 		goto after;
 	default:
-		rc = jscan_number(js, &p, 0, &dummy);
+		rc = jscan_number_quick(js, &p, 0, &dummy);
 		if (rc != JS_OK && rc != JS_RANGE)
 			return rc;
 		goto after;
@@ -428,6 +450,48 @@ after:
 	return bad(js, p, stack[depth - 1] == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
 }
 
+int jscan_skip_fast(struct jscan *js, const char **pp)
+{
+	uint64_t is_obj[JSCAN_MAX_DEPTH / 64];	/* per open bracket: 1 for '{' */
+	const char *p = jscan_ws(*pp, js->end), *end = js->end;
+	int depth = 0, rc;
+
+	if (p >= end)
+		return JS_MORE;
+	if (*p != '{' && *p != '[')
+		return jscan_skip(js, pp);
+	for (;;) {
+		p = jsimd.find_struct(p, end);
+		if (p >= end)
+			return JS_MORE;
+		switch (*p) {
+		case '"':
+			if ((rc = skip_string(&p, end)) != JS_OK)
+				return rc;
+			continue;
+		case '{':
+		case '[':
+			if (depth == JSCAN_MAX_DEPTH)
+				return bad(js, p, "nesting deeper than 512 levels");
+			if (*p == '{')
+				is_obj[depth / 64] |= UINT64_C(1) << (depth % 64);
+			else
+				is_obj[depth / 64] &= ~(UINT64_C(1) << (depth % 64));
+			depth++;
+			break;
+		default:	/* '}' or ']' */
+			depth--;
+			if ((*p == '}') != (int)(is_obj[depth / 64] >> (depth % 64) & 1))
+				return bad(js, p, *p == '}' ? "expected ',' or ']'" : "expected ',' or '}'");
+			if (depth == 0) {
+				*pp = p + 1;
+				return JS_OK;
+			}
+		}
+		p++;
+	}
+}
+
 int jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_t *n,
 		 int *more, const char *what)
 {
@@ -451,16 +515,11 @@ int jscan_member(struct jscan *js, const char **pp, int first, const char **k, s
 	}
 	if (*p != '"')
 		return bad(js, p, "expected a member name");
-	/*
-	 * Keys are short and plain ("ph", "ts", "args"): a byte loop finds
-	 * their end sooner than setting up the vector scan.
-	 */
+	/* Keys are plain ("ph", "ts", "args"): borrowed, never decoded. */
 	{
-		const char *q = p + 1, *stop = end - q > 24 ? q + 24 : end;
+		const char *q = find_quote(p + 1, end);
 
-		while (q < stop && *q != '"' && *q != '\\')
-			q++;
-		if (q < stop && *q == '"') {
+		if (q < end && *q == '"') {
 			*k = p + 1;
 			*n = (size_t)(q - p - 1);
 			p = q + 1;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "jsimd.h"
 #include "log.h"
 
 enum {
@@ -43,12 +44,18 @@ static inline int64_t jscan_off(const struct jscan *js, const char *p)
 	return js->offset + (p - js->start);
 }
 
-/* Skip JSON whitespace; returns the first other byte's position (or end). */
+/*
+ * Skip JSON whitespace; returns the first other byte's position (or end).
+ * Compact traces have none between tokens: one compare answers them.
+ */
 static inline const char *jscan_ws(const char *p, const char *end)
 {
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-		p++;
-	return p;
+	if (p < end && (unsigned char)*p > ' ')
+		return p;
+	/* Pretty-printed ones have one space after ':' and most ',': two. */
+	if (end - p > 1 && *p == ' ' && (unsigned char)p[1] > ' ')
+		return p + 1;
+	return jsimd.skip_ws(p, end);
 }
 
 /*
@@ -71,6 +78,31 @@ enum { JS_RANGE = 2 };
 int jscan_number(struct jscan *js, const char **pp, int scale, int64_t *out);
 
 /*
+ * jscan_number, inline for the case that covers nearly every number of a
+ * trace: a non-negative integer of at most 18 digits, scale 0 to 3, that
+ * the text goes on past.  Anything else goes to jscan_number; the result is
+ * the same either way.
+ */
+static inline int jscan_number_quick(struct jscan *js, const char **pp, int scale, int64_t *out)
+{
+	static const int64_t limit[4] = { INT64_MAX, INT64_MAX / 10, INT64_MAX / 100,
+					  INT64_MAX / 1000 };
+	static const int64_t mul[4] = { 1, 10, 100, 1000 };
+	const char *p = *pp, *stop = js->end - p > 18 ? p + 18 : js->end;
+	int64_t v = 0;
+
+	while (p < stop && (unsigned)(*p - '0') < 10u)
+		v = v * 10 + (*p++ - '0');
+	if (p > *pp && p < js->end && (unsigned)(*p - '0') >= 10u && *p != '.' && *p != 'e' &&
+	    *p != 'E' && (unsigned)scale < 4u && v <= limit[scale]) {
+		*out = v * mul[scale];
+		*pp = p;
+		return JS_OK;
+	}
+	return jscan_number(js, pp, scale, out);
+}
+
+/*
  * Like jscan_number, but on a string's content (ts written as "123.5").
  * Returns JS_OK, JS_RANGE, or JS_BAD when s is not exactly one number
  * (*err untouched).
@@ -79,6 +111,15 @@ int jscan_number_text(const char *s, size_t len, int scale, int64_t *out);
 
 /* Skip one value of any type, nesting bounded by JSCAN_MAX_DEPTH. */
 int jscan_skip(struct jscan *js, const char **pp);
+
+/*
+ * Skip one value the caller has no use for, without tokenising what is
+ * inside an array or object: only that its strings end and its brackets
+ * nest and match (to JSCAN_MAX_DEPTH) is checked, 16 or 32 bytes a step.
+ * On valid JSON it ends where jscan_skip does; a syntax error between the
+ * brackets goes unnoticed.  A scalar is checked as jscan_skip checks it.
+ */
+int jscan_skip_fast(struct jscan *js, const char **pp);
 
 /*
  * Step to the next member of an object.  *pp is at '{' (first) or just past
