@@ -295,9 +295,12 @@ static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct arena
 			struct report_rank *rk)
 {
 	int64_t *durs = malloc((n ? n : 1) * sizeof(*durs));
-	size_t rows = 0;
+	size_t rows = 0, nr_names = n ? 1 : 0;
 
-	rk->kernels = arena_alloc(a, (n ? n : 1) * sizeof(*rk->kernels));
+	/* A row per name, not per record: the rows stay in the report. */
+	for (size_t i = 1; i < n; i++)
+		nr_names += r[i].name != r[i - 1].name;
+	rk->kernels = arena_alloc(a, (nr_names ? nr_names : 1) * sizeof(*rk->kernels));
 	if (!durs || !rk->kernels) {
 		free(durs);
 		return -1;
@@ -333,6 +336,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 {
 	struct gpu_rec *r;
 	size_t n, nk = 0, nc, nm, nmem, nb, ncomm, ncomp, ndev = 0, ndev_comm = 0;
+	size_t nr_kind[HOST_SYNC + 1] = { 0 }, nr_comm_kernels = 0;
 	struct interval *all = NULL, *busy = NULL, *comm = NULL, *comp = NULL;
 	struct report_gpu *gp = &rk->gpu;
 	unsigned char *is_comm = NULL;
@@ -343,14 +347,31 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		return -1;
 	r = (struct gpu_rec *)(void *)g->recs.data;
 	n = g->recs.len / sizeof(*r);
-	all = malloc((n ? n : 1) * sizeof(*all));
-	busy = malloc((n ? n : 1) * sizeof(*busy));
-	comm = malloc((n ? n : 1) * sizeof(*comm));
-	comp = malloc((n ? n : 1) * sizeof(*comp));
-	if (!all || !busy || !comm || !comp)
-		goto out;
 	memset(gp, 0, sizeof(*gp));
 	device_of(g, &rk->device);
+	/*
+	 * The interval arrays are sized by what goes into each, not by n:
+	 * on a trace of nothing but kernels they are the peak of the run.
+	 */
+	is_comm = calloc(strtab_count(&g->names) + 1, 1);
+	if (!is_comm)
+		goto out;
+	for (uint32_t id = 1; id <= strtab_count(&g->names); id++)
+		is_comm[id] = !strcmp(kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id)),
+				      "comm");
+	for (size_t i = 0; i < n; i++) {
+		nr_kind[r[i].kind]++;
+		if (r[i].kind == GPU_KERNEL)
+			nr_comm_kernels += is_comm[r[i].name];
+	}
+	nmem = nr_kind[GPU_MEMCPY] + nr_kind[GPU_MEMSET];
+	all = malloc((nmem ? nmem : 1) * sizeof(*all));
+	ncomm = nr_comm_kernels + nr_kind[CPU_COMM] + nr_kind[HOST_COLL];
+	comm = malloc((ncomm ? ncomm : 1) * sizeof(*comm));
+	ncomp = nr_kind[GPU_KERNEL] - nr_comm_kernels;
+	comp = malloc((ncomp ? ncomp : 1) * sizeof(*comp));
+	if (!all || !comm || !comp)
+		goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].kind == HOST_SYNC) {
 			gp->host_sync_count++;
@@ -376,12 +397,6 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	gp->memory_ns = interval_length(all, nmem);
 
 	/* Split kernels by category: comm or compute. */
-	is_comm = calloc(strtab_count(&g->names) + 1, 1);
-	if (!is_comm)
-		goto out;
-	for (uint32_t id = 1; id <= strtab_count(&g->names); id++)
-		is_comm[id] = !strcmp(kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id)),
-				      "comm");
 	ncomm = ncomp = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct interval iv = { r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
@@ -421,7 +436,16 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 				comm[ncomm++] = (struct interval){ r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
 		nc = interval_union(comm, ncomm);
 	}
+	busy = malloc((nc + nm ? nc + nm : 1) * sizeof(*busy));
+	if (!busy)
+		goto out;
 	nb = interval_merge(comm, nc, comp, nm, busy);
+	free(comm);
+	free(comp);
+	comp = NULL;
+	comm = malloc((nb + nmem ? nb + nmem : 1) * sizeof(*comm));
+	if (!comm)
+		goto out;
 	nb = interval_merge(busy, nb, all, nmem, comm);
 	gp->busy_ns = interval_length(comm, nb);
 	gp->idle_ns = sat_sub(gp->active_span_ns, gp->busy_ns);
