@@ -19,16 +19,20 @@ void jscan_init(struct jscan *js, const char *start, size_t len, int64_t offset,
 	js->err = err;
 }
 
-static int bad(struct jscan *js, const char *p, const char *msg)
+int jscan_fail(struct jscan *js, const char *p, const char *msg)
 {
 	err_set(js->err, jscan_off(js, p), "%s", msg);
 	return JS_BAD;
 }
 
-/* First '"' or '\\' in [p, end), or end. */
+static int bad(struct jscan *js, const char *p, const char *msg)
+{
+	return jscan_fail(js, p, msg);
+}
+
 static inline const char *find_quote(const char *p, const char *end)
 {
-	return jsimd.find_quote(p, end);
+	return jscan_find_quote(p, end);
 }
 
 static int hexval(int c)
@@ -490,59 +494,6 @@ int jscan_skip_fast(struct jscan *js, const char **pp)
 		}
 		p++;
 	}
-}
-
-int jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_t *n,
-		 int *more, const char *what)
-{
-	const char *p = *pp, *end = js->end;
-	int rc;
-
-	p = jscan_ws(first ? p + 1 : p, end);
-	if (p >= end)
-		return JS_MORE;
-	if (*p == '}') {
-		*pp = p + 1;
-		*more = 0;
-		return JS_OK;
-	}
-	if (!first) {
-		if (*p != ',')
-			return bad(js, p, what);
-		p = jscan_ws(p + 1, end);
-		if (p >= end)
-			return JS_MORE;
-	}
-	if (*p != '"')
-		return bad(js, p, "expected a member name");
-	/* Keys are plain ("ph", "ts", "args"): borrowed, never decoded. */
-	{
-		const char *q = find_quote(p + 1, end);
-
-		if (q < end && *q == '"') {
-			*k = p + 1;
-			*n = (size_t)(q - p - 1);
-			p = q + 1;
-		} else if ((rc = jscan_string(js, &p, k, n)) != JS_OK) {
-			return rc;
-		}
-	}
-	if (p < end && *p == ':') {
-		p++;
-	} else {
-		p = jscan_ws(p, end);
-		if (p >= end)
-			return JS_MORE;
-		if (*p != ':')
-			return bad(js, p, "expected ':' after member name");
-		p++;
-	}
-	p = jscan_ws(p, end);
-	if (p >= end)
-		return JS_MORE;
-	*pp = p;
-	*more = 1;
-	return JS_OK;
 }
 
 int jscan_element(struct jscan *js, const char **pp, int first, int *more)

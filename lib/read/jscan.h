@@ -14,6 +14,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "arena.h"
 #include "jsimd.h"
@@ -44,18 +49,61 @@ static inline int64_t jscan_off(const struct jscan *js, const char *p)
 	return js->offset + (p - js->start);
 }
 
+/* Fill js->err for a syntax error at p; returns JS_BAD. */
+int jscan_fail(struct jscan *js, const char *p, const char *msg);
+
+/*
+ * Most searches end within 16 bytes (a key, an indent, a short name):
+ * one SSE2 block tested inline answers them without a call.  Where the
+ * block does not, or at the scalar level, jsimd's search goes on.
+ */
+#if defined(__SSE2__)
+static inline unsigned jscan_block16(const char *p, int ws)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	if (ws)
+		return ~(unsigned)_mm_movemask_epi8(
+			       _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+							 _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+					    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
+							 _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))))) &
+		       0xffffu;
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+							 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+}
+#define JSCAN_BLOCK16(p, end, ws)                                                       \
+	do {                                                                            \
+		if (jsimd.sse2 && (end) - (p) >= 16) {                                  \
+			unsigned m_ = jscan_block16((p), (ws));                         \
+			if (m_)                                                         \
+				return (p) + __builtin_ctz(m_);                         \
+		}                                                                       \
+	} while (0)
+#else
+#define JSCAN_BLOCK16(p, end, ws) ((void)0)
+#endif
+
 /*
  * Skip JSON whitespace; returns the first other byte's position (or end).
- * Compact traces have none between tokens: one compare answers them.
+ * Compact traces have none between tokens: one compare answers them;
+ * pretty-printed ones have one space after ':' and most ',': two.
  */
 static inline const char *jscan_ws(const char *p, const char *end)
 {
 	if (p < end && (unsigned char)*p > ' ')
 		return p;
-	/* Pretty-printed ones have one space after ':' and most ',': two. */
 	if (end - p > 1 && *p == ' ' && (unsigned char)p[1] > ' ')
 		return p + 1;
+	JSCAN_BLOCK16(p, end, 1);
 	return jsimd.skip_ws(p, end);
+}
+
+/* First '"' or '\\' in [p, end), or end. */
+static inline const char *jscan_find_quote(const char *p, const char *end)
+{
+	JSCAN_BLOCK16(p, end, 0);
+	return jsimd.find_quote(p, end);
 }
 
 /*
@@ -87,15 +135,48 @@ static inline int jscan_number_quick(struct jscan *js, const char **pp, int scal
 {
 	static const int64_t limit[4] = { INT64_MAX, INT64_MAX / 10, INT64_MAX / 100,
 					  INT64_MAX / 1000 };
-	static const int64_t mul[4] = { 1, 10, 100, 1000 };
-	const char *p = *pp, *stop = js->end - p > 18 ? p + 18 : js->end;
+	static const int64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+					  100000000 };
+	const char *p = *pp, *end = js->end;
 	int64_t v = 0;
+	int nd = 0;
 
-	while (p < stop && (unsigned)(*p - '0') < 10u)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * 8 bytes at a time: a byte is a digit when its high nibble is 3 and
+	 * stays 3 after adding 6; the first that is not ends the number (a
+	 * carry out of a byte comes only from one that is not).  The d digits
+	 * shifted to the top of the word leave zeros above them, and the
+	 * usual three multiplies give their value.
+	 */
+	while (end - p >= 8 && nd <= 10) {
+		uint64_t w, x;
+		int d;
+
+		memcpy(&w, p, 8);
+		x = ((w & 0xf0f0f0f0f0f0f0f0u) ^ 0x3030303030303030u) |
+		    (((w + 0x0606060606060606u) & 0xf0f0f0f0f0f0f0f0u) ^ 0x3030303030303030u);
+		d = x ? __builtin_ctzll(x) >> 3 : 8;
+		if (!d)
+			break;
+		w = (w & 0x0f0f0f0f0f0f0f0fu) << (8 * (8 - d));
+		w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffu;
+		w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffu;
+		w = (w * 10000 + (w >> 32)) & 0xffffffffu;
+		v = v * pow10[d] + (int64_t)w;
+		nd += d;
+		p += d;
+		if (d < 8)
+			break;
+	}
+#endif
+	while (p < end && nd < 18 && (unsigned)(*p - '0') < 10u) {
 		v = v * 10 + (*p++ - '0');
-	if (p > *pp && p < js->end && (unsigned)(*p - '0') >= 10u && *p != '.' && *p != 'e' &&
-	    *p != 'E' && (unsigned)scale < 4u && v <= limit[scale]) {
-		*out = v * mul[scale];
+		nd++;
+	}
+	if (nd && p < end && (unsigned)(*p - '0') >= 10u && *p != '.' && *p != 'e' && *p != 'E' &&
+	    (unsigned)scale < 4u && v <= limit[scale]) {
+		*out = v * pow10[scale];
 		*pp = p;
 		return JS_OK;
 	}
@@ -125,10 +206,59 @@ int jscan_skip_fast(struct jscan *js, const char **pp);
  * Step to the next member of an object.  *pp is at '{' (first) or just past
  * a member's value.  On JS_OK, *more is 1 with the key in (*k, *n) and *pp
  * at its value, or 0 with *pp past the closing '}'.  `what` is the message
- * for a missing ',' ("expected ',' or '}' in event").
+ * for a missing ',' ("expected ',' or '}' in event").  Inline: it runs once
+ * per member of every event, and its callers pass constants.
  */
-int jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_t *n,
-		 int *more, const char *what);
+__attribute__((always_inline)) static inline int
+jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_t *n, int *more,
+	     const char *what)
+{
+	const char *p = *pp, *end = js->end, *q;
+	int rc;
+
+	p = jscan_ws(first ? p + 1 : p, end);
+	if (p >= end)
+		return JS_MORE;
+	if (*p == '}') {
+		*pp = p + 1;
+		*more = 0;
+		return JS_OK;
+	}
+	if (!first) {
+		if (*p != ',')
+			return jscan_fail(js, p, what);
+		p = jscan_ws(p + 1, end);
+		if (p >= end)
+			return JS_MORE;
+	}
+	if (*p != '"')
+		return jscan_fail(js, p, "expected a member name");
+	/* Keys are plain ("ph", "ts", "args"): borrowed, never decoded. */
+	q = jscan_find_quote(p + 1, end);
+	if (q < end && *q == '"') {
+		*k = p + 1;
+		*n = (size_t)(q - p - 1);
+		p = q + 1;
+	} else if ((rc = jscan_string(js, &p, k, n)) != JS_OK) {
+		return rc;
+	}
+	if (p < end && *p == ':') {
+		p++;
+	} else {
+		p = jscan_ws(p, end);
+		if (p >= end)
+			return JS_MORE;
+		if (*p != ':')
+			return jscan_fail(js, p, "expected ':' after member name");
+		p++;
+	}
+	p = jscan_ws(p, end);
+	if (p >= end)
+		return JS_MORE;
+	*pp = p;
+	*more = 1;
+	return JS_OK;
+}
 
 /*
  * Step to the next element of an array, like jscan_member: *pp at '[' or

@@ -185,14 +185,14 @@ AVX2 static const char *find_struct_avx2(const char *p, const char *end)
 #endif
 
 static const struct jsimd_ops ops[JSIMD_NR_LEVELS] = {
-	[JSIMD_SCALAR] = { skip_ws_scalar, find_quote_scalar, find_struct_scalar },
+	[JSIMD_SCALAR] = { skip_ws_scalar, find_quote_scalar, find_struct_scalar, 0 },
 #ifdef JSIMD_X86
-	[JSIMD_SSE2] = { skip_ws_sse2, find_quote_sse2, find_struct_sse2 },
-	[JSIMD_AVX2] = { skip_ws_avx2, find_quote_avx2, find_struct_avx2 },
+	[JSIMD_SSE2] = { skip_ws_sse2, find_quote_sse2, find_struct_sse2, 1 },
+	[JSIMD_AVX2] = { skip_ws_avx2, find_quote_avx2, find_struct_avx2, 1 },
 #endif
 };
 
-struct jsimd_ops jsimd = { skip_ws_scalar, find_quote_scalar, find_struct_scalar };
+struct jsimd_ops jsimd = { skip_ws_scalar, find_quote_scalar, find_struct_scalar, 0 };
 static enum jsimd_level in_use;
 
 static int cpu_runs(enum jsimd_level level)

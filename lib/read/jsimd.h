@@ -22,6 +22,7 @@ struct jsimd_ops {
 	const char *(*skip_ws)(const char *p, const char *end);		/* first non-whitespace */
 	const char *(*find_quote)(const char *p, const char *end);	/* first '"' or '\\' */
 	const char *(*find_struct)(const char *p, const char *end);	/* first of "[]{} */
+	int sse2;	/* callers may test a 16-byte block inline with SSE2 first */
 };
 
 /* The searches in use; set before main() runs, read-only afterwards. */
