@@ -62,9 +62,17 @@ static int intern(struct parser *ps, const char *p, const char *s, size_t n, uin
 	struct last_str *last = &ps->last[f][(n + (n ? (unsigned char)s[n - 1] : 0)) % RECENT];
 	uint32_t v;
 
-	if (last->id && last->n == n && memcmp(last->s, s, n) == 0) {
-		*id = last->id;
-		return JS_OK;
+	if (last->id && last->n == n) {
+		/* Short values (ph, cat, pid): a byte loop costs less than the call. */
+		size_t i = 0;
+
+		if (n <= 8)
+			while (i < n && last->s[i] == s[i])
+				i++;
+		if (n <= 8 ? i == n : memcmp(last->s, s, n) == 0) {
+			*id = last->id;
+			return JS_OK;
+		}
 	}
 	v = strtab_intern(&ps->b->strs, s, n);
 	if (v == STRTAB_OOM)

@@ -154,7 +154,7 @@ static int unescape(struct jscan *js, const char *p, const char *close, const ch
 	return JS_OK;
 }
 
-int jscan_string(struct jscan *js, const char **pp, const char **s, size_t *len)
+int jscan_string_slow(struct jscan *js, const char **pp, const char **s, size_t *len)
 {
 	const char *open = *pp, *p = open + 1, *end = js->end;
 	int escaped = 0;
@@ -462,6 +462,21 @@ int jscan_skip_fast(struct jscan *js, const char **pp)
 
 	if (p >= end)
 		return JS_MORE;
+	if (*p == '"') {
+		if ((rc = skip_string(&p, end)) == JS_OK)
+			*pp = p;
+		return rc;
+	}
+	if (*p == '-' || IS_DIGIT(*p)) {
+		int64_t v;
+
+		rc = jscan_number_quick(js, &p, 0, &v);
+		if (rc == JS_OK || rc == JS_RANGE) {
+			*pp = p;
+			return JS_OK;
+		}
+		return rc;
+	}
 	if (*p != '{' && *p != '[')
 		return jscan_skip(js, pp);
 	for (;;) {

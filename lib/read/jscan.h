@@ -114,7 +114,21 @@ static inline const char *jscan_find_quote(const char *p, const char *end)
  * valid UTF-8 otherwise), so that a name keeps its NUL as a C string.  Raw control bytes are accepted, as
  * torch's legacy writer emits them unescaped.
  */
-int jscan_string(struct jscan *js, const char **pp, const char **s, size_t *len);
+int jscan_string_slow(struct jscan *js, const char **pp, const char **s, size_t *len);
+
+/* jscan_string_slow, with the plain string that ends in its first block inline. */
+static inline int jscan_string(struct jscan *js, const char **pp, const char **s, size_t *len)
+{
+	const char *q = jscan_find_quote(*pp + 1, js->end);
+
+	if (q < js->end && *q == '"') {
+		*s = *pp + 1;
+		*len = (size_t)(q - *pp - 1);
+		*pp = q + 1;
+		return JS_OK;
+	}
+	return jscan_string_slow(js, pp, s, len);
+}
 
 /*
  * A number at *pp, scaled by 10^scale and truncated toward zero:
@@ -167,13 +181,16 @@ static inline int jscan_number_quick(struct jscan *js, const char **pp, int scal
 		nd += d;
 		p += d;
 		if (d < 8)
-			break;
+			goto digits_end;
 	}
 #endif
 	while (p < end && nd < 18 && (unsigned)(*p - '0') < 10u) {
 		v = v * 10 + (*p++ - '0');
 		nd++;
 	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+digits_end:
+#endif
 	if (nd && p < end && (unsigned)(*p - '0') >= 10u && *p != '.' && *p != 'e' && *p != 'E' &&
 	    (unsigned)scale < 4u && v <= limit[scale]) {
 		*out = v * pow10[scale];
