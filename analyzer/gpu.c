@@ -261,24 +261,27 @@ static size_t collect(const struct gpu_rec *r, size_t n, unsigned kinds, struct 
 	return interval_union(out, k);
 }
 
-/* Reorder r[0..n), which is in file order, by name id, keeping file order. */
-static int group_by_name(struct gpu *g, struct gpu_rec *r, size_t n)
+/*
+ * The order of r[0..n) (file order) by name id, keeping file order within a
+ * name: a permutation, not a sorted copy, so that a trace of nothing but
+ * kernels does not hold its records twice.  NULL when out of memory.
+ */
+static uint32_t *group_by_name(struct gpu *g, const struct gpu_rec *r, size_t n)
 {
 	uint32_t *ids = malloc((n ? n : 1) * sizeof(*ids)), *perm = sort_identity(n);
-	int rc = -1;
 
 	if (!ids || !perm)
-		goto out;
+		goto fail;
 	for (size_t i = 0; i < n; i++)
 		ids[i] = r[i].name;
-	if (sort_perm_id(ids, strtab_count(&g->names), perm, n) ||
-	    sort_apply(r, n, sizeof(*r), perm))
-		goto out;
-	rc = 0;
-out:
+	if (sort_perm_id(ids, strtab_count(&g->names), perm, n))
+		goto fail;
+	free(ids);
+	return perm;
+fail:
 	free(ids);
 	free(perm);
-	return rc;
+	return NULL;
 }
 
 static int cmp_kernel_row(const void *a, const void *b)
@@ -290,16 +293,16 @@ static int cmp_kernel_row(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* One row per kernel name; the records must be sorted by name. */
-static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct arena *a,
-			struct report_rank *rk)
+/* One row per kernel name; r[perm[0..n)] are grouped by name. */
+static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_t *perm, size_t n,
+			struct arena *a, struct report_rank *rk)
 {
 	int64_t *durs = malloc((n ? n : 1) * sizeof(*durs));
 	size_t rows = 0, nr_names = n ? 1 : 0;
 
 	/* A row per name, not per record: the rows stay in the report. */
 	for (size_t i = 1; i < n; i++)
-		nr_names += r[i].name != r[i - 1].name;
+		nr_names += recs[perm[i]].name != recs[perm[i - 1]].name;
 	rk->kernels = arena_alloc(a, (nr_names ? nr_names : 1) * sizeof(*rk->kernels));
 	if (!durs || !rk->kernels) {
 		free(durs);
@@ -307,13 +310,13 @@ static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct arena
 	}
 	for (size_t i = 0; i < n;) {
 		struct report_kernel *k = &rk->kernels[rows++];
-		const char *name = g->names.n > r[i].name && r[i].name ?
-					   strtab_str(&g->names, r[i].name) : "";
-		size_t len = r[i].name ? strtab_len(&g->names, r[i].name) : 0;
+		uint32_t id = recs[perm[i]].name;
+		const char *name = g->names.n > id && id ? strtab_str(&g->names, id) : "";
+		size_t len = id ? strtab_len(&g->names, id) : 0;
 		size_t j = i;
 
-		for (; j < n && r[j].name == r[i].name; j++)
-			durs[j - i] = r[j].dur_ns;
+		for (; j < n && recs[perm[j]].name == id; j++)
+			durs[j - i] = recs[perm[j]].dur_ns;
 		report_dist_of(&k->d, durs, j - i);
 		k->name = arena_strndup(a, name, len);
 		k->category = kcat_of(name, len);
@@ -340,6 +343,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	struct interval *all = NULL, *busy = NULL, *comm = NULL, *comp = NULL;
 	struct report_gpu *gp = &rk->gpu;
 	unsigned char *is_comm = NULL;
+	uint32_t *perm = NULL;
 	int64_t first = 0, last = 0;
 	int any = 0, rc = -1;
 
@@ -457,14 +461,20 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		if (r[i].kind == GPU_KERNEL)
 			r[k++] = r[i];
 	g->recs.len = nk * sizeof(*r);	/* the other records were folded in above */
-	if (group_by_name(g, r, nk))
+	free(all);
+	free(busy);
+	free(comm);
+	all = busy = comm = NULL;
+	perm = group_by_name(g, r, nk);
+	if (!perm)
 		goto out;
-	rc = kernel_table(g, r, nk, a, rk);
+	rc = kernel_table(g, r, perm, nk, a, rk);
 out:
 	free(all);
 	free(busy);
 	free(comm);
 	free(comp);
 	free(is_comm);
+	free(perm);
 	return rc;
 }
