@@ -17,12 +17,24 @@ static int cmp_interval(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* Order v by lo: radix sort when memory allows, qsort otherwise. */
+/*
+ * Order v by lo: radix sort when memory allows, qsort otherwise.  Device
+ * records mostly come in time order already, and then no sort (and none of
+ * its arrays, the largest of a kernel-only trace) is needed; the union does
+ * not depend on how equal starts are ordered.
+ */
 static void order(struct interval *v, size_t n)
 {
-	uint64_t *key = malloc(n * sizeof(*key));
-	uint32_t *perm = sort_identity(n);
+	uint64_t *key;
+	uint32_t *perm;
+	size_t k = 1;
 
+	while (k < n && v[k - 1].lo <= v[k].lo)
+		k++;
+	if (k >= n)
+		return;
+	key = malloc(n * sizeof(*key));
+	perm = sort_identity(n);
 	if (!key || !perm || n > UINT32_MAX)
 		goto fallback;
 	for (size_t i = 0; i < n; i++)
