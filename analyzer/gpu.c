@@ -338,9 +338,9 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 {
 	struct gpu_rec *r;
-	size_t n, nk = 0, nc, nm, nmem, nb, ncomm, ncomp, ndev = 0, ndev_comm = 0;
+	size_t n, nk = 0, nc, nm, nmem, ncomm, ncomp, ndev = 0, ndev_comm = 0;
 	size_t nr_kind[HOST_SYNC + 1] = { 0 }, nr_comm_kernels = 0;
-	struct interval *all = NULL, *busy = NULL, *comm = NULL, *comp = NULL;
+	struct interval *all = NULL, *comm = NULL, *comp = NULL;
 	struct report_gpu *gp = &rk->gpu;
 	unsigned char *is_comm = NULL;
 	uint32_t *perm = NULL;
@@ -440,18 +440,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 				comm[ncomm++] = (struct interval){ r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
 		nc = interval_union(comm, ncomm);
 	}
-	busy = malloc((nc + nm ? nc + nm : 1) * sizeof(*busy));
-	if (!busy)
-		goto out;
-	nb = interval_merge(comm, nc, comp, nm, busy);
-	free(comm);
-	free(comp);
-	comp = NULL;
-	comm = malloc((nb + nmem ? nb + nmem : 1) * sizeof(*comm));
-	if (!comm)
-		goto out;
-	nb = interval_merge(busy, nb, all, nmem, comm);
-	gp->busy_ns = interval_length(comm, nb);
+	gp->busy_ns = interval_union_length3(comm, nc, comp, nm, all, nmem);
 	gp->idle_ns = sat_sub(gp->active_span_ns, gp->busy_ns);
 	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
 					     : NAN;
@@ -462,16 +451,15 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 			r[k++] = r[i];
 	g->recs.len = nk * sizeof(*r);	/* the other records were folded in above */
 	free(all);
-	free(busy);
 	free(comm);
-	all = busy = comm = NULL;
+	free(comp);
+	all = comm = comp = NULL;
 	perm = group_by_name(g, r, nk);
 	if (!perm)
 		goto out;
 	rc = kernel_table(g, r, perm, nk, a, rk);
 out:
 	free(all);
-	free(busy);
 	free(comm);
 	free(comp);
 	free(is_comm);

@@ -131,6 +131,13 @@ int main(int argc, char **argv)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	/*
+	 * One arena for all threads: with one per thread, memory freed by one
+	 * is kept for it alone, and -j 2 peaked 10-30 % above -j 1 on a trace
+	 * of kernels.  Threads allocate per chunk, never per event, so they
+	 * hardly ever wait for each other here.
+	 */
+	mallopt(M_ARENA_MAX, 1);
 	rc = parse_opts(argc, argv, &o);
 	if (rc >= 0) {
 		analyze_opts_release(&o.a);
