@@ -75,29 +75,47 @@ static int16_t *proc_slot(struct gpu *g, uint32_t pid)
 }
 
 /*
- * The record kind of an event of device rule r named s[0..n), or -1 when
+ * What device.c says of an event of device rule r named s[0..n): its kind,
+ * and for runtime calls the vendor (1 AMD, 2 NVIDIA, 0 neither).  It does
+ * not depend on the event, so gpu_collect() asks once per name and batch.
+ */
+struct dev_answer {
+	enum dev_kind kind;
+	int vendor;
+};
+
+static struct dev_answer dev_answer_of(int r, const char *s, size_t n)
+{
+	struct dev_answer a = { device_kind(r, s, n), 0 };
+
+	if (a.kind == DK_RUNTIME || a.kind == DK_SYNC) {
+		const char *v = device_runtime_vendor(s, n);
+
+		a.vendor = !v ? 0 : !strcmp(v, "amd") ? 1 : !strcmp(v, "nvidia") ? 2 : 0;
+	}
+	return a;
+}
+
+/*
+ * The record kind of an event of device rule r with answer a, or -1 when
  * it is no record; counts it for the vendor decision.
  */
-static int kind_of(struct gpu *g, int r, const char *s, size_t n)
+static int kind_of(struct gpu *g, int r, struct dev_answer a)
 {
-	enum dev_kind k = device_kind(r, s, n);
-	const char *v;
-
-	switch (k) {
+	switch (a.kind) {
 	case DK_KERNEL:
 	case DK_MEMCPY:
 	case DK_MEMSET:
 		if (r >= 0 && r < GPU_MAX_RULES)
 			g->nr_device[r]++;
-		return k == DK_KERNEL ? GPU_KERNEL : k == DK_MEMCPY ? GPU_MEMCPY : GPU_MEMSET;
+		return a.kind == DK_KERNEL ? GPU_KERNEL : a.kind == DK_MEMCPY ? GPU_MEMCPY : GPU_MEMSET;
 	case DK_RUNTIME:
 	case DK_SYNC:
 		if (r >= 0 && r < GPU_MAX_RULES)
 			g->nr_runtime[r]++;
-		v = device_runtime_vendor(s, n);
-		g->nr_hip += v && !strcmp(v, "amd");
-		g->nr_cuda += v && !strcmp(v, "nvidia");
-		return k == DK_SYNC ? HOST_SYNC : -1;
+		g->nr_hip += a.vendor == 1;
+		g->nr_cuda += a.vendor == 2;
+		return a.kind == DK_SYNC ? HOST_SYNC : -1;
 	default:
 		return -1;
 	}
@@ -120,9 +138,11 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 	uint32_t *pmap = calloc(nstr, sizeof(*pmap));	/* local pid id -> ours */
 	int16_t *cat_rule = calloc(nstr, sizeof(*cat_rule));	/* 0 unknown, 1 none, r + 2 */
 	signed char *host = calloc(nstr, 1);		/* 0 unknown, 1 none, kind + 2 */
+	struct dev_answer *ans = malloc(nstr * sizeof(*ans));	/* by name, for ans_rule */
+	int16_t *ans_rule = calloc(nstr, sizeof(*ans_rule));	/* 0 none yet, else r + 1 */
 	int rc = -1;
 
-	if (!map || !pmap || !cat_rule || !host)
+	if (!map || !pmap || !cat_rule || !host || !ans || !ans_rule)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -149,8 +169,14 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 				r = device_cat_rule(strtab_str(st, ev->cat), strtab_len(st, ev->cat));
 				cat_rule[ev->cat] = (int16_t)(r < 0 ? 1 : r + 2);
 			}
-			if (cat_rule[ev->cat] > 1)
-				kind = kind_of(g, cat_rule[ev->cat] - 2, s, n);
+			if (cat_rule[ev->cat] > 1) {
+				r = cat_rule[ev->cat] - 2;
+				if (ans_rule[ev->name] != r + 1) {
+					ans[ev->name] = dev_answer_of(r, s, n);
+					ans_rule[ev->name] = (int16_t)(r + 1);
+				}
+				kind = kind_of(g, r, ans[ev->name]);
+			}
 		}
 		if (kind < 0 && ev->phase == 'X' && ev->name) {
 			if (!host[ev->name])
@@ -175,7 +201,7 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 				continue;
 			}
 			if (*slot > 1)
-				kind = kind_of(g, *slot - 2, s, n);
+				kind = kind_of(g, *slot - 2, dev_answer_of(*slot - 2, s, n));
 		}
 		if (kind < 0)
 			continue;
@@ -189,6 +215,8 @@ out:
 	free(pmap);
 	free(cat_rule);
 	free(host);
+	free(ans);
+	free(ans_rule);
 	return rc;
 }
 
@@ -208,7 +236,7 @@ static int resolve_pending(struct gpu *g)
 
 		if (r < 2)
 			continue;
-		kind = kind_of(g, r - 2, s, len);
+		kind = kind_of(g, r - 2, dev_answer_of(r - 2, s, len));
 		if (kind >= 0 && push_rec(g, p[i].ts_ns, p[i].dur_ns, p[i].name, kind))
 			return -1;
 	}
