@@ -125,11 +125,15 @@ int main(int argc, char **argv)
 
 	log_init("vanalyze");
 	/*
-	 * Chunk buffers and event arrays are megabytes each and freed per file:
-	 * keep them in the heap for the next file instead of returning them to
-	 * the kernel and faulting them in again.
+	 * Chunk buffers and event arrays (under 1 MiB each, freed per chunk
+	 * and per file) stay in the heap for reuse instead of being returned
+	 * to the kernel and faulted in again.  The record arrays the analyses
+	 * grow (tens of MB on a big trace) are mapped on their own: realloc
+	 * then moves pages (mremap) instead of copying, and leaves no freed
+	 * block behind in the heap at every doubling, which had peak memory
+	 * 10-20 % of the text higher on real traces.
 	 */
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	/*
 	 * One arena for all threads: with one per thread, memory freed by one
