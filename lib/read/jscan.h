@@ -141,9 +141,10 @@ int jscan_number(struct jscan *js, const char **pp, int scale, int64_t *out);
 
 /*
  * jscan_number, inline for the case that covers nearly every number of a
- * trace: a non-negative integer of at most 18 digits, scale 0 to 3, that
- * the text goes on past.  Anything else goes to jscan_number; the result is
- * the same either way.
+ * trace: a non-negative number of at most 18 integer digits, maybe with a
+ * fraction and without an exponent, scale 0 to 3, that the text goes on
+ * past.  Anything else goes to jscan_number; the result is the same either
+ * way.
  */
 static inline int jscan_number_quick(struct jscan *js, const char **pp, int scale, int64_t *out)
 {
@@ -191,13 +192,28 @@ static inline int jscan_number_quick(struct jscan *js, const char **pp, int scal
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 digits_end:
 #endif
-	if (nd && p < end && (unsigned)(*p - '0') >= 10u && *p != '.' && *p != 'e' && *p != 'E' &&
-	    (unsigned)scale < 4u && v <= limit[scale]) {
-		*out = v * pow10[scale];
-		*pp = p;
-		return JS_OK;
+	if (!nd || p >= end || (unsigned)(*p - '0') < 10u || (unsigned)scale >= 4u ||
+	    v >= limit[scale])
+		return jscan_number(js, pp, scale, out);
+	v *= pow10[scale];
+	/*
+	 * A fraction (ts in µs with ns digits): its first `scale` digits, the
+	 * rest truncated, as jscan_number truncates toward zero.
+	 */
+	if (*p == '.') {
+		const char *f = ++p;
+
+		for (; p < end && (unsigned)(*p - '0') < 10u; p++)
+			if (p - f < scale)
+				v += (*p - '0') * pow10[scale - 1 - (p - f)];
+		if (p == f || p >= end)
+			return jscan_number(js, pp, scale, out);
 	}
-	return jscan_number(js, pp, scale, out);
+	if (*p == 'e' || *p == 'E')
+		return jscan_number(js, pp, scale, out);
+	*out = v;
+	*pp = p;
+	return JS_OK;
 }
 
 /*

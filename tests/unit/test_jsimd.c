@@ -286,7 +286,10 @@ static void test_numbers(void)
 	/* The largest values that fit, and one past. */
 	{
 		static const char *const edge[] = { "9223372036854775,", "9223372036854776,",
-						    "999999999999999999,", "9223372036854775807," };
+						    "999999999999999999,", "9223372036854775807,",
+						    "9223372036854775.807,", "9223372036854775.808,",
+						    "9223372036854775.999,", "9223372036854774.999,",
+						    "1.,", "0.000001,", "1712195495541300.987654]" };
 
 		for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
 			struct outcome slow = run_op(OP_NUMBER, edge[i], strlen(edge[i]));
