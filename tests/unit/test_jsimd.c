@@ -13,6 +13,7 @@
  * jscan_number.  Texts sit in blocks of exactly their length, so a read
  * past the end trips ASan.
  */
+#include "evparse.h"
 #include "jscan.h"
 #include "jsimd.h"
 
@@ -300,6 +301,85 @@ static void test_numbers(void)
 	}
 }
 
+/* A digest of what evparse made of text: every field of every event. */
+static uint64_t parse_digest(const char *text, size_t n, size_t *nr_events, int *end)
+{
+	struct event_batch b;
+	struct evparse_result r;
+	uint64_t h = 1469598103934665603u;
+	char *t = exact(text, n);
+
+	event_batch_init(&b);
+	evparse_run(t, n, 0, EVP_FIRST, &b, &r);
+	*nr_events = b.n;
+	*end = (int)r.end;
+	for (size_t i = 0; i < b.n; i++) {
+		const struct trace_event *ev = &b.ev[i];
+		int64_t f[] = { ev->flags, ev->ts_ns, ev->dur_ns, ev->phase,
+				ev->flags & EV_CORRELATION ? ev->correlation : 0,
+				ev->flags & EV_EXTERNAL_ID ? ev->external_id : 0,
+				ev->flags & EV_STREAM ? ev->stream : 0 };
+		uint32_t ids[] = { ev->ph, ev->name, ev->cat, ev->pid, ev->tid, ev->arg_name };
+
+		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
+			h = (h ^ (uint64_t)f[k]) * 1099511628211u;
+		for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+			const char *s = ids[k] ? strtab_str(&b.strs, ids[k]) : "";
+			size_t len = ids[k] ? strtab_len(&b.strs, ids[k]) : 0;
+
+			for (size_t j = 0; j < len; j++)
+				h = (h ^ (unsigned char)s[j]) * 1099511628211u;
+			h = (h ^ len) * 1099511628211u;
+		}
+	}
+	event_batch_release(&b);
+	free(t);
+	return h;
+}
+
+/*
+ * Whole events, pretty-printed and compact, with names whose quotes and
+ * escapes fall on every offset of a block: evparse gives the same events
+ * at every level.
+ */
+static void test_events(void)
+{
+	char text[4096];
+
+	for (int pad = 0; pad < 40; pad++) {
+		for (int pretty = 0; pretty < 2; pretty++) {
+			const char *sp = pretty ? "\n    " : "";
+			int n = snprintf(text, sizeof(text),
+				"{%s\"ph\": \"X\",%s\"cat\": \"kernel\",%s\"name\": \"%.*sk\\\"q\\\\\",%s"
+				"\"pid\": 0, \"tid\": \"stream 7\",%s\"ts\": 1712195495541300.987,"
+				"%s\"dur\": 12.5,%s\"args\": {\"Input Dims\": [[1, 3], [%d]], "
+				"\"correlation\": %d, \"Concrete Inputs\": [\"\", \"]\\\"\"], "
+				"\"stream\": 7, \"External id\": 12345678901}%s},"
+				"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":-1,\"tid\":%d,"
+				"\"args\":{\"name\":\"%.*sworker\"}}]",
+				sp, sp, sp, pad, "................................................",
+				sp, sp, sp, sp, pad, pad * 1000, sp, pad,
+				pad, "________________________________________________");
+			size_t ref_n, o_n;
+			int ref_end, o_end;
+			uint64_t ref;
+
+			jsimd_use(JSIMD_SCALAR);
+			ref = parse_digest(text, (size_t)n, &ref_n, &ref_end);
+			CHECK_EQ_INT(ref_n, 2);
+			CHECK_EQ_INT(ref_end, EVP_ARRAY_END);
+			for (int lv = 1; lv < JSIMD_NR_LEVELS; lv++) {
+				if (!jsimd_ops_of((enum jsimd_level)lv))
+					continue;
+				jsimd_use((enum jsimd_level)lv);
+				CHECKF(parse_digest(text, (size_t)n, &o_n, &o_end) == ref &&
+					       o_n == ref_n && o_end == ref_end,
+				       "level %d pad %d pretty %d", lv, pad, pretty);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	enum jsimd_level start = jsimd_level();
@@ -308,6 +388,7 @@ int main(void)
 	test_boundaries();
 	test_skip_fast();
 	test_numbers();
+	test_events();
 	jsimd_use(start);
 	return check_done("test_jsimd");
 }
