@@ -479,6 +479,7 @@ int jscan_skip_fast(struct jscan *js, const char **pp)
 	}
 	if (*p != '{' && *p != '[')
 		return jscan_skip(js, pp);
+	memset(is_obj, 0, sizeof(is_obj));
 	for (;;) {
 		p = jsimd.find_struct(p, end);
 		if (p >= end)
