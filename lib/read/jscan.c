@@ -2,8 +2,8 @@
  * jscan: see jscan.h.
  *
  * The byte searches (whitespace, the end of a string, the next bracket) are
- * jsimd's, 16 or 32 bytes a step.  Numbers take 8 digits a step where the
- * text has them (SWAR: the 8 bytes as one 64-bit word).
+ * jsimd's, 16 or 32 bytes a step; the common numbers are read inline by
+ * jscan_number_quick (jscan.h), and number() here takes the rest.
  */
 #include "jscan.h"
 
@@ -23,11 +23,6 @@ int jscan_fail(struct jscan *js, const char *p, const char *msg)
 {
 	err_set(js->err, jscan_off(js, p), "%s", msg);
 	return JS_BAD;
-}
-
-static int bad(struct jscan *js, const char *p, const char *msg)
-{
-	return jscan_fail(js, p, msg);
 }
 
 static inline const char *find_quote(const char *p, const char *end)
@@ -93,7 +88,7 @@ static int unescape(struct jscan *js, const char *p, const char *close, const ch
 	char *o = out;
 
 	if (!out)
-		return bad(js, p, "out of memory");
+		return jscan_fail(js, p, "out of memory");
 	while (p < close) {
 		const char *q = find_quote(p, close);
 
@@ -117,7 +112,7 @@ static int unescape(struct jscan *js, const char *p, const char *close, const ch
 			long cp = close - p >= 5 ? hex4(p + 1) : -1;
 
 			if (cp < 0)
-				return bad(js, p - 1, "invalid \\u escape in string");
+				return jscan_fail(js, p - 1, "invalid \\u escape in string");
 			p += 4;
 			if (cp >= 0xd800 && cp <= 0xdbff && close - p >= 7 && p[1] == '\\' &&
 			    p[2] == 'u') {
@@ -144,7 +139,7 @@ static int unescape(struct jscan *js, const char *p, const char *close, const ch
 			break;
 		}
 		default:
-			return bad(js, p - 1, "invalid escape in string");
+			return jscan_fail(js, p - 1, "invalid escape in string");
 		}
 		p++;
 	}
@@ -207,40 +202,6 @@ static const int64_t pow10_tab[19] = {
 #define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
 
 /*
- * Below this, 8 more digits fit the mantissa, and every one of them would
- * have been taken by the digit-at-a-time loop too (its limit is
- * (UINT64_MAX - 9) / 10, about 1.8e18 > 1e11 * 1e7): so the eight-digit
- * step changes nothing but the speed.
- */
-#define EIGHT_FIT 100000000000u
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/*
- * The value of the 8 bytes at p when all are digits, else -1.  A byte is a
- * digit when its high nibble is 3 and adding 6 leaves it 3 (so <= '9'); a
- * carry out of a byte can only come from one that already fails.
- */
-static inline int64_t eight_digits(const char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	if (((v & 0xf0f0f0f0f0f0f0f0u) | (((v + 0x0606060606060606u) & 0xf0f0f0f0f0f0f0f0u) >> 4)) !=
-	    0x3333333333333333u)
-		return -1;
-	v = (v & 0x0f0f0f0f0f0f0f0fu) * 2561 >> 8;
-	v = (v & 0x00ff00ff00ff00ffu) * 6553601 >> 16;
-	return (int64_t)((v & 0x0000ffff0000ffffu) * 42949672960001u >> 32);
-}
-#else
-static inline int64_t eight_digits(const char *p)
-{
-	(void)p;
-	return -1;
-}
-#endif
-
-/*
  * The number grammar of RFC 8259, value = mant * 10^exp10 kept in integers.
  * Digits that no longer fit mant are dropped: past the point, they cannot
  * change a result truncated toward zero; before it, the value overflows.
@@ -264,8 +225,6 @@ static int number(const char **pp, const char *end, int scale, int final, int64_
 		*why = "expected a value";
 		return JS_BAD;
 	}
-	for (int64_t d; end - p >= 8 && mant < EIGHT_FIT && (d = eight_digits(p)) >= 0; p += 8)
-		mant = mant * 100000000u + (uint64_t)d;
 	for (; p < end && IS_DIGIT(*p); p++) {
 		if (mant <= (UINT64_MAX - 9) / 10)
 			mant = mant * 10 + (uint64_t)(*p - '0');
@@ -279,11 +238,6 @@ static int number(const char **pp, const char *end, int scale, int final, int64_
 		if (!IS_DIGIT(*p)) {
 			*why = "expected a digit after '.'";
 			return JS_BAD;
-		}
-		for (int64_t d; end - p >= 8 && mant < EIGHT_FIT && (d = eight_digits(p)) >= 0;
-		     p += 8) {
-			mant = mant * 100000000u + (uint64_t)d;
-			exp10 -= 8;
 		}
 		for (; p < end && IS_DIGIT(*p); p++) {
 			if (mant <= (UINT64_MAX - 9) / 10) {
@@ -340,7 +294,7 @@ int jscan_number(struct jscan *js, const char **pp, int scale, int64_t *out)
 	int rc = number(pp, js->end, scale, 0, out, &why);
 
 	if (rc == JS_BAD)
-		return bad(js, *pp, why);
+		return jscan_fail(js, *pp, why);
 	return rc;
 }
 
@@ -360,10 +314,10 @@ int jscan_word(struct jscan *js, const char **pp, const char *word)
 	const char *p = *pp;
 
 	if ((size_t)(js->end - p) < n)
-		return memcmp(p, word, (size_t)(js->end - p)) ? bad(js, p, "expected a value")
+		return memcmp(p, word, (size_t)(js->end - p)) ? jscan_fail(js, p, "expected a value")
 							       : JS_MORE;
 	if (memcmp(p, word, n))
-		return bad(js, p, "expected a value");
+		return jscan_fail(js, p, "expected a value");
 	*pp = p + n;
 	return JS_OK;
 }
@@ -387,7 +341,7 @@ value:
 	case '{':
 	case '[':
 		if (depth == JSCAN_MAX_DEPTH)
-			return bad(js, p, "nesting deeper than 512 levels");
+			return jscan_fail(js, p, "nesting deeper than 512 levels");
 		stack[depth++] = *p == '{' ? '}' : ']';
 		p = jscan_ws(p + 1, end);
 		if (p >= end)
@@ -422,14 +376,14 @@ key:
 	if (p >= end)
 		return JS_MORE;
 	if (*p != '"')
-		return bad(js, p, "expected a member name");
+		return jscan_fail(js, p, "expected a member name");
 	if ((rc = skip_string(&p, end)) != JS_OK)
 		return rc;
 	p = jscan_ws(p, end);
 	if (p >= end)
 		return JS_MORE;
 	if (*p != ':')
-		return bad(js, p, "expected ':' after member name");
+		return jscan_fail(js, p, "expected ':' after member name");
 	p++;
 	goto value;
 after:
@@ -451,7 +405,7 @@ after:
 		depth--;
 		goto after;
 	}
-	return bad(js, p, stack[depth - 1] == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+	return jscan_fail(js, p, stack[depth - 1] == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
 }
 
 int jscan_skip_fast(struct jscan *js, const char **pp)
@@ -492,7 +446,7 @@ int jscan_skip_fast(struct jscan *js, const char **pp)
 		case '{':
 		case '[':
 			if (depth == JSCAN_MAX_DEPTH)
-				return bad(js, p, "nesting deeper than 512 levels");
+				return jscan_fail(js, p, "nesting deeper than 512 levels");
 			if (*p == '{')
 				is_obj[depth / 64] |= UINT64_C(1) << (depth % 64);
 			else
@@ -502,7 +456,7 @@ int jscan_skip_fast(struct jscan *js, const char **pp)
 		default:	/* '}' or ']' */
 			depth--;
 			if ((*p == '}') != (int)(is_obj[depth / 64] >> (depth % 64) & 1))
-				return bad(js, p, *p == '}' ? "expected ',' or ']'" : "expected ',' or '}'");
+				return jscan_fail(js, p, *p == '}' ? "expected ',' or ']'" : "expected ',' or '}'");
 			if (depth == 0) {
 				*pp = p + 1;
 				return JS_OK;
@@ -526,7 +480,7 @@ int jscan_element(struct jscan *js, const char **pp, int first, int *more)
 	}
 	if (!first) {
 		if (*p != ',')
-			return bad(js, p, "expected ',' or ']'");
+			return jscan_fail(js, p, "expected ',' or ']'");
 		p = jscan_ws(p + 1, end);
 		if (p >= end)
 			return JS_MORE;

@@ -16,10 +16,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "arena.h"
 #include "jsimd.h"
 #include "log.h"
@@ -58,30 +54,16 @@ int jscan_fail(struct jscan *js, const char *p, const char *msg);
  * block does not, or at the scalar level, jsimd's search goes on.
  */
 #if defined(__SSE2__)
-static inline unsigned jscan_block16(const char *p, int ws)
-{
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-
-	if (ws)
-		return ~(unsigned)_mm_movemask_epi8(
-			       _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
-							 _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-					    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
-							 _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))))) &
-		       0xffffu;
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-							 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-}
-#define JSCAN_BLOCK16(p, end, ws)                                                       \
-	do {                                                                            \
-		if (jsimd.sse2 && (end) - (p) >= 16) {                                  \
-			unsigned m_ = jscan_block16((p), (ws));                         \
-			if (m_)                                                         \
-				return (p) + __builtin_ctz(m_);                         \
-		}                                                                       \
+#define JSCAN_BLOCK16(p, end, what)                                     \
+	do {                                                            \
+		if (jsimd.sse2 && (end) - (p) >= 16) {                  \
+			unsigned m_ = jsimd_mask16((p), (what));        \
+			if (m_)                                         \
+				return (p) + __builtin_ctz(m_);         \
+		}                                                       \
 	} while (0)
 #else
-#define JSCAN_BLOCK16(p, end, ws) ((void)0)
+#define JSCAN_BLOCK16(p, end, what) ((void)0)
 #endif
 
 /*
@@ -95,14 +77,14 @@ static inline const char *jscan_ws(const char *p, const char *end)
 		return p;
 	if (end - p > 1 && *p == ' ' && (unsigned char)p[1] > ' ')
 		return p + 1;
-	JSCAN_BLOCK16(p, end, 1);
+	JSCAN_BLOCK16(p, end, 0);
 	return jsimd.skip_ws(p, end);
 }
 
 /* First '"' or '\\' in [p, end), or end. */
 static inline const char *jscan_find_quote(const char *p, const char *end)
 {
-	JSCAN_BLOCK16(p, end, 0);
+	JSCAN_BLOCK16(p, end, 1);
 	return jsimd.find_quote(p, end);
 }
 

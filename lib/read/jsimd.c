@@ -51,41 +51,12 @@ static const char *find_struct_scalar(const char *p, const char *end)
 }
 
 #ifdef JSIMD_X86
-/*
- * A bit per byte of the 16 at p: what 0 whitespace, 1 '"' or '\\', 2 a
- * structural byte.  '[' and '{' differ only in bit 0x20, as do ']' and
- * '}': or-ing it in finds both brackets of a kind with one compare.
- */
-static inline unsigned mask_sse2(const char *p, int what)
-{
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p), r;
-
-	if (what == 0) {
-		r = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
-					      _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-				 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
-					      _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
-		return ~(unsigned)_mm_movemask_epi8(r) & 0xffffu;
-	}
-	if (what == 1) {
-		r = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-				 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-	} else {
-		__m128i l = _mm_or_si128(v, _mm_set1_epi8(0x20));
-
-		r = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-				 _mm_or_si128(_mm_cmpeq_epi8(l, _mm_set1_epi8('{')),
-					      _mm_cmpeq_epi8(l, _mm_set1_epi8('}'))));
-	}
-	return (unsigned)_mm_movemask_epi8(r);
-}
-
 static const char *skip_ws_sse2(const char *p, const char *end)
 {
 	if (p < end && !is_ws(*p))
 		return p;
 	while (end - p >= 16) {
-		unsigned m = mask_sse2(p, 0);
+		unsigned m = jsimd_mask16(p, 0);
 
 		if (m)
 			return p + __builtin_ctz(m);
@@ -97,7 +68,7 @@ static const char *skip_ws_sse2(const char *p, const char *end)
 static const char *find_quote_sse2(const char *p, const char *end)
 {
 	while (end - p >= 16) {
-		unsigned m = mask_sse2(p, 1);
+		unsigned m = jsimd_mask16(p, 1);
 
 		if (m)
 			return p + __builtin_ctz(m);
@@ -109,7 +80,7 @@ static const char *find_quote_sse2(const char *p, const char *end)
 static const char *find_struct_sse2(const char *p, const char *end)
 {
 	while (end - p >= 16) {
-		unsigned m = mask_sse2(p, 2);
+		unsigned m = jsimd_mask16(p, 2);
 
 		if (m)
 			return p + __builtin_ctz(m);
@@ -120,7 +91,7 @@ static const char *find_struct_sse2(const char *p, const char *end)
 
 #define AVX2 __attribute__((target("avx2")))
 
-/* mask_sse2 for 32 bytes. */
+/* jsimd_mask16 for 32 bytes. */
 AVX2 static inline unsigned mask_avx2(const char *p, int what)
 {
 	__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p), r;
