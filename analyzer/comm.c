@@ -40,6 +40,9 @@ void comm_init(struct comm *c)
 	buf_init(&c->kernels);
 	buf_init(&c->spans);
 	buf_init(&c->meta);
+	strtab_init(&c->kernel_names, 1);
+	buf_init(&c->kernel_is_comm);
+	buf_addc(&c->kernel_is_comm, 0);	/* id 0: no name */
 }
 
 void comm_release(struct comm *c)
@@ -48,6 +51,8 @@ void comm_release(struct comm *c)
 	buf_release(&c->kernels);
 	buf_release(&c->spans);
 	buf_release(&c->meta);
+	strtab_release(&c->kernel_names);
+	buf_release(&c->kernel_is_comm);
 }
 
 /* CPU spans that are the collective itself (the worker thread's), not its enqueue. */
@@ -60,6 +65,26 @@ static int push(struct buf *b, const void *rec, size_t size)
 {
 	buf_add(b, rec, size);
 	return buf_ok(b) ? 0 : -1;
+}
+
+/*
+ * Whether kernel s[0..n) is communication, by the kernel table's category.
+ * Remembered across batches: a name recurs in every batch, and matching it
+ * against the category patterns costs far more than a lookup.  -1 when out
+ * of memory.
+ */
+static int kernel_is_comm(struct comm *c, const char *s, size_t n)
+{
+	uint32_t id = strtab_intern(&c->kernel_names, s, n);
+
+	if (id == STRTAB_OOM)
+		return -1;
+	if (id >= c->kernel_is_comm.len) {	/* new: ids are handed out in order */
+		buf_addc(&c->kernel_is_comm, (char)!strcmp(kcat_of(s, n), "comm"));
+		if (!buf_ok(&c->kernel_is_comm))
+			return -1;
+	}
+	return c->kernel_is_comm.data[id];
 }
 
 int comm_collect(struct comm *c, const struct event_batch *b)
@@ -106,10 +131,11 @@ int comm_collect(struct comm *c, const struct event_batch *b)
 			const char *s = strtab_str(st, ev->name);
 			size_t n = strtab_len(st, ev->name);
 
-			kind[ev->name] = 2;
-			if (is_kernel ? !strcmp(kcat_of(s, n), "comm")
-				      : is_cpu_collective(s, n))
-				kind[ev->name] = 1;
+			int yes = is_kernel ? kernel_is_comm(c, s, n) : is_cpu_collective(s, n);
+
+			if (yes < 0)
+				goto out;
+			kind[ev->name] = yes ? 1 : 2;
 		}
 		if (kind[ev->name] != 1)
 			continue;

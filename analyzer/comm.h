@@ -23,6 +23,8 @@ struct comm {
 	struct buf kernels;	/* struct comm_rec[], GPU collective kernels, file order */
 	struct buf spans;	/* struct comm_rec[], CPU collective spans, file order */
 	struct buf meta;	/* struct comm_meta[], ops that describe a collective */
+	struct strtab kernel_names;	/* copies: every kernel name classified so far */
+	struct buf kernel_is_comm;	/* a byte per id of kernel_names: 1 comm, 0 not */
 };
 
 void comm_init(struct comm *c);

@@ -75,29 +75,47 @@ static int16_t *proc_slot(struct gpu *g, uint32_t pid)
 }
 
 /*
- * The record kind of an event of device rule r named s[0..n), or -1 when
+ * What device.c says of an event of device rule r named s[0..n): its kind,
+ * and for runtime calls the vendor (1 AMD, 2 NVIDIA, 0 neither).  It does
+ * not depend on the event, so gpu_collect() asks once per name and batch.
+ */
+struct dev_answer {
+	enum dev_kind kind;
+	int vendor;
+};
+
+static struct dev_answer dev_answer_of(int r, const char *s, size_t n)
+{
+	struct dev_answer a = { device_kind(r, s, n), 0 };
+
+	if (a.kind == DK_RUNTIME || a.kind == DK_SYNC) {
+		const char *v = device_runtime_vendor(s, n);
+
+		a.vendor = !v ? 0 : !strcmp(v, "amd") ? 1 : !strcmp(v, "nvidia") ? 2 : 0;
+	}
+	return a;
+}
+
+/*
+ * The record kind of an event of device rule r with answer a, or -1 when
  * it is no record; counts it for the vendor decision.
  */
-static int kind_of(struct gpu *g, int r, const char *s, size_t n)
+static int kind_of(struct gpu *g, int r, struct dev_answer a)
 {
-	enum dev_kind k = device_kind(r, s, n);
-	const char *v;
-
-	switch (k) {
+	switch (a.kind) {
 	case DK_KERNEL:
 	case DK_MEMCPY:
 	case DK_MEMSET:
 		if (r >= 0 && r < GPU_MAX_RULES)
 			g->nr_device[r]++;
-		return k == DK_KERNEL ? GPU_KERNEL : k == DK_MEMCPY ? GPU_MEMCPY : GPU_MEMSET;
+		return a.kind == DK_KERNEL ? GPU_KERNEL : a.kind == DK_MEMCPY ? GPU_MEMCPY : GPU_MEMSET;
 	case DK_RUNTIME:
 	case DK_SYNC:
 		if (r >= 0 && r < GPU_MAX_RULES)
 			g->nr_runtime[r]++;
-		v = device_runtime_vendor(s, n);
-		g->nr_hip += v && !strcmp(v, "amd");
-		g->nr_cuda += v && !strcmp(v, "nvidia");
-		return k == DK_SYNC ? HOST_SYNC : -1;
+		g->nr_hip += a.vendor == 1;
+		g->nr_cuda += a.vendor == 2;
+		return a.kind == DK_SYNC ? HOST_SYNC : -1;
 	default:
 		return -1;
 	}
@@ -120,9 +138,11 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 	uint32_t *pmap = calloc(nstr, sizeof(*pmap));	/* local pid id -> ours */
 	int16_t *cat_rule = calloc(nstr, sizeof(*cat_rule));	/* 0 unknown, 1 none, r + 2 */
 	signed char *host = calloc(nstr, 1);		/* 0 unknown, 1 none, kind + 2 */
+	struct dev_answer *ans = malloc(nstr * sizeof(*ans));	/* by name, for ans_rule */
+	int16_t *ans_rule = calloc(nstr, sizeof(*ans_rule));	/* 0 none yet, else r + 1 */
 	int rc = -1;
 
-	if (!map || !pmap || !cat_rule || !host)
+	if (!map || !pmap || !cat_rule || !host || !ans || !ans_rule)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -149,8 +169,14 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 				r = device_cat_rule(strtab_str(st, ev->cat), strtab_len(st, ev->cat));
 				cat_rule[ev->cat] = (int16_t)(r < 0 ? 1 : r + 2);
 			}
-			if (cat_rule[ev->cat] > 1)
-				kind = kind_of(g, cat_rule[ev->cat] - 2, s, n);
+			if (cat_rule[ev->cat] > 1) {
+				r = cat_rule[ev->cat] - 2;
+				if (ans_rule[ev->name] != r + 1) {
+					ans[ev->name] = dev_answer_of(r, s, n);
+					ans_rule[ev->name] = (int16_t)(r + 1);
+				}
+				kind = kind_of(g, r, ans[ev->name]);
+			}
 		}
 		if (kind < 0 && ev->phase == 'X' && ev->name) {
 			if (!host[ev->name])
@@ -175,7 +201,7 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 				continue;
 			}
 			if (*slot > 1)
-				kind = kind_of(g, *slot - 2, s, n);
+				kind = kind_of(g, *slot - 2, dev_answer_of(*slot - 2, s, n));
 		}
 		if (kind < 0)
 			continue;
@@ -189,6 +215,8 @@ out:
 	free(pmap);
 	free(cat_rule);
 	free(host);
+	free(ans);
+	free(ans_rule);
 	return rc;
 }
 
@@ -208,7 +236,7 @@ static int resolve_pending(struct gpu *g)
 
 		if (r < 2)
 			continue;
-		kind = kind_of(g, r - 2, s, len);
+		kind = kind_of(g, r - 2, dev_answer_of(r - 2, s, len));
 		if (kind >= 0 && push_rec(g, p[i].ts_ns, p[i].dur_ns, p[i].name, kind))
 			return -1;
 	}
@@ -261,24 +289,27 @@ static size_t collect(const struct gpu_rec *r, size_t n, unsigned kinds, struct 
 	return interval_union(out, k);
 }
 
-/* Reorder r[0..n), which is in file order, by name id, keeping file order. */
-static int group_by_name(struct gpu *g, struct gpu_rec *r, size_t n)
+/*
+ * The order of r[0..n) (file order) by name id, keeping file order within a
+ * name: a permutation, not a sorted copy, so that a trace of nothing but
+ * kernels does not hold its records twice.  NULL when out of memory.
+ */
+static uint32_t *group_by_name(struct gpu *g, const struct gpu_rec *r, size_t n)
 {
 	uint32_t *ids = malloc((n ? n : 1) * sizeof(*ids)), *perm = sort_identity(n);
-	int rc = -1;
 
 	if (!ids || !perm)
-		goto out;
+		goto fail;
 	for (size_t i = 0; i < n; i++)
 		ids[i] = r[i].name;
-	if (sort_perm_id(ids, strtab_count(&g->names), perm, n) ||
-	    sort_apply(r, n, sizeof(*r), perm))
-		goto out;
-	rc = 0;
-out:
+	if (sort_perm_id(ids, strtab_count(&g->names), perm, n))
+		goto fail;
+	free(ids);
+	return perm;
+fail:
 	free(ids);
 	free(perm);
-	return rc;
+	return NULL;
 }
 
 static int cmp_kernel_row(const void *a, const void *b)
@@ -290,27 +321,30 @@ static int cmp_kernel_row(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* One row per kernel name; the records must be sorted by name. */
-static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct arena *a,
-			struct report_rank *rk)
+/* One row per kernel name; r[perm[0..n)] are grouped by name. */
+static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_t *perm, size_t n,
+			struct arena *a, struct report_rank *rk)
 {
 	int64_t *durs = malloc((n ? n : 1) * sizeof(*durs));
-	size_t rows = 0;
+	size_t rows = 0, nr_names = n ? 1 : 0;
 
-	rk->kernels = arena_alloc(a, (n ? n : 1) * sizeof(*rk->kernels));
+	/* A row per name, not per record: the rows stay in the report. */
+	for (size_t i = 1; i < n; i++)
+		nr_names += recs[perm[i]].name != recs[perm[i - 1]].name;
+	rk->kernels = arena_alloc(a, (nr_names ? nr_names : 1) * sizeof(*rk->kernels));
 	if (!durs || !rk->kernels) {
 		free(durs);
 		return -1;
 	}
 	for (size_t i = 0; i < n;) {
 		struct report_kernel *k = &rk->kernels[rows++];
-		const char *name = g->names.n > r[i].name && r[i].name ?
-					   strtab_str(&g->names, r[i].name) : "";
-		size_t len = r[i].name ? strtab_len(&g->names, r[i].name) : 0;
+		uint32_t id = recs[perm[i]].name;
+		const char *name = g->names.n > id && id ? strtab_str(&g->names, id) : "";
+		size_t len = id ? strtab_len(&g->names, id) : 0;
 		size_t j = i;
 
-		for (; j < n && r[j].name == r[i].name; j++)
-			durs[j - i] = r[j].dur_ns;
+		for (; j < n && recs[perm[j]].name == id; j++)
+			durs[j - i] = recs[perm[j]].dur_ns;
 		report_dist_of(&k->d, durs, j - i);
 		k->name = arena_strndup(a, name, len);
 		k->category = kcat_of(name, len);
@@ -332,10 +366,12 @@ static int kernel_table(struct gpu *g, struct gpu_rec *r, size_t n, struct arena
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 {
 	struct gpu_rec *r;
-	size_t n, nk = 0, nc, nm, nmem, nb, ncomm, ncomp, ndev = 0, ndev_comm = 0;
-	struct interval *all = NULL, *busy = NULL, *comm = NULL, *comp = NULL;
+	size_t n, nk = 0, nc, nm, nmem, ncomm, ncomp, ndev = 0, ndev_comm = 0;
+	size_t nr_kind[HOST_SYNC + 1] = { 0 }, nr_comm_kernels = 0;
+	struct interval *all = NULL, *comm = NULL, *comp = NULL;
 	struct report_gpu *gp = &rk->gpu;
 	unsigned char *is_comm = NULL;
+	uint32_t *perm = NULL;
 	int64_t first = 0, last = 0;
 	int any = 0, rc = -1;
 
@@ -343,14 +379,31 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		return -1;
 	r = (struct gpu_rec *)(void *)g->recs.data;
 	n = g->recs.len / sizeof(*r);
-	all = malloc((n ? n : 1) * sizeof(*all));
-	busy = malloc((n ? n : 1) * sizeof(*busy));
-	comm = malloc((n ? n : 1) * sizeof(*comm));
-	comp = malloc((n ? n : 1) * sizeof(*comp));
-	if (!all || !busy || !comm || !comp)
-		goto out;
 	memset(gp, 0, sizeof(*gp));
 	device_of(g, &rk->device);
+	/*
+	 * The interval arrays are sized by what goes into each, not by n:
+	 * on a trace of nothing but kernels they are the peak of the run.
+	 */
+	is_comm = calloc(strtab_count(&g->names) + 1, 1);
+	if (!is_comm)
+		goto out;
+	for (uint32_t id = 1; id <= strtab_count(&g->names); id++)
+		is_comm[id] = !strcmp(kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id)),
+				      "comm");
+	for (size_t i = 0; i < n; i++) {
+		nr_kind[r[i].kind]++;
+		if (r[i].kind == GPU_KERNEL)
+			nr_comm_kernels += is_comm[r[i].name];
+	}
+	nmem = nr_kind[GPU_MEMCPY] + nr_kind[GPU_MEMSET];
+	all = malloc((nmem ? nmem : 1) * sizeof(*all));
+	ncomm = nr_comm_kernels + nr_kind[CPU_COMM] + nr_kind[HOST_COLL];
+	comm = malloc((ncomm ? ncomm : 1) * sizeof(*comm));
+	ncomp = nr_kind[GPU_KERNEL] - nr_comm_kernels;
+	comp = malloc((ncomp ? ncomp : 1) * sizeof(*comp));
+	if (!all || !comm || !comp)
+		goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].kind == HOST_SYNC) {
 			gp->host_sync_count++;
@@ -376,12 +429,6 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	gp->memory_ns = interval_length(all, nmem);
 
 	/* Split kernels by category: comm or compute. */
-	is_comm = calloc(strtab_count(&g->names) + 1, 1);
-	if (!is_comm)
-		goto out;
-	for (uint32_t id = 1; id <= strtab_count(&g->names); id++)
-		is_comm[id] = !strcmp(kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id)),
-				      "comm");
 	ncomm = ncomp = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct interval iv = { r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
@@ -421,9 +468,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 				comm[ncomm++] = (struct interval){ r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
 		nc = interval_union(comm, ncomm);
 	}
-	nb = interval_merge(comm, nc, comp, nm, busy);
-	nb = interval_merge(busy, nb, all, nmem, comm);
-	gp->busy_ns = interval_length(comm, nb);
+	gp->busy_ns = interval_union_length3(comm, nc, comp, nm, all, nmem);
 	gp->idle_ns = sat_sub(gp->active_span_ns, gp->busy_ns);
 	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
 					     : NAN;
@@ -433,14 +478,19 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		if (r[i].kind == GPU_KERNEL)
 			r[k++] = r[i];
 	g->recs.len = nk * sizeof(*r);	/* the other records were folded in above */
-	if (group_by_name(g, r, nk))
+	free(all);
+	free(comm);
+	free(comp);
+	all = comm = comp = NULL;
+	perm = group_by_name(g, r, nk);
+	if (!perm)
 		goto out;
-	rc = kernel_table(g, r, nk, a, rk);
+	rc = kernel_table(g, r, perm, nk, a, rk);
 out:
 	free(all);
-	free(busy);
 	free(comm);
 	free(comp);
 	free(is_comm);
+	free(perm);
 	return rc;
 }

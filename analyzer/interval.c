@@ -17,12 +17,24 @@ static int cmp_interval(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* Order v by lo: radix sort when memory allows, qsort otherwise. */
+/*
+ * Order v by lo: radix sort when memory allows, qsort otherwise.  Device
+ * records mostly come in time order already, and then no sort (and none of
+ * its arrays, the largest of a kernel-only trace) is needed; the union does
+ * not depend on how equal starts are ordered.
+ */
 static void order(struct interval *v, size_t n)
 {
-	uint64_t *key = malloc(n * sizeof(*key));
-	uint32_t *perm = sort_identity(n);
+	uint64_t *key;
+	uint32_t *perm;
+	size_t k = 1;
 
+	while (k < n && v[k - 1].lo <= v[k].lo)
+		k++;
+	if (k >= n)
+		return;
+	key = malloc(n * sizeof(*key));
+	perm = sort_identity(n);
 	if (!key || !perm || n > UINT32_MAX)
 		goto fallback;
 	for (size_t i = 0; i < n; i++)
@@ -72,6 +84,41 @@ size_t interval_merge(const struct interval *a, size_t na, const struct interval
 		}
 	}
 	return k;
+}
+
+int64_t interval_union_length3(const struct interval *a, size_t na, const struct interval *b,
+			       size_t nb, const struct interval *c, size_t nc)
+{
+	size_t i = 0, j = 0, k = 0;
+	int64_t total = 0, lo = 0, hi = 0;
+	int open = 0;
+
+	for (;;) {
+		struct interval next;
+
+		/* The next start of the three, as interval_merge() takes them. */
+		if (i < na && (j >= nb || a[i].lo <= b[j].lo) && (k >= nc || a[i].lo <= c[k].lo))
+			next = a[i++];
+		else if (j < nb && (k >= nc || b[j].lo <= c[k].lo))
+			next = b[j++];
+		else if (k < nc)
+			next = c[k++];
+		else
+			break;
+		if (open && next.lo <= hi) {
+			if (next.hi > hi)
+				hi = next.hi;
+			continue;
+		}
+		if (open)
+			total = sat_add(total, sat_sub(hi, lo));
+		lo = next.lo;
+		hi = next.hi;
+		open = 1;
+	}
+	if (open)
+		total = sat_add(total, sat_sub(hi, lo));
+	return total;
 }
 
 int64_t interval_length(const struct interval *v, size_t n)

@@ -25,6 +25,14 @@ size_t interval_union(struct interval *v, size_t n);
 size_t interval_merge(const struct interval *a, size_t na, const struct interval *b, size_t nb,
 		      struct interval *out);
 
+/*
+ * interval_length() of the union of three unions, in one pass that writes
+ * no union anywhere: on a trace of nothing but kernels, the array it would
+ * take is the largest of the run.
+ */
+int64_t interval_union_length3(const struct interval *a, size_t na, const struct interval *b,
+			       size_t nb, const struct interval *c, size_t nc);
+
 /* Total length of disjoint intervals. */
 int64_t interval_length(const struct interval *v, size_t n);
 

@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
-# bench/run.sh BUILD_DIR: what `make bench` runs.
+# bench/run.sh BUILD_DIR: what `make bench` runs for the reader.
 #
-# Generates (once; cached in bench/out/, regenerated when gentrace is newer)
-# a 1-rank synthetic trace of at least 1 GiB of JSON text, then measures on
-# that one file, best of 3 runs each:
+# Traces, generated once and cached in BUILD_DIR/bench/ (named by size;
+# regenerated when missing or older than what generates them):
+#   synthetic    gentrace, 1 rank: many small events, few args;
+#   real-shaped  bench/gentraces.py replicating a shared Kineto trace (HTA's
+#                df_index_resolver: args-heavy, as profilers write them),
+#                shifted per copy so kernels still match their launches;
+#   kernels      minimal kernel events: the most records per byte, the
+#                worst case for memory;
+#   4 files      four real-shaped files of a quarter of the size each.
+# On the synthetic and real-shaped traces, best of $RUNS each:
 #   - inflate only (no parsing) with zlib and with ISA-L: the ceiling;
 #   - vanalyze -j 1 and -j 2: MB/s of uncompressed text (bytes_out of
 #     inflate_only / vanalyze wall seconds) and peak RSS (/usr/bin/time %M);
-#   - the -j 2 figure as a fraction of zlib inflate-only.
-# MB is 1e6 bytes throughout.  The reports of -j 1 and -j 2 are compared too:
-# they must be byte-identical.
+#   - -j 2 against zlib inflate-only, also as back-to-back pairs;
+#   - whether the reports of -j 1 and -j 2 are byte-identical (they must be).
+# On the kernels trace, vanalyze -j 2's MB/s and peak RSS; on the 4 files,
+# vanalyze -j 2 over all four against -j 2 on the one real-shaped file, in
+# back-to-back pairs.  MB is 1e6 bytes throughout.
 #
-# Environment: VT_BENCH_SIZE (default 1G) sets the trace size, for a quick
-# trial; VT_BENCH_RUNS (default 3) the runs per figure.
+# Environment: VT_BENCH_SIZE (default 1G) sets each trace's size, for a
+# quick trial; VT_BENCH_RUNS (default 3) the runs per figure;
+# VT_BENCH_SOURCE the real trace to replicate.
 set -eu
 
 die() {
@@ -29,6 +39,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 BUILD=$(cd "$1" && pwd -P)
 SIZE=${VT_BENCH_SIZE:-1G}
 RUNS=${VT_BENCH_RUNS:-3}
+SOURCE=${VT_BENCH_SOURCE:-${VT_SHARED:-$ROOT/../shared}/traces/public/facebookresearch__HolisticTraceAnalysis/tests__data__df_index_resolver__df_index_resolver.json.gz}
+GEN=$ROOT/bench/gentraces.py
 
 for tool in gentrace inflate_only vanalyze; do
 	[ -x "$BUILD/$tool" ] ||
@@ -36,33 +48,56 @@ for tool in gentrace inflate_only vanalyze; do
 done
 [ -x /usr/bin/time ] ||
 	die "/usr/bin/time is missing; install the Debian package 'time' (or run 'make deps')"
+[ -f "$SOURCE" ] || die "no trace to replicate at $SOURCE (set VT_BENCH_SOURCE)"
 
-OUT=$ROOT/bench/out
+OUT=$BUILD/bench
 mkdir -p "$OUT"
-TRACE=$OUT/bench-rank0.trace.json.gz
-TRUTH=$OUT/bench-truth.json
-STAMP=$OUT/bench.size
+QUARTER=$(python3 -c "import sys; sys.path.insert(0, '$ROOT/bench'); \
+import gentraces; print(gentraces.parse_size('$SIZE') // 4)")
 
-# The trace is cached: regenerate it when it is missing or half-written (the
-# truth file is written last), made for another size, or older than gentrace.
-if [ ! -f "$TRACE" ] || [ ! -f "$TRUTH" ] || [ "$BUILD/gentrace" -nt "$TRACE" ] ||
-	[ "$(cat "$STAMP" 2>/dev/null)" != "$SIZE" ]; then
-	rm -f "$TRACE" "$TRUTH" "$STAMP"
-	echo "bench: generating a $SIZE trace into bench/out/ (cached for later runs)" >&2
-	t0=$(date +%s.%N)
-	"$BUILD/gentrace" --ranks 1 --size "$SIZE" -o "$OUT/bench" ||
+# fresh FILE DEP...: FILE exists and is newer than every DEP.
+fresh() {
+	local f=$1 d
+	shift
+	[ -f "$f" ] || return 1
+	for d in "$@"; do
+		[ "$d" -nt "$f" ] && return 1
+	done
+	return 0
+}
+
+SYNTH=$OUT/synthetic-$SIZE-rank0.trace.json.gz
+if ! fresh "$OUT/synthetic-$SIZE-truth.json" "$BUILD/gentrace"; then
+	echo "bench: generating a $SIZE gentrace trace (cached in $OUT)" >&2
+	rm -f "$SYNTH" "$OUT/synthetic-$SIZE-truth.json"
+	"$BUILD/gentrace" --ranks 1 --size "$SIZE" -o "$OUT/synthetic-$SIZE" ||
 		die "gentrace failed"
-	t1=$(date +%s.%N)
-	echo "$SIZE" >"$STAMP"
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "bench: generated in %.1f s\n", b - a }' >&2
 fi
-COMPRESSED=$(wc -c <"$TRACE" | tr -d ' ')
+REAL=$OUT/real-$SIZE.json.gz
+if ! fresh "$REAL" "$GEN" "$SOURCE"; then
+	echo "bench: generating a $SIZE real-shaped trace from $(basename "$SOURCE")" >&2
+	python3 "$GEN" real "$SOURCE" "$REAL" "$SIZE" || die "gentraces.py real failed"
+fi
+KERN=$OUT/kernels-$SIZE.json.gz
+if ! fresh "$KERN" "$GEN"; then
+	echo "bench: generating $SIZE of minimal kernel events" >&2
+	python3 "$GEN" kernels "$KERN" "$SIZE" || die "gentraces.py kernels failed"
+fi
+MULTI=()
+for r in 0 1 2 3; do
+	f=$OUT/real4-$SIZE-rank$r.json.gz
+	MULTI+=("$f")
+	if ! fresh "$f" "$GEN" "$SOURCE"; then
+		echo "bench: generating real-shaped rank $r of 4, $QUARTER bytes" >&2
+		python3 "$GEN" real "$SOURCE" "$f" "$QUARTER" "$r" || die "gentraces.py real failed"
+	fi
+done
 
-# inflate_only: "best-MB/s bytes_out" of $RUNS, or "n/a" without ISA-L.
+# inflate_best TRACE ENGINE: "best-MB/s bytes_out" of $RUNS, or "n/a".
 inflate_best() {
-	local engine=$1 best="" bytes="" line i
+	local trace=$1 engine=$2 best="" bytes="" line i
 	for ((i = 0; i < RUNS; i++)); do
-		if ! line=$("$BUILD/inflate_only" "$TRACE" --engine "$engine" \
+		if ! line=$("$BUILD/inflate_only" "$trace" --engine "$engine" \
 			2>"$OUT/inflate.err"); then
 			# Built without ISA-L is not an error; anything else is.
 			if grep -q "without ISA-L" "$OUT/inflate.err"; then
@@ -80,90 +115,141 @@ inflate_best() {
 	echo "$best $bytes"
 }
 
-echo "bench: inflate only, zlib" >&2
-res=$(inflate_best zlib)
-read -r ZLIB BYTES <<<"$res"
-echo "bench: inflate only, isa-l" >&2
-res=$(inflate_best isal)
-read -r ISAL _ <<<"$res"
+# vanalyze_once J REPORT FILE...: prints "seconds peak-KiB".  The report goes
+# to a real file, not /dev/null: the writer renames PATH.tmp over PATH.
+vanalyze_once() {
+	local j=$1 report=$2 rc=0
+	shift 2
+	/usr/bin/time -f '%e %M' -o "$OUT/time.out" \
+		"$BUILD/vanalyze" -j "$j" --json "$report" "$@" >/dev/null 2>"$OUT/vanalyze.err" ||
+		rc=$?
+	if [ "$rc" -ne 0 ]; then
+		tail -n 5 "$OUT/vanalyze.err" >&2
+		die "vanalyze -j $j exited with status $rc"
+	fi
+	# GNU time puts a "Command exited..." line first on failure: take the last.
+	tail -n 1 "$OUT/time.out"
+}
 
-# vanalyze -j N: best wall seconds of $RUNS and the largest peak RSS (KiB).
-# The report goes to a real file, not /dev/null: the writer renames
-# PATH.tmp over PATH, which must never happen to /dev/null.
+# analyze J REPORT FILE...: best wall seconds of $RUNS and the largest peak RSS.
 analyze() {
-	local j=$1 best="" rss=0 i secs kb rc
+	local j=$1 report=$2 best="" rss=0 i secs kb
+	shift 2
 	for ((i = 0; i < RUNS; i++)); do
-		rc=0
-		/usr/bin/time -f '%e %M' -o "$OUT/time.out" \
-			"$BUILD/vanalyze" -j "$j" --json "$OUT/report-j$j.json" "$TRACE" \
-			>/dev/null 2>"$OUT/vanalyze-j$j.err" || rc=$?
-		if [ "$rc" -ne 0 ]; then
-			tail -n 5 "$OUT/vanalyze-j$j.err" >&2
-			die "vanalyze -j $j exited with status $rc"
-		fi
-		# GNU time puts a "Command exited..." line first on failure: take the last.
-		read -r secs kb < <(tail -n 1 "$OUT/time.out")
+		read -r secs kb < <(vanalyze_once "$j" "$report" "$@")
 		best=$(awk -v a="$best" -v b="$secs" 'BEGIN { print (a == "" || b < a) ? b : a }')
 		[ "$kb" -gt "$rss" ] && rss=$kb
 	done
 	echo "$best $rss"
 }
 
-echo "bench: vanalyze -j 1" >&2
-res=$(analyze 1)
-read -r J1_S J1_KB <<<"$res"
-echo "bench: vanalyze -j 2" >&2
-res=$(analyze 2)
-read -r J2_S J2_KB <<<"$res"
+median() {
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
 
+# measure NAME TRACE: sets NAME_{BYTES,GZ,ZLIB,ISAL,J1S,J1KB,J2S,J2KB,PAIRS,PAIRED,SAME}.
+#
 # The VM's speed drifts by 20 % from minute to minute, which the "best of"
-# figures above, taken minutes apart, carry into their ratio.  Back-to-back
-# pairs of inflate-only and vanalyze -j 2 see the same machine: the median
-# of their ratios is the figure to hold against the bar.
-echo "bench: paired inflate-only zlib and vanalyze -j 2" >&2
-PAIRS=""
-for ((i = 0; i < RUNS; i++)); do
-	# shellcheck disable=SC2046
-	set -- $("$BUILD/inflate_only" "$TRACE" --engine zlib 2>/dev/null)
-	t_inflate=$2
-	/usr/bin/time -f '%e' -o "$OUT/time.out" "$BUILD/vanalyze" -j 2 \
-		--json "$OUT/report-pair.json" "$TRACE" >/dev/null 2>&1 || die "vanalyze -j 2 failed"
-	t_analyze=$(tail -n 1 "$OUT/time.out")
-	PAIRS="$PAIRS $(awk -v a="$t_inflate" -v b="$t_analyze" 'BEGIN { printf "%.2f", a / b }')"
-done
-PAIRED=$(printf '%s\n' $PAIRS | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+# figures, taken minutes apart, carry into their ratio.  Back-to-back pairs
+# of inflate-only and vanalyze -j 2 see the same machine: the median of
+# their ratios is the figure to hold against the bar.
+measure() {
+	local name=$1 trace=$2 res zlib bytes isal j1s j1kb j2s j2kb pairs="" i t_inf t_an same
+	echo "bench: $name: inflate only, zlib and isa-l" >&2
+	res=$(inflate_best "$trace" zlib)
+	read -r zlib bytes <<<"$res"
+	res=$(inflate_best "$trace" isal)
+	read -r isal _ <<<"$res"
+	echo "bench: $name: vanalyze -j 1 and -j 2" >&2
+	read -r j1s j1kb < <(analyze 1 "$OUT/report-$name-j1.json" "$trace")
+	read -r j2s j2kb < <(analyze 2 "$OUT/report-$name-j2.json" "$trace")
+	echo "bench: $name: paired inflate-only zlib and vanalyze -j 2" >&2
+	for ((i = 0; i < RUNS; i++)); do
+		# shellcheck disable=SC2046
+		set -- $("$BUILD/inflate_only" "$trace" --engine zlib 2>/dev/null)
+		t_inf=$2
+		read -r t_an _ < <(vanalyze_once 2 "$OUT/report-pair.json" "$trace")
+		pairs="$pairs $(awk -v a="$t_inf" -v b="$t_an" 'BEGIN { printf "%.2f", a / b }')"
+	done
+	if cmp -s "$OUT/report-$name-j1.json" "$OUT/report-$name-j2.json"; then
+		same=identical
+	else
+		same="DIFFERENT"
+	fi
+	# shellcheck disable=SC2086
+	eval "${name}_BYTES=$bytes ${name}_GZ=$(wc -c <"$trace" | tr -d ' ') ${name}_ZLIB=$zlib \
+		${name}_ISAL=$isal ${name}_J1S=$j1s ${name}_J1KB=$j1kb ${name}_J2S=$j2s \
+		${name}_J2KB=$j2kb ${name}_PAIRS='${pairs# }' ${name}_PAIRED=$(median $pairs) \
+		${name}_SAME=$same"
+}
 
-if cmp -s "$OUT/report-j1.json" "$OUT/report-j2.json"; then
-	SAME="identical"
-else
-	SAME="DIFFERENT (they must be identical)"
-fi
+measure synth "$SYNTH"
+measure real "$REAL"
+
+echo "bench: kernels: vanalyze -j 2" >&2
+res=$(inflate_best "$KERN" zlib)
+read -r _ KERN_BYTES <<<"$res"
+read -r KERN_J2S KERN_J2KB < <(analyze 2 "$OUT/report-kernels.json" "$KERN")
+
+# The files are whole copies of the source, so their text adds up to about,
+# not exactly, the one file's: the ratio is of seconds per byte.
+echo "bench: 4 files of a quarter each against 1 file, vanalyze -j 2 pairs" >&2
+MULTI_BYTES=0
+for f in "${MULTI[@]}"; do
+	MULTI_BYTES=$((MULTI_BYTES + $(gzip -dc "$f" | wc -c)))
+done
+MULTI_PAIRS=""
+for ((i = 0; i < RUNS; i++)); do
+	read -r t1 _ < <(vanalyze_once 2 "$OUT/report-pair.json" "$REAL")
+	read -r t4 _ < <(vanalyze_once 2 "$OUT/report-multi.json" "${MULTI[@]}")
+	MULTI_PAIRS="$MULTI_PAIRS $(awk -v a="$t4" -v b="$t1" -v na="$MULTI_BYTES" \
+		-v nb="$real_BYTES" 'BEGIN { printf "%.2f", (a / na) / (b / nb) }')"
+done
+# shellcheck disable=SC2086
+MULTI_PAIRED=$(median $MULTI_PAIRS)
 
 cpu=$(grep -m 1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')
 [ -n "$cpu" ] || cpu=$(uname -m)
 
 awk -v date="$(date -u '+%Y-%m-%d %H:%M:%S UTC')" -v cores="$(nproc)" -v cpu="$cpu" \
-	-v trace="bench/out/$(basename "$TRACE")" -v bytes="$BYTES" -v gz="$COMPRESSED" \
-	-v zlib="$ZLIB" -v isal="$ISAL" -v j1s="$J1_S" -v j1kb="$J1_KB" \
-	-v j2s="$J2_S" -v j2kb="$J2_KB" -v same="$SAME" -v runs="$RUNS" \
-	-v pairs="$PAIRS" -v paired="$PAIRED" '
-function mbs(s) { return s > 0 ? bytes / 1e6 / s : 0 }
-function rss(kb) { return sprintf("%8.1f MB %5.1f %%", kb * 1024 / 1e6, kb * 1024 * 100 / bytes) }
+	-v runs="$RUNS" -v src="$(basename "$SOURCE")" \
+	-v sb="$synth_BYTES" -v sgz="$synth_GZ" -v szl="$synth_ZLIB" -v sis="$synth_ISAL" \
+	-v s1s="$synth_J1S" -v s1kb="$synth_J1KB" -v s2s="$synth_J2S" -v s2kb="$synth_J2KB" \
+	-v spairs="$synth_PAIRS" -v spaired="$synth_PAIRED" -v ssame="$synth_SAME" \
+	-v rb="$real_BYTES" -v rgz="$real_GZ" -v rzl="$real_ZLIB" -v ris="$real_ISAL" \
+	-v r1s="$real_J1S" -v r1kb="$real_J1KB" -v r2s="$real_J2S" -v r2kb="$real_J2KB" \
+	-v rpairs="$real_PAIRS" -v rpaired="$real_PAIRED" -v rsame="$real_SAME" \
+	-v kb="$KERN_BYTES" -v k2s="$KERN_J2S" -v k2kb="$KERN_J2KB" \
+	-v mpairs="${MULTI_PAIRS# }" -v mpaired="$MULTI_PAIRED" '
+function mbs(b, s) { return s > 0 ? sprintf("%.1f", b / 1e6 / s) : "-" }
+function pct(kb, b) { return sprintf("%.1f %%", kb * 1024 * 100 / b) }
+function num(x) { return x == "n/a" ? x : sprintf("%.1f", x) }
+function row(what, a, b) { printf "%-40s %14s %14s\n", what, a, b }
 BEGIN {
 	printf "vtrace bench, %s\n", date
 	printf "machine: %d cores, %s\n", cores, cpu
-	printf "input:   %s: %d bytes of JSON text, %d gzipped (%.1fx)\n\n", trace, bytes, gz,
-		bytes / gz
-	printf "%-34s %9s   %s\n", "best of " runs, "MB/s", "peak RSS (% of text)"
-	printf "%-34s %9.1f\n", "inflate only, zlib", zlib
-	if (isal == "n/a")
-		printf "%-34s %9s\n", "inflate only, isa-l", "n/a"
-	else
-		printf "%-34s %9.1f\n", "inflate only, isa-l", isal
-	printf "%-34s %9.1f   %s\n", "vanalyze -j 1", mbs(j1s), rss(j1kb)
-	printf "%-34s %9.1f   %s\n", "vanalyze -j 2", mbs(j2s), rss(j2kb)
-	printf "%-34s %9.2f\n", "vanalyze -j 2 / inflate-only zlib", mbs(j2s) / zlib
-	printf "%-34s %9.2f   (pairs:%s)\n", "  the same, back-to-back pairs", paired, pairs
-	printf "\nreports of -j 1 and -j 2: %s\n", same
+	printf "real-shaped: copies of %s\n\n", src
+	row("best of " runs " (MB/s of text)", "synthetic", "real-shaped")
+	row("text bytes", sb, rb)
+	row("gzip ratio", sprintf("%.1fx", sb / sgz), sprintf("%.1fx", rb / rgz))
+	row("inflate only, zlib", num(szl), num(rzl))
+	row("inflate only, isa-l", num(sis), num(ris))
+	row("vanalyze -j 1", mbs(sb, s1s), mbs(rb, r1s))
+	row("vanalyze -j 2", mbs(sb, s2s), mbs(rb, r2s))
+	row("-j 2 / zlib, best of each", sprintf("%.2f", sb / 1e6 / s2s / szl),
+	    sprintf("%.2f", rb / 1e6 / r2s / rzl))
+	row("-j 2 / zlib, back-to-back pairs", spaired, rpaired)
+	row("  (the pairs)", spairs, rpairs)
+	row("peak RSS -j 1 (% of text)", pct(s1kb, sb), pct(r1kb, rb))
+	row("peak RSS -j 2 (% of text)", pct(s2kb, sb), pct(r2kb, rb))
+	row("reports of -j 1 and -j 2", ssame, rsame)
+	printf "\nminimal kernel events, %d bytes: vanalyze -j 2 %s MB/s, peak RSS %s of text\n",
+		kb, mbs(kb, k2s), pct(k2kb, kb)
+	printf "4 real-shaped files of a quarter each, -j 2: %s x the time of one file (pairs: %s)\n",
+		mpaired, mpairs
+	printf "\nbars: real-shaped -j 2 / zlib >= 1.25 (pairs) %s; peak RSS <= 12 %% %s; " \
+		"kernels <= 40 %% %s; 4 files <= 1.1 x %s\n",
+		(rpaired >= 1.25 ? "met" : "NOT met"), (r2kb * 1024 * 100 / rb <= 12 ? "met" : "NOT met"),
+		(k2kb * 1024 * 100 / kb <= 40 ? "met" : "NOT met"), (mpaired <= 1.1 ? "met" : "NOT met")
 }'
-[ "$SAME" = identical ]
+[ "$synth_SAME" = identical ] && [ "$real_SAME" = identical ]

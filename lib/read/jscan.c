@@ -1,17 +1,13 @@
 /*
  * jscan: see jscan.h.
  *
- * The hot spot of the whole analyzer is finding the end of a string, so that
- * search looks at 16 bytes a step with SSE2 where the compiler targets it
- * (every x86-64 does) and falls back to a byte loop elsewhere.
+ * The byte searches (whitespace, the end of a string, the next bracket) are
+ * jsimd's, 16 or 32 bytes a step; the common numbers are read inline by
+ * jscan_number_quick (jscan.h), and number() here takes the rest.
  */
 #include "jscan.h"
 
 #include <string.h>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 void jscan_init(struct jscan *js, const char *start, size_t len, int64_t offset,
 		struct arena *arena, struct err *err)
@@ -23,31 +19,15 @@ void jscan_init(struct jscan *js, const char *start, size_t len, int64_t offset,
 	js->err = err;
 }
 
-static int bad(struct jscan *js, const char *p, const char *msg)
+int jscan_fail(struct jscan *js, const char *p, const char *msg)
 {
 	err_set(js->err, jscan_off(js, p), "%s", msg);
 	return JS_BAD;
 }
 
-/* First '"' or '\\' in [p, end), or end. */
 static inline const char *find_quote(const char *p, const char *end)
 {
-#if defined(__SSE2__)
-	const __m128i quote = _mm_set1_epi8('"');
-	const __m128i bslash = _mm_set1_epi8('\\');
-
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
-						       _mm_cmpeq_epi8(v, bslash)));
-		if (m)
-			return p + __builtin_ctz((unsigned)m);
-		p += 16;
-	}
-#endif
-	while (p < end && *p != '"' && *p != '\\')
-		p++;
-	return p;
+	return jscan_find_quote(p, end);
 }
 
 static int hexval(int c)
@@ -108,7 +88,7 @@ static int unescape(struct jscan *js, const char *p, const char *close, const ch
 	char *o = out;
 
 	if (!out)
-		return bad(js, p, "out of memory");
+		return jscan_fail(js, p, "out of memory");
 	while (p < close) {
 		const char *q = find_quote(p, close);
 
@@ -132,7 +112,7 @@ static int unescape(struct jscan *js, const char *p, const char *close, const ch
 			long cp = close - p >= 5 ? hex4(p + 1) : -1;
 
 			if (cp < 0)
-				return bad(js, p - 1, "invalid \\u escape in string");
+				return jscan_fail(js, p - 1, "invalid \\u escape in string");
 			p += 4;
 			if (cp >= 0xd800 && cp <= 0xdbff && close - p >= 7 && p[1] == '\\' &&
 			    p[2] == 'u') {
@@ -159,7 +139,7 @@ static int unescape(struct jscan *js, const char *p, const char *close, const ch
 			break;
 		}
 		default:
-			return bad(js, p - 1, "invalid escape in string");
+			return jscan_fail(js, p - 1, "invalid escape in string");
 		}
 		p++;
 	}
@@ -169,7 +149,7 @@ static int unescape(struct jscan *js, const char *p, const char *close, const ch
 	return JS_OK;
 }
 
-int jscan_string(struct jscan *js, const char **pp, const char **s, size_t *len)
+int jscan_string_slow(struct jscan *js, const char **pp, const char **s, size_t *len)
 {
 	const char *open = *pp, *p = open + 1, *end = js->end;
 	int escaped = 0;
@@ -314,7 +294,7 @@ int jscan_number(struct jscan *js, const char **pp, int scale, int64_t *out)
 	int rc = number(pp, js->end, scale, 0, out, &why);
 
 	if (rc == JS_BAD)
-		return bad(js, *pp, why);
+		return jscan_fail(js, *pp, why);
 	return rc;
 }
 
@@ -334,10 +314,10 @@ int jscan_word(struct jscan *js, const char **pp, const char *word)
 	const char *p = *pp;
 
 	if ((size_t)(js->end - p) < n)
-		return memcmp(p, word, (size_t)(js->end - p)) ? bad(js, p, "expected a value")
+		return memcmp(p, word, (size_t)(js->end - p)) ? jscan_fail(js, p, "expected a value")
 							       : JS_MORE;
 	if (memcmp(p, word, n))
-		return bad(js, p, "expected a value");
+		return jscan_fail(js, p, "expected a value");
 	*pp = p + n;
 	return JS_OK;
 }
@@ -361,7 +341,7 @@ value:
 	case '{':
 	case '[':
 		if (depth == JSCAN_MAX_DEPTH)
-			return bad(js, p, "nesting deeper than 512 levels");
+			return jscan_fail(js, p, "nesting deeper than 512 levels");
 		stack[depth++] = *p == '{' ? '}' : ']';
 		p = jscan_ws(p + 1, end);
 		if (p >= end)
@@ -386,7 +366,7 @@ value:
 			return rc;
 		goto after;
 	default:
-		rc = jscan_number(js, &p, 0, &dummy);
+		rc = jscan_number_quick(js, &p, 0, &dummy);
 		if (rc != JS_OK && rc != JS_RANGE)
 			return rc;
 		goto after;
@@ -396,14 +376,14 @@ key:
 	if (p >= end)
 		return JS_MORE;
 	if (*p != '"')
-		return bad(js, p, "expected a member name");
+		return jscan_fail(js, p, "expected a member name");
 	if ((rc = skip_string(&p, end)) != JS_OK)
 		return rc;
 	p = jscan_ws(p, end);
 	if (p >= end)
 		return JS_MORE;
 	if (*p != ':')
-		return bad(js, p, "expected ':' after member name");
+		return jscan_fail(js, p, "expected ':' after member name");
 	p++;
 	goto value;
 after:
@@ -425,65 +405,65 @@ after:
 		depth--;
 		goto after;
 	}
-	return bad(js, p, stack[depth - 1] == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+	return jscan_fail(js, p, stack[depth - 1] == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
 }
 
-int jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_t *n,
-		 int *more, const char *what)
+int jscan_skip_fast(struct jscan *js, const char **pp)
 {
-	const char *p = *pp, *end = js->end;
-	int rc;
+	uint64_t is_obj[JSCAN_MAX_DEPTH / 64];	/* per open bracket: 1 for '{' */
+	const char *p = jscan_ws(*pp, js->end), *end = js->end;
+	int depth = 0, rc;
 
-	p = jscan_ws(first ? p + 1 : p, end);
 	if (p >= end)
 		return JS_MORE;
-	if (*p == '}') {
-		*pp = p + 1;
-		*more = 0;
-		return JS_OK;
+	if (*p == '"') {
+		if ((rc = skip_string(&p, end)) == JS_OK)
+			*pp = p;
+		return rc;
 	}
-	if (!first) {
-		if (*p != ',')
-			return bad(js, p, what);
-		p = jscan_ws(p + 1, end);
-		if (p >= end)
-			return JS_MORE;
-	}
-	if (*p != '"')
-		return bad(js, p, "expected a member name");
-	/*
-	 * Keys are short and plain ("ph", "ts", "args"): a byte loop finds
-	 * their end sooner than setting up the vector scan.
-	 */
-	{
-		const char *q = p + 1, *stop = end - q > 24 ? q + 24 : end;
+	if (*p == '-' || IS_DIGIT(*p)) {
+		int64_t v;
 
-		while (q < stop && *q != '"' && *q != '\\')
-			q++;
-		if (q < stop && *q == '"') {
-			*k = p + 1;
-			*n = (size_t)(q - p - 1);
-			p = q + 1;
-		} else if ((rc = jscan_string(js, &p, k, n)) != JS_OK) {
-			return rc;
+		rc = jscan_number_quick(js, &p, 0, &v);
+		if (rc == JS_OK || rc == JS_RANGE) {
+			*pp = p;
+			return JS_OK;
 		}
+		return rc;
 	}
-	if (p < end && *p == ':') {
-		p++;
-	} else {
-		p = jscan_ws(p, end);
+	if (*p != '{' && *p != '[')
+		return jscan_skip(js, pp);
+	memset(is_obj, 0, sizeof(is_obj));
+	for (;;) {
+		p = jsimd.find_struct(p, end);
 		if (p >= end)
 			return JS_MORE;
-		if (*p != ':')
-			return bad(js, p, "expected ':' after member name");
+		switch (*p) {
+		case '"':
+			if ((rc = skip_string(&p, end)) != JS_OK)
+				return rc;
+			continue;
+		case '{':
+		case '[':
+			if (depth == JSCAN_MAX_DEPTH)
+				return jscan_fail(js, p, "nesting deeper than 512 levels");
+			if (*p == '{')
+				is_obj[depth / 64] |= UINT64_C(1) << (depth % 64);
+			else
+				is_obj[depth / 64] &= ~(UINT64_C(1) << (depth % 64));
+			depth++;
+			break;
+		default:	/* '}' or ']' */
+			depth--;
+			if ((*p == '}') != (int)(is_obj[depth / 64] >> (depth % 64) & 1))
+				return jscan_fail(js, p, *p == '}' ? "expected ',' or ']'" : "expected ',' or '}'");
+			if (depth == 0) {
+				*pp = p + 1;
+				return JS_OK;
+			}
+		}
 		p++;
 	}
-	p = jscan_ws(p, end);
-	if (p >= end)
-		return JS_MORE;
-	*pp = p;
-	*more = 1;
-	return JS_OK;
 }
 
 int jscan_element(struct jscan *js, const char **pp, int first, int *more)
@@ -500,7 +480,7 @@ int jscan_element(struct jscan *js, const char **pp, int first, int *more)
 	}
 	if (!first) {
 		if (*p != ',')
-			return bad(js, p, "expected ',' or ']'");
+			return jscan_fail(js, p, "expected ',' or ']'");
 		p = jscan_ws(p + 1, end);
 		if (p >= end)
 			return JS_MORE;

@@ -14,8 +14,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
+#include "jsimd.h"
 #include "log.h"
 
 enum {
@@ -43,12 +45,47 @@ static inline int64_t jscan_off(const struct jscan *js, const char *p)
 	return js->offset + (p - js->start);
 }
 
-/* Skip JSON whitespace; returns the first other byte's position (or end). */
+/* Fill js->err for a syntax error at p; returns JS_BAD. */
+int jscan_fail(struct jscan *js, const char *p, const char *msg);
+
+/*
+ * Most searches end within 16 bytes (a key, an indent, a short name):
+ * one SSE2 block tested inline answers them without a call.  Where the
+ * block does not, or at the scalar level, jsimd's search goes on.
+ */
+#if defined(__SSE2__)
+#define JSCAN_BLOCK16(p, end, what)                                     \
+	do {                                                            \
+		if (jsimd.sse2 && (end) - (p) >= 16) {                  \
+			unsigned m_ = jsimd_mask16((p), (what));        \
+			if (m_)                                         \
+				return (p) + __builtin_ctz(m_);         \
+		}                                                       \
+	} while (0)
+#else
+#define JSCAN_BLOCK16(p, end, what) ((void)0)
+#endif
+
+/*
+ * Skip JSON whitespace; returns the first other byte's position (or end).
+ * Compact traces have none between tokens: one compare answers them;
+ * pretty-printed ones have one space after ':' and most ',': two.
+ */
 static inline const char *jscan_ws(const char *p, const char *end)
 {
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-		p++;
-	return p;
+	if (p < end && (unsigned char)*p > ' ')
+		return p;
+	if (end - p > 1 && *p == ' ' && (unsigned char)p[1] > ' ')
+		return p + 1;
+	JSCAN_BLOCK16(p, end, 0);
+	return jsimd.skip_ws(p, end);
+}
+
+/* First '"' or '\\' in [p, end), or end. */
+static inline const char *jscan_find_quote(const char *p, const char *end)
+{
+	JSCAN_BLOCK16(p, end, 1);
+	return jsimd.find_quote(p, end);
 }
 
 /*
@@ -59,7 +96,21 @@ static inline const char *jscan_ws(const char *p, const char *end)
  * valid UTF-8 otherwise), so that a name keeps its NUL as a C string.  Raw control bytes are accepted, as
  * torch's legacy writer emits them unescaped.
  */
-int jscan_string(struct jscan *js, const char **pp, const char **s, size_t *len);
+int jscan_string_slow(struct jscan *js, const char **pp, const char **s, size_t *len);
+
+/* jscan_string_slow, with the plain string that ends in its first block inline. */
+static inline int jscan_string(struct jscan *js, const char **pp, const char **s, size_t *len)
+{
+	const char *q = jscan_find_quote(*pp + 1, js->end);
+
+	if (q < js->end && *q == '"') {
+		*s = *pp + 1;
+		*len = (size_t)(q - *pp - 1);
+		*pp = q + 1;
+		return JS_OK;
+	}
+	return jscan_string_slow(js, pp, s, len);
+}
 
 /*
  * A number at *pp, scaled by 10^scale and truncated toward zero:
@@ -69,6 +120,83 @@ int jscan_string(struct jscan *js, const char **pp, const char **s, size_t *len)
  */
 enum { JS_RANGE = 2 };
 int jscan_number(struct jscan *js, const char **pp, int scale, int64_t *out);
+
+/*
+ * jscan_number, inline for the case that covers nearly every number of a
+ * trace: a non-negative number of at most 18 integer digits, maybe with a
+ * fraction and without an exponent, scale 0 to 3, that the text goes on
+ * past.  Anything else goes to jscan_number; the result is the same either
+ * way.
+ */
+static inline int jscan_number_quick(struct jscan *js, const char **pp, int scale, int64_t *out)
+{
+	static const int64_t limit[4] = { INT64_MAX, INT64_MAX / 10, INT64_MAX / 100,
+					  INT64_MAX / 1000 };
+	static const int64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+					  100000000 };
+	const char *p = *pp, *end = js->end;
+	int64_t v = 0;
+	int nd = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * 8 bytes at a time: a byte is a digit when its high nibble is 3 and
+	 * stays 3 after adding 6; the first that is not ends the number (a
+	 * carry out of a byte comes only from one that is not).  The d digits
+	 * shifted to the top of the word leave zeros above them, and the
+	 * usual three multiplies give their value.
+	 */
+	while (end - p >= 8 && nd <= 10) {
+		uint64_t w, x;
+		int d;
+
+		memcpy(&w, p, 8);
+		x = ((w & 0xf0f0f0f0f0f0f0f0u) ^ 0x3030303030303030u) |
+		    (((w + 0x0606060606060606u) & 0xf0f0f0f0f0f0f0f0u) ^ 0x3030303030303030u);
+		d = x ? __builtin_ctzll(x) >> 3 : 8;
+		if (!d)
+			break;
+		w = (w & 0x0f0f0f0f0f0f0f0fu) << (8 * (8 - d));
+		w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffu;
+		w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffu;
+		w = (w * 10000 + (w >> 32)) & 0xffffffffu;
+		v = v * pow10[d] + (int64_t)w;
+		nd += d;
+		p += d;
+		if (d < 8)
+			goto digits_end;
+	}
+#endif
+	while (p < end && nd < 18 && (unsigned)(*p - '0') < 10u) {
+		v = v * 10 + (*p++ - '0');
+		nd++;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+digits_end:
+#endif
+	if (!nd || p >= end || (unsigned)(*p - '0') < 10u || (unsigned)scale >= 4u ||
+	    v >= limit[scale])
+		return jscan_number(js, pp, scale, out);
+	v *= pow10[scale];
+	/*
+	 * A fraction (ts in µs with ns digits): its first `scale` digits, the
+	 * rest truncated, as jscan_number truncates toward zero.
+	 */
+	if (*p == '.') {
+		const char *f = ++p;
+
+		for (; p < end && (unsigned)(*p - '0') < 10u; p++)
+			if (p - f < scale)
+				v += (*p - '0') * pow10[scale - 1 - (p - f)];
+		if (p == f || p >= end)
+			return jscan_number(js, pp, scale, out);
+	}
+	if (*p == 'e' || *p == 'E')
+		return jscan_number(js, pp, scale, out);
+	*out = v;
+	*pp = p;
+	return JS_OK;
+}
 
 /*
  * Like jscan_number, but on a string's content (ts written as "123.5").
@@ -81,13 +209,71 @@ int jscan_number_text(const char *s, size_t len, int scale, int64_t *out);
 int jscan_skip(struct jscan *js, const char **pp);
 
 /*
+ * Skip one value the caller has no use for, without tokenising what is
+ * inside an array or object: only that its strings end and its brackets
+ * nest and match (to JSCAN_MAX_DEPTH) is checked, 16 or 32 bytes a step.
+ * On valid JSON it ends where jscan_skip does; a syntax error between the
+ * brackets goes unnoticed.  A scalar is checked as jscan_skip checks it.
+ */
+int jscan_skip_fast(struct jscan *js, const char **pp);
+
+/*
  * Step to the next member of an object.  *pp is at '{' (first) or just past
  * a member's value.  On JS_OK, *more is 1 with the key in (*k, *n) and *pp
  * at its value, or 0 with *pp past the closing '}'.  `what` is the message
- * for a missing ',' ("expected ',' or '}' in event").
+ * for a missing ',' ("expected ',' or '}' in event").  Inline: it runs once
+ * per member of every event, and its callers pass constants.
  */
-int jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_t *n,
-		 int *more, const char *what);
+__attribute__((always_inline)) static inline int
+jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_t *n, int *more,
+	     const char *what)
+{
+	const char *p = *pp, *end = js->end, *q;
+	int rc;
+
+	p = jscan_ws(first ? p + 1 : p, end);
+	if (p >= end)
+		return JS_MORE;
+	if (*p == '}') {
+		*pp = p + 1;
+		*more = 0;
+		return JS_OK;
+	}
+	if (!first) {
+		if (*p != ',')
+			return jscan_fail(js, p, what);
+		p = jscan_ws(p + 1, end);
+		if (p >= end)
+			return JS_MORE;
+	}
+	if (*p != '"')
+		return jscan_fail(js, p, "expected a member name");
+	/* Keys are plain ("ph", "ts", "args"): borrowed, never decoded. */
+	q = jscan_find_quote(p + 1, end);
+	if (q < end && *q == '"') {
+		*k = p + 1;
+		*n = (size_t)(q - p - 1);
+		p = q + 1;
+	} else if ((rc = jscan_string(js, &p, k, n)) != JS_OK) {
+		return rc;
+	}
+	if (p < end && *p == ':') {
+		p++;
+	} else {
+		p = jscan_ws(p, end);
+		if (p >= end)
+			return JS_MORE;
+		if (*p != ':')
+			return jscan_fail(js, p, "expected ':' after member name");
+		p++;
+	}
+	p = jscan_ws(p, end);
+	if (p >= end)
+		return JS_MORE;
+	*pp = p;
+	*more = 1;
+	return JS_OK;
+}
 
 /*
  * Step to the next element of an array, like jscan_member: *pp at '[' or

@@ -76,7 +76,38 @@ static void test_random(void)
 		}
 		CHECK_EQ_INT(interval_length(m, nm), count(both));
 		CHECK_EQ_INT(interval_overlap(a, na, b, nb), overlap);
+
+		/* Three at once, written nowhere, against the time line of all three. */
+		{
+			struct interval c[32];
+			unsigned char on_c[LINE] = { 0 }, any[LINE];
+			size_t nc = random_set(c, 32);
+
+			mark(c, nc, on_c);
+			nc = interval_union(c, nc);
+			for (int t = 0; t < LINE; t++)
+				any[t] = both[t] | on_c[t];
+			CHECK_EQ_INT(interval_union_length3(a, na, b, nb, c, nc), count(any));
+			CHECK_EQ_INT(interval_union_length3(c, nc, a, na, b, nb), count(any));
+			CHECK_EQ_INT(interval_union_length3(a, na, a, na, a, na), count(on_a));
+			CHECK_EQ_INT(interval_union_length3(NULL, 0, b, nb, NULL, 0), count(on_b));
+		}
 	}
+}
+
+/* Input already in order is not sorted (no arrays), with the same union. */
+static void test_sorted(void)
+{
+	struct interval v[64];
+	unsigned char on[LINE] = { 0 };
+	int64_t t = 0;
+
+	for (size_t i = 0; i < 64; i++, t += 3) {
+		v[i].lo = t;
+		v[i].hi = t + (int64_t)(i % 5);	/* some empty, some touching */
+	}
+	mark(v, 64, on);
+	CHECK_EQ_INT(interval_length(v, interval_union(v, 64)), count(on));
 }
 
 static void test_edges(void)
@@ -96,6 +127,7 @@ static void test_edges(void)
 int main(void)
 {
 	test_random();
+	test_sorted();
 	test_edges();
 	return check_done("test_interval");
 }
