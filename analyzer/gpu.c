@@ -23,6 +23,8 @@ void gpu_init(struct gpu *g)
 	strtab_init(&g->pids, 1);
 	buf_init(&g->proc_rule);
 	buf_init(&g->pending);
+	buf_init(&g->graph_corr);
+	buf_init(&g->kern_corr);
 }
 
 void gpu_release(struct gpu *g)
@@ -32,6 +34,8 @@ void gpu_release(struct gpu *g)
 	strtab_release(&g->pids);
 	buf_release(&g->proc_rule);
 	buf_release(&g->pending);
+	buf_release(&g->graph_corr);
+	buf_release(&g->kern_corr);
 }
 
 static int has_prefix(const char *s, size_t n, const char *prefix)
@@ -50,6 +54,16 @@ static int host_comm_kind(const char *s, size_t n)
 	    has_prefix(s, n, "c10d::") || (n == 18 && memcmp(s, "record_param_comms", 18) == 0))
 		return CPU_COMM;
 	return -1;
+}
+
+/*
+ * A runtime call that replays a captured CUDA/HIP graph: the kernels with
+ * its correlation were launched by the graph, not one call each.
+ */
+static int graph_launch(const char *s, size_t n)
+{
+	return has_prefix(s, n, "cudaGraphLaunch") || has_prefix(s, n, "hipGraphLaunch") ||
+	       has_prefix(s, n, "cuGraphLaunch");
 }
 
 /* A record pending its process name (events without cat). */
@@ -97,7 +111,9 @@ static int kind_of(struct gpu *g, int r, const char *s, size_t n)
 		v = device_runtime_vendor(s, n);
 		g->nr_hip += v && !strcmp(v, "amd");
 		g->nr_cuda += v && !strcmp(v, "nvidia");
-		return k == DK_SYNC ? HOST_SYNC : -1;
+		if (k == DK_SYNC)
+			return HOST_SYNC;
+		return graph_launch(s, n) ? GRAPH_LAUNCH : -1;
 	default:
 		return -1;
 	}
@@ -179,6 +195,19 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 		}
 		if (kind < 0)
 			continue;
+		if (kind == GRAPH_LAUNCH || (kind == GPU_KERNEL && (ev->flags & EV_CORRELATION))) {
+			struct buf *c = kind == GRAPH_LAUNCH ? &g->graph_corr : &g->kern_corr;
+
+			if (ev->flags & EV_CORRELATION) {
+				buf_add(c, &ev->correlation, sizeof(ev->correlation));
+				if (!buf_ok(c))
+					goto out;
+			}
+			if (kind == GRAPH_LAUNCH) {
+				g->nr_graph_launches++;
+				continue;
+			}
+		}
 		name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
 		if (name == STRTAB_OOM || push_rec(g, ev->ts_ns, ev->dur_ns, name, kind))
 			goto out;
@@ -288,6 +317,52 @@ static int cmp_kernel_row(const void *a, const void *b)
 	if (x->d.total_ns != y->d.total_ns)
 		return x->d.total_ns > y->d.total_ns ? -1 : 1;
 	return strcmp(x->name, y->name);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Kernels launched by a graph replay: those whose correlation is one of a
+ * graph launch's.  Sorts both lists.
+ */
+static int64_t graph_kernels(struct gpu *g)
+{
+	int64_t *gc = (int64_t *)(void *)g->graph_corr.data;
+	int64_t *kc = (int64_t *)(void *)g->kern_corr.data;
+	size_t ng = g->graph_corr.len / sizeof(*gc), nk = g->kern_corr.len / sizeof(*kc);
+	int64_t hits = 0;
+
+	if (!ng || !nk)
+		return 0;
+	qsort(gc, ng, sizeof(*gc), cmp_i64);
+	for (size_t i = 0; i < nk; i++)
+		hits += bsearch(&kc[i], gc, ng, sizeof(*gc), cmp_i64) != NULL;
+	return hits;
+}
+
+/* The median duration over all n kernel records (not per name): DESIGN.md's median. */
+static int kernel_median(const struct gpu_rec *r, size_t n, int64_t *med)
+{
+	int64_t *v;
+	struct report_dist d;
+
+	*med = INT64_MIN;
+	if (!n)
+		return 0;
+	if (!(v = malloc(n * sizeof(*v))))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		v[i] = r[i].dur_ns;
+	report_dist_of(&d, v, n);
+	free(v);
+	/* an even count's median is a half-ns mean: truncated, as sub-ns digits are */
+	*med = (int64_t)d.median_ns;
+	return 0;
 }
 
 /* One row per kernel name; the records must be sorted by name. */
@@ -433,6 +508,10 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		if (r[i].kind == GPU_KERNEL)
 			r[k++] = r[i];
 	g->recs.len = nk * sizeof(*r);	/* the other records were folded in above */
+	if (kernel_median(r, nk, &gp->kernel_median_ns))
+		goto out;
+	gp->graph_launches = g->nr_graph_launches;
+	gp->graph_kernels = graph_kernels(g);
 	if (group_by_name(g, r, nk))
 		goto out;
 	rc = kernel_table(g, r, nk, a, rk);

@@ -78,6 +78,11 @@ struct report_steps {
 	const char *pattern;		/* "ProfilerStep#*" or the --step glob */
 	struct report_dist d;		/* without a warm-up step */
 	int warmup;			/* 1: durations_ns[0] was left out of d */
+	/*
+	 * 1: the last step was cut off by the end of the trace and left out of
+	 * d and of the warm-up test (INT64_MIN: unknown, an older report)
+	 */
+	int64_t cut_off;
 	int64_t *durations_ns;		/* every step, in time order */
 	size_t nr_durations;
 };
@@ -165,6 +170,9 @@ struct report_gpu {
 	double effective_utilization;	/* (busy - wait) / active_span */
 	int no_device;			/* no device activity recognised: the device figures are null */
 	int64_t host_sync_ns, host_sync_count;	/* runtime calls that block the host */
+	int64_t kernel_median_ns;	/* median over every kernel (not per name); INT64_MIN: null */
+	int64_t graph_launches;		/* cudaGraphLaunch/hipGraphLaunch calls */
+	int64_t graph_kernels;		/* kernels those launched (same correlation) */
 };
 
 /* Which recogniser of analyzer/device.c found the device work (static strings, NULL none). */
