@@ -275,13 +275,26 @@ struct report_collective {
 
 enum report_severity { SEV_LOW, SEV_MEDIUM, SEV_HIGH };
 
+/*
+ * A finding: one per rule and run, over the ranks where the rule fired.
+ * The evidence (metric, value, threshold) is the worst rank's: the one
+ * with the most time at stake.
+ */
 struct report_suggestion {
 	const char *id;			/* "low-gpu-utilization" */
 	enum report_severity severity;
-	int64_t rank;			/* -1: the whole run (null) */
+	int64_t rank;			/* the one rank it concerns; -1: several (null) */
+	const int64_t *ranks;		/* where it fired, ascending (NULL with none) */
+	size_t nr_ranks;
+	const char *ranks_text;		/* "ranks 0–6", "all 8 ranks", "rank 2"; NULL: none */
+	int64_t worst_rank;		/* the evidence's rank; -1: none (null) */
 	const char *metric;
 	double value, threshold;
-	const char *message;
+	int64_t impact_ns;		/* time at stake on the worst rank; -1: unknown (null) */
+	double impact_share;		/* of that rank's span (its wall time); NaN: null */
+	const char *impact_basis;	/* how impact_ns was estimated; NULL with it */
+	const char *message;		/* the short message, one sentence */
+	const char *details;		/* what to do, and the rest of the evidence; may be NULL */
 };
 
 struct report {
@@ -298,8 +311,10 @@ struct report {
 	size_t nr_incomplete_ranks;
 	struct report_collective *collectives;
 	size_t nr_collectives;
-	struct report_suggestion *suggestions;
+	struct report_suggestion *suggestions;	/* by impact_ns, descending */
 	size_t nr_suggestions;
+	const char *workload;		/* workload.h's kind; NULL until suggest_compute() */
+	const char *workload_reason;	/* the evidence for it */
 	struct arena arena;
 };
 
