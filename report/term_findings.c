@@ -112,7 +112,10 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 		size_t n;
 
 		at_stake(stake, sizeof(stake), s);
-		snprintf(line, sizeof(line), "  %zu. %-17s %s", i + 1, stake, s->message);
+		/* pad by columns, not bytes: µ and the dash are one column each */
+		snprintf(line, sizeof(line), "  %zu. %s%*s %s", i + 1, stake,
+			 17 - cols(stake, strlen(stake)) > 0 ? 17 - cols(stake, strlen(stake)) : 0, "",
+			 s->message);
 		n = strlen(line);
 		if (cols(line, n) > w) {
 			n = fit(line, w - 1);

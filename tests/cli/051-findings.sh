@@ -16,7 +16,9 @@
 #  8. the bar: the DLRM and demo terminal summaries show at most 6 lines of
 #     findings before the details;
 #  9. vaggregate over per-rank DLRM reports gives the same findings as one
-#     vanalyze over the traces.
+#     vanalyze over the traces;
+# 10. an incomplete rank (the demo's rank 3 cut at 30000 compressed bytes)
+#     gets one finding and appears in no other.
 . "$VT_ROOT/tests/cli/lib.sh"
 need_shared
 need_vanalyze
@@ -56,12 +58,12 @@ def ns(v):
     return int(decimal.Decimal(str(v)) * 1000)   # sub-ns digits truncated
 
 
-def analyse(paths, tag, env=None):
+def analyse(paths, tag, env=None, rc=0):
     out = "rep-%s.json" % tag
     p = subprocess.run([VAN, "--no-progress", "--json", out] + paths, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        env=dict(os.environ, COLUMNS="80", **(env or {})))
-    if p.returncode != 0:
+    if p.returncode != rc:
         fail("%s: vanalyze exit %d" % (tag, p.returncode))
     with open(out) as f:
         return json.load(f), p.stdout.decode("utf-8")
@@ -236,6 +238,24 @@ with open("agg.json") as f:
 key = lambda rep: [(s["id"], s["ranks"], s["impact_ns"], s["message"]) for s in rep["suggestions"]]
 if key(agg) != key(dlrm) or agg.get("workload") != dlrm.get("workload"):
     fail("vaggregate findings differ:\n%s\n%s" % (key(agg), key(dlrm)))
+
+# 10. an incomplete rank
+os.makedirs("inc", exist_ok=True)
+for i in range(4):
+    with open(os.path.join(DEMO, "fastvideo-rank%d.trace.json.gz" % i), "rb") as f:
+        data = f.read()
+    with open("inc/fastvideo-rank%d.trace.json.gz" % i, "wb") as f:
+        f.write(data[:30000] if i == 3 else data)
+inc, _ = analyse(sorted(glob.glob("inc/*.gz")), "incomplete", rc=1)
+check_order(inc, "incomplete")
+if [r["complete"] for r in inc["ranks"]] != [True, True, True, False]:
+    fail("incomplete: rank 3 should be the incomplete one")
+mine = [s for s in inc["suggestions"] if 3 in s["ranks"]]
+if [s["id"] for s in mine] != ["incomplete-ranks"]:
+    fail("incomplete: rank 3 in %s" % [s["id"] for s in mine])
+if any(s["worst_rank"] == 3 or "rank 3 " in s["message"].lower() + " "
+       for s in inc["suggestions"] if s["id"] != "incomplete-ranks"):
+    fail("incomplete: rank 3 named by another finding")
 sys.exit(1 if fails else 0)
 PYEOF
 
