@@ -109,9 +109,11 @@ static int get_steps_warmup(const struct report_rank *r, double *v)
 static size_t steps_samples(const struct report_rank *r, const int64_t **v)
 {
 	size_t skip = r->steps.warmup && r->steps.nr_durations ? 1 : 0;
+	/* a last step cut off by the end of the trace is no step's duration */
+	size_t cut = r->steps.cut_off == 1 && r->steps.nr_durations > skip ? 1 : 0;
 
 	*v = r->steps.durations_ns + skip;
-	return r->steps.nr_durations - skip;
+	return r->steps.nr_durations - skip - cut;
 }
 
 static int has_tp(const struct report_rank *r)
