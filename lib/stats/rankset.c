@@ -18,7 +18,10 @@ const char *rankset_text(char *out, size_t size, const int64_t *r, size_t n, siz
 	if (n == 0)
 		return out;
 	if (n >= 2 && n == nr_all) {
-		snprintf(out, size, "all %zu ranks", n);
+		if (n == 2)
+			snprintf(out, size, "both ranks");
+		else
+			snprintf(out, size, "all %zu ranks", n);
 		return out;
 	}
 	if (n == 1) {

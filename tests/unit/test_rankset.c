@@ -26,6 +26,7 @@ int main(void)
 	expect(seven, 1, 1, 64, "rank 0");	/* one rank of one: named, not "all 1" */
 	expect(mixed, 6, 16, 64, "ranks 0, 1, 3\xe2\x80\x93" "5, 9");
 	expect(two, 2, 0, 64, "ranks 2, 5");
+	expect(two, 2, 2, 64, "both ranks");
 	expect(seven, 0, 8, 64, "");
 	/* what does not fit is counted */
 	expect(many, 15, 32, 48, "ranks 0, 2, 4, 6, 8, 10 and 9 more");
