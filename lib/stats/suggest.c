@@ -10,13 +10,13 @@
  * and just past it.  Its evidence metric goes into the metric catalogue
  * (metric.c) so the outputs know its unit.
  *
- * Two passes.  The first evaluates every rule on every rank and keeps each
- * firing as a hit: the value, the threshold and the named evidence its
- * message needs, with strings borrowed from the report.  The second
- * collapses a rule that fired on every rank that has its inputs, sorts, and
- * only then writes the messages into the arena, so a collapsed rule costs
- * one message, not one per rank.  Scratch arrays are malloc'd and freed
- * here.
+ * Two passes.  The first evaluates every rule on every complete rank and
+ * keeps each firing as a hit: the value, the threshold, the time at stake
+ * and the named evidence its message needs, with strings borrowed from the
+ * report.  The second groups the hits by rule, keeps the worst of each
+ * group, sorts the groups by impact and only then writes the messages into
+ * the arena, so a rule costs one message however many ranks it fired on.
+ * Scratch arrays are malloc'd and freed here.
  */
 #include "suggest.h"
 
