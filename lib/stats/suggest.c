@@ -1266,7 +1266,7 @@ static int cmp_i64(const void *a, const void *b)
  * of their communication time spent waiting, in *worst the rank that waits
  * longest and in *wait its wait.  NULL when none waits (or out of memory).
  */
-static const char *waiters(const struct report *rep, double *share, int64_t *worst, double *wait)
+static const char *waiters(struct report *rep, double *share, int64_t *worst, double *wait)
 {
 	int64_t *v = malloc((rep->nr_ranks ? rep->nr_ranks : 1) * sizeof(*v));
 	double w = 0, c = 0;
@@ -1295,7 +1295,7 @@ static const char *waiters(const struct report *rep, double *share, int64_t *wor
 		qsort(v, n, sizeof(*v), cmp_i64);
 		rankset_text(text, sizeof(text), v, n, 0);
 		*share = c > 0 ? w / c : 0;
-		out = arena_strndup((struct arena *)&rep->arena, text, strlen(text));
+		out = arena_strndup(&rep->arena, text, strlen(text));
 	}
 	free(v);
 	return out;
