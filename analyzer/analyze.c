@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "metric.h"
 #include "rank.h"
 #include "sat.h"
 
@@ -538,6 +539,16 @@ static int finish(struct file_result *res, int nr_threads)
 	}
 	if (rk->gpu.no_device && rk->events_total > 0)
 		warn_no_device(res, rk);
+	if (rk->steps.cut_off == 1 && res->info.nr_warnings < TRACE_MAX_WARNINGS) {
+		char d[METRIC_FMT_MAX];
+
+		metric_fmt(d, sizeof(d), (double)rk->steps.durations_ns[rk->steps.nr_durations - 1],
+			   UNIT_NS, FMT_ASCII);
+		err_set(&res->info.warnings[res->info.nr_warnings++], -1,
+			"the last step (%s) was cut off by the end of the trace: it is left out of "
+			"the step statistics and the warm-up test", d);
+		res->info.nr_warnings_total++;
+	}
 	if (rk->gpu.active_span_ns == 0 && res->util_samples) {
 		rk->gpu.utilization = (double)res->util_sum / (double)res->util_samples / 100.0;
 		rk->gpu.util_from_samples = 1;

@@ -23,6 +23,8 @@ void gpu_init(struct gpu *g)
 	strtab_init(&g->pids, 1);
 	buf_init(&g->proc_rule);
 	buf_init(&g->pending);
+	buf_init(&g->graph_corr);
+	buf_init(&g->kern_corr);
 }
 
 void gpu_release(struct gpu *g)
@@ -32,6 +34,8 @@ void gpu_release(struct gpu *g)
 	strtab_release(&g->pids);
 	buf_release(&g->proc_rule);
 	buf_release(&g->pending);
+	buf_release(&g->graph_corr);
+	buf_release(&g->kern_corr);
 }
 
 static int has_prefix(const char *s, size_t n, const char *prefix)
@@ -50,6 +54,16 @@ static int host_comm_kind(const char *s, size_t n)
 	    has_prefix(s, n, "c10d::") || (n == 18 && memcmp(s, "record_param_comms", 18) == 0))
 		return CPU_COMM;
 	return -1;
+}
+
+/*
+ * A runtime call that replays a captured CUDA/HIP graph: the kernels with
+ * its correlation were launched by the graph, not one call each.
+ */
+static int graph_launch(const char *s, size_t n)
+{
+	return has_prefix(s, n, "cudaGraphLaunch") || has_prefix(s, n, "hipGraphLaunch") ||
+	       has_prefix(s, n, "cuGraphLaunch");
 }
 
 /* A record pending its process name (events without cat). */
@@ -82,16 +96,18 @@ static int16_t *proc_slot(struct gpu *g, uint32_t pid)
 struct dev_answer {
 	enum dev_kind kind;
 	int vendor;
+	int graph;	/* a runtime call that replays a graph */
 };
 
 static struct dev_answer dev_answer_of(int r, const char *s, size_t n)
 {
-	struct dev_answer a = { device_kind(r, s, n), 0 };
+	struct dev_answer a = { device_kind(r, s, n), 0, 0 };
 
 	if (a.kind == DK_RUNTIME || a.kind == DK_SYNC) {
 		const char *v = device_runtime_vendor(s, n);
 
 		a.vendor = !v ? 0 : !strcmp(v, "amd") ? 1 : !strcmp(v, "nvidia") ? 2 : 0;
+		a.graph = a.kind == DK_RUNTIME && graph_launch(s, n);
 	}
 	return a;
 }
@@ -115,7 +131,9 @@ static int kind_of(struct gpu *g, int r, struct dev_answer a)
 			g->nr_runtime[r]++;
 		g->nr_hip += a.vendor == 1;
 		g->nr_cuda += a.vendor == 2;
-		return a.kind == DK_SYNC ? HOST_SYNC : -1;
+		if (a.kind == DK_SYNC)
+			return HOST_SYNC;
+		return a.graph ? GRAPH_LAUNCH : -1;
 	default:
 		return -1;
 	}
@@ -205,6 +223,19 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 		}
 		if (kind < 0)
 			continue;
+		if (kind == GRAPH_LAUNCH || (kind == GPU_KERNEL && (ev->flags & EV_CORRELATION))) {
+			struct buf *c = kind == GRAPH_LAUNCH ? &g->graph_corr : &g->kern_corr;
+
+			if (ev->flags & EV_CORRELATION) {
+				buf_add(c, &ev->correlation, sizeof(ev->correlation));
+				if (!buf_ok(c))
+					goto out;
+			}
+			if (kind == GRAPH_LAUNCH) {
+				g->nr_graph_launches++;
+				continue;
+			}
+		}
 		name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
 		if (name == STRTAB_OOM || push_rec(g, ev->ts_ns, ev->dur_ns, name, kind))
 			goto out;
@@ -237,6 +268,10 @@ static int resolve_pending(struct gpu *g)
 		if (r < 2)
 			continue;
 		kind = kind_of(g, r - 2, dev_answer_of(r - 2, s, len));
+		if (kind == GRAPH_LAUNCH) {	/* no correlation kept here: counted only */
+			g->nr_graph_launches++;
+			continue;
+		}
 		if (kind >= 0 && push_rec(g, p[i].ts_ns, p[i].dur_ns, p[i].name, kind))
 			return -1;
 	}
@@ -321,6 +356,52 @@ static int cmp_kernel_row(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Kernels launched by a graph replay: those whose correlation is one of a
+ * graph launch's.  Sorts both lists.
+ */
+static int64_t graph_kernels(struct gpu *g)
+{
+	int64_t *gc = (int64_t *)(void *)g->graph_corr.data;
+	int64_t *kc = (int64_t *)(void *)g->kern_corr.data;
+	size_t ng = g->graph_corr.len / sizeof(*gc), nk = g->kern_corr.len / sizeof(*kc);
+	int64_t hits = 0;
+
+	if (!ng || !nk)
+		return 0;
+	qsort(gc, ng, sizeof(*gc), cmp_i64);
+	for (size_t i = 0; i < nk; i++)
+		hits += bsearch(&kc[i], gc, ng, sizeof(*gc), cmp_i64) != NULL;
+	return hits;
+}
+
+/* The median duration over all n kernel records (not per name): DESIGN.md's median. */
+static int kernel_median(const struct gpu_rec *r, size_t n, int64_t *med)
+{
+	int64_t *v;
+	struct report_dist d;
+
+	*med = INT64_MIN;
+	if (!n)
+		return 0;
+	if (!(v = malloc(n * sizeof(*v))))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		v[i] = r[i].dur_ns;
+	report_dist_of(&d, v, n);
+	free(v);
+	/* an even count's median is a half-ns mean: truncated, as sub-ns digits are */
+	*med = (int64_t)d.median_ns;
+	return 0;
+}
+
 /* One row per kernel name; r[perm[0..n)] are grouped by name. */
 static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_t *perm, size_t n,
 			struct arena *a, struct report_rank *rk)
@@ -367,7 +448,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 {
 	struct gpu_rec *r;
 	size_t n, nk = 0, nc, nm, nmem, ncomm, ncomp, ndev = 0, ndev_comm = 0;
-	size_t nr_kind[HOST_SYNC + 1] = { 0 }, nr_comm_kernels = 0;
+	size_t nr_kind[GRAPH_LAUNCH + 1] = { 0 }, nr_comm_kernels = 0;
 	struct interval *all = NULL, *comm = NULL, *comp = NULL;
 	struct report_gpu *gp = &rk->gpu;
 	unsigned char *is_comm = NULL;
@@ -482,6 +563,10 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	free(comm);
 	free(comp);
 	all = comm = comp = NULL;
+	if (kernel_median(r, nk, &gp->kernel_median_ns))
+		goto out;
+	gp->graph_launches = g->nr_graph_launches;
+	gp->graph_kernels = graph_kernels(g);
 	perm = group_by_name(g, r, nk);
 	if (!perm)
 		goto out;

@@ -25,9 +25,10 @@
  * CPU_COMM: a collective's span on a CPU thread (gloo:*, nccl:*, c10d::*),
  * counted as communication only in runs without kernels; HOST_COLL: one
  * that a vendor records only on the host (MTIA hccl:*), always counted;
- * HOST_SYNC: a runtime call that blocks the host.
+ * HOST_SYNC: a runtime call that blocks the host; GRAPH_LAUNCH: a runtime
+ * call that replays a CUDA/HIP graph (counted, its correlation kept, no record).
  */
-enum gpu_kind { GPU_KERNEL, GPU_MEMCPY, GPU_MEMSET, CPU_COMM, HOST_COLL, HOST_SYNC };
+enum gpu_kind { GPU_KERNEL, GPU_MEMCPY, GPU_MEMSET, CPU_COMM, HOST_COLL, HOST_SYNC, GRAPH_LAUNCH };
 
 #define GPU_MAX_RULES 32	/* more than device.c's table has */
 
@@ -46,6 +47,9 @@ struct gpu {
 	int64_t nr_device[GPU_MAX_RULES];	/* device events per device.c rule */
 	int64_t nr_runtime[GPU_MAX_RULES];	/* runtime calls per rule */
 	int64_t nr_hip, nr_cuda;		/* runtime calls by name */
+	struct buf graph_corr;	/* int64_t correlation of each graph launch */
+	struct buf kern_corr;	/* int64_t correlation of each kernel that has one */
+	int64_t nr_graph_launches;
 };
 
 void gpu_init(struct gpu *g);

@@ -748,6 +748,49 @@ static int pick_step(struct finish *f, size_t i)
 	return f->step_raw[f->s[i].name];
 }
 
+/*
+ * 1 when the last of the n steps idx[] was cut off by the end of the
+ * trace.  torch.profiler opens a step at each step() and closes the open
+ * one when profiling stops, so a trace taken without a schedule ends in a
+ * step that holds only what ran between the last step() and the stop:
+ * shorter than the others' median, and launching less than half of their
+ * median kernel time.  Its duration is no step's, so it stays out of the
+ * statistics and of the warm-up test.
+ */
+static int cut_off(struct finish *f, const size_t *idx, size_t n)
+{
+	int64_t *dur, *gpu;
+	const struct span_rec *last;
+	struct report_dist dd, dg;
+	int64_t last_gpu;
+	int cut = 0;
+
+	if (n < 2)
+		return 0;
+	dur = malloc((n - 1) * sizeof(*dur));
+	gpu = malloc((n - 1) * sizeof(*gpu));
+	if (!dur || !gpu)
+		goto out;	/* no memory: keep the step, as before */
+	for (size_t i = 0; i + 1 < n; i++) {
+		const struct span_rec *s = &f->s[idx[i]];
+
+		dur[i] = s->dur_ns;
+		gpu[i] = gpu_within(f->placed, f->nr_placed, s->track, s->ts_ns,
+				    sat_add(s->ts_ns, s->dur_ns));
+	}
+	report_dist_of(&dd, dur, n - 1);
+	report_dist_of(&dg, gpu, n - 1);
+	last = &f->s[idx[n - 1]];
+	last_gpu = gpu_within(f->placed, f->nr_placed, last->track, last->ts_ns,
+			      sat_add(last->ts_ns, last->dur_ns));
+	cut = dg.median_ns > 0 && (double)last_gpu < 0.5 * dg.median_ns &&
+	      (double)last->dur_ns < dd.median_ns;
+out:
+	free(dur);
+	free(gpu);
+	return cut;
+}
+
 static int steps(struct finish *f, struct arena *a, struct report_rank *rk, size_t *idx)
 {
 	struct report_steps *st = &rk->steps;
@@ -779,6 +822,8 @@ static int steps(struct finish *f, struct arena *a, struct report_rank *rk, size
 	for (size_t i = 0; i < n; i++)
 		st->durations_ns[i] = f->s[idx[i]].dur_ns;
 	st->nr_durations = n;
+	st->cut_off = cut_off(f, idx, n);
+	n -= (size_t)st->cut_off;
 	st->warmup = 0;
 	if (n >= 2) {
 		struct report_dist others;

@@ -82,6 +82,15 @@ static void f_none(struct row *w)
 	sep(w);
 }
 
+/* A string that may be missing: an empty cell then. */
+static void f_opt_str(struct row *w, const char *s)
+{
+	if (s)
+		f_str(w, s);
+	else
+		f_none(w);
+}
+
 static void row_end(struct row *w)
 {
 	buf_adds(w->b, "\r\n");
@@ -278,7 +287,8 @@ static void suggestions(const struct report *r, struct buf *b)
 	static const char *const sev[] = { "low", "medium", "high" };
 	struct row w = { b, 1 };
 
-	header(b, "id,severity,rank,metric,value,threshold,message");
+	header(b, "id,severity,rank,ranks_text,worst_rank,metric,value,threshold,impact_ns,"
+		  "impact_share,impact_basis,message,details");
 	for (size_t i = 0; i < r->nr_suggestions; i++) {
 		const struct report_suggestion *s = &r->suggestions[i];
 
@@ -288,10 +298,22 @@ static void suggestions(const struct report *r, struct buf *b)
 			f_i64(&w, s->rank);
 		else
 			f_none(&w);
+		f_opt_str(&w, s->ranks_text);
+		if (s->worst_rank >= 0)
+			f_i64(&w, s->worst_rank);
+		else
+			f_none(&w);
 		f_str(&w, s->metric);
 		f_dbl(&w, s->value);
 		f_dbl(&w, s->threshold);
+		if (s->impact_ns >= 0)
+			f_i64(&w, s->impact_ns);
+		else
+			f_none(&w);
+		f_dbl(&w, s->impact_share);
+		f_opt_str(&w, s->impact_basis);
 		f_str(&w, s->message);
+		f_opt_str(&w, s->details);
 		row_end(&w);
 	}
 }

@@ -95,6 +95,8 @@ void html_rank_tics(struct page *p, const char *axis);
 /* Sections, in page order (html_sections.c, html_phases.c, html_steps.c, html_gpu.c). */
 void html_summary(struct page *p);
 void html_suggestions(struct page *p);
+/* The top three findings, one line each with the time at stake (html_findings.c). */
+void html_findings_lead(struct page *p);
 void html_phases(struct page *p);
 void html_timeline(struct page *p);
 void html_collectives(struct page *p);

@@ -152,12 +152,14 @@ static void suggestion(struct page *p, size_t i)
 	buf_printf(p->b, "<div class=\"sugg %s\"><span class=\"sev sev-%s\">%s</span> ", sev, sev,
 		   sev);
 	html_text(p, s->id);
-	if (s->rank >= 0)
-		buf_printf(p->b, " \xc2\xb7 rank %lld", (long long)s->rank);
-	else
-		buf_adds(p->b, " \xc2\xb7 all ranks");
+	buf_adds(p->b, " \xc2\xb7 ");
+	html_text(p, s->ranks_text ? s->ranks_text : "all ranks");
 	buf_adds(p->b, "<p>");
 	html_text(p, s->message);
+	if (s->details) {
+		buf_adds(p->b, " ");
+		html_text(p, s->details);
+	}
 	buf_adds(p->b, "</p><p class=\"muted\">evidence: <code>");
 	html_text(p, s->metric);
 	buf_adds(p->b, "</code> = ");
@@ -213,6 +215,7 @@ void html_suggestions(struct page *p)
 	buf_adds(p->b, "<section id=\"suggestions\">\n<h2>Suggestions</h2>\n");
 	if (!r->nr_suggestions)
 		buf_adds(p->b, "<p class=\"muted\">No rule fired: nothing stands out.</p>\n");
+	html_findings_lead(p);
 	for (size_t i = 0; i < r->nr_suggestions;) {
 		size_t end = i + 1;
 

@@ -60,24 +60,6 @@ void term_value(FILE *f, double v, enum metric_unit u, unsigned flags, int width
 	fprintf(f, "%*s%s", width > cols ? width - cols : 0, "", s);
 }
 
-void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off)
-{
-	static const char *const sev[] = { "low", "medium", "high" };
-
-	if (!rep->nr_suggestions)
-		return;
-	fprintf(f, "%ssuggestions%s\n", bold, off);
-	for (size_t i = 0; i < rep->nr_suggestions; i++) {
-		const struct report_suggestion *sg = &rep->suggestions[i];
-
-		fprintf(f, "  [%s] ", sev[sg->severity]);
-		if (sg->rank >= 0)
-			fprintf(f, "rank %lld: ", (long long)sg->rank);
-		term_put_safe(f, sg->message);
-		fputc('\n', f);
-	}
-}
-
 void term_thresholds(FILE *f)
 {
 	fprintf(f, "\nThresholds (--threshold NAME=V):\n");

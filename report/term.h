@@ -37,7 +37,12 @@ void term_put_safe(FILE *f, const char *s);	/* all of s */
  */
 void term_value(FILE *f, double v, enum metric_unit u, unsigned flags, int width);
 
-/* The suggestions, most severe first, as suggest_compute() ordered them. */
+/*
+ * The findings (term_findings.c), as suggest_compute() ordered them: the
+ * top three one line each, then every finding with its details and
+ * evidence, wrapped to the terminal's width ($COLUMNS, else the terminal's,
+ * else 80).
+ */
 void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off);
 
 /* The --threshold table of a --help. */

@@ -18,7 +18,8 @@ filter() {
 	sed -e 's/"version": "[^"]*"/"version": "VERSION"/'
 }
 
-NO_COLOR=1 "$build/vanalyze" -j 2 --frames 81 --target-fps 16 --top 5 \
+# COLUMNS=80: the findings wrap to the width, which must not depend on the caller
+NO_COLOR=1 COLUMNS=80 "$build/vanalyze" -j 2 --frames 81 --target-fps 16 --top 5 \
 	--json "$tmp/report.json" testdata/demo > "$tmp/summary.txt"
 filter < "$tmp/summary.txt" > "$tmp/demo-summary.txt"
 filter < "$tmp/report.json" > "$tmp/demo-report.json"

@@ -109,9 +109,11 @@ static int get_steps_warmup(const struct report_rank *r, double *v)
 static size_t steps_samples(const struct report_rank *r, const int64_t **v)
 {
 	size_t skip = r->steps.warmup && r->steps.nr_durations ? 1 : 0;
+	/* a last step cut off by the end of the trace is no step's duration */
+	size_t cut = r->steps.cut_off == 1 && r->steps.nr_durations > skip ? 1 : 0;
 
 	*v = r->steps.durations_ns + skip;
-	return r->steps.nr_durations - skip;
+	return r->steps.nr_durations - skip - cut;
 }
 
 static int has_tp(const struct report_rank *r)
@@ -228,6 +230,10 @@ const struct metric_def metric_table[] = {
 	{ "gpu.host_sync_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_GET(get_gpu_host_sync_ns) },
 	{ "gpu.host_sync_count", UNIT_COUNT, DIR_LOWER, X, NULL, 0,
 	  METRIC_GET(get_gpu_host_sync_count) },
+	{ "gpu.kernel_median_ns", UNIT_NS, DIR_HIGHER, X, NULL, 0, METRIC_I64(gpu.kernel_median_ns) },
+	{ "gpu.graph_launches", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(gpu.graph_launches) },
+	{ "gpu.graph_kernels", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(gpu.graph_kernels) },
+	{ "steps.cut_off", UNIT_COUNT, DIR_NEUTRAL, 0, NULL, 0, METRIC_I64(steps.cut_off) },
 	{ "steps.count", UNIT_COUNT, DIR_NEUTRAL, 0, "steps", 17,
 	  METRIC_GET(get_steps_count) },
 	{ "steps.median_ns", UNIT_NS, DIR_LOWER, X | C | T, "step_median_ns", 18,

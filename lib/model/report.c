@@ -522,6 +522,14 @@ static void run_json(struct jsonw *w, const struct report *r)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
+	if (r->workload) {
+		jsonw_key(w, "workload");
+		jsonw_obj_begin(w);
+		jsonw_key(w, "kind");
+		jsonw_str(w, r->workload);
+		str_or_null(w, "reason", r->workload_reason);
+		jsonw_obj_end(w);
+	}
 	jsonw_key(w, "suggestions");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < r->nr_suggestions; i++) {
@@ -537,12 +545,23 @@ static void run_json(struct jsonw *w, const struct report *r)
 			jsonw_null(w);
 		else
 			jsonw_int(w, sg->rank);
+		jsonw_key(w, "ranks");
+		jsonw_arr_begin(w);
+		for (size_t k = 0; k < sg->nr_ranks; k++)
+			jsonw_int(w, sg->ranks[k]);
+		jsonw_arr_end(w);
+		str_or_null(w, "ranks_text", sg->ranks_text);
+		i64_or_null(w, "worst_rank", sg->worst_rank >= 0, sg->worst_rank);
 		jsonw_key(w, "metric");
 		jsonw_str(w, sg->metric);
 		num(w, "value", sg->value);
 		num(w, "threshold", sg->threshold);
+		i64_or_null(w, "impact_ns", sg->impact_ns >= 0, sg->impact_ns);
+		num(w, "impact_share", sg->impact_share);
+		str_or_null(w, "impact_basis", sg->impact_basis);
 		jsonw_key(w, "message");
 		jsonw_str(w, sg->message);
+		str_or_null(w, "details", sg->details);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);

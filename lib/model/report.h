@@ -79,6 +79,11 @@ struct report_steps {
 	const char *pattern;		/* "ProfilerStep#*" or the --step glob */
 	struct report_dist d;		/* without a warm-up step */
 	int warmup;			/* 1: durations_ns[0] was left out of d */
+	/*
+	 * 1: the last step was cut off by the end of the trace and left out of
+	 * d and of the warm-up test (INT64_MIN: unknown, an older report)
+	 */
+	int64_t cut_off;
 	int64_t *durations_ns;		/* every step, in time order */
 	size_t nr_durations;
 };
@@ -166,6 +171,9 @@ struct report_gpu {
 	double effective_utilization;	/* (busy - wait) / active_span */
 	int no_device;			/* no device activity recognised: the device figures are null */
 	int64_t host_sync_ns, host_sync_count;	/* runtime calls that block the host */
+	int64_t kernel_median_ns;	/* median over every kernel (not per name); INT64_MIN: null */
+	int64_t graph_launches;		/* cudaGraphLaunch/hipGraphLaunch calls */
+	int64_t graph_kernels;		/* kernels those launched (same correlation) */
 };
 
 /* Which recogniser of analyzer/device.c found the device work (static strings, NULL none). */
@@ -277,13 +285,26 @@ struct report_collective {
 
 enum report_severity { SEV_LOW, SEV_MEDIUM, SEV_HIGH };
 
+/*
+ * A finding: one per rule and run, over the ranks where the rule fired.
+ * The evidence (metric, value, threshold) is the worst rank's: the one
+ * with the most time at stake.
+ */
 struct report_suggestion {
 	const char *id;			/* "low-gpu-utilization" */
 	enum report_severity severity;
-	int64_t rank;			/* -1: the whole run (null) */
+	int64_t rank;			/* the one rank it concerns; -1: several (null) */
+	const int64_t *ranks;		/* where it fired, ascending (NULL with none) */
+	size_t nr_ranks;
+	const char *ranks_text;		/* "ranks 0–6", "all 8 ranks", "rank 2"; NULL: none */
+	int64_t worst_rank;		/* the evidence's rank; -1: none (null) */
 	const char *metric;
 	double value, threshold;
-	const char *message;
+	int64_t impact_ns;		/* time at stake on the worst rank; -1: unknown (null) */
+	double impact_share;		/* of that rank's span (its wall time); NaN: null */
+	const char *impact_basis;	/* how impact_ns was estimated; NULL with it */
+	const char *message;		/* the short message, one sentence */
+	const char *details;		/* what to do, and the rest of the evidence; may be NULL */
 };
 
 struct report {
@@ -300,7 +321,7 @@ struct report {
 	size_t nr_incomplete_ranks;
 	struct report_collective *collectives;
 	size_t nr_collectives;
-	struct report_suggestion *suggestions;
+	struct report_suggestion *suggestions;	/* by impact_ns, descending */
 	size_t nr_suggestions;
 	/*
 	 * A compact report (vaggregate without --full): each rank keeps its
@@ -317,6 +338,8 @@ struct report {
 	 * the table's arena must then live as long as the report).
 	 */
 	struct strtab *strings;
+	const char *workload;		/* workload.h's kind; NULL until suggest_compute() */
+	const char *workload_reason;	/* the evidence for it */
 	struct arena arena;
 };
 

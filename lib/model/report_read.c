@@ -676,8 +676,29 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 		sg->value = get_f64(c, &a[i], "value");
 		sg->threshold = get_f64(c, &a[i], "threshold");
 		sg->message = get_str(c, &a[i], "message");
+		/* the findings' keys (issue 15); older reports lack them */
+		sg->ranks_text = get_str_or_null(c, &a[i], "ranks_text");
+		sg->worst_rank = get_i64_or(c, &a[i], "worst_rank", -1);
+		sg->impact_ns = get_i64_or(c, &a[i], "impact_ns", -1);
+		sg->impact_share = jdom_get(&a[i], "impact_share") ? get_f64(c, &a[i], "impact_share")
+								    : NAN;
+		sg->impact_basis = get_str_or_null(c, &a[i], "impact_basis");
+		sg->details = get_str_or_null(c, &a[i], "details");
+		if (jdom_get(&a[i], "ranks")) {
+			size_t nr;
+			int64_t *v = int_array(c, &a[i], "ranks", &nr);
+
+			sg->ranks = v;
+			sg->nr_ranks = nr;
+		}
 	}
 	r->nr_suggestions = n;
+	if (jdom_get(root, "workload")) {
+		const struct jdom *w = jdom_get(root, "workload");
+
+		r->workload = get_str_or_null(c, w, "kind");
+		r->workload_reason = get_str_or_null(c, w, "reason");
+	}
 }
 
 /* What REPORT_READ_LEAN leaves out, passed over unparsed: most of a report's numbers. */

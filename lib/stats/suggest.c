@@ -10,13 +10,13 @@
  * and just past it.  Its evidence metric goes into the metric catalogue
  * (metric.c) so the outputs know its unit.
  *
- * Two passes.  The first evaluates every rule on every rank and keeps each
- * firing as a hit: the value, the threshold and the named evidence its
- * message needs, with strings borrowed from the report.  The second
- * collapses a rule that fired on every rank that has its inputs, sorts, and
- * only then writes the messages into the arena, so a collapsed rule costs
- * one message, not one per rank.  Scratch arrays are malloc'd and freed
- * here.
+ * Two passes.  The first evaluates every rule on every complete rank and
+ * keeps each firing as a hit: the value, the threshold, the time at stake
+ * and the named evidence its message needs, with strings borrowed from the
+ * report.  The second groups the hits by rule, keeps the worst of each
+ * group, sorts the groups by impact and only then writes the messages into
+ * the arena, so a rule costs one message however many ranks it fired on.
+ * Scratch arrays are malloc'd and freed here.
  */
 #include "suggest.h"
 
@@ -31,6 +31,8 @@
 
 #include "grow.h"
 #include "metric.h"
+#include "rankset.h"
+#include "workload.h"
 
 /* A printf into rep's arena, any length; NULL when out of memory. */
 static const char *arena_fmt(struct arena *a, const char *fmt, ...)
@@ -94,64 +96,6 @@ static const struct report_phase *phase_match(const struct report_rank *r,
 		}
 	}
 	return best;
-}
-
-struct wk {
-	double avg;
-	int64_t count;
-};
-
-static int cmp_wk(const void *a, const void *b)
-{
-	double x = ((const struct wk *)a)->avg, y = ((const struct wk *)b)->avg;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The median duration of r's kernels, weighting each row's average by its
- * count (the median of an even count is the mean of the two middle values);
- * kernel_time / kernels without usable rows.  -1 when out of memory.
- */
-static int kernel_median(const struct report_rank *r, double *med)
-{
-	struct wk *w;
-	size_t n = 0;
-	int64_t total = 0, lo, hi, seen = 0;
-	double vlo = 0, vhi = 0;
-
-	*med = (double)r->gpu.kernel_time_ns / (double)r->gpu.kernels;
-	if (!r->nr_kernels)
-		return 0;
-	if (r->nr_kernels > SIZE_MAX / sizeof(*w) || !(w = malloc(r->nr_kernels * sizeof(*w))))
-		return -1;
-	for (size_t i = 0; i < r->nr_kernels; i++) {
-		const struct report_kernel *k = &r->kernels[i];
-
-		if (k->d.count <= 0 || !isfinite(k->d.avg_ns) || total > INT64_MAX - k->d.count)
-			continue;
-		w[n].avg = k->d.avg_ns;
-		w[n].count = k->d.count;
-		total += k->d.count;
-		n++;
-	}
-	if (n) {
-		qsort(w, n, sizeof(*w), cmp_wk);
-		lo = (total - 1) / 2;
-		hi = total / 2;
-		for (size_t i = 0; i < n; i++) {
-			if (seen <= lo && lo < seen + w[i].count)
-				vlo = w[i].avg;
-			if (seen <= hi && hi < seen + w[i].count) {
-				vhi = w[i].avg;
-				break;
-			}
-			seen += w[i].count;
-		}
-		*med = (vlo + vhi) / 2;
-	}
-	free(w);
-	return 0;
 }
 
 /* The median of v[0..n) as DESIGN.md defines it; sorts v.  n > 0. */
@@ -291,10 +235,13 @@ struct evidence {
 	double idle_share;		/* idle / active span */
 	double wait_ns;			/* GPU time waiting inside collectives for others */
 	double comm_ns, overlap;	/* communication time, its share overlapped */
+	double kernels, graph_kernels;	/* kernels, and those launched by graph replays */
 	int64_t rank;			/* straggler: the rank */
 	double excess;			/* straggler: value / median - 1 */
 	double last_share;		/* straggler: share of collectives it reached last */
 	const char *delays;		/* straggler by wait: where most waiting is (borrowed) */
+	const char *waiters;		/* straggler by wait: the waiting ranks (arena) */
+	double wait_share;		/* ... the share of their communication time spent waiting */
 	const char *phase;		/* a phase's name (borrowed) */
 	double phase_ns, phase_calls;	/* its time and count */
 	double phase_share;		/* its share of the span */
@@ -307,16 +254,25 @@ struct evidence {
 	int64_t device;
 	double capacity;		/* the device's memory, bytes */
 	double first_step_ns, others_median_ns;
+	int cut_off;			/* the last step was left out, cut off by the trace's end */
 	double fps, target_fps;
 	const char *category;		/* the kernel category with the most time */
 	double category_share;		/* its share of kernel time */
 };
 
-/* A firing: what the report shows of it, and the evidence of its message. */
+/*
+ * A firing: what the report shows of it, the time at stake and the
+ * evidence of its message.  wl is the run's workload, set before the
+ * evaluator runs, so the advice fits the run.
+ */
 struct finding {
 	enum report_severity sev;
 	const char *metric;		/* static, or in the report's arena */
 	double value, threshold;
+	double impact_ns;		/* time at stake on this rank; < 0: unknown */
+	const char *basis;		/* how impact_ns was estimated (static) */
+	double span_ns;			/* the rank's wall time, for the impact's share */
+	enum workload_kind wl;
 	struct evidence e;
 };
 
@@ -325,6 +281,34 @@ enum { NO_INPUTS, QUIET, FIRES };
 
 /* A value in its unit, ASCII, for a message. */
 #define FMT(buf, v, unit) metric_fmt(buf, sizeof(buf), v, unit, FMT_ASCII)
+
+/* A finding's two texts while they are written: the short message and the details. */
+struct text {
+	char m[512], d[1024];
+	const char *where;		/* "All 8 ranks", "Ranks 0-6", "Rank 2" */
+	int plural;			/* where names more than one rank */
+};
+
+/* The loop a workload repeats, in advice: "the denoising loop". */
+static const char *loop_words(enum workload_kind wl)
+{
+	switch (wl) {
+	case WL_DIFFUSION:
+		return "the denoising loop";
+	case WL_LLM:
+		return "the decode loop";
+	case WL_TRAINING:
+		return "the training step";
+	default:
+		return "the hot loop";
+	}
+}
+
+/* 1 when most of the rank's kernels already run from CUDA/HIP graph replays. */
+static int graphs_in_use(const struct evidence *e)
+{
+	return e->kernels > 0 && e->graph_kernels * 2 > e->kernels;
+}
 
 /*
  * 1 when r's waits inside collectives are known (collectives matched across
@@ -335,11 +319,19 @@ static int has_gpu_wait(const struct report_gpu *g)
 	return g->has_wait && isfinite(g->effective_utilization) && !g->cpu_comm;
 }
 
+/* Kernel and graph counts of r into e, for the advice on CUDA graphs. */
+static void graph_evidence(const struct report_rank *r, struct evidence *e)
+{
+	e->kernels = (double)r->gpu.kernels;
+	e->graph_kernels = r->gpu.graph_kernels > 0 ? (double)r->gpu.graph_kernels : 0;
+}
+
 /*
  * low-gpu-utilization: busy / active span below t[0]; below t[1] it is
  * high.  Effective utilization where collectives were matched: a kernel
  * that spins waiting for a late rank is busy but does no work, and counting
- * it would make the waiting ranks look best and the late one worst.
+ * it would make the waiting ranks look best and the late one worst.  At
+ * stake: the idle time (the waiting is the straggler finding's).
  */
 static int eval_low_util(const struct report_rank *r, const double *t, struct arena *a,
 			 struct finding *f)
@@ -358,37 +350,61 @@ static int eval_low_util(const struct report_rank *r, const double *t, struct ar
 		f->metric = "gpu.effective_utilization";
 	f->value = util;
 	f->threshold = f->sev == SEV_HIGH ? t[1] : t[0];
+	f->impact_ns = (double)g->idle_ns;
+	f->basis = "GPU idle time in its active span";
 	f->e.idle_ns = (double)g->idle_ns;
 	f->e.active_span_ns = (double)g->active_span_ns;
 	f->e.wait_ns = has_gpu_wait(g) ? (double)g->comm_wait_ns : 0;
+	graph_evidence(r, &f->e);
 	return FIRES;
 }
 
-static void msg_low_util(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_low_util(struct text *t, const struct finding *f)
 {
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], b[METRIC_FMT_MAX], w[METRIC_FMT_MAX];
+	const char *gaps;
 
 	if (f->e.wait_ns > 0)
-		snprintf(m, n,
-			 "The GPU does useful work only %s of its active time (%s idle and %s "
-			 "waiting inside collectives for other ranks, of %s)%s. The waiting is the "
-			 "stragglers' doing (see stragglers); for the idle part look for host-side "
-			 "gaps between denoising steps and blocks (scheduler and latent bookkeeping "
-			 "in Python, data loading, synchronisation); CUDA graphs or torch.compile "
-			 "keep the GPU fed.",
-			 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.idle_ns, UNIT_NS),
-			 FMT(w, f->e.wait_ns, UNIT_NS), FMT(b, f->e.active_span_ns, UNIT_NS), where);
+		snprintf(t->m, sizeof(t->m),
+			 "%s: the GPU does useful work only %s of its active time.", t->where,
+			 FMT(v, f->value, UNIT_RATIO));
 	else
-		snprintf(m, n,
-			 "The GPU is busy only %s of its active time (%s idle of %s)%s. Look for "
-			 "host-side gaps between denoising steps and blocks (scheduler and latent "
-			 "bookkeeping in Python, data loading, synchronisation); CUDA graphs or "
-			 "torch.compile keep the GPU fed.",
-			 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.idle_ns, UNIT_NS),
-			 FMT(b, f->e.active_span_ns, UNIT_NS), where);
+		snprintf(t->m, sizeof(t->m), "%s: the GPU is busy only %s of its active time.",
+			 t->where, FMT(v, f->value, UNIT_RATIO));
+	switch (f->wl) {
+	case WL_DIFFUSION:
+		gaps = "between denoising steps and blocks (scheduler and latent bookkeeping "
+		       "in Python, data loading, synchronisation)";
+		break;
+	case WL_LLM:
+		gaps = "between batches (scheduling, sampling and detokenisation in Python, "
+		       "synchronisation)";
+		break;
+	case WL_TRAINING:
+		gaps = "between steps and inside them (data loading, optimizer, logging, "
+		       "synchronisation)";
+		break;
+	default:
+		gaps = "between kernels (Python overhead, data loading, synchronisation)";
+	}
+	snprintf(t->d, sizeof(t->d),
+		 "%s idle%s%s%s of %s active. Look for host-side gaps %s; %s.",
+		 FMT(a, f->e.idle_ns, UNIT_NS), f->e.wait_ns > 0 ? " and " : "",
+		 f->e.wait_ns > 0 ? FMT(w, f->e.wait_ns, UNIT_NS) : "",
+		 f->e.wait_ns > 0 ? " waiting inside collectives (the straggler's doing)" : "",
+		 FMT(b, f->e.active_span_ns, UNIT_NS), gaps,
+		 graphs_in_use(&f->e)
+			 ? "most kernels already run from graph replays, so shorten the host "
+			   "work between replays"
+			 : "CUDA graphs or torch.compile keep the GPU fed");
 }
 
-/* launch-bound: the median kernel under t[0] us while the GPU idles more than t[1]. */
+/*
+ * launch-bound: the median kernel (over every kernel, gpu.kernel_median_ns)
+ * under t[0] us while the GPU idles more than t[1] of its active span: the
+ * gaps between kernels, not the kernels, set the pace.  At stake: the idle
+ * time.
+ */
 static int eval_launch(const struct report_rank *r, const double *t, struct arena *a,
 		       struct finding *f)
 {
@@ -398,33 +414,51 @@ static int eval_launch(const struct report_rank *r, const double *t, struct aren
 	(void)a;
 	if (!r->analysed || g->kernels <= 0 || g->active_span_ns <= 0)
 		return NO_INPUTS;
-	if (kernel_median(r, &med))
-		return -1;
+	/* an older report without the true median: the mean kernel */
+	med = g->kernel_median_ns != INT64_MIN ? (double)g->kernel_median_ns
+					       : (double)g->kernel_time_ns / (double)g->kernels;
 	idle = (double)g->idle_ns / (double)g->active_span_ns;
 	if (!(med < t[0] * 1e3 && idle > t[1]))
 		return QUIET;
 	f->value = med;
 	f->threshold = t[0] * 1e3;
+	f->impact_ns = (double)g->idle_ns;
+	f->basis = "GPU idle time between kernels";
 	f->e.idle_share = idle;
+	f->e.idle_ns = (double)g->idle_ns;
+	graph_evidence(r, &f->e);
 	return FIRES;
 }
 
-static void msg_launch(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_launch(struct text *t, const struct finding *f)
 {
-	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], k[METRIC_FMT_MAX], gk[METRIC_FMT_MAX];
 
-	snprintf(m, n,
-		 "Many short kernels: the median kernel takes %s and the GPU is idle %s of its "
-		 "active span%s, so it waits on kernel launches. Capture the denoising step in "
-		 "CUDA graphs or use torch.compile(mode=\"reduce-overhead\"), and fuse "
-		 "elementwise ops (norms, modulation, RoPE) into fewer kernels.",
-		 FMT(v, f->value, UNIT_NS), FMT(a, f->e.idle_share, UNIT_RATIO), where);
+	snprintf(t->m, sizeof(t->m),
+		 "%s: many short kernels (median %s) with the GPU idle %s of its active span: "
+		 "launches set the pace.",
+		 t->where, FMT(v, f->value, UNIT_NS), FMT(a, f->e.idle_share, UNIT_RATIO));
+	if (graphs_in_use(&f->e))
+		snprintf(t->d, sizeof(t->d),
+			 "%s of the %s kernels already run from CUDA/HIP graph replays, so more "
+			 "graphs will not help: the idle time is the host work between replays "
+			 "and the kernels launched outside the graphs. Move that work (sampling, "
+			 "bookkeeping) into the graph or overlap it with the replay, and fuse "
+			 "small kernels.",
+			 FMT(gk, f->e.graph_kernels, UNIT_COUNT), FMT(k, f->e.kernels, UNIT_COUNT));
+	else
+		snprintf(t->d, sizeof(t->d),
+			 "Capture %s in CUDA graphs or use torch.compile(mode=\"reduce-overhead\"), "
+			 "and fuse small elementwise ops%s into fewer kernels.",
+			 loop_words(f->wl),
+			 f->wl == WL_DIFFUSION ? " (norms, modulation, RoPE)" : "");
 }
 
 /*
  * comm-heavy-low-overlap: comm over t[0] of busy time, less than t[1] of it
  * overlapped.  Where collectives matched, the transfer over busy time less
- * waiting: the waiting is the straggler rule's.
+ * waiting: the waiting is the straggler rule's.  At stake: the transfer
+ * time not overlapped with compute.
  */
 static int eval_comm(const struct report_rank *r, const double *t, struct arena *a,
 		     struct finding *f)
@@ -444,22 +478,40 @@ static int eval_comm(const struct report_rank *r, const double *t, struct arena 
 		return QUIET;
 	f->value = share;
 	f->threshold = t[0];
+	f->impact_ns = (double)comm * (1 - g->comm_compute_overlap);
+	f->basis = "communication (transfer) time not overlapped with compute";
 	f->e.overlap = g->comm_compute_overlap;
 	f->e.comm_ns = (double)comm;
+	f->e.wait_ns = wait ? 1 : 0;
 	return FIRES;
 }
 
-static void msg_comm(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_comm(struct text *t, const struct finding *f)
 {
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], b[METRIC_FMT_MAX];
+	const char *how;
 
-	snprintf(m, n,
-		 "Communication takes %s of GPU busy time (%s) and only %s of it overlaps "
-		 "compute%s. Overlap collectives with compute (async all-gather and "
-		 "reduce-scatter, the sequence-parallel all-to-all overlapped with attention) and "
-		 "check the interconnect (NVLink/InfiniBand bandwidth, NCCL topology).",
-		 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.comm_ns, UNIT_NS),
-		 FMT(b, f->e.overlap, UNIT_RATIO), where);
+	snprintf(t->m, sizeof(t->m),
+		 "%s: %s takes %s of GPU busy time and only %s of it overlaps compute.", t->where,
+		 f->e.wait_ns > 0 ? "data transfer in collectives" : "communication",
+		 FMT(v, f->value, UNIT_RATIO), FMT(b, f->e.overlap, UNIT_RATIO));
+	switch (f->wl) {
+	case WL_DIFFUSION:
+		how = " (async all-gather and reduce-scatter, the sequence-parallel all-to-all "
+		      "overlapped with attention)";
+		break;
+	case WL_TRAINING:
+		how = " (DDP/FSDP bucketing and prefetch, gradient all-reduce overlapped with "
+		      "backward)";
+		break;
+	default:
+		how = "";
+	}
+	snprintf(t->d, sizeof(t->d),
+		 "%s of transfer%s. Overlap collectives with compute%s, and check the "
+		 "interconnect (NVLink/InfiniBand bandwidth, NCCL topology).",
+		 FMT(a, f->e.comm_ns, UNIT_NS),
+		 f->e.wait_ns > 0 ? ", waiting for other ranks left out" : "", how);
 }
 
 /* How a metric of the straggler table reads in a sentence. */
@@ -474,43 +526,47 @@ static const char *metric_words(const char *m)
 	return m;
 }
 
-#define STRAGGLER_CHECK                                                                       \
-	"Check that rank for thermal or power throttling, a slow or busy host, data loading, " \
-	"and an uneven split of the sequence or blocks across ranks."
-
 /*
  * straggler: no evaluator, its findings are crossrank's stragglers (value:
  * the rank's, threshold: the median over ranks).
  */
-static void msg_straggler(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_straggler(struct text *t, const struct finding *f)
 {
 	enum metric_unit u = metric_unit_of(f->metric);
 	char x[METRIC_FMT_MAX], v[METRIC_FMT_MAX], med[METRIC_FMT_MAX], name[124];
+	const char *split = f->wl == WL_DIFFUSION ? "the sequence or blocks" : "the work";
 
-	(void)where;
 	FMT(v, f->value, u);
+	if (f->e.delays && f->e.waiters) {
+		snprintf(t->m, sizeof(t->m),
+			 "%s hold%s the others back: %s wait %s of their communication time for %s.",
+			 t->where, t->plural ? "" : "s", f->e.waiters,
+			 FMT(x, f->e.wait_share, UNIT_RATIO), t->plural ? "them" : "it");
+		snprintf(t->d, sizeof(t->d),
+			 "%s reach%s %s of %s collectives last; the other ranks wait %s for it in "
+			 "all, most at %s. Their long steps and busy-looking GPUs are that waiting. "
+			 "Check the slow rank for thermal or power throttling, a slow or busy host, "
+			 "data loading, and an uneven split of %s across ranks.",
+			 t->where, t->plural ? "" : "es", FMT(med, f->e.last_share, UNIT_RATIO),
+			 t->plural ? "their" : "its", v, plain(name, sizeof(name), f->e.delays),
+			 split);
+		return;
+	}
 	FMT(med, f->threshold, u);
-	if (f->e.delays)
-		snprintf(m, n,
-			 "Rank %" PRId64 " is the rank the others wait for: it reaches %s of its "
-			 "collectives last, and the other ranks wait %s for it in all, most at "
-			 "%s. Their long steps and busy-looking GPUs are that waiting. "
-			 STRAGGLER_CHECK,
-			 f->e.rank, FMT(x, f->e.last_share, UNIT_RATIO), v,
-			 plain(name, sizeof(name), f->e.delays));
-	else if (f->e.excess >= 0)
-		snprintf(m, n,
-			 "Rank %" PRId64 "'s %s is %s longer than the median over ranks (%s "
-			 "against %s), which holds the other ranks back at every collective. "
-			 STRAGGLER_CHECK,
-			 f->e.rank, metric_words(f->metric), FMT(x, f->e.excess, UNIT_RATIO), v,
-			 med);
+	if (f->e.excess >= 0)
+		snprintf(t->m, sizeof(t->m),
+			 "%s: its %s is %s longer than the median over ranks, which holds the "
+			 "others back at every collective.",
+			 t->where, metric_words(f->metric), FMT(x, f->e.excess, UNIT_RATIO));
 	else
-		snprintf(m, n,
-			 "Rank %" PRId64 " spends %s less time in communication than the median "
-			 "(%s against %s): the other ranks wait for it inside collectives, so it "
-			 "is the slow one. " STRAGGLER_CHECK,
-			 f->e.rank, FMT(x, -f->e.excess, UNIT_RATIO), v, med);
+		snprintf(t->m, sizeof(t->m),
+			 "%s spends %s less time in communication than the median: the others "
+			 "wait for it inside collectives.",
+			 t->where, FMT(x, -f->e.excess, UNIT_RATIO));
+	snprintf(t->d, sizeof(t->d),
+		 "%s against a median of %s. Check that rank for thermal or power throttling, a "
+		 "slow or busy host, data loading, and an uneven split of %s across ranks.",
+		 v, med, split);
 }
 
 /* A phase of r named like one of the needles whose share is above t. */
@@ -519,7 +575,7 @@ static int eval_phase(const struct report_rank *r, double t, struct arena *a, st
 {
 	const struct report_phase *p;
 
-	if (!r->has_phases)
+	if (!r->has_phases || f->wl != WL_DIFFUSION)
 		return NO_INPUTS;
 	p = phase_match(r, needles, nr_needles);
 	if (!p || !(p->share > t))
@@ -528,32 +584,35 @@ static int eval_phase(const struct report_rank *r, double t, struct arena *a, st
 		return -1;
 	f->value = p->share;
 	f->threshold = t;
+	f->impact_ns = (double)p->d.total_ns;
+	f->basis = "the phase's time";
 	f->e.phase = p->name;
 	f->e.phase_ns = (double)p->d.total_ns;
 	f->e.phase_calls = (double)p->d.count;
 	return FIRES;
 }
 
-/* vae-decode-dominant: a *vae* or *decode* phase above t[0] of the span. */
+/* vae-decode-dominant: in a diffusion pipeline, a *vae* or *decode* phase above t[0] of the span. */
 static int eval_vae(const struct report_rank *r, const double *t, struct arena *a,
 		    struct finding *f)
 {
 	return eval_phase(r, t[0], a, f, vae_needles, sizeof(vae_needles) / sizeof(*vae_needles));
 }
 
-static void msg_vae(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_vae(struct text *t, const struct finding *f)
 {
 	char name[64], v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
 
-	snprintf(m, n,
-		 "The VAE phase '%s' (%s) takes %s of the trace%s. Decode in spatial tiles and "
-		 "temporal chunks, run the decode on a separate stream or overlap it with the "
-		 "next generation, or use a lighter (distilled or tiny) decoder.",
-		 plain(name, sizeof(name), f->e.phase), FMT(a, f->e.phase_ns, UNIT_NS),
-		 FMT(v, f->value, UNIT_RATIO), where);
+	snprintf(t->m, sizeof(t->m), "%s: the VAE phase '%s' takes %s of the trace.", t->where,
+		 plain(name, sizeof(name), f->e.phase), FMT(v, f->value, UNIT_RATIO));
+	snprintf(t->d, sizeof(t->d),
+		 "%s in the phase. Decode in spatial tiles and temporal chunks, run the decode on "
+		 "a separate stream or overlap it with the next generation, or use a lighter "
+		 "(distilled or tiny) decoder.",
+		 FMT(a, f->e.phase_ns, UNIT_NS));
 }
 
-/* text-encoding-dominant: a text-encoding phase above t[0] of the span. */
+/* text-encoding-dominant: in a diffusion pipeline, a text-encoding phase above t[0]. */
 static int eval_text(const struct report_rank *r, const double *t, struct arena *a,
 		     struct finding *f)
 {
@@ -561,16 +620,17 @@ static int eval_text(const struct report_rank *r, const double *t, struct arena 
 			  sizeof(text_needles) / sizeof(*text_needles));
 }
 
-static void msg_text(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_text(struct text *t, const struct finding *f)
 {
 	char name[64], v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], c[METRIC_FMT_MAX];
 
-	snprintf(m, n,
-		 "Text encoding (phase '%s', %s in %s calls) takes %s of the trace%s. Cache "
-		 "prompt embeddings and run the text encoder once per prompt, not per block or "
-		 "step; offload it to another device or quantize it (FP8/INT8).",
-		 plain(name, sizeof(name), f->e.phase), FMT(a, f->e.phase_ns, UNIT_NS),
-		 FMT(c, f->e.phase_calls, UNIT_COUNT), FMT(v, f->value, UNIT_RATIO), where);
+	snprintf(t->m, sizeof(t->m), "%s: text encoding (phase '%s') takes %s of the trace.",
+		 t->where, plain(name, sizeof(name), f->e.phase), FMT(v, f->value, UNIT_RATIO));
+	snprintf(t->d, sizeof(t->d),
+		 "%s in %s calls. Cache prompt embeddings and run the text encoder once per "
+		 "prompt, not per block or step; offload it to another device or quantize it "
+		 "(FP8/INT8).",
+		 FMT(a, f->e.phase_ns, UNIT_NS), FMT(c, f->e.phase_calls, UNIT_COUNT));
 }
 
 /* attention-dominant: attention kernels above t[0] of kernel time. */
@@ -590,47 +650,67 @@ static int eval_attention(const struct report_rank *r, const double *t, struct a
 		return QUIET;
 	f->value = share;
 	f->threshold = t[0];
+	f->impact_ns = attn;
+	f->basis = "attention kernel time (an upper bound)";
 	f->e.kernel_ns = attn;
 	return FIRES;
 }
 
-static void msg_attention(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_attention(struct text *t, const struct finding *f)
 {
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
 
-	snprintf(m, n,
-		 "Attention kernels take %s of kernel time (%s)%s. Long video token sequences "
-		 "make attention quadratic: use sparse or sliding-window attention, FP8 attention "
-		 "(e.g. SageAttention), or FlashAttention-3 on Hopper GPUs.",
-		 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.kernel_ns, UNIT_NS), where);
+	snprintf(t->m, sizeof(t->m), "%s: attention kernels take %s of kernel time.", t->where,
+		 FMT(v, f->value, UNIT_RATIO));
+	if (f->wl == WL_DIFFUSION)
+		snprintf(t->d, sizeof(t->d),
+			 "%s of attention. Long video token sequences make attention quadratic: "
+			 "use sparse or sliding-window attention, FP8 attention (e.g. "
+			 "SageAttention), or FlashAttention-3 on Hopper GPUs.",
+			 FMT(a, f->e.kernel_ns, UNIT_NS));
+	else
+		snprintf(t->d, sizeof(t->d),
+			 "%s of attention. Use the fused attention kernels of the GPU "
+			 "(FlashAttention, SDPA's flash or memory-efficient backend), lower "
+			 "precision (FP8) where accuracy allows, or shorter sequences.",
+			 FMT(a, f->e.kernel_ns, UNIT_NS));
 }
 
-/* many-denoising-steps: more than t[0] steps, the warm-up one included. */
+/*
+ * many-denoising-steps: in a diffusion pipeline, more than t[0] steps, the
+ * warm-up one included.  At stake: the steps beyond t[0] at the median step.
+ */
 static int eval_steps(const struct report_rank *r, const double *t, struct arena *a,
 		      struct finding *f)
 {
+	double n;
+
 	(void)a;
-	if (!r->has_phases)
+	if (!r->has_phases || f->wl != WL_DIFFUSION)
 		return NO_INPUTS;
-	if (!((double)r->steps.nr_durations > t[0]))
+	n = (double)r->steps.nr_durations - (r->steps.cut_off == 1);
+	if (!(n > t[0]))
 		return QUIET;
-	f->value = (double)r->steps.nr_durations;
+	f->value = n;
 	f->threshold = t[0];
+	f->impact_ns = (n - t[0]) * r->steps.d.median_ns;
+	f->basis = "the steps beyond the threshold at the median step";
 	f->e.step_median_ns = r->steps.d.median_ns;
 	f->e.pattern = r->steps.pattern;
 	return FIRES;
 }
 
-static void msg_steps(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_steps(struct text *t, const struct finding *f)
 {
 	char v[METRIC_FMT_MAX], pat[64], a[METRIC_FMT_MAX];
 
-	snprintf(m, n,
-		 "The trace has %s denoising steps (%s, median %s)%s. Cut the step count with a "
-		 "step-distilled model or a fewer-step sampler, or reuse DiT features across "
-		 "neighbouring steps (TeaCache or FasterCache style step caching).",
-		 FMT(v, f->value, UNIT_COUNT), plain(pat, sizeof(pat), f->e.pattern),
-		 FMT(a, f->e.step_median_ns, UNIT_NS), where);
+	snprintf(t->m, sizeof(t->m), "%s: %s denoising steps (median %s).", t->where,
+		 FMT(v, f->value, UNIT_COUNT), FMT(a, f->e.step_median_ns, UNIT_NS));
+	snprintf(t->d, sizeof(t->d),
+		 "Steps are spans matching %s. Cut the step count with a step-distilled model or "
+		 "a fewer-step sampler, or reuse DiT features across neighbouring steps (TeaCache "
+		 "or FasterCache style step caching).",
+		 plain(pat, sizeof(pat), f->e.pattern));
 }
 
 /* memcpy-heavy: memcpy/memset above t[0] of GPU busy time. */
@@ -647,27 +727,35 @@ static int eval_memcpy(const struct report_rank *r, const double *t, struct aren
 		return QUIET;
 	f->value = share;
 	f->threshold = t[0];
+	f->impact_ns = (double)r->gpu.memory_ns;
+	f->basis = "memcpy/memset time";
 	f->e.memory_ns = (double)r->gpu.memory_ns;
 	return FIRES;
 }
 
-static void msg_memcpy(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_memcpy(struct text *t, const struct finding *f)
 {
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
 
-	snprintf(m, n,
-		 "Memory copies take %s of GPU busy time (%s)%s. Use pinned host memory and "
-		 "non_blocking=True copies, keep latents and embeddings on the device, and avoid "
-		 ".cpu() and .item() inside the denoising loop.",
-		 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.memory_ns, UNIT_NS), where);
+	snprintf(t->m, sizeof(t->m), "%s: memory copies take %s of GPU busy time.", t->where,
+		 FMT(v, f->value, UNIT_RATIO));
+	snprintf(t->d, sizeof(t->d),
+		 "%s of copies. Use pinned host memory and non_blocking=True copies, keep %s on "
+		 "the device, and avoid .cpu() and .item() inside %s.",
+		 FMT(a, f->e.memory_ns, UNIT_NS),
+		 f->wl == WL_DIFFUSION ? "latents and embeddings" : "tensors", loop_words(f->wl));
 }
 
-/* host-sync: synchronising CPU calls above t[0] of the span. */
+/*
+ * host-sync: synchronising CPU calls above t[0] of the span.  At stake: the
+ * GPU's idle time, at most the calls' time: a sync costs wall time only
+ * where the GPU then runs dry.
+ */
 static int eval_sync(const struct report_rank *r, const double *t, struct arena *a,
 		     struct finding *f)
 {
 	const char *top;
-	double ns, share;
+	double ns, share, idle = (double)r->gpu.idle_ns;
 
 	(void)a;
 	if (!r->analysed || r->span_ns <= 0)
@@ -678,21 +766,25 @@ static int eval_sync(const struct report_rank *r, const double *t, struct arena 
 		return QUIET;
 	f->value = share;
 	f->threshold = t[0];
+	f->impact_ns = r->gpu.active_span_ns > 0 ? (idle < ns ? idle : ns) : ns;
+	f->basis = "GPU idle time, at most the synchronising calls' time";
 	f->e.sync_ns = ns;
 	f->e.sync_top = top;
+	f->e.idle_ns = idle;
 	return FIRES;
 }
 
-static void msg_sync(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_sync(struct text *t, const struct finding *f)
 {
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], top[64];
 
-	snprintf(m, n,
-		 "Synchronising calls hold the CPU for %s of the trace (%s, mostly %s)%s. Remove "
-		 ".item(), .cpu() and printing of tensors from the denoising loop, and wait on "
-		 "CUDA events instead of synchronising the whole device.",
-		 FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.sync_ns, UNIT_NS),
-		 plain(top, sizeof(top), f->e.sync_top), where);
+	snprintf(t->m, sizeof(t->m), "%s: synchronising calls hold the CPU for %s of the trace.",
+		 t->where, FMT(v, f->value, UNIT_RATIO));
+	snprintf(t->d, sizeof(t->d),
+		 "%s, mostly %s. Remove .item(), .cpu() and printing of tensors from %s, and wait "
+		 "on CUDA events instead of synchronising the whole device.",
+		 FMT(a, f->e.sync_ns, UNIT_NS), plain(top, sizeof(top), f->e.sync_top),
+		 loop_words(f->wl));
 }
 
 /* memory-near-capacity: the fullest GPU's peak reserved above t[0] of its capacity. */
@@ -729,19 +821,33 @@ static int eval_memory(const struct report_rank *r, const double *t, struct aren
 	return FIRES;
 }
 
-static void msg_memory(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_memory(struct text *t, const struct finding *f)
 {
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
 
-	snprintf(m, n,
-		 "Peak reserved memory on device %" PRId64 " is %s of its %s%s. Reduce batch or "
-		 "resolution per GPU, enable VAE tiling, offload activations or the text encoder, "
-		 "and set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation.",
-		 f->e.device, FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.capacity, UNIT_BYTES),
-		 where);
+	snprintf(t->m, sizeof(t->m),
+		 "%s: peak reserved memory on device %" PRId64 " is %s of its %s.", t->where,
+		 f->e.device, FMT(v, f->value, UNIT_RATIO), FMT(a, f->e.capacity, UNIT_BYTES));
+	snprintf(t->d, sizeof(t->d),
+		 "No time is at stake yet, but the next size up will not fit. %s, and set "
+		 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation.",
+		 f->wl == WL_DIFFUSION
+			 ? "Reduce batch or resolution per GPU, enable VAE tiling, offload "
+			   "activations or the text encoder"
+		 : f->wl == WL_TRAINING
+			 ? "Reduce the batch per GPU, use activation checkpointing, or shard "
+			   "optimizer state (FSDP/ZeRO)"
+		 : f->wl == WL_LLM
+			 ? "Lower the KV-cache fraction or the batch size, or quantize the "
+			   "weights or the KV cache"
+			 : "Reduce the batch per GPU or offload what is not in use");
 }
 
-/* slow-first-step: the first step over t[0] times the others' median; medium over twice. */
+/*
+ * slow-first-step: the first step over t[0] times the others' median;
+ * medium over twice.  A last step cut off by the end of the trace is none
+ * of "the others".  At stake: the first step less that median.
+ */
 static int eval_first_step(const struct report_rank *r, const double *t, struct arena *a,
 			   struct finding *f)
 {
@@ -750,9 +856,12 @@ static int eval_first_step(const struct report_rank *r, const double *t, struct 
 	double med, ratio;
 
 	(void)a;
-	if (!r->has_phases || r->steps.nr_durations < 2 || !r->steps.durations_ns)
+	if (!r->has_phases || !r->steps.durations_ns)
 		return NO_INPUTS;
-	n = r->steps.nr_durations - 1;
+	n = r->steps.nr_durations - (r->steps.cut_off == 1 && r->steps.nr_durations);
+	if (n < 2)
+		return NO_INPUTS;
+	n--;
 	if (n > SIZE_MAX / sizeof(*v) || !(v = malloc(n * sizeof(*v))))
 		return -1;
 	memcpy(v, r->steps.durations_ns + 1, n * sizeof(*v));
@@ -766,21 +875,26 @@ static int eval_first_step(const struct report_rank *r, const double *t, struct 
 	f->sev = ratio > 2 * t[0] ? SEV_MEDIUM : SEV_LOW;
 	f->value = ratio;
 	f->threshold = t[0];
+	f->impact_ns = (double)r->steps.durations_ns[0] - med;
+	f->basis = "the first step less the median of the others";
 	f->e.first_step_ns = (double)r->steps.durations_ns[0];
 	f->e.others_median_ns = med;
+	f->e.cut_off = r->steps.cut_off == 1;
 	return FIRES;
 }
 
-static void msg_first_step(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_first_step(struct text *t, const struct finding *f)
 {
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], b[METRIC_FMT_MAX];
 
-	snprintf(m, n,
-		 "The first step takes %s, %s the median of the others (%s)%s. Warm up before "
-		 "measuring (torch.compile compilation, cudnn.benchmark autotuning, allocator "
-		 "growth) or leave the first step out of timings.",
-		 FMT(a, f->e.first_step_ns, UNIT_NS), FMT(v, f->value, UNIT_FACTOR),
-		 FMT(b, f->e.others_median_ns, UNIT_NS), where);
+	snprintf(t->m, sizeof(t->m), "%s: the first step takes %s the median of the others.",
+		 t->where, FMT(v, f->value, UNIT_FACTOR));
+	snprintf(t->d, sizeof(t->d),
+		 "%s against %s%s. Warm up before measuring (torch.compile compilation, "
+		 "cudnn.benchmark autotuning, allocator growth) or leave the first step out of "
+		 "timings.",
+		 FMT(a, f->e.first_step_ns, UNIT_NS), FMT(b, f->e.others_median_ns, UNIT_NS),
+		 f->e.cut_off ? " (the last step, cut off by the end of the trace, left out)" : "");
 }
 
 /* below-target-fps: with --target-fps, a real-time factor below t[0]. */
@@ -799,6 +913,8 @@ static int eval_fps(const struct report_rank *r, const double *t, struct arena *
 	p = top_phase(r);
 	f->value = tp->realtime_factor;
 	f->threshold = t[0];
+	f->impact_ns = (double)tp->wall_ns * (1 - tp->realtime_factor / t[0]);
+	f->basis = "wall time beyond the target";
 	f->e.fps = tp->fps;
 	f->e.target_fps = tp->target_fps;
 	f->e.phase = p ? p->name : NULL;
@@ -810,9 +926,9 @@ static int eval_fps(const struct report_rank *r, const double *t, struct arena *
 	return FIRES;
 }
 
-static void msg_fps(char *m, size_t n, const struct finding *f, const char *where)
+static void msg_fps(struct text *t, const struct finding *f)
 {
-	char what[256], slow[64], ph[64], cat[64], fps[METRIC_FMT_MAX], tgt[METRIC_FMT_MAX];
+	char what[256], ph[64], cat[64], fps[METRIC_FMT_MAX], tgt[METRIC_FMT_MAX];
 	char rt[METRIC_FMT_MAX], a[METRIC_FMT_MAX], b[METRIC_FMT_MAX];
 	const struct evidence *e = &f->e;
 
@@ -835,15 +951,24 @@ static void msg_fps(char *m, size_t n, const struct finding *f, const char *wher
 	else
 		snprintf(what, sizeof(what),
 			 "Annotate the pipeline's phases to see which part to speed up");
-	if (f->value > 0)
-		snprintf(slow, sizeof(slow), ", %s too slow", FMT(a, 1 / f->value, UNIT_FACTOR));
-	else
-		slow[0] = '\0';
-	snprintf(m, n,
-		 "Generation runs at %s fps against a target of %s fps (%s real time%s)%s. %s, or "
-		 "spread each video over more GPUs (sequence parallelism).",
-		 FMT(fps, e->fps, UNIT_NUMBER), FMT(tgt, e->target_fps, UNIT_NUMBER),
-		 FMT(rt, f->value, UNIT_FACTOR), slow, where, what);
+	snprintf(t->m, sizeof(t->m),
+		 "%s: generation runs at %s fps against a target of %s fps (%s real time).",
+		 t->where, FMT(fps, e->fps, UNIT_NUMBER), FMT(tgt, e->target_fps, UNIT_NUMBER),
+		 FMT(rt, f->value, UNIT_FACTOR));
+	snprintf(t->d, sizeof(t->d), "%s, or spread each video over more GPUs (sequence "
+		 "parallelism).", what);
+}
+
+/* incomplete-ranks: no evaluator; the ranks whose trace was cut off. */
+static void msg_incomplete(struct text *t, const struct finding *f)
+{
+	(void)f;
+	snprintf(t->m, sizeof(t->m), "%s: the trace is incomplete (cut off while reading).",
+		 t->where);
+	snprintf(t->d, sizeof(t->d),
+		 "Its figures cover only what was read, so every other finding leaves it out and "
+		 "it is never named a straggler. Copy the trace again, or let the profiler "
+		 "finish writing it.");
 }
 
 /* One rule. */
@@ -861,15 +986,17 @@ struct rule {
 	 */
 	int (*eval)(const struct report_rank *r, const double *t, struct arena *a,
 		    struct finding *f);
-	/* The message of f into m[0..n); where is "" or " on all 8 ranks (worst: rank 3)". */
-	void (*message)(char *m, size_t n, const struct finding *f, const char *where);
+	/* The short message and the details of f into t (t->where names the ranks). */
+	void (*message)(struct text *t, const struct finding *f);
 };
 
 /*
- * The rules, in the order suggestions of equal severity are given.  The
- * threshold texts are README's "fires when" column.
+ * The rules, in the order findings of equal impact and severity are given.
+ * The threshold texts are README's "fires when" column.
  */
 static const struct rule rules[] = {
+	{ "incomplete-ranks", NULL, SEV_HIGH, 0, { { NULL, 0, NULL, NULL } }, NULL,
+	  msg_incomplete },
 	{ "low-gpu-utilization", "gpu.utilization", SEV_MEDIUM, 1,
 	  { { "utilization", 0.6, "fraction",
 	      "GPU busy / active span is below this (medium); where collectives matched, the "
@@ -877,10 +1004,13 @@ static const struct rule rules[] = {
 	      "a late rank does not pass for a busy one" },
 	    { "utilization_high", 0.4, "fraction", "... below this (high)" } },
 	  eval_low_util, msg_low_util },
-	{ "launch-bound", "kernels.median_ns", SEV_HIGH, 1,
-	  { { "kernel_us", 20, "us", "the median kernel is shorter than this many us ..." },
+	{ "launch-bound", "gpu.kernel_median_ns", SEV_HIGH, 1,
+	  { { "kernel_us", 20, "us",
+	      "the median kernel (over every kernel, `gpu.kernel_median_ns`) is shorter than "
+	      "this many us ..." },
 	    { "idle_share", 0.2, "fraction",
-	      "... and GPU idle time is above this share of its active span" } },
+	      "... and GPU idle time (the gaps between kernels) is above this share of its "
+	      "active span" } },
 	  eval_launch, msg_launch },
 	{ "comm-heavy-low-overlap", "gpu.comm_share", SEV_HIGH, 0,
 	  { { "comm_share", 0.2, "fraction",
@@ -892,19 +1022,21 @@ static const struct rule rules[] = {
 	{ "straggler", NULL, SEV_HIGH, 0, { { NULL, 0, NULL, NULL } }, NULL, msg_straggler },
 	{ "vae-decode-dominant", "phase:*.share", SEV_MEDIUM, 0,
 	  { { "vae_share", 0.3, "fraction",
-	      "a phase named `*vae*` or `*decode*` takes more than this share of the span" } },
+	      "in a diffusion pipeline, a phase named `*vae*` or `*decode*` takes more than "
+	      "this share of the span" } },
 	  eval_vae, msg_vae },
 	{ "text-encoding-dominant", "phase:*.share", SEV_MEDIUM, 0,
 	  { { "text_share", 0.15, "fraction",
-	      "a phase named `*text_encod*`, `*encode_prompt*` or `*pre_denoising*` takes more "
-	      "than this share" } },
+	      "in a diffusion pipeline, a phase named `*text_encod*`, `*encode_prompt*` or "
+	      "`*pre_denoising*` takes more than this share" } },
 	  eval_text, msg_text },
 	{ "attention-dominant", "kernels.attention.share", SEV_MEDIUM, 0,
 	  { { "attention_share", 0.5, "fraction",
 	      "attention kernels take more than this share of kernel time" } },
 	  eval_attention, msg_attention },
 	{ "many-denoising-steps", "steps.count", SEV_MEDIUM, 0,
-	  { { "steps", 30, "steps", "there are more denoising steps than this" } },
+	  { { "steps", 30, "steps",
+	      "in a diffusion pipeline, there are more denoising steps than this" } },
 	  eval_steps, msg_steps },
 	{ "memcpy-heavy", "gpu.memory_share", SEV_MEDIUM, 0,
 	  { { "memcpy_share", 0.1, "fraction",
@@ -923,7 +1055,7 @@ static const struct rule rules[] = {
 	{ "slow-first-step", "steps.first_ratio", SEV_LOW, 0,
 	  { { "first_step_ratio", 1.5, "ratio",
 	      "the first step is longer than this times the median of the others (medium "
-	      "above twice this)" } },
+	      "above twice this; a last step cut off by the end of the trace is left out)" } },
 	  eval_first_step, msg_first_step },
 	{ "below-target-fps", "throughput.realtime_factor", SEV_HIGH, 1,
 	  { { "realtime_factor", 1, "ratio",
@@ -937,12 +1069,12 @@ _Static_assert(NR_RULES <= SUGGEST_MAX_RULES, "raise SUGGEST_MAX_RULES");
 
 const size_t suggest_nr_rules = NR_RULES;
 
-/* The straggler rule's index: its findings come from crossrank. */
-static size_t straggler_rule(void)
+/* The index of the rule called id (one without an evaluator: its hits come from elsewhere). */
+static size_t rule_index(const char *id)
 {
 	size_t i = 0;
 
-	while (i < NR_RULES && rules[i].eval)
+	while (i < NR_RULES && strcmp(rules[i].id, id))
 		i++;
 	return i;
 }
@@ -1046,22 +1178,28 @@ struct hits {
 	size_t n, cap;
 };
 
-/* Room for one more hit at the end of h, or NULL when out of memory. */
+/* Room for one more hit at the end of h, zeroed, or NULL when out of memory. */
 static struct hit *hit_add(struct hits *h)
 {
 	if (ALLOC_GROW(h->v, h->n + 1, h->cap))
 		return NULL;
+	memset(&h->v[h->n], 0, sizeof(h->v[h->n]));
 	return &h->v[h->n++];
 }
 
 /*
- * Every rule with an evaluator on rank r (index seq): hits go to h, and
- * elig[rule] counts the ranks that have the rule's inputs.  -1 when out of
- * memory.
+ * Every rule with an evaluator on the complete rank r (index seq): hits go
+ * to h.  Where launch-bound fires, low-gpu-utilization on the same rank is
+ * the same idle time seen twice, and only the more specific cause stays.
+ * -1 when out of memory.
  */
-static int eval_rank(struct hits *h, size_t *elig, struct arena *a, const struct report_rank *r,
-		     size_t seq, const struct suggest_opts *o)
+static int eval_rank(struct hits *h, struct arena *a, const struct report_rank *r, size_t seq,
+		     const struct suggest_opts *o, enum workload_kind wl)
 {
+	size_t first = h->n, low = rule_index("low-gpu-utilization");
+	size_t launch = rule_index("launch-bound");
+	int has_launch = 0;
+
 	for (size_t i = 0; i < NR_RULES; i++) {
 		struct finding f;
 		struct hit *x;
@@ -1072,12 +1210,12 @@ static int eval_rank(struct hits *h, size_t *elig, struct arena *a, const struct
 		memset(&f, 0, sizeof(f));
 		f.sev = rules[i].sev;
 		f.metric = rules[i].metric;
+		f.impact_ns = -1;
+		f.wl = wl;
+		f.span_ns = (double)r->span_ns;
 		rc = rules[i].eval(r, o->t[i], a, &f);
 		if (rc < 0)
 			return -1;
-		if (rc == NO_INPUTS)
-			continue;
-		elig[i]++;
 		if (rc != FIRES)
 			continue;
 		if (!(x = hit_add(h)))
@@ -1086,16 +1224,147 @@ static int eval_rank(struct hits *h, size_t *elig, struct arena *a, const struct
 		x->rank = r->rank;
 		x->seq = seq;
 		x->f = f;
+		has_launch |= i == launch;
+	}
+	for (size_t i = first; has_launch && i < h->n; i++) {
+		if (h->v[i].rule == low) {
+			memmove(&h->v[i], &h->v[i + 1], (h->n - i - 1) * sizeof(*h->v));
+			h->n--;
+			break;
+		}
 	}
 	return 0;
 }
 
-static int cmp_hit(const void *pa, const void *pb)
+/* The complete rank with rank number rk, or NULL. */
+static const struct report_rank *rank_of(const struct report *rep, int64_t rk)
+{
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		if (rep->ranks[i].rank == rk && rep->ranks[i].complete)
+			return &rep->ranks[i];
+	return NULL;
+}
+
+static int is_straggler(const struct report *rep, int64_t rk)
+{
+	for (size_t i = 0; i < rep->nr_stragglers; i++)
+		if (rep->stragglers[i].rank == rk)
+			return 1;
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The ranks that wait for the stragglers (complete, not stragglers,
+ * waiting inside collectives) as words in rep's arena; in *share the part
+ * of their communication time spent waiting, in *worst the rank that waits
+ * longest and in *wait its wait.  NULL when none waits (or out of memory).
+ */
+static const char *waiters(struct report *rep, double *share, int64_t *worst, double *wait)
+{
+	int64_t *v = malloc((rep->nr_ranks ? rep->nr_ranks : 1) * sizeof(*v));
+	double w = 0, c = 0;
+	size_t n = 0;
+	char text[160];
+	const char *out = NULL;
+
+	*wait = -1;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *r = &rep->ranks[i];
+
+		if (!r->complete || !r->analysed || is_straggler(rep, r->rank) ||
+		    !has_gpu_wait(&r->gpu) || r->gpu.comm_wait_ns <= 0)
+			continue;
+		v[n++] = r->rank;
+		w += (double)r->gpu.comm_wait_ns;
+		c += (double)r->gpu.comm_ns;
+		if ((double)r->gpu.comm_wait_ns > *wait) {
+			*wait = (double)r->gpu.comm_wait_ns;
+			*worst = r->rank;
+		}
+	}
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_i64);
+		rankset_text(text, sizeof(text), v, n, 0);
+		*share = c > 0 ? w / c : 0;
+		out = arena_strndup(&rep->arena, text, strlen(text));
+	}
+	free(v);
+	return out;
+}
+
+/* The straggler findings of crossrank as hits; -1 when out of memory. */
+static int straggler_hits(struct hits *h, struct report *rep, enum workload_kind wl)
+{
+	size_t strag = rule_index("straggler");
+	double share = 0, wait = -1;
+	int64_t worst = -1;
+	const char *who = NULL;
+
+	for (size_t i = 0; i < rep->nr_stragglers; i++) {
+		const struct report_straggler *st = &rep->stragglers[i];
+		const struct report_rank *r = rank_of(rep, st->rank);
+		struct hit *x;
+
+		if (!r)
+			continue;	/* an incomplete rank is never named */
+		if (st->by_wait && !who)
+			who = waiters(rep, &share, &worst, &wait);
+		if (!(x = hit_add(h)))
+			return -1;
+		x->rule = strag;
+		x->rank = st->rank;
+		x->seq = rep->nr_ranks + i;
+		x->f.sev = rules[strag].sev;
+		x->f.wl = wl;
+		x->f.metric = st->metric ? st->metric : "?";
+		x->f.value = st->value;
+		x->f.threshold = st->median;
+		x->f.impact_ns = -1;
+		x->f.span_ns = (double)r->span_ns;
+		x->f.e.excess = st->excess;
+		x->f.e.rank = st->rank;
+		x->f.e.last_share = st->last_share;
+		x->f.e.delays = st->by_wait ? st->delays_name : NULL;
+		if (st->by_wait && who && wait >= 0) {
+			const struct report_rank *wr = rank_of(rep, worst);
+
+			x->f.e.waiters = who;
+			x->f.e.wait_share = share;
+			x->f.impact_ns = wait;
+			x->f.span_ns = wr ? (double)wr->span_ns : x->f.span_ns;
+			x->f.basis = "the longest wait of another rank inside collectives";
+		} else if (metric_unit_of(x->f.metric) == UNIT_NS && isfinite(st->value) &&
+			   isfinite(st->median)) {
+			x->f.impact_ns = fabs(st->value - st->median);
+			x->f.basis = "the rank's value less the median over ranks";
+		}
+	}
+	return 0;
+}
+
+/* 1 when a is the worse evidence of one rule: more time at stake, else further past. */
+static int worse(const struct hit *a, const struct hit *b)
+{
+	if (a->f.impact_ns != b->f.impact_ns)
+		return a->f.impact_ns > b->f.impact_ns;
+	if (a->f.value != b->f.value)
+		return rules[a->rule].below ? a->f.value < b->f.value : a->f.value > b->f.value;
+	return a->rank < b->rank;
+}
+
+static int cmp_rule_rank(const void *pa, const void *pb)
 {
 	const struct hit *a = pa, *b = pb;
 
-	if (a->f.sev != b->f.sev)
-		return a->f.sev > b->f.sev ? -1 : 1;
 	if (a->rule != b->rule)
 		return a->rule < b->rule ? -1 : 1;
 	if (a->rank != b->rank)
@@ -1103,20 +1372,78 @@ static int cmp_hit(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* 1 when a is further past the threshold than b. */
-static int worse(const struct hit *a, const struct hit *b)
+/* A rule's group of hits: its worst hit, and where in the sorted hits it lies. */
+struct group {
+	struct hit worst;
+	enum report_severity sev;
+	size_t first, end;
+};
+
+/* Findings by impact (unknown last), then severity, then rule. */
+static int cmp_group(const void *pa, const void *pb)
 {
-	return rules[a->rule].below ? a->f.value < b->f.value : a->f.value > b->f.value;
+	const struct group *a = pa, *b = pb;
+	double x = a->worst.f.impact_ns, y = b->worst.f.impact_ns;
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	if (a->sev != b->sev)
+		return a->sev > b->sev ? -1 : 1;
+	return a->worst.rule < b->worst.rule ? -1 : a->worst.rule > b->worst.rule;
+}
+
+/* Write group g of the sorted hits h as finding *sg; -1 when out of memory. */
+static int write_finding(struct report *rep, const struct hit *h, const struct group *g,
+			 struct report_suggestion *sg)
+{
+	const struct hit *x = &g->worst;
+	size_t n = 0;
+	int64_t *ranks = arena_alloc(&rep->arena, (g->end - g->first) * sizeof(*ranks));
+	char where[160];
+	struct text t;
+
+	if (!ranks)
+		return -1;
+	for (size_t i = g->first; i < g->end; i++)
+		if (!n || ranks[n - 1] != h[i].rank)
+			ranks[n++] = h[i].rank;
+	rankset_text(where, sizeof(where), ranks, n, rep->nr_ranks);
+	memset(&t, 0, sizeof(t));
+	t.where = where;
+	t.plural = n > 1;
+	where[0] = (char)toupper((unsigned char)where[0]);
+	rules[x->rule].message(&t, &x->f);
+	where[0] = (char)tolower((unsigned char)where[0]);
+	sg->id = rules[x->rule].id;
+	sg->severity = g->sev;
+	sg->rank = n == 1 ? ranks[0] : -1;
+	sg->ranks = ranks;
+	sg->nr_ranks = n;
+	sg->worst_rank = x->rank;
+	sg->metric = x->f.metric ? x->f.metric : rules[x->rule].metric;
+	sg->value = x->f.value;
+	sg->threshold = x->f.threshold;
+	sg->impact_ns = x->f.impact_ns >= 0 ? (int64_t)x->f.impact_ns : -1;
+	sg->impact_share = sg->impact_ns >= 0 && x->f.span_ns > 0
+				   ? x->f.impact_ns / x->f.span_ns : NAN;
+	sg->impact_basis = sg->impact_ns >= 0 ? x->f.basis : NULL;
+	sg->ranks_text = arena_strndup(&rep->arena, where, strlen(where));
+	sg->message = arena_strndup(&rep->arena, t.m, strlen(t.m));
+	sg->details = t.d[0] ? arena_strndup(&rep->arena, t.d, strlen(t.d)) : NULL;
+	if (!sg->ranks_text || !sg->message || (t.d[0] && !sg->details))
+		return -1;
+	return 0;
 }
 
 int suggest_compute(struct report *rep, const struct suggest_opts *o)
 {
 	struct suggest_opts defaults;
 	struct hits h = { 0 };
-	struct hit *out = NULL;
+	struct group *g = NULL;
 	struct report_suggestion *sg;
-	size_t elig[NR_RULES] = { 0 }, nhit[NR_RULES] = { 0 }, nr_out = 0, strag = straggler_rule();
-	int collapse[NR_RULES] = { 0 };
+	size_t ng = 0, incomplete = rule_index("incomplete-ranks");
+	enum workload_kind wl;
+	char reason[160];
 	int rc = -1;
 
 	rep->suggestions = NULL;
@@ -1125,103 +1452,70 @@ int suggest_compute(struct report *rep, const struct suggest_opts *o)
 		suggest_opts_init(&defaults);
 		o = &defaults;
 	}
-	for (size_t i = 0; i < rep->nr_ranks; i++)
-		if (eval_rank(&h, elig, &rep->arena, &rep->ranks[i], i, o))
-			goto out;
-	for (size_t i = 0; i < rep->nr_stragglers && strag < NR_RULES; i++) {
-		const struct report_straggler *st = &rep->stragglers[i];
-		struct hit *x = hit_add(&h);
+	wl = workload_of(rep, reason, sizeof(reason));
+	rep->workload = workload_name(wl);
+	if (!(rep->workload_reason = arena_strndup(&rep->arena, reason, strlen(reason))))
+		goto out;
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *r = &rep->ranks[i];
+		struct hit *x;
 
-		if (!x)
+		if (r->complete) {
+			if (eval_rank(&h, &rep->arena, r, i, o, wl))
+				goto out;
+			continue;
+		}
+		/* an incomplete rank: this finding alone, and no other rule sees it */
+		if (!(x = hit_add(&h)))
 			goto out;
-		memset(x, 0, sizeof(*x));
-		x->rule = strag;
-		x->rank = st->rank;
-		x->seq = rep->nr_ranks + i;
-		x->f.sev = rules[strag].sev;
-		x->f.metric = st->metric ? st->metric : "?";
-		x->f.value = st->value;
-		x->f.threshold = st->median;
-		x->f.e.excess = st->excess;
-		x->f.e.rank = st->rank;
-		x->f.e.last_share = st->last_share;
-		x->f.e.delays = st->by_wait ? st->delays_name : NULL;
+		x->rule = incomplete;
+		x->rank = r->rank;
+		x->seq = i;
+		x->f.sev = rules[incomplete].sev;
+		x->f.metric = "complete";
+		x->f.impact_ns = -1;
+		x->f.wl = wl;
 	}
+	if (straggler_hits(&h, rep, wl))
+		goto out;
 	if (!h.n) {
 		rc = 0;
 		goto out;
 	}
 
-	for (size_t i = 0; i < h.n; i++)
-		nhit[h.v[i].rule]++;
-	for (size_t r = 0; r < NR_RULES; r++)
-		collapse[r] = r != strag && rep->nr_ranks >= 2 && elig[r] >= 2 &&
-			      nhit[r] == elig[r];
-
-	/* the collapsed rules keep their worst hit, as rank -1 with the worst severity */
-	out = malloc(h.n * sizeof(*out));
-	if (!out)
+	/* one group per rule: the worst hit is the evidence, the worst severity the finding's */
+	qsort(h.v, h.n, sizeof(*h.v), cmp_rule_rank);
+	if (!(g = malloc(h.n * sizeof(*g))))
 		goto out;
-	{
-		size_t at[NR_RULES];
+	for (size_t i = 0; i < h.n;) {
+		size_t j = i;
+		struct group *x = &g[ng++];
 
-		for (size_t r = 0; r < NR_RULES; r++)
-			at[r] = SIZE_MAX;
-		for (size_t i = 0; i < h.n; i++) {
-			const struct hit *x = &h.v[i];
-			size_t k = at[x->rule];
-
-			if (!collapse[x->rule]) {
-				out[nr_out++] = *x;
-			} else if (k == SIZE_MAX) {
-				at[x->rule] = nr_out;
-				out[nr_out++] = *x;
-			} else {
-				enum report_severity sev = out[k].f.sev > x->f.sev ? out[k].f.sev
-										   : x->f.sev;
-
-				if (worse(x, &out[k]))
-					out[k] = *x;
-				out[k].f.sev = sev;
-			}
+		x->worst = h.v[i];
+		x->sev = h.v[i].f.sev;
+		x->first = i;
+		for (; j < h.n && h.v[j].rule == h.v[i].rule; j++) {
+			if (worse(&h.v[j], &x->worst))
+				x->worst = h.v[j];
+			if (h.v[j].f.sev > x->sev)
+				x->sev = h.v[j].f.sev;
 		}
+		x->end = j;
+		i = j;
 	}
-	qsort(out, nr_out, sizeof(*out), cmp_hit);
+	qsort(g, ng, sizeof(*g), cmp_group);
 
-	sg = arena_alloc(&rep->arena, nr_out * sizeof(*sg));
-	if (!sg)
+	if (!(sg = arena_alloc(&rep->arena, ng * sizeof(*sg))))
 		goto out;
-	for (size_t i = 0; i < nr_out; i++) {
-		const struct hit *x = &out[i];
-		char where[128], m[1024];
-
-		where[0] = '\0';
-		if (collapse[x->rule]) {
-			if (elig[x->rule] == rep->nr_ranks)
-				snprintf(where, sizeof(where),
-					 " on all %zu ranks (worst: rank %" PRId64 ")",
-					 nhit[x->rule], x->rank);
-			else
-				snprintf(where, sizeof(where),
-					 " on every rank that has the data (%zu of %zu; worst: "
-					 "rank %" PRId64 ")",
-					 nhit[x->rule], rep->nr_ranks, x->rank);
-		}
-		rules[x->rule].message(m, sizeof(m), &x->f, where);
-		sg[i].id = rules[x->rule].id;
-		sg[i].severity = x->f.sev;
-		sg[i].rank = collapse[x->rule] ? -1 : x->rank;
-		sg[i].metric = x->f.metric;
-		sg[i].value = x->f.value;
-		sg[i].threshold = x->f.threshold;
-		if (!(sg[i].message = arena_strndup(&rep->arena, m, strlen(m))))
+	memset(sg, 0, ng * sizeof(*sg));
+	for (size_t i = 0; i < ng; i++)
+		if (write_finding(rep, h.v, &g[i], &sg[i]))
 			goto out;
-	}
 	rep->suggestions = sg;
-	rep->nr_suggestions = nr_out;
+	rep->nr_suggestions = ng;
 	rc = 0;
 out:
-	free(out);
+	free(g);
 	free(h.v);
 	return rc;
 }

@@ -5,14 +5,17 @@
  *
  * The rules are one table in suggest.c: each entry has a stable id, the
  * report metric it looks at, its thresholds with their defaults, its
- * severity, an evaluator that returns named evidence and a message written
- * from that evidence.  A rule fires when its value is strictly past the
- * threshold: a value exactly on it gives nothing.  Rules look at one rank
- * at a time; when a rule fires on every rank that has its inputs, and there
- * are two or more, it is given once with rank -1 and the worst value (the
- * one furthest past the threshold).  Suggestions are ordered by severity
- * (high first), then by rule in table order, then by rank.  The output
- * depends on the report and the options alone.
+ * severity, an evaluator that returns named evidence and the time at stake,
+ * and a message written from that evidence.  A rule fires when its value is
+ * strictly past the threshold: a value exactly on it gives nothing.  Rules
+ * look at one complete rank at a time; the ranks where a rule fires make
+ * one finding (one per rule and run), whose evidence is the rank with the
+ * most time at stake and whose severity is the worst.  Findings are ordered
+ * by that time (impact_ns, unknown last), then severity, then rule.  An
+ * incomplete rank gets the incomplete-ranks finding and no other.  The run's
+ * workload (workload.h) picks the rules that apply and the advice's words.
+ * The output depends on the report and the options alone, so vanalyze and
+ * vaggregate give the same findings for the same ranks.
  *
  * --threshold, --help and README's threshold table all come from the
  * table (tests/cli/030-usage.sh checks README against --help).
@@ -67,10 +70,11 @@ int suggest_get(const struct suggest_opts *o, const char *name, double *value);
 int suggest_parse(struct suggest_opts *o, const char *arg);
 
 /*
- * Fill rep->suggestions from rep->ranks and rep->stragglers with the
- * thresholds in o (NULL: the defaults).  The array, its metric names and
- * messages (ASCII, one or two sentences) live in rep->arena.  Returns 0, or
- * -1 when out of memory (rep->suggestions is then empty).
+ * Fill rep->workload and rep->suggestions from rep->ranks and
+ * rep->stragglers with the thresholds in o (NULL: the defaults).  The
+ * array, its metric names, rank lists and texts (plain UTF-8: a short
+ * message, then details) live in rep->arena.  Returns 0, or -1 when out of
+ * memory (rep->suggestions is then empty).
  */
 int suggest_compute(struct report *rep, const struct suggest_opts *o);
 

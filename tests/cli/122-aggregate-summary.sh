@@ -92,12 +92,13 @@ for line in lines[2:]:
     rows += 1
 if rows < 15:
     sys.exit("only %d metric rows" % rows)
-strag = [l for l in lines if "against the median" in l or "holds the others back" in l]
+strag = [l for l in lines if l.startswith("  rank ") and
+         ("against the median" in l or "holds the others back" in l)]
 want = ["  rank %d holds the others back:" % s["rank"] if "wait_imposed_ns" in s else
         "  rank %d: %s" % (s["rank"], s["metric"]) for s in rep["stragglers"]]
 if len(strag) != len(want) or any(not l.startswith(w + " ") for l, w in zip(strag, want)):
     sys.exit("stragglers: %r, report %r" % (strag, want))
-sugg = [l for l in lines if re.match(r"^  \[(high|medium|low)\] ", l)]
+sugg = [l for l in lines if re.match(r"^  [0-9]+\. \[(high|medium|low)\] ", l)]
 if len(sugg) != len(rep["suggestions"]):
     sys.exit("%d suggestion lines, report has %d" % (len(sugg), len(rep["suggestions"])))
 print("pass: %d metric rows, %d stragglers, %d suggestions" % (rows, len(strag), len(sugg)))

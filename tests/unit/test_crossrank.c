@@ -165,7 +165,8 @@ static void test_two_ranks(void)
 	CHECK_EQ_STR(metrics(&rep),
 		     "events.total span_ns gpu.kernels gpu.kernel_time_ns gpu.busy_ns "
 		     "gpu.active_span_ns gpu.idle_ns gpu.utilization gpu.comm_ns gpu.compute_ns "
-		     "gpu.memory_ns gpu.comm_compute_overlap gpu.host_sync_ns gpu.host_sync_count steps.median_ns steps.avg_ns "
+		     "gpu.memory_ns gpu.comm_compute_overlap gpu.host_sync_ns gpu.host_sync_count "
+		     "gpu.kernel_median_ns gpu.graph_launches gpu.graph_kernels steps.median_ns steps.avg_ns "
 		     "throughput.wall_ns throughput.fps throughput.bps throughput.first_block_ns "
 		     "throughput.blocks");
 	/* 100 and 300: mean 200, deviations ±100, population stddev 100 */
@@ -338,7 +339,8 @@ static void test_nan_and_optional(void)
 	CHECK_EQ_STR(metrics(&rep),
 		     "events.total span_ns gpu.kernels gpu.kernel_time_ns gpu.busy_ns "
 		     "gpu.active_span_ns gpu.idle_ns gpu.utilization gpu.comm_ns gpu.compute_ns "
-		     "gpu.memory_ns gpu.host_sync_ns gpu.host_sync_count steps.median_ns steps.avg_ns "
+		     "gpu.memory_ns gpu.host_sync_ns gpu.host_sync_count "
+		     "gpu.kernel_median_ns gpu.graph_launches gpu.graph_kernels steps.median_ns steps.avg_ns "
 		     "throughput.wall_ns throughput.bps throughput.first_block_ns "
 		     "throughput.blocks");
 	report_release(&rep);
@@ -461,7 +463,8 @@ static void test_phases_and_memory(void)
 	CHECK_EQ_INT(crossrank_compute(&rep), 0);
 	want = "events.total span_ns gpu.kernels gpu.kernel_time_ns gpu.busy_ns "
 	       "gpu.active_span_ns gpu.idle_ns gpu.utilization gpu.comm_ns gpu.compute_ns "
-	       "gpu.memory_ns gpu.comm_compute_overlap gpu.host_sync_ns gpu.host_sync_count steps.median_ns steps.avg_ns "
+	       "gpu.memory_ns gpu.comm_compute_overlap gpu.host_sync_ns gpu.host_sync_count "
+		     "gpu.kernel_median_ns gpu.graph_launches gpu.graph_kernels steps.median_ns steps.avg_ns "
 	       "throughput.wall_ns throughput.fps throughput.bps throughput.first_block_ns "
 	       "throughput.blocks "
 	       "phase:Zeta.total_ns phase:a.total_ns phase:gen.total_ns "
