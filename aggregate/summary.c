@@ -131,55 +131,6 @@ static void stragglers_grouped(FILE *f, const struct report *rep, const char *bo
 	free(nums);
 }
 
-/*
- * Many suggestions: one line per rule, in the order they come (severity,
- * then rule), with the ranks it fired on as ranges and its first message.
- */
-static void suggestions_grouped(FILE *f, const struct report *rep, const char *bold,
-				const char *off)
-{
-	static const char *const sev[] = { "low", "medium", "high" };
-	int64_t *nums = malloc(rep->nr_suggestions * sizeof(*nums));
-	unsigned char *done = calloc(rep->nr_suggestions, 1);
-
-	if (!nums || !done) {
-		free(nums);
-		free(done);
-		term_suggestions(f, rep, bold, off);
-		return;
-	}
-	fprintf(f, "%ssuggestions%s (%zu, grouped by rule)\n", bold, off, rep->nr_suggestions);
-	for (size_t i = 0; i < rep->nr_suggestions; i++) {
-		const struct report_suggestion *sg = &rep->suggestions[i];
-		size_t n = 0;
-		struct ranges r;
-
-		if (done[i])
-			continue;
-		for (size_t j = i; j < rep->nr_suggestions; j++) {
-			if (done[j] || strcmp(rep->suggestions[j].id, sg->id))
-				continue;
-			done[j] = 1;
-			if (rep->suggestions[j].rank >= 0)
-				nums[n++] = rep->suggestions[j].rank;
-		}
-		fprintf(f, "  [%s] ", sev[sg->severity]);
-		term_put_safe(f, sg->id);
-		if (n) {
-			ranges_init(&r);
-			fprintf(f, " on %zu %s (%s), first rank %lld: ", n, n > 1 ? "ranks" : "rank",
-				ranks_text(&r, nums, n), (long long)sg->rank);
-			ranges_release(&r);
-		} else {
-			fputs(": ", f);
-		}
-		term_put_safe(f, sg->message);
-		fputc('\n', f);
-	}
-	free(nums);
-	free(done);
-}
-
 void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st)
 {
 	int color = term_use_color(f);
@@ -203,8 +154,5 @@ void summary_print(FILE *f, const struct report *rep, const struct merge_stats *
 		stragglers_grouped(f, rep, bold, off);
 	else
 		term_stragglers(f, rep, bold, off);
-	if (rep->nr_suggestions > SUMMARY_MAX_LIST)
-		suggestions_grouped(f, rep, bold, off);
-	else
-		term_suggestions(f, rep, bold, off);
+	term_suggestions(f, rep, bold, off);	/* one finding per rule already */
 }

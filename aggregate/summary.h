@@ -11,8 +11,8 @@
  *
  * The summary stays a screen long whatever the rank count: past
  * SUMMARY_MAX_LIST stragglers, they are one line of rank ranges and the
- * SUMMARY_WORST worst in full; past SUMMARY_MAX_LIST suggestions, one line
- * per rule with its ranks as ranges and the message of its first.
+ * SUMMARY_WORST worst in full.  Findings are one per rule already, their
+ * rank groups cut short by suggest.c.
  */
 #ifndef VT_AGG_SUMMARY_H
 #define VT_AGG_SUMMARY_H

@@ -13,8 +13,8 @@
 #    report of another real run (HTA's trace_diff control, 2022) in the
 #    folder, one warning names a report of each, the earliest of each run.
 # 3. 256 ranks replicated from DLRM with ranks removed: the missing ranks
-#    come as ranges, capped, and the summary stays under 70 lines although
-#    its suggestions number in the hundreds.
+#    come as ranges, capped; the summary does not grow with the ranks and
+#    has one finding per rule, its rank groups cut short.
 # 4. 1,024 replicated ranks (100 MB of reports): the compact reduce stays
 #    under 48 MB of peak RSS; --full, which reads and writes every table as
 #    the reduce did before (1.3 GB for 8,191 ranks), needs more than that.
@@ -112,7 +112,7 @@ print("pass: %d cross-rank metrics recomputed; compact %d bytes, --full %d" % (
 PY
 [ "$(wc -c <compact.json)" -lt "$(($(wc -c <full.json) / 4))" ] ||
 	die "the compact report is not a quarter of the full one"
-vc cmp compact.json compact.json
+vc cmp --all compact.json compact.json
 expect_rc cmp 0
 expect_line cmp.out 'span_ns' "vcompare's rows of the compact report"
 vg again -q --json again.json compact.json
@@ -195,16 +195,16 @@ if len(ranges) > 12:
     text += ", ... and %d more ranges (%d ranks)" % (len(ranges) - 12,
                                                      sum(b - a + 1 for a, b in ranges[12:]))
 print("%d of 256 ranks missing (--expect-ranks 256): ranks %s" % (len(gone), text))
-if len(lines) >= 70:
+# Bounded: the cross-rank table and the findings do not grow with the
+# ranks (about 90 lines here, as for 8 ranks); one line per rank would be 228.
+if len(lines) >= 120:
     sys.exit("%d summary lines for %d ranks" % (len(lines), len(rep["ranks"])))
-ids = {s["id"] for s in rep["suggestions"]}
-shown = [l for l in lines if re.match(r"^  \[(high|medium|low)\] ", l)]
-if len(rep["suggestions"]) <= 100 or len(shown) > len(ids):
-    sys.exit("%d suggestions shown in %d lines, %d rules" % (len(rep["suggestions"]),
-                                                          len(shown), len(ids)))
-grouped = [l for l in shown if re.search(r" on \d+ ranks \(", l)]
+ids = [s["id"] for s in rep["suggestions"]]
+if len(ids) != len(set(ids)):
+    sys.exit("more than one finding per rule: %s" % ids)
+grouped = [l for l in lines if re.search(r" and \d+ more", l)]
 if not grouped:
-    sys.exit("no grouped suggestion line")
+    sys.exit("no rank group cut short in the findings")
 PY
 expect_line many.err "^vaggregate: $(ere_quote "$(cat many.want)")$" "the missing ranks as ranges"
 echo "pass: $(wc -l <many.out) summary lines for $(grep -c '"rank": ' many.json) rank entries"
