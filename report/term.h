@@ -13,6 +13,20 @@
 
 int term_use_color(FILE *f);
 
+/*
+ * Columns to fill: the terminal's (TIOCGWINSZ) when f is one, else
+ * $COLUMNS, else 80; at least 40.
+ */
+int term_width(FILE *f);
+
+/*
+ * text (a trace string is part of it: shown safe, as term_put_safe()) as
+ * lines of at most width columns, the first after first_indent columns
+ * the caller printed, the others indented by indent spaces; spaces are
+ * folded, words longer than a line are cut.  Ends with a newline.
+ */
+void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width);
+
 /* A duration as every output shows it (metric_fmt(), UNIT_NS). */
 void term_fmt_ns(char *out, size_t n, int64_t ns);
 
@@ -37,8 +51,14 @@ void term_put_safe(FILE *f, const char *s);	/* all of s */
  */
 void term_value(FILE *f, double v, enum metric_unit u, unsigned flags, int width);
 
-/* The suggestions, most severe first, as suggest_compute() ordered them. */
+/*
+ * The suggestions, most severe first, as suggest_compute() ordered them,
+ * wrapped to the width of f; at most max of them (SIZE_MAX: all), then a
+ * line saying how many more there are.
+ */
 void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off);
+void term_suggestions_top(FILE *f, const struct report *rep, size_t max, const char *bold,
+			  const char *off);
 
 /* The --threshold table of a --help. */
 void term_thresholds(FILE *f);
