@@ -533,7 +533,8 @@ static void stored_lines(const struct out *o, const struct report_rank *rk)
 	buf_release(&l);
 }
 
-static void rank_detail(const struct out *o, const struct report_rank *rk, size_t top)
+/* tables: the rank's own phases, kernels and operators (not when it is the whole run). */
+static void rank_detail(const struct out *o, const struct report_rank *rk, size_t top, int tables)
 {
 	struct report one = { 0 };
 	char span[METRIC_FMT_MAX];
@@ -554,6 +555,8 @@ static void rank_detail(const struct out *o, const struct report_rank *rk, size_
 	if (rk->analysed)
 		gpu_lines(o, rk);
 	stored_lines(o, rk);
+	if (!tables)
+		return;
 	/* the tables of the run, for this rank alone */
 	one.ranks = (struct report_rank *)rk;
 	one.nr_ranks = 1;
@@ -596,7 +599,7 @@ void summary_print(FILE *f, const struct report *rep, const struct summary_opts 
 
 	if (so->ranks)
 		for (size_t i = 0; i < rep->nr_ranks; i++)
-			rank_detail(&o, &rep->ranks[i], so->top);
+			rank_detail(&o, &rep->ranks[i], so->top, rep->nr_ranks > 1);
 	if (so->ranks)
 		cross_rank_lines(&o, rep);
 	if (rep->nr_ranks)

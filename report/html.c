@@ -64,10 +64,11 @@ static const char style[] =
 static void head(struct page *p, const char *title)
 {
 	static const char *const nav[][2] = {
-		{ "summary", "Summary" },	{ "suggestions", "Suggestions" },
+		{ "suggestions", "Suggestions" }, { "summary", "Summary" },
 		{ "collectives", "Who waits" },
 		{ "phases", "Phases" },		{ "timeline", "Timeline" },
 		{ "steps", "Steps" },		{ "kernels", "Kernels" },
+		{ "operators", "Operators" },
 		{ "categories", "GPU time" },	{ "memory", "Memory" },
 		{ "cross-rank", "Cross-rank" }, { "inputs", "Inputs" },
 	};
@@ -141,13 +142,15 @@ int render_html(const struct report *r, const char *path, const struct render_op
 		p.charts = 0;
 	}
 	head(&p, title);
-	html_summary(&p);
+	/* what to change first, then the figures behind it */
 	html_suggestions(&p);
+	html_summary(&p);
 	html_collectives(&p);
 	html_phases(&p);
 	html_timeline(&p);
 	html_steps(&p);
 	html_kernels(&p);
+	html_ops(&p);
 	html_categories(&p);
 	html_memory(&p);
 	html_cross_rank(&p);
