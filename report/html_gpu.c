@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "html.h"
 #include "sat.h"
+#include "shorten.h"
 
 #define TOP_CHART 15
 #define TOP_TABLE 25
@@ -74,6 +76,36 @@ static struct kern *merged(const struct report *r, size_t *n)
 	return v;
 }
 
+#define LABEL_COLS 28
+
+/*
+ * A shortened name as a single-quoted gnuplot string: quotes doubled,
+ * control bytes and invalid UTF-8 as '?' (the svg terminal is noenhanced
+ * and escapes & < > itself).
+ */
+static void gp_label(struct buf *b, const char *shown)
+{
+	const unsigned char *u = (const unsigned char *)shown;
+	size_t n = strlen(shown);
+
+	buf_addc(b, '\'');
+	for (size_t i = 0; i < n;) {
+		size_t len = esc_utf8_len(u + i, n - i);
+
+		if (len == 0 || (len == 1 && (u[i] < 0x20 || u[i] == 0x7f)) ||
+		    (len == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)) {
+			buf_addc(b, '?');
+			i += len ? len : 1;
+			continue;
+		}
+		if (u[i] == '\'')
+			buf_addc(b, '\'');
+		buf_add(b, u + i, len);
+		i += len;
+	}
+	buf_addc(b, '\'');
+}
+
 static size_t cat_index(const char *c)
 {
 	for (size_t i = 0; i < NR_CAT; i++)
@@ -97,6 +129,8 @@ void html_kernels(struct page *p)
 	size_t n, shown;
 	struct kern *v = merged(r, &n);
 	struct buf d, calc;
+	char *names;
+	const char **list;
 
 	buf_adds(p->b, "<section id=\"kernels\">\n<h2>Top kernels</h2>\n");
 	if (!n) {
@@ -106,8 +140,9 @@ void html_kernels(struct page *p)
 	}
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		all_ns = sat_add(all_ns, r->ranks[i].analysed ? r->ranks[i].gpu.kernel_time_ns : 0);
-	buf_printf(p->b, "<p class=\"muted\">Kernels of all %zu rank%s by total time; bars are "
-			 "numbered as the table's rows.</p>\n",
+	buf_printf(p->b, "<p class=\"muted\">Kernels of all %zu rank%s by total time; long names "
+			 "are shortened in the middle (the table's cells show the whole name on "
+			 "hover).</p>\n",
 		   r->nr_ranks, r->nr_ranks == 1 ? "" : "s");
 	shown = n < TOP_CHART ? n : TOP_CHART;
 	if (html_chart(p, 900, (int)(60 + 22 * shown), "top kernels by total time") >= 0) {
@@ -119,8 +154,22 @@ void html_kernels(struct page *p)
 		buf_printf(&p->gp.script, "set xlabel 'ms, all ranks'\nset key off\nset grid xtics\n"
 					  "set xrange [0:*]\nset yrange [%zu.6:-0.6]\nset ytics (",
 			   shown - 1);
-		for (size_t i = 0; i < shown; i++)
-			buf_printf(&p->gp.script, "%s\"#%zu\" %zu", i ? ", " : "", i + 1, i);
+		names = malloc(shown * SHORTEN_CAP(LABEL_COLS));
+		list = malloc(shown * sizeof(*list));
+		for (size_t i = 0; names && list && i < shown; i++)
+			list[i] = v[i].name;
+		if (names && list)
+			shorten_set(names, SHORTEN_CAP(LABEL_COLS), list, shown, LABEL_COLS);
+		for (size_t i = 0; i < shown; i++) {
+			buf_adds(&p->gp.script, i ? ", " : "");
+			if (names && list)
+				gp_label(&p->gp.script, names + i * SHORTEN_CAP(LABEL_COLS));
+			else
+				buf_printf(&p->gp.script, "'#%zu'", i + 1);
+			buf_printf(&p->gp.script, " %zu", i);
+		}
+		free(names);
+		free(list);
 		buf_adds(&p->gp.script, ")\nplot ");
 		gnuplot_data(&p->gp, &d);
 		buf_adds(&p->gp.script, " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror "
@@ -136,8 +185,12 @@ void html_kernels(struct page *p)
 		       "<th>share of kernel time</th></tr>\n");
 	buf_init(&calc);
 	for (size_t i = 0; i < n && i < TOP_TABLE; i++) {
-		buf_printf(p->b, "<tr><td class=\"num\">%zu</td><td class=\"name\">", i + 1);
+		char nm[SHORTEN_CAP(96)];
+
+		buf_printf(p->b, "<tr><td class=\"num\">%zu</td><td class=\"name\" title=\"", i + 1);
 		html_text(p, v[i].name);
+		buf_adds(p->b, "\">");
+		html_text(p, shorten(nm, v[i].name, 96));
 		buf_adds(p->b, "</td><td>");
 		html_text(p, v[i].category);
 		buf_adds(p->b, "</td>");

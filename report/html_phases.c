@@ -104,6 +104,31 @@ static void series_legend(struct page *p, const struct series *s, int depth, int
 	html_legend_end(p);
 }
 
+/*
+ * The depth the breakdown stacks: the top level, so that each bar adds up
+ * to the rank's phase time; one level down only where every rank has one
+ * top-level phase (a ProfilerStep# wrapper around the whole run).
+ */
+static int chart_level(const struct report *r)
+{
+	const char *top = NULL;
+
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		for (size_t k = 0; r->ranks[i].has_phases && k < r->ranks[i].nr_phases; k++) {
+			const struct report_phase *ph = &r->ranks[i].phases[k];
+
+			if (ph->depth == 0 && top && strcmp(top, ph->path))
+				return 0;
+			if (ph->depth == 0)
+				top = ph->path;
+		}
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		for (size_t k = 0; r->ranks[i].has_phases && k < r->ranks[i].nr_phases; k++)
+			if (r->ranks[i].phases[k].depth == 1)
+				return 1;
+	return 0;
+}
+
 static int max_depth_present(const struct report *r, int depth)
 {
 	for (size_t i = 0; i < r->nr_ranks; i++)
@@ -118,10 +143,12 @@ static void phase_table(struct page *p, size_t i)
 	const struct report_rank *rk = &p->r->ranks[i];
 	char key[96];
 
-	buf_printf(p->b, "<h3>Rank %lld</h3>\n<div class=\"wrap\"><table><tr><th>phase</th>"
+	/* beyond two ranks, each rank's table is folded: the page stays readable */
+	buf_printf(p->b, "%s<h3>Rank %lld</h3>%s\n<div class=\"wrap\"><table><tr><th>phase</th>"
 			 "<th>count</th><th>total</th><th>avg</th><th>median</th><th>min</th>"
 			 "<th>max</th><th>share of span</th><th>GPU time launched</th></tr>\n",
-		   (long long)rk->rank);
+		   p->r->nr_ranks > 2 ? "<details><summary>" : "", (long long)rk->rank,
+		   p->r->nr_ranks > 2 ? "</summary>" : "");
 	for (size_t k = 0; k < rk->nr_phases; k++) {
 		const struct report_phase *ph = &rk->phases[k];
 		static const char *const f[] = { "total_ns", "avg_ns", "median_ns", "min_ns",
@@ -150,7 +177,7 @@ static void phase_table(struct page *p, size_t i)
 		html_i64(p, "td", key, NULL, ph->gpu_ns, UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
-	buf_adds(p->b, "</table></div>\n");
+	buf_adds(p->b, p->r->nr_ranks > 2 ? "</table></div>\n</details>\n" : "</table></div>\n");
 }
 
 /* Many ranks: each phase's total as statistics over the ranks. */
@@ -176,7 +203,7 @@ static void phase_stats(struct page *p)
 void html_phases(struct page *p)
 {
 	const struct report *r = p->r;
-	int level = max_depth_present(r, 1), other = 0;
+	int level = chart_level(r), other = 0;
 	struct series s;
 	uint32_t colors[HTML_PALETTE];
 	double *v;
