@@ -244,11 +244,19 @@ void html_categories(struct page *p)
 	buf_adds(p->b, "<p class=\"muted\">Kernel time per category (summed over streams, so "
 		       "it can exceed wall time) and memcpy/memset busy time, per rank.</p>\n");
 	html_plot_ranks(p, "GPU time by category per rank", v, ns, colors, 1e-6, "ms", 1);
-	html_legend_begin(p);
-	for (size_t c = 0; c < NR_CAT; c++)
-		html_legend_item(p, colors[c], categories[c]);
-	html_legend_item(p, colors[NR_CAT], "memcpy/memset");
-	html_legend_end(p);
+	if (r->nr_ranks > 1) {
+		/* the series the chart has: no legend entry for a category without time */
+		html_legend_begin(p);
+		for (size_t c = 0; c < ns; c++) {
+			int has = 0;
+
+			for (size_t i = 0; i < r->nr_ranks; i++)
+				has |= v[i * ns + c] > 0;
+			if (has)
+				html_legend_item(p, colors[c], c < NR_CAT ? categories[c] : "memcpy/memset");
+		}
+		html_legend_end(p);
+	}
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>rank</th>");
 	for (size_t c = 0; c < NR_CAT; c++)
 		buf_printf(p->b, "<th>%s</th>", categories[c]);
@@ -296,13 +304,15 @@ static void memory_timeline(struct page *p)
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		for (size_t m = 0; r->ranks[i].analysed && m < r->ranks[i].nr_memory; m++)
 			all += r->ranks[i].memory[m].nr_timeline > 0 &&
-			       r->ranks[i].memory[m].peak_allocated > 0;
+			       r->ranks[i].memory[m].peak_allocated > 0 &&
+			       r->ranks[i].memory[m].device >= 0;
 	if (!all || !(v = malloc(all * sizeof(*v))))
 		return;
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		for (size_t m = 0; r->ranks[i].analysed && m < r->ranks[i].nr_memory; m++)
+			/* the CPU's [memory] events are the profiler's own: GPUs only */
 			if (r->ranks[i].memory[m].nr_timeline &&
-			    r->ranks[i].memory[m].peak_allocated > 0)
+			    r->ranks[i].memory[m].peak_allocated > 0 && r->ranks[i].memory[m].device >= 0)
 				v[n++] = (struct memline){ i, m, r->ranks[i].memory[m].peak_allocated };
 	qsort(v, n, sizeof(*v), cmp_memline);
 	if (n > HTML_PALETTE)
@@ -375,7 +385,7 @@ void html_memory(struct page *p)
 		       "of each rank; the table lists every device (-1 is the CPU).</p>\n");
 	for (size_t i = 0; i < 2 * r->nr_ranks; i++)
 		positive += v[i] > 0;
-	if (positive) {
+	if (positive && r->nr_ranks > 1) {
 		html_plot_ranks(p, "peak GPU memory per rank", v, 2, colors,
 				1.0 / (1024.0 * 1024 * 1024), "GiB", 0);
 		html_legend_begin(p);

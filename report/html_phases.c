@@ -215,8 +215,9 @@ void html_phases(struct page *p)
 		return;
 	}
 	series_of(r, &s);
-	buf_printf(p->b, "<p class=\"muted\">Time in each %s phase per rank (union of its spans).</p>\n",
-		   level ? "second-level" : "top-level");
+	if (r->nr_ranks > 1)
+		buf_printf(p->b, "<p class=\"muted\">Time in each %s phase per rank (union of its "
+				 "spans).</p>\n", level ? "second-level" : "top-level");
 	v = calloc(r->nr_ranks * HTML_PALETTE + 1, sizeof(*v));
 	for (size_t i = 0; v && i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
@@ -237,7 +238,8 @@ void html_phases(struct page *p)
 	if (v)
 		html_plot_ranks(p, "phase breakdown per rank", v, HTML_PALETTE, colors, 1e-6, "ms", 1);
 	free(v);
-	series_legend(p, &s, level, other);
+	if (r->nr_ranks > 1)
+		series_legend(p, &s, level, other);
 	if (p->many) {
 		phase_stats(p);
 	} else {
@@ -248,17 +250,14 @@ void html_phases(struct page *p)
 	buf_adds(p->b, "</section>\n");
 }
 
-/* A colour between c and white: the top-level band behind its children. */
-static uint32_t lighten(uint32_t c)
+/*
+ * The top-level band behind its children: c two-thirds transparent (the
+ * high byte is gnuplot's alpha), so it is pale on the light card and dim on
+ * the dark one that the stylesheet gives charts in dark mode.
+ */
+static uint32_t band(uint32_t c)
 {
-	uint32_t out = 0;
-
-	for (int sh = 0; sh < 24; sh += 8) {
-		uint32_t ch = (c >> sh) & 0xff;
-
-		out |= ((ch + 2 * 0xff) / 3) << sh;
-	}
-	return out;
+	return (c & 0xffffffu) | 0xaa000000u;
 }
 
 static int is_straggler(const struct report *r, int64_t rank)
@@ -381,7 +380,7 @@ void html_timeline(struct page *p)
 					if (ph->depth != depth || !n)
 						continue;
 					if (!depth)
-						c = lighten(c);
+						c = band(c);
 					/* equal groups of consecutive spans, as keep_spans() merges */
 					for (size_t j = 0; j < g; j++) {
 						size_t a = j * n / g, b = (j + 1) * n / g - 1;
