@@ -58,26 +58,27 @@ static size_t bytes_of(const char *s, size_t n, int cols)
 
 void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width)
 {
-	int col = first_indent, space = 0, room = width - indent < 10 ? 10 : width - indent;
+	int col = first_indent, started = 0, room = width - indent < 10 ? 10 : width - indent;
 	const char *p = text;
 
-	while (*p) {
-		size_t n = strcspn(p, " ");
-		int w = cols_of(p, n);
+	for (;;) {
+		int gap = (int)strspn(p, " "), w;
+		size_t n;
 
-		if (n == 0) {
-			p++;
-			continue;
-		}
-		if (col > indent && col + space + w > width) {
+		p += gap;
+		if (!*p)
+			break;
+		n = strcspn(p, " ");
+		w = cols_of(p, n);
+		if (!started)
+			gap = 0;	/* the caller's indent is the gap */
+		if (col > indent && col + gap + w > width) {
 			fprintf(f, "\n%*s", indent, "");
 			col = indent;
-			space = 0;
+			gap = 0;
 		}
-		if (space) {
-			fputc(' ', f);
-			col++;
-		}
+		fprintf(f, "%*s", gap, "");
+		col += gap;
 		while (w > width - col) {
 			/* a word longer than a line: what fits, then the rest on the next */
 			size_t k = bytes_of(p, n, width - col > 0 ? width - col : room);
@@ -91,7 +92,7 @@ void term_wrap(FILE *f, const char *text, int first_indent, int indent, int widt
 		}
 		term_putn_safe(f, p, n);
 		col += w;
-		space = 1;
+		started = 1;
 		p += n;
 	}
 	fputc('\n', f);

@@ -22,8 +22,9 @@ int term_width(FILE *f);
 /*
  * text (a trace string is part of it: shown safe, as term_put_safe()) as
  * lines of at most width columns, the first after first_indent columns
- * the caller printed, the others indented by indent spaces; spaces are
- * folded, words longer than a line are cut.  Ends with a newline.
+ * the caller printed, the others indented by indent spaces; a line breaks
+ * at spaces (which it drops), words longer than a line are cut.  Ends
+ * with a newline.
  */
 void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width);
 
