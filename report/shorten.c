@@ -125,12 +125,12 @@ static char *cut(char *out, const char *s, size_t cols, size_t at)
 		*p = '\0';
 		return out;
 	}
-	/* start, the window at the difference, end: a quarter, a half, a quarter */
-	head = head_bytes(s, (cols - 2) / 4);
+	/* start, the window at the difference, end: a third each */
+	head = head_bytes(s, (cols - 2) / 3);
 	if (at < head)
 		at = head;
-	win = at + head_bytes(s + at, (cols - 2) / 2);
-	tail = tail_start(s, len, cols - 2 - (cols - 2) / 4 - (cols - 2) / 2);
+	win = at + head_bytes(s + at, (cols - 2) / 3);
+	tail = tail_start(s, len, cols - 2 - 2 * ((cols - 2) / 3));
 	if (tail < win)
 		tail = win;
 	p = put(p, s, head);

@@ -56,6 +56,32 @@ static size_t bytes_of(const char *s, size_t n, int cols)
 	return i;
 }
 
+/* Whether s starts with a unit that metric_fmt() writes after a number. */
+static int is_unit(const char *s)
+{
+	static const char *const units[] = { "ns", "\xc2\xb5s", "ms", "s", "B", "KiB", "MiB",
+					     "GiB", "TiB", "PiB" };
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t n = strlen(units[i]);
+
+		if (!strncmp(s, units[i], n) && !((s[n] >= 'a' && s[n] <= 'z') ||
+						  (s[n] >= 'A' && s[n] <= 'Z')))
+			return 1;
+	}
+	return 0;
+}
+
+/* Bytes of the word at s: up to a space, but "137 ms" is one word. */
+static size_t word_len(const char *s)
+{
+	size_t n = strcspn(s, " ");
+
+	while (n && s[n] == ' ' && s[n - 1] >= '0' && s[n - 1] <= '9' && is_unit(s + n + 1))
+		n += 1 + strcspn(s + n + 1, " ");
+	return n;
+}
+
 void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width)
 {
 	int col = first_indent, started = 0, room = width - indent < 10 ? 10 : width - indent;
@@ -68,7 +94,7 @@ void term_wrap(FILE *f, const char *text, int first_indent, int indent, int widt
 		p += gap;
 		if (!*p)
 			break;
-		n = strcspn(p, " ");
+		n = word_len(p);
 		w = cols_of(p, n);
 		if (!started)
 			gap = 0;	/* the caller's indent is the gap */
