@@ -16,7 +16,7 @@
 #include "term.h"
 
 #define FINDINGS_SHOWN 3	/* the rest are in report.json and under --ranks */
-#define PHASES_SHOWN 12
+#define PHASES_SHOWN 10
 #define PHASE_DEPTH_SHOWN 2
 
 struct out {
@@ -76,7 +76,7 @@ static void rank_table(const struct out *o, const struct report *rep)
 	};
 	const struct col *cols[sizeof(all) / sizeof(all[0])];
 	size_t nc = 0;
-	int used = 6;
+	int used = 4;
 
 	for (size_t c = 0; c < sizeof(all) / sizeof(all[0]); c++) {
 		/* comm is the fallback of comm wait (one run, no matched collectives) */
@@ -85,7 +85,7 @@ static void rank_table(const struct out *o, const struct report *rep)
 		if (c < 2 || any_metric(rep, all[c].path))
 			cols[nc++] = &all[c];
 	}
-	fprintf(o->f, "%s%5s%s", o->bold, "rank", o->off);
+	fprintf(o->f, "%srank%s", o->bold, o->off);
 	for (size_t c = 0; c < nc; c++) {
 		fprintf(o->f, " %*s", cols[c]->width, cols[c]->head);
 		used += 1 + cols[c]->width;
@@ -95,7 +95,7 @@ static void rank_table(const struct out *o, const struct report *rep)
 		const struct report_rank *rk = &rep->ranks[i];
 		char st[64];
 
-		fprintf(o->f, "%5lld", (long long)rk->rank);
+		fprintf(o->f, "%4lld", (long long)rk->rank);
 		for (size_t c = 0; c < nc; c++) {
 			const struct metric_def *d = metric_find(cols[c]->path);
 
