@@ -175,13 +175,19 @@ static void suggestion_rows(struct page *p, size_t first, size_t end)
 	const struct report *r = p->r;
 	const struct report_suggestion *s0 = &r->suggestions[first];
 	size_t more = 0;
+	int mixed = 0;	/* a rule's evidence may differ by rank (the straggler's step or span) */
 
-	for (size_t i = first; i < end; i++)
+	for (size_t i = first; i < end; i++) {
 		more += !strcmp(r->suggestions[i].id, s0->id) &&
 			r->suggestions[i].severity == s0->severity;
+		mixed |= strcmp(r->suggestions[i].metric, s0->metric) != 0;
+	}
 	buf_printf(p->b, "<p>The same on %zu more rank%s:</p>\n<div class=\"wrap\"><table><tr>"
 			 "<th>rank</th><th>", more, more == 1 ? "" : "s");
-	html_text(p, s0->metric);
+	if (mixed)
+		buf_adds(p->b, "evidence</th><th>value");
+	else
+		html_text(p, s0->metric);
 	buf_adds(p->b, "</th></tr>\n");
 	for (size_t i = first; i < end; i++) {
 		const struct report_suggestion *s = &r->suggestions[i];
@@ -195,6 +201,11 @@ static void suggestion_rows(struct page *p, size_t first, size_t end)
 			html_i64(p, "td", key, NULL, s->rank, UNIT_COUNT);
 		else
 			html_dbl(p, "td", key, NULL, NAN, UNIT_COUNT);
+		if (mixed) {
+			buf_adds(p->b, "<td><code>");
+			html_text(p, s->metric);
+			buf_adds(p->b, "</code></td>");
+		}
 		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"value\"]", i);
 		html_dbl(p, "td", key, NULL, s->value, metric_unit_of(s->metric));
 		buf_adds(p->b, "</tr>\n");
