@@ -81,65 +81,56 @@ static size_t core(const char *s, size_t len, size_t *skip)
  */
 static char *cut(char *out, const char *s, size_t cols, size_t at)
 {
-	size_t len = strlen(s), head, tail, win;
+	size_t len = strlen(s), skip, keep, head, tail, win, room;
 	char *p = out;
 
 	if (shorten_cols(s) <= cols) {
 		memcpy(out, s, len + 1);
 		return out;
 	}
-	if (!at) {
-		size_t skip, keep = core(s, len, &skip);
-
-		if (keep < len || skip) {
-			/* "at::native::elementwise_kernel<…, 4>(…)" */
-			char *q = p;
-			size_t room = keep < len ? cols - 3 : cols, kc;
-
-			kc = 0;
-			for (size_t i = skip; i < keep; i++)
-				kc += !cont((unsigned char)s[i]);
-			if (kc <= room) {
-				q = put(q, s + skip, keep - skip);
-			} else {
-				head = skip + head_bytes(s + skip, (room - 1) * 2 / 3);
-				tail = skip + tail_start(s + skip, keep - skip, room - 1 - (room - 1) * 2 / 3);
-				q = put(q, s + skip, head - skip);
-				q = put(q, ellipsis, 3);
-				q = put(q, s + (tail > head ? tail : head), keep - (tail > head ? tail : head));
-			}
-			if (keep < len) {
-				q = put(q, "(", 1);
-				q = put(q, ellipsis, 3);
-				q = put(q, ")", 1);
-			}
-			*q = '\0';
-			return out;
-		}
-		/* two thirds start, one third end */
-		head = head_bytes(s, (cols - 1) * 2 / 3);
-		tail = tail_start(s, len, cols - 1 - (cols - 1) * 2 / 3);
-		p = put(p, s, head);
-		p = put(p, ellipsis, 3);
-		p = put(p, s + (tail > head ? tail : head), len - (tail > head ? tail : head));
-		*p = '\0';
-		return out;
+	/* what is left of a C++ function: "at::native::elementwise_kernel<…, 4>(…)" */
+	keep = core(s, len, &skip);
+	if (at >= keep) {
+		/* they differ in their parameters: keep those */
+		skip = 0;
+		keep = len;
 	}
-	/* start, the window at the difference, end: a third each */
-	head = head_bytes(s, (cols - 2) / 3);
-	if (at < head)
-		at = head;
-	win = at + head_bytes(s + at, (cols - 2) / 3);
-	tail = tail_start(s, len, cols - 2 - 2 * ((cols - 2) / 3));
-	if (tail < win)
-		tail = win;
-	p = put(p, s, head);
-	if (at > head)
+	room = keep < len ? cols - 3 : cols;
+	if (head_bytes(s + skip, room) >= keep - skip) {
+		p = put(p, s + skip, keep - skip);
+	} else if (!at) {
+		/* two thirds start, one third end */
+		head = skip + head_bytes(s + skip, (room - 1) * 2 / 3);
+		tail = skip + tail_start(s + skip, keep - skip, room - 1 - (room - 1) * 2 / 3);
+		if (tail < head)
+			tail = head;
+		p = put(p, s + skip, head - skip);
 		p = put(p, ellipsis, 3);
-	p = put(p, s + at, win - at);
-	if (tail > win)
+		p = put(p, s + tail, keep - tail);
+	} else {
+		/* start, the window at the difference, end: a third each */
+		head = skip + head_bytes(s + skip, (room - 2) / 3);
+		if (at < head)
+			at = head;
+		win = at + head_bytes(s + at, (room - 2) / 3);
+		if (win > keep)
+			win = keep;
+		tail = skip + tail_start(s + skip, keep - skip, room - 2 - 2 * ((room - 2) / 3));
+		if (tail < win)
+			tail = win;
+		p = put(p, s + skip, head - skip);
+		if (at > head)
+			p = put(p, ellipsis, 3);
+		p = put(p, s + at, win - at);
+		if (tail > win)
+			p = put(p, ellipsis, 3);
+		p = put(p, s + tail, keep - tail);
+	}
+	if (keep < len) {
+		p = put(p, "(", 1);
 		p = put(p, ellipsis, 3);
-	p = put(p, s + tail, len - tail);
+		p = put(p, ")", 1);
+	}
 	*p = '\0';
 	return out;
 }

@@ -85,6 +85,13 @@ static void set_apart(void)
 	       out + stride);
 	CHECK(shorten_cols(out) <= 30 && shorten_cols(out + stride) <= 30);
 	CHECK_EQ_STR(out + 2 * stride, "short");
+
+	/* overloads that differ in their parameters only keep them */
+	names[0] = "void at::native::some_rather_long_kernel_name<float>(float*, long, long, long)";
+	names[1] = "void at::native::some_rather_long_kernel_name<float>(double*, long, long, long)";
+	shorten_set(out, stride, names, 2, 30);
+	CHECKF(strcmp(out, out + stride) != 0, "%s | %s", out, out + stride);
+	CHECK(shorten_cols(out) <= 30 && shorten_cols(out + stride) <= 30);
 }
 
 int main(void)
