@@ -79,9 +79,10 @@ static struct kern *merged(const struct report *r, size_t *n)
 #define LABEL_COLS 28
 
 /*
- * A shortened name as a single-quoted gnuplot string: quotes doubled,
- * control bytes and invalid UTF-8 as '?' (the svg terminal is noenhanced
- * and escapes & < > itself).
+ * A shortened name as a single-quoted gnuplot string, the one place a trace
+ * string reaches gnuplot: quotes doubled; control bytes, invalid UTF-8, '%'
+ * (a tic label can be a format) and '`' (command substitution) as '?'.
+ * The svg terminal is noenhanced (no markup in text) and escapes & and <.
  */
 static void gp_label(struct buf *b, const char *shown)
 {
@@ -92,7 +93,7 @@ static void gp_label(struct buf *b, const char *shown)
 	for (size_t i = 0; i < n;) {
 		size_t len = esc_utf8_len(u + i, n - i);
 
-		if (len == 0 || (len == 1 && (u[i] < 0x20 || u[i] == 0x7f)) ||
+		if (len == 0 || (len == 1 && (u[i] < 0x20 || u[i] == 0x7f || u[i] == '%' || u[i] == '`')) ||
 		    (len == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)) {
 			buf_addc(b, '?');
 			i += len ? len : 1;
