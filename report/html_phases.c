@@ -105,28 +105,45 @@ static void series_legend(struct page *p, const struct series *s, int depth, int
 }
 
 /*
- * The depth the breakdown stacks: the top level, so that each bar adds up
- * to the rank's phase time; one level down only where every rank has one
- * top-level phase (a ProfilerStep# wrapper around the whole run).
+ * The breakdown stacks the top-level phases, so that each bar adds up to
+ * the rank's phase time.  A wrapper that holds nine tenths of the top-level
+ * time on every rank (a ProfilerStep# around the whole run) would make one
+ * bar of it: it is shown as its children and, under its own name, its time
+ * outside them.  Returns the wrapper's path, or NULL.
  */
-static int chart_level(const struct report *r)
+static const char *chart_wrapper(const struct report *r)
 {
-	const char *top = NULL;
+	const char *w = NULL;
 
-	for (size_t i = 0; i < r->nr_ranks; i++)
-		for (size_t k = 0; r->ranks[i].has_phases && k < r->ranks[i].nr_phases; k++) {
-			const struct report_phase *ph = &r->ranks[i].phases[k];
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+		const struct report_phase *big = NULL;
+		double top = 0;
 
-			if (ph->depth == 0 && top && strcmp(top, ph->path))
-				return 0;
-			if (ph->depth == 0)
-				top = ph->path;
+		for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
+			const struct report_phase *ph = &rk->phases[k];
+
+			if (ph->depth)
+				continue;
+			top += (double)ph->d.total_ns;
+			if (!big || ph->d.total_ns > big->d.total_ns)
+				big = ph;
 		}
-	for (size_t i = 0; i < r->nr_ranks; i++)
-		for (size_t k = 0; r->ranks[i].has_phases && k < r->ranks[i].nr_phases; k++)
-			if (r->ranks[i].phases[k].depth == 1)
-				return 1;
-	return 0;
+		if (!big)
+			continue;
+		if ((double)big->d.total_ns < 0.9 * top || (w && strcmp(w, big->path)))
+			return NULL;
+		w = big->path;
+	}
+	return w;
+}
+
+/* Whether path is a child of the wrapper w. */
+static int under(const char *w, const char *path)
+{
+	size_t n = w ? strlen(w) : 0;
+
+	return w && !strncmp(path, w, n) && path[n] == '/' && !strchr(path + n + 1, '/');
 }
 
 static int max_depth_present(const struct report *r, int depth)
@@ -203,9 +220,10 @@ static void phase_stats(struct page *p)
 void html_phases(struct page *p)
 {
 	const struct report *r = p->r;
-	int level = chart_level(r), other = 0;
+	const char *wrapper = chart_wrapper(r);
 	struct series s;
 	uint32_t colors[HTML_PALETTE];
+	int used[HTML_PALETTE] = { 0 };
 	double *v;
 
 	buf_adds(p->b, "<section id=\"phases\">\n<h2>Phase breakdown</h2>\n");
@@ -215,22 +233,39 @@ void html_phases(struct page *p)
 		return;
 	}
 	series_of(r, &s);
-	if (r->nr_ranks > 1)
-		buf_printf(p->b, "<p class=\"muted\">Time in each %s phase per rank (union of its "
-				 "spans).</p>\n", level ? "second-level" : "top-level");
+	if (r->nr_ranks > 1) {
+		buf_adds(p->b, "<p class=\"muted\">Time in each top-level phase per rank (union of "
+			       "its spans)");
+		if (wrapper) {
+			buf_adds(p->b, "; ");
+			html_text(p, wrapper);
+			buf_adds(p->b, ", which holds nearly all of it, as its children and its own "
+				       "time outside them");
+		}
+		buf_adds(p->b, ".</p>\n");
+	}
 	v = calloc(r->nr_ranks * HTML_PALETTE + 1, sizeof(*v));
 	for (size_t i = 0; v && i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
 		for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
+			const struct report_phase *ph = &rk->phases[k];
+			double t = (double)ph->d.total_ns;
 			int j;
 
-			if (rk->phases[k].depth != level)
+			if (wrapper && !strcmp(ph->path, wrapper)) {
+				/* its time outside its children: they follow it in depth-first order */
+				for (size_t c = k + 1; c < rk->nr_phases && rk->phases[c].depth > 0; c++)
+					if (rk->phases[c].depth == 1)
+						t -= (double)rk->phases[c].d.total_ns;
+				t = t > 0 ? t : 0;
+			} else if (ph->depth != 0 && !under(wrapper, ph->path)) {
 				continue;
-			j = series_find(&s, rk->phases[k].path);
-			other |= j < 0;
-			v[i * HTML_PALETTE + (j < 0 ? HTML_PALETTE - 1 : (size_t)j)] +=
-				(double)rk->phases[k].d.total_ns;
+			}
+			j = series_find(&s, ph->path);
+			j = j < 0 ? HTML_PALETTE - 1 : j;
+			v[i * HTML_PALETTE + (size_t)j] += t;
+			used[j] |= t > 0;
 		}
 	}
 	for (size_t j = 0; j < HTML_PALETTE; j++)
@@ -238,8 +273,16 @@ void html_phases(struct page *p)
 	if (v)
 		html_plot_ranks(p, "phase breakdown per rank", v, HTML_PALETTE, colors, 1e-6, "ms", 1);
 	free(v);
-	if (r->nr_ranks > 1)
-		series_legend(p, &s, level, other);
+	if (r->nr_ranks > 1) {
+		/* the series the chart has, no more */
+		html_legend_begin(p);
+		for (size_t j = 0; j < s.n; j++)
+			if (used[j])
+				html_legend_item(p, html_palette[j], s.path[j]);
+		if (used[HTML_PALETTE - 1])
+			html_legend_item(p, html_palette[HTML_PALETTE - 1], "other phases");
+		html_legend_end(p);
+	}
 	if (p->many) {
 		phase_stats(p);
 	} else {
