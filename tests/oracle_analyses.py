@@ -120,6 +120,7 @@ Definitions:
              fractions) and rounded to float at the end.
 """
 
+import bisect
 import decimal
 import fractions
 import json
@@ -526,6 +527,18 @@ def analyze_events(top, events):
     for corr, (thread, ts) in launch.items():
         if corr in dev_time:
             placed.setdefault(thread, []).append((ts, dev_time[corr]))
+    prefix = {}  # thread -> (sorted launch times, prefix sums of their device time)
+    for thread, v in placed.items():
+        v.sort()
+        sums = [0]
+        for _, d in v:
+            sums.append(sums[-1] + d)
+        prefix[thread] = ([t for t, _ in v], sums)
+
+    def launched(thread, lo, hi):
+        """Device time launched on thread at lo <= ts < hi."""
+        times, sums = prefix.get(thread, ((), [0]))
+        return sums[bisect.bisect_left(times, hi)] - sums[bisect.bisect_left(times, lo)]
     threads = {}
     for i, ev, ts, dur, name in rows:
         if ev.get("ph") != "X":
@@ -537,7 +550,7 @@ def analyze_events(top, events):
         elif ev.get("cat") not in ("cpu_op", "Operator"):
             continue
         key = (thread_key(ev, "pid"), thread_key(ev, "tid"))
-        dev = sum(d for t, d in placed.get(key, ()) if ts <= t < ts + dur)
+        dev = launched(key, ts, ts + dur)
         threads.setdefault(key, []).append((ts, dur, i, name, dev))
     ops = {}  # name -> [count, total, self, device, self device]
     for evs in threads.values():
