@@ -2,13 +2,17 @@
  * cpuops: see cpuops.h.  Nesting is found per thread by ordering its spans by
  * start (longest first on ties) and sweeping with a stack of open spans; the
  * order is a permutation built by linear-time sorts (lib/sort), as there
- * are a million operator events in a gigabyte of trace.
+ * are a million operator events in a gigabyte of trace.  Device time is
+ * placed at its launch, as phases.c does for phases: per thread, launches
+ * sorted by time with a prefix sum, two binary searches per operator.
  */
 #include "cpuops.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "annot.h"
+#include "device.h"
 #include "sat.h"
 #include "sort.h"
 #include "track.h"
@@ -16,7 +20,27 @@
 struct cpu_rec {
 	int64_t ts_ns, dur_ns;
 	int64_t child_ns;	/* summed durations of direct children */
+	int64_t dev_ns;		/* device time launched inside the span */
+	int64_t child_dev_ns;	/* summed dev_ns of direct children */
 	uint32_t name, track;
+	uint32_t by_name;	/* an operator only by annot.h: dropped if the trace has a cat */
+	uint32_t pad;
+};
+
+/* A runtime call with a correlation id, and device work with one. */
+struct launch_rec {
+	int64_t corr, ts_ns;
+	uint32_t track, pad;
+};
+
+struct dev_rec {
+	int64_t corr, dur_ns;
+};
+
+/* Device time placed at its launch; sum_before is the prefix sum in sorted order. */
+struct placed {
+	int64_t ts_ns, dur_ns, sum_before;
+	uint32_t track, pad;
 };
 
 void cpuops_init(struct cpuops *c)
@@ -24,6 +48,9 @@ void cpuops_init(struct cpuops *c)
 	strtab_init(&c->names, 1);
 	strtab_init(&c->tracks, 1);
 	buf_init(&c->recs);
+	buf_init(&c->launches);
+	buf_init(&c->device);
+	c->has_cat = 0;
 }
 
 void cpuops_release(struct cpuops *c)
@@ -31,6 +58,51 @@ void cpuops_release(struct cpuops *c)
 	strtab_release(&c->names);
 	strtab_release(&c->tracks);
 	buf_release(&c->recs);
+	buf_release(&c->launches);
+	buf_release(&c->device);
+}
+
+/*
+ * Runtime calls and device work with a correlation id, by device.h's table
+ * (by cat: the vendors whose device events carry no cat carry no
+ * correlation either).  kind: per cat id, 0 unknown, 1 none, else rule + 2;
+ * per name the refined kind + 1.
+ */
+static int device_link(struct cpuops *c, const struct event_batch *b,
+		       const struct trace_event *ev, int16_t *cat_rule, signed char *name_kind,
+		       struct track_cache *cache)
+{
+	const struct strtab *st = &b->strs;
+	int kind;
+
+	if (!ev->cat || !(ev->flags & EV_CORRELATION) || !(ev->flags & EV_TS) || ev->phase != 'X')
+		return 0;
+	if (!cat_rule[ev->cat]) {
+		int r = device_cat_rule(strtab_str(st, ev->cat), strtab_len(st, ev->cat));
+
+		cat_rule[ev->cat] = (int16_t)(r < 0 ? 1 : r + 2);
+	}
+	if (cat_rule[ev->cat] < 2)
+		return 0;
+	if (!ev->name)
+		kind = device_kind(cat_rule[ev->cat] - 2, "", 0);
+	else if (name_kind[ev->name])
+		kind = name_kind[ev->name] - 1;
+	else
+		name_kind[ev->name] = (signed char)((kind = (int)device_kind(cat_rule[ev->cat] - 2,
+			strtab_str(st, ev->name), strtab_len(st, ev->name))) + 1);
+	if (kind == DK_KERNEL || kind == DK_MEMCPY || kind == DK_MEMSET) {
+		struct dev_rec d = { ev->correlation, ev->dur_ns };
+
+		buf_add(&c->device, &d, sizeof(d));
+	} else if (kind == DK_RUNTIME || kind == DK_SYNC) {
+		struct launch_rec l = { ev->correlation, ev->ts_ns, track_id(&c->tracks, cache, b, ev), 0 };
+
+		if (l.track == STRTAB_OOM)
+			return -1;
+		buf_add(&c->launches, &l, sizeof(l));
+	}
+	return buf_ok(&c->device) && buf_ok(&c->launches) ? 0 : -1;
 }
 
 int cpuops_collect(struct cpuops *c, const struct event_batch *b)
@@ -38,27 +110,40 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 	const struct strtab *st = &b->strs;
 	uint32_t cpu_op = strtab_find(st, "cpu_op", 6);
 	uint32_t op2021 = strtab_find(st, "Operator", 8);	/* Kineto 2021's cpu_op */
+	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
+	uint32_t nstr = strtab_count(st) + 1;
 	struct track_cache cache = { 0 };
-	uint32_t *map;
+	int16_t *cat_rule = calloc(nstr, sizeof(*cat_rule));
+	signed char *name_kind = calloc(nstr, 1);
+	signed char *op_name = calloc(nstr, 1);	/* no cat: 0 unknown, 1 no, 2 an operator */
+	uint32_t *map = calloc(nstr, sizeof(*map));
 	int rc = -1;
 
-	if (!cpu_op && !op2021)
-		return 0;
-	map = calloc(strtab_count(st) + 1, sizeof(*map));
-	if (!map || buf_reserve(&c->recs, b->n * sizeof(struct cpu_rec))) {
-		free(map);
-		return -1;
-	}
+	if (!map || !cat_rule || !name_kind || !op_name ||
+	    buf_reserve(&c->recs, b->n * sizeof(struct cpu_rec)))
+		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
-		struct cpu_rec rec;
+		struct cpu_rec rec = { 0 };
 
-		if (!ev->cat || (ev->cat != cpu_op && ev->cat != op2021) || ev->phase != 'X' ||
-		    !(ev->flags & EV_TS))
+		c->has_cat |= ev->cat != 0;
+		if (device_link(c, b, ev, cat_rule, name_kind, &cache))
+			goto out;
+		if (ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
+		if (!ev->cat && ev->name && !c->has_cat && !(device_pid && ev->pid == device_pid)) {
+			/* PyTorch's legacy writer: operators are the spans that are no annotation */
+			if (!op_name[ev->name])
+				op_name[ev->name] = annot_is_user(strtab_str(st, ev->name),
+								  strtab_len(st, ev->name)) ? 1 : 2;
+			if (op_name[ev->name] != 2)
+				continue;
+			rec.by_name = 1;
+		} else if (!ev->cat || (ev->cat != cpu_op && ev->cat != op2021)) {
+			continue;
+		}
 		rec.ts_ns = ev->ts_ns;
 		rec.dur_ns = ev->dur_ns;
-		rec.child_ns = 0;
 		rec.name = ev->name ? strtab_map(&c->names, st, ev->name, map) : 0;
 		if (rec.name == STRTAB_OOM)
 			goto out;
@@ -73,6 +158,9 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 	rc = 0;
 out:
 	free(map);
+	free(cat_rule);
+	free(name_kind);
+	free(op_name);
 	return rc;
 }
 
@@ -123,16 +211,137 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
+/* Order v[0..n) by key k (a permutation applied in place). */
+static int order_by(void *v, size_t n, size_t size, uint64_t *key, const uint32_t *track,
+		    uint32_t nr_tracks)
 {
-	struct cpu_rec *r = (struct cpu_rec *)c->recs.data;
-	size_t n = c->recs.len / sizeof(*r), depth = 0, rows = 0;
-	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
-	uint32_t *names = malloc((n ? n : 1) * sizeof(*names));
+	uint32_t *perm = sort_identity(n);
 	int rc = -1;
 
-	if (!stack || !perm || !names || nesting_order(c, r, n, perm))
+	if (!perm || sort_perm_u64(key, perm, n) ||
+	    (track && sort_perm_id(track, nr_tracks, perm, n)) || sort_apply(v, n, size, perm))
 		goto out;
+	rc = 0;
+out:
+	free(perm);
+	return rc;
+}
+
+/*
+ * The device work at its launch (the first runtime call with its
+ * correlation id), by thread then launch time, with prefix sums; NULL when
+ * out of memory.  *nr: how many.
+ */
+static struct placed *place_device(struct cpuops *c, size_t *nr)
+{
+	struct launch_rec *l = (struct launch_rec *)(void *)c->launches.data;
+	struct dev_rec *d = (struct dev_rec *)(void *)c->device.data;
+	size_t nl = c->launches.len / sizeof(*l), nd = c->device.len / sizeof(*d), u = 0, n = 0;
+	size_t m = nl > nd ? nl : nd;
+	struct placed *out = malloc((nd ? nd : 1) * sizeof(*out));
+	uint64_t *key = malloc((m ? m : 1) * sizeof(*key));
+	uint32_t *track = malloc((nd ? nd : 1) * sizeof(*track));
+	int64_t sum = 0;
+
+	if (!out || !key || !track)
+		goto fail;
+	for (size_t i = 0; i < nl; i++)
+		key[i] = sort_key_i64(l[i].corr);
+	if (order_by(l, nl, sizeof(*l), key, NULL, 0))
+		goto fail;
+	for (size_t i = 0; i < nl; i++)
+		if (!u || l[i].corr != l[u - 1].corr)
+			l[u++] = l[i];
+	for (size_t i = 0; i < nd; i++) {
+		size_t lo = 0, hi = u;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (l[mid].corr < d[i].corr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < u && l[lo].corr == d[i].corr)
+			out[n++] = (struct placed){ l[lo].ts_ns, d[i].dur_ns, 0, l[lo].track, 0 };
+	}
+	for (size_t i = 0; i < n; i++) {
+		key[i] = sort_key_i64(out[i].ts_ns);
+		track[i] = out[i].track;
+	}
+	if (order_by(out, n, sizeof(*out), key, track, strtab_count(&c->tracks)))
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		out[i].sum_before = sum;
+		sum = sat_add(sum, out[i].dur_ns);
+	}
+	free(key);
+	free(track);
+	*nr = n;
+	return out;
+fail:
+	free(out);
+	free(key);
+	free(track);
+	return NULL;
+}
+
+/* First index in the sorted v[] at or after (track, ts). */
+static size_t placed_at(const struct placed *v, size_t n, uint32_t track, int64_t ts)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].track < track || (v[mid].track == track && v[mid].ts_ns < ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Device time launched on track within [lo, hi). */
+static int64_t device_within(const struct placed *v, size_t n, uint32_t track, int64_t lo,
+			     int64_t hi)
+{
+	size_t x = placed_at(v, n, track, lo), y = placed_at(v, n, track, hi);
+	int64_t end = y < n ? v[y].sum_before :
+			      (n ? sat_add(v[n - 1].sum_before, v[n - 1].dur_ns) : 0);
+
+	return x < y ? sat_sub(end, v[x].sum_before) : 0;
+}
+
+/* Drop the operators found by name when the trace turned out to have cats. */
+static size_t keep_ops(struct cpuops *c)
+{
+	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
+	size_t n = c->recs.len / sizeof(*r), k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!(c->has_cat && r[i].by_name))
+			r[k++] = r[i];
+	c->recs.len = k * sizeof(*r);
+	return k;
+}
+
+int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
+{
+	size_t n = keep_ops(c), depth = 0, rows = 0, nplaced = 0;
+	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
+	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
+	uint32_t *names = malloc((n ? n : 1) * sizeof(*names));
+	int has_device = c->device.len > 0;	/* else device times are null */
+	struct placed *placed = has_device ? place_device(c, &nplaced) : NULL;
+	int rc = -1;
+
+	if (!stack || !perm || !names || (has_device && !placed) || nesting_order(c, r, n, perm))
+		goto out;
+	for (size_t i = 0; i < n && has_device; i++)
+		r[i].dev_ns = device_within(placed, nplaced, r[i].track, r[i].ts_ns,
+					    sat_add(r[i].ts_ns, r[i].dur_ns));
 	for (size_t k = 0; k < n; k++) {
 		struct cpu_rec *s = &r[perm[k]];
 
@@ -140,8 +349,12 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 			depth = 0;
 		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
 			depth--;
-		if (depth)
-			r[stack[depth - 1]].child_ns = sat_add(r[stack[depth - 1]].child_ns, s->dur_ns);
+		if (depth) {
+			struct cpu_rec *up = &r[stack[depth - 1]];
+
+			up->child_ns = sat_add(up->child_ns, s->dur_ns);
+			up->child_dev_ns = sat_add(up->child_dev_ns, s->dev_ns);
+		}
 		stack[depth++] = perm[k];
 	}
 
@@ -166,10 +379,17 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 		if (!op->name)
 			goto out;
 		op->count = op->total_ns = op->self_ns = 0;
+		op->device_ns = op->self_device_ns = has_device ? 0 : -1;
 		for (; j < n && r[perm[j]].name == name; j++) {
+			const struct cpu_rec *x = &r[perm[j]];
+
 			op->count++;
-			op->total_ns = sat_add(op->total_ns, r[perm[j]].dur_ns);
-			op->self_ns = sat_add(op->self_ns, sat_sub(r[perm[j]].dur_ns, r[perm[j]].child_ns));
+			op->total_ns = sat_add(op->total_ns, x->dur_ns);
+			op->self_ns = sat_add(op->self_ns, sat_sub(x->dur_ns, x->child_ns));
+			if (!has_device)
+				continue;
+			op->device_ns = sat_add(op->device_ns, x->dev_ns);
+			op->self_device_ns = sat_add(op->self_device_ns, sat_sub(x->dev_ns, x->child_dev_ns));
 		}
 		i = j;
 	}
@@ -181,5 +401,6 @@ out:
 	free(stack);
 	free(perm);
 	free(names);
+	free(placed);
 	return rc;
 }

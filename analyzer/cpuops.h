@@ -1,8 +1,16 @@
 /*
  * cpuops: the CPU operator table (count, total and self time per name) from
- * cat "cpu_op" events.  Self time is the duration minus that of the direct
- * children: the cpu_op events nested inside it on the same pid and tid.
- * Collected per batch into 32-byte records, computed once at the end.
+ * cat "cpu_op" events, or, in a trace without any cat (PyTorch's legacy
+ * writer), from the spans annot.h does not call annotations.  Self time is
+ * the duration minus that of the direct children: the operator events
+ * nested inside it on the same pid and tid.
+ *
+ * Device time: the kernels, copies and sets (device.h) whose correlation id
+ * is that of a runtime call made on the operator's thread inside its span,
+ * as torch.profiler's key_averages() counts it; self device time leaves out
+ * what the direct children launched.  Null (-1) in a trace without device
+ * work carrying correlation ids.  Collected per batch into compact records,
+ * computed once at the end.
  */
 #ifndef VT_CPUOPS_H
 #define VT_CPUOPS_H
@@ -17,6 +25,9 @@
 struct cpuops {
 	struct strtab names, tracks;	/* copies; a track is "pid\x1ftid" */
 	struct buf recs;		/* struct cpu_rec[] in file order, see cpuops.c */
+	struct buf launches;		/* struct launch_rec[]: runtime calls with a correlation */
+	struct buf device;		/* struct dev_rec[]: device work with a correlation */
+	int has_cat;			/* some event had a cat: no operators by name */
 };
 
 void cpuops_init(struct cpuops *c);

@@ -537,7 +537,8 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	gp->cpu_comm = ndev_comm == 0 && ncomm > 0;
 	if (nk == 0)
 		gp->cpu_comm = 1;
-	gp->comm_compute_overlap = gp->comm_ns ? (double)interval_overlap(comm, nc, comp, nm) /
+	/* no kernels, nothing to overlap with: null, not 0 */
+	gp->comm_compute_overlap = gp->comm_ns && nk ? (double)interval_overlap(comm, nc, comp, nm) /
 							 (double)gp->comm_ns
 					       : NAN;
 

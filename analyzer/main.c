@@ -33,7 +33,8 @@ static const char usage[] =
 	"\n"
 	"Outputs (the summary goes to stdout unless -q or an output is '-'):\n"
 	CLI_HELP_OUTPUTS
-	"      --top N        kernels shown per rank in the summary (default 5)\n"
+	"      --top N        kernels and operators shown in the summary (default 5)\n"
+	"      --ranks        the summary shows each rank's figures too\n"
 	"\n"
 	ANALYZE_OPTS_HELP
 	"\n"
@@ -56,6 +57,7 @@ struct opts {
 	struct cli cli;
 	struct analyze_opts a;
 	long top;
+	int ranks;
 };
 
 /* Returns -1 to go on, or the exit status. */
@@ -67,6 +69,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		CLI_OPT_THRESHOLD,
 		ANALYZE_LONGOPTS,
 		{ "top", required_argument, NULL, 'T' },
+		{ "ranks", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -74,6 +77,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	cli_init(&o->cli, usage, term_thresholds);
 	analyze_opts_init(&o->a);
 	o->top = 5;
+	o->ranks = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, CLI_SHORTOPTS, longopts, NULL)) != -1) {
 		char *end;
@@ -85,6 +89,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (*end || v < 0 || v > 1000000)
 				return cli_usage_error("--top wants a count from 0, not '%s'", optarg);
 			o->top = v;
+			continue;
+		}
+		if (c == 'R') {
+			o->ranks = 1;
 			continue;
 		}
 		rc = analyze_opts_take(&o->a, &o->cli, c, optarg, argv[optind - 1]);
@@ -149,8 +157,11 @@ int main(int argc, char **argv)
 	}
 	report_init(&rep, "vanalyze");
 	status = analyze_run(&rep, argv + optind, (size_t)(argc - optind), &o.a);
-	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html))
-		summary_print(stdout, &rep, (size_t)o.top);
+	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html)) {
+		struct summary_opts so = { (size_t)o.top, o.ranks };
+
+		summary_print(stdout, &rep, &so);
+	}
 	if (o.cli.json) {
 		struct buf out;
 		struct err e;

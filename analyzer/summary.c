@@ -1,210 +1,520 @@
-/* summary: see summary.h. */
+/*
+ * summary: see summary.h.  The run first (a table of ranks, the phases,
+ * kernels and operators summed over them, the stragglers and the first
+ * findings), so that eight ranks fit one screen; --ranks adds each rank's
+ * own figures.  Trace warnings went to stderr as they were found: they are
+ * counted here, not printed again.
+ */
 #include "summary.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metric.h"
+#include "shorten.h"
 #include "term.h"
 
-/* x in unit u, as every output shows it (metric_fmt()); 32 bytes suffice. */
-static const char *fmt(char *out, double x, enum metric_unit u)
+#define PHASES_SHOWN 10
+#define PHASE_DEPTH_SHOWN 2
+
+struct out {
+	FILE *f;
+	int width;
+	const char *bold, *off;
+};
+
+/* x in unit u, as every output shows it (metric_fmt()): "–" when it does not exist. */
+static void val(FILE *f, double x, enum metric_unit u, int width)
 {
-	return metric_fmt(out, 32, x, u, 0);
+	term_value(f, x, u, 0, width);
 }
 
-/* Shorthands for the units this summary prints most. */
-static void fmt_ns(char *out, size_t n, double ns)
+/* The rank's value of the catalogue metric path, NaN when null. */
+static double metric_of(const struct report_rank *rk, const char *path)
 {
-	metric_fmt(out, n, ns, UNIT_NS, 0);
+	const struct metric_def *d = metric_find(path);
+	double x;
+
+	return d && metric_value(d, rk, &x) ? x : NAN;
 }
 
-static void counts(FILE *f, const char *label, const struct report_count *c, size_t n)
+static int any_metric(const struct report *rep, const char *path)
 {
-	fprintf(f, "  %-8s", label);
-	if (!n)
-		fputs(" -", f);
-	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ", " : " ", f);
-		term_put_safe(f, c[i].key);
-		fprintf(f, "=%lld", (long long)c[i].n);
-	}
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		if (!isnan(metric_of(&rep->ranks[i], path)))
+			return 1;
+	return 0;
+}
+
+/* A name already cut to the columns left on the line, made safe. */
+static void put_name(FILE *f, const char *shown)
+{
+	term_put_safe(f, shown);
 	fputc('\n', f);
 }
 
-static void gpu_lines(FILE *f, const struct report_rank *rk, size_t top)
+/* ---- the ranks ---------------------------------------------------------- */
+
+struct col {
+	const char *head, *path;
+	int width;
+};
+
+static void rank_table(const struct out *o, const struct report *rep)
+{
+	static const struct col all[] = {
+		{ "span", "span_ns", 9 },
+		{ "step", "steps.median_ns", 9 },
+		{ "fps", "throughput.fps", 8 },
+		{ "bps", "throughput.bps", 8 },
+		{ "util", "gpu.utilization", 7 },
+		{ "eff.util", "gpu.effective_utilization", 9 },
+		{ "comm wait", "gpu.comm_wait_ns", 10 },
+		{ "comm", "gpu.comm_ns", 9 },
+	};
+	const struct col *cols[sizeof(all) / sizeof(all[0])];
+	size_t nc = 0;
+	int used = 4;
+
+	for (size_t c = 0; c < sizeof(all) / sizeof(all[0]); c++) {
+		/* comm is the fallback of comm wait (one run, no matched collectives) */
+		if (!strcmp(all[c].path, "gpu.comm_ns") && any_metric(rep, "gpu.comm_wait_ns"))
+			continue;
+		if (c < 2 || any_metric(rep, all[c].path))
+			cols[nc++] = &all[c];
+	}
+	fprintf(o->f, "%srank%s", o->bold, o->off);
+	for (size_t c = 0; c < nc; c++) {
+		fprintf(o->f, " %*s", cols[c]->width, cols[c]->head);
+		used += 1 + cols[c]->width;
+	}
+	fputs("  status\n", o->f);
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *rk = &rep->ranks[i];
+		char st[64];
+
+		fprintf(o->f, "%4lld", (long long)rk->rank);
+		for (size_t c = 0; c < nc; c++) {
+			const struct metric_def *d = metric_find(cols[c]->path);
+
+			fputc(' ', o->f);
+			val(o->f, metric_of(rk, cols[c]->path), d ? d->unit : UNIT_NUMBER,
+			    cols[c]->width);
+		}
+		if (rk->nr_warnings)
+			snprintf(st, sizeof(st), "%s%zu warning%s", rk->complete ? "" : "cut off, ",
+				 rk->nr_warnings, rk->nr_warnings == 1 ? "" : "s");
+		else
+			snprintf(st, sizeof(st), "%s", rk->complete ? "ok" : "cut off");
+		fprintf(o->f, "  %.*s\n", o->width - used - 2 > 0 ? o->width - used - 2 : 0, st);
+	}
+}
+
+/* ---- rows summed over the ranks ----------------------------------------- */
+
+struct agg {
+	const char *key;		/* name or path */
+	const char *label;		/* what is shown: the name, or the phase's own name */
+	const char *category;		/* kernels */
+	size_t first;			/* order of first appearance */
+	int depth;
+	int64_t count;
+	int64_t v[4];			/* summed; v[2], v[3] -1 when null on every rank */
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct agg *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->first > y->first) - (x->first < y->first);
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct agg *x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+static int cmp_v0(const void *a, const void *b)
+{
+	const struct agg *x = a, *y = b;
+
+	if (x->v[0] != y->v[0])
+		return x->v[0] > y->v[0] ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/* Rows with one key merged (sorted by key first); returns how many remain. */
+static size_t merge_rows(struct agg *r, size_t n)
+{
+	size_t k = 0;
+
+	if (!n)
+		return 0;
+	qsort(r, n, sizeof(*r), cmp_key);
+	for (size_t i = 1; i < n; i++) {
+		struct agg *a = &r[k];
+
+		if (strcmp(a->key, r[i].key)) {
+			r[++k] = r[i];
+			continue;
+		}
+		a->count += r[i].count;
+		for (int j = 0; j < 4; j++) {
+			if (r[i].v[j] < 0)
+				continue;
+			a->v[j] = a->v[j] < 0 ? r[i].v[j] : a->v[j] + r[i].v[j];
+		}
+	}
+	return k + 1;
+}
+
+/* The names of rows[0..n) shortened together to cols columns (caller frees). */
+static char *short_names(const struct agg *rows, size_t n, int cols)
+{
+	size_t stride = SHORTEN_CAP(cols);
+	const char **names = malloc((n ? n : 1) * sizeof(*names));
+	char *out = malloc((n ? n : 1) * stride);
+
+	if (!names || !out) {
+		free(names);
+		free(out);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		names[i] = rows[i].label;
+	shorten_set(out, stride, names, n, (size_t)cols);
+	free(names);
+	return out;
+}
+
+static const char *over(const struct report *rep, char *buf, size_t n)
+{
+	if (rep->nr_ranks > 1)
+		snprintf(buf, n, " (summed over %zu ranks)", rep->nr_ranks);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+static size_t count_rows(const struct report *rep, size_t (*nr)(const struct report_rank *))
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		n += nr(&rep->ranks[i]);
+	return n;
+}
+
+static size_t nr_phases(const struct report_rank *rk)
+{
+	return rk->has_phases ? rk->nr_phases : 0;
+}
+
+static size_t nr_kernels(const struct report_rank *rk)
+{
+	return rk->analysed ? rk->nr_kernels : 0;
+}
+
+static size_t nr_ops(const struct report_rank *rk)
+{
+	return rk->analysed ? rk->nr_cpu_ops : 0;
+}
+
+/* Phases to depth 2, in tree order, with their share of all spans. */
+static void phase_table(const struct out *o, const struct report *rep)
+{
+	size_t n = 0, total = count_rows(rep, nr_phases), shown = 0;
+	struct agg *r = malloc((total ? total : 1) * sizeof(*r));
+	int64_t span = 0;
+	char note[64], *names = NULL;
+	/* "  share time count  " then two columns of indent per depth */
+	int cols = o->width - 30 - 2 * PHASE_DEPTH_SHOWN;
+
+	if (!r)
+		return;
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *rk = &rep->ranks[i];
+
+		if (!nr_phases(rk))
+			continue;
+		span += rk->span_ns;
+		for (size_t p = 0; p < rk->nr_phases; p++) {
+			const struct report_phase *ph = &rk->phases[p];
+
+			if (ph->depth > PHASE_DEPTH_SHOWN)
+				continue;
+			r[n] = (struct agg){ ph->path, ph->name, NULL, n, ph->depth, ph->d.count,
+					     { ph->d.total_ns, -1, -1, -1 } };
+			n++;
+		}
+	}
+	n = merge_rows(r, n);
+	qsort(r, n, sizeof(*r), cmp_first);
+	if (n > PHASES_SHOWN)
+		n = PHASES_SHOWN;
+	if (n)
+		names = short_names(r, n, cols > 12 ? cols : 12);
+	if (names) {
+		fprintf(o->f, "%sphases%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
+		fprintf(o->f, "  %7s %10s %7s  %s\n", "share", "time", "count", "phase");
+	}
+	for (size_t i = 0; names && i < n; i++, shown++) {
+		const struct agg *a = &r[i];
+		char *nm = names + i * SHORTEN_CAP(cols > 12 ? cols : 12);
+
+		fputs("  ", o->f);
+		val(o->f, span ? (double)a->v[0] / (double)span : NAN, UNIT_RATIO, 7);
+		fputc(' ', o->f);
+		val(o->f, (double)a->v[0], UNIT_NS, 10);
+		fprintf(o->f, " %7lld  %*s", (long long)a->count, 2 * a->depth, "");
+		put_name(o->f, nm);
+	}
+	free(names);
+	free(r);
+}
+
+static void kernel_table(const struct out *o, const struct report *rep, size_t top)
+{
+	size_t n = 0, total = count_rows(rep, nr_kernels);
+	struct agg *r = malloc((total ? total : 1) * sizeof(*r));
+	int64_t ktime = 0;
+	int cols = o->width - 51;	/* the columns before the name */
+	char note[64], *names;
+
+	if (!r)
+		return;
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *rk = &rep->ranks[i];
+
+		if (!nr_kernels(rk))
+			continue;
+		ktime += rk->gpu.kernel_time_ns;
+		for (size_t k = 0; k < rk->nr_kernels; k++) {
+			const struct report_kernel *kn = &rk->kernels[k];
+
+			r[n] = (struct agg){ kn->name, kn->name, kn->category, n, 0, kn->d.count,
+					     { kn->d.total_ns, -1, -1, -1 } };
+			n++;
+		}
+	}
+	n = merge_rows(r, n);
+	qsort(r, n, sizeof(*r), cmp_v0);
+	if (n > top)
+		n = top;
+	names = n ? short_names(r, n, cols > 12 ? cols : 12) : NULL;
+	if (names) {
+		fprintf(o->f, "%skernels%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
+		fprintf(o->f, "  %7s %9s %7s %9s  %-11s %s\n", "share", "time", "count", "avg",
+			"category", "kernel");
+	}
+	for (size_t i = 0; names && i < n; i++) {
+		const struct agg *a = &r[i];
+
+		fputs("  ", o->f);
+		val(o->f, ktime ? (double)a->v[0] / (double)ktime : NAN, UNIT_RATIO, 7);
+		fputc(' ', o->f);
+		val(o->f, (double)a->v[0], UNIT_NS, 9);
+		fprintf(o->f, " %7lld ", (long long)a->count);
+		val(o->f, a->count ? (double)a->v[0] / (double)a->count : NAN, UNIT_NS, 9);
+		fprintf(o->f, "  %-11s ", a->category);
+		put_name(o->f, names + i * SHORTEN_CAP(cols > 12 ? cols : 12));
+	}
+	free(names);
+	free(r);
+}
+
+/* The operators by CPU time, with the device time they launched. */
+static void op_table(const struct out *o, const struct report *rep, size_t top)
+{
+	size_t n = 0, total = count_rows(rep, nr_ops);
+	struct agg *r = malloc((total ? total : 1) * sizeof(*r));
+	int cols = o->width - 51;	/* the columns before the name */
+	char note[64], *names;
+
+	if (!r)
+		return;
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *rk = &rep->ranks[i];
+
+		for (size_t k = 0; k < nr_ops(rk); k++) {
+			const struct report_cpu_op *op = &rk->cpu_ops[k];
+
+			r[n] = (struct agg){ op->name, op->name, NULL, n, 0, op->count,
+					     { op->total_ns, op->self_ns, op->device_ns,
+					       op->self_device_ns } };
+			n++;
+		}
+	}
+	n = merge_rows(r, n);
+	qsort(r, n, sizeof(*r), cmp_v0);
+	if (n > top)
+		n = top;
+	names = n ? short_names(r, n, cols > 12 ? cols : 12) : NULL;
+	if (names) {
+		fprintf(o->f, "%soperators%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
+		fprintf(o->f, "  %7s %9s %9s %9s %9s  %s\n", "calls", "cpu", "cpu self", "device",
+			"dev self", "operator");
+	}
+	for (size_t i = 0; names && i < n; i++) {
+		const struct agg *a = &r[i];
+
+		fprintf(o->f, "  %7lld ", (long long)a->count);
+		for (int j = 0; j < 4; j++) {
+			val(o->f, a->v[j] < 0 ? NAN : (double)a->v[j], UNIT_NS, 9);
+			fputc(' ', o->f);
+		}
+		fputc(' ', o->f);
+		put_name(o->f, names + i * SHORTEN_CAP(cols > 12 ? cols : 12));
+	}
+	free(names);
+	free(r);
+}
+
+/* ---- one rank (--ranks) -------------------------------------------------- */
+
+static void counts(FILE *f, const char *label, const struct report_count *c, size_t n, int width)
+{
+	struct buf b;
+
+	buf_init(&b);
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s%s=%lld", i ? ", " : "", c[i].key, (long long)c[i].n);
+	fprintf(f, "  %-8s ", label);
+	term_wrap(f, n && b.data ? b.data : "–", 11, 11, width);
+	buf_release(&b);
+}
+
+static void gpu_lines(const struct out *o, const struct report_rank *rk)
 {
 	const struct report_gpu *g = &rk->gpu;
-	char busy[32], span[32], ktime[32], comm[32], t[32], b1[32], b2[32], cap[32], pct[32];
+	FILE *f = o->f;
+	char a[METRIC_FMT_MAX], b[METRIC_FMT_MAX], c[METRIC_FMT_MAX], d[METRIC_FMT_MAX];
 
-	fmt_ns(busy, sizeof(busy), g->busy_ns);
-	fmt_ns(span, sizeof(span), g->active_span_ns);
-	fmt_ns(ktime, sizeof(ktime), g->kernel_time_ns);
-	fmt_ns(comm, sizeof(comm), g->comm_ns);
-	if (g->kernels || g->active_span_ns)
-		fprintf(f, "  gpu      util %s  busy %s of %s  kernels %lld (%s)\n",
-			fmt(pct, g->utilization, UNIT_RATIO), busy, span, (long long)g->kernels,
-			ktime);
-	if (g->comm_ns) {
-		fprintf(f, "  comm     %s%s", comm, g->cpu_comm ? " on CPU threads" : "");
-		if (!isnan(g->comm_compute_overlap) && !g->cpu_comm)
-			fprintf(f, ", %s overlapped with compute",
-				fmt(pct, g->comm_compute_overlap, UNIT_RATIO));
-		if (g->has_wait) {
-			fmt_ns(t, sizeof(t), (double)g->comm_wait_ns);
-			fmt_ns(b1, sizeof(b1), (double)g->comm_transfer_ns);
-			fprintf(f, "; waiting for other ranks %s, transfer %s", t, b1);
-			if (!isnan(g->effective_utilization))
-				fprintf(f, "; effective util %s",
-					fmt(pct, g->effective_utilization, UNIT_RATIO));
-		}
-		fputc('\n', f);
+	if (!g->no_device) {
+		metric_fmt(a, sizeof(a), metric_of(rk, "gpu.utilization"), UNIT_RATIO, 0);
+		metric_fmt(b, sizeof(b), (double)g->busy_ns, UNIT_NS, 0);
+		metric_fmt(c, sizeof(c), (double)g->active_span_ns, UNIT_NS, 0);
+		metric_fmt(d, sizeof(d), (double)g->kernel_time_ns, UNIT_NS, 0);
+		fprintf(f, "  gpu      util %s  busy %s of %s  kernels %lld (%s)\n", a, b, c,
+			(long long)g->kernels, d);
 	}
+	if (!isnan(metric_of(rk, "gpu.comm_ns")) && g->comm_ns) {
+		struct buf l;
+
+		buf_init(&l);
+		metric_fmt(a, sizeof(a), (double)g->comm_ns, UNIT_NS, 0);
+		buf_printf(&l, "%s%s", a, g->cpu_comm ? " on CPU threads" : "");
+		if (!isnan(metric_of(rk, "gpu.comm_compute_overlap")))
+			buf_printf(&l, ", %s overlapped with compute",
+				   metric_fmt(b, sizeof(b), g->comm_compute_overlap, UNIT_RATIO, 0));
+		if (g->has_wait) {
+			metric_fmt(a, sizeof(a), (double)g->comm_wait_ns, UNIT_NS, 0);
+			metric_fmt(b, sizeof(b), (double)g->comm_transfer_ns, UNIT_NS, 0);
+			buf_printf(&l, "; waiting for other ranks %s, transfer %s", a, b);
+			if (!isnan(g->effective_utilization))
+				buf_printf(&l, "; effective util %s",
+					   metric_fmt(c, sizeof(c), g->effective_utilization,
+						      UNIT_RATIO, 0));
+		}
+		fputs("  comm     ", f);
+		term_wrap(f, l.data ? l.data : "", 11, 11, o->width);
+		buf_release(&l);
+	}
+	/* The CPU's [memory] peak is the profiler's own bookkeeping: device memory only. */
 	for (size_t i = 0; i < rk->nr_memory; i++) {
 		const struct report_memory *m = &rk->memory[i];
 
-		fmt(b1, (double)m->peak_allocated, UNIT_BYTES);
-		fmt(b2, (double)m->peak_reserved, UNIT_BYTES);
 		if (m->device < 0)
-			fputs("  memory   cpu", f);
-		else
-			fprintf(f, "  memory   device %lld", (long long)m->device);
-		fprintf(f, ": peak %s allocated, %s reserved", b1, b2);
-		if (m->capacity > 0) {
-			fmt(cap, (double)m->capacity, UNIT_BYTES);
-			fprintf(f, " of %s", cap);
-		}
-		fputc('\n', f);
-	}
-	if (!rk->nr_kernels || !top)
-		return;
-	fprintf(f, "  %7s %10s %7s %10s  %-11s %s\n", "share", "total", "count", "avg",
-		"category", "kernel");
-	for (size_t i = 0; i < rk->nr_kernels && i < top; i++) {
-		const struct report_kernel *k = &rk->kernels[i];
-		char avg[32];
-
-		fmt_ns(t, sizeof(t), (double)k->d.total_ns);
-		fmt_ns(avg, sizeof(avg), k->d.avg_ns);
-		fputs("  ", f);
-		term_value(f, k->share, UNIT_RATIO, 0, 7);
-		fputc(' ', f);
-		term_value(f, (double)k->d.total_ns, UNIT_NS, 0, 10);
-		fprintf(f, " %7lld ", (long long)k->d.count);
-		term_value(f, k->d.avg_ns, UNIT_NS, 0, 10);
-		fprintf(f, "  %-11s ", k->category);
-		/* Templated names run to thousands of bytes: the start tells. */
-		term_putn_safe(f, k->name, 60);
-		fputc('\n', f);
-	}
-}
-
-/*
- * One line per metric of the catalogue marked MF_TERM: min / median / max
- * with the ranks holding them.
- */
-static void cross_rank_lines(FILE *f, const struct report *rep, const char *bold,
-			     const char *off)
-{
-	if (rep->nr_ranks < 2)
-		return;
-	fprintf(f, "%scross-rank%s (%zu ranks)       %-12s %-20s %-12s\n", bold, off, rep->nr_ranks,
-		"min", "median", "max");
-	for (size_t i = 0; i < rep->nr_cross_rank; i++) {
-		const struct report_stat *st = &rep->cross_rank[i];
-		const struct metric_def *d = metric_find(st->metric);
-
-		if (!d || !(d->flags & MF_TERM) || st->max == 0)
 			continue;
-		fprintf(f, "  %-26s ", st->metric);
-		term_value(f, st->min, d->unit, 0, 10);
-		fprintf(f, " r%-4lld ", (long long)st->min_rank);
-		term_value(f, st->median, d->unit, 0, 10);
-		fputs("  ", f);
-		term_value(f, st->max, d->unit, 0, 10);
-		fprintf(f, " r%lld\n", (long long)st->max_rank);
+		metric_fmt(a, sizeof(a), (double)m->peak_allocated, UNIT_BYTES, 0);
+		metric_fmt(b, sizeof(b), (double)m->peak_reserved, UNIT_BYTES, 0);
+		fprintf(f, "  memory   device %lld: peak %s allocated, %s reserved", (long long)m->device,
+			a, b);
+		if (m->capacity > 0)
+			fprintf(f, " of %s", metric_fmt(c, sizeof(c), (double)m->capacity, UNIT_BYTES, 0));
+		fputc('\n', f);
 	}
-	term_stragglers(f, rep, bold, off);
 }
 
 /* Blocks, BPS and cadence: no line at all for a trace without blocks. */
-static void block_line(FILE *f, const struct report_throughput *t)
+static void block_line(const struct out *o, const struct report_throughput *t)
 {
-	char a[32], b[32], c[32];
+	char a[METRIC_FMT_MAX], b[METRIC_FMT_MAX], c[METRIC_FMT_MAX];
+	struct buf l;
 
 	if (t->blocks < 0)
 		return;
-	fprintf(f, "  blocks   %lld", (long long)t->blocks);
+	buf_init(&l);
+	buf_printf(&l, "%lld", (long long)t->blocks);
 	if (!isnan(t->bps))
-		fprintf(f, "  %s blocks/s", fmt(a, t->bps, UNIT_NUMBER));
-	if (t->has_first_block) {
-		fmt_ns(a, sizeof(a), (double)t->first_block_ns);
-		fprintf(f, ", first after %s", a);
-	}
+		buf_printf(&l, "  %s blocks/s", metric_fmt(a, sizeof(a), t->bps, UNIT_NUMBER, 0));
+	if (t->has_first_block)
+		buf_printf(&l, ", first after %s",
+			   metric_fmt(a, sizeof(a), (double)t->first_block_ns, UNIT_NS, 0));
 	if (t->has_cadence) {
-		fmt_ns(a, sizeof(a), (double)t->cadence.median_ns);
-		fmt_ns(b, sizeof(b), (double)t->cadence.p90_ns);
-		fmt_ns(c, sizeof(c), (double)t->cadence.max_ns);
-		fprintf(f, ", one every %s (p90 %s, max %s)", a, b, c);
+		metric_fmt(a, sizeof(a), (double)t->cadence.median_ns, UNIT_NS, 0);
+		metric_fmt(b, sizeof(b), (double)t->cadence.p90_ns, UNIT_NS, 0);
+		metric_fmt(c, sizeof(c), (double)t->cadence.max_ns, UNIT_NS, 0);
+		buf_printf(&l, ", one every %s (p90 %s, max %s)", a, b, c);
 	}
 	if (!isnan(t->streaming_fps))
-		fprintf(f, "  streaming %s fps", fmt(a, t->streaming_fps, UNIT_NUMBER));
+		buf_printf(&l, "  streaming %s fps",
+			   metric_fmt(a, sizeof(a), t->streaming_fps, UNIT_NUMBER, 0));
 	if (t->target_fps > 0 && !isnan(t->streaming_realtime_factor))
-		fprintf(f, " (%s real time)", fmt(a, t->streaming_realtime_factor, UNIT_FACTOR));
-	fputc('\n', f);
+		buf_printf(&l, " (%s real time)",
+			   metric_fmt(a, sizeof(a), t->streaming_realtime_factor, UNIT_FACTOR, 0));
+	fputs("  blocks   ", o->f);
+	term_wrap(o->f, l.data ? l.data : "", 11, 11, o->width);
+	buf_release(&l);
 }
 
-static void phase_lines(FILE *f, const struct report_rank *rk)
+static void step_lines(const struct out *o, const struct report_rank *rk)
 {
 	const struct report_steps *st = &rk->steps;
 	const struct report_throughput *t = &rk->throughput;
-	char a[32], b[32], c[32];
-	size_t shown = 0;
+	char a[METRIC_FMT_MAX], b[METRIC_FMT_MAX], c[METRIC_FMT_MAX];
+	struct buf l;
 
+	buf_init(&l);
 	if (st->nr_durations) {
-		fmt_ns(a, sizeof(a), st->d.median_ns);
-		fmt_ns(b, sizeof(b), (double)st->d.min_ns);
-		fmt_ns(c, sizeof(c), (double)st->d.max_ns);
-		fprintf(f, "  steps    %zu x median %s (min %s, max %s)  ", st->nr_durations, a, b, c);
-		term_put_safe(f, st->pattern);
-		fputs(st->warmup ? ", first left out as warm-up\n" : "\n", f);
+		metric_fmt(a, sizeof(a), st->d.median_ns, UNIT_NS, 0);
+		metric_fmt(b, sizeof(b), (double)st->d.min_ns, UNIT_NS, 0);
+		metric_fmt(c, sizeof(c), (double)st->d.max_ns, UNIT_NS, 0);
+		buf_printf(&l, "%zu x median %s (min %s, max %s)  %s%s", st->nr_durations, a, b, c,
+			   st->pattern, st->warmup ? ", first left out as warm-up" : "");
+		fputs("  steps    ", o->f);
+		term_wrap(o->f, l.data, 11, 11, o->width);
+		buf_reset(&l);
 	}
-	fmt_ns(a, sizeof(a), (double)t->wall_ns);
-	fprintf(f, "  wall     %s, %zu generation%s", a, t->nr_generations,
-		t->nr_generations == 1 ? "" : "s");
+	buf_printf(&l, "%s, %zu generation%s", metric_fmt(a, sizeof(a), (double)t->wall_ns, UNIT_NS, 0),
+		   t->nr_generations, t->nr_generations == 1 ? "" : "s");
 	if (!isnan(t->fps))
-		fprintf(f, "  %s fps (%lld frames)", fmt(b, t->fps, UNIT_NUMBER),
-			(long long)t->frames);
+		buf_printf(&l, "  %s fps (%lld frames)", metric_fmt(b, sizeof(b), t->fps, UNIT_NUMBER, 0),
+			   (long long)t->frames);
 	if (t->target_fps > 0 && !isnan(t->realtime_factor))
-		fprintf(f, "  %s real time at %s fps%s", fmt(a, t->realtime_factor, UNIT_FACTOR),
-			fmt(b, t->target_fps, UNIT_NUMBER),
-			t->realtime_factor >= 1 ? "" : ": cannot stream");
-	fputc('\n', f);
-	block_line(f, t);
-	for (size_t i = 0; i < rk->nr_phases && shown < 12; i++) {
-		const struct report_phase *ph = &rk->phases[i];
-
-		if (ph->depth > 2)
-			continue;
-		fputs("  ", f);
-		term_value(f, ph->share, UNIT_RATIO, 0, 7);
-		fputc(' ', f);
-		term_value(f, (double)ph->d.total_ns, UNIT_NS, 0, 10);
-		fprintf(f, " %6lld  %*s", (long long)ph->d.count, 2 * ph->depth, "");
-		term_put_safe(f, ph->name);
-		fputc('\n', f);
-		shown++;
-	}
+		buf_printf(&l, "  %s real time at %s fps%s",
+			   metric_fmt(a, sizeof(a), t->realtime_factor, UNIT_FACTOR, 0),
+			   metric_fmt(b, sizeof(b), t->target_fps, UNIT_NUMBER, 0),
+			   t->realtime_factor >= 1 ? "" : ": cannot stream");
+	fputs("  wall     ", o->f);
+	term_wrap(o->f, l.data ? l.data : "", 11, 11, o->width);
+	buf_release(&l);
+	block_line(o, t);
 }
 
 /*
  * The catalogue's stored scalars marked for the terminal (the newer ones;
  * the lines above write the older ones by hand): one line, when any.
  */
-static void stored_lines(FILE *f, const struct report_rank *rk)
+static void stored_lines(const struct out *o, const struct report_rank *rk)
 {
-	const char *sep = "  more    ";
+	struct buf l;
 
+	buf_init(&l);
 	for (size_t i = 0; i < metric_nr; i++) {
 		const struct metric_def *d = &metric_table[i];
 		char v[METRIC_FMT_MAX];
@@ -212,57 +522,90 @@ static void stored_lines(FILE *f, const struct report_rank *rk)
 
 		if (d->store == STORE_BY_HAND || !(d->flags & MF_TERM) || !metric_value(d, rk, &x))
 			continue;
-		fprintf(f, "%s %s %s", sep, d->path, metric_fmt(v, sizeof(v), x, d->unit, 0));
-		sep = ",";
+		buf_printf(&l, "%s%s %s", l.len ? ", " : "", d->path,
+			   metric_fmt(v, sizeof(v), x, d->unit, 0));
 	}
-	if (sep[0] == ',')
-		fputc('\n', f);
+	if (l.len) {
+		fputs("  more     ", o->f);
+		term_wrap(o->f, l.data, 11, 11, o->width);
+	}
+	buf_release(&l);
 }
 
-/* Many ranks: one line each, the details are in report.json. */
-static void rank_line(FILE *f, const struct report_rank *rk)
+/* tables: the rank's own phases, kernels and operators (not when it is the whole run). */
+static void rank_detail(const struct out *o, const struct report_rank *rk, size_t top, int tables)
 {
-	fprintf(f, "  rank %-5lld span ", (long long)rk->rank);
-	term_value(f, (double)rk->span_ns, UNIT_NS, 0, 10);
-	fputs("  util ", f);
-	term_value(f, rk->gpu.utilization, UNIT_RATIO, 0, 7);
-	fputs("  comm ", f);
-	term_value(f, (double)rk->gpu.comm_ns, UNIT_NS, 0, 10);
-	fputs("  step ", f);
-	term_value(f, rk->steps.d.count ? rk->steps.d.median_ns : NAN, UNIT_NS, 0, 10);
-	fprintf(f, "%s\n", rk->complete ? "" : "  (incomplete)");
+	struct report one = { 0 };
+	char span[METRIC_FMT_MAX];
+	struct buf l;
+
+	buf_init(&l);
+	buf_printf(&l, "%s  %s%s", rk->source, rk->format, rk->complete ? "" : "  (cut off)");
+	fprintf(o->f, "%srank %lld%s  ", o->bold, (long long)rk->rank, o->off);
+	term_wrap(o->f, l.data ? l.data : "", 7 + snprintf(NULL, 0, "%lld", (long long)rk->rank), 4,
+		  o->width);
+	buf_release(&l);
+	metric_fmt(span, sizeof(span), (double)rk->span_ns, UNIT_NS, 0);
+	fprintf(o->f, "  events   %lld   span %s\n", (long long)rk->events_total, span);
+	counts(o->f, "by ph", rk->by_ph, rk->nr_by_ph, o->width);
+	counts(o->f, "by cat", rk->by_cat, rk->nr_by_cat, o->width);
+	if (rk->has_phases)
+		step_lines(o, rk);
+	if (rk->analysed)
+		gpu_lines(o, rk);
+	stored_lines(o, rk);
+	if (!tables)
+		return;
+	/* the tables of the run, for this rank alone */
+	one.ranks = (struct report_rank *)rk;
+	one.nr_ranks = 1;
+	phase_table(o, &one);
+	kernel_table(o, &one, top);
+	op_table(o, &one, top);
 }
 
-void summary_print(FILE *f, const struct report *rep, size_t top)
+/*
+ * One line per metric of the catalogue marked MF_TERM: min / median / max
+ * with the ranks holding them.
+ */
+static void cross_rank_lines(const struct out *o, const struct report *rep)
+{
+	if (rep->nr_ranks < 2)
+		return;
+	fprintf(o->f, "%scross-rank%s (%zu ranks)%*s %10s %5s %10s %10s %5s\n", o->bold, o->off,
+		rep->nr_ranks, 6, "", "min", "", "median", "max", "");
+	for (size_t i = 0; i < rep->nr_cross_rank; i++) {
+		const struct report_stat *st = &rep->cross_rank[i];
+		const struct metric_def *d = metric_find(st->metric);
+		char nm[SHORTEN_CAP(26)];
+
+		if (!d || !(d->flags & MF_TERM) || st->max == 0)
+			continue;
+		fprintf(o->f, "  %-26s ", shorten(nm, st->metric, 26));
+		val(o->f, st->min, d->unit, 10);
+		fprintf(o->f, " r%-4lld ", (long long)st->min_rank);
+		val(o->f, st->median, d->unit, 10);
+		fputc(' ', o->f);
+		val(o->f, st->max, d->unit, 10);
+		fprintf(o->f, " r%lld\n", (long long)st->max_rank);
+	}
+}
+
+void summary_print(FILE *f, const struct report *rep, const struct summary_opts *so)
 {
 	int color = term_use_color(f);
-	const char *bold = color ? "\033[1m" : "", *yellow = color ? "\033[33m" : "",
-		   *off = color ? "\033[0m" : "";
+	struct out o = { f, term_width(f), color ? "\033[1m" : "", color ? "\033[0m" : "" };
 
-	for (size_t i = 0; i < rep->nr_ranks && rep->nr_ranks > 4; i++)
-		rank_line(f, &rep->ranks[i]);
-	for (size_t i = 0; i < rep->nr_ranks && rep->nr_ranks <= 4; i++) {
-		const struct report_rank *rk = &rep->ranks[i];
-		char span[32];
-
-		fmt_ns(span, sizeof(span), (double)rk->span_ns);
-		fprintf(f, "%srank %lld%s  ", bold, (long long)rk->rank, off);
-		term_put_safe(f, rk->source);
-		fprintf(f, "  %s%s\n", rk->format, rk->complete ? "" : "  (incomplete)");
-		fprintf(f, "  events   %lld   span %s\n", (long long)rk->events_total, span);
-		counts(f, "by ph", rk->by_ph, rk->nr_by_ph);
-		counts(f, "by cat", rk->by_cat, rk->nr_by_cat);
-		if (rk->has_phases)
-			phase_lines(f, rk);
-		if (rk->analysed)
-			gpu_lines(f, rk, top);
-		stored_lines(f, rk);
-		for (size_t w = 0; w < rk->nr_warnings; w++) {
-			fprintf(f, "  %swarning%s ", yellow, off);
-			term_put_safe(f, rk->warnings[w]);
-			fputc('\n', f);
-		}
-	}
-	cross_rank_lines(f, rep, bold, off);
-	term_suggestions(f, rep, bold, off);
+	if (so->ranks)
+		for (size_t i = 0; i < rep->nr_ranks; i++)
+			rank_detail(&o, &rep->ranks[i], so->top, rep->nr_ranks > 1);
+	if (so->ranks)
+		cross_rank_lines(&o, rep);
+	if (rep->nr_ranks)
+		rank_table(&o, rep);
+	phase_table(&o, rep);
+	kernel_table(&o, rep, so->top);
+	op_table(&o, rep, so->top);
+	term_stragglers(f, rep, o.bold, o.off);
+	term_suggestions(f, rep, o.bold, o.off);
 }

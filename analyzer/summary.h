@@ -1,5 +1,5 @@
 /*
- * summary: the terminal summary of a report, one block per rank.
+ * summary: the terminal summary of a report: the run, then with --ranks each rank.
  * Colour only when the stream is a terminal and NO_COLOR is unset.
  */
 #ifndef VT_SUMMARY_H
@@ -9,7 +9,12 @@
 
 #include "report.h"
 
-/* top: kernel rows shown per rank. */
-void summary_print(FILE *f, const struct report *rep, size_t top);
+struct summary_opts {
+	size_t top;		/* --top: kernel and operator rows */
+	int ranks;		/* --ranks: each rank's figures too */
+};
+
+/* Lines fit term_width(f). */
+void summary_print(FILE *f, const struct report *rep, const struct summary_opts *o);
 
 #endif

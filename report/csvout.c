@@ -133,6 +133,36 @@ static void kernels(const struct report *r, struct buf *b)
 	}
 }
 
+/* Per rank, as key_averages(): calls, CPU total and self, device time launched and self. */
+static void cpu_ops(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	header(b, "rank,name,count,total_ns,self_ns,device_ns,self_device_ns");
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		for (size_t k = 0; rk->analysed && k < rk->nr_cpu_ops; k++) {
+			const struct report_cpu_op *op = &rk->cpu_ops[k];
+
+			f_i64(&w, rk->rank);
+			f_str(&w, op->name);
+			f_i64(&w, op->count);
+			f_i64(&w, op->total_ns);
+			f_i64(&w, op->self_ns);
+			if (op->device_ns >= 0)
+				f_i64(&w, op->device_ns);
+			else
+				f_none(&w);
+			if (op->self_device_ns >= 0)
+				f_i64(&w, op->self_device_ns);
+			else
+				f_none(&w);
+			row_end(&w);
+		}
+	}
+}
+
 static void phases(const struct report *r, struct buf *b)
 {
 	struct row w = { b, 1 };
@@ -325,7 +355,7 @@ static const struct {
 	{ "kernels.csv", kernels },	{ "phases.csv", phases },
 	{ "steps.csv", steps },		{ "ranks.csv", ranks },
 	{ "cross_rank.csv", cross_rank }, { "collectives.csv", collectives },
-	{ "suggestions.csv", suggestions },
+	{ "suggestions.csv", suggestions }, { "cpu_ops.csv", cpu_ops },
 };
 
 int render_csv(const struct report *r, const char *dir, struct err *err)

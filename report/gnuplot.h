@@ -6,9 +6,9 @@
  * data file beside it, and the caller appends the plot commands to
  * g->script.  gnuplot_run() then starts gnuplot once for all charts
  * (posix_spawnp with an argv array, never a shell), in a private directory
- * made with mkdtemp(), and reads the SVGs back.  Trace strings never reach
- * gnuplot: data files hold numbers only, and charts are labelled with
- * numbers while the HTML around them names things.
+ * made with mkdtemp(), and reads the SVGs back.  Data files hold numbers
+ * only; the one trace string in a script is a kernel chart's bar label,
+ * shortened and quoted by html_gpu.c (gp_label()).
  */
 #ifndef VT_GNUPLOT_H
 #define VT_GNUPLOT_H

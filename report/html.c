@@ -3,8 +3,9 @@
  *
  * No network and no JavaScript: the stylesheet is inline, charts are
  * inline SVG, and the page reads the same from file:// in any browser, in
- * light or dark mode, and on paper.  Charts sit on white cards in both
- * modes, so gnuplot's colours need no second set.  The sections are built
+ * light or dark mode, and on paper.  gnuplot draws the charts in light
+ * colours; in dark mode the stylesheet recolours their background, text,
+ * axes and grid (the series keep their colours).  The sections are built
  * first with a marker where each chart goes; gnuplot then runs once for
  * all charts and the markers are swapped for the SVGs, or for a visible
  * note when gnuplot is missing or fails (one warning on stderr).
@@ -45,6 +46,18 @@ static const char style[] =
 	"figure.chart{background:#fff;color:#000;border:1px solid var(--line);"
 	"border-radius:8px;margin:.6em 0;padding:4px}figure.chart svg{display:block;"
 	"width:100%;height:auto}\n"
+	/*
+	 * gnuplot draws the light palette; in dark mode the same SVG takes the
+	 * page's colours: CSS properties outrank SVG presentation attributes.
+	 */
+	"@media (prefers-color-scheme:dark){figure.chart{background:var(--card);color:var(--fg)}"
+	"figure.chart svg rect[fill=\"#ffffff\"]{fill:var(--card)}"
+	"figure.chart svg [color=black]{color:var(--fg)}"
+	"figure.chart svg [stroke=black]{stroke:var(--fg)}"
+	"figure.chart svg [fill=black]{fill:var(--fg)}"
+	"figure.chart svg [color=gray]{color:var(--line)}"
+	"figure.chart svg [stroke=gray]{stroke:var(--line)}}\n"
+	"summary{cursor:pointer}summary h3{display:inline-block;margin:.6em 0 .3em}\n"
 	".nochart{color:#6b4e00;background:#fff6d6;border:1px dashed #c9a227;"
 	"padding:1.5em;margin:0;text-align:center}\n"
 	".legend{list-style:none;padding:0;margin:.3em 0;display:flex;flex-wrap:wrap;"
@@ -58,16 +71,18 @@ static const char style[] =
 	".sugg.medium{border-left-color:var(--medium)}.sugg.low{border-left-color:var(--low)}\n"
 	".warn{color:var(--medium)}\n"
 	"@media print{body{max-width:none;padding:0;background:#fff;color:#000}nav{display:none}"
+	"details{display:block}"
 	"h2{break-after:avoid}figure.chart,.card,.sugg,tr{break-inside:avoid}"
 	"figure.chart{border:none}.wrap{overflow:visible}}\n";
 
 static void head(struct page *p, const char *title)
 {
 	static const char *const nav[][2] = {
-		{ "summary", "Summary" },	{ "suggestions", "Suggestions" },
+		{ "suggestions", "Suggestions" }, { "summary", "Summary" },
 		{ "collectives", "Who waits" },
 		{ "phases", "Phases" },		{ "timeline", "Timeline" },
 		{ "steps", "Steps" },		{ "kernels", "Kernels" },
+		{ "operators", "Operators" },
 		{ "categories", "GPU time" },	{ "memory", "Memory" },
 		{ "cross-rank", "Cross-rank" }, { "inputs", "Inputs" },
 	};
@@ -141,13 +156,15 @@ int render_html(const struct report *r, const char *path, const struct render_op
 		p.charts = 0;
 	}
 	head(&p, title);
-	html_summary(&p);
+	/* what to change first, then the figures behind it */
 	html_suggestions(&p);
+	html_summary(&p);
 	html_collectives(&p);
 	html_phases(&p);
 	html_timeline(&p);
 	html_steps(&p);
 	html_kernels(&p);
+	html_ops(&p);
 	html_categories(&p);
 	html_memory(&p);
 	html_cross_rank(&p);

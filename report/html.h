@@ -102,6 +102,7 @@ void html_timeline(struct page *p);
 void html_collectives(struct page *p);
 void html_steps(struct page *p);
 void html_kernels(struct page *p);
+void html_ops(struct page *p);		/* html_ops.c */
 void html_categories(struct page *p);
 void html_memory(struct page *p);
 void html_cross_rank(struct page *p);

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "html.h"
 #include "sat.h"
+#include "shorten.h"
 
 #define TOP_CHART 15
 #define TOP_TABLE 25
@@ -74,6 +76,37 @@ static struct kern *merged(const struct report *r, size_t *n)
 	return v;
 }
 
+#define LABEL_COLS 28
+
+/*
+ * A shortened name as a single-quoted gnuplot string, the one place a trace
+ * string reaches gnuplot: quotes doubled; control bytes, invalid UTF-8, '%'
+ * (a tic label can be a format) and '`' (command substitution) as '?'.
+ * The svg terminal is noenhanced (no markup in text) and escapes & and <.
+ */
+static void gp_label(struct buf *b, const char *shown)
+{
+	const unsigned char *u = (const unsigned char *)shown;
+	size_t n = strlen(shown);
+
+	buf_addc(b, '\'');
+	for (size_t i = 0; i < n;) {
+		size_t len = esc_utf8_len(u + i, n - i);
+
+		if (len == 0 || (len == 1 && (u[i] < 0x20 || u[i] == 0x7f || u[i] == '%' || u[i] == '`')) ||
+		    (len == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)) {
+			buf_addc(b, '?');
+			i += len ? len : 1;
+			continue;
+		}
+		if (u[i] == '\'')
+			buf_addc(b, '\'');
+		buf_add(b, u + i, len);
+		i += len;
+	}
+	buf_addc(b, '\'');
+}
+
 static size_t cat_index(const char *c)
 {
 	for (size_t i = 0; i < NR_CAT; i++)
@@ -97,6 +130,8 @@ void html_kernels(struct page *p)
 	size_t n, shown;
 	struct kern *v = merged(r, &n);
 	struct buf d, calc;
+	char *names;
+	const char **list;
 
 	buf_adds(p->b, "<section id=\"kernels\">\n<h2>Top kernels</h2>\n");
 	if (!n) {
@@ -106,8 +141,9 @@ void html_kernels(struct page *p)
 	}
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		all_ns = sat_add(all_ns, r->ranks[i].analysed ? r->ranks[i].gpu.kernel_time_ns : 0);
-	buf_printf(p->b, "<p class=\"muted\">Kernels of all %zu rank%s by total time; bars are "
-			 "numbered as the table's rows.</p>\n",
+	buf_printf(p->b, "<p class=\"muted\">Kernels of all %zu rank%s by total time; long names "
+			 "are shortened in the middle (the table's cells show the whole name on "
+			 "hover).</p>\n",
 		   r->nr_ranks, r->nr_ranks == 1 ? "" : "s");
 	shown = n < TOP_CHART ? n : TOP_CHART;
 	if (html_chart(p, 900, (int)(60 + 22 * shown), "top kernels by total time") >= 0) {
@@ -119,8 +155,22 @@ void html_kernels(struct page *p)
 		buf_printf(&p->gp.script, "set xlabel 'ms, all ranks'\nset key off\nset grid xtics\n"
 					  "set xrange [0:*]\nset yrange [%zu.6:-0.6]\nset ytics (",
 			   shown - 1);
-		for (size_t i = 0; i < shown; i++)
-			buf_printf(&p->gp.script, "%s\"#%zu\" %zu", i ? ", " : "", i + 1, i);
+		names = malloc(shown * SHORTEN_CAP(LABEL_COLS));
+		list = malloc(shown * sizeof(*list));
+		for (size_t i = 0; names && list && i < shown; i++)
+			list[i] = v[i].name;
+		if (names && list)
+			shorten_set(names, SHORTEN_CAP(LABEL_COLS), list, shown, LABEL_COLS);
+		for (size_t i = 0; i < shown; i++) {
+			buf_adds(&p->gp.script, i ? ", " : "");
+			if (names && list)
+				gp_label(&p->gp.script, names + i * SHORTEN_CAP(LABEL_COLS));
+			else
+				buf_printf(&p->gp.script, "'#%zu'", i + 1);
+			buf_printf(&p->gp.script, " %zu", i);
+		}
+		free(names);
+		free(list);
 		buf_adds(&p->gp.script, ")\nplot ");
 		gnuplot_data(&p->gp, &d);
 		buf_adds(&p->gp.script, " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror "
@@ -136,8 +186,12 @@ void html_kernels(struct page *p)
 		       "<th>share of kernel time</th></tr>\n");
 	buf_init(&calc);
 	for (size_t i = 0; i < n && i < TOP_TABLE; i++) {
-		buf_printf(p->b, "<tr><td class=\"num\">%zu</td><td class=\"name\">", i + 1);
+		char nm[SHORTEN_CAP(96)];
+
+		buf_printf(p->b, "<tr><td class=\"num\">%zu</td><td class=\"name\" title=\"", i + 1);
 		html_text(p, v[i].name);
+		buf_adds(p->b, "\">");
+		html_text(p, shorten(nm, v[i].name, 96));
 		buf_adds(p->b, "</td><td>");
 		html_text(p, v[i].category);
 		buf_adds(p->b, "</td>");
@@ -191,11 +245,19 @@ void html_categories(struct page *p)
 	buf_adds(p->b, "<p class=\"muted\">Kernel time per category (summed over streams, so "
 		       "it can exceed wall time) and memcpy/memset busy time, per rank.</p>\n");
 	html_plot_ranks(p, "GPU time by category per rank", v, ns, colors, 1e-6, "ms", 1);
-	html_legend_begin(p);
-	for (size_t c = 0; c < NR_CAT; c++)
-		html_legend_item(p, colors[c], categories[c]);
-	html_legend_item(p, colors[NR_CAT], "memcpy/memset");
-	html_legend_end(p);
+	if (r->nr_ranks > 1) {
+		/* the series the chart has: no legend entry for a category without time */
+		html_legend_begin(p);
+		for (size_t c = 0; c < ns; c++) {
+			int has = 0;
+
+			for (size_t i = 0; i < r->nr_ranks; i++)
+				has |= v[i * ns + c] > 0;
+			if (has)
+				html_legend_item(p, colors[c], c < NR_CAT ? categories[c] : "memcpy/memset");
+		}
+		html_legend_end(p);
+	}
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>rank</th>");
 	for (size_t c = 0; c < NR_CAT; c++)
 		buf_printf(p->b, "<th>%s</th>", categories[c]);
@@ -243,13 +305,15 @@ static void memory_timeline(struct page *p)
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		for (size_t m = 0; r->ranks[i].analysed && m < r->ranks[i].nr_memory; m++)
 			all += r->ranks[i].memory[m].nr_timeline > 0 &&
-			       r->ranks[i].memory[m].peak_allocated > 0;
+			       r->ranks[i].memory[m].peak_allocated > 0 &&
+			       r->ranks[i].memory[m].device >= 0;
 	if (!all || !(v = malloc(all * sizeof(*v))))
 		return;
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		for (size_t m = 0; r->ranks[i].analysed && m < r->ranks[i].nr_memory; m++)
+			/* the CPU's [memory] events are the profiler's own: GPUs only */
 			if (r->ranks[i].memory[m].nr_timeline &&
-			    r->ranks[i].memory[m].peak_allocated > 0)
+			    r->ranks[i].memory[m].peak_allocated > 0 && r->ranks[i].memory[m].device >= 0)
 				v[n++] = (struct memline){ i, m, r->ranks[i].memory[m].peak_allocated };
 	qsort(v, n, sizeof(*v), cmp_memline);
 	if (n > HTML_PALETTE)
@@ -322,7 +386,7 @@ void html_memory(struct page *p)
 		       "of each rank; the table lists every device (-1 is the CPU).</p>\n");
 	for (size_t i = 0; i < 2 * r->nr_ranks; i++)
 		positive += v[i] > 0;
-	if (positive) {
+	if (positive && r->nr_ranks > 1) {
 		html_plot_ranks(p, "peak GPU memory per rank", v, 2, colors,
 				1.0 / (1024.0 * 1024 * 1024), "GiB", 0);
 		html_legend_begin(p);

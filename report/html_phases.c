@@ -104,6 +104,48 @@ static void series_legend(struct page *p, const struct series *s, int depth, int
 	html_legend_end(p);
 }
 
+/*
+ * The breakdown stacks the top-level phases, so that each bar adds up to
+ * the rank's phase time.  A wrapper that holds nine tenths of the top-level
+ * time on every rank (a ProfilerStep# around the whole run) would make one
+ * bar of it: it is shown as its children and, under its own name, its time
+ * outside them.  Returns the wrapper's path, or NULL.
+ */
+static const char *chart_wrapper(const struct report *r)
+{
+	const char *w = NULL;
+
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+		const struct report_phase *big = NULL;
+		double top = 0;
+
+		for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
+			const struct report_phase *ph = &rk->phases[k];
+
+			if (ph->depth)
+				continue;
+			top += (double)ph->d.total_ns;
+			if (!big || ph->d.total_ns > big->d.total_ns)
+				big = ph;
+		}
+		if (!big)
+			continue;
+		if ((double)big->d.total_ns < 0.9 * top || (w && strcmp(w, big->path)))
+			return NULL;
+		w = big->path;
+	}
+	return w;
+}
+
+/* Whether path is a child of the wrapper w. */
+static int under(const char *w, const char *path)
+{
+	size_t n = w ? strlen(w) : 0;
+
+	return w && !strncmp(path, w, n) && path[n] == '/' && !strchr(path + n + 1, '/');
+}
+
 static int max_depth_present(const struct report *r, int depth)
 {
 	for (size_t i = 0; i < r->nr_ranks; i++)
@@ -118,10 +160,12 @@ static void phase_table(struct page *p, size_t i)
 	const struct report_rank *rk = &p->r->ranks[i];
 	char key[96];
 
-	buf_printf(p->b, "<h3>Rank %lld</h3>\n<div class=\"wrap\"><table><tr><th>phase</th>"
+	/* beyond two ranks, each rank's table is folded: the page stays readable */
+	buf_printf(p->b, "%s<h3>Rank %lld</h3>%s\n<div class=\"wrap\"><table><tr><th>phase</th>"
 			 "<th>count</th><th>total</th><th>avg</th><th>median</th><th>min</th>"
 			 "<th>max</th><th>share of span</th><th>GPU time launched</th></tr>\n",
-		   (long long)rk->rank);
+		   p->r->nr_ranks > 2 ? "<details><summary>" : "", (long long)rk->rank,
+		   p->r->nr_ranks > 2 ? "</summary>" : "");
 	for (size_t k = 0; k < rk->nr_phases; k++) {
 		const struct report_phase *ph = &rk->phases[k];
 		static const char *const f[] = { "total_ns", "avg_ns", "median_ns", "min_ns",
@@ -150,7 +194,7 @@ static void phase_table(struct page *p, size_t i)
 		html_i64(p, "td", key, NULL, ph->gpu_ns, UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
-	buf_adds(p->b, "</table></div>\n");
+	buf_adds(p->b, p->r->nr_ranks > 2 ? "</table></div>\n</details>\n" : "</table></div>\n");
 }
 
 /* Many ranks: each phase's total as statistics over the ranks. */
@@ -176,9 +220,10 @@ static void phase_stats(struct page *p)
 void html_phases(struct page *p)
 {
 	const struct report *r = p->r;
-	int level = max_depth_present(r, 1), other = 0;
+	const char *wrapper = chart_wrapper(r);
 	struct series s;
 	uint32_t colors[HTML_PALETTE];
+	int used[HTML_PALETTE] = { 0 };
 	double *v;
 
 	buf_adds(p->b, "<section id=\"phases\">\n<h2>Phase breakdown</h2>\n");
@@ -188,21 +233,39 @@ void html_phases(struct page *p)
 		return;
 	}
 	series_of(r, &s);
-	buf_printf(p->b, "<p class=\"muted\">Time in each %s phase per rank (union of its spans).</p>\n",
-		   level ? "second-level" : "top-level");
+	if (r->nr_ranks > 1) {
+		buf_adds(p->b, "<p class=\"muted\">Time in each top-level phase per rank (union of "
+			       "its spans)");
+		if (wrapper) {
+			buf_adds(p->b, "; ");
+			html_text(p, wrapper);
+			buf_adds(p->b, ", which holds nearly all of it, as its children and its own "
+				       "time outside them");
+		}
+		buf_adds(p->b, ".</p>\n");
+	}
 	v = calloc(r->nr_ranks * HTML_PALETTE + 1, sizeof(*v));
 	for (size_t i = 0; v && i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
 		for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
+			const struct report_phase *ph = &rk->phases[k];
+			double t = (double)ph->d.total_ns;
 			int j;
 
-			if (rk->phases[k].depth != level)
+			if (wrapper && !strcmp(ph->path, wrapper)) {
+				/* its time outside its children: they follow it in depth-first order */
+				for (size_t c = k + 1; c < rk->nr_phases && rk->phases[c].depth > 0; c++)
+					if (rk->phases[c].depth == 1)
+						t -= (double)rk->phases[c].d.total_ns;
+				t = t > 0 ? t : 0;
+			} else if (ph->depth != 0 && !under(wrapper, ph->path)) {
 				continue;
-			j = series_find(&s, rk->phases[k].path);
-			other |= j < 0;
-			v[i * HTML_PALETTE + (j < 0 ? HTML_PALETTE - 1 : (size_t)j)] +=
-				(double)rk->phases[k].d.total_ns;
+			}
+			j = series_find(&s, ph->path);
+			j = j < 0 ? HTML_PALETTE - 1 : j;
+			v[i * HTML_PALETTE + (size_t)j] += t;
+			used[j] |= t > 0;
 		}
 	}
 	for (size_t j = 0; j < HTML_PALETTE; j++)
@@ -210,7 +273,16 @@ void html_phases(struct page *p)
 	if (v)
 		html_plot_ranks(p, "phase breakdown per rank", v, HTML_PALETTE, colors, 1e-6, "ms", 1);
 	free(v);
-	series_legend(p, &s, level, other);
+	if (r->nr_ranks > 1) {
+		/* the series the chart has, no more */
+		html_legend_begin(p);
+		for (size_t j = 0; j < s.n; j++)
+			if (used[j])
+				html_legend_item(p, html_palette[j], s.path[j]);
+		if (used[HTML_PALETTE - 1])
+			html_legend_item(p, html_palette[HTML_PALETTE - 1], "other phases");
+		html_legend_end(p);
+	}
 	if (p->many) {
 		phase_stats(p);
 	} else {
@@ -221,17 +293,14 @@ void html_phases(struct page *p)
 	buf_adds(p->b, "</section>\n");
 }
 
-/* A colour between c and white: the top-level band behind its children. */
-static uint32_t lighten(uint32_t c)
+/*
+ * The top-level band behind its children: c two-thirds transparent (the
+ * high byte is gnuplot's alpha), so it is pale on the light card and dim on
+ * the dark one that the stylesheet gives charts in dark mode.
+ */
+static uint32_t band(uint32_t c)
 {
-	uint32_t out = 0;
-
-	for (int sh = 0; sh < 24; sh += 8) {
-		uint32_t ch = (c >> sh) & 0xff;
-
-		out |= ((ch + 2 * 0xff) / 3) << sh;
-	}
-	return out;
+	return (c & 0xffffffu) | 0xaa000000u;
 }
 
 static int is_straggler(const struct report *r, int64_t rank)
@@ -354,7 +423,7 @@ void html_timeline(struct page *p)
 					if (ph->depth != depth || !n)
 						continue;
 					if (!depth)
-						c = lighten(c);
+						c = band(c);
 					/* equal groups of consecutive spans, as keep_spans() merges */
 					for (size_t j = 0; j < g; j++) {
 						size_t a = j * n / g, b = (j + 1) * n / g - 1;

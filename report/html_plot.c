@@ -32,7 +32,8 @@ void html_plot_ranks(struct page *p, const char *what, const double *v, size_t n
 	size_t n = r->nr_ranks;
 	struct buf d;
 
-	if (html_chart(p, 900, p->many ? 300 : 260, what) < 0)
+	/* one rank: one bar says nothing the table beside it does not */
+	if (n < 2 || html_chart(p, 900, p->many ? 300 : 260, what) < 0)
 		return;
 	buf_init(&d);
 	buf_printf(&p->gp.script, "set ylabel '%s'\nset grid ytics\nset key off\n"
@@ -56,7 +57,7 @@ void html_plot_ranks(struct page *p, const char *what, const double *v, size_t n
 					base += y;
 			}
 		}
-		buf_adds(&d, "0 0 0 0 16777215\n");	/* never an empty file */
+		buf_adds(&d, "0 0 -1 -1 16777215\n");	/* never an empty file, never drawn */
 		buf_adds(&p->gp.script, "plot ");
 		gnuplot_data(&p->gp, &d);
 		buf_adds(&p->gp.script, " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror "
@@ -74,7 +75,7 @@ void html_plot_ranks(struct page *p, const char *what, const double *v, size_t n
 			}
 			buf_adds(&d, "\n");
 		}
-		buf_adds(&d, "0 0 16777215\n");
+		buf_adds(&d, "0 -1 16777215\n");	/* below the y range */
 		buf_adds(&p->gp.script, "plot ");
 		gnuplot_data(&p->gp, &d);
 		buf_adds(&p->gp.script, " using 1:2:3 with lines lw 1.2 lc rgb variable\n");

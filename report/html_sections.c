@@ -140,8 +140,6 @@ void html_summary(struct page *p)
 
 static const char *const severity[] = { "low", "medium", "high" };
 
-#define SUGG_FULL 3	/* suggestions of one rule shown in full; the rest as rows */
-
 static void suggestion(struct page *p, size_t i)
 {
 	const struct report_suggestion *s = &p->r->suggestions[i];
@@ -171,42 +169,9 @@ static void suggestion(struct page *p, size_t i)
 	buf_adds(p->b, "</p></div>\n");
 }
 
-/* The same rule on more ranks: one row each, so 1,000 ranks stay readable. */
-static void suggestion_rows(struct page *p, size_t first, size_t end)
-{
-	const struct report *r = p->r;
-	const struct report_suggestion *s0 = &r->suggestions[first];
-	size_t more = 0;
-
-	for (size_t i = first; i < end; i++)
-		more += !strcmp(r->suggestions[i].id, s0->id) &&
-			r->suggestions[i].severity == s0->severity;
-	buf_printf(p->b, "<p>The same on %zu more rank%s:</p>\n<div class=\"wrap\"><table><tr>"
-			 "<th>rank</th><th>", more, more == 1 ? "" : "s");
-	html_text(p, s0->metric);
-	buf_adds(p->b, "</th></tr>\n");
-	for (size_t i = first; i < end; i++) {
-		const struct report_suggestion *s = &r->suggestions[i];
-		char key[96];
-
-		if (strcmp(s->id, s0->id) || s->severity != s0->severity)
-			continue;
-		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"rank\"]", i);
-		buf_adds(p->b, "<tr>");
-		if (s->rank >= 0)
-			html_i64(p, "td", key, NULL, s->rank, UNIT_COUNT);
-		else
-			html_dbl(p, "td", key, NULL, NAN, UNIT_COUNT);
-		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"value\"]", i);
-		html_dbl(p, "td", key, NULL, s->value, metric_unit_of(s->metric));
-		buf_adds(p->b, "</tr>\n");
-	}
-	buf_adds(p->b, "</table></div>\n");
-}
-
 /*
- * Suggestions come ordered by severity and rule; the first SUGG_FULL of a
- * (severity, rule) run are shown whole, and the rest of the run as rows.
+ * The findings, one per rule (suggest.c groups the ranks), by time at
+ * stake: the lead of the top three, then each whole.
  */
 void html_suggestions(struct page *p)
 {
@@ -216,18 +181,8 @@ void html_suggestions(struct page *p)
 	if (!r->nr_suggestions)
 		buf_adds(p->b, "<p class=\"muted\">No rule fired: nothing stands out.</p>\n");
 	html_findings_lead(p);
-	for (size_t i = 0; i < r->nr_suggestions;) {
-		size_t end = i + 1;
-
-		while (end < r->nr_suggestions && !strcmp(r->suggestions[end].id, r->suggestions[i].id) &&
-		       r->suggestions[end].severity == r->suggestions[i].severity)
-			end++;
-		for (size_t j = i; j < end && j < i + SUGG_FULL; j++)
-			suggestion(p, j);
-		if (end > i + SUGG_FULL)
-			suggestion_rows(p, i + SUGG_FULL, end);
-		i = end;
-	}
+	for (size_t i = 0; i < r->nr_suggestions; i++)
+		suggestion(p, i);
 	buf_adds(p->b, "</section>\n");
 }
 

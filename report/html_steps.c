@@ -98,7 +98,7 @@ static void steps_chart(struct page *p, size_t most)
 					   (double)r->ranks[i].steps.durations_ns[0] / 1e6);
 	}
 	if (!p->many)
-		buf_adds(&d, "0 0 16777215\n");
+		buf_adds(&d, "0 -1 16777215\n");	/* below the y range: never drawn */
 	buf_adds(&w, "0 -1\n");		/* below the y range: never drawn, never empty */
 	buf_adds(&p->gp.script, "plot ");
 	gnuplot_data(&p->gp, &d);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "esc.h"
@@ -15,6 +16,110 @@ int term_use_color(FILE *f)
 	const char *nc = getenv("NO_COLOR");
 
 	return isatty(fileno(f)) && !(nc && *nc);
+}
+
+int term_width(FILE *f)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	long w = 0;
+
+	if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		w = ws.ws_col;
+	else if (env && *env)
+		w = strtol(env, NULL, 10);
+	if (w <= 0)
+		w = 80;
+	return w < 40 ? 40 : w > 1000 ? 1000 : (int)w;
+}
+
+int term_cols(const char *s, size_t n)
+{
+	int c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+size_t term_bytes(const char *s, size_t n, int cols)
+{
+	size_t i = 0;
+
+	while (i < n && cols-- > 0) {
+		i++;
+		while (i < n && ((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+	}
+	return i;
+}
+
+/* Whether s starts with a unit that metric_fmt() writes after a number. */
+static int is_unit(const char *s)
+{
+	static const char *const units[] = { "ns", "\xc2\xb5s", "ms", "s", "B", "KiB", "MiB",
+					     "GiB", "TiB", "PiB" };
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t n = strlen(units[i]);
+
+		if (!strncmp(s, units[i], n) && !((s[n] >= 'a' && s[n] <= 'z') ||
+						  (s[n] >= 'A' && s[n] <= 'Z')))
+			return 1;
+	}
+	return 0;
+}
+
+/* Bytes of the word at s: up to a space, but "137 ms" is one word. */
+static size_t word_len(const char *s)
+{
+	size_t n = strcspn(s, " ");
+
+	while (n && s[n] == ' ' && s[n - 1] >= '0' && s[n - 1] <= '9' && is_unit(s + n + 1))
+		n += 1 + strcspn(s + n + 1, " ");
+	return n;
+}
+
+void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width)
+{
+	int col = first_indent, started = 0, room = width - indent < 10 ? 10 : width - indent;
+	const char *p = text;
+
+	for (;;) {
+		int gap = (int)strspn(p, " "), w;
+		size_t n;
+
+		p += gap;
+		if (!*p)
+			break;
+		n = word_len(p);
+		w = term_cols(p, n);
+		if (!started)
+			gap = 0;	/* the caller's indent is the gap */
+		if (col > indent && col + gap + w > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			gap = 0;
+		}
+		fprintf(f, "%*s", gap, "");
+		col += gap;
+		while (w > width - col) {
+			/* a word longer than a line: what fits, then the rest on the next */
+			size_t k = term_bytes(p, n, width - col > 0 ? width - col : room);
+
+			term_putn_safe(f, p, k);
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			p += k;
+			n -= k;
+			w = term_cols(p, n);
+		}
+		term_putn_safe(f, p, n);
+		col += w;
+		started = 1;
+		p += n;
+	}
+	fputc('\n', f);
 }
 
 void term_fmt_ns(char *out, size_t n, int64_t ns)
@@ -71,44 +176,62 @@ void term_thresholds(FILE *f)
 	}
 }
 
-/* "NAME" or "NAME (group G)", control bytes as '?'. */
-static void put_collective(FILE *f, const char *group, const char *name)
+/* "NAME" or "NAME (group G)" (made safe when the line is written). */
+static void put_collective(struct buf *b, const char *group, const char *name)
 {
-	term_put_safe(f, name);
+	buf_adds(b, name);
 	if (group) {
-		fputs(" (group ", f);
-		term_put_safe(f, group);
-		fputc(')', f);
+		buf_adds(b, " (group ");
+		buf_adds(b, group);
+		buf_addc(b, ')');
 	}
+}
+
+/* The line in b, wrapped to width with a hanging indent; b is emptied. */
+static void flush_line(FILE *f, struct buf *b, int width)
+{
+	if (b->len) {
+		fputs("  ", f);
+		term_wrap(f, b->data, 2, 4, width);
+	}
+	buf_reset(b);
 }
 
 void term_stragglers(FILE *f, const struct report *rep, const char *bold, const char *off)
 {
 	int wait = rep->straggler_rule && !strcmp(rep->straggler_rule, "collectives");
+	int width = term_width(f);
 	char a[32], b[32];
+	struct buf line;
 
 	if (rep->nr_ranks < 2)
 		return;
-	fprintf(f, "%sstragglers%s (%s)%s\n", bold, off,
-		wait ? "the ranks the others wait for at collectives" :
-		rep->straggler_rule ? "no collectives matched: step rule" : "no rule applies",
-		rep->nr_stragglers ? "" : ": none");
+	buf_init(&line);
+	fprintf(f, "%sstragglers%s ", bold, off);
+	buf_printf(&line, "(%s)%s",
+		   wait ? "the ranks the others wait for at collectives" :
+		   rep->straggler_rule ? "no collectives matched: step rule" : "no rule applies",
+		   rep->nr_stragglers ? "" : ": none");
+	term_wrap(f, line.data, 11, 4, width);
+	buf_reset(&line);
 	for (size_t i = 0; i < rep->nr_stragglers; i++) {
 		const struct report_straggler *sg = &rep->stragglers[i];
 
 		if (!sg->by_wait) {
-			fprintf(f, "  rank %lld: %s %+.0f%% against the median%s\n",
-				(long long)sg->rank, sg->metric, 100 * sg->excess,
-				sg->excess < 0 ? " (the others wait for it)" : "");
+			buf_printf(&line, "rank %lld: %s %+.0f%% against the median%s",
+				   (long long)sg->rank, sg->metric, 100 * sg->excess,
+				   sg->excess < 0 ? " (the others wait for it)" : "");
+			flush_line(f, &line, width);
 			continue;
 		}
 		term_fmt_ns(a, sizeof(a), sg->wait_imposed_ns);
 		term_fmt_ns(b, sizeof(b), sg->delays_wait_ns);
-		fprintf(f, "  rank %lld holds the others back: it arrives last at %.0f%% of its "
-			"collectives and the other ranks wait %s for it in all, most at ",
-			(long long)sg->rank, 100 * sg->last_share, a);
-		put_collective(f, sg->delays_group, sg->delays_name);
-		fprintf(f, " (%s)\n", b);
+		buf_printf(&line, "rank %lld holds the others back: it arrives last at %.0f%% of its "
+			   "collectives and the other ranks wait %s for it in all, most at ",
+			   (long long)sg->rank, 100 * sg->last_share, a);
+		put_collective(&line, sg->delays_group, sg->delays_name);
+		buf_printf(&line, " (%s)", b);
+		flush_line(f, &line, width);
 	}
 	if (wait && rep->nr_stragglers) {
 		/* the ranks that wait most are the victims: say so, since their steps look slow */
@@ -122,15 +245,17 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 		}
 		if (w && w->gpu.comm_wait_ns > 0) {
 			term_fmt_ns(a, sizeof(a), w->gpu.comm_wait_ns);
-			fprintf(f, "  the other ranks wait for %s: rank %lld waits most (%s inside "
-				"collectives), which shows as busy GPU time and long steps there\n",
-				rep->nr_stragglers > 1 ? "them" : "it", (long long)w->rank, a);
+			buf_printf(&line, "the other ranks wait for %s: rank %lld waits most (%s inside "
+				   "collectives), which shows as busy GPU time and long steps there",
+				   rep->nr_stragglers > 1 ? "them" : "it", (long long)w->rank, a);
+			flush_line(f, &line, width);
 		}
 	}
 	if (rep->nr_incomplete_ranks) {
-		fputs("  incomplete traces, never named:", f);
+		buf_adds(&line, "incomplete traces, never named:");
 		for (size_t i = 0; i < rep->nr_incomplete_ranks; i++)
-			fprintf(f, " %lld", (long long)rep->incomplete_ranks[i]);
-		fputc('\n', f);
+			buf_printf(&line, " %lld", (long long)rep->incomplete_ranks[i]);
+		flush_line(f, &line, width);
 	}
+	buf_release(&line);
 }

@@ -13,6 +13,27 @@
 
 int term_use_color(FILE *f);
 
+/*
+ * Columns to fill: the terminal's (TIOCGWINSZ) when f is one, else
+ * $COLUMNS, else 80; at least 40.
+ */
+int term_width(FILE *f);
+
+/*
+ * text (a trace string is part of it: shown safe, as term_put_safe()) as
+ * lines of at most width columns, the first after first_indent columns
+ * the caller printed, the others indented by indent spaces; a line breaks
+ * at spaces (which it drops), words longer than a line are cut.  Ends
+ * with a newline.
+ */
+void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width);
+
+/* Columns of s[0..n): code points (term_putn_safe() writes one column each). */
+int term_cols(const char *s, size_t n);
+
+/* Bytes of s[0..n) holding at most cols code points. */
+size_t term_bytes(const char *s, size_t n, int cols);
+
 /* A duration as every output shows it (metric_fmt(), UNIT_NS). */
 void term_fmt_ns(char *out, size_t n, int64_t ns);
 
@@ -40,8 +61,7 @@ void term_value(FILE *f, double v, enum metric_unit u, unsigned flags, int width
 /*
  * The findings (term_findings.c), as suggest_compute() ordered them: the
  * top three one line each, then every finding with its details and
- * evidence, wrapped to the terminal's width ($COLUMNS, else the terminal's,
- * else 80).
+ * evidence, wrapped to term_width().
  */
 void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off);
 

@@ -9,78 +9,14 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #define LEAD 3		/* findings in the lead */
 
-/* Columns to fill: $COLUMNS, else the terminal's, else 80; at least 40. */
-static int width_of(FILE *f)
+/* first, then s wrapped to w columns, the other lines indented as deep as first. */
+static void wrap(FILE *f, const char *s, const char *first, int w)
 {
-	const char *c = getenv("COLUMNS");
-	struct winsize ws;
-	int w = 80;
-
-	if (c && atoi(c) > 0)
-		w = atoi(c);
-	else if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
-		w = ws.ws_col;
-	return w < 40 ? 40 : w;
-}
-
-/* Columns of s[0..n): UTF-8 lead bytes. */
-static int cols(const char *s, size_t n)
-{
-	int k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		k += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return k;
-}
-
-/* The most bytes of s that fit in w columns, ending on a character boundary. */
-static size_t fit(const char *s, int w)
-{
-	size_t i = 0;
-	int k = 0;
-
-	while (s[i]) {
-		size_t j = i + 1;
-
-		while (((unsigned char)s[j] & 0xc0) == 0x80)
-			j++;
-		if (++k > w)
-			break;
-		i = j;
-	}
-	return i;
-}
-
-/* s wrapped at spaces into lines of width w: the first after first, the others after indent. */
-static void wrap(FILE *f, const char *s, const char *first, const char *indent, int w)
-{
-	int room = w - (int)strlen(indent);
-
-	if (room < 20)
-		room = 20;
-	while (*s) {
-		size_t n = strlen(s), cut = n;
-
-		if (cols(s, n) > room) {
-			cut = fit(s, room);
-			while (cut > 0 && s[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = fit(s, room);	/* one long word: cut it */
-		}
-		fputs(first, f);
-		first = indent;
-		term_putn_safe(f, s, cut);
-		fputc('\n', f);
-		s += cut;
-		while (*s == ' ')
-			s++;
-	}
+	fputs(first, f);
+	term_wrap(f, s, (int)strlen(first), 5, w);
 }
 
 /* "11.1 ms, 49.7% of the wall time" or "–". */
@@ -100,7 +36,7 @@ static void at_stake(char *out, size_t n, const struct report_suggestion *s)
 void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off)
 {
 	static const char *const sev[] = { "low", "medium", "high" };
-	int w = width_of(f);
+	int w = term_width(f);
 	char stake[128], v[METRIC_FMT_MAX], t[METRIC_FMT_MAX], line[1200], worst[48];
 
 	if (!rep->nr_suggestions)
@@ -110,15 +46,16 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 	for (size_t i = 0; i < rep->nr_suggestions && i < LEAD; i++) {
 		const struct report_suggestion *s = &rep->suggestions[i];
 		size_t n;
+		int pad;
 
 		at_stake(stake, sizeof(stake), s);
 		/* pad by columns, not bytes: µ and the dash are one column each */
-		snprintf(line, sizeof(line), "  %zu. %s%*s %s", i + 1, stake,
-			 17 - cols(stake, strlen(stake)) > 0 ? 17 - cols(stake, strlen(stake)) : 0, "",
+		pad = 17 - term_cols(stake, strlen(stake));
+		snprintf(line, sizeof(line), "  %zu. %s%*s %s", i + 1, stake, pad > 0 ? pad : 0, "",
 			 s->message);
 		n = strlen(line);
-		if (cols(line, n) > w) {
-			n = fit(line, w - 1);
+		if (term_cols(line, n) > w) {
+			n = term_bytes(line, n, w - 1);
 			term_putn_safe(f, line, n);
 			fputs("\xe2\x80\xa6\n", f);
 		} else {
@@ -134,9 +71,9 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 		enum metric_unit u = metric_unit_of(s->metric);
 
 		snprintf(line, sizeof(line), "%zu. [%s] %s", i + 1, sev[s->severity], s->message);
-		wrap(f, line, "  ", "     ", w);
+		wrap(f, line, "  ", w);
 		if (s->details)
-			wrap(f, s->details, "     ", "     ", w);
+			wrap(f, s->details, "     ", w);
 		metric_fmt(v, sizeof(v), s->value, u, 0);
 		metric_fmt(t, sizeof(t), s->threshold, u, 0);
 		if (s->worst_rank >= 0 && s->nr_ranks > 1)
@@ -146,12 +83,12 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 			worst[0] = '\0';
 		snprintf(line, sizeof(line), "evidence: %s = %s (threshold %s)%s", s->metric, v, t,
 			 worst);
-		wrap(f, line, "     ", "     ", w);
+		wrap(f, line, "     ", w);
 		if (s->impact_ns >= 0) {
 			at_stake(stake, sizeof(stake), s);
 			snprintf(line, sizeof(line), "at stake: %s of the wall time; estimate: %s", stake,
 				 s->impact_basis ? s->impact_basis : "?");
-			wrap(f, line, "     ", "     ", w);
+			wrap(f, line, "     ", w);
 		}
 	}
 }

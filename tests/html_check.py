@@ -132,6 +132,14 @@ def calc(doc, spec):
         if field == "share":
             allk = sum(r["gpu"]["kernel_time_ns"] for r in ranks if "gpu" in r)
             return total / allk if allk else None
+    if kind == "cpu_op":
+        # operators of all ranks by name; device times null where every rank has null
+        name, field = spec[1], spec[2]
+        rows = [o for r in ranks for o in r.get("cpu_ops", []) if o["name"] == name]
+        if field == "count":
+            return sum(o["count"] for o in rows)
+        vals = [o[field] for o in rows if o.get(field) is not None]
+        return sum(vals) if vals else None
     if kind == "category":
         i, cat = spec[1], spec[2]
         return sum(k["total_ns"] for k in ranks[i].get("kernels", []) if k["category"] == cat)

@@ -60,7 +60,8 @@ Definitions:
              of memcpy and memset events.  comm_ns: union of the comm-category
              kernels, the host collectives, and, in runs without kernels, the
              CPU collectives.  compute_ns: union of the other kernels.
-             comm_compute_overlap = |comm ∩ compute| / comm_ns (null when
+             comm_compute_overlap = |comm ∩ compute| / comm_ns (null without
+             kernels, and
              comm_ns is 0).  comm_source "cpu" without kernels or when comm
              comes from host spans only, else "gpu".  host_sync_ns / count:
              sum of dur_ns and number of host syncs.  Without any kernel,
@@ -100,11 +101,26 @@ Definitions:
              stack is not empty the top is the parent; push the event.  A child
              that ends after its parent still counts whole (nothing clipped).
              Sorted by total_ns descending, then name ascending.
+             In a file where no event has a "cat" key (PyTorch's legacy
+             writer), the operators are instead the "X" events whose pid is
+             not the string "CUDA functions" and whose name is no user name
+             (tests/oracle_phases.py's is_user_name).
+             device_ns: device time launched inside the operator, as
+             key_averages() counts it: device events (kernel, memcpy,
+             memset by the cat rules above, ph "X") with an integer
+             args.correlation sum their dur_ns per correlation; the first
+             runtime or sync call (by cat rule, ph "X") in file order with
+             that correlation is its launch, at its ts on its thread; an
+             operator's device_ns sums the device time of the launches on
+             its thread with op.ts <= launch.ts < op.ts + op.dur.
+             self_device_ns: device_ns minus its direct children's.  Both
+             null in a file with no such device event.
   numbers    ints stay ints; avg/median/stddev/share/utilization/overlap are
              floats (or null).  Statistics are computed exactly (integers and
              fractions) and rounded to float at the end.
 """
 
+import bisect
 import decimal
 import fractions
 import json
@@ -396,7 +412,8 @@ def analyze_events(top, events):
     comm = union_length(comm_all)
     compute = union_length(compute_ivs)
     both = union_length(comm_all + compute_ivs)
-    overlap = ratio(comm + compute - both, comm) if comm else None  # |A∩B| = |A|+|B|-|A∪B|
+    # |A∩B| = |A|+|B|-|A∪B|; nothing to overlap with where there are no kernels
+    overlap = ratio(comm + compute - both, comm) if comm and n_kernels else None
     cpu_source = n_kernels == 0 or (not comm_ivs and bool(comm_all))
     none = not dev_ivs
 
@@ -492,29 +509,73 @@ def analyze_events(top, events):
         memory.append(row)
 
     # ---- cpu_ops
+    import oracle_phases  # its is_user_name; imported here as it imports this module
+    no_cat = not any(isinstance(ev, dict) and "cat" in ev for ev in events)
+    dev_time, launch = {}, {}  # correlation -> summed device dur; -> (thread, ts)
+    for i, ev, ts, dur, name in rows:
+        cat, args = ev.get("cat"), ev.get("args")
+        corr = args.get("correlation") if isinstance(args, dict) else None
+        if not isinstance(cat, str) or ev.get("ph") != "X" or not is_int(corr):
+            continue
+        rule = cat_rule(cat)
+        kind = kind_of(rule, name) if rule is not None else None
+        if kind in ("kernel", "memcpy", "memset"):
+            dev_time[corr] = dev_time.get(corr, 0) + dur
+        elif kind in ("runtime", "sync") and corr not in launch:
+            launch[corr] = ((thread_key(ev, "pid"), thread_key(ev, "tid")), ts)
+    placed = {}  # thread -> [(launch ts, device time)]
+    for corr, (thread, ts) in launch.items():
+        if corr in dev_time:
+            placed.setdefault(thread, []).append((ts, dev_time[corr]))
+    prefix = {}  # thread -> (sorted launch times, prefix sums of their device time)
+    for thread, v in placed.items():
+        v.sort()
+        sums = [0]
+        for _, d in v:
+            sums.append(sums[-1] + d)
+        prefix[thread] = ([t for t, _ in v], sums)
+
+    def launched(thread, lo, hi):
+        """Device time launched on thread at lo <= ts < hi."""
+        times, sums = prefix.get(thread, ((), [0]))
+        return sums[bisect.bisect_left(times, hi)] - sums[bisect.bisect_left(times, lo)]
     threads = {}
     for i, ev, ts, dur, name in rows:
-        if ev.get("cat") in ("cpu_op", "Operator") and ev.get("ph") == "X":
-            key = (thread_key(ev, "pid"), thread_key(ev, "tid"))
-            threads.setdefault(key, []).append((ts, dur, i, name))
-    ops = {}  # name -> [count, total, self]
+        if ev.get("ph") != "X":
+            continue
+        if no_cat:
+            if ev.get("pid") == "CUDA functions" or not isinstance(ev.get("name"), str) or \
+                    oracle_phases.is_user_name(name):
+                continue
+        elif ev.get("cat") not in ("cpu_op", "Operator"):
+            continue
+        key = (thread_key(ev, "pid"), thread_key(ev, "tid"))
+        dev = launched(key, ts, ts + dur)
+        threads.setdefault(key, []).append((ts, dur, i, name, dev))
+    ops = {}  # name -> [count, total, self, device, self device]
     for evs in threads.values():
         evs.sort(key=lambda e: (e[0], -e[1], e[2]))
         child_sum = [0] * len(evs)
+        child_dev = [0] * len(evs)
         stack = []  # indices into evs
-        for k, (ts, dur, i, name) in enumerate(evs):
+        for k, (ts, dur, i, name, dev) in enumerate(evs):
             while stack and not ts < evs[stack[-1]][0] + evs[stack[-1]][1]:
                 stack.pop()
             if stack:
                 child_sum[stack[-1]] += dur
+                child_dev[stack[-1]] += dev
             stack.append(k)
-        for k, (ts, dur, i, name) in enumerate(evs):
-            o = ops.setdefault(name, [0, 0, 0])
+        for k, (ts, dur, i, name, dev) in enumerate(evs):
+            o = ops.setdefault(name, [0, 0, 0, 0, 0])
             o[0] += 1
             o[1] += dur
             o[2] += dur - child_sum[k]
-    cpu_ops = [{"name": n, "count": c, "total_ns": t, "self_ns": s}
-               for n, (c, t, s) in ops.items()]
+            o[3] += dev
+            o[4] += dev - child_dev[k]
+    has_dev = bool(dev_time)
+    cpu_ops = [{"name": n, "count": c, "total_ns": t, "self_ns": s,
+                "device_ns": d if has_dev else None, "self_device_ns": sd if has_dev else None}
+               for n, (c, t, s, d, sd) in ops.items()]
     cpu_ops.sort(key=lambda o: (-o["total_ns"], o["name"]))
 
     return {"device": device, "gpu": gpu, "kernels": kernels, "memory": memory,

@@ -441,6 +441,8 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 		i64(w, "count", c->count);
 		i64(w, "total_ns", c->total_ns);
 		i64(w, "self_ns", c->self_ns);
+		i64_or_null(w, "device_ns", c->device_ns >= 0, c->device_ns);
+		i64_or_null(w, "self_device_ns", c->self_device_ns >= 0, c->self_device_ns);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);

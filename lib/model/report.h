@@ -152,6 +152,8 @@ struct report_memory {
 struct report_cpu_op {
 	const char *name;
 	int64_t count, total_ns, self_ns;
+	/* device work it launched (by correlation), and without its children's; -1: null */
+	int64_t device_ns, self_device_ns;
 };
 
 struct report_gpu {

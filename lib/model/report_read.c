@@ -528,6 +528,9 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 		rk->cpu_ops[i].count = get_i64(c, &a[i], "count");
 		rk->cpu_ops[i].total_ns = get_i64(c, &a[i], "total_ns");
 		rk->cpu_ops[i].self_ns = get_i64(c, &a[i], "self_ns");
+		/* null, or missing in a report written before they existed */
+		rk->cpu_ops[i].device_ns = get_i64_or(c, &a[i], "device_ns", -1);
+		rk->cpu_ops[i].self_device_ns = get_i64_or(c, &a[i], "self_device_ns", -1);
 	}
 	rk->nr_cpu_ops = c->failed ? 0 : n;
 	read_comm(c, o, rk);

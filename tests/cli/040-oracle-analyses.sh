@@ -9,8 +9,9 @@
 # torch_compile_triton, and the HTA CPU-only traces (null device figures).  Each file is analysed alone
 # (vanalyze --json out.json FILE).  Compared: every gpu field (ints exact,
 # floats to a relative 1e-9, null must be null), every field of the top 10
-# kernel rows, every memory row, and name/count/total_ns/self_ns of the top 20
-# cpu_ops rows.
+# kernel rows, every memory row, and name, count, total_ns, self_ns and the
+# device time launched (device_ns, self_device_ns: by correlation id) of the
+# top 20 cpu_ops rows; the torch-cpu traces (no cat) have operators by name.
 . "$VT_ROOT/tests/cli/lib.sh"
 need_shared
 need_vanalyze
@@ -62,7 +63,7 @@ VANALYZE = os.environ["VANALYZE"]
 CACHE = os.environ.get("VT_ORACLE_CACHE")
 KERNEL_ROWS = 10
 CPU_OP_ROWS = 20
-CPU_OP_FIELDS = ("name", "count", "total_ns", "self_ns")
+CPU_OP_FIELDS = ("name", "count", "total_ns", "self_ns", "device_ns", "self_device_ns")
 
 
 def oracle_of(path):

@@ -30,10 +30,15 @@ html = open(d + "/report.html", encoding="utf-8").read()
 for bad in ("<script", "<img", "<b>", "<i>"):
     if bad in html:
         sys.exit("raw %r in the page" % bad)
+# names reach a chart only as the text of its bar labels (the kernel chart)
 for svg in re.findall(r"<svg.*?</svg>", html, re.S):
+    for text in re.findall(r"<text>(.*?)</text>", svg, re.S):
+        if "<" in text or "`" in text or "%" in text:
+            sys.exit("a chart label with markup, a backquote or a %%: %r" % text)
+    outside = re.sub(r"<text>.*?</text>", "", svg, flags=re.S)
     for word in ("alert", "pwned", "quoted", "bold", "utf8"):
-        if word in svg:
-            sys.exit("%r inside a chart" % word)
+        if word in outside:
+            sys.exit("%r inside a chart, outside its labels" % word)
 sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
 from hostile_trace import SHOWN
 want = set(SHOWN)

@@ -3,7 +3,8 @@
 # demo set from file://, logs no console message (a probe page shows that
 # console messages would be seen), keeps every chart as <svg> in its DOM,
 # screenshots it not blank in light mode and on a dark background in dark
-# mode, and prints it to PDF.  The hostile-name page runs no script and
+# mode, with the charts dark too (under 3 % near-white pixels over the whole
+# page; white chart panels made 16 %), and prints it to PDF.  The hostile-name page runs no script and
 # makes no element from a name.  Chromium is installed when missing (apt-get
 # as root or through passwordless sudo); the test skips only where it
 # cannot be.
@@ -56,9 +57,12 @@ chrome "$PWD/out/report.html" --window-size=1000,1400 --screenshot="$PWD/light.p
 	die "no light screenshot"
 chrome "$PWD/out/report.html" --window-size=1000,1400 --screenshot="$PWD/dark.png" \
 	--blink-settings=preferredColorScheme=0 || die "no dark screenshot"
+# the whole page in dark mode: the charts follow it (no white panels)
+chrome "$PWD/out/report.html" --window-size=1000,4000 --screenshot="$PWD/dark-all.png" \
+	--blink-settings=preferredColorScheme=0 || die "no dark full-page screenshot"
 chrome "$PWD/out/report.html" --print-to-pdf="$PWD/report.pdf" --no-pdf-header-footer ||
 	die "no PDF"
-python3 - light.png dark.png report.pdf <<'PY' || die "the screenshots are wrong (lines above)"
+python3 - light.png dark.png report.pdf dark-all.png <<'PY' || die "the screenshots are wrong (lines above)"
 import struct, sys, zlib
 
 def pixels(path):
@@ -112,6 +116,12 @@ n, bg = look(sys.argv[2])
 print("dark: %d colours, background %.0f" % (n, bg))
 if n < 20 or bg > 60:
     sys.exit("the dark screenshot is blank or not dark")
+w, h, bpp, rows = pixels(sys.argv[4])
+grid = [rows[y][x * bpp:x * bpp + 3] for y in range(0, h, 7) for x in range(0, w, 5)]
+white = sum(1 for px in grid if sum(px) > 690) / len(grid)
+print("dark, whole page: %.1f%% near-white" % (100 * white))
+if white > 0.03:
+    sys.exit("the dark page has white panels (charts drawn for light mode only)")
 pdf = open(sys.argv[3], "rb").read()
 if not pdf.startswith(b"%PDF") or len(pdf) < 10000:
     sys.exit("the PDF is %d bytes" % len(pdf))

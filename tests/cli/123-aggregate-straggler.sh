@@ -16,7 +16,7 @@ for r in 0 1 2 3; do
 		"$TORCH_CPU/dev-4rank-straggler2-rank$r.trace.json.gz"
 	expect_rc map$r 0
 done
-vg agg --reports_dir node0 --reports_dir node1 --json agg.json
+COLUMNS=400 vg agg --reports_dir node0 --reports_dir node1 --json agg.json
 expect_rc agg 0
 check agg.json '[(s["rank"], s["metric"]) for s in r["stragglers"]] == [(2, "comm.wait_imposed_ns")]' \
 	"rank 2 is the only straggler, by the wait it imposes" \
