@@ -3,8 +3,8 @@
  * start (longest first on ties) and sweeping with a stack of open spans; the
  * order is a permutation built by linear-time sorts (lib/sort), as there
  * are a million operator events in a gigabyte of trace.  Device time is
- * placed at its launch, as phases.c does for phases: per thread, launches
- * sorted by time with a prefix sum, two binary searches per operator.
+ * placed at its launch by launch.h, as for phases: two binary searches per
+ * operator.
  */
 #include "cpuops.h"
 
@@ -13,6 +13,7 @@
 
 #include "annot.h"
 #include "device.h"
+#include "launch.h"
 #include "sat.h"
 #include "sort.h"
 #include "track.h"
@@ -27,29 +28,12 @@ struct cpu_rec {
 	uint32_t pad;
 };
 
-/* A runtime call with a correlation id, and device work with one. */
-struct launch_rec {
-	int64_t corr, ts_ns;
-	uint32_t track, pad;
-};
-
-struct dev_rec {
-	int64_t corr, dur_ns;
-};
-
-/* Device time placed at its launch; sum_before is the prefix sum in sorted order. */
-struct placed {
-	int64_t ts_ns, dur_ns, sum_before;
-	uint32_t track, pad;
-};
-
 void cpuops_init(struct cpuops *c)
 {
 	strtab_init(&c->names, 1);
 	strtab_init(&c->tracks, 1);
 	buf_init(&c->recs);
-	buf_init(&c->launches);
-	buf_init(&c->device);
+	launches_init(&c->dev);
 	c->has_cat = 0;
 }
 
@@ -58,8 +42,7 @@ void cpuops_release(struct cpuops *c)
 	strtab_release(&c->names);
 	strtab_release(&c->tracks);
 	buf_release(&c->recs);
-	buf_release(&c->launches);
-	buf_release(&c->device);
+	launches_release(&c->dev);
 }
 
 /*
@@ -91,18 +74,15 @@ static int device_link(struct cpuops *c, const struct event_batch *b,
 	else
 		name_kind[ev->name] = (signed char)((kind = (int)device_kind(cat_rule[ev->cat] - 2,
 			strtab_str(st, ev->name), strtab_len(st, ev->name))) + 1);
-	if (kind == DK_KERNEL || kind == DK_MEMCPY || kind == DK_MEMSET) {
-		struct dev_rec d = { ev->correlation, ev->dur_ns };
+	if (kind == DK_KERNEL || kind == DK_MEMCPY || kind == DK_MEMSET)
+		return launches_add_device(&c->dev, ev->correlation, ev->dur_ns);
+	if (kind == DK_RUNTIME || kind == DK_SYNC) {
+		uint32_t track = track_id(&c->tracks, cache, b, ev);
 
-		buf_add(&c->device, &d, sizeof(d));
-	} else if (kind == DK_RUNTIME || kind == DK_SYNC) {
-		struct launch_rec l = { ev->correlation, ev->ts_ns, track_id(&c->tracks, cache, b, ev), 0 };
-
-		if (l.track == STRTAB_OOM)
-			return -1;
-		buf_add(&c->launches, &l, sizeof(l));
+		return track == STRTAB_OOM ? -1 :
+					     launches_add_call(&c->dev, ev->correlation, ev->ts_ns, track);
 	}
-	return buf_ok(&c->device) && buf_ok(&c->launches) ? 0 : -1;
+	return 0;
 }
 
 int cpuops_collect(struct cpuops *c, const struct event_batch *b)
@@ -211,109 +191,6 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Order v[0..n) by key k (a permutation applied in place). */
-static int order_by(void *v, size_t n, size_t size, uint64_t *key, const uint32_t *track,
-		    uint32_t nr_tracks)
-{
-	uint32_t *perm = sort_identity(n);
-	int rc = -1;
-
-	if (!perm || sort_perm_u64(key, perm, n) ||
-	    (track && sort_perm_id(track, nr_tracks, perm, n)) || sort_apply(v, n, size, perm))
-		goto out;
-	rc = 0;
-out:
-	free(perm);
-	return rc;
-}
-
-/*
- * The device work at its launch (the first runtime call with its
- * correlation id), by thread then launch time, with prefix sums; NULL when
- * out of memory.  *nr: how many.
- */
-static struct placed *place_device(struct cpuops *c, size_t *nr)
-{
-	struct launch_rec *l = (struct launch_rec *)(void *)c->launches.data;
-	struct dev_rec *d = (struct dev_rec *)(void *)c->device.data;
-	size_t nl = c->launches.len / sizeof(*l), nd = c->device.len / sizeof(*d), u = 0, n = 0;
-	size_t m = nl > nd ? nl : nd;
-	struct placed *out = malloc((nd ? nd : 1) * sizeof(*out));
-	uint64_t *key = malloc((m ? m : 1) * sizeof(*key));
-	uint32_t *track = malloc((nd ? nd : 1) * sizeof(*track));
-	int64_t sum = 0;
-
-	if (!out || !key || !track)
-		goto fail;
-	for (size_t i = 0; i < nl; i++)
-		key[i] = sort_key_i64(l[i].corr);
-	if (order_by(l, nl, sizeof(*l), key, NULL, 0))
-		goto fail;
-	for (size_t i = 0; i < nl; i++)
-		if (!u || l[i].corr != l[u - 1].corr)
-			l[u++] = l[i];
-	for (size_t i = 0; i < nd; i++) {
-		size_t lo = 0, hi = u;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (l[mid].corr < d[i].corr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < u && l[lo].corr == d[i].corr)
-			out[n++] = (struct placed){ l[lo].ts_ns, d[i].dur_ns, 0, l[lo].track, 0 };
-	}
-	for (size_t i = 0; i < n; i++) {
-		key[i] = sort_key_i64(out[i].ts_ns);
-		track[i] = out[i].track;
-	}
-	if (order_by(out, n, sizeof(*out), key, track, strtab_count(&c->tracks)))
-		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		out[i].sum_before = sum;
-		sum = sat_add(sum, out[i].dur_ns);
-	}
-	free(key);
-	free(track);
-	*nr = n;
-	return out;
-fail:
-	free(out);
-	free(key);
-	free(track);
-	return NULL;
-}
-
-/* First index in the sorted v[] at or after (track, ts). */
-static size_t placed_at(const struct placed *v, size_t n, uint32_t track, int64_t ts)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].track < track || (v[mid].track == track && v[mid].ts_ns < ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Device time launched on track within [lo, hi). */
-static int64_t device_within(const struct placed *v, size_t n, uint32_t track, int64_t lo,
-			     int64_t hi)
-{
-	size_t x = placed_at(v, n, track, lo), y = placed_at(v, n, track, hi);
-	int64_t end = y < n ? v[y].sum_before :
-			      (n ? sat_add(v[n - 1].sum_before, v[n - 1].dur_ns) : 0);
-
-	return x < y ? sat_sub(end, v[x].sum_before) : 0;
-}
-
 /* Drop the operators found by name when the trace turned out to have cats. */
 static size_t keep_ops(struct cpuops *c)
 {
@@ -333,14 +210,15 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
 	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
 	uint32_t *names = malloc((n ? n : 1) * sizeof(*names));
-	int has_device = c->device.len > 0;	/* else device times are null */
-	struct placed *placed = has_device ? place_device(c, &nplaced) : NULL;
+	int has_device = launches_any_device(&c->dev);	/* else device times are null */
+	struct placed *placed =
+		has_device ? launches_place(&c->dev, strtab_count(&c->tracks), &nplaced) : NULL;
 	int rc = -1;
 
 	if (!stack || !perm || !names || (has_device && !placed) || nesting_order(c, r, n, perm))
 		goto out;
 	for (size_t i = 0; i < n && has_device; i++)
-		r[i].dev_ns = device_within(placed, nplaced, r[i].track, r[i].ts_ns,
+		r[i].dev_ns = placed_within(placed, nplaced, r[i].track, r[i].ts_ns,
 					    sat_add(r[i].ts_ns, r[i].dur_ns));
 	for (size_t k = 0; k < n; k++) {
 		struct cpu_rec *s = &r[perm[k]];

@@ -19,14 +19,14 @@
 
 #include "buf.h"
 #include "event.h"
+#include "launch.h"
 #include "report.h"
 #include "strtab.h"
 
 struct cpuops {
 	struct strtab names, tracks;	/* copies; a track is "pid\x1ftid" */
 	struct buf recs;		/* struct cpu_rec[] in file order, see cpuops.c */
-	struct buf launches;		/* struct launch_rec[]: runtime calls with a correlation */
-	struct buf device;		/* struct dev_rec[]: device work with a correlation */
+	struct launches dev;		/* device work at its launches */
 	int has_cat;			/* some event had a cat: no operators by name */
 };
 

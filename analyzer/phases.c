@@ -19,6 +19,7 @@
 #include "annot.h"
 #include "generations.h"
 #include "interval.h"
+#include "launch.h"
 #include "sat.h"
 #include "sort.h"
 #include "track.h"
@@ -35,15 +36,6 @@ struct span_rec {
 	uint32_t pad;
 };
 
-struct launch_rec {
-	int64_t corr, ts_ns;
-	uint32_t track, pad;
-};
-
-struct kern_rec {
-	int64_t corr, dur_ns;
-};
-
 void phase_opts_init(struct phase_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -56,8 +48,7 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 	strtab_init(&p->names, 1);
 	strtab_init(&p->tracks, 1);
 	buf_init(&p->spans);
-	buf_init(&p->launches);
-	buf_init(&p->kernels);
+	launches_init(&p->kern);
 	p->seq = 0;
 	p->nr_too_deep = 0;
 	buf_init(&p->frame_counts);
@@ -71,8 +62,7 @@ void phases_release(struct phases *p)
 	strtab_release(&p->names);
 	strtab_release(&p->tracks);
 	buf_release(&p->spans);
-	buf_release(&p->launches);
-	buf_release(&p->kernels);
+	launches_release(&p->kern);
 	buf_release(&p->frame_counts);
 	buf_release(&p->block_counts);
 }
@@ -228,152 +218,24 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 			buf_add(&p->spans, &s, sizeof(s));
 		} else if (ev->cat && (ev->cat == rt || ev->cat == drv || ev->cat == rt21) &&
 			   (ev->flags & EV_CORRELATION)) {
-			struct launch_rec l = { ev->correlation, ev->ts_ns,
-						track_id(&p->tracks, &cache, b, ev), 0 };
+			uint32_t track = track_id(&p->tracks, &cache, b, ev);
 
-			if (l.track == STRTAB_OOM)
+			if (track == STRTAB_OOM ||
+			    launches_add_call(&p->kern, ev->correlation, ev->ts_ns, track))
 				goto out;
-			buf_add(&p->launches, &l, sizeof(l));
 		} else if (ev->cat && (ev->cat == kernel || ev->cat == kernel21) &&
 			   (ev->flags & EV_CORRELATION)) {
-			struct kern_rec k = { ev->correlation, ev->dur_ns };
-
-			buf_add(&p->kernels, &k, sizeof(k));
+			if (launches_add_device(&p->kern, ev->correlation, ev->dur_ns))
+				goto out;
 		}
 	}
-	rc = buf_ok(&p->spans) && buf_ok(&p->launches) && buf_ok(&p->kernels) &&
-	     buf_ok(&p->frame_counts) && buf_ok(&p->block_counts) ? 0 : -1;
+	rc = buf_ok(&p->spans) && buf_ok(&p->frame_counts) && buf_ok(&p->block_counts) ? 0 : -1;
 out:
 	buf_release(&name);
 	free(map);
 	free(rule);
 	free(pstep);
 	return rc;
-}
-
-/* A kernel's time, placed at its launch. */
-struct placed {
-	uint32_t track;
-	int64_t ts_ns, dur_ns;
-	int64_t sum_before;	/* prefix sum of dur_ns within the sorted array */
-};
-
-/* Order l[0..n), in file order, by correlation, keeping file order on ties. */
-static int order_launches(struct launch_rec *l, size_t n)
-{
-	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
-	uint32_t *perm = sort_identity(n);
-	int rc = -1;
-
-	if (!key || !perm)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		key[i] = sort_key_i64(l[i].corr);
-	if (sort_perm_u64(key, perm, n) || sort_apply(l, n, sizeof(*l), perm))
-		goto out;
-	rc = 0;
-out:
-	free(key);
-	free(perm);
-	return rc;
-}
-
-/* Order v by thread, then launch time. */
-static int order_placed(struct phases *p, struct placed *v, size_t n)
-{
-	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
-	uint32_t *track = malloc((n ? n : 1) * sizeof(*track)), *perm = sort_identity(n);
-	int rc = -1;
-
-	if (!key || !track || !perm)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		key[i] = sort_key_i64(v[i].ts_ns);
-		track[i] = v[i].track;
-	}
-	if (sort_perm_u64(key, perm, n) || sort_perm_id(track, strtab_count(&p->tracks), perm, n) ||
-	    sort_apply(v, n, sizeof(*v), perm))
-		goto out;
-	rc = 0;
-out:
-	free(key);
-	free(track);
-	free(perm);
-	return rc;
-}
-
-/* Kernels at the first launch with their correlation, sorted, with prefix sums. */
-static struct placed *place_kernels(struct phases *p, size_t *nr)
-{
-	struct launch_rec *l = (struct launch_rec *)p->launches.data;
-	struct kern_rec *k = (struct kern_rec *)p->kernels.data;
-	size_t nl = p->launches.len / sizeof(*l), nk = p->kernels.len / sizeof(*k), u = 0, n = 0;
-	struct placed *out = malloc((nk ? nk : 1) * sizeof(*out));
-	int64_t sum = 0;
-
-	if (!out)
-		return NULL;
-	if (order_launches(l, nl))
-		goto fail;
-	for (size_t i = 0; i < nl; i++)
-		if (!u || l[i].corr != l[u - 1].corr)
-			l[u++] = l[i];
-	for (size_t i = 0; i < nk; i++) {
-		size_t lo = 0, hi = u;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (l[mid].corr < k[i].corr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < u && l[lo].corr == k[i].corr) {
-			out[n].track = l[lo].track;
-			out[n].ts_ns = l[lo].ts_ns;
-			out[n].dur_ns = k[i].dur_ns;
-			n++;
-		}
-	}
-	if (order_placed(p, out, n))
-		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		out[i].sum_before = sum;
-		sum = sat_add(sum, out[i].dur_ns);
-	}
-	*nr = n;
-	return out;
-fail:
-	free(out);
-	return NULL;
-}
-
-/* First index in the sorted placed[] at or after (track, ts). */
-static size_t placed_at(const struct placed *v, size_t n, uint32_t track, int64_t ts)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].track < track || (v[mid].track == track && v[mid].ts_ns < ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Kernel time launched on track within [lo, hi). */
-static int64_t gpu_within(const struct placed *v, size_t n, uint32_t track, int64_t lo,
-			  int64_t hi)
-{
-	size_t a = placed_at(v, n, track, lo), b = placed_at(v, n, track, hi);
-	int64_t end = b < n ? v[b].sum_before :
-			      (n ? sat_add(v[n - 1].sum_before, v[n - 1].dur_ns) : 0);
-
-	return a < b ? sat_sub(end, v[a].sum_before) : 0;
 }
 
 static int cmp_nesting(const void *a, const void *b)
@@ -650,8 +512,9 @@ static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
 		}
 		k = interval_union(iv, k);
 		for (size_t m = 0; m < k; m++)
-			row->gpu_ns = sat_add(row->gpu_ns, gpu_within(f->placed, f->nr_placed, f->s[idx[i]].track,
-						  iv[m].lo, iv[m].hi));
+			row->gpu_ns = sat_add(row->gpu_ns,
+					      placed_within(f->placed, f->nr_placed,
+							    f->s[idx[i]].track, iv[m].lo, iv[m].hi));
 		i = j;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -775,13 +638,13 @@ static int cut_off(struct finish *f, const size_t *idx, size_t n)
 		const struct span_rec *s = &f->s[idx[i]];
 
 		dur[i] = s->dur_ns;
-		gpu[i] = gpu_within(f->placed, f->nr_placed, s->track, s->ts_ns,
+		gpu[i] = placed_within(f->placed, f->nr_placed, s->track, s->ts_ns,
 				    sat_add(s->ts_ns, s->dur_ns));
 	}
 	report_dist_of(&dd, dur, n - 1);
 	report_dist_of(&dg, gpu, n - 1);
 	last = &f->s[idx[n - 1]];
-	last_gpu = gpu_within(f->placed, f->nr_placed, last->track, last->ts_ns,
+	last_gpu = placed_within(f->placed, f->nr_placed, last->track, last->ts_ns,
 			      sat_add(last->ts_ns, last->dur_ns));
 	cut = dg.median_ns > 0 && (double)last_gpu < 0.5 * dg.median_ns &&
 	      (double)last->dur_ns < dd.median_ns;
@@ -923,7 +786,7 @@ int phases_finish(struct phases *p, int64_t min_ts, struct arena *a, struct repo
 	idx = malloc((f.n ? f.n : 1) * sizeof(*idx));
 	if (!idx || name_tables(&f) || nest(&f))
 		goto out;
-	f.placed = place_kernels(p, &f.nr_placed);
+	f.placed = launches_place(&p->kern, strtab_count(&p->tracks), &f.nr_placed);
 	if (!f.placed || rows(&f, a, rk) || steps(&f, a, rk, idx) ||
 	    throughput(&f, min_ts, a, rk))
 		goto out;

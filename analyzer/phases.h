@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "event.h"
+#include "launch.h"
 #include "options.h"
 #include "report.h"
 #include "strtab.h"
@@ -34,7 +35,8 @@
 struct phases {
 	const struct phase_opts *opts;
 	struct strtab names, tracks;	/* raw span names; "pid\x1ftid" */
-	struct buf spans, launches, kernels;	/* records, see phases.c */
+	struct buf spans;		/* records, see phases.c */
+	struct launches kern;		/* kernels at their launches */
 	uint64_t seq;
 	struct buf frame_counts, block_counts;	/* collector counters as struct gen_count */
 	int has_frames, has_blocks;
