@@ -55,25 +55,6 @@ static const char *arena_fmt(struct arena *a, const char *fmt, ...)
 	return s;
 }
 
-/* 1 when hay contains needle, ASCII case-insensitive. */
-static int contains_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	if (!hay)
-		return 0;
-	for (; *hay; hay++) {
-		size_t i = 0;
-
-		while (i < n && hay[i] &&
-		       tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-			i++;
-		if (i == n)
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * The phase of r whose name contains one of the needles with the largest
  * share, or NULL.  Nested matches (vae_decode/decode_chunk) give the outer one.
@@ -89,7 +70,7 @@ static const struct report_phase *phase_match(const struct report_rank *r,
 		if (!isfinite(p->share) || (best && !(p->share > best->share)))
 			continue;
 		for (size_t k = 0; k < nr_needles; k++) {
-			if (contains_ci(p->name, needles[k])) {
+			if (workload_text_has(p->name, needles[k])) {
 				best = p;
 				break;
 			}

@@ -9,8 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* 1 when hay contains needle, ASCII case-insensitive. */
-static int has(const char *hay, const char *needle)
+int workload_text_has(const char *hay, const char *needle)
 {
 	size_t n = strlen(needle);
 
@@ -52,7 +51,7 @@ static const char *find(const struct report_rank *r, int what, const char *const
 				what == 1 ? r->cpu_ops[i].name : r->kernels[i].name;
 
 		for (size_t k = 0; k < nr; k++)
-			if (has(s, nd[k]))
+			if (workload_text_has(s, nd[k]))
 				return s;
 	}
 	return NULL;

@@ -35,4 +35,7 @@ const char *workload_name(enum workload_kind k);
  */
 enum workload_kind workload_of(const struct report *rep, char *reason, size_t n);
 
+/* 1 when hay (NULL: none) contains needle, ASCII case-insensitive; suggest.c's too. */
+int workload_text_has(const char *hay, const char *needle);
+
 #endif
