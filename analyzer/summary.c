@@ -191,6 +191,21 @@ static char *short_names(const struct agg *rows, size_t n, int cols)
 	return out;
 }
 
+/*
+ * r[0..*n) merged by key, ordered by cmp and cut to the first max; returns
+ * their names shortened together to cols columns (SHORTEN_CAP(cols) bytes
+ * apart; caller frees), NULL when there is no row or no memory.
+ */
+static char *top_rows(struct agg *r, size_t *n, size_t max,
+		      int (*cmp)(const void *, const void *), int cols)
+{
+	*n = merge_rows(r, *n);
+	qsort(r, *n, sizeof(*r), cmp);
+	if (*n > max)
+		*n = max;
+	return *n ? short_names(r, *n, cols) : NULL;
+}
+
 static const char *over(const struct report *rep, char *buf, size_t n)
 {
 	if (rep->nr_ranks > 1)
@@ -234,6 +249,9 @@ static void phase_table(const struct out *o, const struct report *rep)
 	/* "  share time count  " then two columns of indent per depth */
 	int cols = o->width - 30 - 2 * PHASE_DEPTH_SHOWN;
 
+	if (cols < 12)
+		cols = 12;
+
 	if (!r)
 		return;
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
@@ -252,19 +270,14 @@ static void phase_table(const struct out *o, const struct report *rep)
 			n++;
 		}
 	}
-	n = merge_rows(r, n);
-	qsort(r, n, sizeof(*r), cmp_first);
-	if (n > PHASES_SHOWN)
-		n = PHASES_SHOWN;
-	if (n)
-		names = short_names(r, n, cols > 12 ? cols : 12);
+	names = top_rows(r, &n, PHASES_SHOWN, cmp_first, cols);
 	if (names) {
 		fprintf(o->f, "%sphases%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
 		fprintf(o->f, "  %7s %10s %7s  %s\n", "share", "time", "count", "phase");
 	}
 	for (size_t i = 0; names && i < n; i++, shown++) {
 		const struct agg *a = &r[i];
-		char *nm = names + i * SHORTEN_CAP(cols > 12 ? cols : 12);
+		char *nm = names + i * SHORTEN_CAP(cols);
 
 		fputs("  ", o->f);
 		val(o->f, span ? (double)a->v[0] / (double)span : NAN, UNIT_RATIO, 7);
@@ -282,7 +295,7 @@ static void kernel_table(const struct out *o, const struct report *rep, size_t t
 	size_t n = 0, total = count_rows(rep, nr_kernels);
 	struct agg *r = malloc((total ? total : 1) * sizeof(*r));
 	int64_t ktime = 0;
-	int cols = o->width - 51;	/* the columns before the name */
+	int cols = o->width - 51 < 12 ? 12 : o->width - 51;	/* what the name may take */
 	char note[64], *names;
 
 	if (!r)
@@ -301,11 +314,7 @@ static void kernel_table(const struct out *o, const struct report *rep, size_t t
 			n++;
 		}
 	}
-	n = merge_rows(r, n);
-	qsort(r, n, sizeof(*r), cmp_v0);
-	if (n > top)
-		n = top;
-	names = n ? short_names(r, n, cols > 12 ? cols : 12) : NULL;
+	names = top_rows(r, &n, top, cmp_v0, cols);
 	if (names) {
 		fprintf(o->f, "%skernels%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
 		fprintf(o->f, "  %7s %9s %7s %9s  %-11s %s\n", "share", "time", "count", "avg",
@@ -321,7 +330,7 @@ static void kernel_table(const struct out *o, const struct report *rep, size_t t
 		fprintf(o->f, " %7lld ", (long long)a->count);
 		val(o->f, a->count ? (double)a->v[0] / (double)a->count : NAN, UNIT_NS, 9);
 		fprintf(o->f, "  %-11s ", a->category);
-		put_name(o->f, names + i * SHORTEN_CAP(cols > 12 ? cols : 12));
+		put_name(o->f, names + i * SHORTEN_CAP(cols));
 	}
 	free(names);
 	free(r);
@@ -332,7 +341,7 @@ static void op_table(const struct out *o, const struct report *rep, size_t top)
 {
 	size_t n = 0, total = count_rows(rep, nr_ops);
 	struct agg *r = malloc((total ? total : 1) * sizeof(*r));
-	int cols = o->width - 51;	/* the columns before the name */
+	int cols = o->width - 51 < 12 ? 12 : o->width - 51;	/* what the name may take */
 	char note[64], *names;
 
 	if (!r)
@@ -349,11 +358,7 @@ static void op_table(const struct out *o, const struct report *rep, size_t top)
 			n++;
 		}
 	}
-	n = merge_rows(r, n);
-	qsort(r, n, sizeof(*r), cmp_v0);
-	if (n > top)
-		n = top;
-	names = n ? short_names(r, n, cols > 12 ? cols : 12) : NULL;
+	names = top_rows(r, &n, top, cmp_v0, cols);
 	if (names) {
 		fprintf(o->f, "%soperators%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
 		fprintf(o->f, "  %7s %9s %9s %9s %9s  %s\n", "calls", "cpu", "cpu self", "device",
@@ -368,7 +373,7 @@ static void op_table(const struct out *o, const struct report *rep, size_t top)
 			fputc(' ', o->f);
 		}
 		fputc(' ', o->f);
-		put_name(o->f, names + i * SHORTEN_CAP(cols > 12 ? cols : 12));
+		put_name(o->f, names + i * SHORTEN_CAP(cols));
 	}
 	free(names);
 	free(r);
