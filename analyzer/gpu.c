@@ -165,6 +165,28 @@ static int push_rec(struct gpu *g, int64_t ts, int64_t dur, uint32_t name, int k
 	return buf_ok(&g->recs) && buf_ok(&g->long_dur) ? 0 : -1;
 }
 
+/*
+ * Kernel correlations, kept only to count the kernels of graph replays at
+ * the end (graph launches may come after their kernels in the file): as
+ * the zigzag varint of the difference from the one before, which in file
+ * order is small, so most take one or two bytes instead of eight.
+ */
+static int add_kern_corr(struct gpu *g, int64_t corr)
+{
+	uint64_t d = (uint64_t)corr - (uint64_t)g->last_kern_corr;
+	uint64_t z = (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
+	unsigned char v[10];
+	size_t k = 0;
+
+	do {
+		v[k++] = (unsigned char)((z & 0x7f) | (z > 0x7f ? 0x80 : 0));
+		z >>= 7;
+	} while (z);
+	g->last_kern_corr = corr;
+	buf_add(&g->kern_corr, v, k);
+	return buf_ok(&g->kern_corr) ? 0 : -1;
+}
+
 static inline uint32_t rec_name(const struct gpu_rec *r)
 {
 	return r->name_kind >> GPU_KIND_BITS;
@@ -251,19 +273,18 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 		}
 		if (kind < 0)
 			continue;
-		if (kind == GRAPH_LAUNCH || (kind == GPU_KERNEL && (ev->flags & EV_CORRELATION))) {
-			struct buf *c = kind == GRAPH_LAUNCH ? &g->graph_corr : &g->kern_corr;
-
+		if (kind == GRAPH_LAUNCH) {
 			if (ev->flags & EV_CORRELATION) {
-				buf_add(c, &ev->correlation, sizeof(ev->correlation));
-				if (!buf_ok(c))
+				buf_add(&g->graph_corr, &ev->correlation, sizeof(ev->correlation));
+				if (!buf_ok(&g->graph_corr))
 					goto out;
 			}
-			if (kind == GRAPH_LAUNCH) {
-				g->nr_graph_launches++;
-				continue;
-			}
+			g->nr_graph_launches++;
+			continue;
 		}
+		if (kind == GPU_KERNEL && (ev->flags & EV_CORRELATION) &&
+		    add_kern_corr(g, ev->correlation))
+			goto out;
 		name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
 		if (name == STRTAB_OOM || push_rec(g, ev->ts_ns, ev->dur_ns, name, kind))
 			goto out;
@@ -394,20 +415,30 @@ static int cmp_i64(const void *a, const void *b)
 
 /*
  * Kernels launched by a graph replay: those whose correlation is one of a
- * graph launch's.  Sorts both lists.
+ * graph launch's.  Sorts the launches' list; decodes add_kern_corr()'s.
  */
 static int64_t graph_kernels(struct gpu *g)
 {
 	int64_t *gc = (int64_t *)(void *)g->graph_corr.data;
-	int64_t *kc = (int64_t *)(void *)g->kern_corr.data;
-	size_t ng = g->graph_corr.len / sizeof(*gc), nk = g->kern_corr.len / sizeof(*kc);
-	int64_t hits = 0;
+	const unsigned char *p = (const unsigned char *)g->kern_corr.data;
+	const unsigned char *end = p + g->kern_corr.len;
+	size_t ng = g->graph_corr.len / sizeof(*gc);
+	int64_t hits = 0, corr = 0;
 
-	if (!ng || !nk)
+	if (!ng)
 		return 0;
 	qsort(gc, ng, sizeof(*gc), cmp_i64);
-	for (size_t i = 0; i < nk; i++)
-		hits += bsearch(&kc[i], gc, ng, sizeof(*gc), cmp_i64) != NULL;
+	while (p < end) {
+		uint64_t z = 0;
+		unsigned shift = 0;
+
+		do {
+			z |= (uint64_t)(*p & 0x7f) << shift;
+			shift += 7;
+		} while (*p++ & 0x80);
+		corr = (int64_t)((uint64_t)corr + ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1)));
+		hits += bsearch(&corr, gc, ng, sizeof(*gc), cmp_i64) != NULL;
+	}
 	return hits;
 }
 

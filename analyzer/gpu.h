@@ -51,7 +51,8 @@ struct gpu {
 	int64_t nr_runtime[GPU_MAX_RULES];	/* runtime calls per rule */
 	int64_t nr_hip, nr_cuda;		/* runtime calls by name */
 	struct buf graph_corr;	/* int64_t correlation of each graph launch */
-	struct buf kern_corr;	/* int64_t correlation of each kernel that has one */
+	struct buf kern_corr;	/* correlation of each kernel that has one, see gpu.c */
+	int64_t last_kern_corr;	/* the last one added to kern_corr */
 	int64_t nr_graph_launches;
 	struct buf long_dur;	/* int64_t durations that gpu_rec.dur cannot hold */
 };
