@@ -323,6 +323,7 @@ int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk)
 		v[i].dur_ns = r[i].dur_ns;
 		v[i].seq = r[i].seq;
 	}
+	buf_release(src);	/* v holds all it gave, and is as large again: not both at once */
 	qsort(v, n, sizeof(*v), cmp_inst);
 	for (size_t i = 0; i < n; i++)
 		k += i == 0 || !same_key(&v[i], &v[i - 1]);

@@ -402,5 +402,9 @@ out:
 	free(perm);
 	free(names);
 	free(placed);
+	/* The rows hold what the records gave: free them before comm_finish() runs. */
+	buf_release(&c->recs);
+	buf_release(&c->launches);
+	buf_release(&c->device);
 	return rc;
 }

@@ -670,5 +670,10 @@ out:
 	free(comp);
 	free(is_comm);
 	free(perm);
+	/* The report holds what the records gave: free them for comm_finish's peak. */
+	buf_release(&g->recs);
+	buf_release(&g->long_dur);
+	buf_release(&g->kern_corr);
+	buf_release(&g->graph_corr);
 	return rc;
 }

@@ -71,8 +71,8 @@ void gpu_release(struct gpu *g);
 int gpu_collect(struct gpu *g, const struct event_batch *b);
 
 /*
- * Fill rk->gpu and rk->kernels (strings in arena a).  Sorts the records
- * in place.  -1 when out of memory.
+ * Fill rk->gpu and rk->kernels (strings in arena a), then free the
+ * records (gpu_release() is still to be called).  -1 when out of memory.
  */
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk);
 
