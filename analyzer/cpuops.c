@@ -22,9 +22,9 @@ struct cpu_rec {
 	int64_t child_ns;	/* summed durations of direct children */
 	int64_t dev_ns;		/* device time launched inside the span */
 	int64_t child_dev_ns;	/* summed dev_ns of direct children */
-	uint32_t name, track;
-	uint32_t by_name;	/* an operator only by annot.h: dropped if the trace has a cat */
-	uint32_t pad;
+	uint32_t name;
+	uint32_t track : 31;
+	uint32_t by_name : 1;	/* an operator only by annot.h: dropped if the trace has a cat */
 };
 
 /* A runtime call with a correlation id, and device work with one. */
@@ -125,6 +125,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		struct cpu_rec rec = { 0 };
+		uint32_t track;
 
 		c->has_cat |= ev->cat != 0;
 		if (device_link(c, b, ev, cat_rule, name_kind, &cache))
@@ -147,9 +148,10 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		rec.name = ev->name ? strtab_map(&c->names, st, ev->name, map) : 0;
 		if (rec.name == STRTAB_OOM)
 			goto out;
-		rec.track = track_id(&c->tracks, &cache, b, ev);
-		if (rec.track == STRTAB_OOM)
+		track = track_id(&c->tracks, &cache, b, ev);
+		if (track >= 1u << 31)	/* STRTAB_OOM, or more threads than the field holds */
 			goto out;
+		rec.track = track;
 		/* room for the whole batch was reserved above */
 		memcpy(c->recs.data + c->recs.len, &rec, sizeof(rec));
 		c->recs.len += sizeof(rec);
@@ -270,6 +272,9 @@ static struct placed *place_device(struct cpuops *c, size_t *nr)
 		key[i] = sort_key_i64(out[i].ts_ns);
 		track[i] = out[i].track;
 	}
+	/* out holds what launches and device work gave: free them before nesting_order() */
+	buf_release(&c->launches);
+	buf_release(&c->device);
 	if (order_by(out, n, sizeof(*out), key, track, strtab_count(&c->tracks)))
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
@@ -332,12 +337,12 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 	size_t n = keep_ops(c), depth = 0, rows = 0, nplaced = 0;
 	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
 	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
-	uint32_t *names = malloc((n ? n : 1) * sizeof(*names));
 	int has_device = c->device.len > 0;	/* else device times are null */
 	struct placed *placed = has_device ? place_device(c, &nplaced) : NULL;
+	uint32_t *names = stack;	/* the sweep's stack, free again when names are needed */
 	int rc = -1;
 
-	if (!stack || !perm || !names || (has_device && !placed) || nesting_order(c, r, n, perm))
+	if (!stack || !perm || (has_device && !placed) || nesting_order(c, r, n, perm))
 		goto out;
 	for (size_t i = 0; i < n && has_device; i++)
 		r[i].dev_ns = device_within(placed, nplaced, r[i].track, r[i].ts_ns,
@@ -400,7 +405,6 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 out:
 	free(stack);
 	free(perm);
-	free(names);
 	free(placed);
 	/* The rows hold what the records gave: free them before comm_finish() runs. */
 	buf_release(&c->recs);
