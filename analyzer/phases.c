@@ -336,6 +336,9 @@ static struct placed *place_kernels(struct phases *p, size_t *nr)
 			n++;
 		}
 	}
+	/* out holds what launches and kernels gave: free them before the sort's arrays */
+	buf_release(&p->launches);
+	buf_release(&p->kernels);
 	if (order_placed(p, out, n))
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
