@@ -19,12 +19,16 @@
 
 struct cpu_rec {
 	int64_t ts_ns, dur_ns;
-	int64_t child_ns;	/* summed durations of direct children */
-	int64_t dev_ns;		/* device time launched inside the span */
-	int64_t child_dev_ns;	/* summed dev_ns of direct children */
 	uint32_t name;
 	uint32_t track : 31;
 	uint32_t by_name : 1;	/* an operator only by annot.h: dropped if the trace has a cat */
+};
+
+/* What cpuops_finish() adds up per record (not kept while collecting). */
+struct cpu_sums {
+	int64_t child_ns;	/* summed durations of direct children */
+	int64_t dev_ns;		/* device time launched inside the span */
+	int64_t child_dev_ns;	/* summed dev_ns of direct children */
 };
 
 /* A runtime call with a correlation id, and device work with one. */
@@ -340,12 +344,14 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 	int has_device = c->device.len > 0;	/* else device times are null */
 	struct placed *placed = has_device ? place_device(c, &nplaced) : NULL;
 	uint32_t *names = stack;	/* the sweep's stack, free again when names are needed */
+	struct cpu_sums *sum = NULL;	/* after nesting_order(), not beside its arrays */
 	int rc = -1;
 
-	if (!stack || !perm || (has_device && !placed) || nesting_order(c, r, n, perm))
+	if (!stack || !perm || (has_device && !placed) || nesting_order(c, r, n, perm) ||
+	    !(sum = calloc(n ? n : 1, sizeof(*sum))))
 		goto out;
 	for (size_t i = 0; i < n && has_device; i++)
-		r[i].dev_ns = device_within(placed, nplaced, r[i].track, r[i].ts_ns,
+		sum[i].dev_ns = device_within(placed, nplaced, r[i].track, r[i].ts_ns,
 					    sat_add(r[i].ts_ns, r[i].dur_ns));
 	for (size_t k = 0; k < n; k++) {
 		struct cpu_rec *s = &r[perm[k]];
@@ -355,10 +361,10 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
 			depth--;
 		if (depth) {
-			struct cpu_rec *up = &r[stack[depth - 1]];
+			struct cpu_sums *up = &sum[stack[depth - 1]];
 
 			up->child_ns = sat_add(up->child_ns, s->dur_ns);
-			up->child_dev_ns = sat_add(up->child_dev_ns, s->dev_ns);
+			up->child_dev_ns = sat_add(up->child_dev_ns, sum[perm[k]].dev_ns);
 		}
 		stack[depth++] = perm[k];
 	}
@@ -370,7 +376,11 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 	}
 	if (sort_perm_id(names, strtab_count(&c->names), perm, n))
 		goto out;
-	rk->cpu_ops = arena_alloc(a, (n ? n : 1) * sizeof(*rk->cpu_ops));
+	for (size_t i = 0; i < n; i++)
+		rows += !i || r[perm[i]].name != r[perm[i - 1]].name;
+	/* a row per name, not per record: the rows stay in the report */
+	rk->cpu_ops = arena_alloc(a, (rows ? rows : 1) * sizeof(*rk->cpu_ops));
+	rows = 0;
 	if (!rk->cpu_ops)
 		goto out;
 	for (size_t i = 0; i < n;) {
@@ -387,14 +397,16 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 		op->device_ns = op->self_device_ns = has_device ? 0 : -1;
 		for (; j < n && r[perm[j]].name == name; j++) {
 			const struct cpu_rec *x = &r[perm[j]];
+			const struct cpu_sums *xs = &sum[perm[j]];
 
 			op->count++;
 			op->total_ns = sat_add(op->total_ns, x->dur_ns);
-			op->self_ns = sat_add(op->self_ns, sat_sub(x->dur_ns, x->child_ns));
+			op->self_ns = sat_add(op->self_ns, sat_sub(x->dur_ns, xs->child_ns));
 			if (!has_device)
 				continue;
-			op->device_ns = sat_add(op->device_ns, x->dev_ns);
-			op->self_device_ns = sat_add(op->self_device_ns, sat_sub(x->dev_ns, x->child_dev_ns));
+			op->device_ns = sat_add(op->device_ns, xs->dev_ns);
+			op->self_device_ns = sat_add(op->self_device_ns,
+						     sat_sub(xs->dev_ns, xs->child_dev_ns));
 		}
 		i = j;
 	}
@@ -406,6 +418,7 @@ out:
 	free(stack);
 	free(perm);
 	free(placed);
+	free(sum);
 	/* The rows hold what the records gave: free them before comm_finish() runs. */
 	buf_release(&c->recs);
 	buf_release(&c->launches);
