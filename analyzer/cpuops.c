@@ -243,17 +243,15 @@ static struct placed *place_device(struct cpuops *c, size_t *nr)
 	struct launch_rec *l = (struct launch_rec *)(void *)c->launches.data;
 	struct dev_rec *d = (struct dev_rec *)(void *)c->device.data;
 	size_t nl = c->launches.len / sizeof(*l), nd = c->device.len / sizeof(*d), u = 0, n = 0;
-	size_t m = nl > nd ? nl : nd;
 	struct placed *out = malloc((nd ? nd : 1) * sizeof(*out));
-	uint64_t *key = malloc((m ? m : 1) * sizeof(*key));
+	uint64_t *key = malloc((nd ? nd : 1) * sizeof(*key));
 	uint32_t *track = malloc((nd ? nd : 1) * sizeof(*track));
 	int64_t sum = 0;
 
 	if (!out || !key || !track)
 		goto fail;
-	for (size_t i = 0; i < nl; i++)
-		key[i] = sort_key_i64(l[i].corr);
-	if (order_by(l, nl, sizeof(*l), key, NULL, 0))
+	/* by correlation, file order on ties: corr comes first in a launch_rec */
+	if (sort_by_first_i64(l, nl, sizeof(*l)))
 		goto fail;
 	for (size_t i = 0; i < nl; i++)
 		if (!u || l[i].corr != l[u - 1].corr)

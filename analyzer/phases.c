@@ -258,24 +258,14 @@ struct placed {
 	int64_t sum_before;	/* prefix sum of dur_ns within the sorted array */
 };
 
-/* Order l[0..n), in file order, by correlation, keeping file order on ties. */
+/*
+ * Order l[0..n), in file order, by correlation, keeping file order on ties:
+ * a radix sort of the records themselves (corr comes first), through one
+ * scratch copy rather than key, index and pair arrays twice as large.
+ */
 static int order_launches(struct launch_rec *l, size_t n)
 {
-	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
-	uint32_t *perm = sort_identity(n);
-	int rc = -1;
-
-	if (!key || !perm)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		key[i] = sort_key_i64(l[i].corr);
-	if (sort_perm_u64(key, perm, n) || sort_apply(l, n, sizeof(*l), perm))
-		goto out;
-	rc = 0;
-out:
-	free(key);
-	free(perm);
-	return rc;
+	return sort_by_first_i64(l, n, sizeof(*l));
 }
 
 /* Order v by thread, then launch time. */

@@ -85,18 +85,24 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 static inline int sort_recs_i64(void *recs, size_t n, size_t size)
 {
 	char *a = recs, *b, *t;
-	uint64_t diff = 0, first;
+	uint64_t diff = 0, first, prev;
 	int64_t k;
+	int sorted = 1;
 
 	if (n < 2)
 		return 0;
 	memcpy(&k, a, sizeof(k));
-	first = sort_key_i64(k);
+	first = prev = sort_key_i64(k);
 	for (size_t i = 1; i < n; i++) {
+		uint64_t key;
+
 		memcpy(&k, a + i * size, sizeof(k));
-		diff |= sort_key_i64(k) ^ first;
+		key = sort_key_i64(k);
+		diff |= key ^ first;
+		sorted &= prev <= key;
+		prev = key;
 	}
-	if (!diff)
+	if (sorted)	/* also when all keys are equal: records often come in order */
 		return 0;
 	b = hugepage_malloc(n * size);
 	if (!b)
