@@ -409,6 +409,7 @@ static int memory_rows(struct file_result *res, struct arena *a, struct report_r
 			return -1;
 		at = end;
 	}
+	buf_release(&res->mem_samples);	/* the rows hold what they gave: not under finish()'s peak */
 	return 0;
 }
 

@@ -21,7 +21,6 @@
 struct comm_rec {
 	int64_t ts_ns, dur_ns;
 	int64_t ext;		/* "External id", -1 without */
-	uint64_t seq;		/* file order */
 	uint32_t name;		/* id in c->strs */
 	uint32_t pad;
 };
@@ -94,7 +93,6 @@ int comm_collect(struct comm *c, const struct event_batch *b)
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *kind = calloc(nstr, 1);	/* name: 0 unknown, 1 comm, 2 not */
-	uint64_t seq = (c->kernels.len + c->spans.len) / sizeof(struct comm_rec);
 	int rc = -1;
 
 	if (!map || !kind)
@@ -142,7 +140,7 @@ int comm_collect(struct comm *c, const struct event_batch *b)
 		{
 			struct comm_rec r = { ev->ts_ns, ev->dur_ns,
 					      ev->flags & EV_EXTERNAL_ID ? ev->external_id : -1,
-					      seq++, 0, 0 };
+					      0, 0 };
 
 			r.name = strtab_map(&c->strs, st, ev->name, map);
 			if (r.name == STRTAB_OOM ||
@@ -321,8 +319,9 @@ int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk)
 		}
 		v[i].ts_ns = r[i].ts_ns;
 		v[i].dur_ns = r[i].dur_ns;
-		v[i].seq = r[i].seq;
+		v[i].seq = i;	/* each list is in file order */
 	}
+	buf_release(src);	/* v holds all it gave, and is as large again: not both at once */
 	qsort(v, n, sizeof(*v), cmp_inst);
 	for (size_t i = 0; i < n; i++)
 		k += i == 0 || !same_key(&v[i], &v[i - 1]);

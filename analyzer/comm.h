@@ -36,7 +36,8 @@ int comm_collect(struct comm *c, const struct event_batch *b);
 /*
  * Fill rk->comm and rk->nr_comm (strings and arrays in arena a): the GPU
  * kernels when the trace has any, else the CPU spans; ends count from
- * rk->start_ns, which must be set.  -1 when out of memory.
+ * rk->start_ns, which must be set.  Frees the records it used.  -1 when
+ * out of memory.
  */
 int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk);
 

@@ -20,12 +20,16 @@
 
 struct cpu_rec {
 	int64_t ts_ns, dur_ns;
+	uint32_t name;
+	uint32_t track : 31;
+	uint32_t by_name : 1;	/* an operator only by annot.h: dropped if the trace has a cat */
+};
+
+/* What cpuops_finish() adds up per record (not kept while collecting). */
+struct cpu_sums {
 	int64_t child_ns;	/* summed durations of direct children */
 	int64_t dev_ns;		/* device time launched inside the span */
 	int64_t child_dev_ns;	/* summed dev_ns of direct children */
-	uint32_t name, track;
-	uint32_t by_name;	/* an operator only by annot.h: dropped if the trace has a cat */
-	uint32_t pad;
 };
 
 void cpuops_init(struct cpuops *c)
@@ -105,6 +109,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		struct cpu_rec rec = { 0 };
+		uint32_t track;
 
 		c->has_cat |= ev->cat != 0;
 		if (device_link(c, b, ev, cat_rule, name_kind, &cache))
@@ -127,9 +132,10 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		rec.name = ev->name ? strtab_map(&c->names, st, ev->name, map) : 0;
 		if (rec.name == STRTAB_OOM)
 			goto out;
-		rec.track = track_id(&c->tracks, &cache, b, ev);
-		if (rec.track == STRTAB_OOM)
+		track = track_id(&c->tracks, &cache, b, ev);
+		if (track >= 1u << 31)	/* STRTAB_OOM, or more threads than the field holds */
 			goto out;
+		rec.track = track;
 		/* room for the whole batch was reserved above */
 		memcpy(c->recs.data + c->recs.len, &rec, sizeof(rec));
 		c->recs.len += sizeof(rec);
@@ -209,16 +215,18 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 	size_t n = keep_ops(c), depth = 0, rows = 0, nplaced = 0;
 	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
 	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
-	uint32_t *names = malloc((n ? n : 1) * sizeof(*names));
 	int has_device = launches_any_device(&c->dev);	/* else device times are null */
 	struct placed *placed =
 		has_device ? launches_place(&c->dev, strtab_count(&c->tracks), &nplaced) : NULL;
+	uint32_t *names = stack;	/* the sweep's stack, free again when names are needed */
+	struct cpu_sums *sum = NULL;	/* after nesting_order(), not beside its arrays */
 	int rc = -1;
 
-	if (!stack || !perm || !names || (has_device && !placed) || nesting_order(c, r, n, perm))
+	if (!stack || !perm || (has_device && !placed) || nesting_order(c, r, n, perm) ||
+	    !(sum = calloc(n ? n : 1, sizeof(*sum))))
 		goto out;
 	for (size_t i = 0; i < n && has_device; i++)
-		r[i].dev_ns = placed_within(placed, nplaced, r[i].track, r[i].ts_ns,
+		sum[i].dev_ns = placed_within(placed, nplaced, r[i].track, r[i].ts_ns,
 					    sat_add(r[i].ts_ns, r[i].dur_ns));
 	for (size_t k = 0; k < n; k++) {
 		struct cpu_rec *s = &r[perm[k]];
@@ -228,10 +236,10 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
 			depth--;
 		if (depth) {
-			struct cpu_rec *up = &r[stack[depth - 1]];
+			struct cpu_sums *up = &sum[stack[depth - 1]];
 
 			up->child_ns = sat_add(up->child_ns, s->dur_ns);
-			up->child_dev_ns = sat_add(up->child_dev_ns, s->dev_ns);
+			up->child_dev_ns = sat_add(up->child_dev_ns, sum[perm[k]].dev_ns);
 		}
 		stack[depth++] = perm[k];
 	}
@@ -243,7 +251,11 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 	}
 	if (sort_perm_id(names, strtab_count(&c->names), perm, n))
 		goto out;
-	rk->cpu_ops = arena_alloc(a, (n ? n : 1) * sizeof(*rk->cpu_ops));
+	for (size_t i = 0; i < n; i++)
+		rows += !i || r[perm[i]].name != r[perm[i - 1]].name;
+	/* a row per name, not per record: the rows stay in the report */
+	rk->cpu_ops = arena_alloc(a, (rows ? rows : 1) * sizeof(*rk->cpu_ops));
+	rows = 0;
 	if (!rk->cpu_ops)
 		goto out;
 	for (size_t i = 0; i < n;) {
@@ -260,14 +272,16 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 		op->device_ns = op->self_device_ns = has_device ? 0 : -1;
 		for (; j < n && r[perm[j]].name == name; j++) {
 			const struct cpu_rec *x = &r[perm[j]];
+			const struct cpu_sums *xs = &sum[perm[j]];
 
 			op->count++;
 			op->total_ns = sat_add(op->total_ns, x->dur_ns);
-			op->self_ns = sat_add(op->self_ns, sat_sub(x->dur_ns, x->child_ns));
+			op->self_ns = sat_add(op->self_ns, sat_sub(x->dur_ns, xs->child_ns));
 			if (!has_device)
 				continue;
-			op->device_ns = sat_add(op->device_ns, x->dev_ns);
-			op->self_device_ns = sat_add(op->self_device_ns, sat_sub(x->dev_ns, x->child_dev_ns));
+			op->device_ns = sat_add(op->device_ns, xs->dev_ns);
+			op->self_device_ns = sat_add(op->self_device_ns,
+						     sat_sub(xs->dev_ns, xs->child_dev_ns));
 		}
 		i = j;
 	}
@@ -278,7 +292,10 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 out:
 	free(stack);
 	free(perm);
-	free(names);
 	free(placed);
+	free(sum);
+	/* The rows hold what the records gave: free them before comm_finish() runs. */
+	buf_release(&c->recs);
+	launches_release(&c->dev);	/* when there was no device work to place */
 	return rc;
 }

@@ -36,7 +36,7 @@ void cpuops_release(struct cpuops *c);
 /* Keep the cpu_op events of batch b.  -1 when out of memory. */
 int cpuops_collect(struct cpuops *c, const struct event_batch *b);
 
-/* Fill rk->cpu_ops (strings in arena a).  -1 when out of memory. */
+/* Fill rk->cpu_ops (strings in arena a), then free the records.  -1 when out of memory. */
 int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk);
 
 #endif

@@ -25,6 +25,7 @@ void gpu_init(struct gpu *g)
 	buf_init(&g->pending);
 	buf_init(&g->graph_corr);
 	buf_init(&g->kern_corr);
+	buf_init(&g->long_dur);
 }
 
 void gpu_release(struct gpu *g)
@@ -36,6 +37,7 @@ void gpu_release(struct gpu *g)
 	buf_release(&g->pending);
 	buf_release(&g->graph_corr);
 	buf_release(&g->kern_corr);
+	buf_release(&g->long_dur);
 }
 
 static int has_prefix(const char *s, size_t n, const char *prefix)
@@ -139,12 +141,60 @@ static int kind_of(struct gpu *g, int r, struct dev_answer a)
 	}
 }
 
+/*
+ * A record of 16 bytes: durations below 2^31 ns (2.1 s, nearly all) inline,
+ * others (and negative ones from broken traces) as GPU_LONG_DUR | their
+ * index in g->long_dur, exact either way; the name id shares a word with
+ * the kind.  -1 when out of memory (or past 2^29 names).
+ */
 static int push_rec(struct gpu *g, int64_t ts, int64_t dur, uint32_t name, int kind)
 {
-	struct gpu_rec rec = { ts, dur, name, (uint32_t)kind };
+	struct gpu_rec rec = { ts, (uint32_t)dur, name << GPU_KIND_BITS | (uint32_t)kind };
 
+	if (name >= 1u << (32 - GPU_KIND_BITS))
+		return -1;
+	if (dur < 0 || dur >= GPU_LONG_DUR) {
+		size_t idx = g->long_dur.len / sizeof(dur);
+
+		if (idx >= GPU_LONG_DUR)
+			return -1;
+		rec.dur = GPU_LONG_DUR | (uint32_t)idx;
+		buf_add(&g->long_dur, &dur, sizeof(dur));
+	}
 	buf_add(&g->recs, &rec, sizeof(rec));
-	return buf_ok(&g->recs) ? 0 : -1;
+	return buf_ok(&g->recs) && buf_ok(&g->long_dur) ? 0 : -1;
+}
+
+/*
+ * Kernel correlations, kept only to count the kernels of graph replays at
+ * the end (graph launches may come after their kernels in the file): as
+ * the zigzag varint of the difference from the one before, which in file
+ * order is small, so most take one or two bytes instead of eight.
+ */
+static int add_kern_corr(struct gpu *g, int64_t corr)
+{
+	uint64_t d = (uint64_t)corr - (uint64_t)g->last_kern_corr;
+	uint64_t z = (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
+	unsigned char v[10];
+	size_t k = 0;
+
+	do {
+		v[k++] = (unsigned char)((z & 0x7f) | (z > 0x7f ? 0x80 : 0));
+		z >>= 7;
+	} while (z);
+	g->last_kern_corr = corr;
+	buf_add(&g->kern_corr, v, k);
+	return buf_ok(&g->kern_corr) ? 0 : -1;
+}
+
+static inline uint32_t rec_name(const struct gpu_rec *r)
+{
+	return r->name_kind >> GPU_KIND_BITS;
+}
+
+static inline unsigned rec_kind(const struct gpu_rec *r)
+{
+	return r->name_kind & ((1u << GPU_KIND_BITS) - 1);
 }
 
 int gpu_collect(struct gpu *g, const struct event_batch *b)
@@ -223,19 +273,18 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 		}
 		if (kind < 0)
 			continue;
-		if (kind == GRAPH_LAUNCH || (kind == GPU_KERNEL && (ev->flags & EV_CORRELATION))) {
-			struct buf *c = kind == GRAPH_LAUNCH ? &g->graph_corr : &g->kern_corr;
-
+		if (kind == GRAPH_LAUNCH) {
 			if (ev->flags & EV_CORRELATION) {
-				buf_add(c, &ev->correlation, sizeof(ev->correlation));
-				if (!buf_ok(c))
+				buf_add(&g->graph_corr, &ev->correlation, sizeof(ev->correlation));
+				if (!buf_ok(&g->graph_corr))
 					goto out;
 			}
-			if (kind == GRAPH_LAUNCH) {
-				g->nr_graph_launches++;
-				continue;
-			}
+			g->nr_graph_launches++;
+			continue;
 		}
+		if (kind == GPU_KERNEL && (ev->flags & EV_CORRELATION) &&
+		    add_kern_corr(g, ev->correlation))
+			goto out;
 		name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
 		if (name == STRTAB_OOM || push_rec(g, ev->ts_ns, ev->dur_ns, name, kind))
 			goto out;
@@ -310,15 +359,16 @@ static void device_of(const struct gpu *g, struct report_device *d)
 }
 
 /* Intervals of the records that match want(kind), merged. */
-static size_t collect(const struct gpu_rec *r, size_t n, unsigned kinds, struct interval *out)
+static size_t collect(const struct gpu *g, const struct gpu_rec *r, size_t n, unsigned kinds,
+		      struct interval *out)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (!(kinds & (1u << r[i].kind)))
+		if (!(kinds & (1u << rec_kind(&r[i]))))
 			continue;
 		out[k].lo = r[i].ts_ns;
-		out[k].hi = r[i].ts_ns + r[i].dur_ns;
+		out[k].hi = r[i].ts_ns + gpu_rec_dur(g, &r[i]);
 		k++;
 	}
 	return interval_union(out, k);
@@ -336,7 +386,7 @@ static uint32_t *group_by_name(struct gpu *g, const struct gpu_rec *r, size_t n)
 	if (!ids || !perm)
 		goto fail;
 	for (size_t i = 0; i < n; i++)
-		ids[i] = r[i].name;
+		ids[i] = rec_name(&r[i]);
 	if (sort_perm_id(ids, strtab_count(&g->names), perm, n))
 		goto fail;
 	free(ids);
@@ -365,40 +415,81 @@ static int cmp_i64(const void *a, const void *b)
 
 /*
  * Kernels launched by a graph replay: those whose correlation is one of a
- * graph launch's.  Sorts both lists.
+ * graph launch's.  Sorts the launches' list; decodes add_kern_corr()'s.
  */
 static int64_t graph_kernels(struct gpu *g)
 {
 	int64_t *gc = (int64_t *)(void *)g->graph_corr.data;
-	int64_t *kc = (int64_t *)(void *)g->kern_corr.data;
-	size_t ng = g->graph_corr.len / sizeof(*gc), nk = g->kern_corr.len / sizeof(*kc);
-	int64_t hits = 0;
+	const unsigned char *p = (const unsigned char *)g->kern_corr.data;
+	const unsigned char *end = p + g->kern_corr.len;
+	size_t ng = g->graph_corr.len / sizeof(*gc);
+	int64_t hits = 0, corr = 0;
 
-	if (!ng || !nk)
+	if (!ng)
 		return 0;
 	qsort(gc, ng, sizeof(*gc), cmp_i64);
-	for (size_t i = 0; i < nk; i++)
-		hits += bsearch(&kc[i], gc, ng, sizeof(*gc), cmp_i64) != NULL;
+	while (p < end) {
+		uint64_t z = 0;
+		unsigned shift = 0;
+
+		do {
+			z |= (uint64_t)(*p & 0x7f) << shift;
+			shift += 7;
+		} while (*p++ & 0x80);
+		corr = (int64_t)((uint64_t)corr + ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1)));
+		hits += bsearch(&corr, gc, ng, sizeof(*gc), cmp_i64) != NULL;
+	}
 	return hits;
 }
 
-/* The median duration over all n kernel records (not per name): DESIGN.md's median. */
-static int kernel_median(const struct gpu_rec *r, size_t n, int64_t *med)
+/*
+ * The k-th smallest duration of r[0..n) (0-based), by radix selection on
+ * 16-bit digits: four counting passes over the records, no copy of them.
+ */
+static int64_t nth_dur(const struct gpu *g, const struct gpu_rec *r, size_t n, size_t k,
+		       size_t *count)
 {
-	int64_t *v;
-	struct report_dist d;
+	uint64_t prefix = 0, mask = 0;
+
+	for (int shift = 48; shift >= 0; shift -= 16) {
+		size_t d = 0;
+
+		memset(count, 0, 65536 * sizeof(*count));
+		for (size_t i = 0; i < n; i++) {
+			uint64_t key = sort_key_i64(gpu_rec_dur(g, &r[i]));
+
+			if ((key & mask) == prefix)
+				count[(key >> shift) & 0xffff]++;
+		}
+		while (k >= count[d])
+			k -= count[d++];
+		prefix |= (uint64_t)d << shift;
+		mask |= (uint64_t)0xffff << shift;
+	}
+	return (int64_t)(prefix ^ (1ull << 63));
+}
+
+/*
+ * The median duration over all n kernel records (not per name): DESIGN.md's
+ * median, as report_dist_of() computes it, but selected rather than sorted
+ * so that it takes no per-record memory.
+ */
+static int kernel_median(const struct gpu *g, const struct gpu_rec *r, size_t n, int64_t *med)
+{
+	size_t *count;
+	double m;
 
 	*med = INT64_MIN;
 	if (!n)
 		return 0;
-	if (!(v = malloc(n * sizeof(*v))))
+	if (!(count = malloc(65536 * sizeof(*count))))
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		v[i] = r[i].dur_ns;
-	report_dist_of(&d, v, n);
-	free(v);
+	m = (double)nth_dur(g, r, n, n / 2, count);
+	if (n % 2 == 0)
+		m = ((double)nth_dur(g, r, n, n / 2 - 1, count) + m) / 2;
+	free(count);
 	/* an even count's median is a half-ns mean: truncated, as sub-ns digits are */
-	*med = (int64_t)d.median_ns;
+	*med = (int64_t)m;
 	return 0;
 }
 
@@ -411,7 +502,7 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 
 	/* A row per name, not per record: the rows stay in the report. */
 	for (size_t i = 1; i < n; i++)
-		nr_names += recs[perm[i]].name != recs[perm[i - 1]].name;
+		nr_names += rec_name(&recs[perm[i]]) != rec_name(&recs[perm[i - 1]]);
 	rk->kernels = arena_alloc(a, (nr_names ? nr_names : 1) * sizeof(*rk->kernels));
 	if (!durs || !rk->kernels) {
 		free(durs);
@@ -419,13 +510,13 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 	}
 	for (size_t i = 0; i < n;) {
 		struct report_kernel *k = &rk->kernels[rows++];
-		uint32_t id = recs[perm[i]].name;
+		uint32_t id = rec_name(&recs[perm[i]]);
 		const char *name = g->names.n > id && id ? strtab_str(&g->names, id) : "";
 		size_t len = id ? strtab_len(&g->names, id) : 0;
 		size_t j = i;
 
-		for (; j < n && recs[perm[j]].name == id; j++)
-			durs[j - i] = recs[perm[j]].dur_ns;
+		for (; j < n && rec_name(&recs[perm[j]]) == id; j++)
+			durs[j - i] = gpu_rec_dur(g, &recs[perm[j]]);
 		report_dist_of(&k->d, durs, j - i);
 		k->name = arena_strndup(a, name, len);
 		k->category = kcat_of(name, len);
@@ -473,9 +564,9 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		is_comm[id] = !strcmp(kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id)),
 				      "comm");
 	for (size_t i = 0; i < n; i++) {
-		nr_kind[r[i].kind]++;
-		if (r[i].kind == GPU_KERNEL)
-			nr_comm_kernels += is_comm[r[i].name];
+		nr_kind[rec_kind(&r[i])]++;
+		if (rec_kind(&r[i]) == GPU_KERNEL)
+			nr_comm_kernels += is_comm[rec_name(&r[i])];
 	}
 	nmem = nr_kind[GPU_MEMCPY] + nr_kind[GPU_MEMSET];
 	all = malloc((nmem ? nmem : 1) * sizeof(*all));
@@ -486,37 +577,37 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	if (!all || !comm || !comp)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].kind == HOST_SYNC) {
+		if (rec_kind(&r[i]) == HOST_SYNC) {
 			gp->host_sync_count++;
-			gp->host_sync_ns += r[i].dur_ns;
+			gp->host_sync_ns += gpu_rec_dur(g, &r[i]);
 		}
-		if (r[i].kind != GPU_KERNEL && r[i].kind != GPU_MEMCPY && r[i].kind != GPU_MEMSET)
+		if (rec_kind(&r[i]) > GPU_MEMSET)	/* not device work */
 			continue;
 		ndev++;
 		if (!any || r[i].ts_ns < first)
 			first = r[i].ts_ns;
-		if (!any || r[i].ts_ns + r[i].dur_ns > last)
-			last = r[i].ts_ns + r[i].dur_ns;
+		if (!any || r[i].ts_ns + gpu_rec_dur(g, &r[i]) > last)
+			last = r[i].ts_ns + gpu_rec_dur(g, &r[i]);
 		any = 1;
-		if (r[i].kind == GPU_KERNEL) {
+		if (rec_kind(&r[i]) == GPU_KERNEL) {
 			nk++;
-			gp->kernel_time_ns = sat_add(gp->kernel_time_ns, r[i].dur_ns);
+			gp->kernel_time_ns = sat_add(gp->kernel_time_ns, gpu_rec_dur(g, &r[i]));
 		}
 	}
 	gp->no_device = ndev == 0;
 	gp->kernels = (int64_t)nk;
 	gp->active_span_ns = any ? last - first : 0;
-	nmem = collect(r, n, 1u << GPU_MEMCPY | 1u << GPU_MEMSET, all);
+	nmem = collect(g, r, n, 1u << GPU_MEMCPY | 1u << GPU_MEMSET, all);
 	gp->memory_ns = interval_length(all, nmem);
 
 	/* Split kernels by category: comm or compute. */
 	ncomm = ncomp = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct interval iv = { r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
+		struct interval iv = { r[i].ts_ns, r[i].ts_ns + gpu_rec_dur(g, &r[i]) };
 
-		if (r[i].kind == GPU_KERNEL && is_comm[r[i].name])
+		if (rec_kind(&r[i]) == GPU_KERNEL && is_comm[rec_name(&r[i])])
 			comm[ncomm++] = iv;
-		else if (r[i].kind == GPU_KERNEL)
+		else if (rec_kind(&r[i]) == GPU_KERNEL)
 			comp[ncomp++] = iv;
 	}
 	ndev_comm = ncomm;
@@ -525,9 +616,9 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	 * MTIA's hccl:* always, as its device records no collective.
 	 */
 	for (size_t i = 0; i < n; i++) {
-		struct interval iv = { r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
+		struct interval iv = { r[i].ts_ns, r[i].ts_ns + gpu_rec_dur(g, &r[i]) };
 
-		if ((r[i].kind == CPU_COMM && nk == 0) || r[i].kind == HOST_COLL)
+		if ((rec_kind(&r[i]) == CPU_COMM && nk == 0) || rec_kind(&r[i]) == HOST_COLL)
 			comm[ncomm++] = iv;
 	}
 	nc = interval_union(comm, ncomm);
@@ -546,8 +637,9 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	if (ndev_comm < ncomm) {
 		ncomm = 0;
 		for (size_t i = 0; i < n; i++)
-			if (r[i].kind == GPU_KERNEL && is_comm[r[i].name])
-				comm[ncomm++] = (struct interval){ r[i].ts_ns, r[i].ts_ns + r[i].dur_ns };
+			if (rec_kind(&r[i]) == GPU_KERNEL && is_comm[rec_name(&r[i])])
+				comm[ncomm++] = (struct interval){
+					r[i].ts_ns, r[i].ts_ns + gpu_rec_dur(g, &r[i]) };
 		nc = interval_union(comm, ncomm);
 	}
 	gp->busy_ns = interval_union_length3(comm, nc, comp, nm, all, nmem);
@@ -557,14 +649,14 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 
 	/* The kernel table: kernels first, grouped by name in file order. */
 	for (size_t i = 0, k = 0; i < n; i++)
-		if (r[i].kind == GPU_KERNEL)
+		if (rec_kind(&r[i]) == GPU_KERNEL)
 			r[k++] = r[i];
 	g->recs.len = nk * sizeof(*r);	/* the other records were folded in above */
 	free(all);
 	free(comm);
 	free(comp);
 	all = comm = comp = NULL;
-	if (kernel_median(r, nk, &gp->kernel_median_ns))
+	if (kernel_median(g, r, nk, &gp->kernel_median_ns))
 		goto out;
 	gp->graph_launches = g->nr_graph_launches;
 	gp->graph_kernels = graph_kernels(g);
@@ -578,5 +670,10 @@ out:
 	free(comp);
 	free(is_comm);
 	free(perm);
+	/* The report holds what the records gave: free them for comm_finish's peak. */
+	buf_release(&g->recs);
+	buf_release(&g->long_dur);
+	buf_release(&g->kern_corr);
+	buf_release(&g->graph_corr);
 	return rc;
 }

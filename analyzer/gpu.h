@@ -8,7 +8,7 @@
  * device work by the name of their process, which a metadata event may
  * give anywhere in the file: until then they wait as pending records and
  * are decided in gpu_finish().  The records are all that is kept, so
- * memory grows with the number of device events, at 24 bytes each, never
+ * memory grows with the number of device events, at 16 bytes each, never
  * with the text.
  */
 #ifndef VT_GPU_H
@@ -32,10 +32,13 @@ enum gpu_kind { GPU_KERNEL, GPU_MEMCPY, GPU_MEMSET, CPU_COMM, HOST_COLL, HOST_SY
 
 #define GPU_MAX_RULES 32	/* more than device.c's table has */
 
+#define GPU_KIND_BITS 3		/* enum gpu_kind fits */
+#define GPU_LONG_DUR 0x80000000u	/* gpu_rec.dur: index in long_dur below */
+
 struct gpu_rec {
-	int64_t ts_ns, dur_ns;
-	uint32_t name;		/* id in struct gpu's names */
-	uint32_t kind;		/* enum gpu_kind */
+	int64_t ts_ns;
+	uint32_t dur;		/* ns, or GPU_LONG_DUR | index in struct gpu's long_dur */
+	uint32_t name_kind;	/* id in struct gpu's names << GPU_KIND_BITS | enum gpu_kind */
 };
 
 struct gpu {
@@ -48,9 +51,18 @@ struct gpu {
 	int64_t nr_runtime[GPU_MAX_RULES];	/* runtime calls per rule */
 	int64_t nr_hip, nr_cuda;		/* runtime calls by name */
 	struct buf graph_corr;	/* int64_t correlation of each graph launch */
-	struct buf kern_corr;	/* int64_t correlation of each kernel that has one */
+	struct buf kern_corr;	/* correlation of each kernel that has one, see gpu.c */
+	int64_t last_kern_corr;	/* the last one added to kern_corr */
 	int64_t nr_graph_launches;
+	struct buf long_dur;	/* int64_t durations that gpu_rec.dur cannot hold */
 };
+
+static inline int64_t gpu_rec_dur(const struct gpu *g, const struct gpu_rec *r)
+{
+	const int64_t *lng = (const int64_t *)(const void *)g->long_dur.data;
+
+	return r->dur < GPU_LONG_DUR ? (int64_t)r->dur : lng[r->dur & ~GPU_LONG_DUR];
+}
 
 void gpu_init(struct gpu *g);
 void gpu_release(struct gpu *g);
@@ -59,8 +71,8 @@ void gpu_release(struct gpu *g);
 int gpu_collect(struct gpu *g, const struct event_batch *b);
 
 /*
- * Fill rk->gpu and rk->kernels (strings in arena a).  Sorts the records
- * in place.  -1 when out of memory.
+ * Fill rk->gpu and rk->kernels (strings in arena a), then free the
+ * records (gpu_release() is still to be called).  -1 when out of memory.
  */
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk);
 

@@ -19,34 +19,18 @@ static int cmp_interval(const void *a, const void *b)
 
 /*
  * Order v by lo: radix sort when memory allows, qsort otherwise.  Device
- * records mostly come in time order already, and then no sort (and none of
- * its arrays, the largest of a kernel-only trace) is needed; the union does
- * not depend on how equal starts are ordered.
+ * records mostly come in time order already, and then no sort (and no
+ * scratch copy, as large as v) is needed; the union does not depend on how
+ * equal starts are ordered.
  */
 static void order(struct interval *v, size_t n)
 {
-	uint64_t *key;
-	uint32_t *perm;
 	size_t k = 1;
 
 	while (k < n && v[k - 1].lo <= v[k].lo)
 		k++;
-	if (k >= n)
-		return;
-	key = malloc(n * sizeof(*key));
-	perm = sort_identity(n);
-	if (!key || !perm || n > UINT32_MAX)
-		goto fallback;
-	for (size_t i = 0; i < n; i++)
-		key[i] = sort_key_i64(v[i].lo);
-	if (sort_perm_u64(key, perm, n) || sort_apply(v, n, sizeof(*v), perm))
-		goto fallback;
-	goto out;
-fallback:
-	qsort(v, n, sizeof(*v), cmp_interval);
-out:
-	free(key);
-	free(perm);
+	if (k < n && sort_by_first_i64(v, n, sizeof(*v)))
+		qsort(v, n, sizeof(*v), cmp_interval);
 }
 
 size_t interval_union(struct interval *v, size_t n)

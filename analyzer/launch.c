@@ -52,15 +52,15 @@ int launches_any_device(const struct launches *l)
 	return l->device.len > 0;
 }
 
-/* Order v[0..n) by key (then by track, when given): a stable permutation applied in place. */
+/* Order v[0..n) by key, then by track: a stable permutation applied in place. */
 static int order_by(void *v, size_t n, size_t size, const uint64_t *key, const uint32_t *track,
 		    uint32_t nr_tracks)
 {
 	uint32_t *perm = sort_identity(n);
 	int rc = -1;
 
-	if (!perm || sort_perm_u64(key, perm, n) ||
-	    (track && sort_perm_id(track, nr_tracks, perm, n)) || sort_apply(v, n, size, perm))
+	if (!perm || sort_perm_u64(key, perm, n) || sort_perm_id(track, nr_tracks, perm, n) ||
+	    sort_apply(v, n, size, perm))
 		goto out;
 	rc = 0;
 out:
@@ -73,17 +73,15 @@ struct placed *launches_place(struct launches *l, uint32_t nr_tracks, size_t *nr
 	struct launch_call *c = (struct launch_call *)(void *)l->calls.data;
 	const struct launch_dev *d = (const struct launch_dev *)(void *)l->device.data;
 	size_t nc = l->calls.len / sizeof(*c), nd = l->device.len / sizeof(*d), u = 0, n = 0;
-	size_t m = nc > nd ? nc : nd;
 	struct placed *out = malloc((nd ? nd : 1) * sizeof(*out));
-	uint64_t *key = malloc((m ? m : 1) * sizeof(*key));
+	uint64_t *key = malloc((nd ? nd : 1) * sizeof(*key));
 	uint32_t *track = malloc((nd ? nd : 1) * sizeof(*track));
 	int64_t sum = 0;
 
 	if (!out || !key || !track)
 		goto fail;
-	for (size_t i = 0; i < nc; i++)
-		key[i] = sort_key_i64(c[i].corr);
-	if (order_by(c, nc, sizeof(*c), key, NULL, 0))
+	/* by correlation, file order on ties: corr comes first in a launch_call */
+	if (sort_by_first_i64(c, nc, sizeof(*c)))
 		goto fail;
 	for (size_t i = 0; i < nc; i++)	/* the first launch of each correlation */
 		if (!u || c[i].corr != c[u - 1].corr)
@@ -106,6 +104,8 @@ struct placed *launches_place(struct launches *l, uint32_t nr_tracks, size_t *nr
 		key[i] = sort_key_i64(out[i].ts_ns);
 		track[i] = out[i].track;
 	}
+	/* out holds what the calls and device work gave: free them before the sort's arrays */
+	launches_release(l);
 	if (order_by(out, n, sizeof(*out), key, track, nr_tracks))
 		goto fail;
 	for (size_t i = 0; i < n; i++) {

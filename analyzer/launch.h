@@ -44,8 +44,9 @@ int launches_any_device(const struct launches *l);
 
 /*
  * The device work placed at its launches, sorted as above; nr_tracks
- * bounds the track ids.  Reorders the collected calls.  NULL when out of
- * memory; *nr: how many were placed.
+ * bounds the track ids.  Releases what was collected (l is empty after,
+ * and launches_any_device() false).  NULL when out of memory; *nr: how
+ * many were placed.
  */
 struct placed *launches_place(struct launches *l, uint32_t nr_tracks, size_t *nr);
 

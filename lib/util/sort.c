@@ -76,24 +76,79 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 	return 0;
 }
 
-int sort_i64(int64_t *v, size_t n)
+/*
+ * LSD radix sort of n records of `size` bytes by the int64 at their start,
+ * through one scratch copy of the records: no key array, no permutation,
+ * so sorting takes as much again as the records and no more.  Inlined with
+ * a constant size so that the copies are plain moves.
+ */
+static inline int sort_recs_i64(void *recs, size_t n, size_t size)
 {
-	uint64_t *key;
-	uint32_t *perm;
-	int rc = -1;
+	char *a = recs, *b, *t;
+	uint64_t diff = 0, first, prev;
+	int64_t k;
+	int sorted = 1;
 
 	if (n < 2)
 		return 0;
-	key = hugepage_malloc(n * sizeof(*key));
-	perm = sort_identity(n);
-	if (key && perm) {
-		for (size_t i = 0; i < n; i++)
-			key[i] = sort_key_i64(v[i]);
-		rc = sort_perm_u64(key, perm, n) || sort_apply(v, n, sizeof(*v), perm) ? -1 : 0;
+	memcpy(&k, a, sizeof(k));
+	first = prev = sort_key_i64(k);
+	for (size_t i = 1; i < n; i++) {
+		uint64_t key;
+
+		memcpy(&k, a + i * size, sizeof(k));
+		key = sort_key_i64(k);
+		diff |= key ^ first;
+		sorted &= prev <= key;
+		prev = key;
 	}
-	free(key);
-	free(perm);
-	return rc;
+	if (sorted)	/* also when all keys are equal: records often come in order */
+		return 0;
+	b = hugepage_malloc(n * size);
+	if (!b)
+		return -1;
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+
+		if (!((diff >> shift) & 0xff))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			memcpy(&k, a + i * size, sizeof(k));
+			count[(sort_key_i64(k) >> shift) & 0xff]++;
+		}
+		for (size_t d = 0; d < 256; d++) {
+			size_t c = count[d];
+
+			count[d] = pos;
+			pos += c;
+		}
+		for (size_t i = 0; i < n; i++) {
+			memcpy(&k, a + i * size, sizeof(k));
+			memcpy(b + count[(sort_key_i64(k) >> shift) & 0xff]++ * size, a + i * size,
+			       size);
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != recs) {	/* an odd number of passes: the result is in the scratch */
+		memcpy(recs, a, n * size);
+		b = a;
+	}
+	free(b);
+	return 0;
+}
+
+int sort_i64(int64_t *v, size_t n)
+{
+	return sort_recs_i64(v, n, sizeof(*v));
+}
+
+int sort_by_first_i64(void *recs, size_t n, size_t size)
+{
+	if (size == 16)
+		return sort_recs_i64(recs, n, 16);
+	return sort_recs_i64(recs, n, size);
 }
 
 int sort_apply(void *recs, size_t n, size_t size, const uint32_t *perm)

@@ -4,7 +4,10 @@
  * The analyses sort millions of 32-byte records by time, stream, thread or
  * name; qsort() moves whole records through a callback and dominated the
  * end of a run.  These sort 32-bit indices instead (the caller gathers the
- * records once), by radix for 64-bit keys and by counting for dense ids.
+ * records once), by radix for 64-bit keys and by counting for dense ids;
+ * small records keyed by their first int64 (values, intervals) are radix
+ * sorted directly, with no key or index arrays: those were the peak of a
+ * kernel-only trace.
  */
 #ifndef VT_SORT_H
 #define VT_SORT_H
@@ -29,6 +32,13 @@ int sort_perm_id(const uint32_t *id, uint32_t max_id, uint32_t *perm, size_t n);
 
 /* Sort v[0..n) ascending in place.  0, or -1 when out of memory (v unchanged). */
 int sort_i64(int64_t *v, size_t n);
+
+/*
+ * Sort n records of `size` bytes (a multiple of 8) in place by the int64
+ * each starts with, keeping the order of equal keys, with one scratch copy
+ * of the records.  0, or -1 when out of memory (records unchanged).
+ */
+int sort_by_first_i64(void *recs, size_t n, size_t size);
 
 /*
  * Reorder n records of size bytes so that record i becomes the old

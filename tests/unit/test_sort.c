@@ -102,8 +102,47 @@ static void test_i64_and_apply(void)
 	CHECK_EQ_INT(r[2].k, 3);
 }
 
+/*
+ * sort_by_first_i64 on 16-byte records against a stable insertion sort:
+ * keys spread over all 8 bytes (odd and even pass counts), negative ones,
+ * many ties (the tag shows that equal keys keep their order).
+ */
+static void test_by_first(void)
+{
+	enum { N = 3000 };
+	struct rec {
+		int64_t k, tag;
+	} *got = malloc(N * sizeof(*got)), *want = malloc(N * sizeof(*want));
+	uint64_t x = 88172645463325252ull;
+	int bad = 0;
+
+	for (int round = 0; round < 3; round++) {
+		for (size_t i = 0; i < N; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			got[i].k = round == 0 ? (int64_t)x : round == 1 ? (int64_t)(x % 50) - 25
+									 : (int64_t)(x & 0xff00);
+			got[i].tag = (int64_t)i;
+			want[i] = got[i];
+		}
+		for (size_t i = 1; i < N; i++)
+			for (size_t j = i; j > 0 && want[j - 1].k > want[j].k; j--) {
+				struct rec t = want[j];
+
+				want[j] = want[j - 1];
+				want[j - 1] = t;
+			}
+		CHECK(sort_by_first_i64(got, N, sizeof(*got)) == 0);
+		for (size_t i = 0; i < N; i++)
+			bad += got[i].k != want[i].k || got[i].tag != want[i].tag;
+	}
+	CHECK_EQ_INT(bad, 0);
+	free(got);
+	free(want);
+}
+
 int main(void)
 {
+	test_by_first();
 	test_perm_u64();
 	test_perm_id();
 	test_i64_and_apply();
