@@ -118,6 +118,27 @@ def same(a, b, rel=REL):
     return a == b
 
 
+def rank_metric(rk, metric):
+    """One rank's value of a cross-rank metric (lib/model/metric.c's names),
+    read from the rank itself: phase:PATH.total_ns sums the phases of that
+    path, memory:DEV.KEY takes the largest row of that device, steps.* are
+    None without steps, anything else is the dotted path (None if absent)."""
+    if metric.startswith("phase:"):
+        path = metric[len("phase:"):-len(".total_ns")]
+        hits = [p["total_ns"] for p in rk.get("phases", []) if p["path"] == path]
+        return sum(hits) if hits else None
+    if metric.startswith("memory:"):
+        dev, key = metric[len("memory:"):].split(".")
+        hits = [m[key] for m in rk.get("memory", []) if m["device"] == int(dev)]
+        return max(hits) if hits else None
+    if metric.startswith("steps.") and not rk.get("steps", {}).get("count"):
+        return None
+    node = rk
+    for part in metric.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
 def field(d, dotted):
     for k in dotted.split("."):
         if not isinstance(d, dict) or k not in d:

@@ -20,24 +20,12 @@ va dlrm --json dlrm.json "$T"/public/facebookresearch__param/*dlrm_kineto*worker
 expect_rc dlrm 0
 python3 - dlrm.json <<'PY' || die "cross_rank of the DLRM set is wrong"
 import json, math, statistics, sys
+import os
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
+from vtcheck import rank_metric as value  # noqa: E402
 r = json.load(open(sys.argv[1]))
 ranks, cr = r["ranks"], r["cross_rank"]
-
-def value(rk, metric):
-    if metric.startswith("phase:"):
-        path = metric[len("phase:"):-len(".total_ns")]
-        hits = [p["total_ns"] for p in rk["phases"] if p["path"] == path]
-        return sum(hits) if hits else None
-    if metric.startswith("memory:"):
-        dev, key = metric[len("memory:"):].split(".")
-        hits = [m[key] for m in rk["memory"] if m["device"] == int(dev)]
-        return max(hits) if hits else None
-    node = rk
-    for part in metric.split("."):
-        node = node.get(part) if isinstance(node, dict) else None
-    if metric.startswith("steps.") and not rk["steps"]["count"]:
-        return None
-    return node
 
 scalars = ["events.total", "span_ns"] + ["gpu." + k for k in ranks[0]["gpu"]
            if isinstance(ranks[0]["gpu"][k], (int, float)) and not isinstance(ranks[0]["gpu"][k], bool)]

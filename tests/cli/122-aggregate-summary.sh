@@ -23,6 +23,10 @@ vg agg --full --json agg.json rep*.json
 expect_rc agg 0
 python3 - agg.json agg.out <<'PY' || die "the summary disagrees with the recomputation"
 import json, math, re, statistics, sys
+import os
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
+from vtcheck import rank_metric as value  # noqa: E402
 
 rep = json.load(open(sys.argv[1]))
 lines = open(sys.argv[2]).read().splitlines()
@@ -42,23 +46,6 @@ def parse(text):
         sys.exit("not three significant digits: %r" % text)
     return float(num) * SCALE[unit], 0.5 * 10 ** -len(dec) * SCALE[unit]
 
-
-def value(rk, metric):
-    """One rank's value of a metric, from the rank itself."""
-    if metric.startswith("phase:"):
-        path = metric[len("phase:"):-len(".total_ns")]
-        hits = [p["total_ns"] for p in rk.get("phases", []) if p["path"] == path]
-        return sum(hits) if hits else None
-    if metric.startswith("memory:"):
-        dev, key = metric[len("memory:"):].split(".")
-        hits = [m[key] for m in rk.get("memory", []) if m["device"] == int(dev)]
-        return max(hits) if hits else None
-    if metric.startswith("steps.") and not rk.get("steps", {}).get("count"):
-        return None
-    node = rk
-    for part in metric.split("."):
-        node = node.get(part) if isinstance(node, dict) else None
-    return node
 
 
 if lines[0] != "%d reports, %d ranks" % (8, len(ranks)):

@@ -38,6 +38,10 @@ vg full -q --full --reports_dir reports --json full.json
 expect_rc full 0
 python3 - compact.json full.json reports <<'PY' || die "compact and --full disagree, or the oracle does (line above)"
 import glob, json, math, statistics, sys
+import os
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
+from vtcheck import rank_metric as value  # noqa: E402
 
 c, f = (json.load(open(p)) for p in sys.argv[1:3])
 if c.get("rank_tables") is not False or "rank_tables" in f:
@@ -68,22 +72,6 @@ for rc, rf in zip(c["ranks"], f["ranks"]):
 ranks = sorted((json.load(open(p))["ranks"][0] for p in glob.glob(sys.argv[3] + "/*/report.json")),
                key=lambda r: r["rank"])
 
-
-def value(rk, metric):
-    if metric.startswith("phase:"):
-        path = metric[len("phase:"):-len(".total_ns")]
-        hits = [p["total_ns"] for p in rk.get("phases", []) if p["path"] == path]
-        return sum(hits) if hits else None
-    if metric.startswith("memory:"):
-        dev, key = metric[len("memory:"):].split(".")
-        hits = [m[key] for m in rk.get("memory", []) if m["device"] == int(dev)]
-        return max(hits) if hits else None
-    if metric.startswith("steps.") and not rk.get("steps", {}).get("count"):
-        return None
-    node = rk
-    for part in metric.split("."):
-        node = node.get(part) if isinstance(node, dict) else None
-    return node
 
 
 def close(a, b):
