@@ -19,9 +19,9 @@
  * Neighbouring events mostly share ph, cat, pid and tid, and names come in
  * short repeating patterns (aten::linear, aten::mm, cudaLaunchKernel, ...),
  * so each field keeps a few recent strings in a small direct-mapped cache:
- * a length check and a memcmp then replace hashing and probing for most
- * values.  The slot is picked from the length and the last byte, which
- * costs nothing to read.
+ * a length check and a compare of whole words then replace hashing and
+ * probing for most values.  The slot is picked from the length and the
+ * last byte, which costs nothing to read.
  */
 enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, F_PG, F_DTYPE, F_ARG_NAME, NR_FIELDS };
 
@@ -29,6 +29,7 @@ enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, F_PG, F_DTYPE, F_ARG_NAM
 
 struct last_str {
 	const char *s;
+	uint64_t head;		/* the first bytes, up to 8, zero-padded */
 	size_t n;
 	uint32_t id;
 };
@@ -56,28 +57,63 @@ static int bad(struct parser *ps, const char *p, const char *msg)
 	return JS_BAD;
 }
 
-static int intern(struct parser *ps, const char *p, const char *s, size_t n, uint32_t *id,
-		  enum field f)
+static inline uint64_t load8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+/* The n (0 to 7) first bytes of s, zero-padded, as a word loaded from s reads them. */
+static inline uint64_t head_of(const char *s, size_t n)
+{
+	uint64_t w = 0;
+
+	memcpy(&w, s, n);
+	return w;
+}
+
+/*
+ * Whether s[0..n) is the cached string c.  room: how many bytes from s on
+ * may be read (the text goes on past a string borrowed from it), so that a
+ * short string is one load and a compare.  Longer ones compare a word at a
+ * time, the last word overlapping, up to 32 bytes; past that, memcmp.
+ */
+static inline int cached(const struct last_str *c, const char *s, size_t n, size_t room)
+{
+	if (c->n != n || !c->id)
+		return 0;
+	if (n < 8) {
+		uint64_t w = room >= 8 ? load8(s) & ((UINT64_C(1) << (8 * n)) - 1) : head_of(s, n);
+
+		return w == c->head;
+	}
+	if (load8(s) != c->head)
+		return 0;
+	if (n > 32)
+		return memcmp(c->s + 8, s + 8, n - 8) == 0;
+	for (size_t i = 8; i + 8 < n; i += 8)
+		if (load8(s + i) != load8(c->s + i))
+			return 0;
+	return load8(s + n - 8) == load8(c->s + n - 8);
+}
+
+static int intern(struct parser *ps, const char *p, const char *s, size_t n, size_t room,
+		  uint32_t *id, enum field f)
 {
 	struct last_str *last = &ps->last[f][(n + (n ? (unsigned char)s[n - 1] : 0)) % RECENT];
 	uint32_t v;
 
-	if (last->id && last->n == n) {
-		/* Short values (ph, cat, pid): a byte loop costs less than the call. */
-		size_t i = 0;
-
-		if (n <= 8)
-			while (i < n && last->s[i] == s[i])
-				i++;
-		if (n <= 8 ? i == n : memcmp(last->s, s, n) == 0) {
-			*id = last->id;
-			return JS_OK;
-		}
+	if (cached(last, s, n, room)) {
+		*id = last->id;
+		return JS_OK;
 	}
 	v = strtab_intern(&ps->b->strs, s, n);
 	if (v == STRTAB_OOM)
 		return oom(ps, p);
 	last->s = strtab_str(&ps->b->strs, v);
+	last->head = head_of(s, n < 8 ? n : 8);
 	last->n = n;
 	last->id = v;
 	*id = v;
@@ -95,23 +131,22 @@ static int read_str(struct parser *ps, const char **pp, uint32_t *id, enum field
 		return jscan_skip_fast(&ps->js, pp);
 	if ((rc = jscan_string(&ps->js, pp, &s, &n)) != JS_OK)
 		return rc;
-	return intern(ps, at, s, n, id, f);
+	/* Borrowed from the text, or decoded into the arena (n bytes and a NUL). */
+	return intern(ps, at, s, n, s == at + 1 ? (size_t)(ps->js.end - s) : n, id, f);
 }
 
 /* pid and tid: the text of a string or of a number, interned alike. */
 static int read_id_text(struct parser *ps, const char **pp, uint32_t *id, enum field f)
 {
 	const char *at = *pp;
-	int64_t v;
 	int rc;
 
 	if (*at == '"')
 		return read_str(ps, pp, id, f);
-	if (*at == '-' || (*at >= '0' && *at <= '9')) {
-		rc = jscan_number_quick(&ps->js, pp, 0, &v);
-		if (rc != JS_OK && rc != JS_RANGE)
+	if (*at == '-' || JSCAN_IS_DIGIT(*at)) {
+		if ((rc = jscan_skip_number(&ps->js, pp)) != JS_OK)
 			return rc;
-		return intern(ps, at, at, (size_t)(*pp - at), id, f);
+		return intern(ps, at, at, (size_t)(*pp - at), (size_t)(ps->js.end - at), id, f);
 	}
 	return jscan_skip_fast(&ps->js, pp);
 }
@@ -134,7 +169,7 @@ static int read_num(struct parser *ps, const char **pp, int scale, int64_t *out,
 		*set = rc == JS_OK ? 1 : rc == JS_RANGE ? -1 : 0;
 		return JS_OK;
 	}
-	if (**pp == '-' || (**pp >= '0' && **pp <= '9')) {
+	if (**pp == '-' || JSCAN_IS_DIGIT(**pp)) {
 		rc = jscan_number_quick(&ps->js, pp, scale, out);
 		if (rc == JS_RANGE) {
 			*set = -1;

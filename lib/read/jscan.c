@@ -2,8 +2,9 @@
  * jscan: see jscan.h.
  *
  * The byte searches (whitespace, the end of a string, the next bracket) are
- * jsimd's, 16 or 32 bytes a step; the common numbers are read inline by
- * jscan_number_quick (jscan.h), and number() here takes the rest.
+ * jsimd's, 16 or 32 bytes a step; the common numbers are read (or stepped
+ * over) inline by jscan_number_quick and jscan_skip_number (jscan.h), and
+ * number() here takes the rest.
  */
 #include "jscan.h"
 
@@ -199,8 +200,6 @@ static const int64_t pow10_tab[19] = {
 	1000000000000000, 10000000000000000, 100000000000000000, 1000000000000000000,
 };
 
-#define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
-
 /*
  * The number grammar of RFC 8259, value = mant * 10^exp10 kept in integers.
  * Digits that no longer fit mant are dropped: past the point, they cannot
@@ -221,11 +220,11 @@ static int number(const char **pp, const char *end, int scale, int final, int64_
 	}
 	if (p >= end)
 		return final ? (*why = "expected a digit", JS_BAD) : JS_MORE;
-	if (!IS_DIGIT(*p)) {
+	if (!JSCAN_IS_DIGIT(*p)) {
 		*why = "expected a value";
 		return JS_BAD;
 	}
-	for (; p < end && IS_DIGIT(*p); p++) {
+	for (; p < end && JSCAN_IS_DIGIT(*p); p++) {
 		if (mant <= (UINT64_MAX - 9) / 10)
 			mant = mant * 10 + (uint64_t)(*p - '0');
 		else
@@ -235,11 +234,11 @@ static int number(const char **pp, const char *end, int scale, int final, int64_
 		p++;
 		if (p >= end)
 			return final ? (*why = "expected a digit after '.'", JS_BAD) : JS_MORE;
-		if (!IS_DIGIT(*p)) {
+		if (!JSCAN_IS_DIGIT(*p)) {
 			*why = "expected a digit after '.'";
 			return JS_BAD;
 		}
-		for (; p < end && IS_DIGIT(*p); p++) {
+		for (; p < end && JSCAN_IS_DIGIT(*p); p++) {
 			if (mant <= (UINT64_MAX - 9) / 10) {
 				mant = mant * 10 + (uint64_t)(*p - '0');
 				exp10--;
@@ -255,11 +254,11 @@ static int number(const char **pp, const char *end, int scale, int final, int64_
 			eneg = *p++ == '-';
 		if (p >= end)
 			return final ? (*why = "expected a digit in exponent", JS_BAD) : JS_MORE;
-		if (!IS_DIGIT(*p)) {
+		if (!JSCAN_IS_DIGIT(*p)) {
 			*why = "expected a digit in exponent";
 			return JS_BAD;
 		}
-		for (; p < end && IS_DIGIT(*p); p++)
+		for (; p < end && JSCAN_IS_DIGIT(*p); p++)
 			if (e < 100000)
 				e = e * 10 + (*p - '0');
 		exp10 += eneg ? -e : e;
@@ -331,7 +330,6 @@ int jscan_skip(struct jscan *js, const char **pp)
 	char stack[JSCAN_MAX_DEPTH];
 	const char *p = *pp, *end = js->end;
 	int depth = 0, rc;
-	int64_t dummy;
 
 value:
 	p = jscan_ws(p, end);
@@ -366,8 +364,7 @@ value:
 			return rc;
 		goto after;
 	default:
-		rc = jscan_number_quick(js, &p, 0, &dummy);
-		if (rc != JS_OK && rc != JS_RANGE)
+		if ((rc = jscan_skip_number(js, &p)) != JS_OK)
 			return rc;
 		goto after;
 	}
@@ -421,14 +418,9 @@ int jscan_skip_fast(struct jscan *js, const char **pp)
 			*pp = p;
 		return rc;
 	}
-	if (*p == '-' || IS_DIGIT(*p)) {
-		int64_t v;
-
-		rc = jscan_number_quick(js, &p, 0, &v);
-		if (rc == JS_OK || rc == JS_RANGE) {
+	if (*p == '-' || JSCAN_IS_DIGIT(*p)) {
+		if ((rc = jscan_skip_number(js, &p)) == JS_OK)
 			*pp = p;
-			return JS_OK;
-		}
 		return rc;
 	}
 	if (*p != '{' && *p != '[')

@@ -68,8 +68,11 @@ int jscan_fail(struct jscan *js, const char *p, const char *msg);
 
 /*
  * Skip JSON whitespace; returns the first other byte's position (or end).
- * Compact traces have none between tokens: one compare answers them;
- * pretty-printed ones have one space after ':' and most ',': two.
+ * Compact traces have none between tokens: one compare answers them.
+ * Pretty-printed ones have one space after ':' and most ',': two.  Before
+ * each line they have a newline and an indent of a few spaces: one 8-byte
+ * word, its spaces counted at once, answers those when a byte above ' '
+ * ends the run.  Longer runs, tabs and '\r' go to the block search.
  */
 static inline const char *jscan_ws(const char *p, const char *end)
 {
@@ -77,6 +80,23 @@ static inline const char *jscan_ws(const char *p, const char *end)
 		return p;
 	if (end - p > 1 && *p == ' ' && (unsigned char)p[1] > ' ')
 		return p + 1;
+	if (end - p > 8) {
+		const char *q = p + (*p == '\n');
+		uint64_t w;
+
+		memcpy(&w, q, 8);
+		w ^= 0x2020202020202020u;
+		if (w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			q += __builtin_ctzll(w) >> 3;
+#else
+			while (*q == ' ')
+				q++;
+#endif
+			if ((unsigned char)*q > ' ')
+				return q;
+		}
+	}
 	JSCAN_BLOCK16(p, end, 0);
 	return jsimd.skip_ws(p, end);
 }
@@ -121,12 +141,70 @@ static inline int jscan_string(struct jscan *js, const char **pp, const char **s
 enum { JS_RANGE = 2 };
 int jscan_number(struct jscan *js, const char **pp, int scale, int64_t *out);
 
+#define JSCAN_IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JSCAN_SWAR 1
+
+/*
+ * How many of the 8 bytes of w (in memory order) are digits before the
+ * first that is not.  A byte is a digit when its high nibble is 3 and
+ * stays 3 after adding 6; a carry out of a byte comes only from one that
+ * is not a digit, so it cannot spoil the count.
+ */
+static inline int jscan_digits8(uint64_t w)
+{
+	uint64_t x = ((w & 0xf0f0f0f0f0f0f0f0u) ^ 0x3030303030303030u) |
+		     (((w + 0x0606060606060606u) & 0xf0f0f0f0f0f0f0f0u) ^ 0x3030303030303030u);
+
+	return x ? __builtin_ctzll(x) >> 3 : 8;
+}
+
+/*
+ * The value of the first d (1 to 8) bytes of w, all digits: shifted to the
+ * top of the word they leave zeros above them, and three multiplies pair
+ * them up into 2, 4 and 8 digits.
+ */
+static inline uint64_t jscan_value8(uint64_t w, int d)
+{
+	w = (w & 0x0f0f0f0f0f0f0f0fu) << (8 * (8 - d));
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffu;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffu;
+	return (w * 10000 + (w >> 32)) & 0xffffffffu;
+}
+
+static inline uint64_t jscan_load8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+#endif
+
+/* The end of the run of digits at p (p itself when there is none). */
+static inline const char *jscan_digit_run(const char *p, const char *end)
+{
+#ifdef JSCAN_SWAR
+	while (end - p >= 8) {
+		int d = jscan_digits8(jscan_load8(p));
+
+		p += d;
+		if (d < 8)
+			return p;
+	}
+#endif
+	while (p < end && JSCAN_IS_DIGIT(*p))
+		p++;
+	return p;
+}
+
 /*
  * jscan_number, inline for the case that covers nearly every number of a
  * trace: a non-negative number of at most 18 integer digits, maybe with a
  * fraction and without an exponent, scale 0 to 3, that the text goes on
  * past.  Anything else goes to jscan_number; the result is the same either
- * way.
+ * way.  The digits are found first and then converted 8 at a time.
  */
 static inline int jscan_number_quick(struct jscan *js, const char **pp, int scale, int64_t *out)
 {
@@ -134,48 +212,27 @@ static inline int jscan_number_quick(struct jscan *js, const char **pp, int scal
 					  INT64_MAX / 1000 };
 	static const int64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
 					  100000000 };
-	const char *p = *pp, *end = js->end;
+	const char *p = *pp, *end = js->end, *e = jscan_digit_run(p, end);
+	int nd = (int)(e - p);
 	int64_t v = 0;
-	int nd = 0;
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/*
-	 * 8 bytes at a time: a byte is a digit when its high nibble is 3 and
-	 * stays 3 after adding 6; the first that is not ends the number (a
-	 * carry out of a byte comes only from one that is not).  The d digits
-	 * shifted to the top of the word leave zeros above them, and the
-	 * usual three multiplies give their value.
-	 */
-	while (end - p >= 8 && nd <= 10) {
-		uint64_t w, x;
-		int d;
-
-		memcpy(&w, p, 8);
-		x = ((w & 0xf0f0f0f0f0f0f0f0u) ^ 0x3030303030303030u) |
-		    (((w + 0x0606060606060606u) & 0xf0f0f0f0f0f0f0f0u) ^ 0x3030303030303030u);
-		d = x ? __builtin_ctzll(x) >> 3 : 8;
-		if (!d)
-			break;
-		w = (w & 0x0f0f0f0f0f0f0f0fu) << (8 * (8 - d));
-		w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffu;
-		w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffu;
-		w = (w * 10000 + (w >> 32)) & 0xffffffffu;
-		v = v * pow10[d] + (int64_t)w;
-		nd += d;
-		p += d;
-		if (d < 8)
-			goto digits_end;
+	if (!nd || nd > 18 || e >= end || (unsigned)scale >= 4u)
+		return jscan_number(js, pp, scale, out);
+#ifdef JSCAN_SWAR
+	/* Ts of 16 digits: two words; ids and durations: one. */
+	if (nd <= 16 && end - p >= 8) {
+		if (nd > 8) {
+			v = (int64_t)jscan_value8(jscan_load8(p), nd - 8) * pow10[8];
+			p += nd - 8;
+			nd = 8;
+		}
+		v += (int64_t)jscan_value8(jscan_load8(p), nd);
+		p = e;
 	}
 #endif
-	while (p < end && nd < 18 && (unsigned)(*p - '0') < 10u) {
-		v = v * 10 + (*p++ - '0');
-		nd++;
-	}
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-digits_end:
-#endif
-	if (!nd || p >= end || (unsigned)(*p - '0') < 10u || (unsigned)scale >= 4u ||
-	    v >= limit[scale])
+	for (; p < e; p++)
+		v = v * 10 + (*p - '0');
+	if (v >= limit[scale])
 		return jscan_number(js, pp, scale, out);
 	v *= pow10[scale];
 	/*
@@ -183,18 +240,46 @@ digits_end:
 	 * rest truncated, as jscan_number truncates toward zero.
 	 */
 	if (*p == '.') {
-		const char *f = ++p;
+		const char *f = p + 1;
 
-		for (; p < end && (unsigned)(*p - '0') < 10u; p++)
-			if (p - f < scale)
-				v += (*p - '0') * pow10[scale - 1 - (p - f)];
+		p = jscan_digit_run(f, end);
 		if (p == f || p >= end)
 			return jscan_number(js, pp, scale, out);
+		for (int i = 0; i < scale && f + i < p; i++)
+			v += (f[i] - '0') * pow10[scale - 1 - i];
 	}
 	if (*p == 'e' || *p == 'E')
 		return jscan_number(js, pp, scale, out);
 	*out = v;
 	*pp = p;
+	return JS_OK;
+}
+
+/*
+ * Step over a number the caller has no use for: its grammar is checked as
+ * jscan_number checks it, its value is never computed.  JS_OK (a number too
+ * large for int64 included), JS_MORE or JS_BAD, with the same message and
+ * offset as jscan_number: anything but plain digits with an optional
+ * fraction, that the text goes on past, is left to it.
+ */
+static inline int jscan_skip_number(struct jscan *js, const char **pp)
+{
+	const char *p = *pp, *end = js->end, *e = jscan_digit_run(p, end);
+	int64_t unused;
+	int rc;
+
+	if (e > p && e < end && *e == '.') {
+		const char *f = e + 1;
+
+		e = jscan_digit_run(f, end);
+		if (e == f)
+			e = p;	/* no digit after '.': jscan_number says so */
+	}
+	if (e == p || e >= end || *e == 'e' || *e == 'E') {
+		rc = jscan_number(js, pp, 0, &unused);
+		return rc == JS_RANGE ? JS_OK : rc;
+	}
+	*pp = e;
 	return JS_OK;
 }
 
