@@ -42,6 +42,13 @@ struct parser {
 	struct last_str last[NR_FIELDS][RECENT];
 };
 
+/*
+ * The readers of one value and intern run a few times per event: inlined
+ * into read_member and read_arg, they cost no call, and the constants
+ * their callers pass (field, scale) fold away.
+ */
+#define HOT static inline __attribute__((always_inline))
+
 #define KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && memcmp((k), (lit), sizeof(lit) - 1) == 0)
 
 static int oom(struct parser *ps, const char *p)
@@ -99,8 +106,8 @@ static inline int cached(const struct last_str *c, const char *s, size_t n, size
 	return load8(s + n - 8) == load8(c->s + n - 8);
 }
 
-static int intern(struct parser *ps, const char *p, const char *s, size_t n, size_t room,
-		  uint32_t *id, enum field f)
+HOT int intern(struct parser *ps, const char *p, const char *s, size_t n, size_t room, uint32_t *id,
+	       enum field f)
 {
 	struct last_str *last = &ps->last[f][(n + (n ? (unsigned char)s[n - 1] : 0)) % RECENT];
 	uint32_t v;
@@ -121,7 +128,7 @@ static int intern(struct parser *ps, const char *p, const char *s, size_t n, siz
 }
 
 /* A string value into *id; any other value is skipped and leaves *id alone. */
-static int read_str(struct parser *ps, const char **pp, uint32_t *id, enum field f)
+HOT int read_str(struct parser *ps, const char **pp, uint32_t *id, enum field f)
 {
 	const char *s, *at = *pp;
 	size_t n;
@@ -136,7 +143,7 @@ static int read_str(struct parser *ps, const char **pp, uint32_t *id, enum field
 }
 
 /* pid and tid: the text of a string or of a number, interned alike. */
-static int read_id_text(struct parser *ps, const char **pp, uint32_t *id, enum field f)
+HOT int read_id_text(struct parser *ps, const char **pp, uint32_t *id, enum field f)
 {
 	const char *at = *pp;
 	int rc;
@@ -155,7 +162,7 @@ static int read_id_text(struct parser *ps, const char **pp, uint32_t *id, enum f
  * A number, or a string holding one, scaled by 10^scale.  Returns JS_OK and
  * sets *set to 1 when a value was stored, to -1 when it was out of range.
  */
-static int read_num(struct parser *ps, const char **pp, int scale, int64_t *out, int *set)
+HOT int read_num(struct parser *ps, const char **pp, int scale, int64_t *out, int *set)
 {
 	const char *s;
 	size_t n;
@@ -182,7 +189,7 @@ static int read_num(struct parser *ps, const char **pp, int scale, int64_t *out,
 	return jscan_skip_fast(&ps->js, pp);
 }
 
-static int read_time(struct parser *ps, const char **pp, struct trace_event *ev, int64_t *out,
+HOT int read_time(struct parser *ps, const char **pp, struct trace_event *ev, int64_t *out,
 		     uint32_t flag)
 {
 	int set, rc = read_num(ps, pp, 3, out, &set);
@@ -194,7 +201,7 @@ static int read_time(struct parser *ps, const char **pp, struct trace_event *ev,
 	return rc;
 }
 
-static int read_int(struct parser *ps, const char **pp, struct trace_event *ev, int64_t *out,
+HOT int read_int(struct parser *ps, const char **pp, struct trace_event *ev, int64_t *out,
 		    uint32_t flag)
 {
 	int set, rc = read_num(ps, pp, 0, out, &set);
