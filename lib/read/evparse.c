@@ -211,8 +211,19 @@ HOT int read_int(struct parser *ps, const char **pp, struct trace_event *ev, int
 	return rc;
 }
 
+/*
+ * A value nobody uses.  Most are numbers ("Ev Idx", "cbid", "queued"):
+ * stepped over inline, with jscan_skip_fast's result and errors.
+ */
+HOT int skip_value(struct parser *ps, const char **pp)
+{
+	if (JSCAN_IS_DIGIT(**pp))
+		return jscan_skip_number(&ps->js, pp);
+	return jscan_skip_fast(&ps->js, pp);
+}
+
 /* One arg value: the few keys the analyses use are kept. */
-static int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, const char *k,
+HOT int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, const char *k,
 		    size_t n)
 {
 	switch (n) {
@@ -267,7 +278,7 @@ static int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, 
 			return read_str(ps, pp, &ev->pg_name, F_PG);
 		break;
 	}
-	return jscan_skip_fast(&ps->js, pp);
+	return skip_value(ps, pp);
 }
 
 static int read_args(struct parser *ps, const char **pp, struct trace_event *ev)
@@ -286,7 +297,7 @@ static int read_args(struct parser *ps, const char **pp, struct trace_event *ev)
 	return rc;
 }
 
-static int read_member(struct parser *ps, const char **pp, struct trace_event *ev, const char *k,
+HOT int read_member(struct parser *ps, const char **pp, struct trace_event *ev, const char *k,
 		       size_t n)
 {
 	uint32_t ph;
@@ -325,7 +336,7 @@ static int read_member(struct parser *ps, const char **pp, struct trace_event *e
 			return read_args(ps, pp, ev);
 		break;
 	}
-	return jscan_skip_fast(&ps->js, pp);
+	return skip_value(ps, pp);
 }
 
 static int read_event(struct parser *ps, const char **pp, struct trace_event *ev)

@@ -205,8 +205,10 @@ static inline const char *jscan_digit_run(const char *p, const char *end)
  * fraction and without an exponent, scale 0 to 3, that the text goes on
  * past.  Anything else goes to jscan_number; the result is the same either
  * way.  The digits are found first and then converted 8 at a time.
+ * Inline always: the readers of ts and dur spend most of their time here.
  */
-static inline int jscan_number_quick(struct jscan *js, const char **pp, int scale, int64_t *out)
+__attribute__((always_inline)) static inline int
+jscan_number_quick(struct jscan *js, const char **pp, int scale, int64_t *out)
 {
 	static const int64_t limit[4] = { INT64_MAX, INT64_MAX / 10, INT64_MAX / 100,
 					  INT64_MAX / 1000 };
@@ -262,7 +264,8 @@ static inline int jscan_number_quick(struct jscan *js, const char **pp, int scal
  * offset as jscan_number: anything but plain digits with an optional
  * fraction, that the text goes on past, is left to it.
  */
-static inline int jscan_skip_number(struct jscan *js, const char **pp)
+__attribute__((always_inline)) static inline int jscan_skip_number(struct jscan *js,
+								    const char **pp)
 {
 	const char *p = *pp, *end = js->end, *e = jscan_digit_run(p, end);
 	int64_t unused;
