@@ -89,7 +89,7 @@ static inline uint64_t head_of(const char *s, size_t n)
  */
 static inline int cached(const struct last_str *c, const char *s, size_t n, size_t room)
 {
-	if (c->n != n || !c->id)
+	if (c->n != n)
 		return 0;
 	if (n < 8) {
 		uint64_t w = room >= 8 ? load8(s) & ((UINT64_C(1) << (8 * n)) - 1) : head_of(s, n);
@@ -386,7 +386,9 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 	ps.nr_neg_dur = 0;
 	ps.first_neg_dur = -1;
 	ps.oom = 0;
-	memset(ps.last, 0, sizeof(ps.last));
+	for (int f = 0; f < NR_FIELDS; f++)
+		for (int i = 0; i < RECENT; i++)
+			ps.last[f][i].n = SIZE_MAX;	/* no string is that long: empty */
 
 	for (;;) {
 		p = jscan_ws(p, end);
