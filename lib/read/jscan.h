@@ -204,8 +204,7 @@ static inline const char *jscan_digit_run(const char *p, const char *end)
  * trace: a non-negative number of at most 18 integer digits, maybe with a
  * fraction and without an exponent, scale 0 to 3, that the text goes on
  * past.  Anything else goes to jscan_number; the result is the same either
- * way.  The digits are found first and then converted 8 at a time.
- * Inline always: the readers of ts and dur spend most of their time here.
+ * way.  Inline always: the readers of ts and dur spend most of their time here.
  */
 __attribute__((always_inline)) static inline int
 jscan_number_quick(struct jscan *js, const char **pp, int scale, int64_t *out)
@@ -214,27 +213,34 @@ jscan_number_quick(struct jscan *js, const char **pp, int scale, int64_t *out)
 					  INT64_MAX / 1000 };
 	static const int64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
 					  100000000 };
-	const char *p = *pp, *end = js->end, *e = jscan_digit_run(p, end);
-	int nd = (int)(e - p);
+	const char *p = *pp, *end = js->end;
 	int64_t v = 0;
+	int nd = 0;
 
-	if (!nd || nd > 18 || e >= end || (unsigned)scale >= 4u)
-		return jscan_number(js, pp, scale, out);
 #ifdef JSCAN_SWAR
-	/* Ts of 16 digits: two words; ids and durations: one. */
-	if (nd <= 16 && end - p >= 8) {
-		if (nd > 8) {
-			v = (int64_t)jscan_value8(jscan_load8(p), nd - 8) * pow10[8];
-			p += nd - 8;
-			nd = 8;
+	/* Two words hold ids, durations and a ts in µs (16 digits). */
+	if (end - p >= 16) {
+		uint64_t w = jscan_load8(p);
+		int d = jscan_digits8(w);
+
+		if (d == 8) {
+			uint64_t w2 = jscan_load8(p + 8);
+			int d2 = jscan_digits8(w2);
+
+			v = (int64_t)jscan_value8(w, 8);
+			if (d2)
+				v = v * pow10[d2] + (int64_t)jscan_value8(w2, d2);
+			d += d2;
+		} else if (d) {
+			v = (int64_t)jscan_value8(w, d);
 		}
-		v += (int64_t)jscan_value8(jscan_load8(p), nd);
-		p = e;
+		nd = d;
+		p += d;
 	}
 #endif
-	for (; p < e; p++)
+	for (; p < end && nd < 18 && JSCAN_IS_DIGIT(*p); p++, nd++)
 		v = v * 10 + (*p - '0');
-	if (v >= limit[scale])
+	if (!nd || p >= end || JSCAN_IS_DIGIT(*p) || (unsigned)scale >= 4u || v >= limit[scale])
 		return jscan_number(js, pp, scale, out);
 	v *= pow10[scale];
 	/*
