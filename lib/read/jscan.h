@@ -325,17 +325,20 @@ jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_
 	const char *p = *pp, *end = js->end, *q;
 	int rc;
 
-	p = jscan_ws(first ? p + 1 : p, end);
-	if (p >= end)
-		return JS_MORE;
-	if (*p == '}') {
-		*pp = p + 1;
-		*more = 0;
-		return JS_OK;
+	/* Most values are followed at once by ',', in compact and pretty text alike. */
+	if (first || p >= end || *p != ',') {
+		p = jscan_ws(first ? p + 1 : p, end);
+		if (p >= end)
+			return JS_MORE;
+		if (*p == '}') {
+			*pp = p + 1;
+			*more = 0;
+			return JS_OK;
+		}
+		if (!first && *p != ',')
+			return jscan_fail(js, p, what);
 	}
 	if (!first) {
-		if (*p != ',')
-			return jscan_fail(js, p, what);
 		p = jscan_ws(p + 1, end);
 		if (p >= end)
 			return JS_MORE;
