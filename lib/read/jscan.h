@@ -165,7 +165,7 @@ static inline int jscan_digits8(uint64_t w)
  * top of the word they leave zeros above them, and three multiplies pair
  * them up into 2, 4 and 8 digits.
  */
-static inline uint64_t jscan_value8(uint64_t w, int d)
+__attribute__((always_inline)) static inline uint64_t jscan_value8(uint64_t w, int d)
 {
 	w = (w & 0x0f0f0f0f0f0f0f0fu) << (8 * (8 - d));
 	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffu;
