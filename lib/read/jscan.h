@@ -354,19 +354,24 @@ jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_
 	} else if ((rc = jscan_string(js, &p, k, n)) != JS_OK) {
 		return rc;
 	}
-	if (p < end && *p == ':') {
-		p++;
+	/* ':' and the value, maybe after one space: the shape of nearly every member. */
+	if (end - p > 2 && *p == ':' && (unsigned char)p[1 + (p[1] == ' ')] > ' ') {
+		p += 1 + (p[1] == ' ');
 	} else {
+		if (p < end && *p == ':') {
+			p++;
+		} else {
+			p = jscan_ws(p, end);
+			if (p >= end)
+				return JS_MORE;
+			if (*p != ':')
+				return jscan_fail(js, p, "expected ':' after member name");
+			p++;
+		}
 		p = jscan_ws(p, end);
 		if (p >= end)
 			return JS_MORE;
-		if (*p != ':')
-			return jscan_fail(js, p, "expected ':' after member name");
-		p++;
 	}
-	p = jscan_ws(p, end);
-	if (p >= end)
-		return JS_MORE;
 	*pp = p;
 	*more = 1;
 	return JS_OK;
