@@ -9,8 +9,9 @@
  * itself (strings with escapes, skipped values, numbers) is run at each
  * level with quotes and backslashes placed across the 16- and 32-byte
  * block boundaries, and compared across levels and with the slow paths it
- * replaces: jscan_skip_fast with jscan_skip, jscan_number_quick with
- * jscan_number.  Texts sit in blocks of exactly their length, so a read
+ * replaces: jscan_skip_fast with jscan_skip, jscan_number_quick and
+ * jscan_skip_number with jscan_number (the same end, and for a bad
+ * number the same message at the same offset).  Texts sit in blocks of exactly their length, so a read
  * past the end trips ASan.
  */
 #include "evparse.h"
@@ -103,9 +104,11 @@ struct outcome {
 	long used;
 	int64_t value;
 	char text[160];
+	int64_t err_at;		/* the error's offset and message on JS_BAD */
+	char why[sizeof(((struct err *)0)->msg)];
 };
 
-enum op { OP_STRING, OP_SKIP, OP_SKIP_FAST, OP_NUMBER, OP_NUMBER_QUICK };
+enum op { OP_STRING, OP_SKIP, OP_SKIP_FAST, OP_NUMBER, OP_NUMBER_QUICK, OP_SKIP_NUMBER };
 
 static struct outcome run_op(enum op op, const char *s, size_t n)
 {
@@ -138,6 +141,13 @@ static struct outcome run_op(enum op op, const char *s, size_t n)
 	case OP_NUMBER_QUICK:
 		o.rc = jscan_number_quick(&js, &p, 3, &o.value);
 		break;
+	case OP_SKIP_NUMBER:
+		o.rc = jscan_skip_number(&js, &p);
+		break;
+	}
+	if (o.rc == JS_BAD) {
+		o.err_at = e.offset;
+		snprintf(o.why, sizeof(o.why), "%s", e.msg);
 	}
 	o.used = (long)(p - t);
 	if (o.rc == JS_RANGE || o.rc == JS_BAD)
@@ -150,7 +160,8 @@ static struct outcome run_op(enum op op, const char *s, size_t n)
 static int same(const struct outcome *x, const struct outcome *y)
 {
 	return x->rc == y->rc && x->used == y->used && x->value == y->value &&
-	       !memcmp(x->text, y->text, sizeof(x->text));
+	       !memcmp(x->text, y->text, sizeof(x->text)) && x->err_at == y->err_at &&
+	       !strcmp(x->why, y->why);
 }
 
 /* op on s at every level gives what it gives at the scalar level. */
@@ -251,6 +262,22 @@ static void test_skip_fast(void)
 }
 
 /* The inline integer path against the general one, on every kind of number. */
+/*
+ * jscan_skip_number on s ends where jscan_number ends (slow), with its
+ * error where it has one, at every level; a value too large is no error.
+ */
+static void check_skip_number(const struct outcome *slow, const char *s, size_t n)
+{
+	struct outcome skip = run_op(OP_SKIP_NUMBER, s, n), want = *slow;
+
+	if (want.rc == JS_RANGE)
+		want.rc = JS_OK;
+	want.value = 0;
+	CHECKF(same(&want, &skip), "skip \"%.*s\": rc %d/%d used %ld/%ld", (int)n, s, want.rc,
+	       skip.rc, want.used, skip.used);
+	check_levels(OP_SKIP_NUMBER, s, n);
+}
+
 static void test_numbers(void)
 {
 	static const char *const tails[] = { "", ",", "}", " ", ".", "e", "E", "5", "]" };
@@ -282,6 +309,7 @@ static void test_numbers(void)
 			quick = run_op(OP_NUMBER_QUICK, s, n + k);
 			CHECKF(same(&slow, &quick), "\"%.*s\": rc %d/%d value %" PRId64 "/%" PRId64,
 			       (int)(n + k), s, slow.rc, quick.rc, slow.value, quick.value);
+			check_skip_number(&slow, s, n + k);
 		}
 	}
 	/* The largest values that fit, and one past. */
@@ -297,6 +325,7 @@ static void test_numbers(void)
 			struct outcome quick = run_op(OP_NUMBER_QUICK, edge[i], strlen(edge[i]));
 
 			CHECKF(same(&slow, &quick), "%s", edge[i]);
+			check_skip_number(&slow, edge[i], strlen(edge[i]));
 		}
 	}
 }
