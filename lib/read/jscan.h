@@ -355,8 +355,10 @@ jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_
 		return rc;
 	}
 	/* ':' and the value, maybe after one space: the shape of nearly every member. */
-	if (end - p > 2 && *p == ':' && (unsigned char)p[1 + (p[1] == ' ')] > ' ') {
-		p += 1 + (p[1] == ' ');
+	if (end - p > 2 && p[0] == ':' && p[1] == ' ' && (unsigned char)p[2] > ' ') {
+		p += 2;
+	} else if (end - p > 1 && p[0] == ':' && (unsigned char)p[1] > ' ') {
+		p += 1;
 	} else {
 		if (p < end && *p == ':') {
 			p++;
