@@ -30,6 +30,7 @@ enum field { F_PH, F_NAME, F_CAT, F_PID, F_TID, F_COLL, F_PG, F_DTYPE, F_ARG_NAM
 struct last_str {
 	const char *s;
 	uint64_t head;		/* the first bytes, up to 8, zero-padded */
+	uint64_t mask;		/* the bits of head that hold them */
 	size_t n;
 	uint32_t id;
 };
@@ -92,7 +93,7 @@ static inline int cached(const struct last_str *c, const char *s, size_t n, size
 	if (c->n != n)
 		return 0;
 	if (n < 8) {
-		uint64_t w = room >= 8 ? load8(s) & ((UINT64_C(1) << (8 * n)) - 1) : head_of(s, n);
+		uint64_t w = room >= 8 ? load8(s) & c->mask : head_of(s, n);
 
 		return w == c->head;
 	}
@@ -121,6 +122,7 @@ HOT int intern(struct parser *ps, const char *p, const char *s, size_t n, size_t
 		return oom(ps, p);
 	last->s = strtab_str(&ps->b->strs, v);
 	last->head = head_of(s, n < 8 ? n : 8);
+	last->mask = n < 8 ? (UINT64_C(1) << (8 * n)) - 1 : UINT64_MAX;
 	last->n = n;
 	last->id = v;
 	*id = v;
