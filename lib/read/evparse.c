@@ -65,15 +65,7 @@ static int bad(struct parser *ps, const char *p, const char *msg)
 	return JS_BAD;
 }
 
-static inline uint64_t load8(const char *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, 8);
-	return w;
-}
-
-/* The n (0 to 7) first bytes of s, zero-padded, as a word loaded from s reads them. */
+/* The n (0 to 8) first bytes of s, zero-padded, as jscan_load8 of s places them. */
 static inline uint64_t head_of(const char *s, size_t n)
 {
 	uint64_t w = 0;
@@ -93,18 +85,18 @@ static inline int cached(const struct last_str *c, const char *s, size_t n, size
 	if (c->n != n)
 		return 0;
 	if (n < 8) {
-		uint64_t w = room >= 8 ? load8(s) & c->mask : head_of(s, n);
+		uint64_t w = room >= 8 ? jscan_load8(s) & c->mask : head_of(s, n);
 
 		return w == c->head;
 	}
-	if (load8(s) != c->head)
+	if (jscan_load8(s) != c->head)
 		return 0;
 	if (n > 32)
 		return memcmp(c->s + 8, s + 8, n - 8) == 0;
 	for (size_t i = 8; i + 8 < n; i += 8)
-		if (load8(s + i) != load8(c->s + i))
+		if (jscan_load8(s + i) != jscan_load8(c->s + i))
 			return 0;
-	return load8(s + n - 8) == load8(c->s + n - 8);
+	return jscan_load8(s + n - 8) == jscan_load8(c->s + n - 8);
 }
 
 HOT int intern(struct parser *ps, const char *p, const char *s, size_t n, size_t room, uint32_t *id,
@@ -122,7 +114,7 @@ HOT int intern(struct parser *ps, const char *p, const char *s, size_t n, size_t
 		return oom(ps, p);
 	last->s = strtab_str(&ps->b->strs, v);
 	last->head = head_of(s, n < 8 ? n : 8);
-	last->mask = n < 8 ? (UINT64_C(1) << (8 * n)) - 1 : UINT64_MAX;
+	last->mask = head_of("\xff\xff\xff\xff\xff\xff\xff\xff", n < 8 ? n : 8);
 	last->n = n;
 	last->id = v;
 	*id = v;
@@ -192,7 +184,7 @@ HOT int read_num(struct parser *ps, const char **pp, int scale, int64_t *out, in
 }
 
 HOT int read_time(struct parser *ps, const char **pp, struct trace_event *ev, int64_t *out,
-		     uint32_t flag)
+		  uint32_t flag)
 {
 	int set, rc = read_num(ps, pp, 3, out, &set);
 
@@ -204,7 +196,7 @@ HOT int read_time(struct parser *ps, const char **pp, struct trace_event *ev, in
 }
 
 HOT int read_int(struct parser *ps, const char **pp, struct trace_event *ev, int64_t *out,
-		    uint32_t flag)
+		 uint32_t flag)
 {
 	int set, rc = read_num(ps, pp, 0, out, &set);
 
@@ -226,7 +218,7 @@ HOT int skip_value(struct parser *ps, const char **pp)
 
 /* One arg value: the few keys the analyses use are kept. */
 HOT int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, const char *k,
-		    size_t n)
+		 size_t n)
 {
 	switch (n) {
 	case 4:
@@ -300,7 +292,7 @@ static int read_args(struct parser *ps, const char **pp, struct trace_event *ev)
 }
 
 HOT int read_member(struct parser *ps, const char **pp, struct trace_event *ev, const char *k,
-		       size_t n)
+		    size_t n)
 {
 	uint32_t ph;
 	int rc;

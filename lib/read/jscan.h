@@ -49,6 +49,18 @@ static inline int64_t jscan_off(const struct jscan *js, const char *p)
 int jscan_fail(struct jscan *js, const char *p, const char *msg);
 
 /*
+ * The 8 bytes at p as one word.  Where a word trick counts bytes by their
+ * place in the word, it is for little-endian builds only.
+ */
+static inline uint64_t jscan_load8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+/*
  * Most searches end within 16 bytes (a key, an indent, a short name):
  * one SSE2 block tested inline answers them without a call.  Where the
  * block does not, or at the scalar level, jsimd's search goes on.
@@ -82,10 +94,8 @@ static inline const char *jscan_ws(const char *p, const char *end)
 		return p + 1;
 	if (end - p > 8) {
 		const char *q = p + (*p == '\n');
-		uint64_t w;
+		uint64_t w = jscan_load8(q) ^ 0x2020202020202020u;
 
-		memcpy(&w, q, 8);
-		w ^= 0x2020202020202020u;
 		if (w) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 			q += __builtin_ctzll(w) >> 3;
@@ -173,13 +183,6 @@ __attribute__((always_inline)) static inline uint64_t jscan_value8(uint64_t w, i
 	return (w * 10000 + (w >> 32)) & 0xffffffffu;
 }
 
-static inline uint64_t jscan_load8(const char *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, 8);
-	return w;
-}
 #endif
 
 /* The end of the run of digits at p (p itself when there is none). */

@@ -11,8 +11,8 @@
  * block boundaries, and compared across levels and with the slow paths it
  * replaces: jscan_skip_fast with jscan_skip, jscan_number_quick and
  * jscan_skip_number with jscan_number (the same end, and for a bad
- * number the same message at the same offset).  Texts sit in blocks of exactly their length, so a read
- * past the end trips ASan.
+ * number the same message at the same offset).  Texts sit in blocks of
+ * exactly their length, so a read past the end trips ASan.
  */
 #include "evparse.h"
 #include "jscan.h"
