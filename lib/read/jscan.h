@@ -350,6 +350,30 @@ jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_
 		return jscan_fail(js, p, "expected a member name");
 	/* Keys are plain ("ph", "ts", "args"): borrowed, never decoded. */
 	q = jscan_find_quote(p + 1, end);
+#ifdef JSCAN_SWAR
+	/*
+	 * The closing quote, ':', maybe one space, and a byte above ' ' (the
+	 * value's first): nearly every member, answered from one word.
+	 */
+	if (end - q >= 8) {
+		uint64_t w = jscan_load8(q);
+
+		if ((w & 0xffffffu) == 0x203a22u && (unsigned char)(w >> 24) > ' ') {
+			*k = p + 1;
+			*n = (size_t)(q - p - 1);
+			*pp = q + 3;
+			*more = 1;
+			return JS_OK;
+		}
+		if ((w & 0xffffu) == 0x3a22u && (unsigned char)(w >> 16) > ' ') {
+			*k = p + 1;
+			*n = (size_t)(q - p - 1);
+			*pp = q + 2;
+			*more = 1;
+			return JS_OK;
+		}
+	}
+#endif
 	if (q < end && *q == '"') {
 		*k = p + 1;
 		*n = (size_t)(q - p - 1);
