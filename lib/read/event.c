@@ -33,15 +33,3 @@ void event_batch_reset(struct event_batch *b)
 	strtab_reset(&b->strs);
 	arena_release(&b->arena);
 }
-
-struct trace_event *event_batch_push(struct event_batch *b)
-{
-	struct trace_event *ev;
-
-	if (ALLOC_GROW(b->ev, b->n + 1, b->cap))
-		return NULL;
-	/* Only the head is zeroed: the args fields are valid by flag alone. */
-	ev = &b->ev[b->n++];
-	memset(ev, 0, offsetof(struct trace_event, correlation));
-	return ev;
-}

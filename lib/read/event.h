@@ -17,8 +17,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
+#include "grow.h"
 #include "strtab.h"
 
 /* flags: which optional fields were present */
@@ -81,8 +83,18 @@ void event_batch_reset(struct event_batch *b);
 /*
  * A record appended to b, or NULL when out of memory.  Everything up to
  * arg_name is zeroed; the args fields after it hold garbage until set and
- * are meaningful only where their EV_* flag is.
+ * are meaningful only where their EV_* flag is.  Inline: the parser calls
+ * it once per event.
  */
-struct trace_event *event_batch_push(struct event_batch *b);
+static inline struct trace_event *event_batch_push(struct event_batch *b)
+{
+	struct trace_event *ev;
+
+	if (ALLOC_GROW(b->ev, b->n + 1, b->cap))
+		return NULL;
+	ev = &b->ev[b->n++];
+	memset(ev, 0, offsetof(struct trace_event, correlation));
+	return ev;
+}
 
 #endif
