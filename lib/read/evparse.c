@@ -121,8 +121,12 @@ HOT int intern(struct parser *ps, const char *p, const char *s, size_t n, size_t
 	return JS_OK;
 }
 
-/* A string value into *id; any other value is skipped and leaves *id alone. */
-HOT int read_str(struct parser *ps, const char **pp, uint32_t *id, enum field f)
+/*
+ * A string value into *id, and its one character into *one when it has
+ * exactly one (else 0; one may be NULL); any other value is skipped and
+ * leaves both alone.
+ */
+HOT int read_str1(struct parser *ps, const char **pp, uint32_t *id, enum field f, char *one)
 {
 	const char *s, *at = *pp;
 	size_t n;
@@ -132,8 +136,15 @@ HOT int read_str(struct parser *ps, const char **pp, uint32_t *id, enum field f)
 		return jscan_skip_fast(&ps->js, pp);
 	if ((rc = jscan_string(&ps->js, pp, &s, &n)) != JS_OK)
 		return rc;
+	if (one)
+		*one = n == 1 ? s[0] : 0;
 	/* Borrowed from the text, or decoded into the arena (n bytes and a NUL). */
 	return intern(ps, at, s, n, s == at + 1 ? (size_t)(ps->js.end - s) : n, id, f);
+}
+
+HOT int read_str(struct parser *ps, const char **pp, uint32_t *id, enum field f)
+{
+	return read_str1(ps, pp, id, f, NULL);
 }
 
 /* pid and tid: the text of a string or of a number, interned alike. */
@@ -295,17 +306,19 @@ HOT int read_member(struct parser *ps, const char **pp, struct trace_event *ev, 
 		    size_t n)
 {
 	uint32_t ph;
+	char phase;
 	int rc;
 
 	switch (n) {
 	case 2:
 		if (KEY_IS(k, n, "ph")) {
+			/* A repeated "ph" replaces the first, a non-string one clears it. */
 			ph = 0;
-			if ((rc = read_str(ps, pp, &ph, F_PH)) != JS_OK)
+			phase = 0;
+			if ((rc = read_str1(ps, pp, &ph, F_PH, &phase)) != JS_OK)
 				return rc;
 			ev->ph = ph;
-			ev->phase = ph && strtab_len(&ps->b->strs, ph) == 1 ?
-					    strtab_str(&ps->b->strs, ph)[0] : 0;
+			ev->phase = phase;
 			return JS_OK;
 		}
 		if (KEY_IS(k, n, "ts"))
