@@ -122,6 +122,19 @@ HOT int intern(struct parser *ps, const char *p, const char *s, size_t n, size_t
 }
 
 /*
+ * jscan_skip_fast through a copy of *pp: the position of the member loops
+ * then stays in a register (see jscan_string).
+ */
+HOT int skip_fast(struct parser *ps, const char **pp)
+{
+	const char *t = *pp;
+	int rc = jscan_skip_fast(&ps->js, &t);
+
+	*pp = t;
+	return rc;
+}
+
+/*
  * A string value into *id, and its one character into *one when it has
  * exactly one (else 0; one may be NULL); any other value is skipped and
  * leaves both alone.
@@ -133,7 +146,7 @@ HOT int read_str1(struct parser *ps, const char **pp, uint32_t *id, enum field f
 	int rc;
 
 	if (*at != '"')
-		return jscan_skip_fast(&ps->js, pp);
+		return skip_fast(ps, pp);
 	if ((rc = jscan_string(&ps->js, pp, &s, &n)) != JS_OK)
 		return rc;
 	if (one)
@@ -160,7 +173,7 @@ HOT int read_id_text(struct parser *ps, const char **pp, uint32_t *id, enum fiel
 			return rc;
 		return intern(ps, at, at, (size_t)(*pp - at), (size_t)(ps->js.end - at), id, f);
 	}
-	return jscan_skip_fast(&ps->js, pp);
+	return skip_fast(ps, pp);
 }
 
 /*
@@ -191,7 +204,7 @@ HOT int read_num(struct parser *ps, const char **pp, int scale, int64_t *out, in
 			*set = 1;
 		return rc;
 	}
-	return jscan_skip_fast(&ps->js, pp);
+	return skip_fast(ps, pp);
 }
 
 HOT int read_time(struct parser *ps, const char **pp, struct trace_event *ev, int64_t *out,
@@ -224,7 +237,7 @@ HOT int skip_value(struct parser *ps, const char **pp)
 {
 	if (JSCAN_IS_DIGIT(**pp))
 		return jscan_skip_number(&ps->js, pp);
-	return jscan_skip_fast(&ps->js, pp);
+	return skip_fast(ps, pp);
 }
 
 /* One arg value: the few keys the analyses use are kept. */
@@ -293,7 +306,7 @@ static int read_args(struct parser *ps, const char **pp, struct trace_event *ev)
 	int rc, more;
 
 	if (*p != '{')
-		return jscan_skip_fast(&ps->js, pp);
+		return skip_fast(ps, pp);
 	for (rc = jscan_member(&ps->js, &p, 1, &k, &n, &more, ""); rc == JS_OK && more;
 	     rc = jscan_member(&ps->js, &p, 0, &k, &n, &more, "expected ',' or '}' in args"))
 		if ((rc = read_arg(ps, &p, ev, k, n)) != JS_OK)
@@ -339,8 +352,13 @@ HOT int read_member(struct parser *ps, const char **pp, struct trace_event *ev, 
 	case 4:
 		if (KEY_IS(k, n, "name"))
 			return read_str(ps, pp, &ev->name, F_NAME);
-		if (KEY_IS(k, n, "args"))
-			return read_args(ps, pp, ev);
+		if (KEY_IS(k, n, "args")) {
+			const char *t = *pp;	/* a copy, as in skip_fast */
+
+			rc = read_args(ps, &t, ev);
+			*pp = t;
+			return rc;
+		}
 		break;
 	}
 	return skip_value(ps, pp);

@@ -128,10 +128,19 @@ static inline const char *jscan_find_quote(const char *p, const char *end)
  */
 int jscan_string_slow(struct jscan *js, const char **pp, const char **s, size_t *len);
 
-/* jscan_string_slow, with the plain string that ends in its first block inline. */
+/*
+ * jscan_string_slow, with the plain string that ends in its first block
+ * inline.  The slow call goes through copies of *pp, *s and *len, as every
+ * out-of-line call from the inline readers here does: a variable whose
+ * address reaches a function the compiler cannot see into must live in
+ * memory, and the parser's position and key are used several times per
+ * member.
+ */
 static inline int jscan_string(struct jscan *js, const char **pp, const char **s, size_t *len)
 {
-	const char *q = jscan_find_quote(*pp + 1, js->end);
+	const char *q = jscan_find_quote(*pp + 1, js->end), *t, *ts = NULL;
+	size_t tn = 0;
+	int rc;
 
 	if (q < js->end && *q == '"') {
 		*s = *pp + 1;
@@ -139,7 +148,12 @@ static inline int jscan_string(struct jscan *js, const char **pp, const char **s
 		*pp = q + 1;
 		return JS_OK;
 	}
-	return jscan_string_slow(js, pp, s, len);
+	t = *pp;
+	rc = jscan_string_slow(js, &t, &ts, &tn);
+	*pp = t;
+	*s = ts;
+	*len = tn;
+	return rc;
 }
 
 /*
@@ -150,6 +164,16 @@ static inline int jscan_string(struct jscan *js, const char **pp, const char **s
  */
 enum { JS_RANGE = 2 };
 int jscan_number(struct jscan *js, const char **pp, int scale, int64_t *out);
+
+/* jscan_number through a copy of *pp (see jscan_string), for the inline readers. */
+static inline int jscan_number_via(struct jscan *js, const char **pp, int scale, int64_t *out)
+{
+	const char *t = *pp;
+	int rc = jscan_number(js, &t, scale, out);
+
+	*pp = t;
+	return rc;
+}
 
 #define JSCAN_IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
 
@@ -244,7 +268,7 @@ jscan_number_quick(struct jscan *js, const char **pp, int scale, int64_t *out)
 	for (; p < end && nd < 18 && JSCAN_IS_DIGIT(*p); p++, nd++)
 		v = v * 10 + (*p - '0');
 	if (!nd || p >= end || JSCAN_IS_DIGIT(*p) || (unsigned)scale >= 4u || v >= limit[scale])
-		return jscan_number(js, pp, scale, out);
+		return jscan_number_via(js, pp, scale, out);
 	v *= pow10[scale];
 	/*
 	 * A fraction (ts in µs with ns digits): its first `scale` digits, the
@@ -255,12 +279,12 @@ jscan_number_quick(struct jscan *js, const char **pp, int scale, int64_t *out)
 
 		p = jscan_digit_run(f, end);
 		if (p == f || p >= end)
-			return jscan_number(js, pp, scale, out);
+			return jscan_number_via(js, pp, scale, out);
 		for (int i = 0; i < scale && f + i < p; i++)
 			v += (f[i] - '0') * pow10[scale - 1 - i];
 	}
 	if (*p == 'e' || *p == 'E')
-		return jscan_number(js, pp, scale, out);
+		return jscan_number_via(js, pp, scale, out);
 	*out = v;
 	*pp = p;
 	return JS_OK;
@@ -288,7 +312,7 @@ __attribute__((always_inline)) static inline int jscan_skip_number(struct jscan 
 			e = p;	/* no digit after '.': jscan_number says so */
 	}
 	if (e == p || e >= end || *e == 'e' || *e == 'E') {
-		rc = jscan_number(js, pp, 0, &unused);
+		rc = jscan_number_via(js, pp, 0, &unused);
 		return rc == JS_RANGE ? JS_OK : rc;
 	}
 	*pp = e;
@@ -328,6 +352,14 @@ jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_
 	const char *p = *pp, *end = js->end, *q;
 	int rc;
 
+	/*
+	 * Defined on every path, so that the compiler, which sees the caller's
+	 * key in registers, knows it is never read unset; the stores it does
+	 * not need are dropped.
+	 */
+	*k = NULL;
+	*n = 0;
+	*more = 0;
 	/* Most values are followed at once by ',', in compact and pretty text alike. */
 	if (first || p >= end || *p != ',') {
 		p = jscan_ws(first ? p + 1 : p, end);
