@@ -339,6 +339,37 @@ int jscan_skip(struct jscan *js, const char **pp);
 int jscan_skip_fast(struct jscan *js, const char **pp);
 
 /*
+ * The '"' that opens a member name after the '{' or ',' at p, when no
+ * whitespace, one space, or a newline and up to 6 spaces (a pretty-printed
+ * trace's indent) come between; else NULL, and jscan_ws decides.  One word
+ * answers: the byte that ends the run of spaces must be the quote.
+ */
+static inline const char *jscan_next_name(const char *p, const char *end)
+{
+#ifdef JSCAN_SWAR
+	if (end - p > 16) {
+		uint64_t w = jscan_load8(p + 1), sp;
+
+		if ((w & 0xff) == '"')
+			return p + 1;
+		if ((w & 0xffff) == 0x2220u)
+			return p + 2;
+		sp = (w >> 8) ^ 0x20202020202020u;
+		if ((w & 0xff) == '\n' && sp) {
+			const char *q = p + 2 + (__builtin_ctzll(sp) >> 3);
+
+			if (*q == '"')
+				return q;
+		}
+	}
+#else
+	(void)p;
+	(void)end;
+#endif
+	return NULL;
+}
+
+/*
  * Step to the next member of an object.  *pp is at '{' (first) or just past
  * a member's value.  On JS_OK, *more is 1 with the key in (*k, *n) and *pp
  * at its value, or 0 with *pp past the closing '}'.  `what` is the message
@@ -360,26 +391,33 @@ jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_
 	*k = NULL;
 	*n = 0;
 	*more = 0;
-	/* Most values are followed at once by ',', in compact and pretty text alike. */
-	if (first || p >= end || *p != ',') {
-		p = jscan_ws(first ? p + 1 : p, end);
-		if (p >= end)
-			return JS_MORE;
-		if (*p == '}') {
-			*pp = p + 1;
-			*more = 0;
-			return JS_OK;
+	/*
+	 * Most values are followed at once by ',', in compact and pretty text
+	 * alike, and then by the next name after the whitespace one word holds.
+	 */
+	if ((first || (p < end && *p == ',')) && (q = jscan_next_name(p, end)) != NULL) {
+		p = q;
+	} else {
+		if (first || p >= end || *p != ',') {
+			p = jscan_ws(first ? p + 1 : p, end);
+			if (p >= end)
+				return JS_MORE;
+			if (*p == '}') {
+				*pp = p + 1;
+				*more = 0;
+				return JS_OK;
+			}
+			if (!first && *p != ',')
+				return jscan_fail(js, p, what);
 		}
-		if (!first && *p != ',')
-			return jscan_fail(js, p, what);
+		if (!first) {
+			p = jscan_ws(p + 1, end);
+			if (p >= end)
+				return JS_MORE;
+		}
+		if (*p != '"')
+			return jscan_fail(js, p, "expected a member name");
 	}
-	if (!first) {
-		p = jscan_ws(p + 1, end);
-		if (p >= end)
-			return JS_MORE;
-	}
-	if (*p != '"')
-		return jscan_fail(js, p, "expected a member name");
 	/* Keys are plain ("ph", "ts", "args"): borrowed, never decoded. */
 	q = jscan_find_quote(p + 1, end);
 #ifdef JSCAN_SWAR
