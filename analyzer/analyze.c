@@ -69,6 +69,8 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	cpuops_init(&res->cpuops);
 	comm_init(&res->comm);
 	phases_init(&res->phases, opts);
+	strtab_init(&res->tracks, 1);
+	launches_init(&res->launches);
 	buf_init(&res->mem_samples);
 }
 
@@ -80,6 +82,8 @@ void file_result_release(struct file_result *res)
 	cpuops_release(&res->cpuops);
 	comm_release(&res->comm);
 	phases_release(&res->phases);
+	strtab_release(&res->tracks);
+	launches_release(&res->launches);
 	free(res->memory);
 	buf_release(&res->mem_samples);
 	arena_release(&res->arena);
@@ -188,11 +192,12 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	struct file_result *res = ctx;
 	uint32_t nstr = strtab_count(&b->strs) + 1;
 	int64_t *ph = calloc(nstr, sizeof(*ph)), *cat = calloc(nstr, sizeof(*cat));
+	unsigned char *tag = calloc(b->n ? b->n : 1, 1);	/* launch.h's, per event */
 	int64_t min_ts = res->min_ts, max_end = res->max_end;
 	int has_span = res->has_span;
 	int rc = -1;
 
-	if (!ph || !cat)
+	if (!ph || !cat || !tag)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -220,8 +225,9 @@ static int on_batch(void *ctx, const struct event_batch *b)
 					 strtab_len(&b->strs, id), cat[id]))
 			goto out;
 	}
-	if (gpu_collect(&res->gpu, b) || cpuops_collect(&res->cpuops, b) ||
-	    phases_collect(&res->phases, b) || memory_collect(res, b) ||
+	if (gpu_collect(&res->gpu, b) || cpuops_collect(&res->cpuops, b, &res->tracks, tag) ||
+	    phases_collect(&res->phases, b, &res->tracks, tag) ||
+	    launches_collect(&res->launches, b, tag, &res->tracks) || memory_collect(res, b) ||
 	    comm_collect(&res->comm, b))
 		goto out;
 	rc = 0;
@@ -230,6 +236,7 @@ out:
 		res->oom = 1;
 	free(ph);
 	free(cat);
+	free(tag);
 	return rc;
 }
 
@@ -485,7 +492,9 @@ static int64_t start_unix(const struct file_result *res)
 /*
  * Compute the rank from what the read collected.  The three big analyses
  * are independent and write disjoint fields of rk, so with threads to spare
- * (one large file) they run side by side, each with its own arena.
+ * (one large file) they run side by side, each with its own arena; phases
+ * and cpuops only read the device work placed at its launches, placed once
+ * for both before they start.
  */
 static int finish(struct file_result *res, int nr_threads)
 {
@@ -493,6 +502,7 @@ static int finish(struct file_result *res, int nr_threads)
 	const struct trace_info *info = &res->info;
 	int64_t min_ts = res->has_span ? res->min_ts : 0;
 	struct arena a_gpu, a_cpu, a_phases;
+	struct placement pl;
 	int rc_gpu = 0, rc_cpu = 0, rc_phases = 0;
 	const char *base = rank_basename(res->path);
 
@@ -510,22 +520,25 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->by_cat = tally_to_counts(&res->by_cat, &res->arena, &rk->nr_by_cat);
 	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
 	if (!rk->path || !rk->source || !rk->by_ph || !rk->by_cat ||
-	    memory_rows(res, &res->arena, rk))
+	    memory_rows(res, &res->arena, rk) ||
+	    launches_place(&res->launches, strtab_count(&res->tracks), &pl))
 		return -1;
 	arena_init(&a_gpu);
 	arena_init(&a_cpu);
 	arena_init(&a_phases);
 	/* Longest first: libgomp hands sections out in order to free threads. */
 #pragma omp parallel sections num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
-	default(none) shared(res, rk, min_ts, a_gpu, a_cpu, a_phases, rc_gpu, rc_cpu, rc_phases)
+	default(none) shared(res, rk, min_ts, pl, a_gpu, a_cpu, a_phases, rc_gpu, rc_cpu, \
+			     rc_phases)
 	{
 #pragma omp section
-		rc_phases = phases_finish(&res->phases, min_ts, &a_phases, rk);
+		rc_phases = phases_finish(&res->phases, min_ts, &pl, &a_phases, rk);
 #pragma omp section
 		rc_gpu = gpu_finish(&res->gpu, &a_gpu, rk);
 #pragma omp section
-		rc_cpu = cpuops_finish(&res->cpuops, &a_cpu, rk);
+		rc_cpu = cpuops_finish(&res->cpuops, &pl, &a_cpu, rk);
 	}
+	placement_release(&pl);
 	arena_adopt(&res->arena, &a_gpu);
 	arena_adopt(&res->arena, &a_cpu);
 	arena_adopt(&res->arena, &a_phases);

@@ -3,8 +3,9 @@
  * start (longest first on ties) and sweeping with a stack of open spans; the
  * order is a permutation built by linear-time sorts (lib/sort), as there
  * are a million operator events in a gigabyte of trace.  Device time is
- * placed at its launch by launch.h, as for phases: two binary searches per
- * operator.
+ * placed at its launch by launch.h, as for phases; the sweep asks about the
+ * operators in thread and start order, so each question moves launch.h's
+ * cursor a few records forward instead of searching all of them.
  */
 #include "cpuops.h"
 
@@ -35,29 +36,24 @@ struct cpu_sums {
 void cpuops_init(struct cpuops *c)
 {
 	strtab_init(&c->names, 1);
-	strtab_init(&c->tracks, 1);
 	buf_init(&c->recs);
-	launches_init(&c->dev);
 	c->has_cat = 0;
 }
 
 void cpuops_release(struct cpuops *c)
 {
 	strtab_release(&c->names);
-	strtab_release(&c->tracks);
 	buf_release(&c->recs);
-	launches_release(&c->dev);
 }
 
 /*
- * Runtime calls and device work with a correlation id, by device.h's table
- * (by cat: the vendors whose device events carry no cat carry no
- * correlation either).  kind: per cat id, 0 unknown, 1 none, else rule + 2;
- * per name the refined kind + 1.
+ * The launch.h tag of ev: runtime calls and device work with a correlation
+ * id, by device.h's table (by cat: the vendors whose device events carry
+ * no cat carry no correlation either).  kind: per cat id, 0 unknown, 1
+ * none, else rule + 2; per name the refined kind + 1.
  */
-static int device_link(struct cpuops *c, const struct event_batch *b,
-		       const struct trace_event *ev, int16_t *cat_rule, signed char *name_kind,
-		       struct track_cache *cache)
+static unsigned device_link(const struct event_batch *b, const struct trace_event *ev,
+			    int16_t *cat_rule, signed char *name_kind)
 {
 	const struct strtab *st = &b->strs;
 	int kind;
@@ -79,17 +75,14 @@ static int device_link(struct cpuops *c, const struct event_batch *b,
 		name_kind[ev->name] = (signed char)((kind = (int)device_kind(cat_rule[ev->cat] - 2,
 			strtab_str(st, ev->name), strtab_len(st, ev->name))) + 1);
 	if (kind == DK_KERNEL || kind == DK_MEMCPY || kind == DK_MEMSET)
-		return launches_add_device(&c->dev, ev->correlation, ev->dur_ns);
-	if (kind == DK_RUNTIME || kind == DK_SYNC) {
-		uint32_t track = track_id(&c->tracks, cache, b, ev);
-
-		return track == STRTAB_OOM ? -1 :
-					     launches_add_call(&c->dev, ev->correlation, ev->ts_ns, track);
-	}
+		return LAUNCH_DEV(LAUNCH_CPUOPS);
+	if (kind == DK_RUNTIME || kind == DK_SYNC)
+		return LAUNCH_CALL(LAUNCH_CPUOPS);
 	return 0;
 }
 
-int cpuops_collect(struct cpuops *c, const struct event_batch *b)
+int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab *tracks,
+		   unsigned char *tag)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t cpu_op = strtab_find(st, "cpu_op", 6);
@@ -112,8 +105,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		uint32_t track;
 
 		c->has_cat |= ev->cat != 0;
-		if (device_link(c, b, ev, cat_rule, name_kind, &cache))
-			goto out;
+		tag[i] |= (unsigned char)device_link(b, ev, cat_rule, name_kind);
 		if (ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
 		if (!ev->cat && ev->name && !c->has_cat && !(device_pid && ev->pid == device_pid)) {
@@ -132,7 +124,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		rec.name = ev->name ? strtab_map(&c->names, st, ev->name, map) : 0;
 		if (rec.name == STRTAB_OOM)
 			goto out;
-		track = track_id(&c->tracks, &cache, b, ev);
+		track = track_id(tracks, &cache, b, ev);
 		if (track >= 1u << 31)	/* STRTAB_OOM, or more threads than the field holds */
 			goto out;
 		rec.track = track;
@@ -154,7 +146,7 @@ out:
  * perm: the records by thread, then start, then longest first (a parent
  * before the children that start with it), then file order.
  */
-static int nesting_order(struct cpuops *c, const struct cpu_rec *r, size_t n, uint32_t *perm)
+static int nesting_order(uint32_t nr_tracks, const struct cpu_rec *r, size_t n, uint32_t *perm)
 {
 	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
 	uint32_t *track = malloc((n ? n : 1) * sizeof(*track));
@@ -167,7 +159,7 @@ static int nesting_order(struct cpuops *c, const struct cpu_rec *r, size_t n, ui
 		track[i] = r[i].track;
 	}
 	if (sort_perm_u64(key, perm, n) ||
-	    sort_perm_id(track, strtab_count(&c->tracks), perm, n))
+	    sort_perm_id(track, nr_tracks, perm, n))
 		goto out;
 	/* Runs with one thread and start: longest first, by insertion (runs are short). */
 	for (size_t i = 1; i < n; i++) {
@@ -210,27 +202,28 @@ static size_t keep_ops(struct cpuops *c)
 	return k;
 }
 
-int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
+int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
+		  struct report_rank *rk)
 {
-	size_t n = keep_ops(c), depth = 0, rows = 0, nplaced = 0;
+	size_t n = keep_ops(c), depth = 0, rows = 0, at = 0;
 	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
 	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
-	int has_device = launches_any_device(&c->dev);	/* else device times are null */
-	struct placed *placed =
-		has_device ? launches_place(&c->dev, strtab_count(&c->tracks), &nplaced) : NULL;
+	/* else device times are null */
+	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
 	uint32_t *names = stack;	/* the sweep's stack, free again when names are needed */
 	struct cpu_sums *sum = NULL;	/* after nesting_order(), not beside its arrays */
 	int rc = -1;
 
-	if (!stack || !perm || (has_device && !placed) || nesting_order(c, r, n, perm) ||
+	if (!stack || !perm || nesting_order(pl->nr_tracks, r, n, perm) ||
 	    !(sum = calloc(n ? n : 1, sizeof(*sum))))
 		goto out;
-	for (size_t i = 0; i < n && has_device; i++)
-		sum[i].dev_ns = placed_within(placed, nplaced, r[i].track, r[i].ts_ns,
-					    sat_add(r[i].ts_ns, r[i].dur_ns));
 	for (size_t k = 0; k < n; k++) {
 		struct cpu_rec *s = &r[perm[k]];
 
+		/* perm is in thread and start order: the cursor only moves on */
+		if (has_device)
+			sum[perm[k]].dev_ns = placed_within(pl, LAUNCH_CPUOPS, &at, s->track,
+							    s->ts_ns, sat_add(s->ts_ns, s->dur_ns));
 		if (k && s->track != r[perm[k - 1]].track)
 			depth = 0;
 		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
@@ -292,10 +285,8 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 out:
 	free(stack);
 	free(perm);
-	free(placed);
 	free(sum);
 	/* The rows hold what the records gave: free them before comm_finish() runs. */
 	buf_release(&c->recs);
-	launches_release(&c->dev);	/* when there was no device work to place */
 	return rc;
 }
