@@ -17,6 +17,7 @@
 #include "metric.h"
 #include "rank.h"
 #include "sat.h"
+#include "sort.h"
 
 static void tally_init(struct tally *t)
 {
@@ -113,7 +114,6 @@ static struct report_memory *memory_row(struct file_result *res, int64_t dev)
 struct mem_sample {
 	int64_t ts_ns, device, allocated, reserved;
 	int64_t bytes;		/* args.Bytes: the change (2021 events carry only this) */
-	uint64_t seq;		/* file order, for a stable sort */
 	int has_total;		/* Total Allocated was given */
 };
 
@@ -162,7 +162,6 @@ static int memory_collect(struct file_result *res, const struct event_batch *b)
 			struct mem_sample s = { ev->ts_ns, dev, ev->mem_allocated,
 						ev->mem_reserved,
 						ev->flags & EV_MEM_BYTES ? ev->mem_bytes : 0,
-						res->mem_samples.len / sizeof(s),
 						!!(ev->flags & EV_MEM_ALLOCATED) };
 
 			if (!(ev->flags & EV_MEM_ALLOCATED))
@@ -311,15 +310,29 @@ static int cmp_memory(const void *a, const void *b)
 	return x->device < y->device ? -1 : x->device > y->device;
 }
 
-static int cmp_mem_sample(const void *a, const void *b)
+/*
+ * The samples s[0..n) by device, as in the rows m[0..nr) (sorted by
+ * device), then time, then file order.  -1 when out of memory.
+ */
+static int order_samples(struct mem_sample *s, size_t n, const struct report_memory *m, size_t nr)
 {
-	const struct mem_sample *x = a, *y = b;
+	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
+	uint32_t *row = malloc((n ? n : 1) * sizeof(*row));
+	int rc = -1;
 
-	if (x->device != y->device)
-		return x->device < y->device ? -1 : 1;
-	if (x->ts_ns != y->ts_ns)
-		return x->ts_ns < y->ts_ns ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (!key || !row || nr > UINT32_MAX)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		key[i] = sort_key_i64(s[i].ts_ns);
+		/* every sample's device has a row, and devices are few */
+		for (row[i] = 0; m[row[i]].device != s[i].device; row[i]++)
+			;
+	}
+	rc = sort_recs_id_key(s, n, sizeof(*s), row, (uint32_t)nr, key);
+out:
+	free(key);
+	free(row);
+	return rc;
 }
 
 /* m's timeline from the samples s[0..n) of its device, in time order. */
@@ -401,8 +414,8 @@ static int memory_rows(struct file_result *res, struct arena *a, struct report_r
 		qsort(rk->memory, res->nr_memory, sizeof(*rk->memory), cmp_memory);
 	rk->nr_memory = res->nr_memory;
 	/* rows and samples are both in device order now: walk them together */
-	if (ns > 1)
-		qsort(s, ns, sizeof(*s), cmp_mem_sample);
+	if (ns > 1 && order_samples(s, ns, rk->memory, rk->nr_memory))
+		return -1;
 	for (size_t i = 0; i < rk->nr_memory; i++) {
 		size_t end = at;
 

@@ -158,8 +158,7 @@ static int nesting_order(uint32_t nr_tracks, const struct cpu_rec *r, size_t n, 
 		key[i] = sort_key_i64(r[i].ts_ns);
 		track[i] = r[i].track;
 	}
-	if (sort_perm_u64(key, perm, n) ||
-	    sort_perm_id(track, nr_tracks, perm, n))
+	if (sort_perm_id_key(track, nr_tracks, key, perm, n))
 		goto out;
 	/* Runs with one thread and start: longest first, by insertion (runs are short). */
 	for (size_t i = 1; i < n; i++) {

@@ -443,17 +443,26 @@ static int64_t graph_kernels(struct gpu *g)
 }
 
 /*
- * The k-th smallest duration of r[0..n) (0-based), by radix selection on
- * 16-bit digits: four counting passes over the records, no copy of them.
+ * The k-th smallest duration of r[0..n) (0-based, n > 0), by radix
+ * selection on 16-bit digits: a counting pass over the records per digit in
+ * which they differ (durations below 2^32 ns agree in the top two), no copy
+ * of them.
  */
 static int64_t nth_dur(const struct gpu *g, const struct gpu_rec *r, size_t n, size_t k,
 		       size_t *count)
 {
-	uint64_t prefix = 0, mask = 0;
+	uint64_t prefix = 0, mask = 0, first = sort_key_i64(gpu_rec_dur(g, &r[0])), diff = 0;
 
+	for (size_t i = 1; i < n; i++)
+		diff |= sort_key_i64(gpu_rec_dur(g, &r[i])) ^ first;
 	for (int shift = 48; shift >= 0; shift -= 16) {
 		size_t d = 0;
 
+		if (!((diff >> shift) & 0xffff)) {	/* every key has first's digit */
+			prefix |= first & (uint64_t)0xffff << shift;
+			mask |= (uint64_t)0xffff << shift;
+			continue;
+		}
 		memset(count, 0, 65536 * sizeof(*count));
 		for (size_t i = 0; i < n; i++) {
 			uint64_t key = sort_key_i64(gpu_rec_dur(g, &r[i]));
@@ -477,6 +486,7 @@ static int64_t nth_dur(const struct gpu *g, const struct gpu_rec *r, size_t n, s
 static int kernel_median(const struct gpu *g, const struct gpu_rec *r, size_t n, int64_t *med)
 {
 	size_t *count;
+	int64_t hi;
 	double m;
 
 	*med = INT64_MIN;
@@ -484,18 +494,34 @@ static int kernel_median(const struct gpu *g, const struct gpu_rec *r, size_t n,
 		return 0;
 	if (!(count = malloc(65536 * sizeof(*count))))
 		return -1;
-	m = (double)nth_dur(g, r, n, n / 2, count);
-	if (n % 2 == 0)
-		m = ((double)nth_dur(g, r, n, n / 2 - 1, count) + m) / 2;
+	hi = nth_dur(g, r, n, n / 2, count);
 	free(count);
+	m = (double)hi;
+	if (n % 2 == 0) {	/* the one below: hi again, or the largest smaller one */
+		size_t less = 0;
+		int64_t lo = INT64_MIN;
+
+		for (size_t i = 0; i < n; i++) {
+			int64_t d = gpu_rec_dur(g, &r[i]);
+
+			if (d < hi) {
+				less++;
+				lo = d > lo ? d : lo;
+			}
+		}
+		m = ((double)(less < n / 2 ? hi : lo) + m) / 2;
+	}
 	/* an even count's median is a half-ns mean: truncated, as sub-ns digits are */
 	*med = (int64_t)m;
 	return 0;
 }
 
-/* One row per kernel name; r[perm[0..n)] are grouped by name. */
+/*
+ * One row per kernel name; r[perm[0..n)] are grouped by name, and cat[id]
+ * is the category of name id.
+ */
 static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_t *perm, size_t n,
-			struct arena *a, struct report_rank *rk)
+			const char *const *cat, struct arena *a, struct report_rank *rk)
 {
 	int64_t *durs = malloc((n ? n : 1) * sizeof(*durs));
 	size_t rows = 0, nr_names = n ? 1 : 0;
@@ -519,7 +545,7 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 			durs[j - i] = gpu_rec_dur(g, &recs[perm[j]]);
 		report_dist_of(&k->d, durs, j - i);
 		k->name = arena_strndup(a, name, len);
-		k->category = kcat_of(name, len);
+		k->category = cat[id];
 		k->share = rk->gpu.kernel_time_ns ?
 				   (double)k->d.total_ns / (double)rk->gpu.kernel_time_ns : 0.0;
 		if (!k->name || report_samples_of(&k->samples, a, durs, j - i)) {
@@ -543,6 +569,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	struct interval *all = NULL, *comm = NULL, *comp = NULL;
 	struct report_gpu *gp = &rk->gpu;
 	unsigned char *is_comm = NULL;
+	const char **cat = NULL;	/* kcat_of() each name, once: it matches many patterns */
 	uint32_t *perm = NULL;
 	int64_t first = 0, last = 0;
 	int any = 0, rc = -1;
@@ -558,11 +585,14 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	 * on a trace of nothing but kernels they are the peak of the run.
 	 */
 	is_comm = calloc(strtab_count(&g->names) + 1, 1);
-	if (!is_comm)
+	cat = malloc((strtab_count(&g->names) + 1) * sizeof(*cat));
+	if (!is_comm || !cat)
 		goto out;
-	for (uint32_t id = 1; id <= strtab_count(&g->names); id++)
-		is_comm[id] = !strcmp(kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id)),
-				      "comm");
+	cat[0] = kcat_of("", 0);
+	for (uint32_t id = 1; id <= strtab_count(&g->names); id++) {
+		cat[id] = kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id));
+		is_comm[id] = !strcmp(cat[id], "comm");
+	}
 	for (size_t i = 0; i < n; i++) {
 		nr_kind[rec_kind(&r[i])]++;
 		if (rec_kind(&r[i]) == GPU_KERNEL)
@@ -663,12 +693,13 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	perm = group_by_name(g, r, nk);
 	if (!perm)
 		goto out;
-	rc = kernel_table(g, r, perm, nk, a, rk);
+	rc = kernel_table(g, r, perm, nk, cat, a, rk);
 out:
 	free(all);
 	free(comm);
 	free(comp);
 	free(is_comm);
+	free(cat);
 	free(perm);
 	/* The report holds what the records gave: free them for comm_finish's peak. */
 	buf_release(&g->recs);

@@ -64,22 +64,6 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 	return buf_ok(&l->calls) && buf_ok(&l->device) ? 0 : -1;
 }
 
-/* Order v[0..n) by key, then by track: a stable permutation applied in place. */
-static int order_by(void *v, size_t n, size_t size, const uint64_t *key, const uint32_t *track,
-		    uint32_t nr_tracks)
-{
-	uint32_t *perm = sort_identity(n);
-	int rc = -1;
-
-	if (!perm || sort_perm_u64(key, perm, n) || sort_perm_id(track, nr_tracks, perm, n) ||
-	    sort_apply(v, n, size, perm))
-		goto out;
-	rc = 0;
-out:
-	free(perm);
-	return rc;
-}
-
 /*
  * Sort the calls by correlation (file order on ties) and keep, per
  * correlation, each user's first call: one record when the users agree (as
@@ -193,7 +177,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 		key[i] = sort_key_i64(out[i].ts_ns);
 		track[i] = out[i].track;
 	}
-	if (order_by(out, n, sizeof(*out), key, track, nr_tracks))
+	if (sort_recs_id_key(out, n, sizeof(*out), track, nr_tracks, key))
 		goto fail;
 	for (size_t i = 0; i <= n; i++) {
 		for (int w = 0; w < LAUNCH_NR_USERS; w++) {

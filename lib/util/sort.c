@@ -196,3 +196,31 @@ int sort_perm_id(const uint32_t *id, uint32_t max_id, uint32_t *perm, size_t n)
 	free(out);
 	return 0;
 }
+
+int sort_perm_id_key(const uint32_t *id, uint32_t max_id, const uint64_t *key, uint32_t *perm,
+		     size_t n)
+{
+	size_t i = 1;
+
+	if (sort_perm_id(id, max_id, perm, n))
+		return -1;
+	while (i < n && (id[perm[i - 1]] != id[perm[i]] || key[perm[i - 1]] <= key[perm[i]]))
+		i++;
+	if (i == n)
+		return 0;
+	/* stable sorts: by key, then by id, leaves equal (id, key) in their first order */
+	return sort_perm_u64(key, perm, n) || sort_perm_id(id, max_id, perm, n) ? -1 : 0;
+}
+
+int sort_recs_id_key(void *recs, size_t n, size_t size, const uint32_t *id, uint32_t max_id,
+		     const uint64_t *key)
+{
+	uint32_t *perm = sort_identity(n);
+	int rc = -1;
+
+	if (perm && !sort_perm_id_key(id, max_id, key, perm, n) &&
+	    !sort_apply(recs, n, size, perm))
+		rc = 0;
+	free(perm);
+	return rc;
+}
