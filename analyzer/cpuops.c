@@ -94,6 +94,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab 
 	signed char *name_kind = calloc(nstr, 1);
 	signed char *op_name = calloc(nstr, 1);	/* no cat: 0 unknown, 1 no, 2 an operator */
 	uint32_t *map = calloc(nstr, sizeof(*map));
+	int has_cat = c->has_cat;	/* a local: the stores below could alias it */
 	int rc = -1;
 
 	if (!map || !cat_rule || !name_kind || !op_name ||
@@ -104,11 +105,11 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab 
 		struct cpu_rec rec = { 0 };
 		uint32_t track;
 
-		c->has_cat |= ev->cat != 0;
+		has_cat |= ev->cat != 0;
 		tag[i] |= (unsigned char)device_link(b, ev, cat_rule, name_kind);
 		if (ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
-		if (!ev->cat && ev->name && !c->has_cat && !(device_pid && ev->pid == device_pid)) {
+		if (!ev->cat && ev->name && !has_cat && !(device_pid && ev->pid == device_pid)) {
 			/* PyTorch's legacy writer: operators are the spans that are no annotation */
 			if (!op_name[ev->name])
 				op_name[ev->name] = annot_is_user(strtab_str(st, ev->name),
@@ -133,6 +134,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab 
 		c->recs.len += sizeof(rec);
 	}
 	c->recs.data[c->recs.len] = '\0';	/* buf's invariant, kept by hand */
+	c->has_cat = has_cat;
 	rc = 0;
 out:
 	free(map);

@@ -187,6 +187,13 @@ static int add_kern_corr(struct gpu *g, int64_t corr)
 	return buf_ok(&g->kern_corr) ? 0 : -1;
 }
 
+/* The text of string id of st ("" for none), its length in *n: asked once per name, not per event. */
+static const char *name_text(const struct strtab *st, uint32_t id, size_t *n)
+{
+	*n = id ? strtab_len(st, id) : 0;
+	return id ? strtab_str(st, id) : "";
+}
+
 static inline uint32_t rec_name(const struct gpu_rec *r)
 {
 	return r->name_kind >> GPU_KIND_BITS;
@@ -214,10 +221,10 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
-		const char *s = ev->name ? strtab_str(st, ev->name) : "";
-		size_t n = ev->name ? strtab_len(st, ev->name) : 0;
 		int kind = -1, r;
 		uint32_t name;
+		const char *text;
+		size_t n;
 
 		if (ev->phase == 'M' && pname && ev->name == pname && ev->arg_name && ev->pid) {
 			uint32_t pid = strtab_map(&g->pids, st, ev->pid, pmap);
@@ -240,15 +247,18 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 			if (cat_rule[ev->cat] > 1) {
 				r = cat_rule[ev->cat] - 2;
 				if (ans_rule[ev->name] != r + 1) {
-					ans[ev->name] = dev_answer_of(r, s, n);
+					text = name_text(st, ev->name, &n);
+					ans[ev->name] = dev_answer_of(r, text, n);
 					ans_rule[ev->name] = (int16_t)(r + 1);
 				}
 				kind = kind_of(g, r, ans[ev->name]);
 			}
 		}
 		if (kind < 0 && ev->phase == 'X' && ev->name) {
-			if (!host[ev->name])
-				host[ev->name] = (signed char)(host_comm_kind(s, n) + 2);
+			if (!host[ev->name]) {
+				text = name_text(st, ev->name, &n);
+				host[ev->name] = (signed char)(host_comm_kind(text, n) + 2);
+			}
 			kind = host[ev->name] - 2;
 		}
 		if (kind < 0 && !ev->cat && ev->phase == 'X' && ev->pid) {
@@ -268,8 +278,10 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 					goto out;
 				continue;
 			}
-			if (*slot > 1)
-				kind = kind_of(g, *slot - 2, dev_answer_of(*slot - 2, s, n));
+			if (*slot > 1) {
+				text = name_text(st, ev->name, &n);
+				kind = kind_of(g, *slot - 2, dev_answer_of(*slot - 2, text, n));
+			}
 		}
 		if (kind < 0)
 			continue;

@@ -1,8 +1,7 @@
 /*
- * launch: see launch.h.  The sorts are permutations built by linear-time
- * radix sorts (lib/sort), stable, so the first launch of a correlation in
- * file order stays first, and each user's records keep the order they had
- * when each user placed its own.
+ * launch: see launch.h.  A hash table finds each correlation's first
+ * launch; the sort by thread and time is stable (lib/sort), so each user's
+ * records keep the order they had when each user placed its own.
  */
 #include "launch.h"
 
@@ -65,57 +64,54 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 }
 
 /*
- * Sort the calls by correlation (file order on ties) and keep, per
- * correlation, each user's first call: one record when the users agree (as
- * they nearly always do), its users the bits of those that chose it.
- * Returns how many are kept.
+ * Each correlation's first call per user, in a hash table built in file
+ * order: a slot holds, per user, 1 + the index of that call (0: none yet);
+ * the slot's correlation is that of its calls.  Open addressing, at most
+ * half full, so a lookup costs a probe or two; the calls need no sorting.
  */
-static size_t first_calls(struct launch_call *c, size_t n)
+struct first_calls {
+	uint32_t (*slot)[LAUNCH_NR_USERS];
+	size_t mask;
+	const struct launch_call *c;
+};
+
+static size_t slot_of(const struct first_calls *t, int64_t corr)
 {
-	size_t u = 0;
+	size_t i = (size_t)(((uint64_t)corr * 0x9e3779b97f4a7c15ull) >> 32) & t->mask;
 
-	for (size_t i = 0, j; i < n; i = j) {
-		size_t first[LAUNCH_NR_USERS];
-		struct launch_call keep[LAUNCH_NR_USERS];
-		size_t k = 0;
+	for (;; i = (i + 1) & t->mask) {
+		const uint32_t *s = t->slot[i];
+		int used = 0;
 
-		for (int w = 0; w < LAUNCH_NR_USERS; w++)
-			first[w] = SIZE_MAX;
-		for (j = i; j < n && c[j].corr == c[i].corr; j++)
-			for (int w = 0; w < LAUNCH_NR_USERS; w++)
-				if (first[w] == SIZE_MAX && (c[j].users & (1u << w)))
-					first[w] = j;
-		/* the chosen calls in file order, then written over the run's start */
-		for (size_t x = i; x < j; x++) {
-			unsigned users = 0;
-
-			for (int w = 0; w < LAUNCH_NR_USERS; w++)
-				users |= first[w] == x ? 1u << w : 0;
-			if (users) {
-				keep[k] = c[x];
-				keep[k++].users = users;
-			}
+		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
+			if (s[w] && t->c[s[w] - 1].corr == corr)
+				return i;
+			used |= s[w] != 0;
 		}
-		for (size_t x = 0; x < k; x++)
-			c[u++] = keep[x];
+		if (!used)
+			return i;
 	}
-	return u;
 }
 
-/* The index of the first of c[0..n) (sorted by correlation) with correlation corr, or n. */
-static size_t find_corr(const struct launch_call *c, size_t n, int64_t corr)
+static int first_calls_init(struct first_calls *t, const struct launch_call *c, size_t n)
 {
-	size_t lo = 0, hi = n;
+	size_t size = 2;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	while (size < 2 * n)
+		size *= 2;
+	t->c = c;
+	t->mask = size - 1;
+	t->slot = n < UINT32_MAX ? calloc(size, sizeof(*t->slot)) : NULL;
+	if (!t->slot)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t *s = t->slot[slot_of(t, c[i].corr)];
 
-		if (c[mid].corr < corr)
-			lo = mid + 1;
-		else
-			hi = mid;
+		for (int w = 0; w < LAUNCH_NR_USERS; w++)
+			if (!s[w] && (c[i].users & (1u << w)))
+				s[w] = (uint32_t)i + 1;
 	}
-	return lo < n && c[lo].corr == corr ? lo : n;
+	return 0;
 }
 
 /* Append {ts, dur per user, track} to *out (room for *cap), growing it.  -1 when out of memory. */
@@ -144,7 +140,8 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 {
 	struct launch_call *c = (struct launch_call *)(void *)l->calls.data;
 	const struct launch_dev *d = (const struct launch_dev *)(void *)l->device.data;
-	size_t nc = l->calls.len / sizeof(*c), nd = l->device.len / sizeof(*d), u, n = 0;
+	size_t nc = l->calls.len / sizeof(*c), nd = l->device.len / sizeof(*d), n = 0;
+	struct first_calls first = { NULL, 0, c };
 	size_t cap = nd + 2;
 	struct placed *out = malloc(cap * sizeof(*out));
 	uint64_t *key = NULL;
@@ -155,19 +152,29 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	pl->n = 0;
 	pl->nr_tracks = nr_tracks;
 	pl->any_device = l->any_device;
-	/* by correlation, file order on ties: corr comes first in a launch_call */
-	if (!out || sort_by_first_i64(c, nc, sizeof(*c)))
+	if (!out || first_calls_init(&first, c, nc))
 		goto fail;
-	u = first_calls(c, nc);
 	for (size_t i = 0; i < nd; i++) {
-		for (size_t k = find_corr(c, u, d[i].corr); k < u && c[k].corr == d[i].corr; k++) {
-			unsigned users = c[k].users & d[i].users;
+		const uint32_t *s = first.slot[slot_of(&first, d[i].corr)];
 
-			if (users && push_placed(&out, &n, &cap, &c[k], users, d[i].dur_ns))
+		/* one record per call chosen, each with the users that chose it */
+		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
+			unsigned users = 0;
+
+			if (!s[w] || !(d[i].users & (1u << w)))
+				continue;
+			for (int x = 0; x < LAUNCH_NR_USERS; x++)
+				if (s[x] == s[w] && (d[i].users & (1u << x)))
+					users |= 1u << x;
+			if (users & ((1u << w) - 1))	/* placed with an earlier user's */
+				continue;
+			if (push_placed(&out, &n, &cap, &c[s[w] - 1], users, d[i].dur_ns))
 				goto fail;
 		}
 	}
 	/* out holds what the calls and device work gave: free them before the sort's arrays */
+	free(first.slot);
+	first.slot = NULL;
 	launches_release(l);
 	key = malloc((n ? n : 1) * sizeof(*key));
 	track = malloc((n ? n : 1) * sizeof(*track));
@@ -196,6 +203,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	pl->n = n;
 	return 0;
 fail:
+	free(first.slot);
 	free(out);
 	free(key);
 	free(track);

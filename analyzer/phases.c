@@ -141,34 +141,49 @@ static void phase_name(const struct phase_opts *o, const char *raw, struct buf *
 	}
 }
 
+/* What phases_collect() makes of a cat (by the batch's id). */
+enum cat_class { CAT_OTHER, CAT_UA, CAT_GUA, CAT_LAUNCH, CAT_KERNEL };
+
+static const struct {
+	const char *cat;
+	enum cat_class cls;
+} cat_classes[] = {
+	{ "user_annotation", CAT_UA },
+	{ "gpu_user_annotation", CAT_GUA },
+	{ "cuda_runtime", CAT_LAUNCH },
+	{ "cuda_driver", CAT_LAUNCH },
+	{ "Runtime", CAT_LAUNCH },	/* Kineto 2021 */
+	{ "kernel", CAT_KERNEL },
+	{ "Kernel", CAT_KERNEL },
+};
+
 int phases_collect(struct phases *p, const struct event_batch *b, struct strtab *tracks,
 		   unsigned char *tag)
 {
 	const struct strtab *st = &b->strs;
-	uint32_t ua = strtab_find(st, "user_annotation", 15);
-	uint32_t gua = strtab_find(st, "gpu_user_annotation", 19);
-	uint32_t rt = strtab_find(st, "cuda_runtime", 12);
-	uint32_t drv = strtab_find(st, "cuda_driver", 11);
-	uint32_t kernel = strtab_find(st, "kernel", 6);
-	uint32_t rt21 = strtab_find(st, "Runtime", 7);	/* Kineto 2021 */
-	uint32_t kernel21 = strtab_find(st, "Kernel", 6);
 	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes, 3 by name */
 	unsigned char *pstep = calloc(nstr, 1);	/* ProfilerStep#N: 0 unknown, 1 no, 2 yes */
+	unsigned char *cls = calloc(nstr, 1);	/* enum cat_class by cat id */
 	struct track_cache cache = { 0 };
+	int has_cat = p->has_cat;	/* a local: the stores below could alias it */
 	struct buf name;
 	int rc = -1;
 
 	buf_init(&name);
-	if (!map || !rule || !pstep)
+	if (!map || !rule || !pstep || !cls)
 		goto out;
+	for (size_t k = 0; k < sizeof(cat_classes) / sizeof(cat_classes[0]); k++)
+		cls[strtab_find(st, cat_classes[k].cat, strlen(cat_classes[k].cat))] =
+			(unsigned char)cat_classes[k].cls;
+	cls[0] = CAT_OTHER;	/* where a cat is not in the batch */
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		int span = 0;
 
-		p->has_cat |= ev->cat != 0;
+		has_cat |= ev->cat != 0;
 		if (ev->flags & (EV_FRAMES | EV_BLOCKS)) {
 			struct gen_count c = { ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
 					       ev->value };
@@ -180,7 +195,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, struct strtab 
 		}
 		if (!(ev->flags & EV_TS))
 			continue;
-		if (ev->phase == 'X' && ev->name && ua && ev->cat == ua) {
+		if (ev->phase == 'X' && ev->name && cls[ev->cat] == CAT_UA) {
 			span = 1;
 		} else if (ev->phase == 'X' && ev->name && !ev->cat) {
 			if (!rule[ev->name]) {
@@ -193,9 +208,9 @@ int phases_collect(struct phases *p, const struct event_batch *b, struct strtab 
 			}
 			/* by name only while no event had a cat, never device work */
 			span = rule[ev->name] == 2 ||
-			       (rule[ev->name] == 3 && !p->has_cat &&
+			       (rule[ev->name] == 3 && !has_cat &&
 				!(device_pid && ev->pid == device_pid));
-		} else if (ev->phase == 'X' && ev->name && ev->cat != gua) {
+		} else if (ev->phase == 'X' && ev->name && cls[ev->cat] != CAT_GUA) {
 			/*
 			 * ProfilerStep#N whatever its cat: cpu_op (torch_npu), Operator
 			 * (2021); not gpu_user_annotation, the GPU's copy of the span.
@@ -213,20 +228,20 @@ int phases_collect(struct phases *p, const struct event_batch *b, struct strtab 
 			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
 				goto out;
 			buf_add(&p->spans, &s, sizeof(s));
-		} else if (ev->cat && (ev->cat == rt || ev->cat == drv || ev->cat == rt21) &&
-			   (ev->flags & EV_CORRELATION)) {
+		} else if (cls[ev->cat] == CAT_LAUNCH && (ev->flags & EV_CORRELATION)) {
 			tag[i] |= LAUNCH_CALL(LAUNCH_PHASES);
-		} else if (ev->cat && (ev->cat == kernel || ev->cat == kernel21) &&
-			   (ev->flags & EV_CORRELATION)) {
+		} else if (cls[ev->cat] == CAT_KERNEL && (ev->flags & EV_CORRELATION)) {
 			tag[i] |= LAUNCH_DEV(LAUNCH_PHASES);
 		}
 	}
+	p->has_cat = has_cat;
 	rc = buf_ok(&p->spans) && buf_ok(&p->frame_counts) && buf_ok(&p->block_counts) ? 0 : -1;
 out:
 	buf_release(&name);
 	free(map);
 	free(rule);
 	free(pstep);
+	free(cls);
 	return rc;
 }
 
