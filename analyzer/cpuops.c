@@ -211,8 +211,8 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
 	/* else device times are null */
 	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
-	uint32_t *names = stack;	/* the sweep's stack, free again when names are needed */
 	struct cpu_sums *sum = NULL;	/* after nesting_order(), not beside its arrays */
+	struct report_cpu_op *by_name = NULL;	/* after the sweep's arrays */
 	int rc = -1;
 
 	if (!stack || !perm || nesting_order(pl->nr_tracks, r, n, perm) ||
@@ -238,46 +238,47 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		stack[depth++] = perm[k];
 	}
 
-	/* One row per name: group the records by name id. */
-	for (size_t i = 0; i < n; i++) {
-		perm[i] = (uint32_t)i;
-		names[i] = r[i].name;
-	}
-	if (sort_perm_id(names, strtab_count(&c->names), perm, n))
+	/* One row per name: sums by name id, added in file order, then the names used. */
+	free(stack);
+	free(perm);
+	stack = perm = NULL;
+	by_name = malloc(((size_t)strtab_count(&c->names) + 1) * sizeof(*by_name));
+	if (!by_name)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		rows += !i || r[perm[i]].name != r[perm[i - 1]].name;
+	for (uint32_t id = 0; id <= strtab_count(&c->names); id++) {
+		struct report_cpu_op *op = &by_name[id];
+
+		op->count = op->total_ns = op->self_ns = 0;
+		op->device_ns = op->self_device_ns = has_device ? 0 : -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct report_cpu_op *op = &by_name[r[i].name];
+
+		rows += op->count++ == 0;
+		op->total_ns = sat_add(op->total_ns, r[i].dur_ns);
+		op->self_ns = sat_add(op->self_ns, sat_sub(r[i].dur_ns, sum[i].child_ns));
+		if (!has_device)
+			continue;
+		op->device_ns = sat_add(op->device_ns, sum[i].dev_ns);
+		op->self_device_ns = sat_add(op->self_device_ns,
+					     sat_sub(sum[i].dev_ns, sum[i].child_dev_ns));
+	}
 	/* a row per name, not per record: the rows stay in the report */
 	rk->cpu_ops = arena_alloc(a, (rows ? rows : 1) * sizeof(*rk->cpu_ops));
 	rows = 0;
 	if (!rk->cpu_ops)
 		goto out;
-	for (size_t i = 0; i < n;) {
-		struct report_cpu_op *op = &rk->cpu_ops[rows++];
-		uint32_t name = r[perm[i]].name;
-		size_t j = i;
+	for (uint32_t id = 0; id <= strtab_count(&c->names); id++) {
+		struct report_cpu_op *op = &rk->cpu_ops[rows];
 
-		op->name = name ? arena_strndup(a, strtab_str(&c->names, name),
-						strtab_len(&c->names, name))
-				: "";
+		if (!by_name[id].count)
+			continue;
+		*op = by_name[id];
+		op->name = id ? arena_strndup(a, strtab_str(&c->names, id), strtab_len(&c->names, id))
+			      : "";
 		if (!op->name)
 			goto out;
-		op->count = op->total_ns = op->self_ns = 0;
-		op->device_ns = op->self_device_ns = has_device ? 0 : -1;
-		for (; j < n && r[perm[j]].name == name; j++) {
-			const struct cpu_rec *x = &r[perm[j]];
-			const struct cpu_sums *xs = &sum[perm[j]];
-
-			op->count++;
-			op->total_ns = sat_add(op->total_ns, x->dur_ns);
-			op->self_ns = sat_add(op->self_ns, sat_sub(x->dur_ns, xs->child_ns));
-			if (!has_device)
-				continue;
-			op->device_ns = sat_add(op->device_ns, xs->dev_ns);
-			op->self_device_ns = sat_add(op->self_device_ns,
-						     sat_sub(xs->dev_ns, xs->child_dev_ns));
-		}
-		i = j;
+		rows++;
 	}
 	if (rows > 1)
 		qsort(rk->cpu_ops, rows, sizeof(*rk->cpu_ops), cmp_row);
@@ -287,6 +288,7 @@ out:
 	free(stack);
 	free(perm);
 	free(sum);
+	free(by_name);
 	/* The rows hold what the records gave: free them before comm_finish() runs. */
 	buf_release(&c->recs);
 	return rc;
