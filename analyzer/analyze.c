@@ -4,6 +4,10 @@
  * Each batch is counted by its local string ids first, then the few
  * distinct ph and cat values of the batch are folded into the per-file
  * tallies, so the per-event work is two array increments and a min/max.
+ * The collectors then run one after the other over the batch (the reader
+ * calls on_batch() serially, in file order); phases and gpu (for cpuops)
+ * mark the batch's launches and device work in a byte per event, and
+ * launch.h keeps each marked event once for both.
  */
 #include "analyze.h"
 
@@ -224,7 +228,7 @@ static int on_batch(void *ctx, const struct event_batch *b)
 					 strtab_len(&b->strs, id), cat[id]))
 			goto out;
 	}
-	if (gpu_collect(&res->gpu, b) || cpuops_collect(&res->cpuops, b, &res->tracks, tag) ||
+	if (gpu_collect(&res->gpu, b, tag) || cpuops_collect(&res->cpuops, b, &res->tracks) ||
 	    phases_collect(&res->phases, b, &res->tracks, tag) ||
 	    launches_collect(&res->launches, b, tag, &res->tracks) || memory_collect(res, b) ||
 	    comm_collect(&res->comm, b))
@@ -539,17 +543,21 @@ static int finish(struct file_result *res, int nr_threads)
 	arena_init(&a_gpu);
 	arena_init(&a_cpu);
 	arena_init(&a_phases);
-	/* Longest first: libgomp hands sections out in order to free threads. */
+	/*
+	 * Longest first: libgomp hands sections out in order to free threads
+	 * (on real Kineto traces gpu and cpuops take about as long, phases a
+	 * fifth of either).
+	 */
 #pragma omp parallel sections num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
 	default(none) shared(res, rk, min_ts, pl, a_gpu, a_cpu, a_phases, rc_gpu, rc_cpu, \
 			     rc_phases)
 	{
 #pragma omp section
-		rc_phases = phases_finish(&res->phases, min_ts, &pl, &a_phases, rk);
-#pragma omp section
 		rc_gpu = gpu_finish(&res->gpu, &a_gpu, rk);
 #pragma omp section
 		rc_cpu = cpuops_finish(&res->cpuops, &pl, &a_cpu, rk);
+#pragma omp section
+		rc_phases = phases_finish(&res->phases, min_ts, &pl, &a_phases, rk);
 	}
 	placement_release(&pl);
 	arena_adopt(&res->arena, &a_gpu);

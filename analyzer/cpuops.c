@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "annot.h"
-#include "device.h"
 #include "launch.h"
 #include "sat.h"
 #include "sort.h"
@@ -46,43 +45,7 @@ void cpuops_release(struct cpuops *c)
 	buf_release(&c->recs);
 }
 
-/*
- * The launch.h tag of ev: runtime calls and device work with a correlation
- * id, by device.h's table (by cat: the vendors whose device events carry
- * no cat carry no correlation either).  kind: per cat id, 0 unknown, 1
- * none, else rule + 2; per name the refined kind + 1.
- */
-static unsigned device_link(const struct event_batch *b, const struct trace_event *ev,
-			    int16_t *cat_rule, signed char *name_kind)
-{
-	const struct strtab *st = &b->strs;
-	int kind;
-
-	if (!ev->cat || !(ev->flags & EV_CORRELATION) || !(ev->flags & EV_TS) || ev->phase != 'X')
-		return 0;
-	if (!cat_rule[ev->cat]) {
-		int r = device_cat_rule(strtab_str(st, ev->cat), strtab_len(st, ev->cat));
-
-		cat_rule[ev->cat] = (int16_t)(r < 0 ? 1 : r + 2);
-	}
-	if (cat_rule[ev->cat] < 2)
-		return 0;
-	if (!ev->name)
-		kind = device_kind(cat_rule[ev->cat] - 2, "", 0);
-	else if (name_kind[ev->name])
-		kind = name_kind[ev->name] - 1;
-	else
-		name_kind[ev->name] = (signed char)((kind = (int)device_kind(cat_rule[ev->cat] - 2,
-			strtab_str(st, ev->name), strtab_len(st, ev->name))) + 1);
-	if (kind == DK_KERNEL || kind == DK_MEMCPY || kind == DK_MEMSET)
-		return LAUNCH_DEV(LAUNCH_CPUOPS);
-	if (kind == DK_RUNTIME || kind == DK_SYNC)
-		return LAUNCH_CALL(LAUNCH_CPUOPS);
-	return 0;
-}
-
-int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab *tracks,
-		   unsigned char *tag)
+int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab *tracks)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t cpu_op = strtab_find(st, "cpu_op", 6);
@@ -90,14 +53,12 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab 
 	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
 	uint32_t nstr = strtab_count(st) + 1;
 	struct track_cache cache = { 0 };
-	int16_t *cat_rule = calloc(nstr, sizeof(*cat_rule));
-	signed char *name_kind = calloc(nstr, 1);
 	signed char *op_name = calloc(nstr, 1);	/* no cat: 0 unknown, 1 no, 2 an operator */
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	int has_cat = c->has_cat;	/* a local: the stores below could alias it */
 	int rc = -1;
 
-	if (!map || !cat_rule || !name_kind || !op_name ||
+	if (!map || !op_name ||
 	    buf_reserve(&c->recs, b->n * sizeof(struct cpu_rec)))
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
@@ -106,7 +67,6 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab 
 		uint32_t track;
 
 		has_cat |= ev->cat != 0;
-		tag[i] |= (unsigned char)device_link(b, ev, cat_rule, name_kind);
 		if (ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
 		if (!ev->cat && ev->name && !has_cat && !(device_pid && ev->pid == device_pid)) {
@@ -138,8 +98,6 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab 
 	rc = 0;
 out:
 	free(map);
-	free(cat_rule);
-	free(name_kind);
 	free(op_name);
 	return rc;
 }

@@ -10,7 +10,9 @@
  * as torch.profiler's key_averages() counts it; self device time leaves out
  * what the direct children launched.  Null (-1) in a trace without device
  * work carrying correlation ids.  Collected per batch into compact records,
- * computed once at the end; the device work is launch.h's, shared with phases.
+ * computed once at the end; the device work is launch.h's, shared with
+ * phases, and its launches are those gpu_collect() tags for LAUNCH_CPUOPS,
+ * as it classifies every event by device.h's table anyway.
  */
 #ifndef VT_CPUOPS_H
 #define VT_CPUOPS_H
@@ -34,11 +36,9 @@ void cpuops_release(struct cpuops *c);
 
 /*
  * Keep the cpu_op events of batch b, their threads interned into tracks
- * (launch.h's shared table), and tag its launches and device work for
- * launch.h (tag: a byte per event).  -1 when out of memory.
+ * (launch.h's shared table).  -1 when out of memory.
  */
-int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab *tracks,
-		   unsigned char *tag);
+int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab *tracks);
 
 /*
  * Fill rk->cpu_ops (strings in arena a) with the device work of pl, then

@@ -7,6 +7,7 @@
 #include "device.h"
 #include "interval.h"
 #include "kcat.h"
+#include "launch.h"
 #include "sat.h"
 #include "sort.h"
 
@@ -204,7 +205,23 @@ static inline unsigned rec_kind(const struct gpu_rec *r)
 	return r->name_kind & ((1u << GPU_KIND_BITS) - 1);
 }
 
-int gpu_collect(struct gpu *g, const struct event_batch *b)
+/*
+ * The launch.h tag of an event of kind k: cpuops counts runtime calls and
+ * device work with a correlation id, by cat (the vendors whose device
+ * events carry no cat carry no correlation either).
+ */
+static unsigned launch_tag(const struct trace_event *ev, enum dev_kind k)
+{
+	if (ev->phase != 'X' || !(ev->flags & EV_CORRELATION))
+		return 0;
+	if (k == DK_KERNEL || k == DK_MEMCPY || k == DK_MEMSET)
+		return LAUNCH_DEV(LAUNCH_CPUOPS);
+	if (k == DK_RUNTIME || k == DK_SYNC)
+		return LAUNCH_CALL(LAUNCH_CPUOPS);
+	return 0;
+}
+
+int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t pname = strtab_find(st, "process_name", 12);
@@ -252,6 +269,7 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 					ans_rule[ev->name] = (int16_t)(r + 1);
 				}
 				kind = kind_of(g, r, ans[ev->name]);
+				tag[i] |= (unsigned char)launch_tag(ev, ans[ev->name].kind);
 			}
 		}
 		if (kind < 0 && ev->phase == 'X' && ev->name) {

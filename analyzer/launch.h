@@ -5,8 +5,10 @@
  * args.correlation.  phases.c credits a phase with the kernel time its
  * thread launched inside its spans, cpuops.c an operator with the device
  * time launched inside it.  The two differ in which calls and which device
- * work they count, so while a batch is read each tags its events (a byte
- * per event: LAUNCH_CALL or LAUNCH_DEV of its user bit), and
+ * work they count, so while a batch is read its events are tagged for each
+ * user (a byte per event: LAUNCH_CALL or LAUNCH_DEV of the user's bit; by
+ * phases.c for phases, by gpu.c, which classifies every event by device.h
+ * anyway, for cpuops), and
  * launches_collect() then keeps every tagged event once, with the bits of
  * the users that counted it.  At the end, launches_place() places the work
  * once for both users, before their sections run, which then only read it.
