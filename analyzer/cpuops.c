@@ -154,6 +154,8 @@ static size_t keep_ops(struct cpuops *c)
 	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
 	size_t n = c->recs.len / sizeof(*r), k = 0;
 
+	if (!c->has_cat)
+		return n;
 	for (size_t i = 0; i < n; i++)
 		if (!(c->has_cat && r[i].by_name))
 			r[k++] = r[i];

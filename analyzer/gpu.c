@@ -1,6 +1,7 @@
 /*
- * gpu: see gpu.h.  Unions are computed by sorting intervals by start and
- * sweeping; the comm/compute overlap intersects the two merged unions.
+ * gpu: see gpu.h.  The unions (busy, comm, compute, memory) come from one
+ * sweep of the records sorted by start; the kernel table groups them by
+ * name with a counting sort.
  */
 #include "gpu.h"
 
@@ -388,25 +389,9 @@ static void device_of(const struct gpu *g, struct report_device *d)
 	}
 }
 
-/* Intervals of the records that match want(kind), merged. */
-static size_t collect(const struct gpu *g, const struct gpu_rec *r, size_t n, unsigned kinds,
-		      struct interval *out)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (!(kinds & (1u << rec_kind(&r[i]))))
-			continue;
-		out[k].lo = r[i].ts_ns;
-		out[k].hi = r[i].ts_ns + gpu_rec_dur(g, &r[i]);
-		k++;
-	}
-	return interval_union(out, k);
-}
-
 /*
- * The order of r[0..n) (file order) by name id, keeping file order within a
- * name: a permutation, not a sorted copy, so that a trace of nothing but
+ * The order of r[0..n) by name id, keeping their order within a name
+ * (the table's statistics do not depend on it): a permutation, not a sorted copy, so that a trace of nothing but
  * kernels does not hold its records twice.  NULL when out of memory.
  */
 static uint32_t *group_by_name(struct gpu *g, const struct gpu_rec *r, size_t n)
@@ -594,9 +579,9 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 {
 	struct gpu_rec *r;
-	size_t n, nk = 0, nc, nm, nmem, ncomm, ncomp, ndev = 0, ndev_comm = 0;
-	size_t nr_kind[GRAPH_LAUNCH + 1] = { 0 }, nr_comm_kernels = 0;
-	struct interval *all = NULL, *comm = NULL, *comp = NULL;
+	size_t n, nk = 0, ndev = 0, ncomm = 0, ndev_comm = 0, nsweep = 0;
+	struct interval_sweep mem = { 0 }, comm = { 0 }, comp = { 0 }, comm_comp = { 0 };
+	struct interval_sweep busy = { 0 };
 	struct report_gpu *gp = &rk->gpu;
 	unsigned char *is_comm = NULL;
 	const char **cat = NULL;	/* kcat_of() each name, once: it matches many patterns */
@@ -610,10 +595,6 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	n = g->recs.len / sizeof(*r);
 	memset(gp, 0, sizeof(*gp));
 	device_of(g, &rk->device);
-	/*
-	 * The interval arrays are sized by what goes into each, not by n:
-	 * on a trace of nothing but kernels they are the peak of the run.
-	 */
 	is_comm = calloc(strtab_count(&g->names) + 1, 1);
 	cat = malloc((strtab_count(&g->names) + 1) * sizeof(*cat));
 	if (!is_comm || !cat)
@@ -623,19 +604,6 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		cat[id] = kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id));
 		is_comm[id] = !strcmp(cat[id], "comm");
 	}
-	for (size_t i = 0; i < n; i++) {
-		nr_kind[rec_kind(&r[i])]++;
-		if (rec_kind(&r[i]) == GPU_KERNEL)
-			nr_comm_kernels += is_comm[rec_name(&r[i])];
-	}
-	nmem = nr_kind[GPU_MEMCPY] + nr_kind[GPU_MEMSET];
-	all = malloc((nmem ? nmem : 1) * sizeof(*all));
-	ncomm = nr_comm_kernels + nr_kind[CPU_COMM] + nr_kind[HOST_COLL];
-	comm = malloc((ncomm ? ncomm : 1) * sizeof(*comm));
-	ncomp = nr_kind[GPU_KERNEL] - nr_comm_kernels;
-	comp = malloc((ncomp ? ncomp : 1) * sizeof(*comp));
-	if (!all || !comm || !comp)
-		goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (rec_kind(&r[i]) == HOST_SYNC) {
 			gp->host_sync_count++;
@@ -657,65 +625,69 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	gp->no_device = ndev == 0;
 	gp->kernels = (int64_t)nk;
 	gp->active_span_ns = any ? last - first : 0;
-	nmem = collect(g, r, n, 1u << GPU_MEMCPY | 1u << GPU_MEMSET, all);
-	gp->memory_ns = interval_length(all, nmem);
 
-	/* Split kernels by category: comm or compute. */
-	ncomm = ncomp = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct interval iv = { r[i].ts_ns, r[i].ts_ns + gpu_rec_dur(g, &r[i]) };
-
-		if (rec_kind(&r[i]) == GPU_KERNEL && is_comm[rec_name(&r[i])])
-			comm[ncomm++] = iv;
-		else if (rec_kind(&r[i]) == GPU_KERNEL)
-			comp[ncomp++] = iv;
-	}
-	ndev_comm = ncomm;
 	/*
-	 * Host spans of collectives: CPU ones only where there are no kernels;
-	 * MTIA's hccl:* always, as its device records no collective.
+	 * The unions in one sweep of the records in time order (sorted in
+	 * place, stably, no copy when they come in order): no interval arrays,
+	 * which on a trace of nothing but kernels were the peak of the run.
+	 * Kernels split by category into comm and compute; host spans of
+	 * collectives count as comm, CPU ones only where there are no kernels,
+	 * MTIA's hccl:* always (its device records no collective); busy is
+	 * device work only.  The overlap of comm and compute is what their
+	 * union lacks of their sum.
 	 */
-	for (size_t i = 0; i < n; i++) {
-		struct interval iv = { r[i].ts_ns, r[i].ts_ns + gpu_rec_dur(g, &r[i]) };
+	for (size_t i = 0; i < n; i++) {	/* only what a sweep takes: fewer to sort */
+		unsigned kind = rec_kind(&r[i]);
 
-		if ((rec_kind(&r[i]) == CPU_COMM && nk == 0) || rec_kind(&r[i]) == HOST_COLL)
-			comm[ncomm++] = iv;
+		if (kind <= GPU_MEMSET || (kind == CPU_COMM && nk == 0) || kind == HOST_COLL)
+			r[nsweep++] = r[i];
 	}
-	nc = interval_union(comm, ncomm);
-	nm = interval_union(comp, ncomp);
-	gp->comm_ns = interval_length(comm, nc);
-	gp->compute_ns = interval_length(comp, nm);
+	n = nsweep;
+	if (sort_by_first_i64(r, n, sizeof(*r)))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		int64_t lo = r[i].ts_ns, hi = r[i].ts_ns + gpu_rec_dur(g, &r[i]);
+		unsigned kind = rec_kind(&r[i]);
+
+		if (kind == GPU_MEMCPY || kind == GPU_MEMSET) {
+			interval_sweep_add(&mem, lo, hi);
+			interval_sweep_add(&busy, lo, hi);
+		} else if (kind == GPU_KERNEL) {
+			int c = is_comm[rec_name(&r[i])];
+
+			ndev_comm += (size_t)c;
+			interval_sweep_add(c ? &comm : &comp, lo, hi);
+			interval_sweep_add(&comm_comp, lo, hi);
+			interval_sweep_add(&busy, lo, hi);
+		} else if ((kind == CPU_COMM && nk == 0) || kind == HOST_COLL) {
+			ncomm++;
+			interval_sweep_add(&comm, lo, hi);
+			interval_sweep_add(&comm_comp, lo, hi);
+		}
+	}
+	ncomm += ndev_comm;
+	gp->memory_ns = interval_sweep_length(&mem);
+	gp->comm_ns = interval_sweep_length(&comm);
+	gp->compute_ns = interval_sweep_length(&comp);
 	gp->cpu_comm = ndev_comm == 0 && ncomm > 0;
 	if (nk == 0)
 		gp->cpu_comm = 1;
 	/* no kernels, nothing to overlap with: null, not 0 */
-	gp->comm_compute_overlap = gp->comm_ns && nk ? (double)interval_overlap(comm, nc, comp, nm) /
-							 (double)gp->comm_ns
-					       : NAN;
-
-	/* Busy: device work only; host spans of collectives are no device work. */
-	if (ndev_comm < ncomm) {
-		ncomm = 0;
-		for (size_t i = 0; i < n; i++)
-			if (rec_kind(&r[i]) == GPU_KERNEL && is_comm[rec_name(&r[i])])
-				comm[ncomm++] = (struct interval){
-					r[i].ts_ns, r[i].ts_ns + gpu_rec_dur(g, &r[i]) };
-		nc = interval_union(comm, ncomm);
-	}
-	gp->busy_ns = interval_union_length3(comm, nc, comp, nm, all, nmem);
+	gp->comm_compute_overlap =
+		gp->comm_ns && nk ? (double)sat_sub(sat_add(gp->comm_ns, gp->compute_ns),
+						    interval_sweep_length(&comm_comp)) /
+					    (double)gp->comm_ns
+				  : NAN;
+	gp->busy_ns = interval_sweep_length(&busy);
 	gp->idle_ns = sat_sub(gp->active_span_ns, gp->busy_ns);
 	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
 					     : NAN;
 
-	/* The kernel table: kernels first, grouped by name in file order. */
+	/* The kernel table: kernels first, grouped by name (in time order within one). */
 	for (size_t i = 0, k = 0; i < n; i++)
 		if (rec_kind(&r[i]) == GPU_KERNEL)
 			r[k++] = r[i];
 	g->recs.len = nk * sizeof(*r);	/* the other records were folded in above */
-	free(all);
-	free(comm);
-	free(comp);
-	all = comm = comp = NULL;
 	if (kernel_median(g, r, nk, &gp->kernel_median_ns))
 		goto out;
 	gp->graph_launches = g->nr_graph_launches;
@@ -725,9 +697,6 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		goto out;
 	rc = kernel_table(g, r, perm, nk, cat, a, rk);
 out:
-	free(all);
-	free(comm);
-	free(comp);
 	free(is_comm);
 	free(cat);
 	free(perm);

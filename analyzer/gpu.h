@@ -43,7 +43,7 @@ struct gpu_rec {
 
 struct gpu {
 	struct strtab names;	/* copies */
-	struct buf recs;	/* struct gpu_rec[], in file order */
+	struct buf recs;	/* struct gpu_rec[], in file order until gpu_finish() */
 	struct strtab pids;	/* copies of pid texts */
 	struct buf proc_rule;	/* int16_t per pid id: 0 unnamed, 1 no rule, else rule + 2 */
 	struct buf pending;	/* events without cat of unnamed processes */

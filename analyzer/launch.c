@@ -217,7 +217,7 @@ void placement_release(struct placement *pl)
 	pl->n = 0;
 }
 
-static int below(const struct placed *p, uint32_t track, int64_t ts)
+static inline int below(const struct placed *p, uint32_t track, int64_t ts)
 {
 	return p->track < track || (p->track == track && p->ts_ns < ts);
 }
@@ -225,14 +225,22 @@ static int below(const struct placed *p, uint32_t track, int64_t ts)
 /*
  * The first index at or after from in the sorted v[0..n) not below (track,
  * ts), all before from being below: gallop forward from from, then bisect
- * the last step, so the cost grows with the distance, not with n.
+ * the last step, so the cost grows with the distance, not with n.  Inline
+ * for the common answer, from itself (a span that launched nothing).
  */
-static size_t seek(const struct placed *v, size_t n, size_t from, uint32_t track, int64_t ts)
-{
-	size_t lo = from, hi, step = 1;
+static size_t gallop(const struct placed *v, size_t n, size_t lo, uint32_t track, int64_t ts);
 
-	if (lo >= n || !below(&v[lo], track, ts))
-		return lo;
+static inline size_t seek(const struct placed *v, size_t n, size_t from, uint32_t track,
+			  int64_t ts)
+{
+	return from >= n || !below(&v[from], track, ts) ? from : gallop(v, n, from, track, ts);
+}
+
+/* seek() past v[lo], which is below. */
+static size_t gallop(const struct placed *v, size_t n, size_t lo, uint32_t track, int64_t ts)
+{
+	size_t hi, step = 1;
+
 	for (;;) {	/* v[lo] is below */
 		hi = lo + step;
 		if (hi >= n) {

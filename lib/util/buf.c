@@ -106,8 +106,3 @@ void buf_reset(struct buf *b)
 	if (b->data)
 		b->data[0] = '\0';
 }
-
-int buf_ok(const struct buf *b)
-{
-	return !b->oom;
-}

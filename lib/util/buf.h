@@ -52,6 +52,9 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 void buf_reset(struct buf *b);
 
 /* 1 when every append so far succeeded. */
-int buf_ok(const struct buf *b);
+static inline int buf_ok(const struct buf *b)
+{
+	return !b->oom;
+}
 
 #endif

@@ -79,10 +79,12 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 /*
  * LSD radix sort of n records of `size` bytes by the int64 at their start,
  * through one scratch copy of the records: no key array, no permutation,
- * so sorting takes as much again as the records and no more.  Inlined with
- * a constant size so that the copies are plain moves.
+ * so sorting takes as much again as the records and no more.  Always
+ * inlined with a constant size so that the copies are plain moves (else
+ * the compiler merges the calls of sort_by_first_i64() into one that calls
+ * memcpy() per record).
  */
-static inline int sort_recs_i64(void *recs, size_t n, size_t size)
+static inline __attribute__((always_inline)) int sort_recs_i64(void *recs, size_t n, size_t size)
 {
 	char *a = recs, *b, *t;
 	uint64_t diff = 0, first, prev;
