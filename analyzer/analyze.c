@@ -220,6 +220,7 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	res->min_ts = min_ts;
 	res->max_end = max_end;
 	res->has_span = has_span;
+	res->has_cat |= cat[0] < (int64_t)b->n;	/* cat[0]: the events without one */
 	for (uint32_t id = 1; id < nstr; id++) {
 		if (ph[id] && tally_add(&res->by_ph, strtab_str(&b->strs, id),
 					strtab_len(&b->strs, id), ph[id]))
@@ -228,8 +229,9 @@ static int on_batch(void *ctx, const struct event_batch *b)
 					 strtab_len(&b->strs, id), cat[id]))
 			goto out;
 	}
-	if (gpu_collect(&res->gpu, b, tag) || cpuops_collect(&res->cpuops, b, &res->tracks) ||
-	    phases_collect(&res->phases, b, &res->tracks, tag) ||
+	if (gpu_collect(&res->gpu, b, tag) ||
+	    cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks) ||
+	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, tag) ||
 	    launches_collect(&res->launches, b, tag, &res->tracks) || memory_collect(res, b) ||
 	    comm_collect(&res->comm, b))
 		goto out;

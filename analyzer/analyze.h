@@ -37,6 +37,7 @@ struct file_result {
 	struct tally by_ph, by_cat;
 	int64_t min_ts, max_end;	/* over non-metadata events with ts */
 	int has_span;
+	int has_cat;		/* some event so far had a cat */
 	int oom;
 	struct gpu gpu;
 	struct cpuops cpuops;

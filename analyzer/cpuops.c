@@ -45,7 +45,8 @@ void cpuops_release(struct cpuops *c)
 	buf_release(&c->recs);
 }
 
-int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab *tracks)
+int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
+		   struct strtab *tracks)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t cpu_op = strtab_find(st, "cpu_op", 6);
@@ -55,7 +56,6 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab 
 	struct track_cache cache = { 0 };
 	signed char *op_name = calloc(nstr, 1);	/* no cat: 0 unknown, 1 no, 2 an operator */
 	uint32_t *map = calloc(nstr, sizeof(*map));
-	int has_cat = c->has_cat;	/* a local: the stores below could alias it */
 	int rc = -1;
 
 	if (!map || !op_name ||
@@ -66,7 +66,6 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab 
 		struct cpu_rec rec = { 0 };
 		uint32_t track;
 
-		has_cat |= ev->cat != 0;
 		if (ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
 		if (!ev->cat && ev->name && !has_cat && !(device_pid && ev->pid == device_pid)) {
@@ -176,11 +175,13 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	int rc = -1;
 
 	if (!stack || !perm || nesting_order(pl->nr_tracks, r, n, perm) ||
-	    !(sum = calloc(n ? n : 1, sizeof(*sum))))
+	    !(sum = malloc((n ? n : 1) * sizeof(*sum))))
 		goto out;
 	for (size_t k = 0; k < n; k++) {
 		struct cpu_rec *s = &r[perm[k]];
 
+		/* a span's sums start here: its children come after it in perm */
+		sum[perm[k]] = (struct cpu_sums){ 0, 0, 0 };
 		/* perm is in thread and start order: the cursor only moves on */
 		if (has_device)
 			sum[perm[k]].dev_ns = placed_within(pl, LAUNCH_CPUOPS, &at, s->track,

@@ -36,9 +36,11 @@ void cpuops_release(struct cpuops *c);
 
 /*
  * Keep the cpu_op events of batch b, their threads interned into tracks
- * (launch.h's shared table).  -1 when out of memory.
+ * (launch.h's shared table); has_cat: whether an event of the file so far,
+ * b's included, had a cat.  -1 when out of memory.
  */
-int cpuops_collect(struct cpuops *c, const struct event_batch *b, struct strtab *tracks);
+int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
+		   struct strtab *tracks);
 
 /*
  * Fill rk->cpu_ops (strings in arena a) with the device work of pl, then

@@ -120,7 +120,7 @@ static struct dev_answer dev_answer_of(int r, const char *s, size_t n)
  * The record kind of an event of device rule r with answer a, or -1 when
  * it is no record; counts it for the vendor decision.
  */
-static int kind_of(struct gpu *g, int r, struct dev_answer a)
+static inline int kind_of(struct gpu *g, int r, struct dev_answer a)
 {
 	switch (a.kind) {
 	case DK_KERNEL:

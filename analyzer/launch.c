@@ -43,18 +43,20 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
+		unsigned t = tag[i];
 
-		if (tag[i] & calls) {
+		if (!t)		/* most events: look no further */
+			continue;
+		if (t & calls) {
 			struct launch_call c = { ev->correlation, ev->ts_ns,
-						 track_id(tracks, &cache, b, ev), tag[i] & calls };
+						 track_id(tracks, &cache, b, ev), t & calls };
 
 			if (c.track == STRTAB_OOM)
 				return -1;
 			buf_add(&l->calls, &c, sizeof(c));
 		}
-		if (tag[i] >> LAUNCH_NR_USERS) {	/* never both by device.h, but exact if so */
-			struct launch_dev d = { ev->correlation, ev->dur_ns,
-						(unsigned)tag[i] >> LAUNCH_NR_USERS, 0 };
+		if (t >> LAUNCH_NR_USERS) {	/* never both by device.h, but exact if so */
+			struct launch_dev d = { ev->correlation, ev->dur_ns, t >> LAUNCH_NR_USERS, 0 };
 
 			l->any_device |= d.users;
 			buf_add(&l->device, &d, sizeof(d));

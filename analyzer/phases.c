@@ -157,8 +157,8 @@ static const struct {
 	{ "Kernel", CAT_KERNEL },
 };
 
-int phases_collect(struct phases *p, const struct event_batch *b, struct strtab *tracks,
-		   unsigned char *tag)
+int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
+		   struct strtab *tracks, unsigned char *tag)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
@@ -168,7 +168,6 @@ int phases_collect(struct phases *p, const struct event_batch *b, struct strtab 
 	unsigned char *pstep = calloc(nstr, 1);	/* ProfilerStep#N: 0 unknown, 1 no, 2 yes */
 	unsigned char *cls = calloc(nstr, 1);	/* enum cat_class by cat id */
 	struct track_cache cache = { 0 };
-	int has_cat = p->has_cat;	/* a local: the stores below could alias it */
 	struct buf name;
 	int rc = -1;
 
@@ -183,7 +182,6 @@ int phases_collect(struct phases *p, const struct event_batch *b, struct strtab 
 		const struct trace_event *ev = &b->ev[i];
 		int span = 0;
 
-		has_cat |= ev->cat != 0;
 		if (ev->flags & (EV_FRAMES | EV_BLOCKS)) {
 			struct gen_count c = { ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
 					       ev->value };

@@ -49,10 +49,11 @@ void phases_release(struct phases *p);
 /*
  * Keep the spans of batch b, their threads interned into tracks (launch.h's
  * shared table), and tag its launches and kernels for launch.h (tag: a byte
- * per event).  -1 when out of memory.
+ * per event); has_cat: whether an event of the file so far, b's included,
+ * had a cat.  -1 when out of memory.
  */
-int phases_collect(struct phases *p, const struct event_batch *b, struct strtab *tracks,
-		   unsigned char *tag);
+int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
+		   struct strtab *tracks, unsigned char *tag);
 
 /*
  * Fill rk->phases, rk->steps and rk->throughput, with the kernel time of
