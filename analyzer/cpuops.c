@@ -235,7 +235,8 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		if (!by_name[id].count)
 			continue;
 		*op = by_name[id];
-		op->name = id ? arena_strndup(a, strtab_str(&c->names, id), strtab_len(&c->names, id))
+		op->name = id ? arena_strndup(a, strtab_str(&c->names, id),
+					      strtab_len(&c->names, id))
 			      : "";
 		if (!op->name)
 			goto out;

@@ -189,7 +189,7 @@ static int add_kern_corr(struct gpu *g, int64_t corr)
 	return buf_ok(&g->kern_corr) ? 0 : -1;
 }
 
-/* The text of string id of st ("" for none), its length in *n: asked once per name, not per event. */
+/* The text of string id of st ("" for none) and its length in *n, read only when asked about. */
 static const char *name_text(const struct strtab *st, uint32_t id, size_t *n)
 {
 	*n = id ? strtab_len(st, id) : 0;
@@ -391,8 +391,9 @@ static void device_of(const struct gpu *g, struct report_device *d)
 
 /*
  * The order of r[0..n) by name id, keeping their order within a name
- * (the table's statistics do not depend on it): a permutation, not a sorted copy, so that a trace of nothing but
- * kernels does not hold its records twice.  NULL when out of memory.
+ * (the table's statistics do not depend on it): a permutation, not a
+ * sorted copy, so that a trace of nothing but kernels does not hold its
+ * records twice.  NULL when out of memory.
  */
 static uint32_t *group_by_name(struct gpu *g, const struct gpu_rec *r, size_t n)
 {

@@ -56,7 +56,8 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 			buf_add(&l->calls, &c, sizeof(c));
 		}
 		if (t >> LAUNCH_NR_USERS) {	/* never both by device.h, but exact if so */
-			struct launch_dev d = { ev->correlation, ev->dur_ns, t >> LAUNCH_NR_USERS, 0 };
+			struct launch_dev d = { ev->correlation, ev->dur_ns, t >> LAUNCH_NR_USERS,
+						0 };
 
 			l->any_device |= d.users;
 			buf_add(&l->device, &d, sizeof(d));

@@ -61,7 +61,7 @@ struct placement {
 	struct placed *v;	/* n + 1 records, owned; see above */
 	size_t n;
 	uint32_t nr_tracks;	/* track ids are 1..nr_tracks */
-	unsigned any_device;	/* user bits: else that user's device times are unknown, not 0 */
+	unsigned any_device;	/* user bits: without, the user's device times are unknown */
 };
 
 void launches_init(struct launches *l);

@@ -111,7 +111,8 @@ static void test_random(void)
 	for (unsigned u = 0; u < LAUNCH_NR_USERS; u++) {
 		for (int q = 0; q < 300; q++) {	/* random questions, each from the start */
 			int th = (int)(next() % NR_THREADS);
-			int64_t lo = (int64_t)(next() % 420) - 10, hi = lo + (int64_t)(next() % 150) - 20;
+			int64_t lo = (int64_t)(next() % 420) - 10;
+			int64_t hi = lo + (int64_t)(next() % 150) - 20;
 
 			at = 0;
 			bad += placed_within(&pl, u, &at, track_of(&tracks, th), lo, hi) !=

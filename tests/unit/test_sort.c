@@ -112,9 +112,13 @@ static void test_id_key(void)
 			uint32_t v = want[i];
 			size_t j = i;
 
-			for (; j > 0 && (id[want[j - 1]] > id[v] ||
-					 (id[want[j - 1]] == id[v] && key[want[j - 1]] > key[v])); j--)
-				want[j] = want[j - 1];
+			for (; j > 0; j--) {
+				uint32_t w = want[j - 1];
+
+				if (id[w] < id[v] || (id[w] == id[v] && key[w] <= key[v]))
+					break;
+				want[j] = w;
+			}
 			want[j] = v;
 		}
 		CHECK(sort_perm_id_key(id, MAX, key, got, N) == 0);
