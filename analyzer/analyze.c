@@ -4,6 +4,10 @@
  * Each batch is counted by its local string ids first, then the few
  * distinct ph and cat values of the batch are folded into the per-file
  * tallies, so the per-event work is two array increments and a min/max.
+ * The collectors then run one after the other over the batch (the reader
+ * calls on_batch() serially, in file order); phases and gpu (for cpuops)
+ * mark the batch's launches and device work in a byte per event, and
+ * launch.h keeps each marked event once for both.
  */
 #include "analyze.h"
 
@@ -17,6 +21,7 @@
 #include "metric.h"
 #include "rank.h"
 #include "sat.h"
+#include "sort.h"
 
 static void tally_init(struct tally *t)
 {
@@ -69,6 +74,8 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	cpuops_init(&res->cpuops);
 	comm_init(&res->comm);
 	phases_init(&res->phases, opts);
+	strtab_init(&res->tracks, 1);
+	launches_init(&res->launches);
 	buf_init(&res->mem_samples);
 }
 
@@ -80,6 +87,8 @@ void file_result_release(struct file_result *res)
 	cpuops_release(&res->cpuops);
 	comm_release(&res->comm);
 	phases_release(&res->phases);
+	strtab_release(&res->tracks);
+	launches_release(&res->launches);
 	free(res->memory);
 	buf_release(&res->mem_samples);
 	arena_release(&res->arena);
@@ -109,7 +118,6 @@ static struct report_memory *memory_row(struct file_result *res, int64_t dev)
 struct mem_sample {
 	int64_t ts_ns, device, allocated, reserved;
 	int64_t bytes;		/* args.Bytes: the change (2021 events carry only this) */
-	uint64_t seq;		/* file order, for a stable sort */
 	int has_total;		/* Total Allocated was given */
 };
 
@@ -158,7 +166,6 @@ static int memory_collect(struct file_result *res, const struct event_batch *b)
 			struct mem_sample s = { ev->ts_ns, dev, ev->mem_allocated,
 						ev->mem_reserved,
 						ev->flags & EV_MEM_BYTES ? ev->mem_bytes : 0,
-						res->mem_samples.len / sizeof(s),
 						!!(ev->flags & EV_MEM_ALLOCATED) };
 
 			if (!(ev->flags & EV_MEM_ALLOCATED))
@@ -188,11 +195,12 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	struct file_result *res = ctx;
 	uint32_t nstr = strtab_count(&b->strs) + 1;
 	int64_t *ph = calloc(nstr, sizeof(*ph)), *cat = calloc(nstr, sizeof(*cat));
+	unsigned char *tag = calloc(b->n ? b->n : 1, 1);	/* launch.h's, per event */
 	int64_t min_ts = res->min_ts, max_end = res->max_end;
 	int has_span = res->has_span;
 	int rc = -1;
 
-	if (!ph || !cat)
+	if (!ph || !cat || !tag)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -212,6 +220,7 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	res->min_ts = min_ts;
 	res->max_end = max_end;
 	res->has_span = has_span;
+	res->has_cat |= cat[0] < (int64_t)b->n;	/* cat[0]: the events without one */
 	for (uint32_t id = 1; id < nstr; id++) {
 		if (ph[id] && tally_add(&res->by_ph, strtab_str(&b->strs, id),
 					strtab_len(&b->strs, id), ph[id]))
@@ -220,8 +229,10 @@ static int on_batch(void *ctx, const struct event_batch *b)
 					 strtab_len(&b->strs, id), cat[id]))
 			goto out;
 	}
-	if (gpu_collect(&res->gpu, b) || cpuops_collect(&res->cpuops, b) ||
-	    phases_collect(&res->phases, b) || memory_collect(res, b) ||
+	if (gpu_collect(&res->gpu, b, tag) ||
+	    cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks) ||
+	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, tag) ||
+	    launches_collect(&res->launches, b, tag, &res->tracks) || memory_collect(res, b) ||
 	    comm_collect(&res->comm, b))
 		goto out;
 	rc = 0;
@@ -230,6 +241,7 @@ out:
 		res->oom = 1;
 	free(ph);
 	free(cat);
+	free(tag);
 	return rc;
 }
 
@@ -304,15 +316,29 @@ static int cmp_memory(const void *a, const void *b)
 	return x->device < y->device ? -1 : x->device > y->device;
 }
 
-static int cmp_mem_sample(const void *a, const void *b)
+/*
+ * The samples s[0..n) by device, as in the rows m[0..nr) (sorted by
+ * device), then time, then file order.  -1 when out of memory.
+ */
+static int order_samples(struct mem_sample *s, size_t n, const struct report_memory *m, size_t nr)
 {
-	const struct mem_sample *x = a, *y = b;
+	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
+	uint32_t *row = malloc((n ? n : 1) * sizeof(*row));
+	int rc = -1;
 
-	if (x->device != y->device)
-		return x->device < y->device ? -1 : 1;
-	if (x->ts_ns != y->ts_ns)
-		return x->ts_ns < y->ts_ns ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (!key || !row || nr > UINT32_MAX)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		key[i] = sort_key_i64(s[i].ts_ns);
+		/* every sample's device has a row, and devices are few */
+		for (row[i] = 0; m[row[i]].device != s[i].device; row[i]++)
+			;
+	}
+	rc = sort_recs_id_key(s, n, sizeof(*s), row, (uint32_t)nr, key);
+out:
+	free(key);
+	free(row);
+	return rc;
 }
 
 /* m's timeline from the samples s[0..n) of its device, in time order. */
@@ -394,8 +420,8 @@ static int memory_rows(struct file_result *res, struct arena *a, struct report_r
 		qsort(rk->memory, res->nr_memory, sizeof(*rk->memory), cmp_memory);
 	rk->nr_memory = res->nr_memory;
 	/* rows and samples are both in device order now: walk them together */
-	if (ns > 1)
-		qsort(s, ns, sizeof(*s), cmp_mem_sample);
+	if (ns > 1 && order_samples(s, ns, rk->memory, rk->nr_memory))
+		return -1;
 	for (size_t i = 0; i < rk->nr_memory; i++) {
 		size_t end = at;
 
@@ -485,7 +511,9 @@ static int64_t start_unix(const struct file_result *res)
 /*
  * Compute the rank from what the read collected.  The three big analyses
  * are independent and write disjoint fields of rk, so with threads to spare
- * (one large file) they run side by side, each with its own arena.
+ * (one large file) they run side by side, each with its own arena; phases
+ * and cpuops only read the device work placed at its launches, placed once
+ * for both before they start.
  */
 static int finish(struct file_result *res, int nr_threads)
 {
@@ -493,6 +521,7 @@ static int finish(struct file_result *res, int nr_threads)
 	const struct trace_info *info = &res->info;
 	int64_t min_ts = res->has_span ? res->min_ts : 0;
 	struct arena a_gpu, a_cpu, a_phases;
+	struct placement pl;
 	int rc_gpu = 0, rc_cpu = 0, rc_phases = 0;
 	const char *base = rank_basename(res->path);
 
@@ -510,22 +539,29 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->by_cat = tally_to_counts(&res->by_cat, &res->arena, &rk->nr_by_cat);
 	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
 	if (!rk->path || !rk->source || !rk->by_ph || !rk->by_cat ||
-	    memory_rows(res, &res->arena, rk))
+	    memory_rows(res, &res->arena, rk) ||
+	    launches_place(&res->launches, strtab_count(&res->tracks), &pl))
 		return -1;
 	arena_init(&a_gpu);
 	arena_init(&a_cpu);
 	arena_init(&a_phases);
-	/* Longest first: libgomp hands sections out in order to free threads. */
+	/*
+	 * Longest first: libgomp hands sections out in order to free threads
+	 * (on real Kineto traces gpu and cpuops take about as long, phases a
+	 * fifth of either).
+	 */
 #pragma omp parallel sections num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
-	default(none) shared(res, rk, min_ts, a_gpu, a_cpu, a_phases, rc_gpu, rc_cpu, rc_phases)
+	default(none) shared(res, rk, min_ts, pl, a_gpu, a_cpu, a_phases, rc_gpu, rc_cpu, \
+			     rc_phases)
 	{
-#pragma omp section
-		rc_phases = phases_finish(&res->phases, min_ts, &a_phases, rk);
 #pragma omp section
 		rc_gpu = gpu_finish(&res->gpu, &a_gpu, rk);
 #pragma omp section
-		rc_cpu = cpuops_finish(&res->cpuops, &a_cpu, rk);
+		rc_cpu = cpuops_finish(&res->cpuops, &pl, &a_cpu, rk);
+#pragma omp section
+		rc_phases = phases_finish(&res->phases, min_ts, &pl, &a_phases, rk);
 	}
+	placement_release(&pl);
 	arena_adopt(&res->arena, &a_gpu);
 	arena_adopt(&res->arena, &a_cpu);
 	arena_adopt(&res->arena, &a_phases);

@@ -15,6 +15,7 @@
 #include "comm.h"
 #include "cpuops.h"
 #include "gpu.h"
+#include "launch.h"
 #include "phases.h"
 #include "report.h"
 #include "strtab.h"
@@ -36,11 +37,14 @@ struct file_result {
 	struct tally by_ph, by_cat;
 	int64_t min_ts, max_end;	/* over non-metadata events with ts */
 	int has_span;
+	int has_cat;		/* some event so far had a cat */
 	int oom;
 	struct gpu gpu;
 	struct cpuops cpuops;
 	struct comm comm;
 	struct phases phases;
+	struct strtab tracks;		/* the threads of phases, cpuops and launches */
+	struct launches launches;	/* what phases and cpuops tagged, see launch.h */
 	struct report_memory *memory;	/* peaks per device, malloc'd */
 	size_t nr_memory;
 	struct buf mem_samples;		/* [memory] events as struct mem_sample */

@@ -3,8 +3,9 @@
  * start (longest first on ties) and sweeping with a stack of open spans; the
  * order is a permutation built by linear-time sorts (lib/sort), as there
  * are a million operator events in a gigabyte of trace.  Device time is
- * placed at its launch by launch.h, as for phases: two binary searches per
- * operator.
+ * placed at its launch by launch.h, as for phases; the sweep asks about the
+ * operators in thread and start order, so each question moves launch.h's
+ * cursor a few records forward instead of searching all of them.
  */
 #include "cpuops.h"
 
@@ -12,7 +13,6 @@
 #include <string.h>
 
 #include "annot.h"
-#include "device.h"
 #include "launch.h"
 #include "sat.h"
 #include "sort.h"
@@ -35,61 +35,18 @@ struct cpu_sums {
 void cpuops_init(struct cpuops *c)
 {
 	strtab_init(&c->names, 1);
-	strtab_init(&c->tracks, 1);
 	buf_init(&c->recs);
-	launches_init(&c->dev);
 	c->has_cat = 0;
 }
 
 void cpuops_release(struct cpuops *c)
 {
 	strtab_release(&c->names);
-	strtab_release(&c->tracks);
 	buf_release(&c->recs);
-	launches_release(&c->dev);
 }
 
-/*
- * Runtime calls and device work with a correlation id, by device.h's table
- * (by cat: the vendors whose device events carry no cat carry no
- * correlation either).  kind: per cat id, 0 unknown, 1 none, else rule + 2;
- * per name the refined kind + 1.
- */
-static int device_link(struct cpuops *c, const struct event_batch *b,
-		       const struct trace_event *ev, int16_t *cat_rule, signed char *name_kind,
-		       struct track_cache *cache)
-{
-	const struct strtab *st = &b->strs;
-	int kind;
-
-	if (!ev->cat || !(ev->flags & EV_CORRELATION) || !(ev->flags & EV_TS) || ev->phase != 'X')
-		return 0;
-	if (!cat_rule[ev->cat]) {
-		int r = device_cat_rule(strtab_str(st, ev->cat), strtab_len(st, ev->cat));
-
-		cat_rule[ev->cat] = (int16_t)(r < 0 ? 1 : r + 2);
-	}
-	if (cat_rule[ev->cat] < 2)
-		return 0;
-	if (!ev->name)
-		kind = device_kind(cat_rule[ev->cat] - 2, "", 0);
-	else if (name_kind[ev->name])
-		kind = name_kind[ev->name] - 1;
-	else
-		name_kind[ev->name] = (signed char)((kind = (int)device_kind(cat_rule[ev->cat] - 2,
-			strtab_str(st, ev->name), strtab_len(st, ev->name))) + 1);
-	if (kind == DK_KERNEL || kind == DK_MEMCPY || kind == DK_MEMSET)
-		return launches_add_device(&c->dev, ev->correlation, ev->dur_ns);
-	if (kind == DK_RUNTIME || kind == DK_SYNC) {
-		uint32_t track = track_id(&c->tracks, cache, b, ev);
-
-		return track == STRTAB_OOM ? -1 :
-					     launches_add_call(&c->dev, ev->correlation, ev->ts_ns, track);
-	}
-	return 0;
-}
-
-int cpuops_collect(struct cpuops *c, const struct event_batch *b)
+int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
+		   struct strtab *tracks)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t cpu_op = strtab_find(st, "cpu_op", 6);
@@ -97,13 +54,11 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
 	uint32_t nstr = strtab_count(st) + 1;
 	struct track_cache cache = { 0 };
-	int16_t *cat_rule = calloc(nstr, sizeof(*cat_rule));
-	signed char *name_kind = calloc(nstr, 1);
 	signed char *op_name = calloc(nstr, 1);	/* no cat: 0 unknown, 1 no, 2 an operator */
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	int rc = -1;
 
-	if (!map || !cat_rule || !name_kind || !op_name ||
+	if (!map || !op_name ||
 	    buf_reserve(&c->recs, b->n * sizeof(struct cpu_rec)))
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
@@ -111,12 +66,9 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		struct cpu_rec rec = { 0 };
 		uint32_t track;
 
-		c->has_cat |= ev->cat != 0;
-		if (device_link(c, b, ev, cat_rule, name_kind, &cache))
-			goto out;
 		if (ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
-		if (!ev->cat && ev->name && !c->has_cat && !(device_pid && ev->pid == device_pid)) {
+		if (!ev->cat && ev->name && !has_cat && !(device_pid && ev->pid == device_pid)) {
 			/* PyTorch's legacy writer: operators are the spans that are no annotation */
 			if (!op_name[ev->name])
 				op_name[ev->name] = annot_is_user(strtab_str(st, ev->name),
@@ -132,7 +84,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		rec.name = ev->name ? strtab_map(&c->names, st, ev->name, map) : 0;
 		if (rec.name == STRTAB_OOM)
 			goto out;
-		track = track_id(&c->tracks, &cache, b, ev);
+		track = track_id(tracks, &cache, b, ev);
 		if (track >= 1u << 31)	/* STRTAB_OOM, or more threads than the field holds */
 			goto out;
 		rec.track = track;
@@ -141,11 +93,10 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b)
 		c->recs.len += sizeof(rec);
 	}
 	c->recs.data[c->recs.len] = '\0';	/* buf's invariant, kept by hand */
+	c->has_cat = has_cat;
 	rc = 0;
 out:
 	free(map);
-	free(cat_rule);
-	free(name_kind);
 	free(op_name);
 	return rc;
 }
@@ -154,7 +105,7 @@ out:
  * perm: the records by thread, then start, then longest first (a parent
  * before the children that start with it), then file order.
  */
-static int nesting_order(struct cpuops *c, const struct cpu_rec *r, size_t n, uint32_t *perm)
+static int nesting_order(uint32_t nr_tracks, const struct cpu_rec *r, size_t n, uint32_t *perm)
 {
 	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
 	uint32_t *track = malloc((n ? n : 1) * sizeof(*track));
@@ -166,8 +117,7 @@ static int nesting_order(struct cpuops *c, const struct cpu_rec *r, size_t n, ui
 		key[i] = sort_key_i64(r[i].ts_ns);
 		track[i] = r[i].track;
 	}
-	if (sort_perm_u64(key, perm, n) ||
-	    sort_perm_id(track, strtab_count(&c->tracks), perm, n))
+	if (sort_perm_id_key(track, nr_tracks, key, perm, n))
 		goto out;
 	/* Runs with one thread and start: longest first, by insertion (runs are short). */
 	for (size_t i = 1; i < n; i++) {
@@ -203,6 +153,8 @@ static size_t keep_ops(struct cpuops *c)
 	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
 	size_t n = c->recs.len / sizeof(*r), k = 0;
 
+	if (!c->has_cat)
+		return n;
 	for (size_t i = 0; i < n; i++)
 		if (!(c->has_cat && r[i].by_name))
 			r[k++] = r[i];
@@ -210,27 +162,30 @@ static size_t keep_ops(struct cpuops *c)
 	return k;
 }
 
-int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
+int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
+		  struct report_rank *rk)
 {
-	size_t n = keep_ops(c), depth = 0, rows = 0, nplaced = 0;
+	size_t n = keep_ops(c), depth = 0, rows = 0, at = 0;
 	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
 	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
-	int has_device = launches_any_device(&c->dev);	/* else device times are null */
-	struct placed *placed =
-		has_device ? launches_place(&c->dev, strtab_count(&c->tracks), &nplaced) : NULL;
-	uint32_t *names = stack;	/* the sweep's stack, free again when names are needed */
+	/* else device times are null */
+	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
 	struct cpu_sums *sum = NULL;	/* after nesting_order(), not beside its arrays */
+	struct report_cpu_op *by_name = NULL;	/* after the sweep's arrays */
 	int rc = -1;
 
-	if (!stack || !perm || (has_device && !placed) || nesting_order(c, r, n, perm) ||
-	    !(sum = calloc(n ? n : 1, sizeof(*sum))))
+	if (!stack || !perm || nesting_order(pl->nr_tracks, r, n, perm) ||
+	    !(sum = malloc((n ? n : 1) * sizeof(*sum))))
 		goto out;
-	for (size_t i = 0; i < n && has_device; i++)
-		sum[i].dev_ns = placed_within(placed, nplaced, r[i].track, r[i].ts_ns,
-					    sat_add(r[i].ts_ns, r[i].dur_ns));
 	for (size_t k = 0; k < n; k++) {
 		struct cpu_rec *s = &r[perm[k]];
 
+		/* a span's sums start here: its children come after it in perm */
+		sum[perm[k]] = (struct cpu_sums){ 0, 0, 0 };
+		/* perm is in thread and start order: the cursor only moves on */
+		if (has_device)
+			sum[perm[k]].dev_ns = placed_within(pl, LAUNCH_CPUOPS, &at, s->track,
+							    s->ts_ns, sat_add(s->ts_ns, s->dur_ns));
 		if (k && s->track != r[perm[k - 1]].track)
 			depth = 0;
 		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
@@ -244,46 +199,48 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 		stack[depth++] = perm[k];
 	}
 
-	/* One row per name: group the records by name id. */
-	for (size_t i = 0; i < n; i++) {
-		perm[i] = (uint32_t)i;
-		names[i] = r[i].name;
-	}
-	if (sort_perm_id(names, strtab_count(&c->names), perm, n))
+	/* One row per name: sums by name id, added in file order, then the names used. */
+	free(stack);
+	free(perm);
+	stack = perm = NULL;
+	by_name = malloc(((size_t)strtab_count(&c->names) + 1) * sizeof(*by_name));
+	if (!by_name)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		rows += !i || r[perm[i]].name != r[perm[i - 1]].name;
+	for (uint32_t id = 0; id <= strtab_count(&c->names); id++) {
+		struct report_cpu_op *op = &by_name[id];
+
+		op->count = op->total_ns = op->self_ns = 0;
+		op->device_ns = op->self_device_ns = has_device ? 0 : -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct report_cpu_op *op = &by_name[r[i].name];
+
+		rows += op->count++ == 0;
+		op->total_ns = sat_add(op->total_ns, r[i].dur_ns);
+		op->self_ns = sat_add(op->self_ns, sat_sub(r[i].dur_ns, sum[i].child_ns));
+		if (!has_device)
+			continue;
+		op->device_ns = sat_add(op->device_ns, sum[i].dev_ns);
+		op->self_device_ns = sat_add(op->self_device_ns,
+					     sat_sub(sum[i].dev_ns, sum[i].child_dev_ns));
+	}
 	/* a row per name, not per record: the rows stay in the report */
 	rk->cpu_ops = arena_alloc(a, (rows ? rows : 1) * sizeof(*rk->cpu_ops));
 	rows = 0;
 	if (!rk->cpu_ops)
 		goto out;
-	for (size_t i = 0; i < n;) {
-		struct report_cpu_op *op = &rk->cpu_ops[rows++];
-		uint32_t name = r[perm[i]].name;
-		size_t j = i;
+	for (uint32_t id = 0; id <= strtab_count(&c->names); id++) {
+		struct report_cpu_op *op = &rk->cpu_ops[rows];
 
-		op->name = name ? arena_strndup(a, strtab_str(&c->names, name),
-						strtab_len(&c->names, name))
-				: "";
+		if (!by_name[id].count)
+			continue;
+		*op = by_name[id];
+		op->name = id ? arena_strndup(a, strtab_str(&c->names, id),
+					      strtab_len(&c->names, id))
+			      : "";
 		if (!op->name)
 			goto out;
-		op->count = op->total_ns = op->self_ns = 0;
-		op->device_ns = op->self_device_ns = has_device ? 0 : -1;
-		for (; j < n && r[perm[j]].name == name; j++) {
-			const struct cpu_rec *x = &r[perm[j]];
-			const struct cpu_sums *xs = &sum[perm[j]];
-
-			op->count++;
-			op->total_ns = sat_add(op->total_ns, x->dur_ns);
-			op->self_ns = sat_add(op->self_ns, sat_sub(x->dur_ns, xs->child_ns));
-			if (!has_device)
-				continue;
-			op->device_ns = sat_add(op->device_ns, xs->dev_ns);
-			op->self_device_ns = sat_add(op->self_device_ns,
-						     sat_sub(xs->dev_ns, xs->child_dev_ns));
-		}
-		i = j;
+		rows++;
 	}
 	if (rows > 1)
 		qsort(rk->cpu_ops, rows, sizeof(*rk->cpu_ops), cmp_row);
@@ -292,10 +249,9 @@ int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk)
 out:
 	free(stack);
 	free(perm);
-	free(placed);
 	free(sum);
+	free(by_name);
 	/* The rows hold what the records gave: free them before comm_finish() runs. */
 	buf_release(&c->recs);
-	launches_release(&c->dev);	/* when there was no device work to place */
 	return rc;
 }

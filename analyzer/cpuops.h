@@ -10,7 +10,9 @@
  * as torch.profiler's key_averages() counts it; self device time leaves out
  * what the direct children launched.  Null (-1) in a trace without device
  * work carrying correlation ids.  Collected per batch into compact records,
- * computed once at the end.
+ * computed once at the end; the device work is launch.h's, shared with
+ * phases, and its launches are those gpu_collect() tags for LAUNCH_CPUOPS,
+ * as it classifies every event by device.h's table anyway.
  */
 #ifndef VT_CPUOPS_H
 #define VT_CPUOPS_H
@@ -24,19 +26,27 @@
 #include "strtab.h"
 
 struct cpuops {
-	struct strtab names, tracks;	/* copies; a track is "pid\x1ftid" */
+	struct strtab names;		/* copies */
 	struct buf recs;		/* struct cpu_rec[] in file order, see cpuops.c */
-	struct launches dev;		/* device work at its launches */
 	int has_cat;			/* some event had a cat: no operators by name */
 };
 
 void cpuops_init(struct cpuops *c);
 void cpuops_release(struct cpuops *c);
 
-/* Keep the cpu_op events of batch b.  -1 when out of memory. */
-int cpuops_collect(struct cpuops *c, const struct event_batch *b);
+/*
+ * Keep the cpu_op events of batch b, their threads interned into tracks
+ * (launch.h's shared table); has_cat: whether an event of the file so far,
+ * b's included, had a cat.  -1 when out of memory.
+ */
+int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
+		   struct strtab *tracks);
 
-/* Fill rk->cpu_ops (strings in arena a), then free the records.  -1 when out of memory. */
-int cpuops_finish(struct cpuops *c, struct arena *a, struct report_rank *rk);
+/*
+ * Fill rk->cpu_ops (strings in arena a) with the device work of pl, then
+ * free the records.  -1 when out of memory.
+ */
+int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
+		  struct report_rank *rk);
 
 #endif

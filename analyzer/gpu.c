@@ -1,12 +1,14 @@
 /*
- * gpu: see gpu.h.  Unions are computed by sorting intervals by start and
- * sweeping; the comm/compute overlap intersects the two merged unions.
+ * gpu: see gpu.h.  The unions (busy, comm, compute, memory) come from one
+ * sweep of the records sorted by start; the kernel table groups them by
+ * name with a counting sort.
  */
 #include "gpu.h"
 
 #include "device.h"
 #include "interval.h"
 #include "kcat.h"
+#include "launch.h"
 #include "sat.h"
 #include "sort.h"
 
@@ -118,7 +120,7 @@ static struct dev_answer dev_answer_of(int r, const char *s, size_t n)
  * The record kind of an event of device rule r with answer a, or -1 when
  * it is no record; counts it for the vendor decision.
  */
-static int kind_of(struct gpu *g, int r, struct dev_answer a)
+static inline int kind_of(struct gpu *g, int r, struct dev_answer a)
 {
 	switch (a.kind) {
 	case DK_KERNEL:
@@ -187,6 +189,13 @@ static int add_kern_corr(struct gpu *g, int64_t corr)
 	return buf_ok(&g->kern_corr) ? 0 : -1;
 }
 
+/* The text of string id of st ("" for none) and its length in *n, read only when asked about. */
+static const char *name_text(const struct strtab *st, uint32_t id, size_t *n)
+{
+	*n = id ? strtab_len(st, id) : 0;
+	return id ? strtab_str(st, id) : "";
+}
+
 static inline uint32_t rec_name(const struct gpu_rec *r)
 {
 	return r->name_kind >> GPU_KIND_BITS;
@@ -197,7 +206,23 @@ static inline unsigned rec_kind(const struct gpu_rec *r)
 	return r->name_kind & ((1u << GPU_KIND_BITS) - 1);
 }
 
-int gpu_collect(struct gpu *g, const struct event_batch *b)
+/*
+ * The launch.h tag of an event of kind k: cpuops counts runtime calls and
+ * device work with a correlation id, by cat (the vendors whose device
+ * events carry no cat carry no correlation either).
+ */
+static unsigned launch_tag(const struct trace_event *ev, enum dev_kind k)
+{
+	if (ev->phase != 'X' || !(ev->flags & EV_CORRELATION))
+		return 0;
+	if (k == DK_KERNEL || k == DK_MEMCPY || k == DK_MEMSET)
+		return LAUNCH_DEV(LAUNCH_CPUOPS);
+	if (k == DK_RUNTIME || k == DK_SYNC)
+		return LAUNCH_CALL(LAUNCH_CPUOPS);
+	return 0;
+}
+
+int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t pname = strtab_find(st, "process_name", 12);
@@ -214,10 +239,10 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
-		const char *s = ev->name ? strtab_str(st, ev->name) : "";
-		size_t n = ev->name ? strtab_len(st, ev->name) : 0;
 		int kind = -1, r;
 		uint32_t name;
+		const char *text;
+		size_t n;
 
 		if (ev->phase == 'M' && pname && ev->name == pname && ev->arg_name && ev->pid) {
 			uint32_t pid = strtab_map(&g->pids, st, ev->pid, pmap);
@@ -240,15 +265,19 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 			if (cat_rule[ev->cat] > 1) {
 				r = cat_rule[ev->cat] - 2;
 				if (ans_rule[ev->name] != r + 1) {
-					ans[ev->name] = dev_answer_of(r, s, n);
+					text = name_text(st, ev->name, &n);
+					ans[ev->name] = dev_answer_of(r, text, n);
 					ans_rule[ev->name] = (int16_t)(r + 1);
 				}
 				kind = kind_of(g, r, ans[ev->name]);
+				tag[i] |= (unsigned char)launch_tag(ev, ans[ev->name].kind);
 			}
 		}
 		if (kind < 0 && ev->phase == 'X' && ev->name) {
-			if (!host[ev->name])
-				host[ev->name] = (signed char)(host_comm_kind(s, n) + 2);
+			if (!host[ev->name]) {
+				text = name_text(st, ev->name, &n);
+				host[ev->name] = (signed char)(host_comm_kind(text, n) + 2);
+			}
 			kind = host[ev->name] - 2;
 		}
 		if (kind < 0 && !ev->cat && ev->phase == 'X' && ev->pid) {
@@ -268,8 +297,10 @@ int gpu_collect(struct gpu *g, const struct event_batch *b)
 					goto out;
 				continue;
 			}
-			if (*slot > 1)
-				kind = kind_of(g, *slot - 2, dev_answer_of(*slot - 2, s, n));
+			if (*slot > 1) {
+				text = name_text(st, ev->name, &n);
+				kind = kind_of(g, *slot - 2, dev_answer_of(*slot - 2, text, n));
+			}
 		}
 		if (kind < 0)
 			continue;
@@ -358,26 +389,11 @@ static void device_of(const struct gpu *g, struct report_device *d)
 	}
 }
 
-/* Intervals of the records that match want(kind), merged. */
-static size_t collect(const struct gpu *g, const struct gpu_rec *r, size_t n, unsigned kinds,
-		      struct interval *out)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (!(kinds & (1u << rec_kind(&r[i]))))
-			continue;
-		out[k].lo = r[i].ts_ns;
-		out[k].hi = r[i].ts_ns + gpu_rec_dur(g, &r[i]);
-		k++;
-	}
-	return interval_union(out, k);
-}
-
 /*
- * The order of r[0..n) (file order) by name id, keeping file order within a
- * name: a permutation, not a sorted copy, so that a trace of nothing but
- * kernels does not hold its records twice.  NULL when out of memory.
+ * The order of r[0..n) by name id, keeping their order within a name
+ * (the table's statistics do not depend on it): a permutation, not a
+ * sorted copy, so that a trace of nothing but kernels does not hold its
+ * records twice.  NULL when out of memory.
  */
 static uint32_t *group_by_name(struct gpu *g, const struct gpu_rec *r, size_t n)
 {
@@ -443,17 +459,26 @@ static int64_t graph_kernels(struct gpu *g)
 }
 
 /*
- * The k-th smallest duration of r[0..n) (0-based), by radix selection on
- * 16-bit digits: four counting passes over the records, no copy of them.
+ * The k-th smallest duration of r[0..n) (0-based, n > 0), by radix
+ * selection on 16-bit digits: a counting pass over the records per digit in
+ * which they differ (durations below 2^32 ns agree in the top two), no copy
+ * of them.
  */
 static int64_t nth_dur(const struct gpu *g, const struct gpu_rec *r, size_t n, size_t k,
 		       size_t *count)
 {
-	uint64_t prefix = 0, mask = 0;
+	uint64_t prefix = 0, mask = 0, first = sort_key_i64(gpu_rec_dur(g, &r[0])), diff = 0;
 
+	for (size_t i = 1; i < n; i++)
+		diff |= sort_key_i64(gpu_rec_dur(g, &r[i])) ^ first;
 	for (int shift = 48; shift >= 0; shift -= 16) {
 		size_t d = 0;
 
+		if (!((diff >> shift) & 0xffff)) {	/* every key has first's digit */
+			prefix |= first & (uint64_t)0xffff << shift;
+			mask |= (uint64_t)0xffff << shift;
+			continue;
+		}
 		memset(count, 0, 65536 * sizeof(*count));
 		for (size_t i = 0; i < n; i++) {
 			uint64_t key = sort_key_i64(gpu_rec_dur(g, &r[i]));
@@ -477,6 +502,7 @@ static int64_t nth_dur(const struct gpu *g, const struct gpu_rec *r, size_t n, s
 static int kernel_median(const struct gpu *g, const struct gpu_rec *r, size_t n, int64_t *med)
 {
 	size_t *count;
+	int64_t hi;
 	double m;
 
 	*med = INT64_MIN;
@@ -484,18 +510,34 @@ static int kernel_median(const struct gpu *g, const struct gpu_rec *r, size_t n,
 		return 0;
 	if (!(count = malloc(65536 * sizeof(*count))))
 		return -1;
-	m = (double)nth_dur(g, r, n, n / 2, count);
-	if (n % 2 == 0)
-		m = ((double)nth_dur(g, r, n, n / 2 - 1, count) + m) / 2;
+	hi = nth_dur(g, r, n, n / 2, count);
 	free(count);
+	m = (double)hi;
+	if (n % 2 == 0) {	/* the one below: hi again, or the largest smaller one */
+		size_t less = 0;
+		int64_t lo = INT64_MIN;
+
+		for (size_t i = 0; i < n; i++) {
+			int64_t d = gpu_rec_dur(g, &r[i]);
+
+			if (d < hi) {
+				less++;
+				lo = d > lo ? d : lo;
+			}
+		}
+		m = ((double)(less < n / 2 ? hi : lo) + m) / 2;
+	}
 	/* an even count's median is a half-ns mean: truncated, as sub-ns digits are */
 	*med = (int64_t)m;
 	return 0;
 }
 
-/* One row per kernel name; r[perm[0..n)] are grouped by name. */
+/*
+ * One row per kernel name; r[perm[0..n)] are grouped by name, and cat[id]
+ * is the category of name id.
+ */
 static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_t *perm, size_t n,
-			struct arena *a, struct report_rank *rk)
+			const char *const *cat, struct arena *a, struct report_rank *rk)
 {
 	int64_t *durs = malloc((n ? n : 1) * sizeof(*durs));
 	size_t rows = 0, nr_names = n ? 1 : 0;
@@ -519,7 +561,7 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 			durs[j - i] = gpu_rec_dur(g, &recs[perm[j]]);
 		report_dist_of(&k->d, durs, j - i);
 		k->name = arena_strndup(a, name, len);
-		k->category = kcat_of(name, len);
+		k->category = cat[id];
 		k->share = rk->gpu.kernel_time_ns ?
 				   (double)k->d.total_ns / (double)rk->gpu.kernel_time_ns : 0.0;
 		if (!k->name || report_samples_of(&k->samples, a, durs, j - i)) {
@@ -538,11 +580,12 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 {
 	struct gpu_rec *r;
-	size_t n, nk = 0, nc, nm, nmem, ncomm, ncomp, ndev = 0, ndev_comm = 0;
-	size_t nr_kind[GRAPH_LAUNCH + 1] = { 0 }, nr_comm_kernels = 0;
-	struct interval *all = NULL, *comm = NULL, *comp = NULL;
+	size_t n, nk = 0, ndev = 0, ncomm = 0, ndev_comm = 0, nsweep = 0;
+	struct interval_sweep mem = { 0 }, comm = { 0 }, comp = { 0 }, comm_comp = { 0 };
+	struct interval_sweep busy = { 0 };
 	struct report_gpu *gp = &rk->gpu;
 	unsigned char *is_comm = NULL;
+	const char **cat = NULL;	/* kcat_of() each name, once: it matches many patterns */
 	uint32_t *perm = NULL;
 	int64_t first = 0, last = 0;
 	int any = 0, rc = -1;
@@ -553,29 +596,15 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	n = g->recs.len / sizeof(*r);
 	memset(gp, 0, sizeof(*gp));
 	device_of(g, &rk->device);
-	/*
-	 * The interval arrays are sized by what goes into each, not by n:
-	 * on a trace of nothing but kernels they are the peak of the run.
-	 */
 	is_comm = calloc(strtab_count(&g->names) + 1, 1);
-	if (!is_comm)
+	cat = malloc((strtab_count(&g->names) + 1) * sizeof(*cat));
+	if (!is_comm || !cat)
 		goto out;
-	for (uint32_t id = 1; id <= strtab_count(&g->names); id++)
-		is_comm[id] = !strcmp(kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id)),
-				      "comm");
-	for (size_t i = 0; i < n; i++) {
-		nr_kind[rec_kind(&r[i])]++;
-		if (rec_kind(&r[i]) == GPU_KERNEL)
-			nr_comm_kernels += is_comm[rec_name(&r[i])];
+	cat[0] = kcat_of("", 0);
+	for (uint32_t id = 1; id <= strtab_count(&g->names); id++) {
+		cat[id] = kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id));
+		is_comm[id] = !strcmp(cat[id], "comm");
 	}
-	nmem = nr_kind[GPU_MEMCPY] + nr_kind[GPU_MEMSET];
-	all = malloc((nmem ? nmem : 1) * sizeof(*all));
-	ncomm = nr_comm_kernels + nr_kind[CPU_COMM] + nr_kind[HOST_COLL];
-	comm = malloc((ncomm ? ncomm : 1) * sizeof(*comm));
-	ncomp = nr_kind[GPU_KERNEL] - nr_comm_kernels;
-	comp = malloc((ncomp ? ncomp : 1) * sizeof(*comp));
-	if (!all || !comm || !comp)
-		goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (rec_kind(&r[i]) == HOST_SYNC) {
 			gp->host_sync_count++;
@@ -597,65 +626,69 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	gp->no_device = ndev == 0;
 	gp->kernels = (int64_t)nk;
 	gp->active_span_ns = any ? last - first : 0;
-	nmem = collect(g, r, n, 1u << GPU_MEMCPY | 1u << GPU_MEMSET, all);
-	gp->memory_ns = interval_length(all, nmem);
 
-	/* Split kernels by category: comm or compute. */
-	ncomm = ncomp = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct interval iv = { r[i].ts_ns, r[i].ts_ns + gpu_rec_dur(g, &r[i]) };
-
-		if (rec_kind(&r[i]) == GPU_KERNEL && is_comm[rec_name(&r[i])])
-			comm[ncomm++] = iv;
-		else if (rec_kind(&r[i]) == GPU_KERNEL)
-			comp[ncomp++] = iv;
-	}
-	ndev_comm = ncomm;
 	/*
-	 * Host spans of collectives: CPU ones only where there are no kernels;
-	 * MTIA's hccl:* always, as its device records no collective.
+	 * The unions in one sweep of the records in time order (sorted in
+	 * place, stably, no copy when they come in order): no interval arrays,
+	 * which on a trace of nothing but kernels were the peak of the run.
+	 * Kernels split by category into comm and compute; host spans of
+	 * collectives count as comm, CPU ones only where there are no kernels,
+	 * MTIA's hccl:* always (its device records no collective); busy is
+	 * device work only.  The overlap of comm and compute is what their
+	 * union lacks of their sum.
 	 */
-	for (size_t i = 0; i < n; i++) {
-		struct interval iv = { r[i].ts_ns, r[i].ts_ns + gpu_rec_dur(g, &r[i]) };
+	for (size_t i = 0; i < n; i++) {	/* only what a sweep takes: fewer to sort */
+		unsigned kind = rec_kind(&r[i]);
 
-		if ((rec_kind(&r[i]) == CPU_COMM && nk == 0) || rec_kind(&r[i]) == HOST_COLL)
-			comm[ncomm++] = iv;
+		if (kind <= GPU_MEMSET || (kind == CPU_COMM && nk == 0) || kind == HOST_COLL)
+			r[nsweep++] = r[i];
 	}
-	nc = interval_union(comm, ncomm);
-	nm = interval_union(comp, ncomp);
-	gp->comm_ns = interval_length(comm, nc);
-	gp->compute_ns = interval_length(comp, nm);
+	n = nsweep;
+	if (sort_by_first_i64(r, n, sizeof(*r)))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		int64_t lo = r[i].ts_ns, hi = r[i].ts_ns + gpu_rec_dur(g, &r[i]);
+		unsigned kind = rec_kind(&r[i]);
+
+		if (kind == GPU_MEMCPY || kind == GPU_MEMSET) {
+			interval_sweep_add(&mem, lo, hi);
+			interval_sweep_add(&busy, lo, hi);
+		} else if (kind == GPU_KERNEL) {
+			int c = is_comm[rec_name(&r[i])];
+
+			ndev_comm += (size_t)c;
+			interval_sweep_add(c ? &comm : &comp, lo, hi);
+			interval_sweep_add(&comm_comp, lo, hi);
+			interval_sweep_add(&busy, lo, hi);
+		} else if ((kind == CPU_COMM && nk == 0) || kind == HOST_COLL) {
+			ncomm++;
+			interval_sweep_add(&comm, lo, hi);
+			interval_sweep_add(&comm_comp, lo, hi);
+		}
+	}
+	ncomm += ndev_comm;
+	gp->memory_ns = interval_sweep_length(&mem);
+	gp->comm_ns = interval_sweep_length(&comm);
+	gp->compute_ns = interval_sweep_length(&comp);
 	gp->cpu_comm = ndev_comm == 0 && ncomm > 0;
 	if (nk == 0)
 		gp->cpu_comm = 1;
 	/* no kernels, nothing to overlap with: null, not 0 */
-	gp->comm_compute_overlap = gp->comm_ns && nk ? (double)interval_overlap(comm, nc, comp, nm) /
-							 (double)gp->comm_ns
-					       : NAN;
-
-	/* Busy: device work only; host spans of collectives are no device work. */
-	if (ndev_comm < ncomm) {
-		ncomm = 0;
-		for (size_t i = 0; i < n; i++)
-			if (rec_kind(&r[i]) == GPU_KERNEL && is_comm[rec_name(&r[i])])
-				comm[ncomm++] = (struct interval){
-					r[i].ts_ns, r[i].ts_ns + gpu_rec_dur(g, &r[i]) };
-		nc = interval_union(comm, ncomm);
-	}
-	gp->busy_ns = interval_union_length3(comm, nc, comp, nm, all, nmem);
+	gp->comm_compute_overlap =
+		gp->comm_ns && nk ? (double)sat_sub(sat_add(gp->comm_ns, gp->compute_ns),
+						    interval_sweep_length(&comm_comp)) /
+					    (double)gp->comm_ns
+				  : NAN;
+	gp->busy_ns = interval_sweep_length(&busy);
 	gp->idle_ns = sat_sub(gp->active_span_ns, gp->busy_ns);
 	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
 					     : NAN;
 
-	/* The kernel table: kernels first, grouped by name in file order. */
+	/* The kernel table: kernels first, grouped by name (in time order within one). */
 	for (size_t i = 0, k = 0; i < n; i++)
 		if (rec_kind(&r[i]) == GPU_KERNEL)
 			r[k++] = r[i];
 	g->recs.len = nk * sizeof(*r);	/* the other records were folded in above */
-	free(all);
-	free(comm);
-	free(comp);
-	all = comm = comp = NULL;
 	if (kernel_median(g, r, nk, &gp->kernel_median_ns))
 		goto out;
 	gp->graph_launches = g->nr_graph_launches;
@@ -663,12 +696,10 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	perm = group_by_name(g, r, nk);
 	if (!perm)
 		goto out;
-	rc = kernel_table(g, r, perm, nk, a, rk);
+	rc = kernel_table(g, r, perm, nk, cat, a, rk);
 out:
-	free(all);
-	free(comm);
-	free(comp);
 	free(is_comm);
+	free(cat);
 	free(perm);
 	/* The report holds what the records gave: free them for comm_finish's peak. */
 	buf_release(&g->recs);

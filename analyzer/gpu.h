@@ -43,7 +43,7 @@ struct gpu_rec {
 
 struct gpu {
 	struct strtab names;	/* copies */
-	struct buf recs;	/* struct gpu_rec[], in file order */
+	struct buf recs;	/* struct gpu_rec[], in file order until gpu_finish() */
 	struct strtab pids;	/* copies of pid texts */
 	struct buf proc_rule;	/* int16_t per pid id: 0 unnamed, 1 no rule, else rule + 2 */
 	struct buf pending;	/* events without cat of unnamed processes */
@@ -67,8 +67,13 @@ static inline int64_t gpu_rec_dur(const struct gpu *g, const struct gpu_rec *r)
 void gpu_init(struct gpu *g);
 void gpu_release(struct gpu *g);
 
-/* Keep the GPU events of batch b.  -1 when out of memory. */
-int gpu_collect(struct gpu *g, const struct event_batch *b);
+/*
+ * Keep the GPU events of batch b, and tag for launch.h (tag: a byte per
+ * event) the runtime calls and device work with a correlation that cpuops
+ * counts (LAUNCH_CPUOPS): every one device.h recognises.  -1 when out of
+ * memory.
+ */
+int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag);
 
 /*
  * Fill rk->gpu and rk->kernels (strings in arena a), then free the

@@ -1,12 +1,15 @@
 /*
- * interval: unions and intersections of half-open time intervals [lo, hi),
- * the arithmetic of busy time, overlap and phase totals.
+ * interval: unions of half-open time intervals [lo, hi), the arithmetic of
+ * busy time, overlap (what the union of two sets lacks of their sum) and
+ * phase totals.
  */
 #ifndef VT_INTERVAL_H
 #define VT_INTERVAL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "sat.h"
 
 struct interval {
 	int64_t lo, hi;
@@ -18,26 +21,40 @@ struct interval {
  */
 size_t interval_union(struct interval *v, size_t n);
 
-/*
- * The union of two unions, in one linear pass, into out (room for na + nb).
- * Returns the count.
- */
-size_t interval_merge(const struct interval *a, size_t na, const struct interval *b, size_t nb,
-		      struct interval *out);
-
-/*
- * interval_length() of the union of three unions, in one pass that writes
- * no union anywhere: on a trace of nothing but kernels, the array it would
- * take is the largest of the run.
- */
-int64_t interval_union_length3(const struct interval *a, size_t na, const struct interval *b,
-			       size_t nb, const struct interval *c, size_t nc);
-
 /* Total length of disjoint intervals. */
 int64_t interval_length(const struct interval *v, size_t n);
 
-/* Length of the intersection of two unions (as interval_union() leaves them). */
-int64_t interval_overlap(const struct interval *a, size_t na, const struct interval *b,
-			 size_t nb);
+/*
+ * The length of the union of intervals fed one at a time in order of their
+ * start, without storing them: zero it, interval_sweep_add() each, then ask
+ * interval_sweep_length().  As in interval_union(), empty intervals count
+ * for nothing and touching ones join.
+ */
+struct interval_sweep {
+	int64_t lo, hi;		/* the open union interval, when open */
+	int64_t total;		/* the closed ones */
+	int open;
+};
+
+static inline void interval_sweep_add(struct interval_sweep *s, int64_t lo, int64_t hi)
+{
+	if (hi <= lo)
+		return;
+	if (s->open && lo <= s->hi) {
+		if (hi > s->hi)
+			s->hi = hi;
+		return;
+	}
+	if (s->open)
+		s->total = sat_add(s->total, sat_sub(s->hi, s->lo));
+	s->lo = lo;
+	s->hi = hi;
+	s->open = 1;
+}
+
+static inline int64_t interval_sweep_length(const struct interval_sweep *s)
+{
+	return s->open ? sat_add(s->total, sat_sub(s->hi, s->lo)) : s->total;
+}
 
 #endif

@@ -9,6 +9,7 @@
 #include "kcat.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 enum how { HAS, PREFIX, EXACT };
@@ -132,13 +133,51 @@ static const struct kcat_rule rules[] = {
 /* Names longer than this are categorised by their first KCAT_MAX bytes. */
 #define KCAT_MAX 4096
 
-static int hit(const struct kcat_rule *r, const char *low, size_t n)
+/*
+ * The byte pairs of a lowered name, hashed into a bit set: a pattern can
+ * only occur in the name if its first pair does, and testing that skips
+ * nearly every memmem() of the hundred rules (a name is asked about once
+ * per file and analysis, but a long templated name made kcat_of() cost as
+ * much as thousands of events).
+ */
+#define PAIR_BITS 4096
+
+struct pairs {
+	uint64_t bit[PAIR_BITS / 64];
+};
+
+static unsigned pair_of(unsigned char a, unsigned char b)
+{
+	return ((unsigned)a << 5 ^ b) & (PAIR_BITS - 1);
+}
+
+static void pairs_of(struct pairs *p, const char *low, size_t n)
+{
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 1; i < n; i++) {
+		unsigned h = pair_of((unsigned char)low[i - 1], (unsigned char)low[i]);
+
+		p->bit[h / 64] |= 1ull << (h % 64);
+	}
+}
+
+static int may_have(const struct pairs *p, const char *pat, size_t k)
+{
+	unsigned h;
+
+	if (k < 2)
+		return 1;
+	h = pair_of((unsigned char)pat[0], (unsigned char)pat[1]);
+	return (p->bit[h / 64] >> (h % 64)) & 1;
+}
+
+static int hit(const struct kcat_rule *r, const char *low, size_t n, const struct pairs *p)
 {
 	size_t k = strlen(r->pat);
 
 	switch (r->how) {
 	case HAS:
-		if (!memmem(low, n, r->pat, k))
+		if (!may_have(p, r->pat, k) || !memmem(low, n, r->pat, k))
 			return 0;
 		break;
 	case PREFIX:
@@ -156,13 +195,15 @@ static int hit(const struct kcat_rule *r, const char *low, size_t n)
 const char *kcat_of(const char *s, size_t n)
 {
 	char low[KCAT_MAX];
+	struct pairs p;
 
 	if (n > KCAT_MAX)
 		n = KCAT_MAX;
 	for (size_t i = 0; i < n; i++)
 		low[i] = (char)tolower((unsigned char)s[i]);
+	pairs_of(&p, low, n);
 	for (size_t r = 0; r < NR_RULES; r++)
-		if (hit(&rules[r], low, n))
+		if (hit(&rules[r], low, n, &p))
 			return rules[r].category;
 	return "other";
 }

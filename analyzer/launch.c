@@ -1,7 +1,7 @@
 /*
- * launch: see launch.h.  The sorts are permutations built by linear-time
- * radix sorts (lib/sort), stable, so the first launch of a correlation in
- * file order stays first.
+ * launch: see launch.h.  A hash table finds each correlation's first
+ * launch; the sort by thread and time is stable (lib/sort), so each user's
+ * records keep the order they had when each user placed its own.
  */
 #include "launch.h"
 
@@ -9,20 +9,24 @@
 
 #include "sat.h"
 #include "sort.h"
+#include "track.h"
 
 struct launch_call {
 	int64_t corr, ts_ns;
-	uint32_t track, pad;
+	uint32_t track;
+	uint32_t users;		/* bit u: user u counts this call */
 };
 
 struct launch_dev {
 	int64_t corr, dur_ns;
+	uint32_t users, pad;
 };
 
 void launches_init(struct launches *l)
 {
 	buf_init(&l->calls);
 	buf_init(&l->device);
+	l->any_device = 0;
 }
 
 void launches_release(struct launches *l)
@@ -31,107 +35,230 @@ void launches_release(struct launches *l)
 	buf_release(&l->device);
 }
 
-int launches_add_call(struct launches *l, int64_t corr, int64_t ts_ns, uint32_t track)
+int launches_collect(struct launches *l, const struct event_batch *b, const unsigned char *tag,
+		     struct strtab *tracks)
 {
-	struct launch_call c = { corr, ts_ns, track, 0 };
+	const unsigned calls = (1u << LAUNCH_NR_USERS) - 1;
+	struct track_cache cache = { 0 };
 
-	buf_add(&l->calls, &c, sizeof(c));
-	return buf_ok(&l->calls) ? 0 : -1;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct trace_event *ev = &b->ev[i];
+		unsigned t = tag[i];
+
+		if (!t)		/* most events: look no further */
+			continue;
+		if (t & calls) {
+			struct launch_call c = { ev->correlation, ev->ts_ns,
+						 track_id(tracks, &cache, b, ev), t & calls };
+
+			if (c.track == STRTAB_OOM)
+				return -1;
+			buf_add(&l->calls, &c, sizeof(c));
+		}
+		if (t >> LAUNCH_NR_USERS) {	/* never both by device.h, but exact if so */
+			struct launch_dev d = { ev->correlation, ev->dur_ns, t >> LAUNCH_NR_USERS,
+						0 };
+
+			l->any_device |= d.users;
+			buf_add(&l->device, &d, sizeof(d));
+		}
+	}
+	return buf_ok(&l->calls) && buf_ok(&l->device) ? 0 : -1;
 }
 
-int launches_add_device(struct launches *l, int64_t corr, int64_t dur_ns)
-{
-	struct launch_dev d = { corr, dur_ns };
+/*
+ * Each correlation's first call per user, in a hash table built in file
+ * order: a slot holds, per user, 1 + the index of that call (0: none yet);
+ * the slot's correlation is that of its calls.  Open addressing, at most
+ * half full, so a lookup costs a probe or two; the calls need no sorting.
+ */
+struct first_calls {
+	uint32_t (*slot)[LAUNCH_NR_USERS];
+	size_t mask;
+	const struct launch_call *c;
+};
 
-	buf_add(&l->device, &d, sizeof(d));
-	return buf_ok(&l->device) ? 0 : -1;
+static size_t slot_of(const struct first_calls *t, int64_t corr)
+{
+	size_t i = (size_t)(((uint64_t)corr * 0x9e3779b97f4a7c15ull) >> 32) & t->mask;
+
+	for (;; i = (i + 1) & t->mask) {
+		const uint32_t *s = t->slot[i];
+		int used = 0;
+
+		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
+			if (s[w] && t->c[s[w] - 1].corr == corr)
+				return i;
+			used |= s[w] != 0;
+		}
+		if (!used)
+			return i;
+	}
 }
 
-int launches_any_device(const struct launches *l)
+static int first_calls_init(struct first_calls *t, const struct launch_call *c, size_t n)
 {
-	return l->device.len > 0;
+	size_t size = 2;
+
+	while (size < 2 * n)
+		size *= 2;
+	t->c = c;
+	t->mask = size - 1;
+	t->slot = n < UINT32_MAX ? calloc(size, sizeof(*t->slot)) : NULL;
+	if (!t->slot)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t *s = t->slot[slot_of(t, c[i].corr)];
+
+		for (int w = 0; w < LAUNCH_NR_USERS; w++)
+			if (!s[w] && (c[i].users & (1u << w)))
+				s[w] = (uint32_t)i + 1;
+	}
+	return 0;
 }
 
-/* Order v[0..n) by key, then by track: a stable permutation applied in place. */
-static int order_by(void *v, size_t n, size_t size, const uint64_t *key, const uint32_t *track,
-		    uint32_t nr_tracks)
+/* Append {ts, dur per user, track} to *out (room for *cap), growing it.  -1 when out of memory. */
+static int push_placed(struct placed **out, size_t *n, size_t *cap, const struct launch_call *c,
+		       unsigned users, int64_t dur)
 {
-	uint32_t *perm = sort_identity(n);
-	int rc = -1;
+	struct placed *p;
 
-	if (!perm || sort_perm_u64(key, perm, n) || sort_perm_id(track, nr_tracks, perm, n) ||
-	    sort_apply(v, n, size, perm))
-		goto out;
-	rc = 0;
-out:
-	free(perm);
-	return rc;
+	if (*n + 1 >= *cap) {	/* room for the sentinel too */
+		p = realloc(*out, *cap * 2 * sizeof(*p));
+		if (!p)
+			return -1;
+		*out = p;
+		*cap *= 2;
+	}
+	p = &(*out)[(*n)++];
+	p->ts_ns = c->ts_ns;
+	for (int w = 0; w < LAUNCH_NR_USERS; w++)
+		p->sum_before[w] = users & (1u << w) ? dur : 0;	/* a duration until summed */
+	p->track = c->track;
+	p->pad = 0;
+	return 0;
 }
 
-struct placed *launches_place(struct launches *l, uint32_t nr_tracks, size_t *nr)
+int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 {
 	struct launch_call *c = (struct launch_call *)(void *)l->calls.data;
 	const struct launch_dev *d = (const struct launch_dev *)(void *)l->device.data;
-	size_t nc = l->calls.len / sizeof(*c), nd = l->device.len / sizeof(*d), u = 0, n = 0;
-	struct placed *out = malloc((nd ? nd : 1) * sizeof(*out));
-	uint64_t *key = malloc((nd ? nd : 1) * sizeof(*key));
-	uint32_t *track = malloc((nd ? nd : 1) * sizeof(*track));
-	int64_t sum = 0;
+	size_t nc = l->calls.len / sizeof(*c), nd = l->device.len / sizeof(*d), n = 0;
+	struct first_calls first = { NULL, 0, c };
+	size_t cap = nd + 2;
+	struct placed *out = malloc(cap * sizeof(*out));
+	uint64_t *key = NULL;
+	uint32_t *track = NULL;
+	int64_t sum[LAUNCH_NR_USERS] = { 0 };
 
-	if (!out || !key || !track)
+	pl->v = NULL;
+	pl->n = 0;
+	pl->nr_tracks = nr_tracks;
+	pl->any_device = l->any_device;
+	if (!out || first_calls_init(&first, c, nc))
 		goto fail;
-	/* by correlation, file order on ties: corr comes first in a launch_call */
-	if (sort_by_first_i64(c, nc, sizeof(*c)))
-		goto fail;
-	for (size_t i = 0; i < nc; i++)	/* the first launch of each correlation */
-		if (!u || c[i].corr != c[u - 1].corr)
-			c[u++] = c[i];
 	for (size_t i = 0; i < nd; i++) {
-		size_t lo = 0, hi = u;
+		const uint32_t *s = first.slot[slot_of(&first, d[i].corr)];
 
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
+		/* one record per call chosen, each with the users that chose it */
+		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
+			unsigned users = 0;
 
-			if (c[mid].corr < d[i].corr)
-				lo = mid + 1;
-			else
-				hi = mid;
+			if (!s[w] || !(d[i].users & (1u << w)))
+				continue;
+			for (int x = 0; x < LAUNCH_NR_USERS; x++)
+				if (s[x] == s[w] && (d[i].users & (1u << x)))
+					users |= 1u << x;
+			if (users & ((1u << w) - 1))	/* placed with an earlier user's */
+				continue;
+			if (push_placed(&out, &n, &cap, &c[s[w] - 1], users, d[i].dur_ns))
+				goto fail;
 		}
-		if (lo < u && c[lo].corr == d[i].corr)
-			out[n++] = (struct placed){ c[lo].ts_ns, d[i].dur_ns, 0, c[lo].track, 0 };
 	}
+	/* out holds what the calls and device work gave: free them before the sort's arrays */
+	free(first.slot);
+	first.slot = NULL;
+	launches_release(l);
+	key = malloc((n ? n : 1) * sizeof(*key));
+	track = malloc((n ? n : 1) * sizeof(*track));
+	if (!key || !track)
+		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		key[i] = sort_key_i64(out[i].ts_ns);
 		track[i] = out[i].track;
 	}
-	/* out holds what the calls and device work gave: free them before the sort's arrays */
-	launches_release(l);
-	if (order_by(out, n, sizeof(*out), key, track, nr_tracks))
+	if (sort_recs_id_key(out, n, sizeof(*out), track, nr_tracks, key))
 		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		out[i].sum_before = sum;
-		sum = sat_add(sum, out[i].dur_ns);
+	for (size_t i = 0; i <= n; i++) {
+		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
+			int64_t dur = i < n ? out[i].sum_before[w] : 0;
+
+			out[i].sum_before[w] = sum[w];
+			sum[w] = sat_add(sum[w], dur);
+		}
 	}
+	out[n].ts_ns = INT64_MAX;	/* the sentinel: no search reaches it */
+	out[n].track = UINT32_MAX;
+	out[n].pad = 0;
 	free(key);
 	free(track);
-	*nr = n;
-	return out;
+	pl->v = out;
+	pl->n = n;
+	return 0;
 fail:
+	free(first.slot);
 	free(out);
 	free(key);
 	free(track);
-	return NULL;
+	return -1;
 }
 
-/* First index in the sorted v[] at or after (track, ts). */
-static size_t placed_at(const struct placed *v, size_t n, uint32_t track, int64_t ts)
+void placement_release(struct placement *pl)
 {
-	size_t lo = 0, hi = n;
+	free(pl->v);
+	pl->v = NULL;
+	pl->n = 0;
+}
 
-	while (lo < hi) {
+static inline int below(const struct placed *p, uint32_t track, int64_t ts)
+{
+	return p->track < track || (p->track == track && p->ts_ns < ts);
+}
+
+/*
+ * The first index at or after from in the sorted v[0..n) not below (track,
+ * ts), all before from being below: gallop forward from from, then bisect
+ * the last step, so the cost grows with the distance, not with n.  Inline
+ * for the common answer, from itself (a span that launched nothing).
+ */
+static size_t gallop(const struct placed *v, size_t n, size_t lo, uint32_t track, int64_t ts);
+
+static inline size_t seek(const struct placed *v, size_t n, size_t from, uint32_t track,
+			  int64_t ts)
+{
+	return from >= n || !below(&v[from], track, ts) ? from : gallop(v, n, from, track, ts);
+}
+
+/* seek() past v[lo], which is below. */
+static size_t gallop(const struct placed *v, size_t n, size_t lo, uint32_t track, int64_t ts)
+{
+	size_t hi, step = 1;
+
+	for (;;) {	/* v[lo] is below */
+		hi = lo + step;
+		if (hi >= n) {
+			hi = n;
+			break;
+		}
+		if (!below(&v[hi], track, ts))
+			break;
+		lo = hi;
+		step *= 2;
+	}
+	for (lo++; lo < hi;) {	/* the answer is in [lo, hi] */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (v[mid].track < track || (v[mid].track == track && v[mid].ts_ns < ts))
+		if (below(&v[mid], track, ts))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -139,10 +266,11 @@ static size_t placed_at(const struct placed *v, size_t n, uint32_t track, int64_
 	return lo;
 }
 
-int64_t placed_within(const struct placed *v, size_t n, uint32_t track, int64_t lo, int64_t hi)
+int64_t placed_within(const struct placement *pl, enum launch_user u, size_t *at, uint32_t track,
+		      int64_t lo, int64_t hi)
 {
-	size_t a = placed_at(v, n, track, lo), b = placed_at(v, n, track, hi);
-	int64_t end = b < n ? v[b].sum_before : (n ? sat_add(v[n - 1].sum_before, v[n - 1].dur_ns) : 0);
+	size_t a = seek(pl->v, pl->n, *at, track, lo), b = seek(pl->v, pl->n, a, track, hi);
 
-	return a < b ? sat_sub(end, v[a].sum_before) : 0;
+	*at = a;
+	return a < b ? sat_sub(pl->v[b].sum_before[u], pl->v[a].sum_before[u]) : 0;
 }

@@ -4,12 +4,24 @@
  * A kernel (or copy, or set) and the runtime call that launched it share
  * args.correlation.  phases.c credits a phase with the kernel time its
  * thread launched inside its spans, cpuops.c an operator with the device
- * time launched inside it: both collect launches and device work here
- * while the file is read, then ask, per span, how much device time its
- * thread launched within it.  A device record counts at the first launch
- * (in file order) with its correlation; one whose launch is not in the
- * trace counts nowhere.  Placed records are sorted by thread, then launch
- * time, with a prefix sum, so each question costs two binary searches.
+ * time launched inside it.  The two differ in which calls and which device
+ * work they count, so while a batch is read its events are tagged for each
+ * user (a byte per event: LAUNCH_CALL or LAUNCH_DEV of the user's bit; by
+ * phases.c for phases, by gpu.c, which classifies every event by device.h
+ * anyway, for cpuops), and
+ * launches_collect() then keeps every tagged event once, with the bits of
+ * the users that counted it.  At the end, launches_place() places the work
+ * once for both users, before their sections run, which then only read it.
+ *
+ * A device record counts, for each user, at the first launch (in file
+ * order) with its correlation that this user counts; one whose launch is
+ * not in the trace counts nowhere.  Placed records are sorted by thread,
+ * then launch time, with a prefix sum per user, so each question costs a
+ * search from a cursor: spans asked about in thread and start order find
+ * their records by galloping a few steps forward.
+ *
+ * Threads are the file's track ids (track.h), one table shared by phases,
+ * cpuops and the launches, so that the placed records' tracks are theirs.
  */
 #ifndef VT_LAUNCH_H
 #define VT_LAUNCH_H
@@ -18,39 +30,66 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "event.h"
+#include "strtab.h"
+
+/* The users of launches, each a bit in the tags and an index in sums. */
+enum launch_user { LAUNCH_PHASES, LAUNCH_CPUOPS, LAUNCH_NR_USERS };
+
+/* A batch event's tag: a runtime call, or device work, for user u. */
+#define LAUNCH_CALL(u) (1u << (u))
+#define LAUNCH_DEV(u) (1u << (LAUNCH_NR_USERS + (u)))
 
 struct launches {
 	struct buf calls;	/* struct launch_call[]: runtime calls with a correlation */
 	struct buf device;	/* struct launch_dev[]: device work with a correlation */
+	unsigned any_device;	/* user bits of the device work collected */
 };
 
-/* Device time at its launch: sum_before is the prefix sum in sorted order. */
+/*
+ * Device time at its launch.  sum_before[u] is user u's prefix sum in
+ * sorted order; a placement ends with a sentinel record that holds the
+ * totals, so each record's time is the next one's sum_before minus its own.
+ */
 struct placed {
-	int64_t ts_ns, dur_ns, sum_before;
+	int64_t ts_ns;
+	int64_t sum_before[LAUNCH_NR_USERS];
 	uint32_t track, pad;
+};
+
+struct placement {
+	struct placed *v;	/* n + 1 records, owned; see above */
+	size_t n;
+	uint32_t nr_tracks;	/* track ids are 1..nr_tracks */
+	unsigned any_device;	/* user bits: without, the user's device times are unknown */
 };
 
 void launches_init(struct launches *l);
 void launches_release(struct launches *l);
 
-/* The runtime call with correlation corr started at ts_ns on thread track. */
-int launches_add_call(struct launches *l, int64_t corr, int64_t ts_ns, uint32_t track);
-
-/* Device work of dur_ns with correlation corr. */
-int launches_add_device(struct launches *l, int64_t corr, int64_t dur_ns);
-
-/* Whether any device work was added (else device times are unknown, not 0). */
-int launches_any_device(const struct launches *l);
+/*
+ * Keep the events of batch b that tag[] (one byte per event) marks, with
+ * their thread interned into tracks.  -1 when out of memory.
+ */
+int launches_collect(struct launches *l, const struct event_batch *b, const unsigned char *tag,
+		     struct strtab *tracks);
 
 /*
- * The device work placed at its launches, sorted as above; nr_tracks
- * bounds the track ids.  Releases what was collected (l is empty after,
- * and launches_any_device() false).  NULL when out of memory; *nr: how
- * many were placed.
+ * Place the device work at its launches into *pl (caller releases it with
+ * placement_release()); nr_tracks bounds the track ids.  Releases what was
+ * collected.  -1 when out of memory.
  */
-struct placed *launches_place(struct launches *l, uint32_t nr_tracks, size_t *nr);
+int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl);
 
-/* Device time of v[0..n) launched on thread track within [lo, hi). */
-int64_t placed_within(const struct placed *v, size_t n, uint32_t track, int64_t lo, int64_t hi);
+void placement_release(struct placement *pl);
+
+/*
+ * User u's device time launched on thread track within [lo, hi).  *at is a
+ * cursor, 0 at first: a question asked after another of a smaller or equal
+ * (track, lo) may pass on the cursor the other left, and then costs a few
+ * steps instead of two binary searches.
+ */
+int64_t placed_within(const struct placement *pl, enum launch_user u, size_t *at, uint32_t track,
+		      int64_t lo, int64_t hi);
 
 #endif

@@ -6,8 +6,8 @@
  * stack by containment, which gives each span its path; rows group spans by
  * path across threads.  A kernel counts towards a phase when the runtime
  * call that launched it (same args.correlation) started on the phase's
- * thread inside one of its spans; per thread, launches are sorted with a
- * prefix sum of kernel time, so each span costs two binary searches.
+ * thread inside one of its spans; launch.h places them, once for phases
+ * and cpuops.
  */
 #include "phases.h"
 
@@ -46,9 +46,7 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 {
 	p->opts = o;
 	strtab_init(&p->names, 1);
-	strtab_init(&p->tracks, 1);
 	buf_init(&p->spans);
-	launches_init(&p->kern);
 	p->seq = 0;
 	p->nr_too_deep = 0;
 	buf_init(&p->frame_counts);
@@ -60,9 +58,7 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 void phases_release(struct phases *p)
 {
 	strtab_release(&p->names);
-	strtab_release(&p->tracks);
 	buf_release(&p->spans);
-	launches_release(&p->kern);
 	buf_release(&p->frame_counts);
 	buf_release(&p->block_counts);
 }
@@ -145,33 +141,47 @@ static void phase_name(const struct phase_opts *o, const char *raw, struct buf *
 	}
 }
 
-int phases_collect(struct phases *p, const struct event_batch *b)
+/* What phases_collect() makes of a cat (by the batch's id). */
+enum cat_class { CAT_OTHER, CAT_UA, CAT_GUA, CAT_LAUNCH, CAT_KERNEL };
+
+static const struct {
+	const char *cat;
+	enum cat_class cls;
+} cat_classes[] = {
+	{ "user_annotation", CAT_UA },
+	{ "gpu_user_annotation", CAT_GUA },
+	{ "cuda_runtime", CAT_LAUNCH },
+	{ "cuda_driver", CAT_LAUNCH },
+	{ "Runtime", CAT_LAUNCH },	/* Kineto 2021 */
+	{ "kernel", CAT_KERNEL },
+	{ "Kernel", CAT_KERNEL },
+};
+
+int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
+		   struct strtab *tracks, unsigned char *tag)
 {
 	const struct strtab *st = &b->strs;
-	uint32_t ua = strtab_find(st, "user_annotation", 15);
-	uint32_t gua = strtab_find(st, "gpu_user_annotation", 19);
-	uint32_t rt = strtab_find(st, "cuda_runtime", 12);
-	uint32_t drv = strtab_find(st, "cuda_driver", 11);
-	uint32_t kernel = strtab_find(st, "kernel", 6);
-	uint32_t rt21 = strtab_find(st, "Runtime", 7);	/* Kineto 2021 */
-	uint32_t kernel21 = strtab_find(st, "Kernel", 6);
 	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes, 3 by name */
 	unsigned char *pstep = calloc(nstr, 1);	/* ProfilerStep#N: 0 unknown, 1 no, 2 yes */
+	unsigned char *cls = calloc(nstr, 1);	/* enum cat_class by cat id */
 	struct track_cache cache = { 0 };
 	struct buf name;
 	int rc = -1;
 
 	buf_init(&name);
-	if (!map || !rule || !pstep)
+	if (!map || !rule || !pstep || !cls)
 		goto out;
+	for (size_t k = 0; k < sizeof(cat_classes) / sizeof(cat_classes[0]); k++)
+		cls[strtab_find(st, cat_classes[k].cat, strlen(cat_classes[k].cat))] =
+			(unsigned char)cat_classes[k].cls;
+	cls[0] = CAT_OTHER;	/* where a cat is not in the batch */
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		int span = 0;
 
-		p->has_cat |= ev->cat != 0;
 		if (ev->flags & (EV_FRAMES | EV_BLOCKS)) {
 			struct gen_count c = { ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
 					       ev->value };
@@ -183,7 +193,7 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 		}
 		if (!(ev->flags & EV_TS))
 			continue;
-		if (ev->phase == 'X' && ev->name && ua && ev->cat == ua) {
+		if (ev->phase == 'X' && ev->name && cls[ev->cat] == CAT_UA) {
 			span = 1;
 		} else if (ev->phase == 'X' && ev->name && !ev->cat) {
 			if (!rule[ev->name]) {
@@ -196,9 +206,9 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 			}
 			/* by name only while no event had a cat, never device work */
 			span = rule[ev->name] == 2 ||
-			       (rule[ev->name] == 3 && !p->has_cat &&
+			       (rule[ev->name] == 3 && !has_cat &&
 				!(device_pid && ev->pid == device_pid));
-		} else if (ev->phase == 'X' && ev->name && ev->cat != gua) {
+		} else if (ev->phase == 'X' && ev->name && cls[ev->cat] != CAT_GUA) {
 			/*
 			 * ProfilerStep#N whatever its cat: cpu_op (torch_npu), Operator
 			 * (2021); not gpu_user_annotation, the GPU's copy of the span.
@@ -210,31 +220,26 @@ int phases_collect(struct phases *p, const struct event_batch *b)
 		}
 		if (span) {
 			struct span_rec s = { ev->ts_ns, ev->dur_ns, strtab_map(&p->names, st, ev->name, map),
-					      track_id(&p->tracks, &cache, b, ev), p->seq++,
+					      track_id(tracks, &cache, b, ev), p->seq++,
 					      rule[ev->name] == 3, 0 };
 
 			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
 				goto out;
 			buf_add(&p->spans, &s, sizeof(s));
-		} else if (ev->cat && (ev->cat == rt || ev->cat == drv || ev->cat == rt21) &&
-			   (ev->flags & EV_CORRELATION)) {
-			uint32_t track = track_id(&p->tracks, &cache, b, ev);
-
-			if (track == STRTAB_OOM ||
-			    launches_add_call(&p->kern, ev->correlation, ev->ts_ns, track))
-				goto out;
-		} else if (ev->cat && (ev->cat == kernel || ev->cat == kernel21) &&
-			   (ev->flags & EV_CORRELATION)) {
-			if (launches_add_device(&p->kern, ev->correlation, ev->dur_ns))
-				goto out;
+		} else if (cls[ev->cat] == CAT_LAUNCH && (ev->flags & EV_CORRELATION)) {
+			tag[i] |= LAUNCH_CALL(LAUNCH_PHASES);
+		} else if (cls[ev->cat] == CAT_KERNEL && (ev->flags & EV_CORRELATION)) {
+			tag[i] |= LAUNCH_DEV(LAUNCH_PHASES);
 		}
 	}
+	p->has_cat = has_cat;
 	rc = buf_ok(&p->spans) && buf_ok(&p->frame_counts) && buf_ok(&p->block_counts) ? 0 : -1;
 out:
 	buf_release(&name);
 	free(map);
 	free(rule);
 	free(pstep);
+	free(cls);
 	return rc;
 }
 
@@ -270,8 +275,7 @@ struct finish {
 	uint32_t nr_paths;
 	uint32_t *pname_of_raw;	/* raw name id -> phase name id */
 	unsigned char *step_raw, *block_raw;
-	struct placed *placed;
-	size_t nr_placed;
+	const struct placement *placed;
 	int64_t min_ts;		/* the rank's first timestamp, origin of spans_ns */
 };
 
@@ -511,9 +515,9 @@ static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
 			iv[k].hi = f->s[idx[j]].ts_ns + f->s[idx[j]].dur_ns;
 		}
 		k = interval_union(iv, k);
-		for (size_t m = 0; m < k; m++)
+		for (size_t m = 0, at = 0; m < k; m++)	/* in start order: at moves on */
 			row->gpu_ns = sat_add(row->gpu_ns,
-					      placed_within(f->placed, f->nr_placed,
+					      placed_within(f->placed, LAUNCH_PHASES, &at,
 							    f->s[idx[i]].track, iv[m].lo, iv[m].hi));
 		i = j;
 	}
@@ -626,6 +630,7 @@ static int cut_off(struct finish *f, const size_t *idx, size_t n)
 	const struct span_rec *last;
 	struct report_dist dd, dg;
 	int64_t last_gpu;
+	size_t at = 0;	/* the steps are in time order, but may be on any thread */
 	int cut = 0;
 
 	if (n < 2)
@@ -637,15 +642,17 @@ static int cut_off(struct finish *f, const size_t *idx, size_t n)
 	for (size_t i = 0; i + 1 < n; i++) {
 		const struct span_rec *s = &f->s[idx[i]];
 
+		at = 0;
 		dur[i] = s->dur_ns;
-		gpu[i] = placed_within(f->placed, f->nr_placed, s->track, s->ts_ns,
-				    sat_add(s->ts_ns, s->dur_ns));
+		gpu[i] = placed_within(f->placed, LAUNCH_PHASES, &at, s->track, s->ts_ns,
+				       sat_add(s->ts_ns, s->dur_ns));
 	}
 	report_dist_of(&dd, dur, n - 1);
 	report_dist_of(&dg, gpu, n - 1);
 	last = &f->s[idx[n - 1]];
-	last_gpu = placed_within(f->placed, f->nr_placed, last->track, last->ts_ns,
-			      sat_add(last->ts_ns, last->dur_ns));
+	at = 0;
+	last_gpu = placed_within(f->placed, LAUNCH_PHASES, &at, last->track, last->ts_ns,
+				 sat_add(last->ts_ns, last->dur_ns));
 	cut = dg.median_ns > 0 && (double)last_gpu < 0.5 * dg.median_ns &&
 	      (double)last->dur_ns < dd.median_ns;
 out:
@@ -769,7 +776,8 @@ static void drop_by_name(struct finish *f)
 	f->n = k;
 }
 
-int phases_finish(struct phases *p, int64_t min_ts, struct arena *a, struct report_rank *rk)
+int phases_finish(struct phases *p, int64_t min_ts, const struct placement *pl, struct arena *a,
+		  struct report_rank *rk)
 {
 	struct finish f;
 	size_t *idx = NULL;
@@ -778,6 +786,7 @@ int phases_finish(struct phases *p, int64_t min_ts, struct arena *a, struct repo
 	memset(&f, 0, sizeof(f));
 	f.p = p;
 	f.min_ts = min_ts;
+	f.placed = pl;
 	f.s = (struct span_rec *)p->spans.data;
 	f.n = p->spans.len / sizeof(*f.s);
 	strtab_init(&f.pnames, 1);
@@ -786,8 +795,7 @@ int phases_finish(struct phases *p, int64_t min_ts, struct arena *a, struct repo
 	idx = malloc((f.n ? f.n : 1) * sizeof(*idx));
 	if (!idx || name_tables(&f) || nest(&f))
 		goto out;
-	f.placed = launches_place(&p->kern, strtab_count(&p->tracks), &f.nr_placed);
-	if (!f.placed || rows(&f, a, rk) || steps(&f, a, rk, idx) ||
+	if (rows(&f, a, rk) || steps(&f, a, rk, idx) ||
 	    throughput(&f, min_ts, a, rk))
 		goto out;
 	rc = 0;
@@ -799,7 +807,6 @@ out:
 	free(f.pname_of_raw);
 	free(f.step_raw);
 	free(f.block_raw);
-	free(f.placed);
 	strtab_release(&f.pnames);
 	strtab_release(&f.paths);
 	return rc;

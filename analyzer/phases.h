@@ -34,9 +34,8 @@
 
 struct phases {
 	const struct phase_opts *opts;
-	struct strtab names, tracks;	/* raw span names; "pid\x1ftid" */
+	struct strtab names;		/* raw span names */
 	struct buf spans;		/* records, see phases.c */
-	struct launches kern;		/* kernels at their launches */
 	uint64_t seq;
 	struct buf frame_counts, block_counts;	/* collector counters as struct gen_count */
 	int has_frames, has_blocks;
@@ -47,13 +46,21 @@ struct phases {
 void phases_init(struct phases *p, const struct phase_opts *o);
 void phases_release(struct phases *p);
 
-/* Keep the spans, launches and kernel correlations of batch b.  -1 on OOM. */
-int phases_collect(struct phases *p, const struct event_batch *b);
+/*
+ * Keep the spans of batch b, their threads interned into tracks (launch.h's
+ * shared table), and tag its launches and kernels for launch.h (tag: a byte
+ * per event); has_cat: whether an event of the file so far, b's included,
+ * had a cat.  -1 when out of memory.
+ */
+int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
+		   struct strtab *tracks, unsigned char *tag);
 
 /*
- * Fill rk->phases, rk->steps and rk->throughput; rk->span_ns must be set
- * and min_ts is the rank's first timestamp.  -1 when out of memory.
+ * Fill rk->phases, rk->steps and rk->throughput, with the kernel time of
+ * pl; rk->span_ns must be set and min_ts is the rank's first timestamp.
+ * -1 when out of memory.
  */
-int phases_finish(struct phases *p, int64_t min_ts, struct arena *a, struct report_rank *rk);
+int phases_finish(struct phases *p, int64_t min_ts, const struct placement *pl, struct arena *a,
+		  struct report_rank *rk);
 
 #endif

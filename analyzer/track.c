@@ -21,8 +21,8 @@ static size_t track_key(const struct strtab *st, const struct trace_event *ev, c
 	return np + 1 + nt;
 }
 
-uint32_t track_id(struct strtab *tracks, struct track_cache *c, const struct event_batch *b,
-		  const struct trace_event *ev)
+uint32_t track_miss(struct strtab *tracks, struct track_cache *c, const struct event_batch *b,
+		    const struct trace_event *ev)
 {
 	uint64_t k = ((uint64_t)ev->pid << 32 | ev->tid) + 1;
 	unsigned slot = (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 58);

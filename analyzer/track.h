@@ -22,11 +22,24 @@ struct track_cache {
 	uint32_t id[TRACK_CACHE_SLOTS];
 };
 
+/* track_id() on a cache miss: interns the key and caches it. */
+uint32_t track_miss(struct strtab *tracks, struct track_cache *c, const struct event_batch *b,
+		    const struct trace_event *ev);
+
 /*
  * The track id of ev, an event of batch b, interned into tracks (a copying
- * strtab of "pid\x1ftid" keys).  STRTAB_OOM when out of memory.
+ * strtab of "pid\x1ftid" keys).  STRTAB_OOM when out of memory.  Inline,
+ * as it is asked per event and nearly always answered by the cache.
  */
-uint32_t track_id(struct strtab *tracks, struct track_cache *c, const struct event_batch *b,
-		  const struct trace_event *ev);
+static inline uint32_t track_id(struct strtab *tracks, struct track_cache *c,
+				const struct event_batch *b, const struct trace_event *ev)
+{
+	uint64_t k = ((uint64_t)ev->pid << 32 | ev->tid) + 1;
+	unsigned slot = (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 58);
+
+	if (c->batch == b && c->key[slot] == k)
+		return c->id[slot];
+	return track_miss(tracks, c, b, ev);
+}
 
 #endif

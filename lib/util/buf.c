@@ -47,7 +47,8 @@ fail:
 	return -1;
 }
 
-void buf_add(struct buf *b, const void *p, size_t n)
+/* buf_add() when the bytes do not fit (or there are none): grows the buffer. */
+void buf_add_slow(struct buf *b, const void *p, size_t n)
 {
 	if (n == 0)
 		return;		/* p may be NULL then */
@@ -104,9 +105,4 @@ void buf_reset(struct buf *b)
 	b->len = 0;
 	if (b->data)
 		b->data[0] = '\0';
-}
-
-int buf_ok(const struct buf *b)
-{
-	return !b->oom;
 }

@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 struct buf {
 	char *data;		/* owned; NULL until the first append */
@@ -24,7 +25,24 @@ void buf_release(struct buf *b);
 /* Make room for n more bytes.  Returns 0, or -1 (and sets oom). */
 int buf_reserve(struct buf *b, size_t n);
 
-void buf_add(struct buf *b, const void *p, size_t n);
+/* The part of buf_add() that grows the buffer: call buf_add(). */
+void buf_add_slow(struct buf *b, const void *p, size_t n);
+
+/*
+ * Append n bytes.  Inline when they fit, as the analyses append a record
+ * per event: a constant n then compiles to plain moves.
+ */
+static inline void buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (n && !b->oom && b->cap - b->len > n) {
+		memcpy(b->data + b->len, p, n);
+		b->len += n;
+		b->data[b->len] = '\0';
+		return;
+	}
+	buf_add_slow(b, p, n);
+}
+
 void buf_addc(struct buf *b, char c);
 void buf_adds(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -34,6 +52,9 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 void buf_reset(struct buf *b);
 
 /* 1 when every append so far succeeded. */
-int buf_ok(const struct buf *b);
+static inline int buf_ok(const struct buf *b)
+{
+	return !b->oom;
+}
 
 #endif

@@ -79,10 +79,12 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 /*
  * LSD radix sort of n records of `size` bytes by the int64 at their start,
  * through one scratch copy of the records: no key array, no permutation,
- * so sorting takes as much again as the records and no more.  Inlined with
- * a constant size so that the copies are plain moves.
+ * so sorting takes as much again as the records and no more.  Always
+ * inlined with a constant size so that the copies are plain moves (else
+ * the compiler merges the calls of sort_by_first_i64() into one that calls
+ * memcpy() per record).
  */
-static inline int sort_recs_i64(void *recs, size_t n, size_t size)
+static inline __attribute__((always_inline)) int sort_recs_i64(void *recs, size_t n, size_t size)
 {
 	char *a = recs, *b, *t;
 	uint64_t diff = 0, first, prev;
@@ -195,4 +197,32 @@ int sort_perm_id(const uint32_t *id, uint32_t max_id, uint32_t *perm, size_t n)
 	free(count);
 	free(out);
 	return 0;
+}
+
+int sort_perm_id_key(const uint32_t *id, uint32_t max_id, const uint64_t *key, uint32_t *perm,
+		     size_t n)
+{
+	size_t i = 1;
+
+	if (sort_perm_id(id, max_id, perm, n))
+		return -1;
+	while (i < n && (id[perm[i - 1]] != id[perm[i]] || key[perm[i - 1]] <= key[perm[i]]))
+		i++;
+	if (i == n)
+		return 0;
+	/* stable sorts: by key, then by id, leaves equal (id, key) in their first order */
+	return sort_perm_u64(key, perm, n) || sort_perm_id(id, max_id, perm, n) ? -1 : 0;
+}
+
+int sort_recs_id_key(void *recs, size_t n, size_t size, const uint32_t *id, uint32_t max_id,
+		     const uint64_t *key)
+{
+	uint32_t *perm = sort_identity(n);
+	int rc = -1;
+
+	if (perm && !sort_perm_id_key(id, max_id, key, perm, n) &&
+	    !sort_apply(recs, n, size, perm))
+		rc = 0;
+	free(perm);
+	return rc;
 }

@@ -30,6 +30,23 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n);
 /* Likewise by id[perm[i]], ids from 0 to max_id (a counting sort). */
 int sort_perm_id(const uint32_t *id, uint32_t max_id, uint32_t *perm, size_t n);
 
+/*
+ * Reorder perm[0..n) by id[perm[i]] (0 to max_id), then key[perm[i]],
+ * keeping the order of equal pairs.  Records by thread are mostly in time
+ * order already: then the counting sort by id is all it costs.  Returns 0,
+ * or -1 when out of memory.
+ */
+int sort_perm_id_key(const uint32_t *id, uint32_t max_id, const uint64_t *key, uint32_t *perm,
+		     size_t n);
+
+/*
+ * Reorder n records of size bytes as sort_perm_id_key() orders them (the
+ * caller gives each record's id and key).  0, or -1 when out of memory
+ * (records unchanged).
+ */
+int sort_recs_id_key(void *recs, size_t n, size_t size, const uint32_t *id, uint32_t max_id,
+		     const uint64_t *key);
+
 /* Sort v[0..n) ascending in place.  0, or -1 when out of memory (v unchanged). */
 int sort_i64(int64_t *v, size_t n);
 

@@ -1,8 +1,8 @@
 /*
  * test_sort: the radix and counting sorts against a plain insertion sort,
  * on random keys, on keys that differ only in their top or bottom byte,
- * on negative times and on duplicates (stability), plus the empty and
- * one-element cases.
+ * on negative times and on duplicates (stability), by thread then time
+ * (in order already and not), plus the empty and one-element cases.
  */
 #include "check.h"
 #include "sort.h"
@@ -82,6 +82,60 @@ static void test_perm_id(void)
 	free(want);
 }
 
+/*
+ * sort_perm_id_key and sort_recs_id_key against a stable insertion sort by
+ * (id, key): keys already in order within each id (the counting sort
+ * alone), random keys with many ties (the radix sort too), and one key out
+ * of order at the very end.
+ */
+static void test_id_key(void)
+{
+	enum { N = 2500, MAX = 11 };
+	static uint32_t id[N];
+	static uint64_t key[N];
+	static struct rec {
+		uint64_t key;
+		uint32_t id, tag;
+	} r[N];
+	uint32_t *got = check_xmalloc(N * sizeof(*got)), *want = check_xmalloc(N * sizeof(*want));
+	size_t bad = 0;
+
+	for (int round = 0; round < 3; round++) {
+		for (size_t i = 0; i < N; i++) {
+			id[i] = (uint32_t)(next() % (MAX + 1));
+			key[i] = round == 0 ? i / 3 : round == 1 ? next() % 40 : i;
+			got[i] = want[i] = (uint32_t)i;
+		}
+		if (round == 2)
+			key[N - 1] = 0;
+		for (size_t i = 1; i < N; i++) {	/* the reference */
+			uint32_t v = want[i];
+			size_t j = i;
+
+			for (; j > 0; j--) {
+				uint32_t w = want[j - 1];
+
+				if (id[w] < id[v] || (id[w] == id[v] && key[w] <= key[v]))
+					break;
+				want[j] = w;
+			}
+			want[j] = v;
+		}
+		CHECK(sort_perm_id_key(id, MAX, key, got, N) == 0);
+		for (size_t i = 0; i < N; i++) {
+			bad += got[i] != want[i];
+			r[i] = (struct rec){ key[i], id[i], (uint32_t)i };
+		}
+		CHECK(sort_recs_id_key(r, N, sizeof(r[0]), id, MAX, key) == 0);
+		for (size_t i = 0; i < N; i++)
+			bad += r[i].tag != want[i];
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK(sort_perm_id_key(id, MAX, key, got, 0) == 0);
+	free(got);
+	free(want);
+}
+
 static void test_i64_and_apply(void)
 {
 	int64_t v[] = { 5, -3, INT64_MAX, 0, INT64_MIN, -3, 7 };
@@ -145,6 +199,7 @@ int main(void)
 	test_by_first();
 	test_perm_u64();
 	test_perm_id();
+	test_id_key();
 	test_i64_and_apply();
 	return check_done("test_sort");
 }
