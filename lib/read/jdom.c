@@ -37,9 +37,12 @@ static int value(struct parser *ps, const char **pp, struct jdom *out, int depth
 
 static int skipped(const struct parser *ps, const char *key, size_t n)
 {
-	/* every member asks: the first byte settles most */
+	/*
+	 * Every member asks: the first byte settles most.  Lengths before
+	 * bytes: a key may hold a NUL (\u0000), so it is no C string.
+	 */
 	for (const char *const *k = ps->skip; n && k && *k; k++)
-		if ((*k)[0] == key[0] && !strncmp(*k, key, n) && !(*k)[n])
+		if ((*k)[0] == key[0] && strnlen(*k, n + 1) == n && !memcmp(*k, key, n))
 			return 1;
 	return 0;
 }

@@ -100,6 +100,25 @@ static void test_jdom(void)
 	CHECK(jdom_get(root, "zz") == NULL);
 	CHECK(jdom_parse("5", 1, &a, &e) != NULL);
 
+	/*
+	 * Skipped names are matched by length and bytes: a key with a raw NUL
+	 * that agrees with a short skip name up to it is kept (the fuzzer's
+	 * case: it once read past the end of that name), the name itself is
+	 * skipped, and a longer key with it as prefix is kept.
+	 */
+	{
+		static const char *const skip[] = { "ab", NULL };
+		static const char nul[] = "{\"ab\0xyz\": [1], \"ab\": [2], \"abc\": [3]}";
+
+		root = jdom_parse_skip(nul, sizeof(nul) - 1, &a, &e, skip);
+		CHECK(root && root->type == JDOM_OBJECT && root->n == 3);
+		if (root && root->n == 3) {
+			CHECK(root->kids[0].type == JDOM_ARRAY);
+			CHECK(root->kids[1].type == JDOM_SKIPPED);
+			CHECK(root->kids[2].type == JDOM_ARRAY);
+		}
+	}
+
 	/* Cut off, trailing text, bad syntax, too deep: each an error at an offset. */
 	CHECK(jdom_parse("{\"a\": [1, 2", 11, &a, &e) == NULL && e.offset == 11);
 	CHECK(jdom_parse("{} x", 4, &a, &e) == NULL && e.offset == 3);
