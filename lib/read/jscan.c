@@ -374,14 +374,8 @@ key:
 		return JS_MORE;
 	if (*p != '"')
 		return jscan_fail(js, p, "expected a member name");
-	if ((rc = skip_string(&p, end)) != JS_OK)
+	if ((rc = skip_string(&p, end)) != JS_OK || (rc = jscan_colon(js, &p)) != JS_OK)
 		return rc;
-	p = jscan_ws(p, end);
-	if (p >= end)
-		return JS_MORE;
-	if (*p != ':')
-		return jscan_fail(js, p, "expected ':' after member name");
-	p++;
 	goto value;
 after:
 	if (depth == 0) {

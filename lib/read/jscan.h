@@ -370,6 +370,22 @@ static inline const char *jscan_next_name(const char *p, const char *end)
 }
 
 /*
+ * The ':' after a member name, whitespace allowed before it: *pp from just
+ * past the name to just past the ':'.  jscan_member and jscan_skip share it.
+ */
+static inline int jscan_colon(struct jscan *js, const char **pp)
+{
+	const char *p = jscan_ws(*pp, js->end);
+
+	if (p >= js->end)
+		return JS_MORE;
+	if (*p != ':')
+		return jscan_fail(js, p, "expected ':' after member name");
+	*pp = p + 1;
+	return JS_OK;
+}
+
+/*
  * Step to the next member of an object.  *pp is at '{' (first) or just past
  * a member's value.  On JS_OK, *more is 1 with the key in (*k, *n) and *pp
  * at its value, or 0 with *pp past the closing '}'.  `what` is the message
@@ -457,16 +473,8 @@ jscan_member(struct jscan *js, const char **pp, int first, const char **k, size_
 	} else if (end - p > 1 && p[0] == ':' && (unsigned char)p[1] > ' ') {
 		p += 1;
 	} else {
-		if (p < end && *p == ':') {
-			p++;
-		} else {
-			p = jscan_ws(p, end);
-			if (p >= end)
-				return JS_MORE;
-			if (*p != ':')
-				return jscan_fail(js, p, "expected ':' after member name");
-			p++;
-		}
+		if ((rc = jscan_colon(js, &p)) != JS_OK)
+			return rc;
 		p = jscan_ws(p, end);
 		if (p >= end)
 			return JS_MORE;
