@@ -5,7 +5,11 @@
  */
 #include "launch.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/random.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "sat.h"
 #include "sort.h"
@@ -75,12 +79,33 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 struct first_calls {
 	uint32_t (*slot)[LAUNCH_NR_USERS];
 	size_t mask;
+	uint64_t seed;
 	const struct launch_call *c;
 };
 
+/*
+ * Correlations come from the trace, and traces come from anywhere: with a
+ * fixed hash, a crafted file could put every correlation in one cluster
+ * and make the probing quadratic.  The hash is seeded afresh per table;
+ * slots only find calls, so no result depends on where they land.
+ */
+static uint64_t fresh_seed(void)
+{
+	uint64_t s;
+
+	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s))
+		s = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)&s;
+	return s;
+}
+
 static size_t slot_of(const struct first_calls *t, int64_t corr)
 {
-	size_t i = (size_t)(((uint64_t)corr * 0x9e3779b97f4a7c15ull) >> 32) & t->mask;
+	uint64_t z = (uint64_t)corr + t->seed;	/* splitmix64's finaliser */
+	size_t i;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	i = (size_t)(z ^ (z >> 31)) & t->mask;
 
 	for (;; i = (i + 1) & t->mask) {
 		const uint32_t *s = t->slot[i];
@@ -104,6 +129,7 @@ static int first_calls_init(struct first_calls *t, const struct launch_call *c, 
 		size *= 2;
 	t->c = c;
 	t->mask = size - 1;
+	t->seed = fresh_seed();
 	t->slot = n < UINT32_MAX ? calloc(size, sizeof(*t->slot)) : NULL;
 	if (!t->slot)
 		return -1;
@@ -144,7 +170,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	struct launch_call *c = (struct launch_call *)(void *)l->calls.data;
 	const struct launch_dev *d = (const struct launch_dev *)(void *)l->device.data;
 	size_t nc = l->calls.len / sizeof(*c), nd = l->device.len / sizeof(*d), n = 0;
-	struct first_calls first = { NULL, 0, c };
+	struct first_calls first = { .c = c };
 	size_t cap = nd + 2;
 	struct placed *out = malloc(cap * sizeof(*out));
 	uint64_t *key = NULL;

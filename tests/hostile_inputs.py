@@ -108,6 +108,22 @@ def big(path, mb, count):
     write(path, trace(evs))
 
 
+def collide(path, n):
+    """n kernels and their launches under one operator, with correlations that
+    a fixed multiplicative hash (corr * golden ratio >> 32) puts in one slot."""
+    g = 0x9e3779b97f4a7c15
+    ginv = pow(g, -1, 1 << 64)
+    evs = [ev(ph="X", cat="cpu_op", name="outer", pid=1, tid=1, ts=0, dur=10 * n + 10)]
+    for k in range(1, n + 1):
+        c = k * ginv % (1 << 64)
+        c = c - (1 << 64) if c >= 1 << 63 else c
+        evs.append(ev(ph="X", cat="cuda_runtime", name="cudaLaunchKernel", pid=1, tid=1,
+                      ts=10 * k + 1, dur=1, args={"correlation": c}))
+        evs.append(ev(ph="X", cat="kernel", name="k", pid=0, tid=7, ts=10 * k + 5, dur=2,
+                      args={"correlation": c, "stream": 7, "device": 0}))
+    write(path, trace(evs))
+
+
 def schema(path, report):
     with open(report, "rb") as f:
         text = f.read()
@@ -126,6 +142,8 @@ def main(argv):
         deep(path, int(argv[3]))
     elif cmd == "big":
         big(path, int(argv[3]), int(argv[4]) if len(argv) > 4 else 1)
+    elif cmd == "collide":
+        collide(path, int(argv[3]))
     elif cmd == "schema":
         schema(path, argv[3])
     else:

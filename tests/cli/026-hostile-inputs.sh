@@ -99,6 +99,16 @@ check deep.report 'max(p["depth"] for p in r["ranks"][0]["phases"]) == 63' "phas
 [ "$(stat -c %s deep.report)" -lt 200000 ] || die "deep.report is $(stat -c %s deep.report) bytes"
 echo "pass: 20,000 nested spans: bounded memory and report, warned"
 
+# --- correlations crafted to collide: the launches' hash is seeded per run, so
+# 100,000 of them in what a fixed hash makes one slot stay linear (quadratic
+# probing took 16.7 s here with the fixed hash; seeded, 0.12 s) ---------------
+gen collide collide.json.gz 100000
+measure collide 400 10 "$VANALYZE" -q --json collide.report collide.json.gz
+expect_rc collide 0
+check collide.report '[(c["name"], c["device_ns"]) for c in r["ranks"][0]["cpu_ops"]] == [("outer", 100000 * 2000)]' \
+	"every kernel placed at its launch inside the one operator"
+echo "pass: 100,000 colliding correlations: linear time, every kernel placed"
+
 # --- 6: one 16 MB event over 256 chunks: linear time (rescanning it from its
 # start for every chunk, as before, would parse about 2 GB) -----------------------
 gen big big.json.gz 16
