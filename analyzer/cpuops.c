@@ -156,7 +156,7 @@ static size_t keep_ops(struct cpuops *c)
 	if (!c->has_cat)
 		return n;
 	for (size_t i = 0; i < n; i++)
-		if (!(c->has_cat && r[i].by_name))
+		if (!r[i].by_name)
 			r[k++] = r[i];
 	c->recs.len = k * sizeof(*r);
 	return k;

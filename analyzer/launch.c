@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "grow.h"
 #include "sat.h"
 #include "sort.h"
 #include "track.h"
@@ -149,13 +150,8 @@ static int push_placed(struct placed **out, size_t *n, size_t *cap, const struct
 {
 	struct placed *p;
 
-	if (*n + 1 >= *cap) {	/* room for the sentinel too */
-		p = realloc(*out, *cap * 2 * sizeof(*p));
-		if (!p)
-			return -1;
-		*out = p;
-		*cap *= 2;
-	}
+	if (ALLOC_GROW(*out, *n + 2, *cap))	/* room for the sentinel too */
+		return -1;
 	p = &(*out)[(*n)++];
 	p->ts_ns = c->ts_ns;
 	for (int w = 0; w < LAUNCH_NR_USERS; w++)

@@ -8,9 +8,8 @@
  * work they count, so while a batch is read its events are tagged for each
  * user (a byte per event: LAUNCH_CALL or LAUNCH_DEV of the user's bit; by
  * phases.c for phases, by gpu.c, which classifies every event by device.h
- * anyway, for cpuops), and
- * launches_collect() then keeps every tagged event once, with the bits of
- * the users that counted it.  At the end, launches_place() places the work
+ * anyway, for cpuops), and launches_collect() then keeps every tagged
+ * event once, with the bits of the users that counted it.  At the end, launches_place() places the work
  * once for both users, before their sections run, which then only read it.
  *
  * A device record counts, for each user, at the first launch (in file

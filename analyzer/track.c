@@ -24,17 +24,15 @@ static size_t track_key(const struct strtab *st, const struct trace_event *ev, c
 uint32_t track_miss(struct strtab *tracks, struct track_cache *c, const struct event_batch *b,
 		    const struct trace_event *ev)
 {
-	uint64_t k = ((uint64_t)ev->pid << 32 | ev->tid) + 1;
-	unsigned slot = (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 58);
+	uint64_t k;
+	unsigned slot = track_slot(ev, &k);
 	char key[256];
 	uint32_t id;
 
-	if (c->batch != b) {
+	if (c->batch != b) {	/* track_id() has looked in this batch's entries only */
 		memset(c->key, 0, sizeof(c->key));
 		c->batch = b;
 	}
-	if (c->key[slot] == k)
-		return c->id[slot];
 	id = strtab_intern(tracks, key, track_key(&b->strs, ev, key));
 	if (id != STRTAB_OOM) {
 		c->key[slot] = k;

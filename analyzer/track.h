@@ -22,6 +22,13 @@ struct track_cache {
 	uint32_t id[TRACK_CACHE_SLOTS];
 };
 
+/* ev's cache key ((pid id << 32 | tid id) + 1, never 0) in *key, and its slot. */
+static inline unsigned track_slot(const struct trace_event *ev, uint64_t *key)
+{
+	*key = ((uint64_t)ev->pid << 32 | ev->tid) + 1;
+	return (unsigned)((*key * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
 /* track_id() on a cache miss: interns the key and caches it. */
 uint32_t track_miss(struct strtab *tracks, struct track_cache *c, const struct event_batch *b,
 		    const struct trace_event *ev);
@@ -34,8 +41,8 @@ uint32_t track_miss(struct strtab *tracks, struct track_cache *c, const struct e
 static inline uint32_t track_id(struct strtab *tracks, struct track_cache *c,
 				const struct event_batch *b, const struct trace_event *ev)
 {
-	uint64_t k = ((uint64_t)ev->pid << 32 | ev->tid) + 1;
-	unsigned slot = (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 58);
+	uint64_t k;
+	unsigned slot = track_slot(ev, &k);
 
 	if (c->batch == b && c->key[slot] == k)
 		return c->id[slot];
