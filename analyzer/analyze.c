@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hugepage.h"
 #include "metric.h"
 #include "rank.h"
 #include "sat.h"
@@ -322,8 +323,8 @@ static int cmp_memory(const void *a, const void *b)
  */
 static int order_samples(struct mem_sample *s, size_t n, const struct report_memory *m, size_t nr)
 {
-	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
-	uint32_t *row = malloc((n ? n : 1) * sizeof(*row));
+	uint64_t *key = hugepage_malloc((n ? n : 1) * sizeof(*key));
+	uint32_t *row = hugepage_malloc((n ? n : 1) * sizeof(*row));
 	int rc = -1;
 
 	if (!key || !row || nr > UINT32_MAX)

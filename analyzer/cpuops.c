@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "annot.h"
+#include "hugepage.h"
 #include "launch.h"
 #include "sat.h"
 #include "sort.h"
@@ -107,8 +108,8 @@ out:
  */
 static int nesting_order(uint32_t nr_tracks, const struct cpu_rec *r, size_t n, uint32_t *perm)
 {
-	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
-	uint32_t *track = malloc((n ? n : 1) * sizeof(*track));
+	uint64_t *key = hugepage_malloc((n ? n : 1) * sizeof(*key));
+	uint32_t *track = hugepage_malloc((n ? n : 1) * sizeof(*track));
 	int rc = -1;
 
 	if (!key || !track)
@@ -167,7 +168,7 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 {
 	size_t n = keep_ops(c), depth = 0, rows = 0, at = 0;
 	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
-	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
+	uint32_t *stack = hugepage_malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
 	/* else device times are null */
 	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
 	struct cpu_sums *sum = NULL;	/* after nesting_order(), not beside its arrays */
@@ -175,7 +176,7 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	int rc = -1;
 
 	if (!stack || !perm || nesting_order(pl->nr_tracks, r, n, perm) ||
-	    !(sum = malloc((n ? n : 1) * sizeof(*sum))))
+	    !(sum = hugepage_malloc((n ? n : 1) * sizeof(*sum))))
 		goto out;
 	for (size_t k = 0; k < n; k++) {
 		struct cpu_rec *s = &r[perm[k]];

@@ -6,6 +6,7 @@
 #include "gpu.h"
 
 #include "device.h"
+#include "hugepage.h"
 #include "interval.h"
 #include "kcat.h"
 #include "launch.h"
@@ -397,7 +398,7 @@ static void device_of(const struct gpu *g, struct report_device *d)
  */
 static uint32_t *group_by_name(struct gpu *g, const struct gpu_rec *r, size_t n)
 {
-	uint32_t *ids = malloc((n ? n : 1) * sizeof(*ids)), *perm = sort_identity(n);
+	uint32_t *ids = hugepage_malloc((n ? n : 1) * sizeof(*ids)), *perm = sort_identity(n);
 
 	if (!ids || !perm)
 		goto fail;
@@ -539,7 +540,7 @@ static int kernel_median(const struct gpu *g, const struct gpu_rec *r, size_t n,
 static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_t *perm, size_t n,
 			const char *const *cat, struct arena *a, struct report_rank *rk)
 {
-	int64_t *durs = malloc((n ? n : 1) * sizeof(*durs));
+	int64_t *durs = hugepage_malloc((n ? n : 1) * sizeof(*durs));
 	size_t rows = 0, nr_names = n ? 1 : 0;
 
 	/* A row per name, not per record: the rows stay in the report. */

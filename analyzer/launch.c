@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "grow.h"
+#include "hugepage.h"
 #include "sat.h"
 #include "sort.h"
 #include "track.h"
@@ -131,7 +132,7 @@ static int first_calls_init(struct first_calls *t, const struct launch_call *c, 
 	t->c = c;
 	t->mask = size - 1;
 	t->seed = fresh_seed();
-	t->slot = n < UINT32_MAX ? calloc(size, sizeof(*t->slot)) : NULL;
+	t->slot = n < UINT32_MAX ? hugepage_calloc(size, sizeof(*t->slot)) : NULL;
 	if (!t->slot)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
@@ -168,7 +169,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	size_t nc = l->calls.len / sizeof(*c), nd = l->device.len / sizeof(*d), n = 0;
 	struct first_calls first = { .c = c };
 	size_t cap = nd + 2;
-	struct placed *out = malloc(cap * sizeof(*out));
+	struct placed *out = hugepage_malloc(cap * sizeof(*out));
 	uint64_t *key = NULL;
 	uint32_t *track = NULL;
 	int64_t sum[LAUNCH_NR_USERS] = { 0 };
@@ -201,8 +202,8 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	free(first.slot);
 	first.slot = NULL;
 	launches_release(l);
-	key = malloc((n ? n : 1) * sizeof(*key));
-	track = malloc((n ? n : 1) * sizeof(*track));
+	key = hugepage_malloc((n ? n : 1) * sizeof(*key));
+	track = hugepage_malloc((n ? n : 1) * sizeof(*track));
 	if (!key || !track)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {

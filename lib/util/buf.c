@@ -38,7 +38,7 @@ int buf_reserve(struct buf *b, size_t n)
 	p = realloc(b->data, cap);
 	if (!p)
 		goto fail;
-	hugepage_advise(p + b->len, cap - b->len);	/* the part not yet touched */
+	hugepage_advise(p, cap);	/* all of it: see grow_array */
 	b->data = p;
 	b->cap = cap;
 	return 0;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hugepage.h"
+
 int grow_array(void *pp, size_t elem, size_t nr, size_t *alloc)
 {
 	size_t cap = *alloc;
@@ -27,6 +29,11 @@ int grow_array(void *pp, size_t elem, size_t nr, size_t *alloc)
 	p = realloc(p, cap * elem);
 	if (!p)
 		return -1;
+	/*
+	 * The whole block: realloc may have moved it, and then the copy of
+	 * the old part is the first to touch it.
+	 */
+	hugepage_advise(p, cap * elem);
 	memcpy(pp, &p, sizeof(p));
 	*alloc = cap;
 	return 0;

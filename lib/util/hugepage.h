@@ -15,10 +15,14 @@
 /* Smaller blocks are left alone: they would not fill a huge page. */
 #define HUGEPAGE_MIN (4u << 20)
 
-/* Advise the whole 2 MiB pages inside [p, p + n), if n >= HUGEPAGE_MIN. */
+/*
+ * Advise the block [p, p + n), if n >= HUGEPAGE_MIN: the kernel backs the
+ * 2 MiB-aligned parts of it that are not touched yet with huge pages.
+ */
 void hugepage_advise(void *p, size_t n);
 
-/* malloc(n), advised when large.  Free with free(). */
+/* malloc(n) and calloc(n, size), advised when large.  Free with free(). */
 void *hugepage_malloc(size_t n);
+void *hugepage_calloc(size_t n, size_t size);
 
 #endif

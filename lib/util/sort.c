@@ -17,7 +17,7 @@ struct pair {
 
 uint32_t *sort_identity(size_t n)
 {
-	uint32_t *p = malloc((n ? n : 1) * sizeof(*p));
+	uint32_t *p = hugepage_malloc((n ? n : 1) * sizeof(*p));
 
 	if (p)
 		for (size_t i = 0; i < n; i++)
@@ -176,8 +176,8 @@ int sort_perm_id(const uint32_t *id, uint32_t max_id, uint32_t *perm, size_t n)
 
 	if (n < 2)
 		return 0;
-	count = calloc((size_t)max_id + 1, sizeof(*count));
-	out = malloc(n * sizeof(*out));
+	count = hugepage_calloc((size_t)max_id + 1, sizeof(*count));
+	out = hugepage_malloc(n * sizeof(*out));
 	if (!count || !out) {
 		free(count);
 		free(out);
