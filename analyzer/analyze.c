@@ -18,11 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hugepage.h"
 #include "metric.h"
 #include "rank.h"
 #include "sat.h"
-#include "sort.h"
 
 static void tally_init(struct tally *t)
 {
@@ -77,7 +75,7 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	phases_init(&res->phases, opts);
 	strtab_init(&res->tracks, 1);
 	launches_init(&res->launches);
-	buf_init(&res->mem_samples);
+	memory_init(&res->mem);
 }
 
 void file_result_release(struct file_result *res)
@@ -90,105 +88,8 @@ void file_result_release(struct file_result *res)
 	phases_release(&res->phases);
 	strtab_release(&res->tracks);
 	launches_release(&res->launches);
-	free(res->memory);
-	buf_release(&res->mem_samples);
+	memory_release(&res->mem);
 	arena_release(&res->arena);
-}
-
-/* The memory row of device dev, made on first use; NULL when out of memory. */
-static struct report_memory *memory_row(struct file_result *res, int64_t dev)
-{
-	struct report_memory *p;
-
-	for (size_t k = 0; k < res->nr_memory; k++)
-		if (res->memory[k].device == dev)
-			return &res->memory[k];
-	p = realloc(res->memory, (res->nr_memory + 1) * sizeof(*p));
-	if (!p)
-		return NULL;
-	res->memory = p;
-	p = &p[res->nr_memory++];
-	p->device = dev;
-	p->peak_allocated = p->peak_reserved = 0;
-	p->capacity = -1;
-	p->from_bytes = 0;
-	return p;
-}
-
-/* One [memory] event, for the timeline. */
-struct mem_sample {
-	int64_t ts_ns, device, allocated, reserved;
-	int64_t bytes;		/* args.Bytes: the change (2021 events carry only this) */
-	int has_total;		/* Total Allocated was given */
-};
-
-static void raise_to(int64_t *peak, int64_t v)
-{
-	if (v > *peak)
-		*peak = v;
-}
-
-/*
- * Memory per device: the peaks of "Total Allocated" and "Total Reserved"
- * over [memory] events; in collector files, the sampled device memory in
- * use (as reserved: NVML sees what the allocator holds), the device's total
- * as capacity, and the process RSS as the CPU's allocated peak.  Sampled
- * GPU utilization is kept for runs whose trace has no GPU events.
- */
-static int memory_collect(struct file_result *res, const struct event_batch *b)
-{
-	const struct strtab *st = &b->strs;
-	uint32_t mem = strtab_find(st, "[memory]", 8);
-	uint32_t used = strtab_find(st, "gpu.mem_used_bytes", 18);
-	uint32_t total = strtab_find(st, "gpu.mem_total_bytes", 19);
-	uint32_t rss = strtab_find(st, "proc.rss_bytes", 14);
-	uint32_t util = strtab_find(st, "gpu.util_pct", 12);
-
-	if (!mem && !used && !total && !rss && !util)
-		return 0;
-	for (size_t i = 0; i < b->n; i++) {
-		const struct trace_event *ev = &b->ev[i];
-		int64_t dev = ev->flags & EV_DEVICE ? ev->device : -1;
-		struct report_memory *m;
-
-		if (!ev->name || (ev->name != mem && !(ev->flags & EV_VALUE)))
-			continue;
-		if (ev->name == util) {
-			res->util_sum = sat_add(res->util_sum, ev->value);
-			res->util_samples++;
-			continue;
-		}
-		if (ev->name != mem && ev->name != used && ev->name != total && ev->name != rss)
-			continue;
-		m = memory_row(res, dev);
-		if (!m)
-			return -1;
-		if (ev->name == mem) {
-			struct mem_sample s = { ev->ts_ns, dev, ev->mem_allocated,
-						ev->mem_reserved,
-						ev->flags & EV_MEM_BYTES ? ev->mem_bytes : 0,
-						!!(ev->flags & EV_MEM_ALLOCATED) };
-
-			if (!(ev->flags & EV_MEM_ALLOCATED))
-				s.allocated = 0;
-			if (!(ev->flags & EV_MEM_RESERVED))
-				s.reserved = 0;
-			buf_add(&res->mem_samples, &s, sizeof(s));
-			if (!buf_ok(&res->mem_samples))
-				return -1;
-			if (ev->flags & EV_MEM_ALLOCATED)
-				raise_to(&m->peak_allocated, ev->mem_allocated);
-			if (ev->flags & EV_MEM_RESERVED)
-				raise_to(&m->peak_reserved, ev->mem_reserved);
-		} else if (ev->name == used) {
-			raise_to(&m->peak_reserved, ev->value);
-		} else if (ev->name == rss) {
-			raise_to(&m->peak_allocated, ev->value);
-		} else {
-			m->capacity = ev->value;
-		}
-	}
-	return 0;
 }
 
 static int on_batch(void *ctx, const struct event_batch *b)
@@ -233,7 +134,7 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	if (gpu_collect(&res->gpu, b, tag) ||
 	    cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks) ||
 	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, tag) ||
-	    launches_collect(&res->launches, b, tag, &res->tracks) || memory_collect(res, b) ||
+	    launches_collect(&res->launches, b, tag, &res->tracks) || memory_collect(&res->mem, b) ||
 	    comm_collect(&res->comm, b))
 		goto out;
 	rc = 0;
@@ -308,136 +209,6 @@ static struct report_count *tally_to_counts(const struct tally *t, struct arena 
 		qsort(c, k, sizeof(*c), count_cmp);
 	*nr = k;
 	return c;
-}
-
-static int cmp_memory(const void *a, const void *b)
-{
-	const struct report_memory *x = a, *y = b;
-
-	return x->device < y->device ? -1 : x->device > y->device;
-}
-
-/*
- * The samples s[0..n) by device, as in the rows m[0..nr) (sorted by
- * device), then time, then file order.  -1 when out of memory.
- */
-static int order_samples(struct mem_sample *s, size_t n, const struct report_memory *m, size_t nr)
-{
-	uint64_t *key = hugepage_malloc((n ? n : 1) * sizeof(*key));
-	uint32_t *row = hugepage_malloc((n ? n : 1) * sizeof(*row));
-	int rc = -1;
-
-	if (!key || !row || nr > UINT32_MAX)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		key[i] = sort_key_i64(s[i].ts_ns);
-		/* every sample's device has a row, and devices are few */
-		for (row[i] = 0; m[row[i]].device != s[i].device; row[i]++)
-			;
-	}
-	rc = sort_recs_id_key(s, n, sizeof(*s), row, (uint32_t)nr, key);
-out:
-	free(key);
-	free(row);
-	return rc;
-}
-
-/* m's timeline from the samples s[0..n) of its device, in time order. */
-static int memory_timeline(struct report_memory *m, const struct mem_sample *s, size_t n,
-			   int64_t min_ts, struct arena *a)
-{
-	size_t k = n < REPORT_MEMLINE_MAX ? n : REPORT_MEMLINE_MAX;
-
-	m->timeline = NULL;
-	m->nr_timeline = 0;
-	if (!k)
-		return 0;
-	m->timeline = arena_alloc(a, 3 * k * sizeof(*m->timeline));
-	if (!m->timeline)
-		return -1;
-	for (size_t g = 0; g < k; g++) {
-		size_t first = g * n / k, last = (g + 1) * n / k - 1;
-		int64_t *t = &m->timeline[3 * g];
-
-		t[0] = s[last].ts_ns - min_ts;
-		t[1] = t[2] = 0;
-		for (size_t i = first; i <= last; i++) {
-			raise_to(&t[1], s[i].allocated);
-			raise_to(&t[2], s[i].reserved);
-		}
-	}
-	m->nr_timeline = k;
-	return 0;
-}
-
-/*
- * Kineto 2021 [memory] events carry only the change in Bytes.  Where no
- * event of the device gives Total Allocated, the allocated figure is the
- * running sum from the start of the trace, in time order: a lower bound,
- * as what was allocated before profiling began is unknown.  Overflow
- * saturates rather than wrapping (hostile Bytes).
- */
-static void bytes_running_sum(struct report_memory *m, struct mem_sample *s, size_t n)
-{
-	int64_t sum = 0, peak = 0;
-	int any = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (s[i].has_total)
-			return;
-		any |= s[i].bytes != 0;
-	}
-	if (!any)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (__builtin_add_overflow(sum, s[i].bytes, &sum))
-			sum = s[i].bytes > 0 ? INT64_MAX : INT64_MIN;
-		s[i].allocated = sum;
-		raise_to(&peak, sum);
-	}
-	m->peak_allocated = peak;
-	m->from_bytes = 1;
-}
-
-static int memory_rows(struct file_result *res, struct arena *a, struct report_rank *rk)
-{
-	struct mem_sample *s = (struct mem_sample *)res->mem_samples.data;
-	size_t ns = res->mem_samples.len / sizeof(*s), at = 0;
-
-	const struct trace_info *info = &res->info;
-
-	rk->memory = arena_alloc(a, (res->nr_memory + 1) * sizeof(*rk->memory));
-	if (!rk->memory)
-		return -1;
-	for (size_t i = 0; i < res->nr_memory; i++) {
-		struct report_memory *m = &rk->memory[i];
-
-		*m = res->memory[i];
-		for (size_t d = 0; d < info->nr_devices; d++)
-			if (info->devices[d].id == m->device && info->devices[d].total_mem >= 0)
-				m->capacity = info->devices[d].total_mem;
-	}
-	if (res->nr_memory > 1)
-		qsort(rk->memory, res->nr_memory, sizeof(*rk->memory), cmp_memory);
-	rk->nr_memory = res->nr_memory;
-	/* rows and samples are both in device order now: walk them together */
-	if (ns > 1 && order_samples(s, ns, rk->memory, rk->nr_memory))
-		return -1;
-	for (size_t i = 0; i < rk->nr_memory; i++) {
-		size_t end = at;
-
-		while (at < ns && s[at].device < rk->memory[i].device)
-			at++;
-		for (end = at; end < ns && s[end].device == rk->memory[i].device; end++)
-			;
-		bytes_running_sum(&rk->memory[i], s + at, end - at);
-		if (memory_timeline(&rk->memory[i], s + at, end - at,
-				    res->has_span ? res->min_ts : 0, a))
-			return -1;
-		at = end;
-	}
-	buf_release(&res->mem_samples);	/* the rows hold what they gave: not under finish()'s peak */
-	return 0;
 }
 
 /* Whether a cat may be quoted in a message as is: short printable ASCII. */
@@ -540,7 +311,7 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->by_cat = tally_to_counts(&res->by_cat, &res->arena, &rk->nr_by_cat);
 	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
 	if (!rk->path || !rk->source || !rk->by_ph || !rk->by_cat ||
-	    memory_rows(res, &res->arena, rk) ||
+	    memory_finish(&res->mem, info, min_ts, &res->arena, rk) ||
 	    launches_place(&res->launches, strtab_count(&res->tracks), &pl))
 		return -1;
 	arena_init(&a_gpu);
@@ -587,8 +358,9 @@ static int finish(struct file_result *res, int nr_threads)
 			"the step statistics and the warm-up test", d);
 		res->info.nr_warnings_total++;
 	}
-	if (rk->gpu.active_span_ns == 0 && res->util_samples) {
-		rk->gpu.utilization = (double)res->util_sum / (double)res->util_samples / 100.0;
+	if (rk->gpu.active_span_ns == 0 && res->mem.util_samples) {
+		rk->gpu.utilization =
+			(double)res->mem.util_sum / (double)res->mem.util_samples / 100.0;
 		rk->gpu.util_from_samples = 1;
 	}
 	rk->analysed = rk->has_phases = rk->has_throughput = 1;

@@ -16,6 +16,7 @@
 #include "cpuops.h"
 #include "gpu.h"
 #include "launch.h"
+#include "memory.h"
 #include "phases.h"
 #include "report.h"
 #include "strtab.h"
@@ -45,10 +46,7 @@ struct file_result {
 	struct phases phases;
 	struct strtab tracks;		/* the threads of phases, cpuops and launches */
 	struct launches launches;	/* what phases and cpuops tagged, see launch.h */
-	struct report_memory *memory;	/* peaks per device, malloc'd */
-	size_t nr_memory;
-	struct buf mem_samples;		/* [memory] events as struct mem_sample */
-	int64_t util_sum, util_samples;	/* collector gpu.util_pct samples */
+	struct memory mem;
 	struct report_rank rank;	/* the result, strings in arena */
 	struct arena arena;
 };

@@ -1,0 +1,231 @@
+/* memory: see memory.h. */
+#include "memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sat.h"
+#include "sort.h"
+
+/* One [memory] event. */
+struct mem_sample {
+	int64_t ts_ns;
+	int64_t value;		/* Total Allocated; without it, args.Bytes (the change) */
+	int64_t reserved;	/* Total Reserved, 0 when not given */
+	uint32_t row;		/* the device's, in struct memory's rows */
+	uint32_t has_total;	/* value is Total Allocated */
+};
+
+/*
+ * A device: what the report shows, what the samples told of it, and where
+ * memory_finish()'s walk is in its samples.
+ */
+struct mem_row {
+	struct report_memory out;
+	size_t n;			/* samples */
+	int any_total, any_bytes;	/* some sample had Total Allocated, a non-zero Bytes */
+	/* the walk */
+	size_t seen, group, group_last;	/* samples walked; group, and its last sample */
+	int64_t sum;			/* of Bytes, where the allocated figure is that */
+};
+
+void memory_init(struct memory *m)
+{
+	m->rows = NULL;
+	m->nr_rows = m->last = 0;
+	buf_init(&m->samples);
+	m->util_sum = m->util_samples = 0;
+}
+
+void memory_release(struct memory *m)
+{
+	free(m->rows);
+	memory_init(m);
+}
+
+static void raise_to(int64_t *peak, int64_t v)
+{
+	if (v > *peak)
+		*peak = v;
+}
+
+/* The row of device dev, made on first use; NULL when out of memory. */
+static struct mem_row *row_of(struct memory *m, int64_t dev)
+{
+	struct mem_row *p;
+
+	if (m->last < m->nr_rows && m->rows[m->last].out.device == dev)
+		return &m->rows[m->last];
+	for (size_t k = 0; k < m->nr_rows; k++) {
+		if (m->rows[k].out.device == dev) {
+			m->last = k;
+			return &m->rows[k];
+		}
+	}
+	if (m->nr_rows >= UINT32_MAX)
+		return NULL;
+	p = realloc(m->rows, (m->nr_rows + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	m->rows = p;
+	m->last = m->nr_rows++;
+	p = &p[m->last];
+	memset(p, 0, sizeof(*p));
+	p->out.device = dev;
+	p->out.capacity = -1;
+	return p;
+}
+
+int memory_collect(struct memory *m, const struct event_batch *b)
+{
+	const struct strtab *st = &b->strs;
+	uint32_t mem = strtab_find(st, "[memory]", 8);
+	uint32_t used = strtab_find(st, "gpu.mem_used_bytes", 18);
+	uint32_t total = strtab_find(st, "gpu.mem_total_bytes", 19);
+	uint32_t rss = strtab_find(st, "proc.rss_bytes", 14);
+	uint32_t util = strtab_find(st, "gpu.util_pct", 12);
+
+	if (!mem && !used && !total && !rss && !util)
+		return 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct trace_event *ev = &b->ev[i];
+		int64_t dev = ev->flags & EV_DEVICE ? ev->device : -1;
+		struct mem_row *r;
+
+		if (!ev->name || (ev->name != mem && !(ev->flags & EV_VALUE)))
+			continue;
+		if (ev->name == util) {
+			m->util_sum = sat_add(m->util_sum, ev->value);
+			m->util_samples++;
+			continue;
+		}
+		if (ev->name != mem && ev->name != used && ev->name != total && ev->name != rss)
+			continue;
+		if (!(r = row_of(m, dev)))
+			return -1;
+		if (ev->name == mem) {
+			int has_total = (ev->flags & EV_MEM_ALLOCATED) != 0;
+			struct mem_sample s = {
+				ev->ts_ns,
+				has_total ? ev->mem_allocated
+					  : ev->flags & EV_MEM_BYTES ? ev->mem_bytes : 0,
+				ev->flags & EV_MEM_RESERVED ? ev->mem_reserved : 0,
+				(uint32_t)m->last, (uint32_t)has_total
+			};
+
+			buf_add(&m->samples, &s, sizeof(s));
+			if (!buf_ok(&m->samples))
+				return -1;
+			r->n++;
+			r->any_total |= has_total;
+			r->any_bytes |= !has_total && s.value != 0;
+			if (has_total)
+				raise_to(&r->out.peak_allocated, ev->mem_allocated);
+			if (ev->flags & EV_MEM_RESERVED)
+				raise_to(&r->out.peak_reserved, ev->mem_reserved);
+		} else if (ev->name == used) {
+			raise_to(&r->out.peak_reserved, ev->value);
+		} else if (ev->name == rss) {
+			raise_to(&r->out.peak_allocated, ev->value);
+		} else {
+			r->out.capacity = ev->value;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Kineto 2021 [memory] events carry only the change in Bytes.  Where no
+ * event of the device gives Total Allocated, the allocated figure is the
+ * running sum from the start of the trace, in time order: a lower bound,
+ * as what was allocated before profiling began is unknown.
+ */
+static int from_bytes(const struct mem_row *r)
+{
+	return !r->any_total && r->any_bytes;
+}
+
+/*
+ * Each device's timeline: its samples in time order as triplets (time,
+ * allocated, reserved), beyond REPORT_MEMLINE_MAX of them merged in equal
+ * groups of consecutive samples into (time of the last, max, max).
+ */
+static int timelines_alloc(struct memory *m, struct arena *a)
+{
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		struct mem_row *r = &m->rows[i];
+		size_t k = r->n < REPORT_MEMLINE_MAX ? r->n : REPORT_MEMLINE_MAX;
+
+		r->out.timeline = NULL;
+		r->out.nr_timeline = k;
+		if (!k)
+			continue;
+		if (!(r->out.timeline = arena_alloc(a, 3 * k * sizeof(*r->out.timeline))))
+			return -1;
+		memset(r->out.timeline, 0, 3 * k * sizeof(*r->out.timeline));
+		r->group_last = r->n / k - 1;	/* group g ends at (g + 1) * n / k - 1 */
+		if (from_bytes(r))
+			r->out.peak_allocated = 0;	/* the running sum's peak replaces it */
+	}
+	return 0;
+}
+
+/* Sample s, the next of its device in time order, into the timeline. */
+static void walk(struct mem_row *r, const struct mem_sample *s, int64_t min_ts)
+{
+	int64_t *t = &r->out.timeline[3 * r->group], allocated = 0;
+
+	if (from_bytes(r)) {
+		/* overflow saturates rather than wrapping (hostile Bytes) */
+		if (__builtin_add_overflow(r->sum, s->value, &r->sum))
+			r->sum = s->value > 0 ? INT64_MAX : INT64_MIN;
+		allocated = r->sum;
+		raise_to(&r->out.peak_allocated, allocated);
+	} else if (s->has_total) {
+		allocated = s->value;
+	}
+	raise_to(&t[1], allocated);
+	raise_to(&t[2], s->reserved);
+	if (r->seen++ == r->group_last) {
+		t[0] = s->ts_ns - min_ts;
+		r->group++;
+		r->group_last = (r->group + 1) * r->n / r->out.nr_timeline - 1;
+	}
+}
+
+static int cmp_device(const void *a, const void *b)
+{
+	const struct report_memory *x = a, *y = b;
+
+	return x->device < y->device ? -1 : x->device > y->device;
+}
+
+int memory_finish(struct memory *m, const struct trace_info *info, int64_t min_ts,
+		  struct arena *a, struct report_rank *rk)
+{
+	struct mem_sample *s = (struct mem_sample *)(void *)m->samples.data;
+	size_t ns = m->samples.len / sizeof(*s);
+
+	rk->memory = arena_alloc(a, (m->nr_rows + 1) * sizeof(*rk->memory));
+	if (!rk->memory || timelines_alloc(m, a))
+		return -1;
+	/* by time, equal times in file order: each device's samples in its time order */
+	if (sort_by_first_i64(s, ns, sizeof(*s)))
+		return -1;
+	for (size_t i = 0; i < ns; i++)
+		walk(&m->rows[s[i].row], &s[i], min_ts);
+	buf_release(&m->samples);	/* not under the peak of what follows */
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		struct report_memory *out = &rk->memory[i];
+
+		*out = m->rows[i].out;
+		out->from_bytes = from_bytes(&m->rows[i]);
+		for (size_t d = 0; d < info->nr_devices; d++)
+			if (info->devices[d].id == out->device && info->devices[d].total_mem >= 0)
+				out->capacity = info->devices[d].total_mem;
+	}
+	if (m->nr_rows > 1)
+		qsort(rk->memory, m->nr_rows, sizeof(*rk->memory), cmp_device);
+	rk->nr_memory = m->nr_rows;
+	return 0;
+}
