@@ -90,7 +90,16 @@ Definitions:
              over the group's events in (ts, file order) order, at least 0,
              and allocated_lower_bound is true.  capacity: totalGlobalMem of the
              first top-level deviceProperties entry whose "id" equals the
-             device, when that is a JSON integer; else null.  Sorted by device.
+             device, when that is a JSON integer; else null.  timeline: the
+             group's events in (ts, file order) order as triplets [ts_ns
+             minus the rank's start (the smallest ts_ns of an event whose ph
+             is not "M"), allocated, reserved], flattened; allocated is the
+             running sum where allocated_lower_bound, else Total Allocated
+             (0 when not a number), reserved is Total Reserved (0 likewise),
+             both truncated toward zero.  Beyond 256 events, group g of k =
+             256 holds events floor(g*n/k) to floor((g+1)*n/k) - 1 and gives
+             [its last event's time, max(0, its allocated), max(0, its
+             reserved)].  Sorted by device.
   cpu_ops    events with cat "cpu_op" or "Operator" (2021) and ph "X", per name: count, total_ns =
              sum of dur_ns, self_ns = sum of (dur_ns minus the dur_ns of its
              direct children).  Children: per thread (pid, tid; values compared
@@ -300,6 +309,25 @@ def plain_number(v):
     return v
 
 
+def memory_timeline(events, start, lower_bound):
+    """A memory row's timeline (see the docstring) from its (ts, i, Total
+    Allocated, Total Reserved, Bytes) events."""
+    def whole(v):
+        return int(v) if is_number(v) else 0
+    vals, run = [], 0
+    for ts, _, alloc, res, nbytes in sorted(events, key=lambda e: (e[0], e[1])):
+        run += nbytes
+        vals.append((ts - start, run if lower_bound else whole(alloc), whole(res)))
+    n = len(vals)
+    k = min(n, 256)
+    out = []
+    for g in range(k):
+        chunk = vals[g * n // k:(g + 1) * n // k]
+        out += [chunk[-1][0], max([0] + [v[1] for v in chunk]),
+                max([0] + [v[2] for v in chunk])]
+    return out
+
+
 def ratio(a, b):
     """a / b as the float nearest the exact quotient."""
     return float(fractions.Fraction(a, b))
@@ -476,13 +504,16 @@ def analyze_events(top, events):
         args = args if isinstance(args, dict) else {}
         dev = args.get("Device Id")
         dev = dev if is_int(dev) else -1
-        g = groups.setdefault(dev, {"alloc": [], "res": [], "bytes": []})
+        g = groups.setdefault(dev, {"alloc": [], "res": [], "bytes": [], "events": []})
         if is_int(args.get("Bytes")):
             g["bytes"].append((ts, i, args["Bytes"]))
         if is_number(args.get("Total Allocated")):
             g["alloc"].append(args["Total Allocated"])
         if is_number(args.get("Total Reserved")):
             g["res"].append(args["Total Reserved"])
+        g["events"].append((ts, i, args.get("Total Allocated"), args.get("Total Reserved"),
+                            args["Bytes"] if is_int(args.get("Bytes")) else 0))
+    start = min((ts for _, ev, ts, _, _ in rows if ev.get("ph") != "M"), default=0)
     memory = []
     for dev in sorted(groups):
         g = groups[dev]
@@ -506,6 +537,8 @@ def analyze_events(top, events):
                 peak = max(peak, run)
             row["peak_allocated"] = peak
             row["allocated_lower_bound"] = True
+        row["timeline"] = memory_timeline(g["events"], start,
+                                          row.get("allocated_lower_bound", False))
         memory.append(row)
 
     # ---- cpu_ops

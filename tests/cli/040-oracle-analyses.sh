@@ -9,7 +9,7 @@
 # torch_compile_triton, and the HTA CPU-only traces (null device figures).  Each file is analysed alone
 # (vanalyze --json out.json FILE).  Compared: every gpu field (ints exact,
 # floats to a relative 1e-9, null must be null), every field of the top 10
-# kernel rows, every memory row, and name, count, total_ns, self_ns and the
+# kernel rows, every memory row (its timeline too), and name, count, total_ns, self_ns and the
 # device time launched (device_ns, self_device_ns: by correlation id) of the
 # top 20 cpu_ops rows; the torch-cpu traces (no cat) have operators by name.
 . "$VT_ROOT/tests/cli/lib.sh"
