@@ -100,16 +100,19 @@ static uint64_t fresh_seed(void)
 	return s;
 }
 
-static size_t slot_of(const struct first_calls *t, int64_t corr)
+/* Where the probe for corr starts. */
+static size_t home_of(const struct first_calls *t, int64_t corr)
 {
 	uint64_t z = (uint64_t)corr + t->seed;	/* splitmix64's finaliser */
-	size_t i;
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	i = (size_t)(z ^ (z >> 31)) & t->mask;
+	return (size_t)(z ^ (z >> 31)) & t->mask;
+}
 
-	for (;; i = (i + 1) & t->mask) {
+static size_t slot_of(const struct first_calls *t, int64_t corr)
+{
+	for (size_t i = home_of(t, corr);; i = (i + 1) & t->mask) {
 		const uint32_t *s = t->slot[i];
 		int used = 0;
 
@@ -121,6 +124,23 @@ static size_t slot_of(const struct first_calls *t, int64_t corr)
 		if (!used)
 			return i;
 	}
+}
+
+/*
+ * A lookup reads two places far from each other and from the last lookup's:
+ * its home slot, and the call that slot holds.  A loop of lookups asks the
+ * memory for them ahead of time: the home slot of the lookup PREFETCH_AHEAD
+ * on, and the call in the slot of the one half as far, by now in the cache.
+ */
+#define PREFETCH_AHEAD 16
+
+static void prefetch_lookup(const struct first_calls *t, int64_t far, int64_t near)
+{
+	const uint32_t *s = t->slot[home_of(t, near)];
+
+	__builtin_prefetch(t->slot[home_of(t, far)]);
+	if (s[0])
+		__builtin_prefetch(&t->c[s[0] - 1]);
 }
 
 static int first_calls_init(struct first_calls *t, const struct launch_call *c, size_t n)
@@ -136,7 +156,11 @@ static int first_calls_init(struct first_calls *t, const struct launch_call *c, 
 	if (!t->slot)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		uint32_t *s = t->slot[slot_of(t, c[i].corr)];
+		uint32_t *s;
+
+		if (i + PREFETCH_AHEAD < n)
+			prefetch_lookup(t, c[i + PREFETCH_AHEAD].corr, c[i + PREFETCH_AHEAD / 2].corr);
+		s = t->slot[slot_of(t, c[i].corr)];
 
 		for (int w = 0; w < LAUNCH_NR_USERS; w++)
 			if (!s[w] && (c[i].users & (1u << w)))
@@ -181,7 +205,12 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	if (!out || first_calls_init(&first, c, nc))
 		goto fail;
 	for (size_t i = 0; i < nd; i++) {
-		const uint32_t *s = first.slot[slot_of(&first, d[i].corr)];
+		const uint32_t *s;
+
+		if (i + PREFETCH_AHEAD < nd)
+			prefetch_lookup(&first, d[i + PREFETCH_AHEAD].corr,
+					d[i + PREFETCH_AHEAD / 2].corr);
+		s = first.slot[slot_of(&first, d[i].corr)];
 
 		/* one record per call chosen, each with the users that chose it */
 		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
