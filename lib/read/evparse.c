@@ -4,7 +4,9 @@
  * One pass, no recursion except into args (one level; values not used are
  * passed over by jscan_skip_fast, bracket to bracket).
  * Keys are matched by length first, then bytes; the keys we do not use are
- * skipped without decoding.  Values of unexpected types (a null cat, an
+ * skipped without decoding.  Where the bytes between two values are those
+ * of an event of the same shape before, the key is known without either
+ * (struct memo).  Values of unexpected types (a null cat, an
  * object as pid) leave the field absent rather than failing the event:
  * producers disagree about types, and the event still counts.
  */
@@ -35,12 +37,51 @@ struct last_str {
 	uint32_t id;
 };
 
+/* The keys read, by what they are; K_OTHER values are skipped. */
+enum key { K_OTHER, K_END, K_PH, K_TS, K_ID, K_CAT, K_PID, K_TID, K_DUR, K_NAME, K_ARGS };
+enum arg_key {
+	A_OTHER, A_END, A_NAME, A_BYTES, A_DTYPE, A_STREAM, A_DEVICE, A_GROUP_SIZE,
+	A_CORRELATION, A_EXTERNAL_ID, A_IN_NELEMS, A_OUT_NELEMS, A_TOTAL_RESERVED,
+	A_TOTAL_ALLOCATED, A_COLL_NAME, A_PG_NAME
+};
+
+/*
+ * Most events of a trace come in a few shapes, and a writer puts the same
+ * bytes between the values of events of one shape: ', "cat": ' or
+ * ',\n    "ts": ' after each value, '\n  }' after the last.  So each
+ * object level learns, as its members are lexed, a tree of these runs
+ * (from the end of a value, or the '{', to the start of the next value, or
+ * past the '}'), each with what its key is, and tries the children of the
+ * run it is at before lexing: where the text holds one of them byte for
+ * byte, its key and the value's place are known without finding a quote or
+ * matching a key.  The lexer had accepted those bytes, so the result is
+ * the same.  The tree is bounded, and learns nothing more once full.
+ */
+#define MEMO_SEP_MAX 48			/* longer runs are not learned */
+#define MEMO_NODES 128
+#define MEMO_CHILDREN 8			/* tried at most per member */
+#define MEMO_NONE 0xffffu		/* off the tree until the next object */
+#define MEMO_ROOM (MEMO_SEP_MAX + 8)	/* text a try may read */
+
+struct memo_node {
+	uint16_t child, sibling;	/* first child, next sibling: 0 none (0 is the root) */
+	uint8_t len, code, nr_children;
+	uint64_t tail;			/* the bits of the last word that are the run's */
+	char sep[MEMO_SEP_MAX + 8];	/* the run, zero-padded to whole words */
+};
+
+struct memo {
+	struct memo_node node[MEMO_NODES];	/* [0]: the root, at '{' */
+	unsigned n;
+};
+
 struct parser {
 	struct jscan js;
 	struct event_batch *b;
 	int64_t nr_neg_dur, first_neg_dur;	/* first_neg_dur: input offset */
 	int oom;
 	struct last_str last[NR_FIELDS][RECENT];
+	struct memo memo_event, memo_args;
 };
 
 /*
@@ -240,139 +281,293 @@ HOT int skip_value(struct parser *ps, const char **pp)
 	return skip_fast(ps, pp);
 }
 
-/* One arg value: the few keys the analyses use are kept. */
-HOT int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, const char *k,
-		 size_t n)
+static void memo_init(struct memo *m)
+{
+	m->n = 1;
+	memset(&m->node[0], 0, sizeof(m->node[0]));
+}
+
+/* Whether the text at p, with MEMO_ROOM bytes to read, starts with node m's run. */
+static inline int memo_is(const struct memo_node *m, const char *p)
+{
+	size_t i = 0;
+
+	for (; i + 8 < m->len; i += 8)
+		if (jscan_load8(p + i) != jscan_load8(m->sep + i))
+			return 0;
+	return ((jscan_load8(p + i) ^ jscan_load8(m->sep + i)) & m->tail) == 0;
+}
+
+/* The child of node `at` whose run the text at p starts with, or 0. */
+static inline unsigned memo_find(const struct memo *m, unsigned at, const char *p)
+{
+	for (unsigned c = m->node[at].child; c; c = m->node[c].sibling)
+		if (memo_is(&m->node[c], p))
+			return c;
+	return 0;
+}
+
+/*
+ * Learn the run [from, to), lexed as a member with key `code` (or the
+ * close), as a child of node `at`; returns it, or MEMO_NONE when the run
+ * is too long or the tree or node full.
+ */
+static unsigned memo_learn(struct memo *m, unsigned at, const char *from, const char *to,
+			   unsigned code)
+{
+	size_t len = (size_t)(to - from);
+	struct memo_node *parent, *c;
+	uint16_t *link;
+
+	if (at == MEMO_NONE || !len || len > MEMO_SEP_MAX || m->n >= MEMO_NODES)
+		return MEMO_NONE;
+	parent = &m->node[at];
+	if (parent->nr_children >= MEMO_CHILDREN)
+		return MEMO_NONE;
+	c = &m->node[m->n];
+	memset(c, 0, sizeof(*c));
+	memcpy(c->sep, from, len);
+	c->len = (uint8_t)len;
+	c->code = (uint8_t)code;
+	c->tail = ~0ull >> (64 - 8 * (len - (len - 1) / 8 * 8));
+	parent->nr_children++;
+	/* after the children already there: the first shapes seen are the common ones */
+	for (link = &parent->child; *link; link = &m->node[*link].sibling)
+		;
+	*link = (uint16_t)m->n;
+	return m->n++;
+}
+
+/*
+ * The next member of an object, as jscan_member() steps to it (first: *pp
+ * at the '{'; else just past a value), by its key's code (`code_of`), or
+ * `end` once *pp is past the '}'; *at is the memo's node, 0 at the '{'.
+ */
+HOT int next_member(struct parser *ps, struct memo *m, unsigned *at, const char **pp, int first,
+		    unsigned (*code_of)(const char *, size_t), unsigned end, const char *what,
+		    unsigned *code)
+{
+	const char *p = *pp, *k;
+	size_t n;
+	int rc, more;
+
+	if (*at != MEMO_NONE && ps->js.end - p >= MEMO_ROOM) {
+		unsigned c = memo_find(m, *at, p);
+
+		/*
+		 * The lexer also saw that the value starts there, at a byte
+		 * that is not whitespace: a run followed by more spaces here
+		 * is not the same member.
+		 */
+		if (c && (m->node[c].code == end || (unsigned char)p[m->node[c].len] > ' ')) {
+			*at = c;
+			*code = m->node[c].code;
+			*pp = p + m->node[c].len;
+			return JS_OK;
+		}
+	}
+	if ((rc = jscan_member(&ps->js, &p, first, &k, &n, &more, what)) != JS_OK)
+		return rc;
+	*code = more ? code_of(k, n) : end;
+	*at = memo_learn(m, *at, *pp, p, *code);
+	*pp = p;
+	return JS_OK;
+}
+
+static unsigned arg_key(const char *k, size_t n)
 {
 	switch (n) {
 	case 4:
 		if (KEY_IS(k, n, "name"))
-			return read_str(ps, pp, &ev->arg_name, F_ARG_NAME);
+			return A_NAME;
 		break;
 	case 5:
 		if (KEY_IS(k, n, "Bytes"))
-			return read_int(ps, pp, ev, &ev->mem_bytes, EV_MEM_BYTES);
+			return A_BYTES;
 		if (KEY_IS(k, n, "dtype"))
-			return read_str(ps, pp, &ev->dtype, F_DTYPE);
+			return A_DTYPE;
 		break;
 	case 6:
 		if (KEY_IS(k, n, "stream"))
-			return read_int(ps, pp, ev, &ev->stream, EV_STREAM);
+			return A_STREAM;
 		if (KEY_IS(k, n, "device"))
-			return read_int(ps, pp, ev, &ev->device, EV_DEVICE);
+			return A_DEVICE;
 		break;
 	case 9:
 		if (KEY_IS(k, n, "Device Id"))
-			return read_int(ps, pp, ev, &ev->device, EV_DEVICE);
+			return A_DEVICE;
 		break;
 	case 10:
 		if (KEY_IS(k, n, "Group size"))
-			return read_int(ps, pp, ev, &ev->group_size, EV_GROUP_SIZE);
+			return A_GROUP_SIZE;
 		break;
 	case 11:
 		if (KEY_IS(k, n, "correlation"))
-			return read_int(ps, pp, ev, &ev->correlation, EV_CORRELATION);
+			return A_CORRELATION;
 		if (KEY_IS(k, n, "External id"))
-			return read_int(ps, pp, ev, &ev->external_id, EV_EXTERNAL_ID);
+			return A_EXTERNAL_ID;
 		break;
 	case 13:
 		if (KEY_IS(k, n, "In msg nelems"))
-			return read_int(ps, pp, ev, &ev->in_nelems, EV_IN_NELEMS);
+			return A_IN_NELEMS;
 		break;
 	case 14:
 		if (KEY_IS(k, n, "Total Reserved"))
-			return read_int(ps, pp, ev, &ev->mem_reserved, EV_MEM_RESERVED);
+			return A_TOTAL_RESERVED;
 		if (KEY_IS(k, n, "Out msg nelems"))
-			return read_int(ps, pp, ev, &ev->out_nelems, EV_OUT_NELEMS);
+			return A_OUT_NELEMS;
 		break;
 	case 15:
 		if (KEY_IS(k, n, "Total Allocated"))
-			return read_int(ps, pp, ev, &ev->mem_allocated, EV_MEM_ALLOCATED);
+			return A_TOTAL_ALLOCATED;
 		if (KEY_IS(k, n, "Collective name"))
-			return read_str(ps, pp, &ev->coll_name, F_COLL);
+			return A_COLL_NAME;
 		break;
 	case 18:
 		if (KEY_IS(k, n, "Process Group Name"))
-			return read_str(ps, pp, &ev->pg_name, F_PG);
+			return A_PG_NAME;
 		break;
+	}
+	return A_OTHER;
+}
+
+/* One arg value: the few keys the analyses use are kept. */
+HOT int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, unsigned key)
+{
+	switch (key) {
+	case A_NAME:
+		return read_str(ps, pp, &ev->arg_name, F_ARG_NAME);
+	case A_BYTES:
+		return read_int(ps, pp, ev, &ev->mem_bytes, EV_MEM_BYTES);
+	case A_DTYPE:
+		return read_str(ps, pp, &ev->dtype, F_DTYPE);
+	case A_STREAM:
+		return read_int(ps, pp, ev, &ev->stream, EV_STREAM);
+	case A_DEVICE:
+		return read_int(ps, pp, ev, &ev->device, EV_DEVICE);
+	case A_GROUP_SIZE:
+		return read_int(ps, pp, ev, &ev->group_size, EV_GROUP_SIZE);
+	case A_CORRELATION:
+		return read_int(ps, pp, ev, &ev->correlation, EV_CORRELATION);
+	case A_EXTERNAL_ID:
+		return read_int(ps, pp, ev, &ev->external_id, EV_EXTERNAL_ID);
+	case A_IN_NELEMS:
+		return read_int(ps, pp, ev, &ev->in_nelems, EV_IN_NELEMS);
+	case A_OUT_NELEMS:
+		return read_int(ps, pp, ev, &ev->out_nelems, EV_OUT_NELEMS);
+	case A_TOTAL_RESERVED:
+		return read_int(ps, pp, ev, &ev->mem_reserved, EV_MEM_RESERVED);
+	case A_TOTAL_ALLOCATED:
+		return read_int(ps, pp, ev, &ev->mem_allocated, EV_MEM_ALLOCATED);
+	case A_COLL_NAME:
+		return read_str(ps, pp, &ev->coll_name, F_COLL);
+	case A_PG_NAME:
+		return read_str(ps, pp, &ev->pg_name, F_PG);
 	}
 	return skip_value(ps, pp);
 }
 
 static int read_args(struct parser *ps, const char **pp, struct trace_event *ev)
 {
-	const char *p = *pp, *k;
-	size_t n;
-	int rc, more;
+	const char *p = *pp;
+	unsigned at = 0, key;
+	int rc;
 
 	if (*p != '{')
 		return skip_fast(ps, pp);
-	for (rc = jscan_member(&ps->js, &p, 1, &k, &n, &more, ""); rc == JS_OK && more;
-	     rc = jscan_member(&ps->js, &p, 0, &k, &n, &more, "expected ',' or '}' in args"))
-		if ((rc = read_arg(ps, &p, ev, k, n)) != JS_OK)
+	for (rc = next_member(ps, &ps->memo_args, &at, &p, 1, arg_key, A_END, "", &key);
+	     rc == JS_OK && key != A_END;
+	     rc = next_member(ps, &ps->memo_args, &at, &p, 0, arg_key, A_END,
+			      "expected ',' or '}' in args", &key))
+		if ((rc = read_arg(ps, &p, ev, key)) != JS_OK)
 			return rc;
 	*pp = p;
 	return rc;
 }
 
-HOT int read_member(struct parser *ps, const char **pp, struct trace_event *ev, const char *k,
-		    size_t n)
+static unsigned event_key(const char *k, size_t n)
+{
+	switch (n) {
+	case 2:
+		if (KEY_IS(k, n, "ph"))
+			return K_PH;
+		if (KEY_IS(k, n, "ts"))
+			return K_TS;
+		if (KEY_IS(k, n, "id"))
+			return K_ID;
+		break;
+	case 3:
+		if (KEY_IS(k, n, "cat"))
+			return K_CAT;
+		if (KEY_IS(k, n, "pid"))
+			return K_PID;
+		if (KEY_IS(k, n, "tid"))
+			return K_TID;
+		if (KEY_IS(k, n, "dur"))
+			return K_DUR;
+		break;
+	case 4:
+		if (KEY_IS(k, n, "name"))
+			return K_NAME;
+		if (KEY_IS(k, n, "args"))
+			return K_ARGS;
+		break;
+	}
+	return K_OTHER;
+}
+
+HOT int read_member(struct parser *ps, const char **pp, struct trace_event *ev, unsigned key)
 {
 	uint32_t ph;
 	char phase;
 	int rc;
 
-	switch (n) {
-	case 2:
-		if (KEY_IS(k, n, "ph")) {
-			/* A repeated "ph" replaces the first, a non-string one clears it. */
-			ph = 0;
-			phase = 0;
-			if ((rc = read_str1(ps, pp, &ph, F_PH, &phase)) != JS_OK)
-				return rc;
-			ev->ph = ph;
-			ev->phase = phase;
-			return JS_OK;
-		}
-		if (KEY_IS(k, n, "ts"))
-			return read_time(ps, pp, ev, &ev->ts_ns, EV_TS);
-		if (KEY_IS(k, n, "id"))
-			return read_int(ps, pp, ev, &ev->flow_id, EV_FLOW_ID);
-		break;
-	case 3:
-		if (KEY_IS(k, n, "cat"))
-			return read_str(ps, pp, &ev->cat, F_CAT);
-		if (KEY_IS(k, n, "pid"))
-			return read_id_text(ps, pp, &ev->pid, F_PID);
-		if (KEY_IS(k, n, "tid"))
-			return read_id_text(ps, pp, &ev->tid, F_TID);
-		if (KEY_IS(k, n, "dur"))
-			return read_time(ps, pp, ev, &ev->dur_ns, EV_DUR);
-		break;
-	case 4:
-		if (KEY_IS(k, n, "name"))
-			return read_str(ps, pp, &ev->name, F_NAME);
-		if (KEY_IS(k, n, "args")) {
-			const char *t = *pp;	/* a copy, as in skip_fast */
-
-			rc = read_args(ps, &t, ev);
-			*pp = t;
+	switch (key) {
+	case K_PH:
+		/* A repeated "ph" replaces the first, a non-string one clears it. */
+		ph = 0;
+		phase = 0;
+		if ((rc = read_str1(ps, pp, &ph, F_PH, &phase)) != JS_OK)
 			return rc;
-		}
-		break;
+		ev->ph = ph;
+		ev->phase = phase;
+		return JS_OK;
+	case K_TS:
+		return read_time(ps, pp, ev, &ev->ts_ns, EV_TS);
+	case K_ID:
+		return read_int(ps, pp, ev, &ev->flow_id, EV_FLOW_ID);
+	case K_CAT:
+		return read_str(ps, pp, &ev->cat, F_CAT);
+	case K_PID:
+		return read_id_text(ps, pp, &ev->pid, F_PID);
+	case K_TID:
+		return read_id_text(ps, pp, &ev->tid, F_TID);
+	case K_DUR:
+		return read_time(ps, pp, ev, &ev->dur_ns, EV_DUR);
+	case K_NAME:
+		return read_str(ps, pp, &ev->name, F_NAME);
+	case K_ARGS: {
+		const char *t = *pp;	/* a copy, as in skip_fast */
+
+		rc = read_args(ps, &t, ev);
+		*pp = t;
+		return rc;
+	}
 	}
 	return skip_value(ps, pp);
 }
 
 static int read_event(struct parser *ps, const char **pp, struct trace_event *ev)
 {
-	const char *p = *pp, *k;
-	size_t n;
-	int rc, more;
+	const char *p = *pp;
+	unsigned at = 0, key;
+	int rc;
 
-	for (rc = jscan_member(&ps->js, &p, 1, &k, &n, &more, ""); rc == JS_OK && more;
-	     rc = jscan_member(&ps->js, &p, 0, &k, &n, &more, "expected ',' or '}' in event"))
-		if ((rc = read_member(ps, &p, ev, k, n)) != JS_OK)
+	for (rc = next_member(ps, &ps->memo_event, &at, &p, 1, event_key, K_END, "", &key);
+	     rc == JS_OK && key != K_END;
+	     rc = next_member(ps, &ps->memo_event, &at, &p, 0, event_key, K_END,
+			      "expected ',' or '}' in event", &key))
+		if ((rc = read_member(ps, &p, ev, key)) != JS_OK)
 			return rc;
 	if (rc != JS_OK)
 		return rc;
@@ -414,6 +609,8 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 	for (int f = 0; f < NR_FIELDS; f++)
 		for (int i = 0; i < RECENT; i++)
 			ps.last[f][i].n = SIZE_MAX;	/* no string is that long: empty */
+	memo_init(&ps.memo_event);
+	memo_init(&ps.memo_args);
 
 	for (;;) {
 		p = jscan_ws(p, end);

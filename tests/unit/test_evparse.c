@@ -668,6 +668,89 @@ static void test_batch_reuse(void)
 	free(t);
 }
 
+/* ---- the key memo ---- */
+
+/*
+ * Events that share runs between their values, and ones that differ from a
+ * learned run only after it (more spaces, a tab, another type of value), or
+ * in an escape, or that no memo can hold (long keys, many keys in one place).
+ */
+static const char *const shapes[] = {
+	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 2,\n"
+	"    \"ts\": 10, \"dur\": 5,\n    \"args\": {\n      \"External id\": 3,\"Ev Idx\": 0\n    }\n  }",
+	"{\"ph\": \"X\", \"cat\":  \"cpu_op\", \"name\": \"two spaces\", \"pid\": 1, \"tid\": 2,\n"
+	"    \"ts\": 11, \"dur\": 5,\n    \"args\": {\n      \"External id\":  4,\"Ev Idx\": 0\n    }\n  }",
+	"{\"ph\": \"X\", \"cat\":\t\"kernel\", \"name\": \"tab\", \"pid\": 1, \"tid\": 2,\n"
+	"    \"ts\": 12, \"dur\":\n5,\n    \"args\": {\n      \"correlation\": 5\n    }\n  }",
+	"{\"ph\": \"X\", \"cat\": 7, \"name\": \"number cat\", \"pid\": \"1\", \"tid\": 2.5,\n"
+	"    \"ts\": \"13.25\", \"dur\": -5,\n    \"args\": {\n      \"External id\": [1, 2],\"Ev Idx\": {}\n    }\n  }",
+	"{\"ph\": \"X\", \"c\\u0061t\": \"escaped key\", \"name\": \"e\\n\", \"pid\": 1, \"tid\": 2,\n"
+	"    \"ts\": 14, \"dur\": 5,\n    \"args\": {\n      \"External\\u0020id\": 6\n    }\n  }",
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,"
+	"\"ts\":15,\"dur\":1,\"args\":{\"correlation\":7,\"External id\":8}}",
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,"
+	"\"ts\":16 ,\"dur\":1,\"args\":{\"correlation\" :9,\"External id\":10 } }",
+	"{\"ph\": \"f\", \"id\": 11, \"pid\": 1, \"tid\": 7, \"ts\": 17,\n"
+	"    \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"\n  }",
+	"{\"ph\": \"f\", \"idx\": 12, \"pid\": 1, \"tid\": 7, \"ts\": 18, \"ts\": 19,\n"
+	"    \"cat\": \"ac2g\", \"name\": \"dup ts\", \"bp\": \"e\"\n  }",
+	"{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1,\n"
+	"    \"ts\": 20,\n    \"args\": {\n      \"Total Reserved\": 2097152, \"Total Allocated\": 1024, "
+	"\"Bytes\": -512, \"Device Id\": 0\n    }\n  }",
+	"{\"ph\": \"X\", \"a_key_far_longer_than_what_the_memo_of_runs_keeps_whole\": 1, "
+	"\"name\": \"long key\", \"ts\": 21}",
+	"{}",
+	"{ }",
+	"{\"ph\": \"X\", \"name\": \"close with spaces\", \"ts\": 22 }",
+	"{\"ph\": \"X\", \"name\": \"args not an object\", \"ts\": 23, \"args\": 5}",
+	"{\"ph\": \"X\", \"name\": \"args at the start\", \"args\": {\"stream\": 7, \"device\": 1}, \"ts\": 24}",
+};
+
+#define NR_SHAPES (sizeof(shapes) / sizeof(shapes[0]))
+
+/*
+ * Thousands of events of the shapes above in a pseudo-random order, and
+ * ones with a key of their own in one place (more than a node of the memo
+ * has children, and than it has nodes), parsed as one run: each event must
+ * give what it gives parsed alone, where the memo is empty.
+ */
+static void test_memo(void)
+{
+	struct buf text, want;
+	struct parsed p;
+	uint32_t x = 12345;
+	size_t n = 3000;
+
+	buf_init(&text);
+	buf_init(&want);
+	for (size_t i = 0; i < n; i++) {
+		char own[128];
+		const char *ev;
+		struct parsed alone;
+
+		x = x * 1103515245u + 12345u;
+		if ((x >> 16) % 4 == 0) {
+			snprintf(own, sizeof(own), "{\"ph\": \"X\", \"k%zu\": %zu, \"ts\": %zu}",
+				 i % 300, i, i);
+			ev = own;
+		} else {
+			ev = shapes[(x >> 16) % NR_SHAPES];
+		}
+		buf_printf(&text, "%s%s", i ? ",\n  " : "", ev);
+		parse(ev, strlen(ev), 0, EVP_FIRST, &alone);
+		CHECK_EQ_INT(alone.r.end, EVP_CLEAN);
+		buf_add(&want, alone.lines.data, alone.lines.len);
+		parsed_release(&alone);
+	}
+	parse(text.data, text.len, 0, EVP_FIRST, &p);
+	CHECK_EQ_INT(p.rc, 0);
+	CHECK_EQ_INT(p.r.end, EVP_CLEAN);
+	CHECK_EQ_MEM(p.lines.data, p.lines.len, want.data, want.len);
+	parsed_release(&p);
+	buf_release(&text);
+	buf_release(&want);
+}
+
 int main(void)
 {
 	event_batch_init(&shared_batch);
@@ -677,6 +760,7 @@ int main(void)
 	test_end_states();
 	test_cuts();
 	test_batch_reuse();
+	test_memo();
 	event_batch_release(&shared_batch);
 	return check_done("test_evparse");
 }
