@@ -199,7 +199,10 @@ echo "pass: $(wc -l <many.out) summary lines for $(grep -c '"rank": ' many.json)
 
 # --- 4. the memory bound -----------------------------------------------------
 python3 "$VT_ROOT/bench/replicate.py" big 1024 reports/w*/report.json || die "replicate.py failed"
-if [ "$VT_SANITIZED" = 1 ]; then limit=409600; else limit=49152; fi
+# Under a sanitizer the figure is mostly ASan's quarantine and shadow (399 MB
+# on main at the time, a few hundred KB either way from run to run): its
+# limit only catches a reduce that holds many times what it should.
+if [ "$VT_SANITIZED" = 1 ]; then limit=460800; else limit=49152; fi
 for mode in compact full; do
 	flag=()
 	[ $mode = full ] && flag=(--full)
