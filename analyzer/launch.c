@@ -1,15 +1,13 @@
 /*
- * launch: see launch.h.  A hash table finds each correlation's first
- * launch; the sort by thread and time is stable (lib/sort), so each user's
- * records keep the order they had when each user placed its own.
+ * launch: see launch.h.  The calls sorted by correlation find each
+ * correlation's first launch; the sort by thread and time is stable
+ * (lib/sort), so each user's records keep the order they had when each
+ * user placed its own.
  */
 #include "launch.h"
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/random.h>
-#include <sys/types.h>
-#include <time.h>
 
 #include "grow.h"
 #include "hugepage.h"
@@ -73,100 +71,85 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 }
 
 /*
- * Each correlation's first call per user, in a hash table built in file
- * order: a slot holds, per user, 1 + the index of that call (0: none yet);
- * the slot's correlation is that of its calls.  Open addressing, at most
- * half full, so a lookup costs a probe or two; the calls need no sorting.
+ * Each correlation's first call per user.  The calls are sorted by
+ * correlation, stably (lib/sort), so that a correlation's calls are one run
+ * in file order, and each run is cut down to the calls that are some
+ * user's first: at most one per user, each keeping the bits of the users
+ * it is first for.  Device work comes in about the order of its launches,
+ * so a run is found by galloping from the one found before, through memory
+ * just read: a hash table cost two cache misses per lookup.  Neither step
+ * depends on what the correlations are, so no crafted trace slows them.
  */
 struct first_calls {
-	uint32_t (*slot)[LAUNCH_NR_USERS];
-	size_t mask;
-	uint64_t seed;
-	const struct launch_call *c;
+	struct launch_call *c;		/* sorted by correlation, one run per correlation */
+	size_t n, at;			/* at: where the last run was found */
 };
 
-/*
- * Correlations come from the trace, and traces come from anywhere: with a
- * fixed hash, a crafted file could put every correlation in one cluster
- * and make the probing quadratic.  The hash is seeded afresh per table;
- * slots only find calls, so no result depends on where they land.
- */
-static uint64_t fresh_seed(void)
+/* Sort t's calls and keep the firsts of each run.  -1 when out of memory. */
+static int first_calls_init(struct first_calls *t)
 {
-	uint64_t s;
+	struct launch_call *c = t->c;
+	size_t k = 0;
 
-	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s))
-		s = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)&s;
-	return s;
-}
-
-/* Where the probe for corr starts. */
-static size_t home_of(const struct first_calls *t, int64_t corr)
-{
-	uint64_t z = (uint64_t)corr + t->seed;	/* splitmix64's finaliser */
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (size_t)(z ^ (z >> 31)) & t->mask;
-}
-
-static size_t slot_of(const struct first_calls *t, int64_t corr)
-{
-	for (size_t i = home_of(t, corr);; i = (i + 1) & t->mask) {
-		const uint32_t *s = t->slot[i];
-		int used = 0;
-
-		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
-			if (s[w] && t->c[s[w] - 1].corr == corr)
-				return i;
-			used |= s[w] != 0;
-		}
-		if (!used)
-			return i;
-	}
-}
-
-/*
- * A lookup reads two places far from each other and from the last lookup's:
- * its home slot, and the call that slot holds.  A loop of lookups asks the
- * memory for them ahead of time: the home slot of the lookup PREFETCH_AHEAD
- * on, and the call in the slot of the one half as far, by now in the cache.
- */
-#define PREFETCH_AHEAD 16
-
-static void prefetch_lookup(const struct first_calls *t, int64_t far, int64_t near)
-{
-	const uint32_t *s = t->slot[home_of(t, near)];
-
-	__builtin_prefetch(t->slot[home_of(t, far)]);
-	if (s[0])
-		__builtin_prefetch(&t->c[s[0] - 1]);
-}
-
-static int first_calls_init(struct first_calls *t, const struct launch_call *c, size_t n)
-{
-	size_t size = 2;
-
-	while (size < 2 * n)
-		size *= 2;
-	t->c = c;
-	t->mask = size - 1;
-	t->seed = fresh_seed();
-	t->slot = n < UINT32_MAX ? hugepage_calloc(size, sizeof(*t->slot)) : NULL;
-	if (!t->slot)
+	if (sort_by_first_i64(c, t->n, sizeof(*c)))	/* corr is the first field */
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t *s;
+	for (size_t i = 0, j; i < t->n; i = j) {
+		unsigned seen = 0;
 
-		if (i + PREFETCH_AHEAD < n)
-			prefetch_lookup(t, c[i + PREFETCH_AHEAD].corr, c[i + PREFETCH_AHEAD / 2].corr);
-		s = t->slot[slot_of(t, c[i].corr)];
+		for (j = i; j < t->n && c[j].corr == c[i].corr; j++) {
+			unsigned mine = c[j].users & ~seen;
 
-		for (int w = 0; w < LAUNCH_NR_USERS; w++)
-			if (!s[w] && (c[i].users & (1u << w)))
-				s[w] = (uint32_t)i + 1;
+			if (mine) {
+				c[k] = c[j];
+				c[k++].users = mine;
+				seen |= mine;
+			}
+		}
 	}
+	t->n = k;
+	t->at = 0;
 	return 0;
+}
+
+/* The first index of t's calls with a correlation not below corr. */
+static size_t lower_bound(struct first_calls *t, int64_t corr)
+{
+	const struct launch_call *c = t->c;
+	size_t lo, hi, step = 1;
+
+	/* Bracket it: every call before lo is below corr, none from hi on. */
+	if (t->at < t->n && c[t->at].corr < corr) {
+		for (lo = hi = t->at + 1; hi < t->n && c[hi].corr < corr; step *= 2) {
+			lo = hi + 1;
+			hi = t->n - hi > step ? hi + step : t->n;
+		}
+	} else {
+		for (lo = hi = t->at; lo > 0 && c[lo - 1].corr >= corr; step *= 2) {
+			hi = lo - 1;
+			lo = lo > step ? lo - step : 0;
+		}
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c[mid].corr < corr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	t->at = lo;
+	return lo;
+}
+
+/* s[u]: 1 + the index of corr's first call for user u, 0 when none. */
+static void first_of(struct first_calls *t, int64_t corr, uint32_t s[LAUNCH_NR_USERS])
+{
+	for (int w = 0; w < LAUNCH_NR_USERS; w++)
+		s[w] = 0;
+	for (size_t i = lower_bound(t, corr); i < t->n && t->c[i].corr == corr; i++)
+		for (int w = 0; w < LAUNCH_NR_USERS; w++)
+			if (t->c[i].users & (1u << w))
+				s[w] = (uint32_t)i + 1;
 }
 
 /* Append {ts, dur per user, track} to *out (room for *cap), growing it.  -1 when out of memory. */
@@ -191,7 +174,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	struct launch_call *c = (struct launch_call *)(void *)l->calls.data;
 	const struct launch_dev *d = (const struct launch_dev *)(void *)l->device.data;
 	size_t nc = l->calls.len / sizeof(*c), nd = l->device.len / sizeof(*d), n = 0;
-	struct first_calls first = { .c = c };
+	struct first_calls first = { .c = c, .n = nc };
 	size_t cap = nd + 2;
 	struct placed *out = hugepage_malloc(cap * sizeof(*out));
 	uint64_t *key = NULL;
@@ -202,15 +185,12 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	pl->n = 0;
 	pl->nr_tracks = nr_tracks;
 	pl->any_device = l->any_device;
-	if (!out || first_calls_init(&first, c, nc))
+	if (!out || nc > UINT32_MAX || first_calls_init(&first))
 		goto fail;
 	for (size_t i = 0; i < nd; i++) {
-		const uint32_t *s;
+		uint32_t s[LAUNCH_NR_USERS];
 
-		if (i + PREFETCH_AHEAD < nd)
-			prefetch_lookup(&first, d[i + PREFETCH_AHEAD].corr,
-					d[i + PREFETCH_AHEAD / 2].corr);
-		s = first.slot[slot_of(&first, d[i].corr)];
+		first_of(&first, d[i].corr, s);
 
 		/* one record per call chosen, each with the users that chose it */
 		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
@@ -228,8 +208,6 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 		}
 	}
 	/* out holds what the calls and device work gave: free them before the sort's arrays */
-	free(first.slot);
-	first.slot = NULL;
 	launches_release(l);
 	key = hugepage_malloc((n ? n : 1) * sizeof(*key));
 	track = hugepage_malloc((n ? n : 1) * sizeof(*track));
@@ -258,7 +236,6 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	pl->n = n;
 	return 0;
 fail:
-	free(first.slot);
 	free(out);
 	free(key);
 	free(track);

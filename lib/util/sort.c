@@ -150,6 +150,8 @@ int sort_by_first_i64(void *recs, size_t n, size_t size)
 {
 	if (size == 16)
 		return sort_recs_i64(recs, n, 16);
+	if (size == 24)
+		return sort_recs_i64(recs, n, 24);
 	if (size == 32)
 		return sort_recs_i64(recs, n, 32);
 	return sort_recs_i64(recs, n, size);

@@ -3,7 +3,8 @@
  * that scans every event: for each user, each device record counts at the
  * first call of its correlation (in file order) that this user counts.
  * Random events over two batches, few correlations (so calls repeat one)
- * and users that disagree, asked in random order (a fresh cursor each time)
+ * or many (so the search for a device's calls jumps both ways), and users
+ * that disagree, asked in random order (a fresh cursor each time)
  * and in thread and start order (one cursor passed on); plus the empty case.
  */
 #include "check.h"
@@ -78,7 +79,8 @@ static uint32_t track_of(const struct strtab *tracks, int th)
 	return strtab_find(tracks, key, (size_t)n);
 }
 
-static void test_random(void)
+/* spread: how many correlations; few make calls repeat one, many make searches jump. */
+static void test_random(int64_t spread)
 {
 	static struct ref_ev ev[NR_EVENTS];
 	static unsigned char tag[NR_EVENTS];
@@ -92,7 +94,7 @@ static void test_random(void)
 	for (size_t i = 0; i < NR_EVENTS; i++) {
 		unsigned users = (unsigned)(next() % 3) + 1;	/* bit 0, bit 1 or both */
 
-		ev[i].corr = (int64_t)(next() % 60) - 10;
+		ev[i].corr = (int64_t)(next() % (uint64_t)spread) - 10;
 		ev[i].ts = (int64_t)(next() % 400);
 		ev[i].dur = (int64_t)(next() % 1000);
 		ev[i].thread = (int)(next() % NR_THREADS);
@@ -156,7 +158,8 @@ static void test_empty(void)
 
 int main(void)
 {
-	test_random();
+	test_random(60);
+	test_random(1000000);
 	test_empty();
 	return check_done("test_launch");
 }
