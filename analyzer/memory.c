@@ -110,7 +110,7 @@ int memory_collect(struct memory *m, const struct event_batch *b)
 				has_total ? ev->mem_allocated
 					  : ev->flags & EV_MEM_BYTES ? ev->mem_bytes : 0,
 				ev->flags & EV_MEM_RESERVED ? ev->mem_reserved : 0,
-				(uint32_t)m->last, (uint32_t)has_total
+				(uint32_t)(r - m->rows), (uint32_t)has_total
 			};
 
 			buf_add(&m->samples, &s, sizeof(s));

@@ -9,16 +9,13 @@
 void hugepage_advise(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
-	static uintptr_t page;
-	uintptr_t lo, hi;
+	long sz;
+	uintptr_t page, lo, hi;
 
 	if (!p || n < HUGEPAGE_MIN)
 		return;
-	if (!page) {
-		long sz = sysconf(_SC_PAGESIZE);
-
-		page = sz > 0 ? (uintptr_t)sz : 4096;
-	}
+	sz = sysconf(_SC_PAGESIZE);	/* a stored value, no system call */
+	page = sz > 0 ? (uintptr_t)sz : 4096;
 	/*
 	 * Whole small pages around the block, not just the huge pages inside
 	 * it: malloc maps a big block on its own, and advising all of that
