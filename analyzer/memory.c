@@ -5,15 +5,13 @@
 #include <string.h>
 
 #include "sat.h"
-#include "sort.h"
 
 /* One [memory] event. */
 struct mem_sample {
 	int64_t ts_ns;
 	int64_t value;		/* Total Allocated; without it, args.Bytes (the change) */
 	int64_t reserved;	/* Total Reserved, 0 when not given */
-	uint32_t row;		/* the device's, in struct memory's rows */
-	uint32_t has_total;	/* value is Total Allocated */
+	int64_t has_total;	/* value is Total Allocated */
 };
 
 /*
@@ -22,6 +20,7 @@ struct mem_sample {
  */
 struct mem_row {
 	struct report_memory out;
+	struct buf samples;		/* struct mem_sample[], in file order */
 	size_t n;			/* samples */
 	int any_total, any_bytes;	/* some sample had Total Allocated, a non-zero Bytes */
 	/* the walk */
@@ -33,12 +32,13 @@ void memory_init(struct memory *m)
 {
 	m->rows = NULL;
 	m->nr_rows = m->last = 0;
-	buf_init(&m->samples);
 	m->util_sum = m->util_samples = 0;
 }
 
 void memory_release(struct memory *m)
 {
+	for (size_t i = 0; i < m->nr_rows; i++)
+		buf_release(&m->rows[i].samples);
 	free(m->rows);
 	memory_init(m);
 }
@@ -71,6 +71,7 @@ static struct mem_row *row_of(struct memory *m, int64_t dev)
 	m->last = m->nr_rows++;
 	p = &p[m->last];
 	memset(p, 0, sizeof(*p));
+	buf_init(&p->samples);
 	p->out.device = dev;
 	p->out.capacity = -1;
 	return p;
@@ -109,12 +110,11 @@ int memory_collect(struct memory *m, const struct event_batch *b)
 				ev->ts_ns,
 				has_total ? ev->mem_allocated
 					  : ev->flags & EV_MEM_BYTES ? ev->mem_bytes : 0,
-				ev->flags & EV_MEM_RESERVED ? ev->mem_reserved : 0,
-				(uint32_t)(r - m->rows), (uint32_t)has_total
+				ev->flags & EV_MEM_RESERVED ? ev->mem_reserved : 0, has_total
 			};
 
-			buf_add(&m->samples, &s, sizeof(s));
-			if (!buf_ok(&m->samples))
+			buf_add(&r->samples, &s, sizeof(s));
+			if (!buf_ok(&r->samples))
 				return -1;
 			r->n++;
 			r->any_total |= has_total;
@@ -200,21 +200,108 @@ static int cmp_device(const void *a, const void *b)
 	return x->device < y->device ? -1 : x->device > y->device;
 }
 
+/*
+ * Where a device's samples leave time order, a new run starts: samples
+ * come in time order per thread, and Kineto writes the threads one after
+ * another, so a device has a run per thread that allocated on it (a few).
+ * Merging the runs, ties to the earlier one, gives the samples in time
+ * order, equal times in file order, as a stable sort would: a heap of the
+ * runs' heads picks each next sample, without moving any.  The heap and
+ * the runs take 24 bytes a run, so even one run per sample (heapsort,
+ * O(n log n)) takes less memory than the samples.
+ */
+struct mem_run {
+	const struct mem_sample *at, *end;
+};
+
+/* Whether run a's head comes before run b's. */
+static int run_before(const struct mem_run *run, uint32_t a, uint32_t b)
+{
+	int64_t x = run[a].at->ts_ns, y = run[b].at->ts_ns;
+
+	return x < y || (x == y && a < b);
+}
+
+static void sift_down(uint32_t *heap, size_t n, size_t i, const struct mem_run *run)
+{
+	uint32_t top = heap[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && run_before(run, heap[c + 1], heap[c]))
+			c++;
+		if (!run_before(run, heap[c], top))
+			break;
+		heap[i] = heap[c];
+		i = c;
+	}
+	heap[i] = top;
+}
+
+/* Walk row r's samples in time order, equal times in file order. */
+static int walk_row(struct mem_row *r, int64_t min_ts)
+{
+	const struct mem_sample *s = (const struct mem_sample *)(void *)r->samples.data;
+	size_t n = r->n, k = 1, nh;
+	struct mem_run *run;
+	uint32_t *heap;
+
+	for (size_t i = 1; i < n; i++)
+		k += s[i].ts_ns < s[i - 1].ts_ns;
+	if (k == 1) {
+		for (size_t i = 0; i < n; i++)
+			walk(r, &s[i], min_ts);
+		return 0;
+	}
+	if (k > UINT32_MAX)
+		return -1;
+	run = malloc(k * sizeof(*run));
+	heap = malloc(k * sizeof(*heap));
+	if (!run || !heap) {
+		free(run);
+		free(heap);
+		return -1;
+	}
+	run[0].at = s;
+	for (size_t i = 1, j = 0; i < n; i++) {
+		if (s[i].ts_ns < s[i - 1].ts_ns) {
+			run[j++].end = &s[i];
+			run[j].at = &s[i];
+		}
+	}
+	run[k - 1].end = s + n;
+	for (size_t j = 0; j < k; j++)
+		heap[j] = (uint32_t)j;
+	for (size_t j = k / 2; j-- > 0;)
+		sift_down(heap, k, j, run);
+	for (nh = k; nh;) {
+		struct mem_run *t = &run[heap[0]];
+
+		walk(r, t->at, min_ts);
+		if (++t->at == t->end)
+			heap[0] = heap[--nh];
+		if (nh)
+			sift_down(heap, nh, 0, run);
+	}
+	free(run);
+	free(heap);
+	return 0;
+}
+
 int memory_finish(struct memory *m, const struct trace_info *info, int64_t min_ts,
 		  struct arena *a, struct report_rank *rk)
 {
-	struct mem_sample *s = (struct mem_sample *)(void *)m->samples.data;
-	size_t ns = m->samples.len / sizeof(*s);
-
 	rk->memory = arena_alloc(a, (m->nr_rows + 1) * sizeof(*rk->memory));
 	if (!rk->memory || timelines_alloc(m, a))
 		return -1;
-	/* by time, equal times in file order: each device's samples in its time order */
-	if (sort_by_first_i64(s, ns, sizeof(*s)))
-		return -1;
-	for (size_t i = 0; i < ns; i++)
-		walk(&m->rows[s[i].row], &s[i], min_ts);
-	buf_release(&m->samples);	/* not under the peak of what follows */
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		if (walk_row(&m->rows[i], min_ts))
+			return -1;
+		buf_release(&m->rows[i].samples);	/* not under the peak of what follows */
+	}
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		struct report_memory *out = &rk->memory[i];
 

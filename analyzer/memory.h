@@ -7,13 +7,14 @@
  * gpu.mem_used_bytes (counted as reserved: NVML sees what the allocator
  * holds), gpu.mem_total_bytes (the capacity) and proc.rss_bytes (the CPU's
  * allocated peak).  The peaks are kept as the events arrive; the [memory]
- * events are kept as 32-byte samples for the timeline, which needs them in
- * time order per device, and are released once it is made.
+ * events are kept per device as 32-byte samples for the timeline, which
+ * needs them in time order, and are released once it is made.
  *
- * memory_finish() sorts the samples by time alone, with one scratch copy
- * of them, and walks them once, each device's timeline and running sum
- * advancing as its samples come: no key, index or permutation arrays, so
- * making the timeline takes as much memory again as the samples and no more.
+ * memory_finish() walks each device's samples in time order by merging
+ * the runs in which they already are (one per thread that allocated, as
+ * Kineto writes threads one after another), not by sorting them: no copy
+ * of the samples, a few bytes per run, time linear in the samples for a
+ * few runs and O(n log n) at worst.
  */
 #ifndef VT_MEMORY_H
 #define VT_MEMORY_H
@@ -29,9 +30,8 @@
 struct mem_row;		/* one per device, in memory.c */
 
 struct memory {
-	struct mem_row *rows;		/* in order of first appearance */
+	struct mem_row *rows;		/* in order of first appearance, with their samples */
 	size_t nr_rows, last;		/* last: the row found last, tried first */
-	struct buf samples;		/* [memory] events, struct mem_sample[] in file order */
 	int64_t util_sum, util_samples;	/* collector gpu.util_pct samples */
 };
 

@@ -6,7 +6,10 @@
 # the 7 torch-cpu traces and testdata/demo; and, one per vendor and version of
 # analyzer/device.c: both Kineto 2021 samples, both Ascend (torch_npu) traces,
 # both MTIA traces, TraceLens h100 Qwen (host syncs), b200, mi210, sglang and
-# torch_compile_triton, and the HTA CPU-only traces (null device figures).  Each file is analysed alone
+# torch_compile_triton, and the HTA CPU-only traces (null device figures); and a
+# generated trace whose [memory] events come out of time order in every way
+# memory.c's merge of runs must handle (one run per thread, ties across runs,
+# a device in reverse order, a running sum of Bytes).  Each file is analysed alone
 # (vanalyze --json out.json FILE).  Compared: every gpu field (ints exact,
 # floats to a relative 1e-9, null must be null), every field of the top 10
 # kernel rows, every memory row (its timeline too), and name, count, total_ns, self_ns and the
@@ -48,6 +51,39 @@ add "$PUBLIC"/pytorch__kineto/at-be239c04__*.json.gz "$PUBLIC"/pytorch__kineto/a
 	"$HTA"/tests__data__rank_non_gpu__rank_non_gpu.json.gz \
 	"$HTA"/tests__data__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz
 [ "${#files[@]}" -eq 39 ] || die "expected 39 traces, found ${#files[@]}"
+
+# Device 0 gives Total Allocated, from 6 threads written one after another
+# (a run each, on a coarse clock: equal times across runs); device 1 only
+# Bytes (the running sum depends on the order); device 2's events are in
+# reverse time order (a run per event); device-less events (-1) shuffled.
+python3 - memory_runs.json <<'PYEOF'
+import json, random, sys
+rng = random.Random(19)
+ev = [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 0, "dur": 5,
+       "args": {"device": 0, "stream": 7, "correlation": 1}}]
+def mem(tid, ts, dev, **args):
+    a = {"Device Type": 1, "Addr": rng.randrange(1 << 40)}
+    if dev is not None:
+        a["Device Id"] = dev
+    a.update(args)
+    ev.append({"ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]",
+               "pid": 0, "tid": tid, "ts": ts, "args": a})
+for tid in range(6):
+    for ts in sorted(rng.randrange(0, 4000, 4) for _ in range(700)):
+        mem(tid, ts, 0, **{"Total Allocated": rng.randrange(1 << 34),
+                           "Total Reserved": rng.randrange(1 << 35), "Bytes": 512})
+for tid in range(3):
+    for ts in sorted(rng.randrange(0, 3000) for _ in range(500)):
+        mem(10 + tid, ts, 1, Bytes=rng.choice([-1, 1]) * rng.randrange(1, 1 << 20))
+for ts in range(3000, 0, -1):
+    mem(20, ts, 2, **{"Total Allocated": ts * 3, "Total Reserved": ts * 5})
+shuffled = [rng.randrange(5000) for _ in range(2000)]
+for ts in shuffled:
+    mem(30, ts, None, **{"Total Allocated": rng.randrange(1 << 20)})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PYEOF
+[ -s memory_runs.json ] || die "could not write memory_runs.json"
+files+=("$PWD/memory_runs.json")
 
 cat >analyses_check.py <<'PYEOF'
 import hashlib, json, os, sys, tempfile, time
