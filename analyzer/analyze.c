@@ -281,20 +281,57 @@ static int64_t start_unix(const struct file_result *res)
 }
 
 /*
- * Compute the rank from what the read collected.  The three big analyses
- * are independent and write disjoint fields of rk, so with threads to spare
- * (one large file) they run side by side, each with its own arena; phases
- * and cpuops only read the device work placed at its launches, placed once
- * for both before they start.
+ * The analyses of what the read collected.  Memory's goes first, alone:
+ * it is short and releases its samples before the others allocate.  The
+ * three big ones and the placing of device work at its launches are
+ * independent and write disjoint fields of rk, each into its own arena,
+ * except that phases and cpuops read the placement.  With threads to spare
+ * (one large file) they run as tasks: this thread places the launches and
+ * then runs cpuops, the longest chain; another runs gpu meanwhile, then
+ * phases.  All of them mostly wait on fresh memory and cache misses, so
+ * running gpu beside the placing saves most of its time, for a few MB more
+ * at the peak (the two scratch arrays at once).
  */
+static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_ts)
+{
+	struct report_rank *rk = &res->rank;
+	struct arena a_gpu, a_cpu, a_phases;
+	struct placement pl = { 0 };
+	int rc_place = 0, rc_gpu = 0, rc_cpu = 0, rc_phases = 0;
+
+	if (memory_finish(&res->mem, &res->info, min_ts, &res->arena, rk))
+		return -1;
+	arena_init(&a_gpu);
+	arena_init(&a_cpu);
+	arena_init(&a_phases);
+#pragma omp parallel num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
+	default(none) shared(res, rk, min_ts, pl, a_gpu, a_cpu, a_phases, rc_place, rc_gpu, \
+			     rc_cpu, rc_phases)
+#pragma omp single
+	{
+#pragma omp task default(none) shared(res, rk, a_gpu, rc_gpu)
+		rc_gpu = gpu_finish(&res->gpu, &a_gpu, rk);
+		rc_place = launches_place(&res->launches, strtab_count(&res->tracks), &pl);
+		if (!rc_place) {
+#pragma omp task default(none) shared(res, rk, min_ts, pl, a_phases, rc_phases)
+			rc_phases = phases_finish(&res->phases, min_ts, &pl, &a_phases, rk);
+			rc_cpu = cpuops_finish(&res->cpuops, &pl, &a_cpu, rk);
+		}
+#pragma omp taskwait
+	}
+	placement_release(&pl);
+	arena_adopt(&res->arena, &a_gpu);
+	arena_adopt(&res->arena, &a_cpu);
+	arena_adopt(&res->arena, &a_phases);
+	return rc_place || rc_gpu || rc_cpu || rc_phases ? -1 : 0;
+}
+
+/* Compute the rank from what the read collected. */
 static int finish(struct file_result *res, int nr_threads)
 {
 	struct report_rank *rk = &res->rank;
 	const struct trace_info *info = &res->info;
 	int64_t min_ts = res->has_span ? res->min_ts : 0;
-	struct arena a_gpu, a_cpu, a_phases;
-	struct placement pl;
-	int rc_gpu = 0, rc_cpu = 0, rc_phases = 0;
 	const char *base = rank_basename(res->path);
 
 	memset(rk, 0, sizeof(*rk));
@@ -311,34 +348,10 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->by_cat = tally_to_counts(&res->by_cat, &res->arena, &rk->nr_by_cat);
 	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
 	if (!rk->path || !rk->source || !rk->by_ph || !rk->by_cat ||
-	    memory_finish(&res->mem, info, min_ts, &res->arena, rk) ||
-	    launches_place(&res->launches, strtab_count(&res->tracks), &pl))
+	    finish_analyses(res, nr_threads, min_ts))
 		return -1;
-	arena_init(&a_gpu);
-	arena_init(&a_cpu);
-	arena_init(&a_phases);
-	/*
-	 * Longest first: libgomp hands sections out in order to free threads
-	 * (on real Kineto traces gpu and cpuops take about as long, phases a
-	 * fifth of either).
-	 */
-#pragma omp parallel sections num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
-	default(none) shared(res, rk, min_ts, pl, a_gpu, a_cpu, a_phases, rc_gpu, rc_cpu, \
-			     rc_phases)
-	{
-#pragma omp section
-		rc_gpu = gpu_finish(&res->gpu, &a_gpu, rk);
-#pragma omp section
-		rc_cpu = cpuops_finish(&res->cpuops, &pl, &a_cpu, rk);
-#pragma omp section
-		rc_phases = phases_finish(&res->phases, min_ts, &pl, &a_phases, rk);
-	}
-	placement_release(&pl);
-	arena_adopt(&res->arena, &a_gpu);
-	arena_adopt(&res->arena, &a_cpu);
-	arena_adopt(&res->arena, &a_phases);
 	rk->start_ns = min_ts;
-	if (rc_gpu || rc_cpu || rc_phases || comm_finish(&res->comm, &res->arena, rk))
+	if (comm_finish(&res->comm, &res->arena, rk))
 		return -1;
 	if (res->phases.nr_too_deep && res->info.nr_warnings < TRACE_MAX_WARNINGS) {
 		err_set(&res->info.warnings[res->info.nr_warnings++], -1,
