@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sat.h"
+#include "sort.h"
 
 /* One [memory] event. */
 struct mem_sample {
@@ -206,10 +207,13 @@ static int cmp_device(const void *a, const void *b)
  * another, so a device has a run per thread that allocated on it (a few).
  * Merging the runs, ties to the earlier one, gives the samples in time
  * order, equal times in file order, as a stable sort would: a heap of the
- * runs' heads picks each next sample, without moving any.  The heap and
- * the runs take 24 bytes a run, so even one run per sample (heapsort,
- * O(n log n)) takes less memory than the samples.
+ * runs' heads picks each next sample, without moving or copying any.
+ * Beyond MEM_MERGE_RUNS runs (a shuffled or hostile trace may make one per
+ * sample) a heap of them would miss the cache at every step, and the
+ * samples are sorted instead (by time, stably) through a scratch copy.
  */
+#define MEM_MERGE_RUNS 64
+
 struct mem_run {
 	const struct mem_sample *at, *end;
 };
@@ -244,26 +248,19 @@ static void sift_down(uint32_t *heap, size_t n, size_t i, const struct mem_run *
 /* Walk row r's samples in time order, equal times in file order. */
 static int walk_row(struct mem_row *r, int64_t min_ts)
 {
-	const struct mem_sample *s = (const struct mem_sample *)(void *)r->samples.data;
+	struct mem_sample *s = (struct mem_sample *)(void *)r->samples.data;
+	struct mem_run run[MEM_MERGE_RUNS];
+	uint32_t heap[MEM_MERGE_RUNS];
 	size_t n = r->n, k = 1, nh;
-	struct mem_run *run;
-	uint32_t *heap;
 
 	for (size_t i = 1; i < n; i++)
 		k += s[i].ts_ns < s[i - 1].ts_ns;
-	if (k == 1) {
+	if (k == 1 || k > MEM_MERGE_RUNS) {
+		if (k > 1 && sort_by_first_i64(s, n, sizeof(*s)))
+			return -1;
 		for (size_t i = 0; i < n; i++)
 			walk(r, &s[i], min_ts);
 		return 0;
-	}
-	if (k > UINT32_MAX)
-		return -1;
-	run = malloc(k * sizeof(*run));
-	heap = malloc(k * sizeof(*heap));
-	if (!run || !heap) {
-		free(run);
-		free(heap);
-		return -1;
 	}
 	run[0].at = s;
 	for (size_t i = 1, j = 0; i < n; i++) {
@@ -286,8 +283,6 @@ static int walk_row(struct mem_row *r, int64_t min_ts)
 		if (nh)
 			sift_down(heap, nh, 0, run);
 	}
-	free(run);
-	free(heap);
 	return 0;
 }
 

@@ -13,8 +13,8 @@
  * memory_finish() walks each device's samples in time order by merging
  * the runs in which they already are (one per thread that allocated, as
  * Kineto writes threads one after another), not by sorting them: no copy
- * of the samples, a few bytes per run, time linear in the samples for a
- * few runs and O(n log n) at worst.
+ * of the samples, for up to 64 runs a device; beyond that (shuffled times)
+ * they are sorted through a scratch copy.
  */
 #ifndef VT_MEMORY_H
 #define VT_MEMORY_H

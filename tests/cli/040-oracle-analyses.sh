@@ -7,9 +7,10 @@
 # analyzer/device.c: both Kineto 2021 samples, both Ascend (torch_npu) traces,
 # both MTIA traces, TraceLens h100 Qwen (host syncs), b200, mi210, sglang and
 # torch_compile_triton, and the HTA CPU-only traces (null device figures); and a
-# generated trace whose [memory] events come out of time order in every way
-# memory.c's merge of runs must handle (one run per thread, ties across runs,
-# a device in reverse order, a running sum of Bytes).  Each file is analysed alone
+# generated trace whose [memory] events come out of time order both ways
+# memory.c takes: a few runs a device, merged (a run per thread, ties across
+# runs, a running sum of Bytes), and more runs than it merges, sorted (a
+# device in reverse order, one shuffled).  Each file is analysed alone
 # (vanalyze --json out.json FILE).  Compared: every gpu field (ints exact,
 # floats to a relative 1e-9, null must be null), every field of the top 10
 # kernel rows, every memory row (its timeline too), and name, count, total_ns, self_ns and the
@@ -54,8 +55,9 @@ add "$PUBLIC"/pytorch__kineto/at-be239c04__*.json.gz "$PUBLIC"/pytorch__kineto/a
 
 # Device 0 gives Total Allocated, from 6 threads written one after another
 # (a run each, on a coarse clock: equal times across runs); device 1 only
-# Bytes (the running sum depends on the order); device 2's events are in
-# reverse time order (a run per event); device-less events (-1) shuffled.
+# Bytes, from 3 threads (the running sum depends on the order); device 2's
+# events are in reverse time order (a run per event); device-less events
+# (-1) shuffled.
 python3 - memory_runs.json <<'PYEOF'
 import json, random, sys
 rng = random.Random(19)
