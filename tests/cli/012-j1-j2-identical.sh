@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# -j 1 and -j 2 give byte-identical reports, also with 64 KiB chunks
+# -j 1, -j 2 and -j 3 give byte-identical reports (-j 3: one file's finishing
+# steps on three threads, phases beside gpu and cpuops), also with 64 KiB chunks
 # (VTRACE_CHUNK_SIZE) that cut every file into hundreds of chunks, on the
 # largest public traces: mtia_rank_0 (87 MB text), df_index_resolver (54 MB),
 # the single-line 15 MB sglang prefill/decode trace and ns_resolution
@@ -17,12 +18,12 @@ for f in "$mtia" "$dfir" "$nsres" "$sglang"; do
 	[ -f "$f" ] || die "missing trace $f"
 done
 
-# runs SET FILE...: the report of FILE... in four settings, all identical.
+# runs SET FILE...: the report of FILE... in six settings, all identical.
 runs() {
 	local set=$1 ref="" j chunk name
 	shift
 	for chunk in default 65536; do
-		for j in 1 2; do
+		for j in 1 2 3; do
 			name=$set-j$j-$chunk
 			if [ "$chunk" = default ]; then
 				env -u VTRACE_CHUNK_SIZE "$VANALYZE" -j "$j" --json "$name.json" "$@" \
@@ -42,7 +43,7 @@ runs() {
 			fi
 		done
 	done
-	echo "pass: $set: -j 1 and -j 2, default and 64 KiB chunks"
+	echo "pass: $set: -j 1, 2 and 3, default and 64 KiB chunks"
 }
 
 runs all4 "$mtia" "$dfir" "$sglang" "$nsres"
