@@ -228,7 +228,6 @@ static int plain_key(const char *s)
  */
 static void warn_no_device(struct file_result *res, const struct report_rank *rk)
 {
-	struct trace_info *info = &res->info;
 	const struct report_count *top[3] = { NULL, NULL, NULL };
 	char found[160] = "";
 	size_t len = 0;
@@ -256,9 +255,7 @@ static void warn_no_device(struct file_result *res, const struct report_rank *rk
 	}
 	err_set(&e, -1, "no GPU or NPU activity recognised in %lld events (cat: %s); figures "
 		"are host-side only", (long long)rk->events_total, len ? found : "none");
-	if (info->nr_warnings < TRACE_MAX_WARNINGS)
-		info->warnings[info->nr_warnings++] = e;
-	info->nr_warnings_total++;
+	trace_info_warn(&res->info, &e);
 }
 
 /* Epoch microseconds before 2001-09-09 read as ns: no wall clock, a count from the start. */
@@ -333,6 +330,7 @@ static int finish(struct file_result *res, int nr_threads)
 	const struct trace_info *info = &res->info;
 	int64_t min_ts = res->has_span ? res->min_ts : 0;
 	const char *base = rank_basename(res->path);
+	struct err e;
 
 	memset(rk, 0, sizeof(*rk));
 	rk->path = arena_strndup(&res->arena, res->path, strlen(res->path));
@@ -353,23 +351,26 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->start_ns = min_ts;
 	if (comm_finish(&res->comm, &res->arena, rk))
 		return -1;
-	if (res->phases.nr_too_deep && res->info.nr_warnings < TRACE_MAX_WARNINGS) {
-		err_set(&res->info.warnings[res->info.nr_warnings++], -1,
-			"%lld annotation spans nested more than %d deep left out of the phases",
+	if (res->phases.nr_too_deep) {
+		err_set(&e, -1, "%lld annotation spans nested more than %d deep left out of the phases",
 			(long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);
-		res->info.nr_warnings_total++;
+		trace_info_warn(&res->info, &e);
+	}
+	if (res->mem.nr_left_out) {
+		err_set(&e, -1, "%lld memory events of devices beyond the first %d left out of the "
+			"memory rows", (long long)res->mem.nr_left_out, MEMORY_MAX_DEVICES);
+		trace_info_warn(&res->info, &e);
 	}
 	if (rk->gpu.no_device && rk->events_total > 0)
 		warn_no_device(res, rk);
-	if (rk->steps.cut_off == 1 && res->info.nr_warnings < TRACE_MAX_WARNINGS) {
+	if (rk->steps.cut_off == 1) {
 		char d[METRIC_FMT_MAX];
 
 		metric_fmt(d, sizeof(d), (double)rk->steps.durations_ns[rk->steps.nr_durations - 1],
 			   UNIT_NS, FMT_ASCII);
-		err_set(&res->info.warnings[res->info.nr_warnings++], -1,
-			"the last step (%s) was cut off by the end of the trace: it is left out of "
-			"the step statistics and the warm-up test", d);
-		res->info.nr_warnings_total++;
+		err_set(&e, -1, "the last step (%s) was cut off by the end of the trace: it is left "
+			"out of the step statistics and the warm-up test", d);
+		trace_info_warn(&res->info, &e);
 	}
 	if (rk->gpu.active_span_ns == 0 && res->mem.util_samples) {
 		rk->gpu.utilization =

@@ -33,6 +33,7 @@ void memory_init(struct memory *m)
 {
 	m->rows = NULL;
 	m->nr_rows = m->last = 0;
+	m->nr_left_out = 0;
 	m->util_sum = m->util_samples = 0;
 }
 
@@ -50,7 +51,10 @@ static void raise_to(int64_t *peak, int64_t v)
 		*peak = v;
 }
 
-/* The row of device dev, made on first use; NULL when out of memory. */
+/*
+ * The row of device dev, made on first use; NULL when out of memory or when
+ * MEMORY_MAX_DEVICES rows are made already.
+ */
 static struct mem_row *row_of(struct memory *m, int64_t dev)
 {
 	struct mem_row *p;
@@ -63,7 +67,7 @@ static struct mem_row *row_of(struct memory *m, int64_t dev)
 			return &m->rows[k];
 		}
 	}
-	if (m->nr_rows >= UINT32_MAX)
+	if (m->nr_rows >= MEMORY_MAX_DEVICES)
 		return NULL;
 	p = realloc(m->rows, (m->nr_rows + 1) * sizeof(*p));
 	if (!p)
@@ -103,8 +107,12 @@ int memory_collect(struct memory *m, const struct event_batch *b)
 		}
 		if (ev->name != mem && ev->name != used && ev->name != total && ev->name != rss)
 			continue;
-		if (!(r = row_of(m, dev)))
-			return -1;
+		if (!(r = row_of(m, dev))) {
+			if (m->nr_rows < MEMORY_MAX_DEVICES)
+				return -1;
+			m->nr_left_out++;
+			continue;
+		}
 		if (ev->name == mem) {
 			int has_total = (ev->flags & EV_MEM_ALLOCATED) != 0;
 			struct mem_sample s = {

@@ -29,9 +29,18 @@
 
 struct mem_row;		/* one per device, in memory.c */
 
+/*
+ * Devices with a row.  A node has a CPU and up to 16 accelerators; a trace
+ * with thousands of device ids is made up, and rows for all of them would
+ * cost time (the lookup is a scan) and memory out of proportion.  The
+ * events of devices beyond these are counted, and said in a warning.
+ */
+#define MEMORY_MAX_DEVICES 256
+
 struct memory {
 	struct mem_row *rows;		/* in order of first appearance, with their samples */
 	size_t nr_rows, last;		/* last: the row found last, tried first */
+	int64_t nr_left_out;		/* events of devices beyond MEMORY_MAX_DEVICES */
 	int64_t util_sum, util_samples;	/* collector gpu.util_pct samples */
 };
 

@@ -6,6 +6,7 @@
     hostile_inputs.py deep PATH N         N nested annotation spans on one thread
     hostile_inputs.py big PATH MB [N]     N events (default 1) each with an MB-megabyte
                                           escaped string, gzipped when PATH ends in .gz
+    hostile_inputs.py devices PATH N      [memory] events of N distinct device ids, 2 each
     hostile_inputs.py schema PATH REPORT  REPORT with a NUL and more appended to its schema
 
 Only the standard library; every file is small to write and deterministic.
@@ -124,6 +125,18 @@ def collide(path, n):
     write(path, trace(evs))
 
 
+def devices(path, n):
+    """Two [memory] events for each of n device ids, the ids in turn (a
+    device's second event after all the first ones)."""
+    evs = [ev(ph="X", cat="kernel", name="k", pid=0, tid=7, ts=0, dur=1,
+              args={"device": 0, "stream": 7})]
+    for k in range(2 * n):
+        evs.append(ev(ph="i", s="t", cat="cpu_instant_event", name="[memory]", pid=1, tid=1,
+                      ts=k, args={"Device Type": 1, "Device Id": k % n,
+                                  "Total Allocated": k, "Total Reserved": 2 * k}))
+    write(path, trace(evs))
+
+
 def schema(path, report):
     with open(report, "rb") as f:
         text = f.read()
@@ -144,6 +157,8 @@ def main(argv):
         big(path, int(argv[3]), int(argv[4]) if len(argv) > 4 else 1)
     elif cmd == "collide":
         collide(path, int(argv[3]))
+    elif cmd == "devices":
+        devices(path, int(argv[3]))
     elif cmd == "schema":
         schema(path, argv[3])
     else:

@@ -111,7 +111,7 @@ struct reader {
 	struct err fatal_err;
 };
 
-static void add_warning(struct trace_info *info, const struct err *w)
+void trace_info_warn(struct trace_info *info, const struct err *w)
 {
 	if (info->nr_warnings < TRACE_MAX_WARNINGS)
 		info->warnings[info->nr_warnings++] = *w;
@@ -346,7 +346,7 @@ static void feed_epilogue(struct reader *r, const char *text, size_t len, int64_
 
 	err_clear(&e);
 	if (len && trace_top_feed(&r->top, text, len, off, &e) < 0) {
-		add_warning(r->info, &e);
+		trace_info_warn(r->info, &e);
 		r->failed = 1;
 	}
 }
@@ -380,7 +380,7 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		if (len - res->pos > TRACE_MAX_EVENT_BYTES) {
 			err_set(&e, off + (int64_t)res->pos, "event larger than %u MiB",
 				TRACE_MAX_EVENT_BYTES >> 20);
-			add_warning(r->info, &e);
+			trace_info_warn(r->info, &e);
 			r->failed = 1;
 			break;
 		}
@@ -398,7 +398,7 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		r->carry_parsed = r->carry.len;
 		if (!buf_ok(&r->carry)) {
 			err_set(&e, r->carry_off, "out of memory");
-			add_warning(r->info, &e);
+			trace_info_warn(r->info, &e);
 			r->failed = 1;
 		}
 		break;
@@ -409,7 +409,7 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		feed_epilogue(r, text + res->pos, len - res->pos, off + (int64_t)res->pos);
 		break;
 	case EVP_ERROR:
-		add_warning(r->info, &res->err);
+		trace_info_warn(r->info, &res->err);
 		r->failed = 1;
 		break;
 	}
@@ -449,7 +449,7 @@ static int merge(struct reader *r, struct slot *s)
 			struct err e;
 
 			err_set(&e, r->carry_off, "out of memory");
-			add_warning(r->info, &e);
+			trace_info_warn(r->info, &e);
 			r->failed = 1;
 			return 1;
 		}
@@ -461,7 +461,7 @@ static int merge(struct reader *r, struct slot *s)
 
 				err_set(&e, r->carry_off, "event larger than %u MiB",
 					TRACE_MAX_EVENT_BYTES >> 20);
-				add_warning(r->info, &e);
+				trace_info_warn(r->info, &e);
 				r->failed = 1;
 			}
 			return r->failed;
@@ -555,22 +555,22 @@ static void finish(struct reader *r)
 	if (r->nr_not_object) {
 		err_set(&e, -1, "%lld elements of the events array are not objects; counted, "
 			"otherwise ignored", (long long)r->nr_not_object);
-		add_warning(r->info, &e);
+		trace_info_warn(r->info, &e);
 	}
 	if (r->nr_bad_time) {
 		err_set(&e, r->bad_time_off, "%lld event%s with ts, dur or ts + dur beyond "
 			"+-2^62 ns left out (the first here)", (long long)r->nr_bad_time,
 			r->nr_bad_time > 1 ? "s" : "");
-		add_warning(r->info, &e);
+		trace_info_warn(r->info, &e);
 	}
 	if (r->nr_neg_dur) {
 		err_set(&e, r->first_neg_dur, "%lld events with a negative dur (the first here) "
 			"were dropped from time sums", (long long)r->nr_neg_dur);
-		add_warning(r->info, &e);
+		trace_info_warn(r->info, &e);
 	}
 	if (r->read_failed) {
 		r->read_err.compressed = gzin_is_gzip(r->gz) && r->read_err.offset >= 0;
-		add_warning(r->info, &r->read_err);
+		trace_info_warn(r->info, &r->read_err);
 	}
 	if (r->failed || r->fatal)
 		return;
@@ -587,7 +587,7 @@ static void finish(struct reader *r)
 	} else {
 		err_set(&e, r->text_off, "input ends inside traceEvents");
 	}
-	add_warning(r->info, &e);
+	trace_info_warn(r->info, &e);
 	r->failed = 1;
 }
 

@@ -69,6 +69,12 @@ struct trace_read_opts {
 #define TRACE_MAX_EVENT_BYTES (64u << 20)
 
 /*
+ * Add warning w to info: kept while there is room (TRACE_MAX_WARNINGS),
+ * counted in nr_warnings_total either way.
+ */
+void trace_info_warn(struct trace_info *info, const struct err *w);
+
+/*
  * Read path into sink.  Returns 0 when the file was read completely, 1 when
  * only part of it could be read (info->warnings says why; the part was
  * delivered), -1 when it is not a readable trace (*e says why, with the

@@ -25,13 +25,6 @@ void trace_top_release(struct trace_top *t)
 	buf_release(&t->pend);
 }
 
-static void add_warning(struct trace_info *info, const struct err *w)
-{
-	if (info->nr_warnings < TRACE_MAX_WARNINGS)
-		info->warnings[info->nr_warnings++] = *w;
-	info->nr_warnings_total++;
-}
-
 /* An integer value, or a string holding one (some writers quote numbers). */
 static int get_int(struct jscan *js, const char **pp, int64_t *out)
 {
@@ -287,7 +280,7 @@ static int run(struct trace_top *t, int final, struct err *e)
 				struct err w;
 
 				err_set(&w, jscan_off(&js, p), "text after the end of the trace ignored");
-				add_warning(t->info, &w);
+				trace_info_warn(t->info, &w);
 				t->trailing = 1;
 			}
 			consume(t, t->pend.len);

@@ -85,11 +85,10 @@ struct vtr_reader {
 
 static void vtr_warn(struct vtr_reader *r, int64_t offset, const char *msg)
 {
-	struct trace_info *info = r->info;
+	struct err e;
 
-	if (info->nr_warnings < TRACE_MAX_WARNINGS)
-		err_set(&info->warnings[info->nr_warnings++], offset, "%s", msg);
-	info->nr_warnings_total++;
+	err_set(&e, offset, "%s", msg);
+	trace_info_warn(r->info, &e);
 }
 
 /* ---- batches ---- */

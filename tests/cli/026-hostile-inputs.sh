@@ -109,6 +109,20 @@ check collide.report '[(c["name"], c["device_ns"]) for c in r["ranks"][0]["cpu_o
 	"every kernel placed at its launch inside the one operator"
 echo "pass: 100,000 colliding correlations: linear time, every kernel placed"
 
+# --- [memory] events of 100,000 device ids: rows for the first 256 only (a
+# row per id took 14 s here, a scan per event over all rows), the rest counted
+# in a warning ---------------------------------------------------------------
+gen devices devices.json.gz 100000
+measure devices 400 10 "$VANALYZE" -q --json devices.report devices.json.gz
+expect_rc devices 0
+check devices.report '[m["device"] for m in r["ranks"][0]["memory"]] == list(range(256))' \
+	"rows for the first 256 devices" \
+	'[m["peak_allocated"] for m in r["ranks"][0]["memory"][:2]] == [100000, 100001]' \
+	"each kept device has both its events" \
+	'"199488 memory events of devices beyond the first 256 left out of the memory rows" in r["ranks"][0]["warnings"]' \
+	"the left-out events are warned about"
+echo "pass: 100,000 memory devices: bounded rows, time and memory, warned"
+
 # --- 6: one 16 MB event over 256 chunks: linear time (rescanning it from its
 # start for every chunk, as before, would parse about 2 GB) -----------------------
 gen big big.json.gz 16
