@@ -110,7 +110,7 @@ check collide.report '[(c["name"], c["device_ns"]) for c in r["ranks"][0]["cpu_o
 echo "pass: 100,000 colliding correlations: linear time, every kernel placed"
 
 # --- [memory] events of 100,000 device ids: rows for the first 256 only (a
-# row per id took 14 s here, a scan per event over all rows), the rest counted
+# row per id took 16.6 s here, a scan per event over all rows), the rest counted
 # in a warning ---------------------------------------------------------------
 gen devices devices.json.gz 100000
 measure devices 400 10 "$VANALYZE" -q --json devices.report devices.json.gz
