@@ -17,6 +17,7 @@
 #include "gpu.h"
 #include "kcat.h"
 #include "sat.h"
+#include "sort.h"
 
 struct comm_rec {
 	int64_t ts_ns, dur_ns;
@@ -190,16 +191,8 @@ static int cmp_meta(const void *a, const void *b)
 /* The first op with args for External id ext, or NULL. */
 static const struct comm_meta *meta_find(const struct comm_meta *m, size_t n, int64_t ext)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = first_i64_lower_bound(m, sizeof(*m), 0, n, ext);	/* ext comes first */
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m[mid].ext < ext)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && m[lo].ext == ext ? &m[lo] : NULL;
 }
 

@@ -129,16 +129,8 @@ static size_t lower_bound(struct first_calls *t, int64_t corr)
 			lo = lo > step ? lo - step : 0;
 		}
 	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c[mid].corr < corr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	t->at = lo;
-	return lo;
+	t->at = first_i64_lower_bound(c, sizeof(*c), lo, hi, corr);	/* corr comes first */
+	return t->at;
 }
 
 /* s[u]: 1 + the index of corr's first call for user u, 0 when none. */

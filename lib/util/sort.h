@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A signed time as a key that sorts the same way unsigned. */
 static inline uint64_t sort_key_i64(int64_t v)
@@ -56,6 +57,30 @@ int sort_i64(int64_t *v, size_t n);
  * of the records.  0, or -1 when out of memory (records unchanged).
  */
 int sort_by_first_i64(void *recs, size_t n, size_t size);
+
+/*
+ * The first of records lo..hi-1 (of size bytes, in ascending order of the
+ * int64 each starts with) whose first int64 is
+ * not below key; hi when none.  Inline: callers in loops pass a constant
+ * size.
+ */
+static inline size_t first_i64_lower_bound(const void *recs, size_t size, size_t lo, size_t hi,
+					   int64_t key)
+{
+	const char *r = recs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int64_t k;
+
+		memcpy(&k, r + mid * size, sizeof(k));
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 /*
  * Reorder n records of size bytes so that record i becomes the old
