@@ -7,6 +7,7 @@
     hostile_inputs.py big PATH MB [N]     N events (default 1) each with an MB-megabyte
                                           escaped string, gzipped when PATH ends in .gz
     hostile_inputs.py devices PATH N      [memory] events of N distinct device ids, 2 each
+    hostile_inputs.py flood PATH N        N kernel names that share one string hash
     hostile_inputs.py schema PATH REPORT  REPORT with a NUL and more appended to its schema
 
 Only the standard library; every file is small to write and deterministic.
@@ -137,6 +138,45 @@ def devices(path, n):
     write(path, trace(evs))
 
 
+M64 = (1 << 64) - 1
+
+
+def fixed_hash(b):
+    """strtab_hash before it was keyed: multiply and xorshift, 8 bytes a step."""
+    h = (0x9E3779B97F4A7C15 ^ len(b)) & M64
+    for i in range(0, len(b) - len(b) % 8, 8):
+        h = ((h ^ int.from_bytes(b[i:i + 8], "little")) * 0xBF58476D1CE4E5B9) & M64
+        h ^= h >> 29
+    if len(b) % 8:
+        h = ((h ^ int.from_bytes(b[len(b) - len(b) % 8:], "little")) * 0x94D049BB133111EB) & M64
+    h ^= h >> 32
+    h = (h * 0xD6E8FEB86659FD93) & M64
+    h ^= h >> 32
+    return h & 0xFFFFFFFF
+
+
+def flood(path, n):
+    """n kernel names of 16 * 17 bytes that a multiply-xorshift string hash
+    maps to one value whatever its seed: in each pair of 8-byte words,
+    flipping bit 63 of the first flips bits 63 and 34 of the state after
+    it, which the same flips in the second word cancel.  Name i flips the
+    pairs of the bits set in i.  The bytes are raw (not UTF-8), as a
+    hostile file may have them."""
+    base = b"kernel_aaaaaaaaa" * 17
+    evs = []
+    for i in range(n):
+        b = bytearray(base)
+        for j in range(17):
+            if i >> j & 1:
+                b[16 * j + 7] ^= 0x80
+                b[16 * j + 15] ^= 0x80
+                b[16 * j + 12] ^= 0x04
+        evs.append(b'{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%d,"dur":1,'
+                   b'"args":{"device":0,"stream":7}}' % (bytes(b), 10 * i))
+    assert n < 2 or fixed_hash(evs[0][33:33 + 272]) == fixed_hash(evs[-1][33:33 + 272])
+    write(path, trace(evs))
+
+
 def schema(path, report):
     with open(report, "rb") as f:
         text = f.read()
@@ -159,6 +199,8 @@ def main(argv):
         collide(path, int(argv[3]))
     elif cmd == "devices":
         devices(path, int(argv[3]))
+    elif cmd == "flood":
+        flood(path, int(argv[3]))
     elif cmd == "schema":
         schema(path, argv[3])
     else:
