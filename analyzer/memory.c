@@ -261,21 +261,23 @@ static int walk_row(struct mem_row *r, int64_t min_ts)
 	uint32_t heap[MEM_MERGE_RUNS];
 	size_t n = r->n, k = 1, nh;
 
-	for (size_t i = 1; i < n; i++)
-		k += s[i].ts_ns < s[i - 1].ts_ns;
+	/* the runs, k of them, until there are more than a heap takes */
+	run[0].at = s;
+	for (size_t i = 1; i < n && k <= MEM_MERGE_RUNS; i++) {
+		if (s[i].ts_ns >= s[i - 1].ts_ns)
+			continue;
+		if (k < MEM_MERGE_RUNS) {
+			run[k - 1].end = &s[i];
+			run[k].at = &s[i];
+		}
+		k++;
+	}
 	if (k == 1 || k > MEM_MERGE_RUNS) {
 		if (k > 1 && sort_by_first_i64(s, n, sizeof(*s)))
 			return -1;
 		for (size_t i = 0; i < n; i++)
 			walk(r, &s[i], min_ts);
 		return 0;
-	}
-	run[0].at = s;
-	for (size_t i = 1, j = 0; i < n; i++) {
-		if (s[i].ts_ns < s[i - 1].ts_ns) {
-			run[j++].end = &s[i];
-			run[j].at = &s[i];
-		}
 	}
 	run[k - 1].end = s + n;
 	for (size_t j = 0; j < k; j++)

@@ -60,9 +60,8 @@ int sort_by_first_i64(void *recs, size_t n, size_t size);
 
 /*
  * The first of records lo..hi-1 (of size bytes, in ascending order of the
- * int64 each starts with) whose first int64 is
- * not below key; hi when none.  Inline: callers in loops pass a constant
- * size.
+ * int64 each starts with) whose first int64 is not below key; hi when
+ * none.  Inline: callers in loops pass a constant size.
  */
 static inline size_t first_i64_lower_bound(const void *recs, size_t size, size_t lo, size_t hi,
 					   int64_t key)
