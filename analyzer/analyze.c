@@ -76,6 +76,7 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	strtab_init(&res->tracks, 1);
 	launches_init(&res->launches);
 	memory_init(&res->mem);
+	idle_init(&res->idle);
 }
 
 void file_result_release(struct file_result *res)
@@ -89,6 +90,7 @@ void file_result_release(struct file_result *res)
 	strtab_release(&res->tracks);
 	launches_release(&res->launches);
 	memory_release(&res->mem);
+	idle_release(&res->idle);
 	arena_release(&res->arena);
 }
 
@@ -98,11 +100,12 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	uint32_t nstr = strtab_count(&b->strs) + 1;
 	int64_t *ph = calloc(nstr, sizeof(*ph)), *cat = calloc(nstr, sizeof(*cat));
 	unsigned char *tag = calloc(b->n ? b->n : 1, 1);	/* launch.h's, per event */
+	unsigned char *cls = calloc(b->n ? b->n : 1, 1);	/* gpu.h's ev_class, per event */
 	int64_t min_ts = res->min_ts, max_end = res->max_end;
 	int has_span = res->has_span;
 	int rc = -1;
 
-	if (!ph || !cat || !tag)
+	if (!ph || !cat || !tag || !cls)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -131,11 +134,11 @@ static int on_batch(void *ctx, const struct event_batch *b)
 					 strtab_len(&b->strs, id), cat[id]))
 			goto out;
 	}
-	if (gpu_collect(&res->gpu, b, tag) ||
+	if (gpu_collect(&res->gpu, b, tag, cls) ||
 	    cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks) ||
 	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, tag) ||
 	    launches_collect(&res->launches, b, tag, &res->tracks) || memory_collect(&res->mem, b) ||
-	    comm_collect(&res->comm, b))
+	    comm_collect(&res->comm, b) || idle_collect(&res->idle, b, cls, &res->tracks))
 		goto out;
 	rc = 0;
 out:
@@ -144,6 +147,7 @@ out:
 	free(ph);
 	free(cat);
 	free(tag);
+	free(cls);
 	return rc;
 }
 
@@ -349,8 +353,11 @@ static int finish(struct file_result *res, int nr_threads)
 	    finish_analyses(res, nr_threads, min_ts))
 		return -1;
 	rk->start_ns = min_ts;
-	if (comm_finish(&res->comm, &res->arena, rk))
+	if (comm_finish(&res->comm, &res->arena, rk) ||
+	    idle_finish(&res->idle, (const struct interval *)(void *)res->gpu.busy.data,
+			res->gpu.busy.len / sizeof(struct interval), &res->arena, rk))
 		return -1;
+	buf_release(&res->gpu.busy);
 	if (res->phases.nr_too_deep) {
 		err_set(&e, -1, "%lld annotation spans nested more than %d deep left out of the phases",
 			(long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);

@@ -15,6 +15,7 @@
 #include "comm.h"
 #include "cpuops.h"
 #include "gpu.h"
+#include "idle.h"
 #include "launch.h"
 #include "memory.h"
 #include "phases.h"
@@ -47,6 +48,7 @@ struct file_result {
 	struct strtab tracks;		/* the threads of phases, cpuops and launches */
 	struct launches launches;	/* what phases and cpuops tagged, see launch.h */
 	struct memory mem;
+	struct idle idle;
 	struct report_rank rank;	/* the result, strings in arena */
 	struct arena arena;
 };

@@ -29,6 +29,7 @@ void gpu_init(struct gpu *g)
 	buf_init(&g->graph_corr);
 	buf_init(&g->kern_corr);
 	buf_init(&g->long_dur);
+	buf_init(&g->busy);
 }
 
 void gpu_release(struct gpu *g)
@@ -41,6 +42,7 @@ void gpu_release(struct gpu *g)
 	buf_release(&g->graph_corr);
 	buf_release(&g->kern_corr);
 	buf_release(&g->long_dur);
+	buf_release(&g->busy);
 }
 
 static int has_prefix(const char *s, size_t n, const char *prefix)
@@ -223,7 +225,25 @@ static unsigned launch_tag(const struct trace_event *ev, enum dev_kind k)
 	return 0;
 }
 
-int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag)
+/* idle.h's class of an event of device.h's kind k. */
+static unsigned char ev_class_of(enum dev_kind k)
+{
+	switch (k) {
+	case DK_KERNEL:
+	case DK_MEMCPY:
+	case DK_MEMSET:
+		return EVC_DEVICE;
+	case DK_RUNTIME:
+		return EVC_RUNTIME;
+	case DK_SYNC:
+		return EVC_SYNC;
+	default:
+		return EVC_NONE;
+	}
+}
+
+int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
+		unsigned char *cls)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t pname = strtab_find(st, "process_name", 12);
@@ -272,6 +292,7 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag)
 				}
 				kind = kind_of(g, r, ans[ev->name]);
 				tag[i] |= (unsigned char)launch_tag(ev, ans[ev->name].kind);
+				cls[i] = ev_class_of(ans[ev->name].kind);
 			}
 		}
 		if (kind < 0 && ev->phase == 'X' && ev->name) {
@@ -584,6 +605,8 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	size_t n, nk = 0, ndev = 0, ncomm = 0, ndev_comm = 0, nsweep = 0;
 	struct interval_sweep mem = { 0 }, comm = { 0 }, comp = { 0 }, comm_comp = { 0 };
 	struct interval_sweep busy = { 0 };
+	struct interval run = { 0, 0 };	/* the busy run open in the sweep, for idle.h */
+	int run_open = 0;
 	struct report_gpu *gp = &rk->gpu;
 	unsigned char *is_comm = NULL;
 	const char **cat = NULL;	/* kcat_of() each name, once: it matches many patterns */
@@ -651,6 +674,16 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		int64_t lo = r[i].ts_ns, hi = r[i].ts_ns + gpu_rec_dur(g, &r[i]);
 		unsigned kind = rec_kind(&r[i]);
 
+		if (kind <= GPU_MEMSET && hi > lo) {	/* as interval_sweep_add() joins them */
+			if (run_open && lo <= run.hi) {
+				run.hi = hi > run.hi ? hi : run.hi;
+			} else {
+				if (run_open)
+					buf_add(&g->busy, &run, sizeof(run));
+				run = (struct interval){ lo, hi };
+				run_open = 1;
+			}
+		}
 		if (kind == GPU_MEMCPY || kind == GPU_MEMSET) {
 			interval_sweep_add(&mem, lo, hi);
 			interval_sweep_add(&busy, lo, hi);
@@ -667,6 +700,10 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 			interval_sweep_add(&comm_comp, lo, hi);
 		}
 	}
+	if (run_open)
+		buf_add(&g->busy, &run, sizeof(run));
+	if (!buf_ok(&g->busy))
+		goto out;
 	ncomm += ndev_comm;
 	gp->memory_ns = interval_sweep_length(&mem);
 	gp->comm_ns = interval_sweep_length(&comm);

@@ -30,6 +30,9 @@
  */
 enum gpu_kind { GPU_KERNEL, GPU_MEMCPY, GPU_MEMSET, CPU_COMM, HOST_COLL, HOST_SYNC, GRAPH_LAUNCH };
 
+/* What gpu_collect() found an event to be (its cls[] output), for the analyses after it. */
+enum ev_class { EVC_NONE, EVC_DEVICE, EVC_RUNTIME, EVC_SYNC };
+
 #define GPU_MAX_RULES 32	/* more than device.c's table has */
 
 #define GPU_KIND_BITS 3		/* enum gpu_kind fits */
@@ -55,6 +58,7 @@ struct gpu {
 	int64_t last_kern_corr;	/* the last one added to kern_corr */
 	int64_t nr_graph_launches;
 	struct buf long_dur;	/* int64_t durations that gpu_rec.dur cannot hold */
+	struct buf busy;	/* struct interval[]: the busy runs, in time order, for idle.h */
 };
 
 static inline int64_t gpu_rec_dur(const struct gpu *g, const struct gpu_rec *r)
@@ -70,14 +74,18 @@ void gpu_release(struct gpu *g);
 /*
  * Keep the GPU events of batch b, and tag for launch.h (tag: a byte per
  * event) the runtime calls and device work with a correlation that cpuops
- * counts (LAUNCH_CPUOPS): every one device.h recognises.  -1 when out of
- * memory.
+ * counts (LAUNCH_CPUOPS): every one device.h recognises.  cls, a byte per
+ * event, gets each event's class (idle.h's enum ev_class) for the analyses
+ * that read the batch after it, so that no other classifies it again.  -1
+ * when out of memory.
  */
-int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag);
+int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
+		unsigned char *cls);
 
 /*
  * Fill rk->gpu and rk->kernels (strings in arena a), then free the
- * records (gpu_release() is still to be called).  -1 when out of memory.
+ * records but the busy runs (gpu_release() is still to be called).  -1
+ * when out of memory.
  */
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk);
 

@@ -684,13 +684,16 @@ static int steps(struct finish *f, struct arena *a, struct report_rank *rk, size
 				       : NULL;
 	buf_release(&pattern);
 	st->durations_ns = arena_alloc(a, (n ? n : 1) * sizeof(*st->durations_ns));
+	st->starts_ns = arena_alloc(a, (n ? n : 1) * sizeof(*st->starts_ns));
 	rest = malloc((n ? n : 1) * sizeof(*rest));
-	if (!st->pattern || !st->durations_ns || !rest) {
+	if (!st->pattern || !st->durations_ns || !st->starts_ns || !rest) {
 		free(rest);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		st->durations_ns[i] = f->s[idx[i]].dur_ns;
+		st->starts_ns[i] = f->s[idx[i]].ts_ns;
+	}
 	st->nr_durations = n;
 	st->cut_off = cut_off(f, idx, n);
 	n -= (size_t)st->cut_off;

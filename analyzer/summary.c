@@ -69,6 +69,7 @@ static void rank_table(const struct out *o, const struct report *rep)
 		{ "fps", "throughput.fps", 8 },
 		{ "bps", "throughput.bps", 8 },
 		{ "util", "gpu.utilization", 7 },
+		{ "step util", "gpu.step_utilization", 10 },
 		{ "eff.util", "gpu.effective_utilization", 9 },
 		{ "comm wait", "gpu.comm_wait_ns", 10 },
 		{ "comm", "gpu.comm_ns", 9 },
@@ -393,6 +394,42 @@ static void counts(FILE *f, const char *label, const struct report_count *c, siz
 	buf_release(&b);
 }
 
+/* Why the device waits in the window (doc/idle.md): the largest causes, at most three. */
+static void idle_line(const struct out *o, const struct report_rank *rk)
+{
+	const struct report_idle *id = &rk->idle;
+	char a[METRIC_FMT_MAX], b[METRIC_FMT_MAX], c[METRIC_FMT_MAX];
+	int done[IDLE_NR_CAUSES] = { 0 };
+	struct buf l;
+
+	if (!id->window || id->in.idle_ns <= 0)
+		return;
+	buf_init(&l);
+	metric_fmt(a, sizeof(a), (double)id->in.idle_ns, UNIT_NS, 0);
+	metric_fmt(b, sizeof(b), (double)id->in.window_ns, UNIT_NS, 0);
+	buf_printf(&l, "%s of %s %s", a, b,
+		   id->window[0] == 's' ? "steady steps" : "trace");
+	if (id->window[0] == 's')
+		buf_printf(&l, " (step util %s)",
+			   metric_fmt(c, sizeof(c), rk->gpu.step_utilization, UNIT_RATIO, 0));
+	for (int n = 0; n < 3; n++) {
+		int best = -1;
+
+		for (int k = 0; k < IDLE_NR_CAUSES; k++)
+			if (!done[k] && id->in.by_cause[k] > 0 &&
+			    (best < 0 || id->in.by_cause[k] > id->in.by_cause[best]))
+				best = k;
+		if (best < 0)
+			break;
+		done[best] = 1;
+		buf_printf(&l, "%s %s %s", n ? "," : ":", idle_cause_key[best],
+			   metric_fmt(a, sizeof(a), (double)id->in.by_cause[best], UNIT_NS, 0));
+	}
+	fputs("  idle     ", o->f);
+	term_wrap(o->f, l.data ? l.data : "", 11, 11, o->width);
+	buf_release(&l);
+}
+
 static void gpu_lines(const struct out *o, const struct report_rank *rk)
 {
 	const struct report_gpu *g = &rk->gpu;
@@ -404,9 +441,10 @@ static void gpu_lines(const struct out *o, const struct report_rank *rk)
 		metric_fmt(b, sizeof(b), (double)g->busy_ns, UNIT_NS, 0);
 		metric_fmt(c, sizeof(c), (double)g->active_span_ns, UNIT_NS, 0);
 		metric_fmt(d, sizeof(d), (double)g->kernel_time_ns, UNIT_NS, 0);
-		fprintf(f, "  gpu      util %s  busy %s of %s  kernels %lld (%s)\n", a, b, c,
+		fprintf(f, "  gpu      util %s  busy %s of %s active  kernels %lld (%s)\n", a, b, c,
 			(long long)g->kernels, d);
 	}
+	idle_line(o, rk);
 	if (!isnan(metric_of(rk, "gpu.comm_ns")) && g->comm_ns) {
 		struct buf l;
 

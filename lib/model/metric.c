@@ -233,6 +233,27 @@ const struct metric_def metric_table[] = {
 	{ "gpu.kernel_median_ns", UNIT_NS, DIR_HIGHER, X, NULL, 0, METRIC_I64(gpu.kernel_median_ns) },
 	{ "gpu.graph_launches", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(gpu.graph_launches) },
 	{ "gpu.graph_kernels", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(gpu.graph_kernels) },
+	{ "gpu.step_utilization", UNIT_RATIO, DIR_HIGHER, X | C | T, "step_utilization", 28,
+	  METRIC_F64(gpu.step_utilization) },
+	/* idle.h's attribution (doc/idle.md): the window, then the rest of the trace */
+	{ "idle.window_ns", UNIT_NS, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(idle.in.window_ns) },
+	{ "idle.busy_ns", UNIT_NS, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(idle.in.busy_ns) },
+	{ "idle.idle_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0, METRIC_I64(idle.in.idle_ns) },
+	{ "idle.gaps", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(idle.in.gaps) },
+	{ "idle.gaps_by_time", UNIT_COUNT, DIR_NEUTRAL, 0, NULL, 0, METRIC_I64(idle.gaps_by_time) },
+#define IDLE_IN(u, l, f) { "idle.by_cause." #l, UNIT_NS, DIR_LOWER, X | C, NULL, 0, \
+			METRIC_I64(idle.in.by_cause[IDLE_##u]) },
+	IDLE_CAUSES(IDLE_IN)
+#undef IDLE_IN
+	{ "idle.outside.window_ns", UNIT_NS, DIR_NEUTRAL, 0, NULL, 0,
+	  METRIC_I64(idle.outside.window_ns) },
+	{ "idle.outside.busy_ns", UNIT_NS, DIR_NEUTRAL, 0, NULL, 0, METRIC_I64(idle.outside.busy_ns) },
+	{ "idle.outside.idle_ns", UNIT_NS, DIR_NEUTRAL, 0, NULL, 0, METRIC_I64(idle.outside.idle_ns) },
+	{ "idle.outside.gaps", UNIT_COUNT, DIR_NEUTRAL, 0, NULL, 0, METRIC_I64(idle.outside.gaps) },
+#define IDLE_OUT(u, l, f) { "idle.outside.by_cause." #l, UNIT_NS, DIR_NEUTRAL, 0, NULL, 0, \
+			 METRIC_I64(idle.outside.by_cause[IDLE_##u]) },
+	IDLE_CAUSES(IDLE_OUT)
+#undef IDLE_OUT
 	{ "steps.cut_off", UNIT_COUNT, DIR_NEUTRAL, 0, NULL, 0, METRIC_I64(steps.cut_off) },
 	{ "steps.count", UNIT_COUNT, DIR_NEUTRAL, 0, "steps", 17,
 	  METRIC_GET(get_steps_count) },
@@ -286,12 +307,49 @@ const struct metric_def metric_table[] = {
 
 const size_t metric_nr = sizeof(metric_table) / sizeof(metric_table[0]);
 
-/* 1 when d is stored in group's object ("gpu" for "gpu.x"). */
-static int in_group(const struct metric_def *d, const char *group)
+/* 1 when d lies in group's object, at any depth ("idle" for "idle.by_cause.x"). */
+static int under(const struct metric_def *d, const char *group)
 {
 	size_t n = strlen(group);
 
 	return !strncmp(d->path, group, n) && d->path[n] == '.';
+}
+
+/* 1 when d is a scalar of group's object itself ("gpu" for "gpu.x", not "gpu.x.y"). */
+static int in_group(const struct metric_def *d, const char *group)
+{
+	return under(d, group) && !strchr(d->path + strlen(group) + 1, '.');
+}
+
+const char *metric_next_group(const char *group, size_t *i)
+{
+	static __thread char name[64];
+	size_t n = strlen(group);
+
+	while (*i < metric_nr) {
+		const struct metric_def *d = &metric_table[(*i)++];
+		const char *rest = d->path + n + 1, *dot;
+		size_t len;
+
+		if (d->store == STORE_BY_HAND || !under(d, group) || !(dot = strchr(rest, '.')))
+			continue;
+		len = (size_t)(dot - rest);
+		if (len >= sizeof(name))
+			continue;
+		/* a child group is named once, at its first scalar in table order */
+		for (size_t k = 0; k + 1 < *i; k++) {
+			const char *p = metric_table[k].path;
+
+			if (metric_table[k].store != STORE_BY_HAND && under(&metric_table[k], group) &&
+			    !strncmp(p + n + 1, rest, len) && p[n + 1 + len] == '.')
+				goto seen;
+		}
+		memcpy(name, rest, len);
+		name[len] = '\0';
+		return name;
+seen:;
+	}
+	return NULL;
 }
 
 const struct metric_def *metric_next_stored(const char *group, size_t *i)
@@ -316,7 +374,8 @@ int metric_value(const struct metric_def *d, const struct report_rank *r, double
 	/* a stored value exists where the report writes its object */
 	if (d->store == STORE_BY_HAND || !r->analysed ||
 	    (in_group(d, "steps") && !r->has_phases) ||
-	    (in_group(d, "throughput") && !r->has_throughput))
+	    (in_group(d, "throughput") && !r->has_throughput) ||
+	    (under(d, "idle") && !r->idle.window))
 		return 0;
 	if (d->store == STORE_I64) {
 		memcpy(&i, p, sizeof(i));

@@ -97,6 +97,15 @@ int metric_value(const struct metric_def *d, const struct report_rank *r, double
 const struct metric_def *metric_next_stored(const char *group, size_t *i);
 
 /*
+ * The next object nested in group ("by_cause" and "outside" in "idle"), by
+ * the stored scalars under it, from table position *i (start at 0), or
+ * NULL.  The name is valid until the next call on this thread.  With
+ * metric_next_stored(), a nested object of the report is written and read
+ * from the table alone.
+ */
+const char *metric_next_group(const char *group, size_t *i);
+
+/*
  * The entry of a metric name: a scalar by its path, else the family whose
  * pattern matches ("phase:a/b.total_ns" matches "phase:*.total_ns").
  * NULL when the catalogue does not know it.

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +188,98 @@ static void stored_json(struct jsonw *w, const struct report_rank *rk, const cha
 				jsonw_int(w, x);
 		}
 	}
+}
+
+/*
+ * The stored scalars of group, then each object nested in it, from the
+ * metric catalogue alone: a new field of such an object is one entry there.
+ */
+static void stored_tree(struct jsonw *w, const struct report_rank *rk, const char *group)
+{
+	const char *name;
+	char sub[128];
+
+	stored_json(w, rk, group);
+	for (size_t i = 0; (name = metric_next_group(group, &i));) {
+		snprintf(sub, sizeof(sub), "%s.%s", group, name);
+		jsonw_key(w, name);
+		jsonw_obj_begin(w);
+		stored_tree(w, rk, sub);
+		jsonw_obj_end(w);
+	}
+}
+
+const char *const idle_cause_key[IDLE_NR_CAUSES] = {
+#define IDLE_KEY(u, l, f) #l,
+	IDLE_CAUSES(IDLE_KEY)
+#undef IDLE_KEY
+};
+
+void report_idle_null(struct report_idle *id)
+{
+	struct report_idle_part *part[2] = { &id->in, &id->outside };
+
+	memset(id, 0, sizeof(*id));
+	for (int p = 0; p < 2; p++) {
+		part[p]->window_ns = part[p]->busy_ns = part[p]->idle_ns = part[p]->gaps = INT64_MIN;
+		for (int k = 0; k < IDLE_NR_CAUSES; k++)
+			part[p]->by_cause[k] = INT64_MIN;
+	}
+	id->gaps_by_time = INT64_MIN;
+}
+
+int64_t idle_hist_max_ns(size_t i)
+{
+	static const int64_t max[IDLE_HIST_BUCKETS - 1] = { 10000, 100000, 1000000, 10000000,
+							    100000000 };
+
+	return i < IDLE_HIST_BUCKETS - 1 ? max[i] : INT64_MAX;
+}
+
+/* The idle attribution (doc/idle.md); compact: its scalars only. */
+static void idle_json(struct jsonw *w, const struct report_rank *rk, int compact)
+{
+	const struct report_idle *id = &rk->idle;
+
+	jsonw_key(w, "idle");
+	if (!id->window) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_obj_begin(w);
+	jsonw_key(w, "window");
+	jsonw_str(w, id->window);
+	stored_tree(w, rk, "idle");
+	if (!compact) {
+		jsonw_key(w, "histogram");
+		jsonw_arr_begin(w);
+		for (size_t i = 0; i < IDLE_HIST_BUCKETS; i++) {
+			jsonw_obj_begin(w);
+			i64_or_null(w, "max_ns", i + 1 < IDLE_HIST_BUCKETS, idle_hist_max_ns(i));
+			i64(w, "gaps", id->hist_gaps[i]);
+			i64(w, "idle_ns", id->hist_ns[i]);
+			jsonw_obj_end(w);
+		}
+		jsonw_arr_end(w);
+		jsonw_key(w, "top");
+		jsonw_arr_begin(w);
+		for (size_t i = 0; i < id->nr_top; i++) {
+			const struct report_idle_gap *g = &id->top[i];
+
+			jsonw_obj_begin(w);
+			i64(w, "start_ns", g->start_ns);
+			i64(w, "dur_ns", g->dur_ns);
+			jsonw_key(w, "cause");
+			jsonw_str(w, idle_cause_key[g->cause]);
+			jsonw_key(w, "window");
+			jsonw_bool(w, g->in_window);
+			i64_or_null(w, "step", g->step >= 0, g->step);
+			str_or_null(w, "host", g->host);
+			jsonw_obj_end(w);
+		}
+		jsonw_arr_end(w);
+	}
+	jsonw_obj_end(w);
 }
 
 /* The rank's collective instances, for matching across reports (vaggregate). */
@@ -380,6 +473,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 	str_or_null(w, "source", rk->device.source);
 	jsonw_obj_end(w);
 	gpu_json(w, rk);
+	idle_json(w, rk, compact);
 	if (compact) {
 		compact_json(w, rk);
 		return;

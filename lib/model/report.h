@@ -14,6 +14,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "idle_causes.h"
 #include "strtab.h"
 
 #define REPORT_SCHEMA "vtrace.report/1"
@@ -85,6 +86,7 @@ struct report_steps {
 	 */
 	int64_t cut_off;
 	int64_t *durations_ns;		/* every step, in time order */
+	int64_t *starts_ns;		/* their starts on the rank's clock; not written (idle.c's) */
 	size_t nr_durations;
 };
 
@@ -176,7 +178,46 @@ struct report_gpu {
 	int64_t kernel_median_ns;	/* median over every kernel (not per name); INT64_MIN: null */
 	int64_t graph_launches;		/* cudaGraphLaunch/hipGraphLaunch calls */
 	int64_t graph_kernels;		/* kernels those launched (same correlation) */
+	double step_utilization;	/* busy / wall time of the steady steps; NaN: null */
 };
+
+/*
+ * Why the device waits (doc/idle.md): the rank's gaps in device work, each
+ * attributed to a cause, inside the analysed window and outside it.  Every
+ * int64_t here is INT64_MIN (null) when the rank has no idle object.
+ */
+struct report_idle_part {
+	int64_t window_ns, busy_ns, idle_ns;
+	int64_t gaps;			/* gaps (or their parts) in this part */
+	int64_t by_cause[IDLE_NR_CAUSES];	/* sums to idle_ns */
+};
+
+#define IDLE_HIST_BUCKETS 6		/* gaps up to 10 us, 100 us, 1 ms, 10 ms, 100 ms, longer */
+#define IDLE_TOP_MAX 10
+
+struct report_idle_gap {
+	int64_t start_ns;		/* since the rank's first event */
+	int64_t dur_ns;
+	enum idle_cause cause;
+	int in_window;			/* some of it lies in the window */
+	int64_t step;			/* index in steps.durations_ns holding its start; -1: null */
+	const char *host;		/* what the host was doing; NULL: unknown */
+};
+
+struct report_idle {
+	const char *window;		/* "steps" or "trace" (static); NULL: no idle object */
+	struct report_idle_part in, outside;
+	int64_t gaps_by_time;		/* gaps whose launch was found by time, not correlation */
+	int64_t hist_gaps[IDLE_HIST_BUCKETS], hist_ns[IDLE_HIST_BUCKETS];
+	struct report_idle_gap *top;	/* longest first */
+	size_t nr_top;
+};
+
+/* The upper bound of histogram bucket i, in ns; INT64_MAX for the last. */
+int64_t idle_hist_max_ns(size_t i);
+
+/* No idle object: window NULL, every figure null (INT64_MIN). */
+void report_idle_null(struct report_idle *id);
 
 /* Which recogniser of analyzer/device.c found the device work (static strings, NULL none). */
 struct report_device {
@@ -229,6 +270,7 @@ struct report_rank {
 	int has_throughput;		/* throughput is filled */
 	struct report_device device;
 	struct report_gpu gpu;
+	struct report_idle idle;
 	struct report_kernel *kernels;	/* by total_ns, descending */
 	size_t nr_kernels;
 	struct report_phase *phases;	/* depth-first, children by start time */

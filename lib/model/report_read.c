@@ -235,6 +235,76 @@ static void read_stored(struct rd *c, const struct jdom *obj, struct report_rank
 	}
 }
 
+static const char *get_str_or_null(struct rd *c, const struct jdom *obj, const char *key);
+
+/* read_stored() of group and of every object nested in it, as stored_tree() writes them. */
+static void read_stored_tree(struct rd *c, const struct jdom *obj, struct report_rank *rk,
+			     const char *group)
+{
+	const char *name;
+	char sub[128];
+
+	read_stored(c, obj, rk, group);
+	for (size_t i = 0; (name = metric_next_group(group, &i));) {
+		const struct jdom *o = obj ? jdom_get(obj, name) : NULL;
+
+		snprintf(sub, sizeof(sub), "%s.%s", group, name);
+		read_stored_tree(c, o && o->type == JDOM_OBJECT ? o : NULL, rk, sub);
+	}
+}
+
+static enum idle_cause idle_cause_of(struct rd *c, const struct jdom *o)
+{
+	const struct jdom *v = need(c, o, "cause", JDOM_STRING);
+
+	for (int k = 0; v && k < IDLE_NR_CAUSES; k++)
+		if (strlen(idle_cause_key[k]) == v->len && !memcmp(idle_cause_key[k], v->s, v->len))
+			return (enum idle_cause)k;
+	if (v)
+		fail(c, v, "\"%s\" should be %s", "cause", "a known idle cause");
+	return IDLE_OTHER;
+}
+
+/* ranks[].idle: null, missing (an older report) or the object idle_json() writes. */
+static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk)
+{
+	const struct jdom *id = jdom_get(o, "idle"), *w, *a;
+	struct report_idle *out = &rk->idle;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (!id || id->type == JDOM_NULL) {
+		read_stored_tree(c, NULL, rk, "idle");	/* every figure null */
+		return;
+	}
+	if (id->type != JDOM_OBJECT) {
+		fail(c, id, "\"%s\" should be %s", "idle", "an object or null");
+		return;
+	}
+	w = need(c, id, "window", JDOM_STRING);
+	out->window = w && w->len == 5 && !memcmp(w->s, "steps", 5) ? "steps" : "trace";
+	read_stored_tree(c, id, rk, "idle");
+	if (c->compact && !jdom_get(id, "histogram"))
+		return;
+	a = get_arr(c, id, "histogram", &n);
+	for (size_t i = 0; i < n && i < IDLE_HIST_BUCKETS; i++) {
+		out->hist_gaps[i] = get_i64(c, &a[i], "gaps");
+		out->hist_ns[i] = get_i64(c, &a[i], "idle_ns");
+	}
+	a = get_arr(c, id, "top", &n);
+	out->top = alloc_n(c, n, sizeof(*out->top));
+	for (size_t i = 0; out->top && i < n && i < IDLE_TOP_MAX; i++) {
+		struct report_idle_gap *g = &out->top[out->nr_top++];
+
+		g->start_ns = get_i64(c, &a[i], "start_ns");
+		g->dur_ns = get_i64(c, &a[i], "dur_ns");
+		g->cause = idle_cause_of(c, &a[i]);
+		g->in_window = get_bool(c, &a[i], "window");
+		g->step = get_i64_or(c, &a[i], "step", -1);
+		g->host = get_str_or_null(c, &a[i], "host");
+	}
+}
+
 static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 {
 	const struct jdom *src, *k = jdom_get(g, "kernels");
@@ -484,6 +554,7 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	read_device(c, o, &rk->device);
 	read_gpu(c, jdom_get(o, "gpu"), &rk->gpu);
 	read_stored(c, jdom_get(o, "gpu"), rk, "gpu");
+	read_idle(c, o, rk);
 	if (!c->compact || jdom_get(o, "kernels"))
 		read_kernels(c, o, rk);
 	rk->has_phases = jdom_get(o, c->compact ? "steps" : "phases") != NULL;

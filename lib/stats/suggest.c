@@ -34,6 +34,15 @@
 #include "rankset.h"
 #include "workload.h"
 
+/* The share of a trace's span of one-time idle time that makes it no steady state. */
+#define PROFILE_WINDOW_SHARE 0.25
+
+/* v, or 0 for a null (negative) figure. */
+static int64_t imax0(int64_t v)
+{
+	return v > 0 ? v : 0;
+}
+
 /* A printf into rep's arena, any length; NULL when out of memory. */
 static const char *arena_fmt(struct arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -239,6 +248,11 @@ struct evidence {
 	double fps, target_fps;
 	const char *category;		/* the kernel category with the most time */
 	double category_share;		/* its share of kernel time */
+	int cause;			/* idle-*: enum idle_cause */
+	double window_ns;		/* idle-*: the analysed window */
+	int steps_window;		/* ... is the steady steps, not the whole trace */
+	const char *host;		/* idle-*: what the host did in its longest gap (borrowed) */
+	const char *vendor;		/* the rank's device vendor (static), NULL unknown */
 };
 
 /*
@@ -322,8 +336,8 @@ static int eval_low_util(const struct report_rank *r, const double *t, struct ar
 	double util = eff ? g->effective_utilization : g->utilization;
 
 	(void)a;
-	if (!r->analysed || g->active_span_ns <= 0 || !isfinite(util))
-		return NO_INPUTS;
+	if (!r->analysed || g->active_span_ns <= 0 || !isfinite(util) || r->idle.window)
+		return NO_INPUTS;	/* with the attribution: the idle-* rules */
 	if (!(util < t[0]))
 		return QUIET;
 	f->sev = util < t[1] ? SEV_HIGH : SEV_MEDIUM;
@@ -393,8 +407,8 @@ static int eval_launch(const struct report_rank *r, const double *t, struct aren
 	double med, idle;
 
 	(void)a;
-	if (!r->analysed || g->kernels <= 0 || g->active_span_ns <= 0)
-		return NO_INPUTS;
+	if (!r->analysed || g->kernels <= 0 || g->active_span_ns <= 0 || r->idle.window)
+		return NO_INPUTS;	/* with the attribution: idle-launch */
 	/* an older report without the true median: the mean kernel */
 	med = g->kernel_median_ns != INT64_MIN ? (double)g->kernel_median_ns
 					       : (double)g->kernel_time_ns / (double)g->kernels;
@@ -433,6 +447,223 @@ static void msg_launch(struct text *t, const struct finding *f)
 			 "and fuse small elementwise ops%s into fewer kernels.",
 			 loop_words(f->wl),
 			 f->wl == WL_DIFFUSION ? " (norms, modulation, RoPE)" : "");
+}
+
+/*
+ * The idle attribution (doc/idle.md), whole trace: start-up, capture and
+ * compilation.  A trace mostly made of them is no steady state, and no
+ * steady-state advice is drawn from it.
+ */
+static int64_t one_time_ns(const struct report_rank *r)
+{
+	static const enum idle_cause once[] = { IDLE_INIT, IDLE_CAPTURE, IDLE_COMPILE };
+	int64_t ns = 0;
+
+	for (size_t k = 0; k < 3; k++) {
+		if (r->idle.in.by_cause[once[k]] > 0)
+			ns += r->idle.in.by_cause[once[k]];
+		if (r->idle.outside.by_cause[once[k]] > 0)
+			ns += r->idle.outside.by_cause[once[k]];
+	}
+	return ns;
+}
+
+/* The cause of one-time idle time with the most of it. */
+static enum idle_cause one_time_top(const struct report_rank *r)
+{
+	static const enum idle_cause once[] = { IDLE_INIT, IDLE_CAPTURE, IDLE_COMPILE };
+	enum idle_cause best = IDLE_INIT;
+	int64_t most = -1;
+
+	for (size_t k = 0; k < 3; k++) {
+		int64_t ns = imax0(r->idle.in.by_cause[once[k]]) + imax0(r->idle.outside.by_cause[once[k]]);
+
+		if (ns > most) {
+			most = ns;
+			best = once[k];
+		}
+	}
+	return best;
+}
+
+/*
+ * 1 when one-time idle time (ns) is more than share of r's span and more
+ * than any other cause found (other, no cause, left out): the trace is no
+ * steady state.
+ */
+static int one_time_window(const struct report_rank *r, double ns, double share)
+{
+	if (!(ns > share * (double)r->span_ns))
+		return 0;
+	for (int k = 0; k < IDLE_NR_CAUSES; k++) {
+		if (k == IDLE_INIT || k == IDLE_CAPTURE || k == IDLE_COMPILE || k == IDLE_OTHER)
+			continue;
+		if ((double)(imax0(r->idle.in.by_cause[k]) + imax0(r->idle.outside.by_cause[k])) > ns)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * profile-window: one-time idle (start-up, capture, compilation) above t[0]
+ * of the span, and more than any other cause.
+ */
+static int eval_window(const struct report_rank *r, const double *t, struct arena *a,
+		       struct finding *f)
+{
+	double ns;
+
+	(void)a;
+	if (!r->analysed || !r->idle.window || r->span_ns <= 0)
+		return NO_INPUTS;
+	ns = (double)one_time_ns(r);
+	if (!one_time_window(r, ns, t[0]))
+		return QUIET;
+	f->value = ns / (double)r->span_ns;
+	f->threshold = t[0];
+	f->impact_ns = ns;
+	f->basis = "device idle time in start-up, graph capture and compilation";
+	f->e.cause = (int)one_time_top(r);
+	return FIRES;
+}
+
+static void msg_window(struct text *t, const struct finding *f)
+{
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
+	const char *what = f->e.cause == IDLE_CAPTURE	? "a graph-capture window"
+			   : f->e.cause == IDLE_COMPILE ? "a compilation window"
+							: "a start-up window";
+
+	snprintf(t->m, sizeof(t->m), "%s: the trace is %s: %s of it (%s) is one-time idle time.",
+		 t->where, what, FMT(v, f->value, UNIT_RATIO), FMT(a, f->impact_ns, UNIT_NS));
+	snprintf(t->d, sizeof(t->d),
+		 "Profile steady-state steps instead: torch.profiler.profile(schedule="
+		 "torch.profiler.schedule(wait=1, warmup=1, active=3)) after the first calls, "
+		 "graph captures and compilations have run. No steady-state advice is drawn from "
+		 "this trace.");
+}
+
+/* What stands for a device's graphs, in the vendor's words. */
+static const char *graph_words(const char *vendor)
+{
+	if (vendor && !strcmp(vendor, "amd"))
+		return "HIP graphs";
+	if (vendor && !strcmp(vendor, "ascend"))
+		return "the NPU graph mode (torchair)";
+	return "CUDA graphs";
+}
+
+/* The longest gap of cause c in the window that names its host activity, or NULL. */
+static const char *top_host(const struct report_rank *r, enum idle_cause c)
+{
+	for (size_t i = 0; i < r->idle.nr_top; i++)
+		if (r->idle.top[i].cause == c && r->idle.top[i].in_window && r->idle.top[i].host)
+			return r->idle.top[i].host;
+	return NULL;
+}
+
+/*
+ * idle-CAUSE: the device idles for that cause more than t[0] of the
+ * analysed window (high above t[1]).  Quiet on a trace that is mostly
+ * one-time idle time: profile-window says so instead.  At stake: that idle
+ * time.
+ */
+static int eval_idle(const struct report_rank *r, const double *t, struct finding *f,
+		     enum idle_cause c)
+{
+	const struct report_idle *id = &r->idle;
+	double share, ns;
+
+	if (!r->analysed || !id->window || id->in.window_ns <= 0 || id->in.by_cause[c] < 0)
+		return NO_INPUTS;
+	if (one_time_window(r, (double)one_time_ns(r), PROFILE_WINDOW_SHARE))
+		return QUIET;
+	ns = (double)id->in.by_cause[c];
+	share = ns / (double)id->in.window_ns;
+	if (!(share > t[0]))
+		return QUIET;
+	f->sev = share > t[1] ? SEV_HIGH : SEV_MEDIUM;
+	f->value = ns;
+	f->threshold = t[0] * (double)id->in.window_ns;
+	f->impact_ns = ns;
+	f->basis = "device idle time of this cause in the analysed window";
+	f->e.cause = (int)c;
+	f->e.idle_share = share;
+	f->e.window_ns = (double)id->in.window_ns;
+	f->e.steps_window = id->window[0] == 's';
+	f->e.host = top_host(r, c);
+	f->e.vendor = r->device.vendor;
+	graph_evidence(r, &f->e);
+	return FIRES;
+}
+
+#define IDLE_EVAL(u, l, id)                                                                     \
+	static int eval_idle_##l(const struct report_rank *r, const double *t, struct arena *a, \
+				 struct finding *f)                                             \
+	{                                                                                       \
+		(void)a;                                                                        \
+		return eval_idle(r, t, f, IDLE_##u);                                            \
+	}
+IDLE_CAUSES_FOUND(IDLE_EVAL)
+#undef IDLE_EVAL
+
+/* What each cause is, in a headline, and what to do about it (before and after the loop's name). */
+static const struct {
+	const char *what, *pre, *post;
+} idle_words[IDLE_NR_CAUSES] = {
+	[IDLE_LAUNCH] = { "kernel launches (gaps of 1 ms or less between them)", "Capture ",
+			  " in graphs or use torch.compile(mode=\"reduce-overhead\"), and fuse "
+			  "small kernels: the host issues launches slower than the device runs them." },
+	[IDLE_SYNC] = { "synchronising calls that empty its queue",
+			"Remove .item(), .cpu() and printing of tensors from ",
+			", read results a step later, and wait on events instead of synchronising." },
+	[IDLE_DATA_LOADING] = { "the DataLoader",
+				"Raise num_workers, set pin_memory=True and a prefetch_factor, and "
+				"copy the next batch to the device while ",
+				" runs." },
+	[IDLE_HOST_COMPUTE] = { "host work that launches nothing",
+				"Move it off the critical path of ",
+				": precompute it, run it in another thread or process, or do it on "
+				"the device." },
+	[IDLE_MEMORY_MGMT] = { "allocator calls", "Keep the caching allocator warm in ",
+			       ": no empty_cache(), PYTORCH_CUDA_ALLOC_CONF=expandable_segments:"
+			       "True, preallocated buffers." },
+	[IDLE_INIT] = { "one-time start-up inside the analysed window", "Warm up before profiling ",
+			" (a profiler schedule with warm-up steps)." },
+	[IDLE_CAPTURE] = { "graph capture inside the analysed window", "Capture before profiling ",
+			   "; replays alone are its steady state." },
+	[IDLE_COMPILE] = { "torch.compile compilation inside the analysed window",
+			   "Warm up compiled functions before profiling ",
+			   " and avoid recompilation (stable shapes, mark_dynamic)." },
+	[IDLE_COLLECTIVE_WAIT] = { "a CPU-side collective",
+				   "Overlap it with work (async_op=True) or move it out of ", "." },
+	[IDLE_OTHER] = { "no cause found", "", "" },
+};
+
+static void msg_idle(struct text *t, const struct finding *f)
+{
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], host[96], adv[512];
+	int c = f->e.cause;
+
+	snprintf(t->m, sizeof(t->m), "%s: the device waits %s (%s of the %s) on %s.", t->where,
+		 FMT(v, f->value, UNIT_NS), FMT(a, f->e.idle_share, UNIT_RATIO),
+		 f->e.steps_window ? "steady steps" : "trace", idle_words[c].what);
+	if (c == IDLE_LAUNCH && graphs_in_use(&f->e))
+		snprintf(adv, sizeof(adv), "Most kernels already run from graph replays: shorten "
+			 "the host work between replays and fuse small kernels.");
+	else if (c == IDLE_LAUNCH)
+		snprintf(adv, sizeof(adv), "Capture %s in %s or use torch.compile(mode="
+			 "\"reduce-overhead\"), and fuse small kernels: the host issues launches "
+			 "slower than the device runs them.", loop_words(f->wl),
+			 graph_words(f->e.vendor));
+	else
+		snprintf(adv, sizeof(adv), "%s%s%s", idle_words[c].pre, loop_words(f->wl),
+			 idle_words[c].post);
+	if (f->e.host)
+		snprintf(t->d, sizeof(t->d), "The host in its longest such gap: %s. %s",
+			 plain(host, sizeof(host), f->e.host), adv);
+	else
+		snprintf(t->d, sizeof(t->d), "%s", adv);
 }
 
 /*
@@ -739,8 +970,8 @@ static int eval_sync(const struct report_rank *r, const double *t, struct arena 
 	double ns, share, idle = (double)r->gpu.idle_ns;
 
 	(void)a;
-	if (!r->analysed || r->span_ns <= 0)
-		return NO_INPUTS;
+	if (!r->analysed || r->span_ns <= 0 || r->idle.window)
+		return NO_INPUTS;	/* with the attribution: idle-sync */
 	ns = sync_time(r, &top);
 	share = ns / (double)r->span_ns;
 	if (!(share > t[0]))
@@ -993,6 +1224,21 @@ static const struct rule rules[] = {
 	      "... and GPU idle time (the gaps between kernels) is above this share of its "
 	      "active span" } },
 	  eval_launch, msg_launch },
+	{ "profile-window", "idle.one_time_share", SEV_HIGH, 0,
+	  { { "one_time_share", PROFILE_WINDOW_SHARE, "fraction",
+	      "device idle time in start-up, graph capture and compilation (doc/idle.md) is "
+	      "above this share of the span and above any other cause's: the trace is no steady "
+	      "state, and the idle-* rules stay quiet (they use the default)" } },
+	  eval_window, msg_window },
+#define IDLE_RULE(u, l, id)                                                                   \
+	{ id, "idle.by_cause." #l, SEV_MEDIUM, 0,                                              \
+	  { { "idle_" #l "_share", 0.05, "fraction",                                          \
+	      "the device idles for this cause (doc/idle.md) more than this share of the "   \
+	      "analysed window (the steady steps, else the trace) ..." },                     \
+	    { "idle_" #l "_high", 0.25, "fraction", "... above this share (high)" } },        \
+	  eval_idle_##l, msg_idle },
+	IDLE_CAUSES_FOUND(IDLE_RULE)
+#undef IDLE_RULE
 	{ "comm-heavy-low-overlap", "gpu.comm_share", SEV_HIGH, 0,
 	  { { "comm_share", 0.2, "fraction",
 	      "communication is above this share of GPU busy time (where collectives matched, "

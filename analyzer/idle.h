@@ -1,0 +1,59 @@
+/*
+ * idle: why the device waits.  Every gap in a rank's device work is
+ * attributed to a cause (lib/model/idle_causes.h) from what the host was
+ * doing on the thread that launched the work ending the gap; doc/idle.md is
+ * the rule in full, and tests/oracle_idle.py an independent implementation.
+ *
+ * idle_collect() keeps, per batch, compact records of what the attribution
+ * reads: device work with its correlation (16 bytes), runtime calls (32),
+ * and host spans that can explain a gap (32: those of a cause's names, and
+ * any of at least IDLE_HOST_WORK_NS), with per-name counts for the slow
+ * first call rule.  idle_finish() takes the busy runs gpu_finish() found
+ * and the steps phases_finish() found, and fills rk->idle.
+ */
+#ifndef VT_IDLE_H
+#define VT_IDLE_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "event.h"
+#include "gpu.h"
+#include "interval.h"
+#include "report.h"
+#include "strtab.h"
+
+#define IDLE_HOST_WORK_NS 50000		/* a host span this long can be host work */
+#define IDLE_LAUNCH_GAP_NS 1000000	/* a gap this short after a launch is the launch path */
+#define IDLE_SLOW_FIRST_NS 1000000	/* a slow first call takes at least this ... */
+#define IDLE_SLOW_FIRST_FACTOR 100	/* ... and this many times the mean of the others */
+
+struct idle {
+	struct strtab names;	/* host span names, copies */
+	struct buf stats;	/* struct idle_name_stat per name id */
+	struct buf dev;		/* device work with a correlation */
+	struct buf calls;	/* runtime calls */
+	struct buf spans;	/* host spans kept */
+	int cann_rule;		/* device.c's rule of torch_npu's runtime calls */
+};
+
+void idle_init(struct idle *d);
+void idle_release(struct idle *d);
+
+/*
+ * Keep what the attribution needs of batch b; cls[] is gpu_collect()'s
+ * class of each event, tracks launch.h's shared thread table.  -1 when out
+ * of memory.
+ */
+int idle_collect(struct idle *d, const struct event_batch *b, const unsigned char *cls,
+		 struct strtab *tracks);
+
+/*
+ * Fill rk->idle and rk->gpu.step_utilization from the busy runs (disjoint,
+ * in time order) and rk's steps, span and start; strings in a.  Releases
+ * what was collected.  -1 when out of memory.
+ */
+int idle_finish(struct idle *d, const struct interval *busy, size_t nr_busy, struct arena *a,
+		struct report_rank *rk);
+
+#endif
