@@ -143,8 +143,11 @@ with open("out-6.json") as f:
     sugg = json.load(f)["suggestions"]
 share = r["gpu"]["host_sync_ns"] / r["span_ns"]
 print("Qwen host sync share of span: %.4f" % share)
-if share > 0.05 and not any(s["id"] == "host-sync" for s in sugg):
-    fail("Qwen: host syncs are %.1f%% of the span and no host-sync suggestion" % (100 * share))
+idle = r["idle"]
+if any(s["id"] == "host-sync" for s in sugg) or \
+        any(s["id"] == "idle-sync" for s in sugg) != (idle["by_cause"]["sync"] > 0.05 * idle["window_ns"]):
+    fail("Qwen: the sync finding does not follow the device idle time syncs caused: %s"
+         % [s["id"] for s in sugg])
 
 # ---- 2. no device activity: warning and nulls
 path = HTA + "tests__data__rank_non_gpu__rank_non_gpu.json.gz"
