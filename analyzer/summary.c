@@ -59,24 +59,25 @@ static void put_name(FILE *f, const char *shown)
 struct col {
 	const char *head, *path;
 	int width;
+	int optional;		/* left out where the table would pass the output's width */
 };
 
 static void rank_table(const struct out *o, const struct report *rep)
 {
 	static const struct col all[] = {
-		{ "span", "span_ns", 9 },
-		{ "step", "steps.median_ns", 9 },
-		{ "fps", "throughput.fps", 8 },
-		{ "bps", "throughput.bps", 8 },
-		{ "util", "gpu.utilization", 7 },
-		{ "step util", "gpu.step_utilization", 10 },
-		{ "eff.util", "gpu.effective_utilization", 9 },
-		{ "comm wait", "gpu.comm_wait_ns", 10 },
-		{ "comm", "gpu.comm_ns", 9 },
+		{ "span", "span_ns", 9, 0 },
+		{ "step", "steps.median_ns", 9, 0 },
+		{ "fps", "throughput.fps", 8, 0 },
+		{ "bps", "throughput.bps", 8, 0 },
+		{ "util", "gpu.utilization", 7, 0 },
+		{ "step.util", "gpu.step_utilization", 9, 1 },
+		{ "eff.util", "gpu.effective_utilization", 9, 0 },
+		{ "comm wait", "gpu.comm_wait_ns", 10, 0 },
+		{ "comm", "gpu.comm_ns", 9, 0 },
 	};
 	const struct col *cols[sizeof(all) / sizeof(all[0])];
 	size_t nc = 0;
-	int used = 4;
+	int used, need = 4 + 8;	/* "rank", "  status" */
 
 	for (size_t c = 0; c < sizeof(all) / sizeof(all[0]); c++) {
 		/* comm is the fallback of comm wait (one run, no matched collectives) */
@@ -85,11 +86,19 @@ static void rank_table(const struct out *o, const struct report *rep)
 		if (c < 2 || any_metric(rep, all[c].path))
 			cols[nc++] = &all[c];
 	}
-	fprintf(o->f, "%srank%s", o->bold, o->off);
-	for (size_t c = 0; c < nc; c++) {
-		fprintf(o->f, " %*s", cols[c]->width, cols[c]->head);
-		used += 1 + cols[c]->width;
+	for (size_t c = 0; c < nc; c++)
+		need += 1 + cols[c]->width;
+	for (size_t c = nc; c-- > 0 && need > o->width;) {
+		if (!cols[c]->optional)
+			continue;
+		need -= 1 + cols[c]->width;
+		memmove(&cols[c], &cols[c + 1], (nc - c - 1) * sizeof(*cols));
+		nc--;
 	}
+	used = need - 8;
+	fprintf(o->f, "%srank%s", o->bold, o->off);
+	for (size_t c = 0; c < nc; c++)
+		fprintf(o->f, " %*s", cols[c]->width, cols[c]->head);
 	fputs("  status\n", o->f);
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		const struct report_rank *rk = &rep->ranks[i];

@@ -97,6 +97,14 @@ static int more_waiting(const struct selection *s, int64_t r)
 	return comm > 0 && busy <= comm;
 }
 
+/* 1 when metric name is derived from busy time (the catalogue's MF_BUSY). */
+static int busy_derived(const char *name)
+{
+	const struct metric_def *d = metric_find(name);
+
+	return d && (d->flags & MF_BUSY);
+}
+
 /* "kernel:NAME.total_ns" -> NAME, in a */
 static const char *kernel_name(struct arena *a, const char *metric)
 {
@@ -148,8 +156,7 @@ static int merge(struct rows *out, const struct metric_list *b, const struct met
 		if (!r || verdict_row(r, mb, mn, t, span ? span->value : NAN))
 			return -1;
 		r->rank = rank;
-		if (r->verdict == V_IMPROVED && !strcmp(r->metric, "gpu.utilization") &&
-		    more_waiting(sel, rank))
+		if (r->verdict == V_IMPROVED && busy_derived(r->metric) && more_waiting(sel, rank))
 			r->verdict = V_WAITING;
 	}
 	return 0;

@@ -232,7 +232,7 @@ static size_t rank_columns(const struct metric_def **col)
 /* One row per rank: who it is, then the catalogue's columns (empty: null). */
 static void ranks(const struct report *r, struct buf *b)
 {
-	const struct metric_def *col[64];
+	const struct metric_def *col[128];
 	struct row w = { b, 1 };
 	size_t nc;
 

@@ -24,6 +24,7 @@ import collectives_oracle  # noqa: E402
 import html_check  # noqa: E402  (shown_ok: a shown value is v rounded)
 import oracle  # noqa: E402
 import oracle_analyses  # noqa: E402
+import oracle_idle  # noqa: E402
 import oracle_phases  # noqa: E402
 
 ELL = "\u2026"
@@ -149,6 +150,8 @@ def main(argv):
                 o["ph"]["steps"]["count"] else None,
                 "fps": o["ph"]["throughput"]["fps"], "bps": o["ph"]["throughput"]["bps"],
                 "util": o["an"]["gpu"]["utilization"],
+                "step.util": oracle_idle.analyze(oracle_idle.load(o["path"]),
+                                                 o["ph"]["steps"])[1],
                 "eff.util": cw and cw["effective_utilization"],
                 "comm wait": cw and cw["comm_wait_ns"], "comm": o["an"]["gpu"]["comm_ns"]}
         for h, v in zip(heads, vals[1:]):

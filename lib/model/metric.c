@@ -193,6 +193,7 @@ static int get_gpu_peak_reserved(const struct report_rank *r, double *v)
 #define X MF_CROSS
 #define C MF_COMPARE
 #define T MF_TERM
+#define B MF_BUSY
 
 /*
  * path, unit, direction, where it goes, ranks.csv column and its position,
@@ -209,7 +210,7 @@ const struct metric_def metric_table[] = {
 	{ "gpu.active_span_ns", UNIT_NS, DIR_LOWER, X, "active_span_ns", 6,
 	  METRIC_GET(get_gpu_active_span_ns) },
 	{ "gpu.idle_ns", UNIT_NS, DIR_LOWER, X, "idle_ns", 7, METRIC_GET(get_gpu_idle_ns) },
-	{ "gpu.utilization", UNIT_RATIO, DIR_HIGHER, X | C | T, "utilization", 8,
+	{ "gpu.utilization", UNIT_RATIO, DIR_HIGHER, X | C | T | B, "utilization", 8,
 	  METRIC_GET(get_gpu_utilization) },
 	{ "gpu.comm_ns", UNIT_NS, DIR_LOWER, X | T, "comm_ns", 9, METRIC_GET(get_gpu_comm_ns) },
 	{ "gpu.compute_ns", UNIT_NS, DIR_NEUTRAL, X, "compute_ns", 10,
@@ -233,15 +234,15 @@ const struct metric_def metric_table[] = {
 	{ "gpu.kernel_median_ns", UNIT_NS, DIR_HIGHER, X, NULL, 0, METRIC_I64(gpu.kernel_median_ns) },
 	{ "gpu.graph_launches", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(gpu.graph_launches) },
 	{ "gpu.graph_kernels", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(gpu.graph_kernels) },
-	{ "gpu.step_utilization", UNIT_RATIO, DIR_HIGHER, X | C | T, "step_utilization", 28,
+	{ "gpu.step_utilization", UNIT_RATIO, DIR_HIGHER, X | C | T | B, "step_utilization", 28,
 	  METRIC_F64(gpu.step_utilization) },
 	/* idle.h's attribution (doc/idle.md): the window, then the rest of the trace */
 	{ "idle.window_ns", UNIT_NS, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(idle.in.window_ns) },
 	{ "idle.busy_ns", UNIT_NS, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(idle.in.busy_ns) },
-	{ "idle.idle_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0, METRIC_I64(idle.in.idle_ns) },
+	{ "idle.idle_ns", UNIT_NS, DIR_LOWER, X | C | B, NULL, 0, METRIC_I64(idle.in.idle_ns) },
 	{ "idle.gaps", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(idle.in.gaps) },
 	{ "idle.gaps_by_time", UNIT_COUNT, DIR_NEUTRAL, 0, NULL, 0, METRIC_I64(idle.gaps_by_time) },
-#define IDLE_IN(u, l, f) { "idle.by_cause." #l, UNIT_NS, DIR_LOWER, X | C, NULL, 0, \
+#define IDLE_IN(u, l, f) { "idle.by_cause." #l, UNIT_NS, DIR_LOWER, X | C | B, NULL, 0, \
 			METRIC_I64(idle.in.by_cause[IDLE_##u]) },
 	IDLE_CAUSES(IDLE_IN)
 #undef IDLE_IN
@@ -301,6 +302,7 @@ const struct metric_def metric_table[] = {
 #undef X
 #undef C
 #undef T
+#undef B
 #undef METRIC_GET
 #undef METRIC_GET_SAMPLES
 #undef METRIC_NONE

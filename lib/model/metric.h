@@ -52,6 +52,12 @@ enum metric_dir {
 #define MF_CROSS	1u	/* a cross_rank statistic, in table order */
 #define MF_COMPARE	2u	/* vcompare compares it */
 #define MF_TERM		4u	/* a line of vanalyze's cross-rank summary */
+/*
+ * Derived from busy time, where a collective's kernel counts as busy even
+ * while it waits for a late rank: vcompare calls its improvement "more
+ * waiting" when busy time grew no more than communication did.
+ */
+#define MF_BUSY		8u
 
 /*
  * How a scalar is stored: by hand (report.c writes it, a getter reads it),

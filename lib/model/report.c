@@ -236,8 +236,12 @@ int64_t idle_hist_max_ns(size_t i)
 	return i < IDLE_HIST_BUCKETS - 1 ? max[i] : INT64_MAX;
 }
 
-/* The idle attribution (doc/idle.md); compact: its scalars only. */
-static void idle_json(struct jsonw *w, const struct report_rank *rk, int compact)
+/*
+ * The idle attribution (doc/idle.md), whole in a compact report too: its
+ * histogram and longest gaps are bounded (IDLE_HIST_BUCKETS, IDLE_TOP_MAX)
+ * and the findings read them.
+ */
+static void idle_json(struct jsonw *w, const struct report_rank *rk)
 {
 	const struct report_idle *id = &rk->idle;
 
@@ -250,35 +254,33 @@ static void idle_json(struct jsonw *w, const struct report_rank *rk, int compact
 	jsonw_key(w, "window");
 	jsonw_str(w, id->window);
 	stored_tree(w, rk, "idle");
-	if (!compact) {
-		jsonw_key(w, "histogram");
-		jsonw_arr_begin(w);
-		for (size_t i = 0; i < IDLE_HIST_BUCKETS; i++) {
-			jsonw_obj_begin(w);
-			i64_or_null(w, "max_ns", i + 1 < IDLE_HIST_BUCKETS, idle_hist_max_ns(i));
-			i64(w, "gaps", id->hist_gaps[i]);
-			i64(w, "idle_ns", id->hist_ns[i]);
-			jsonw_obj_end(w);
-		}
-		jsonw_arr_end(w);
-		jsonw_key(w, "top");
-		jsonw_arr_begin(w);
-		for (size_t i = 0; i < id->nr_top; i++) {
-			const struct report_idle_gap *g = &id->top[i];
-
-			jsonw_obj_begin(w);
-			i64(w, "start_ns", g->start_ns);
-			i64(w, "dur_ns", g->dur_ns);
-			jsonw_key(w, "cause");
-			jsonw_str(w, idle_cause_key[g->cause]);
-			jsonw_key(w, "window");
-			jsonw_bool(w, g->in_window);
-			i64_or_null(w, "step", g->step >= 0, g->step);
-			str_or_null(w, "host", g->host);
-			jsonw_obj_end(w);
-		}
-		jsonw_arr_end(w);
+	jsonw_key(w, "histogram");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < IDLE_HIST_BUCKETS; i++) {
+		jsonw_obj_begin(w);
+		i64_or_null(w, "max_ns", i + 1 < IDLE_HIST_BUCKETS, idle_hist_max_ns(i));
+		i64(w, "gaps", id->hist_gaps[i]);
+		i64(w, "idle_ns", id->hist_ns[i]);
+		jsonw_obj_end(w);
 	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "top");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < id->nr_top; i++) {
+		const struct report_idle_gap *g = &id->top[i];
+
+		jsonw_obj_begin(w);
+		i64(w, "start_ns", g->start_ns);
+		i64(w, "dur_ns", g->dur_ns);
+		jsonw_key(w, "cause");
+		jsonw_str(w, idle_cause_key[g->cause]);
+		jsonw_key(w, "window");
+		jsonw_bool(w, g->in_window);
+		i64_or_null(w, "step", g->step >= 0, g->step);
+		str_or_null(w, "host", g->host);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
 	jsonw_obj_end(w);
 }
 
@@ -473,7 +475,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 	str_or_null(w, "source", rk->device.source);
 	jsonw_obj_end(w);
 	gpu_json(w, rk);
-	idle_json(w, rk, compact);
+	idle_json(w, rk);
 	if (compact) {
 		compact_json(w, rk);
 		return;

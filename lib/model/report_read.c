@@ -284,8 +284,6 @@ static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk
 	w = need(c, id, "window", JDOM_STRING);
 	out->window = w && w->len == 5 && !memcmp(w->s, "steps", 5) ? "steps" : "trace";
 	read_stored_tree(c, id, rk, "idle");
-	if (c->compact && !jdom_get(id, "histogram"))
-		return;
 	a = get_arr(c, id, "histogram", &n);
 	for (size_t i = 0; i < n && i < IDLE_HIST_BUCKETS; i++) {
 		out->hist_gaps[i] = get_i64(c, &a[i], "gaps");

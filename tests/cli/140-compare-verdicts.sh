@@ -130,6 +130,12 @@ def metrics(rk):
             m["gpu." + k] = (rk["gpu"][k], [], False)
     if rk["gpu"].get("memory_ns") is not None:
         m["gpu.memory_ns"] = (rk["gpu"]["memory_ns"], [], True)
+    if rk["gpu"].get("step_utilization") is not None:
+        m["gpu.step_utilization"] = (rk["gpu"]["step_utilization"], [], False)
+    if rk.get("idle"):     # doc/idle.md: the window's idle time and each cause's, in ns
+        m["idle.idle_ns"] = (rk["idle"]["idle_ns"], [], True)
+        for c, v in rk["idle"]["by_cause"].items():
+            m["idle.by_cause." + c] = (v, [], True)
     for k in rk["kernels"]:
         m["kernel:%s.total_ns" % k["name"]] = (k["total_ns"], k["samples_ns"], True)
     for mem in rk["memory"]:
@@ -188,7 +194,8 @@ def expect(base, new, thr, rules, alpha=0.01, top=10):
         pct = d / abs(bv) if bv else (0.0 if d == 0 else math.copysign(math.inf, d))
         worse = pct > th if low else pct < -th
         better = pct < -th if low else pct > th
-        if k.endswith("_ns") and k != "span_ns" and abs(d) < 0.005 * b["span_ns"][0]:
+        if (k.endswith("_ns") or k.startswith("idle.by_cause.")) and k != "span_ns" and \
+                abs(d) < 0.005 * b["span_ns"][0]:
             worse = better = False      # --min-share: too small a part of the span
         p, verdict = None, "same"
         if worse or better:
@@ -197,7 +204,9 @@ def expect(base, new, thr, rules, alpha=0.01, top=10):
                 p = mwu_p(bs, ns)
                 if not p < alpha:
                     verdict = "noise"
-        if verdict == "improved" and k == "gpu.utilization":
+        # busy-derived figures: a collective's waiting counts as busy
+        if verdict == "improved" and (k in ("gpu.utilization", "gpu.step_utilization",
+                                            "idle.idle_ns") or k.startswith("idle.by_cause.")):
             dcomm = gpu_sum(rn, "comm_ns") - gpu_sum(rb, "comm_ns")
             if dcomm > 0 and gpu_sum(rn, "busy_ns") - gpu_sum(rb, "busy_ns") <= dcomm:
                 verdict = "more waiting"

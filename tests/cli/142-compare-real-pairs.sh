@@ -279,11 +279,17 @@ vc wait --json wait.cmp util-base-rank0.json util-wait-rank0.json
 expect_rc wait 0
 check wait.cmp '[(x["base"], x["new"], x["verdict"]) for x in r["rows"] if x["metric"] == "gpu.utilization"] ==
 	[(0.6, 1.0, "more waiting")]' "utilization from waiting credited" \
-	'r["improvements"] == 0' "an improvement counted"
+	'r["improvements"] == 0' "an improvement counted" \
+	'{x["metric"]: x["verdict"] for x in r["rows"] if x["metric"].startswith("idle.") and x["verdict"] != "same"} ==
+	{"idle.idle_ns": "more waiting", "idle.by_cause.other": "more waiting"}' \
+	"idle time filled by waiting credited (doc/idle.md: the 40 us gap has no runtime call)"
 expect_line wait.out '^gpu\.utilization +all .* more waiting$' "the table shows 'more waiting'"
 vc work --json work.cmp util-base-rank0.json util-work-rank0.json
 expect_rc work 0
 check work.cmp '[(x["base"], x["new"], x["verdict"]) for x in r["rows"] if x["metric"] == "gpu.utilization"] ==
 	[(0.6, 1.0, "improved")]' "utilization from work not credited" \
-	'r["improvements"] == 1' "the improvement not counted"
+	'r["improvements"] == 3' "the improvement not counted (utilization, idle time, its cause)" \
+	'{x["metric"]: x["verdict"] for x in r["rows"] if x["verdict"] == "improved"} ==
+	{"gpu.utilization": "improved", "idle.idle_ns": "improved", "idle.by_cause.other": "improved"}' \
+	"utilization and idle time from work not credited"
 echo "pass: utilization that comes only from waiting is not an improvement"

@@ -166,7 +166,8 @@ static void test_two_ranks(void)
 		     "events.total span_ns gpu.kernels gpu.kernel_time_ns gpu.busy_ns "
 		     "gpu.active_span_ns gpu.idle_ns gpu.utilization gpu.comm_ns gpu.compute_ns "
 		     "gpu.memory_ns gpu.comm_compute_overlap gpu.host_sync_ns gpu.host_sync_count "
-		     "gpu.kernel_median_ns gpu.graph_launches gpu.graph_kernels steps.median_ns steps.avg_ns "
+		     "gpu.kernel_median_ns gpu.graph_launches gpu.graph_kernels "
+		     "gpu.step_utilization steps.median_ns steps.avg_ns "
 		     "throughput.wall_ns throughput.fps throughput.bps throughput.first_block_ns "
 		     "throughput.blocks");
 	/* 100 and 300: mean 200, deviations ±100, population stddev 100 */
@@ -340,7 +341,8 @@ static void test_nan_and_optional(void)
 		     "events.total span_ns gpu.kernels gpu.kernel_time_ns gpu.busy_ns "
 		     "gpu.active_span_ns gpu.idle_ns gpu.utilization gpu.comm_ns gpu.compute_ns "
 		     "gpu.memory_ns gpu.host_sync_ns gpu.host_sync_count "
-		     "gpu.kernel_median_ns gpu.graph_launches gpu.graph_kernels steps.median_ns steps.avg_ns "
+		     "gpu.kernel_median_ns gpu.graph_launches gpu.graph_kernels "
+		     "gpu.step_utilization steps.median_ns steps.avg_ns "
 		     "throughput.wall_ns throughput.bps throughput.first_block_ns "
 		     "throughput.blocks");
 	report_release(&rep);
@@ -464,7 +466,8 @@ static void test_phases_and_memory(void)
 	want = "events.total span_ns gpu.kernels gpu.kernel_time_ns gpu.busy_ns "
 	       "gpu.active_span_ns gpu.idle_ns gpu.utilization gpu.comm_ns gpu.compute_ns "
 	       "gpu.memory_ns gpu.comm_compute_overlap gpu.host_sync_ns gpu.host_sync_count "
-		     "gpu.kernel_median_ns gpu.graph_launches gpu.graph_kernels steps.median_ns steps.avg_ns "
+		     "gpu.kernel_median_ns gpu.graph_launches gpu.graph_kernels "
+		     "gpu.step_utilization steps.median_ns steps.avg_ns "
 	       "throughput.wall_ns throughput.fps throughput.bps throughput.first_block_ns "
 	       "throughput.blocks "
 	       "phase:Zeta.total_ns phase:a.total_ns phase:gen.total_ns "

@@ -838,9 +838,13 @@ static void test_opts(void)
 
 	suggest_opts_init(&o);
 	suggest_opts_init(&d);
-	/* the table: 15 thresholds of 13 rules, each named once, at its default */
-	CHECK_EQ_INT(suggest_nr_thresholds(), 15);
-	CHECK(suggest_threshold_at(15, NULL) == NULL);
+	/*
+	 * the table: 34 thresholds of 23 rules (15 of the older 13, one of
+	 * profile-window, two of each of the 9 idle-* rules), each named once,
+	 * at its default
+	 */
+	CHECK_EQ_INT(suggest_nr_thresholds(), 34);
+	CHECK(suggest_threshold_at(34, NULL) == NULL);
 	for (size_t i = 0; i < suggest_nr_thresholds(); i++) {
 		const char *rule = NULL;
 		const struct suggest_threshold *t = suggest_threshold_at(i, &rule);
@@ -858,7 +862,7 @@ static void test_opts(void)
 			CHECKF(known, "%s", rule);
 		}
 	}
-	CHECK_EQ_INT(suggest_nr_rules, 14);
+	CHECK_EQ_INT(suggest_nr_rules, 24);
 
 	CHECK_EQ_INT(suggest_set(&o, "utilization", 0.7), 0);
 	CHECK(suggest_get(&o, "utilization", &v) == 0 && v == 0.7);
