@@ -82,17 +82,7 @@ struct pend_rec {
 /* The rule slot of pid id `pid` in g->proc_rule, grown as needed; NULL when out of memory. */
 static int16_t *proc_slot(struct gpu *g, uint32_t pid)
 {
-	size_t need = ((size_t)pid + 1) * sizeof(int16_t);
-
-	if (g->proc_rule.len < need) {
-		size_t old = g->proc_rule.len;
-
-		if (buf_reserve(&g->proc_rule, need - old))
-			return NULL;
-		memset(g->proc_rule.data + old, 0, need - old);
-		g->proc_rule.len = need;
-	}
-	return (int16_t *)(void *)g->proc_rule.data + pid;
+	return buf_slot(&g->proc_rule, pid, sizeof(int16_t));
 }
 
 /*

@@ -178,22 +178,6 @@ void idle_release(struct idle *d)
 	buf_release(&d->spans);
 }
 
-/* The stats of name id, the array grown (zeroed) as needed; NULL when out of memory. */
-static struct idle_name_stat *stat_of(struct idle *d, uint32_t id)
-{
-	size_t need = ((size_t)id + 1) * sizeof(struct idle_name_stat);
-
-	if (d->stats.len < need) {
-		size_t old = d->stats.len;
-
-		if (buf_reserve(&d->stats, need - old))
-			return NULL;
-		memset(d->stats.data + old, 0, need - old);
-		d->stats.len = need;
-	}
-	return (struct idle_name_stat *)(void *)d->stats.data + id;
-}
-
 int idle_collect(struct idle *d, const struct event_batch *b, const unsigned char *cls,
 		 struct strtab *tracks)
 {
@@ -242,7 +226,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		}
 		sync = c == EVC_SYNC;
 		name = ev->name ? strtab_map(&d->names, st, ev->name, map) : 0;
-		if (name == STRTAB_OOM || !(s = stat_of(d, name)))
+		if (name == STRTAB_OOM || !(s = buf_slot(&d->stats, name, sizeof(*s))))
 			goto out;
 		if (!s->n || ev->ts_ns < s->first_ts) {
 			s->first_ts = ev->ts_ns;
@@ -293,6 +277,7 @@ struct gap {
 	unsigned char by_time;	/* ... from the last call before b, not by correlation */
 	unsigned char has_next;	/* b is a device item's start */
 	unsigned char cause;	/* enum idle_cause */
+	int64_t in_ns;		/* its time inside the window (account()) */
 };
 
 static int64_t imax(int64_t x, int64_t y)
@@ -324,19 +309,12 @@ static struct gap *make_gaps(const struct interval *busy, size_t nr_busy, int64_
 		int64_t lo = i < nr_busy ? busy[i].lo : t1;
 
 		if (lo > prev)
-			g[k++] = (struct gap){ prev, lo, lo, INT64_MIN, 0, 0, 0, 0, i < nr_busy, 0 };
+			g[k++] = (struct gap){ prev, lo, lo, INT64_MIN, 0, 0, 0, 0, i < nr_busy, 0, 0 };
 		if (i < nr_busy)
 			prev = imax(prev, busy[i].hi);
 	}
 	*n = k;
 	return g;
-}
-
-/* Sort n records of size bytes by (id, key), stably.  -1 when out of memory. */
-static int sort_by(void *recs, size_t n, size_t size, uint32_t *id, uint32_t max_id,
-		   uint64_t *key)
-{
-	return sort_recs_id_key(recs, n, size, id, max_id, key);
 }
 
 /*
@@ -366,7 +344,7 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 		corrs[i] = dev[i].corr;
 	for (size_t i = 0; i < nc; i++)
 		key[i] = sort_key_i64(c[i].corr);
-	if (sort_i64(corrs, ndev) || sort_by(c, nc, sizeof(*c), id, 0, key))
+	if (sort_i64(corrs, ndev) || sort_recs_id_key(c, nc, sizeof(*c), id, 0, key))
 		goto out;
 	for (size_t i = 0, k = 0; i < nc; i++) {
 		while (k < ndev && corrs[k] < c[i].corr)
@@ -527,7 +505,7 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 		id[i] = c[i].track;
 		key[i] = sort_key_i64(c[i].ts_ns);
 	}
-	if (sort_by(c, nc, sizeof(*c), id, max_track, key))
+	if (sort_recs_id_key(c, nc, sizeof(*c), id, max_track, key))
 		goto out;
 	if (capture_regions(d, c, nc))
 		goto out;
@@ -537,7 +515,7 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 		id[i] = s[i].track;
 		key[i] = sort_key_i64(s[i].ts_ns);
 	}
-	if (sort_by(s, ns, sizeof(*s), id, max_track, key))
+	if (sort_recs_id_key(s, ns, sizeof(*s), id, max_track, key))
 		goto out;
 	pre[0] = 0;
 	for (size_t i = 0; i < nc; i++)
@@ -788,20 +766,14 @@ static size_t steady_window(const struct report_rank *rk, struct interval *w)
 /* The index of the step holding t, or -1. */
 static int64_t step_at(const struct report_steps *st, int64_t t)
 {
-	size_t lo = 0, hi = st->nr_durations;
+	size_t k;
 
-	if (!st->starts_ns)
+	if (!st->starts_ns || t == INT64_MAX)
 		return -1;
-	while (lo < hi) {	/* the first step starting after t */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->starts_ns[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo && t < sat_add(st->starts_ns[lo - 1], st->durations_ns[lo - 1]))
-		return (int64_t)(lo - 1);
+	/* the first step starting after t: the one before may hold it */
+	k = first_i64_lower_bound(st->starts_ns, sizeof(int64_t), 0, st->nr_durations, t + 1);
+	if (k && t < sat_add(st->starts_ns[k - 1], st->durations_ns[k - 1]))
+		return (int64_t)(k - 1);
 	return -1;
 }
 
@@ -812,7 +784,7 @@ static int longer(const struct gap *i, const struct gap *j)
 }
 
 /* Add the gaps, split at the window's edges, to rk->idle. */
-static int account(struct idle *d, const struct gap *g, size_t ng, const struct interval *w,
+static int account(struct idle *d, struct gap *g, size_t ng, const struct interval *w,
 		   size_t nw, int with_steps, struct arena *a, struct report_rank *rk)
 {
 	struct report_idle *id = &rk->idle;
@@ -838,6 +810,7 @@ static int account(struct idle *d, const struct gap *g, size_t ng, const struct 
 		for (j = wi; j < nw && w[j].lo < g[i].b; j++)
 			part += imax(0, imin(w[j].hi, g[i].b) - imax(w[j].lo, lo));
 		rest = (g[i].b - lo) - part;
+		g[i].in_ns = part;
 		if (part > 0) {
 			size_t h = 0;
 
@@ -873,14 +846,11 @@ static int account(struct idle *d, const struct gap *g, size_t ng, const struct 
 	for (size_t k = 0; k < ntop; k++) {
 		const struct gap *x = &g[top[k]];
 		struct report_idle_gap *y = &id->top[k];
-		int64_t part = 0;
 
-		for (size_t j = 0; j < nw; j++)
-			part += imax(0, imin(w[j].hi, x->b) - imax(w[j].lo, imax(x->a, first_step)));
 		y->start_ns = x->a - t0;
 		y->dur_ns = x->b - x->a;
 		y->cause = with_steps && x->b <= first_step ? IDLE_INIT : (enum idle_cause)x->cause;
-		y->in_window = part > 0;
+		y->in_window = x->in_ns > 0;
 		y->step = with_steps ? step_at(st, x->a) : -1;
 		y->host = x->host ? arena_strndup(a, strtab_str(&d->names, x->host),
 						  strtab_len(&d->names, x->host))

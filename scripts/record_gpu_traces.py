@@ -65,12 +65,8 @@ class EagerAttention(nn.Module):
         return self.proj(o)
 
 
-class SdpaAttention(nn.Module):
-    def __init__(self, dim, heads):
-        super().__init__()
-        self.heads = heads
-        self.qkv = nn.Linear(dim, dim * 3)
-        self.proj = nn.Linear(dim, dim)
+class SdpaAttention(EagerAttention):
+    """The same projections, attention through F.scaled_dot_product_attention."""
 
     def forward(self, x):
         b, n, d = x.shape

@@ -43,14 +43,15 @@ session that wrote this file):
 import bisect
 import decimal
 import fnmatch
-import gzip
 import json
+import os
 import re
 import sys
 
-decimal.getcontext().prec = 1000
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402  (load, to_ns: the independent reading reference)
+
 TIME_LIMIT = 2**62 - 1
-NUMBER_RE = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")
 PSTEP_RE = re.compile(r"ProfilerStep#[0-9]+\Z")
 PSTEP = "ProfilerStep#*"
 
@@ -135,38 +136,15 @@ def row_kind(row, name):
 
 # ---- reading -------------------------------------------------------------
 
-def _reject_constant(name):
-    raise ValueError("invalid JSON constant %s" % name)
-
-
 def load(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    if data[:3] == b"\xef\xbb\xbf":
-        data = data[3:]
-    top = json.loads(data.decode("utf-8"), parse_float=decimal.Decimal, parse_int=int,
-                     parse_constant=_reject_constant)
-    if isinstance(top, list):
-        return top
-    if isinstance(top, dict) and isinstance(top.get("traceEvents"), list):
-        return top["traceEvents"]
-    raise SystemExit("oracle_idle: %s: no traceEvents array" % path)
+    """The trace's events, read by tests/oracle.py (exact decimal times)."""
+    try:
+        return oracle.load(path)[1]
+    except oracle.NotATrace as exc:
+        raise SystemExit("oracle_idle: %s: %s" % (path, exc))
 
 
-def to_ns(v):
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, str):
-        if not NUMBER_RE.match(v):
-            return None
-        v = decimal.Decimal(v)
-    if isinstance(v, int):
-        return v * 1000
-    if isinstance(v, decimal.Decimal):
-        return int(v * 1000)
-    return None
+to_ns = oracle.to_ns  # decimal microseconds to int ns, truncated; None when not a number
 
 
 def id_text(v):

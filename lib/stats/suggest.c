@@ -454,35 +454,33 @@ static void msg_launch(struct text *t, const struct finding *f)
  * compilation.  A trace mostly made of them is no steady state, and no
  * steady-state advice is drawn from it.
  */
+static const enum idle_cause once[] = { IDLE_INIT, IDLE_CAPTURE, IDLE_COMPILE };
+
+#define NR_ONCE (sizeof(once) / sizeof(once[0]))
+
+/* Cause k's idle time on rank r, window and outside (nulls: 0). */
+static int64_t cause_ns(const struct report_rank *r, size_t k)
+{
+	return imax0(r->idle.in.by_cause[k]) + imax0(r->idle.outside.by_cause[k]);
+}
+
 static int64_t one_time_ns(const struct report_rank *r)
 {
-	static const enum idle_cause once[] = { IDLE_INIT, IDLE_CAPTURE, IDLE_COMPILE };
 	int64_t ns = 0;
 
-	for (size_t k = 0; k < 3; k++) {
-		if (r->idle.in.by_cause[once[k]] > 0)
-			ns += r->idle.in.by_cause[once[k]];
-		if (r->idle.outside.by_cause[once[k]] > 0)
-			ns += r->idle.outside.by_cause[once[k]];
-	}
+	for (size_t k = 0; k < NR_ONCE; k++)
+		ns += cause_ns(r, once[k]);
 	return ns;
 }
 
 /* The cause of one-time idle time with the most of it. */
 static enum idle_cause one_time_top(const struct report_rank *r)
 {
-	static const enum idle_cause once[] = { IDLE_INIT, IDLE_CAPTURE, IDLE_COMPILE };
 	enum idle_cause best = IDLE_INIT;
-	int64_t most = -1;
 
-	for (size_t k = 0; k < 3; k++) {
-		int64_t ns = imax0(r->idle.in.by_cause[once[k]]) + imax0(r->idle.outside.by_cause[once[k]]);
-
-		if (ns > most) {
-			most = ns;
+	for (size_t k = 1; k < NR_ONCE; k++)
+		if (cause_ns(r, once[k]) > cause_ns(r, best))
 			best = once[k];
-		}
-	}
 	return best;
 }
 
@@ -495,12 +493,10 @@ static int one_time_window(const struct report_rank *r, double ns, double share)
 {
 	if (!(ns > share * (double)r->span_ns))
 		return 0;
-	for (int k = 0; k < IDLE_NR_CAUSES; k++) {
-		if (k == IDLE_INIT || k == IDLE_CAPTURE || k == IDLE_COMPILE || k == IDLE_OTHER)
-			continue;
-		if ((double)(imax0(r->idle.in.by_cause[k]) + imax0(r->idle.outside.by_cause[k])) > ns)
+	/* the one-time causes are part of ns, so only another can pass it */
+	for (size_t k = 0; k < IDLE_NR_CAUSES; k++)
+		if (k != IDLE_OTHER && (double)cause_ns(r, k) > ns)
 			return 0;
-	}
 	return 1;
 }
 
@@ -562,6 +558,13 @@ static const char *top_host(const struct report_rank *r, enum idle_cause c)
 	return NULL;
 }
 
+/* The basis of an idle-* finding's time at stake, naming its cause. */
+static const char *const idle_basis[IDLE_NR_CAUSES] = {
+#define IDLE_BASIS(u, l, id) "device idle time caused by " #l " in the analysed window",
+	IDLE_CAUSES(IDLE_BASIS)
+#undef IDLE_BASIS
+};
+
 /*
  * idle-CAUSE: the device idles for that cause more than t[0] of the
  * analysed window (high above t[1]).  Quiet on a trace that is mostly
@@ -586,7 +589,7 @@ static int eval_idle(const struct report_rank *r, const double *t, struct findin
 	f->value = ns;
 	f->threshold = t[0] * (double)id->in.window_ns;
 	f->impact_ns = ns;
-	f->basis = "device idle time of this cause in the analysed window";
+	f->basis = idle_basis[c];
 	f->e.cause = (int)c;
 	f->e.idle_share = share;
 	f->e.window_ns = (double)id->in.window_ns;
@@ -611,9 +614,8 @@ IDLE_CAUSES_FOUND(IDLE_EVAL)
 static const struct {
 	const char *what, *pre, *post;
 } idle_words[IDLE_NR_CAUSES] = {
-	[IDLE_LAUNCH] = { "kernel launches (gaps of 1 ms or less between them)", "Capture ",
-			  " in graphs or use torch.compile(mode=\"reduce-overhead\"), and fuse "
-			  "small kernels: the host issues launches slower than the device runs them." },
+	/* launch: its advice names the vendor's graphs, written in msg_idle() */
+	[IDLE_LAUNCH] = { "kernel launches (gaps of 1 ms or less)", "", "" },
 	[IDLE_SYNC] = { "synchronising calls that empty its queue",
 			"Remove .item(), .cpu() and printing of tensors from ",
 			", read results a step later, and wait on events instead of synchronising." },
@@ -645,9 +647,10 @@ static void msg_idle(struct text *t, const struct finding *f)
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], host[96], adv[512];
 	int c = f->e.cause;
 
-	snprintf(t->m, sizeof(t->m), "%s: the device waits %s (%s of the %s) on %s.", t->where,
-		 FMT(v, f->value, UNIT_NS), FMT(a, f->e.idle_share, UNIT_RATIO),
-		 f->e.steps_window ? "steady steps" : "trace", idle_words[c].what);
+	/* the cause first: a headline cut to one line still names it */
+	snprintf(t->m, sizeof(t->m), "%s: the device waits on %s: %s, %s of the %s.", t->where,
+		 idle_words[c].what, FMT(v, f->value, UNIT_NS), FMT(a, f->e.idle_share, UNIT_RATIO),
+		 f->e.steps_window ? "steady steps" : "trace");
 	if (c == IDLE_LAUNCH && graphs_in_use(&f->e))
 		snprintf(adv, sizeof(adv), "Most kernels already run from graph replays: shorten "
 			 "the host work between replays and fuse small kernels.");

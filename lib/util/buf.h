@@ -25,6 +25,13 @@ void buf_release(struct buf *b);
 /* Make room for n more bytes.  Returns 0, or -1 (and sets oom). */
 int buf_reserve(struct buf *b, size_t n);
 
+/*
+ * The buffer as an array of elements of size bytes: element i, the array
+ * grown to hold it with the new elements zeroed.  NULL when out of memory
+ * (or when i * size overflows).  The pointer is valid until the next growth.
+ */
+void *buf_slot(struct buf *b, size_t i, size_t size);
+
 /* The part of buf_add() that grows the buffer: call buf_add(). */
 void buf_add_slow(struct buf *b, const void *p, size_t n);
 
