@@ -99,7 +99,7 @@ static const enum idle_cause class_order[] = { IDLE_CAPTURE, IDLE_COMPILE, IDLE_
 					       IDLE_MEMORY_MGMT, IDLE_SYNC };
 
 #define NR_CLASSES (sizeof(class_order) / sizeof(class_order[0]))
-#define NO_CLASS 0xff
+#define NO_CLASS IDLE_NR_CAUSES	/* no class; fits beside the causes, + 1 too */
 
 static int rule_matches(const struct name_rule *r, const char *s, size_t n)
 {
@@ -133,17 +133,32 @@ static unsigned char class_of(const char *s, size_t n, int sync)
 	return sync ? IDLE_SYNC : NO_CLASS;
 }
 
+/* What idle.c keeps per span name: counts for the slow first call, and its class. */
 struct idle_name_stat {
 	int64_t n, sum_ns;		/* spans of the name, their summed durations */
 	int64_t first_ts, first_dur;	/* the earliest (first in the file on ties) */
+	unsigned char cls[2];		/* class_of() + 1 as a plain span and as a sync call; 0 unknown */
+	unsigned char capture;		/* CAPTURE_BEGIN, CAPTURE_END or 0 */
 };
+
+enum { CAPTURE_BEGIN = 1, CAPTURE_END };
+
+/* Whether a name begins or ends a graph capture (capture_regions()). */
+static unsigned char capture_edge(const char *s, size_t n)
+{
+	if (memmem(s, n, "BeginCapture", 12) || memmem(s, n, "CaptureBegin", 12))
+		return CAPTURE_BEGIN;
+	if (memmem(s, n, "EndCapture", 10) || memmem(s, n, "CaptureEnd", 10))
+		return CAPTURE_END;
+	return 0;
+}
 
 struct idle_dev {
 	int64_t ts_ns, corr;
 };
 
 struct idle_call {
-	int64_t ts_ns, dur_ns;
+	int64_t ts_ns;
 	int64_t corr;		/* INT64_MIN: none */
 	uint32_t track : 31;
 	uint32_t launched : 1;	/* its correlation is some device item's */
@@ -185,12 +200,11 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 	uint32_t gpu_annot = strtab_find(st, "gpu_user_annotation", 19);
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));		/* local name id -> ours */
-	unsigned char *klass = calloc(nstr, 2);		/* [2 id + sync]: class + 1, 0 unknown */
 	unsigned char *npu = calloc(nstr, 1);			/* no cat: 0 unknown, 1 no, 2 call, 3 sync */
 	struct track_cache cache = { 0 };
 	int rc = -1;
 
-	if (!map || !klass || !npu)
+	if (!map || !npu)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -238,22 +252,22 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		if (track == STRTAB_OOM)
 			goto out;
 		if (c == EVC_RUNTIME || c == EVC_SYNC) {
-			struct idle_call r = { ev->ts_ns, ev->dur_ns,
+			struct idle_call r = { ev->ts_ns,
 					       ev->flags & EV_CORRELATION ? ev->correlation : INT64_MIN,
 					       track, 0, name };
 
 			buf_add(&d->calls, &r, sizeof(r));
 		}
-		if (!klass[2 * ev->name + sync]) {
-			const char *t = ev->name ? strtab_str(st, ev->name) : "";
-			size_t n = ev->name ? strtab_len(st, ev->name) : 0;
+		if (!s->cls[sync]) {	/* once per name and file: the rules match many patterns */
+			const char *t = name ? strtab_str(&d->names, name) : "";
+			size_t n = name ? strtab_len(&d->names, name) : 0;
 
-			klass[2 * ev->name + sync] = (unsigned char)(class_of(t, n, (int)sync) + 1);
+			s->cls[sync] = (unsigned char)(class_of(t, n, (int)sync) + 1);
+			s->capture = capture_edge(t, n);
 		}
-		if (klass[2 * ev->name + sync] - 1 != NO_CLASS || ev->dur_ns >= IDLE_HOST_WORK_NS) {
+		if (s->cls[sync] - 1 != NO_CLASS || ev->dur_ns >= IDLE_HOST_WORK_NS) {
 			struct idle_span r = { ev->ts_ns, ev->dur_ns, name, track,
-					       (unsigned char)(klass[2 * ev->name + sync] - 1), 0,
-					       { 0 } };
+					       (unsigned char)(s->cls[sync] - 1), 0, { 0 } };
 
 			buf_add(&d->spans, &r, sizeof(r));
 		}
@@ -261,7 +275,6 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 	rc = buf_ok(&d->dev) && buf_ok(&d->calls) && buf_ok(&d->spans) ? 0 : -1;
 out:
 	free(map);
-	free(klass);
 	free(npu);
 	return rc;
 }
@@ -270,7 +283,6 @@ out:
 struct gap {
 	int64_t a, b;
 	int64_t l;		/* the launch's start; b where none was found */
-	int64_t corr;		/* the next item's correlation; INT64_MIN: none */
 	uint32_t track;		/* the launching thread */
 	uint32_t host;		/* a name id of d->names; 0: none */
 	unsigned char found;	/* the thread is known */
@@ -295,87 +307,107 @@ static int64_t span_end(const struct idle_span *s)
 	return sat_add(s->ts_ns, s->dur_ns);
 }
 
-/* The gaps: the rank's span [t0, t1) less the busy runs. */
+/*
+ * The next gap after *prev (the end of the busy time so far; t0 at first)
+ * from busy run *i on: the rank's span [t0, t1) less the busy runs.  0 when
+ * there is none.
+ */
+static int next_gap(const struct interval *busy, size_t nr_busy, int64_t t1, size_t *i,
+		    int64_t *prev, struct gap *g)
+{
+	for (; *i <= nr_busy; (*i)++) {
+		int64_t lo = *i < nr_busy ? busy[*i].lo : t1, at = *prev;
+
+		if (*i < nr_busy)
+			*prev = imax(*prev, busy[*i].hi);
+		if (lo > at) {
+			*g = (struct gap){ at, lo, lo, 0, 0, 0, 0, *i < nr_busy, IDLE_OTHER, 0 };
+			(*i)++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Every gap, in time order; NULL when out of memory. */
 static struct gap *make_gaps(const struct interval *busy, size_t nr_busy, int64_t t0, int64_t t1,
 			     size_t *n)
 {
 	struct gap *g = malloc((nr_busy + 1) * sizeof(*g));
 	int64_t prev = t0;
-	size_t k = 0;
+	size_t i = 0;
 
-	if (!g)
-		return NULL;
-	for (size_t i = 0; i <= nr_busy; i++) {
-		int64_t lo = i < nr_busy ? busy[i].lo : t1;
-
-		if (lo > prev)
-			g[k++] = (struct gap){ prev, lo, lo, INT64_MIN, 0, 0, 0, 0, i < nr_busy, 0, 0 };
-		if (i < nr_busy)
-			prev = imax(prev, busy[i].hi);
-	}
-	*n = k;
+	*n = 0;
+	while (g && next_gap(busy, nr_busy, t1, &i, &prev, &g[*n]))
+		(*n)++;
 	return g;
 }
 
+/* 1 when corr is among v[0..n) (ascending), searched from *at, which it moves. */
+static int has_corr(const int64_t *v, size_t n, size_t *at, int64_t corr)
+{
+	*at = first_i64_lower_bound_from(v, sizeof(*v), n, *at, corr);
+	return *at < n && v[*at] == corr;
+}
+
+/* A gap's next item's correlation, and the gap. */
+struct gap_corr {
+	int64_t corr;
+	size_t gap;
+};
+
 /*
- * Each gap's next item by time, its correlation, and the first call with
- * it; mark the calls that launched some item.  Leaves the calls sorted by
- * correlation.
+ * Each gap's next item by time and its correlation; then one pass over the
+ * calls in file order marks those that launched some item and gives each
+ * gap the first call with its item's correlation.  No sort of the calls:
+ * the items' correlations and the gaps' are the sorted sides.  Releases the
+ * items.
  */
 static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 {
 	struct idle_dev *dev = (struct idle_dev *)(void *)d->dev.data;
 	struct idle_call *c = (struct idle_call *)(void *)d->calls.data;
-	size_t ndev = d->dev.len / sizeof(*dev), nc = d->calls.len / sizeof(*c);
+	size_t ndev = d->dev.len / sizeof(*dev), nc = d->calls.len / sizeof(*c), ngc = 0;
+	size_t at = 0, gat = 0;		/* cursors: the calls' correlations mostly ascend */
 	int64_t *corrs = malloc((ndev ? ndev : 1) * sizeof(*corrs));
-	uint32_t *id = calloc(nc ? nc : 1, sizeof(*id));
-	uint64_t *key = malloc((nc ? nc : 1) * sizeof(*key));
+	struct gap_corr *gc = malloc((ng ? ng : 1) * sizeof(*gc));
 	int rc = -1;
 
-	if (!corrs || !id || !key || sort_by_first_i64(dev, ndev, sizeof(*dev)))
+	if (!corrs || !gc || sort_by_first_i64(dev, ndev, sizeof(*dev)))
 		goto out;
 	for (size_t i = 0; i < ng; i++) {
 		size_t k = first_i64_lower_bound(dev, sizeof(*dev), 0, ndev, g[i].b);
 
 		if (g[i].has_next && k < ndev && dev[k].ts_ns == g[i].b)
-			g[i].corr = dev[k].corr;
+			gc[ngc++] = (struct gap_corr){ dev[k].corr, i };
 	}
 	for (size_t i = 0; i < ndev; i++)
 		corrs[i] = dev[i].corr;
-	for (size_t i = 0; i < nc; i++)
-		key[i] = sort_key_i64(c[i].corr);
-	if (sort_i64(corrs, ndev) || sort_recs_id_key(c, nc, sizeof(*c), id, 0, key))
+	buf_release(&d->dev);
+	if (sort_i64(corrs, ndev) || sort_by_first_i64(gc, ngc, sizeof(*gc)))
 		goto out;
-	for (size_t i = 0, k = 0; i < nc; i++) {
-		while (k < ndev && corrs[k] < c[i].corr)
-			k++;
-		c[i].launched = c[i].corr != INT64_MIN && k < ndev && corrs[k] == c[i].corr;
-	}
-	for (size_t i = 0; i < ng; i++) {
-		size_t lo = 0, hi = nc;
+	for (size_t i = 0; i < nc; i++) {
+		size_t k;
 
-		if (g[i].corr == INT64_MIN)
+		if (c[i].corr == INT64_MIN || !has_corr(corrs, ndev, &at, c[i].corr))
 			continue;
-		while (lo < hi) {	/* the first call with the correlation: file order kept */
-			size_t mid = lo + (hi - lo) / 2;
+		c[i].launched = 1;
+		k = gat = first_i64_lower_bound_from(gc, sizeof(*gc), ngc, gat, c[i].corr);
+		for (; k < ngc && gc[k].corr == c[i].corr; k++) {
+			struct gap *x = &g[gc[k].gap];
 
-			if (c[mid].corr < g[i].corr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < nc && c[lo].corr == g[i].corr) {
-			g[i].l = c[lo].ts_ns;
-			g[i].track = c[lo].track;
-			g[i].host = c[lo].name;
-			g[i].found = 1;
+			if (x->found)	/* an earlier call in the file had it */
+				continue;
+			x->l = c[i].ts_ns;
+			x->track = c[i].track;
+			x->host = c[i].name;
+			x->found = 1;
 		}
 	}
 	rc = 0;
 out:
 	free(corrs);
-	free(id);
-	free(key);
+	free(gc);
 	return rc;
 }
 
@@ -387,8 +419,12 @@ out:
 static int launches_by_time(struct idle *d, struct gap *g, size_t ng)
 {
 	struct idle_call *c = (struct idle_call *)(void *)d->calls.data;
-	size_t nc = d->calls.len / sizeof(*c);
+	size_t nc = d->calls.len / sizeof(*c), lost = 0;
 
+	for (size_t i = 0; i < ng; i++)
+		lost += !g[i].found;
+	if (!lost)	/* every launch found by correlation: no sort by time needed */
+		return 0;
 	if (sort_by_first_i64(c, nc, sizeof(*c)))
 		return -1;
 	for (size_t i = 0; i < ng; i++) {
@@ -447,39 +483,39 @@ static size_t span_bound(const struct idle_span *s, size_t n, uint32_t tr, int64
 	return lo;
 }
 
-/* 1 when name id of d->names contains p. */
-static int name_has(const struct idle *d, uint32_t id, const char *p)
-{
-	return id && memmem(strtab_str(&d->names, id), strtab_len(&d->names, id), p, strlen(p));
-}
-
 /*
  * Graph capture as one span per capture: from a stream's BeginCapture call
- * to the next EndCapture call on the same thread (CUDA runtime and driver,
- * HIP), or AscendCL's aclmdlRICaptureBegin to ...End.  Kernels launched
- * meanwhile do not run, so the device idles for the whole of it.  c[0..nc)
- * are sorted by thread, then time.  -1 when out of memory.
+ * to the end of the next EndCapture call on the same thread (CUDA runtime
+ * and driver, HIP), or AscendCL's aclmdlRICaptureBegin to ...End.  Kernels
+ * launched meanwhile do not run, so the device idles for the whole of it.
+ * The calls are capture spans themselves; s[0..n) are sorted by thread,
+ * then time.  Appends the regions to d->spans: 1 when it added some, -1
+ * when out of memory.
  */
-static int capture_regions(struct idle *d, const struct idle_call *c, size_t nc)
+static int capture_regions(struct idle *d, const struct idle_span *s, size_t n)
 {
-	size_t open = SIZE_MAX;
+	const struct idle_name_stat *st = (const struct idle_name_stat *)(void *)d->stats.data;
+	size_t open = SIZE_MAX, added = 0;
 
-	for (size_t i = 0; i < nc; i++) {
-		if (open != SIZE_MAX && c[open].track != c[i].track)
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].cls != IDLE_CAPTURE)
+			continue;
+		if (open != SIZE_MAX && s[open].track != s[i].track)
 			open = SIZE_MAX;
-		if (name_has(d, c[i].name, "BeginCapture") || name_has(d, c[i].name, "CaptureBegin")) {
+		if (st[s[i].name].capture == CAPTURE_BEGIN) {
 			open = i;
-		} else if (open != SIZE_MAX &&
-			   (name_has(d, c[i].name, "EndCapture") || name_has(d, c[i].name, "CaptureEnd"))) {
-			struct idle_span r = { c[open].ts_ns,
-					       sat_sub(sat_add(c[i].ts_ns, c[i].dur_ns), c[open].ts_ns),
-					       c[open].name, c[open].track, IDLE_CAPTURE, 0, { 0 } };
+		} else if (open != SIZE_MAX && st[s[i].name].capture == CAPTURE_END) {
+			struct idle_span r = { s[open].ts_ns,
+					       sat_sub(span_end(&s[i]), s[open].ts_ns), s[open].name,
+					       s[open].track, IDLE_CAPTURE, 0, { 0 } };
 
-			buf_add(&d->spans, &r, sizeof(r));
+			buf_add(&d->spans, &r, sizeof(r));	/* s may move: copied first */
+			s = (const struct idle_span *)(void *)d->spans.data;
 			open = SIZE_MAX;
+			added++;
 		}
 	}
-	return buf_ok(&d->spans) ? 0 : -1;
+	return !buf_ok(&d->spans) ? -1 : added > 0;
 }
 
 /*
@@ -493,11 +529,11 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 	struct idle_span *s = (struct idle_span *)(void *)d->spans.data;
 	const struct idle_name_stat *st = (const struct idle_name_stat *)(void *)d->stats.data;
 	size_t nc = d->calls.len / sizeof(*c), ns = d->spans.len / sizeof(*s);
-	size_t nmax = (nc > ns ? nc : ns) + nc / 2;	/* the capture regions may add nc / 2 spans */
+	size_t nmax = (nc > ns ? nc : ns) + ns / 2;	/* the capture regions may add ns / 2 spans */
 	uint32_t *id = malloc((nmax ? nmax : 1) * sizeof(*id));
 	uint64_t *key = malloc((nmax ? nmax : 1) * sizeof(*key));
-	size_t *pre = malloc((nc + 1) * sizeof(*pre));	/* launching calls before each */
-	int rc = -1;
+	uint32_t *pre = malloc((nc + 1) * sizeof(*pre));	/* launching calls before each */
+	int rc = -1, added;
 
 	if (!id || !key || !pre)
 		goto out;
@@ -507,16 +543,20 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 	}
 	if (sort_recs_id_key(c, nc, sizeof(*c), id, max_track, key))
 		goto out;
-	if (capture_regions(d, c, nc))
-		goto out;
-	s = (struct idle_span *)(void *)d->spans.data;	/* it may have grown */
-	ns = d->spans.len / sizeof(*s);
-	for (size_t i = 0; i < ns; i++) {
-		id[i] = s[i].track;
-		key[i] = sort_key_i64(s[i].ts_ns);
+	for (int pass = 0; pass < 2; pass++) {	/* again after capture regions were added */
+		s = (struct idle_span *)(void *)d->spans.data;
+		ns = d->spans.len / sizeof(*s);
+		for (size_t i = 0; i < ns; i++) {
+			id[i] = s[i].track;
+			key[i] = sort_key_i64(s[i].ts_ns);
+		}
+		if (sort_recs_id_key(s, ns, sizeof(*s), id, max_track, key))
+			goto out;
+		if (pass || (added = capture_regions(d, s, ns)) == 0)
+			break;
+		if (added < 0)
+			goto out;
 	}
-	if (sort_recs_id_key(s, ns, sizeof(*s), id, max_track, key))
-		goto out;
 	pre[0] = 0;
 	for (size_t i = 0; i < nc; i++)
 		pre[i + 1] = pre[i] + c[i].launched;
@@ -783,92 +823,115 @@ static int longer(const struct gap *i, const struct gap *j)
 	return i->b - i->a > j->b - j->a || (i->b - i->a == j->b - j->a && i->a < j->a);
 }
 
-/* Add the gaps, split at the window's edges, to rk->idle. */
-static int account(struct idle *d, struct gap *g, size_t ng, const struct interval *w,
-		   size_t nw, int with_steps, struct arena *a, struct report_rank *rk)
-{
-	struct report_idle *id = &rk->idle;
-	struct report_idle_part *in = &id->in, *out = &id->outside;
-	const struct report_steps *st = &rk->steps;
-	int64_t t0 = rk->start_ns, first_step = with_steps ? st->starts_ns[0] : INT64_MIN;
-	int64_t total = 0;
-	size_t top[IDLE_TOP_MAX], ntop = 0, wi = 0;
+/* The gaps added up as they come, in time order, into rk->idle. */
+struct tally {
+	const struct interval *w;	/* the window, merged, in order */
+	size_t nw, wi;			/* wi: the first window part not yet behind */
+	int64_t first_step;		/* INT64_MIN without steps */
+	int64_t total;			/* every gap's length */
+	struct gap top[IDLE_TOP_MAX];	/* the longest, longest first */
+	size_t ntop;
+};
 
-	in->window_ns = in->idle_ns = in->gaps = out->idle_ns = out->gaps = id->gaps_by_time = 0;
+static void tally_init(struct tally *t, const struct interval *w, size_t nw, int64_t first_step,
+		       struct report_rank *rk)
+{
+	struct report_idle_part *in = &rk->idle.in, *out = &rk->idle.outside;
+
+	memset(t, 0, sizeof(*t));
+	t->w = w;
+	t->nw = nw;
+	t->first_step = first_step;
+	in->window_ns = in->idle_ns = in->gaps = out->idle_ns = out->gaps = 0;
+	rk->idle.gaps_by_time = 0;
 	for (int k = 0; k < IDLE_NR_CAUSES; k++)
 		in->by_cause[k] = out->by_cause[k] = 0;
 	for (size_t i = 0; i < nw; i++)
 		in->window_ns += w[i].hi - w[i].lo;
-	for (size_t i = 0; i < ng; i++) {
-		/* before the first step: start-up, whatever the rules said */
-		int64_t lo = imin(imax(g[i].a, first_step), g[i].b), pre = lo - g[i].a, part = 0, rest;
-		size_t j;
+}
 
-		out->by_cause[IDLE_INIT] += pre;
-		while (wi < nw && w[wi].hi <= lo)
-			wi++;
-		for (j = wi; j < nw && w[j].lo < g[i].b; j++)
-			part += imax(0, imin(w[j].hi, g[i].b) - imax(w[j].lo, lo));
-		rest = (g[i].b - lo) - part;
-		g[i].in_ns = part;
-		if (part > 0) {
-			size_t h = 0;
+/* Add gap x (after every gap before it), split at the window's edges. */
+static void tally_gap(struct tally *t, struct gap x, struct report_idle *id)
+{
+	const struct interval *w = t->w;
+	/* before the first step: start-up, whatever the rules said */
+	int64_t lo = imin(imax(x.a, t->first_step), x.b), pre = lo - x.a, part = 0, rest;
 
-			while (h + 1 < IDLE_HIST_BUCKETS && part > idle_hist_max_ns(h))
-				h++;
-			id->hist_gaps[h]++;
-			id->hist_ns[h] += part;
-			in->by_cause[g[i].cause] += part;
-			in->idle_ns += part;
-			in->gaps++;
-			id->gaps_by_time += g[i].by_time;
-		}
-		if (rest > 0)
-			out->by_cause[g[i].cause] += rest;
-		out->gaps += pre + rest > 0;
-		total += g[i].b - g[i].a;
-		/* the longest gaps, kept in order */
-		if (ntop < IDLE_TOP_MAX || longer(&g[i], &g[top[ntop - 1]])) {
-			size_t k = ntop < IDLE_TOP_MAX ? ntop++ : ntop - 1;
+	id->outside.by_cause[IDLE_INIT] += pre;
+	while (t->wi < t->nw && w[t->wi].hi <= lo)
+		t->wi++;
+	for (size_t j = t->wi; j < t->nw && w[j].lo < x.b; j++)
+		part += imax(0, imin(w[j].hi, x.b) - imax(w[j].lo, lo));
+	rest = (x.b - lo) - part;
+	x.in_ns = part;
+	if (part > 0) {
+		size_t h = 0;
 
-			for (; k > 0 && longer(&g[i], &g[top[k - 1]]); k--)
-				top[k] = top[k - 1];
-			top[k] = i;
-		}
+		while (h + 1 < IDLE_HIST_BUCKETS && part > idle_hist_max_ns(h))
+			h++;
+		id->hist_gaps[h]++;
+		id->hist_ns[h] += part;
+		id->in.by_cause[x.cause] += part;
+		id->in.idle_ns += part;
+		id->in.gaps++;
+		id->gaps_by_time += x.by_time;
 	}
-	in->busy_ns = in->window_ns - in->idle_ns;
-	out->window_ns = rk->span_ns - in->window_ns;
-	out->idle_ns = total - in->idle_ns;
-	out->busy_ns = out->window_ns - out->idle_ns;
-	id->top = arena_alloc(a, (ntop ? ntop : 1) * sizeof(*id->top));
+	if (rest > 0)
+		id->outside.by_cause[x.cause] += rest;
+	id->outside.gaps += pre + rest > 0;
+	t->total += x.b - x.a;
+	if (t->ntop < IDLE_TOP_MAX || longer(&x, &t->top[t->ntop - 1])) {
+		size_t k = t->ntop < IDLE_TOP_MAX ? t->ntop++ : t->ntop - 1;
+
+		for (; k > 0 && longer(&x, &t->top[k - 1]); k--)
+			t->top[k] = t->top[k - 1];
+		t->top[k] = x;
+	}
+}
+
+/* The totals, and the longest gaps with their names in a. */
+static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
+			struct report_rank *rk)
+{
+	struct report_idle *id = &rk->idle;
+	int with_steps = t->first_step != INT64_MIN;
+
+	id->in.busy_ns = id->in.window_ns - id->in.idle_ns;
+	id->outside.window_ns = rk->span_ns - id->in.window_ns;
+	id->outside.idle_ns = t->total - id->in.idle_ns;
+	id->outside.busy_ns = id->outside.window_ns - id->outside.idle_ns;
+	id->top = arena_alloc(a, (t->ntop ? t->ntop : 1) * sizeof(*id->top));
 	if (!id->top)
 		return -1;
-	for (size_t k = 0; k < ntop; k++) {
-		const struct gap *x = &g[top[k]];
+	for (size_t k = 0; k < t->ntop; k++) {
+		const struct gap *x = &t->top[k];
 		struct report_idle_gap *y = &id->top[k];
 
-		y->start_ns = x->a - t0;
+		y->start_ns = x->a - rk->start_ns;
 		y->dur_ns = x->b - x->a;
-		y->cause = with_steps && x->b <= first_step ? IDLE_INIT : (enum idle_cause)x->cause;
+		y->cause = with_steps && x->b <= t->first_step ? IDLE_INIT : (enum idle_cause)x->cause;
 		y->in_window = x->in_ns > 0;
-		y->step = with_steps ? step_at(st, x->a) : -1;
+		y->step = with_steps ? step_at(&rk->steps, x->a) : -1;
 		y->host = x->host ? arena_strndup(a, strtab_str(&d->names, x->host),
 						  strtab_len(&d->names, x->host))
 				  : NULL;
 		if (x->host && !y->host)
 			return -1;
 	}
-	id->nr_top = ntop;
+	id->nr_top = t->ntop;
 	return 0;
 }
 
 int idle_finish(struct idle *d, const struct interval *busy, size_t nr_busy, struct arena *a,
 		struct report_rank *rk)
 {
+	const struct idle_call *c = (const struct idle_call *)(void *)d->calls.data;
+	size_t nc = d->calls.len / sizeof(*c), ng = 0, nw;
+	int64_t t0 = rk->start_ns, t1 = sat_add(rk->start_ns, rk->span_ns);
 	uint32_t max_track = 0;
 	struct interval *w = NULL;
 	struct gap *g = NULL;
-	size_t ng = 0, nw;
+	struct tally *t = NULL;
 	int rc = -1;
 
 	report_idle_null(&rk->idle);
@@ -877,22 +940,38 @@ int idle_finish(struct idle *d, const struct interval *busy, size_t nr_busy, str
 		rc = 0;
 		goto out;
 	}
-	for (size_t i = 0; i < d->calls.len / sizeof(struct idle_call); i++)
-		max_track = imax(max_track, ((struct idle_call *)(void *)d->calls.data)[i].track);
-	for (size_t i = 0; i < d->spans.len / sizeof(struct idle_span); i++)
-		max_track = imax(max_track, ((struct idle_span *)(void *)d->spans.data)[i].track);
-	g = make_gaps(busy, nr_busy, rk->start_ns, sat_add(rk->start_ns, rk->span_ns), &ng);
 	w = malloc((rk->steps.nr_durations + 1) * sizeof(*w));
-	if (!g || !w || launches_by_corr(d, g, ng) || launches_by_time(d, g, ng) ||
-	    prepare_spans(d, max_track) || attribute_all(d, g, ng, max_track))
+	t = malloc(sizeof(*t));
+	if (!w || !t)
 		goto out;
 	nw = steady_window(rk, w);
 	rk->idle.window = nw ? "steps" : "trace";
 	if (!nw) {
-		w[0] = (struct interval){ rk->start_ns, sat_add(rk->start_ns, rk->span_ns) };
+		w[0] = (struct interval){ t0, t1 };
 		nw = 1;
 	}
-	if (account(d, g, ng, w, nw, rk->idle.window[0] == 's', a, rk))
+	tally_init(t, w, nw, rk->idle.window[0] == 's' ? rk->steps.starts_ns[0] : INT64_MIN, rk);
+	if (nc) {
+		for (size_t i = 0; i < nc; i++)
+			max_track = imax(max_track, c[i].track);
+		for (size_t i = 0; i < d->spans.len / sizeof(struct idle_span); i++)
+			max_track = imax(max_track, ((struct idle_span *)(void *)d->spans.data)[i].track);
+		g = make_gaps(busy, nr_busy, t0, t1, &ng);
+		if (!g || launches_by_corr(d, g, ng) || launches_by_time(d, g, ng) ||
+		    prepare_spans(d, max_track) || attribute_all(d, g, ng, max_track))
+			goto out;
+		for (size_t i = 0; i < ng; i++)
+			tally_gap(t, g[i], &rk->idle);
+	} else {
+		/* no runtime call to tell a thread: every gap is "other", added as it comes */
+		struct gap x;
+		int64_t prev = t0;
+		size_t i = 0;
+
+		while (next_gap(busy, nr_busy, t1, &i, &prev, &x))
+			tally_gap(t, x, &rk->idle);
+	}
+	if (tally_finish(t, d, a, rk))
 		goto out;
 	if (rk->idle.window[0] == 's' && rk->idle.in.window_ns > 0)
 		rk->gpu.step_utilization =
@@ -901,6 +980,7 @@ int idle_finish(struct idle *d, const struct interval *busy, size_t nr_busy, str
 out:
 	free(g);
 	free(w);
+	free(t);
 	idle_release(d);
 	idle_init(d);
 	return rc;

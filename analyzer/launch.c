@@ -114,22 +114,7 @@ static int first_calls_init(struct first_calls *t)
 /* The first index of t's calls with a correlation not below corr. */
 static size_t lower_bound(struct first_calls *t, int64_t corr)
 {
-	const struct launch_call *c = t->c;
-	size_t lo, hi, step = 1;
-
-	/* Bracket it: every call before lo is below corr, none from hi on. */
-	if (t->at < t->n && c[t->at].corr < corr) {
-		for (lo = hi = t->at + 1; hi < t->n && c[hi].corr < corr; step *= 2) {
-			lo = hi + 1;
-			hi = t->n - hi > step ? hi + step : t->n;
-		}
-	} else {
-		for (lo = hi = t->at; lo > 0 && c[lo - 1].corr >= corr; step *= 2) {
-			hi = lo - 1;
-			lo = lo > step ? lo - step : 0;
-		}
-	}
-	t->at = first_i64_lower_bound(c, sizeof(*c), lo, hi, corr);	/* corr comes first */
+	t->at = first_i64_lower_bound_from(t->c, sizeof(*t->c), t->n, t->at, corr);	/* corr first */
 	return t->at;
 }
 
