@@ -206,6 +206,67 @@ static void steps(const struct report *r, struct buf *b)
 }
 
 /*
+ * Why the device waits (doc/idle.md): per rank, the steady window and the
+ * rest of the trace ("outside"), each with its idle time by cause; the
+ * causes' columns come from lib/model/idle_causes.h.  Ranks without device
+ * work have no rows.
+ */
+static void idle(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	buf_adds(b, "rank,part,window,window_ns,busy_ns,idle_ns,gaps");
+	for (int c = 0; c < IDLE_NR_CAUSES; c++)
+		buf_printf(b, ",%s_ns", idle_cause_key[c]);
+	buf_adds(b, "\r\n");
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_idle *id = &r->ranks[i].idle;
+
+		for (int part = 0; r->ranks[i].analysed && id->window && part < 2; part++) {
+			const struct report_idle_part *pt = part ? &id->outside : &id->in;
+
+			f_i64(&w, r->ranks[i].rank);
+			f_str(&w, part ? "outside" : "window");
+			f_str(&w, id->window);
+			f_i64(&w, pt->window_ns);
+			f_i64(&w, pt->busy_ns);
+			f_i64(&w, pt->idle_ns);
+			f_i64(&w, pt->gaps);
+			for (int c = 0; c < IDLE_NR_CAUSES; c++)
+				f_i64(&w, pt->by_cause[c]);
+			row_end(&w);
+		}
+	}
+}
+
+/* The longest gaps of each rank (report.json's idle.top), longest first. */
+static void idle_gaps(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	header(b, "rank,start_ns,dur_ns,cause,in_window,step,host");
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_idle *id = &r->ranks[i].idle;
+
+		for (size_t k = 0; r->ranks[i].analysed && id->window && k < id->nr_top; k++) {
+			const struct report_idle_gap *g = &id->top[k];
+
+			f_i64(&w, r->ranks[i].rank);
+			f_i64(&w, g->start_ns);
+			f_i64(&w, g->dur_ns);
+			f_str(&w, idle_cause_key[g->cause]);
+			f_i64(&w, g->in_window);
+			if (g->step >= 0)
+				f_i64(&w, g->step);
+			else
+				f_none(&w);
+			f_opt_str(&w, g->host);
+			row_end(&w);
+		}
+	}
+}
+
+/*
  * The catalogue's entries with a ranks.csv column, in column order, into
  * col[] (room for metric_nr); returns how many.
  */
@@ -356,6 +417,7 @@ static const struct {
 	{ "steps.csv", steps },		{ "ranks.csv", ranks },
 	{ "cross_rank.csv", cross_rank }, { "collectives.csv", collectives },
 	{ "suggestions.csv", suggestions }, { "cpu_ops.csv", cpu_ops },
+	{ "idle.csv", idle },		{ "idle_gaps.csv", idle_gaps },
 };
 
 int render_csv(const struct report *r, const char *dir, struct err *err)

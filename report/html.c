@@ -79,7 +79,7 @@ static void head(struct page *p, const char *title)
 {
 	static const char *const nav[][2] = {
 		{ "suggestions", "Suggestions" }, { "summary", "Summary" },
-		{ "collectives", "Who waits" },
+		{ "idle", "Why idle" },		{ "collectives", "Who waits" },
 		{ "phases", "Phases" },		{ "timeline", "Timeline" },
 		{ "steps", "Steps" },		{ "kernels", "Kernels" },
 		{ "operators", "Operators" },
@@ -159,6 +159,7 @@ int render_html(const struct report *r, const char *path, const struct render_op
 	/* what to change first, then the figures behind it */
 	html_suggestions(&p);
 	html_summary(&p);
+	html_idle(&p);
 	html_collectives(&p);
 	html_phases(&p);
 	html_timeline(&p);

@@ -100,6 +100,7 @@ void html_findings_lead(struct page *p);
 void html_phases(struct page *p);
 void html_timeline(struct page *p);
 void html_collectives(struct page *p);
+void html_idle(struct page *p);		/* html_idle.c */
 void html_steps(struct page *p);
 void html_kernels(struct page *p);
 void html_ops(struct page *p);		/* html_ops.c */

@@ -358,6 +358,39 @@ static int64_t shift_at(const int64_t *shift, size_t i)
 	return shift ? shift[i] : 0;
 }
 
+/* A gap is outlined on the timeline when it is at least 1 % of the axis. */
+static int gap_marked(const struct report_idle_gap *g, int64_t end)
+{
+	return g->dur_ns >= end / 100 && g->dur_ns > 0;
+}
+
+static size_t marked_gaps(const struct report *r, int64_t end)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		for (size_t k = 0; r->ranks[i].idle.window && k < r->ranks[i].idle.nr_top; k++)
+			n += gap_marked(&r->ranks[i].idle.top[k], end);
+	return n;
+}
+
+/* The ranks' longest gaps as "xlo xhi ylo yhi" rows (ms) into d, reset first. */
+static void idle_gaps(const struct report *r, const int64_t *shift, int64_t end, struct buf *d)
+{
+	buf_reset(d);
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		for (size_t k = 0; r->ranks[i].idle.window && k < r->ranks[i].idle.nr_top; k++) {
+			const struct report_idle_gap *g = &r->ranks[i].idle.top[k];
+			int64_t a = g->start_ns + shift_at(shift, i);
+
+			if (gap_marked(g, end))
+				buf_printf(d, "%.9g %.9g %.3f %.3f\n", (double)a / 1e6,
+					   (double)(a + g->dur_ns) / 1e6, (double)i - 0.45,
+					   (double)i + 0.45);
+		}
+	buf_adds(d, "-2 -1 0 0\n");	/* off the x range: never drawn, never empty */
+}
+
 void html_timeline(struct page *p)
 {
 	const struct report *r = p->r;
@@ -458,10 +491,18 @@ void html_timeline(struct page *p)
 					   i);
 		buf_adds(&d, "-1 0\n");	/* off the x range: never drawn, never empty */
 		gnuplot_data(&p->gp, &d);
-		buf_adds(&p->gp.script, " using 1:2 with points pt 7 ps 1.3 lc rgb '#d62728'\n");
+		buf_adds(&p->gp.script, " using 1:2 with points pt 7 ps 1.3 lc rgb '#d62728', ");
+		idle_gaps(r, shift, end, &d);
+		gnuplot_data(&p->gp, &d);
+		buf_adds(&p->gp.script, " using (($1+$2)/2):(($3+$4)/2):1:2:3:4 with boxxyerror "
+					"fs empty border lc rgb '#3a3a3a' lw 1.5 lc rgb '#3a3a3a'\n");
 		buf_release(&d);
 	}
 	series_legend(p, &s, -1, s.other);
+	if (marked_gaps(r, end))
+		buf_adds(p->b, "<p class=\"muted\">Outlined boxes are the longest gaps in "
+			       "device work, at least 1 % of the axis (see Why the device "
+			       "waits).</p>\n");
 	if (r->nr_stragglers)
 		buf_adds(p->b, "<p class=\"muted\"><span style=\"color:#d62728\">\xe2\x97\x8f</span> "
 			       "marks the end of the phases of a rank the others wait for (see Who "
