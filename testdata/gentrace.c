@@ -7,7 +7,7 @@
  *            [--generations G] [--loop steps-outer|blocks-outer]
  *            [--jitter F] [--slow-phase NAME=FACTOR] [--straggler R=FACTOR]
  *            [--frames F] [--warmup FACTOR] [--no-wait] [--clock-shift R=SECONDS]
- *            [--level L] [--plain]
+ *            [--plant KIND@STEP=MS]... [--level L] [--plain]
  *            [--truth PATH] -o PREFIX
  *
  * writes PREFIX-rank{R}.trace.json.gz (or .json with --plain) per rank and
@@ -39,6 +39,13 @@
  * one denoising step, the post-denoising part) CPU events come first in start
  * order, then GPU events in launch order.  The three region spans, which
  * outlast a unit, are written when they end, and the metadata at the very end.
+ *
+ * --plant puts a host stall at the start of a step: a DataLoader fetch, CPU
+ * preprocessing, a handle creation, an allocation, a graph instantiation, a
+ * compilation or a gloo collective of MS milliseconds, or MS synchronising
+ * .item() calls.  The device idles meanwhile; the truth lists each gap it
+ * opens (from the device's last end to its next start, as the generator
+ * scheduled them) with the cause doc/idle.md gives it.
  *
  * Memory: one output buffer of SINK_BUF bytes and the records of one unit;
  * the only thing that grows with the trace is the list of GPU intervals the
@@ -628,6 +635,42 @@ static const struct op ops[NR_OPS] = {
 
 /* ---- annotations (phases) ---- */
 
+/*
+ * What --plant KIND@STEP=MS puts on the CPU thread before a step's first
+ * launch, and the cause doc/idle.md's rules give the device gap it opens.
+ * The names are real ones: PyTorch's DataLoader iterator, a CPU operator of
+ * torchvision's resize, CUDA runtime calls, Dynamo's dynamo_timed span and
+ * ProcessGroupGloo's.  "sync" is not a span: MS .item() calls, each after a
+ * small kernel, each draining the queue.
+ */
+enum plant_kind { P_DATALOADER, P_HOSTPREP, P_INIT, P_MEMORY, P_CAPTURE, P_COMPILE, P_GLOO,
+		  P_SYNC, P_NR };
+
+static const struct {
+	const char *key;	/* --plant's KIND */
+	const char *cause;	/* doc/idle.md's cause of the gap */
+	int runtime;		/* a CUDA runtime call; else a CPU operator */
+	const char *name;	/* the host span, and the gap's host activity */
+} plant_kinds[P_NR] = {
+	[P_DATALOADER] = { "dataloader", "data_loading", 0,
+			   "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__" },
+	[P_HOSTPREP] = { "hostprep", "host_compute", 0, "aten::_upsample_bicubic2d_aa" },
+	[P_INIT] = { "init", "init", 1, "cudaStreamCreateWithPriority" },
+	[P_MEMORY] = { "memory", "memory_mgmt", 1, "cudaMalloc" },
+	[P_CAPTURE] = { "capture", "capture", 1, "cudaGraphInstantiateWithFlags" },
+	[P_COMPILE] = { "compile", "compile", 0, "entire_frame_compile" },
+	[P_GLOO] = { "gloo", "collective_wait", 0, "gloo:all_reduce" },
+	[P_SYNC] = { "sync", "sync", 0, "aten::item" },
+};
+
+#define MAX_PLANTS 32
+
+struct plant {
+	enum plant_kind kind;
+	int step;		/* ProfilerStep# number */
+	int64_t amount;		/* ns; for P_SYNC, how many .item() calls */
+};
+
 enum ann {
 	A_PRE, A_DENOISE, A_POST,	/* the top-level fastvideo regions */
 	A_TEXT_ENC, A_PSTEP, A_DSTEP, A_BLOCK, A_VAE, A_NR
@@ -675,6 +718,8 @@ struct opts {
 	int no_wait;		/* ranks do not wait for each other in collectives */
 	int generations;	/* videos per rank, one after the other */
 	int blocks_outer;	/* --loop blocks-outer: each block holds its own steps */
+	struct plant plants[MAX_PLANTS];
+	int nr_plants;
 	const char *prefix;
 	const char *truth;	/* NULL: PREFIX-truth.json */
 	char cmdline[1024];
@@ -683,7 +728,7 @@ struct opts {
 /* ---- records of one unit of work ---- */
 
 enum rec_kind { R_SKIP, R_ANNOT, R_GANNOT, R_OP, R_RUNTIME, R_KERNEL, R_MEMCPY, R_MEMSET,
-		R_MEMORY };
+		R_MEMORY, R_PLANT };
 
 struct rec {
 	int64_t ts, dur;
@@ -744,6 +789,13 @@ struct ivals {
 	size_t n, cap;
 };
 
+/* A device gap a --plant opened: [start, end) on the rank's clock. */
+struct planted_gap {
+	enum plant_kind kind;
+	int step;
+	int64_t start, end;
+};
+
 struct truth {
 	int64_t total, by_ph[PH_NR], by_cat[C_NR];
 	int64_t min_ts, max_end;
@@ -758,6 +810,8 @@ struct truth {
 	int nr_gens;
 	int64_t peak_alloc[2], peak_reserved[2];	/* [0] the GPU, [1] the CPU (-1) */
 	struct ivals gpu_iv[3];		/* compute kernels, comm kernels, memcpy/memset */
+	struct planted_gap *planted;
+	size_t nr_planted;
 };
 
 /* One generation's extent and the completion time of each of its blocks. */
@@ -795,6 +849,8 @@ struct gen {
 	struct open_ann stack[8];
 	int depth;
 	int gen;		/* the generation being made */
+	int gap_open;		/* a plant idled the device: the next launch ends the gap */
+	struct planted_gap gap;
 	struct recs cpu_recs, gpu_recs;
 	struct sink out;
 	int64_t nr_written;
@@ -1038,6 +1094,33 @@ static void emit_runtime(struct gen *g, const struct rec *r)
 	note(g, PH_S, C_AC2G, r->ts, 0);
 }
 
+/* A --plant span: v[0] its kind; a runtime call carries a correlation that launches nothing. */
+static void emit_plant(struct gen *g, const struct rec *r)
+{
+	int rt = plant_kinds[r->v[0]].runtime;
+	const char *name = plant_kinds[r->v[0]].name;
+	char *p = ev_start(g);
+
+	if (rt)
+		p = PUT(p, "\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"");
+	else
+		p = PUT(p, "\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"");
+	p = put_mem(p, name, strlen(name));
+	p = put_pid_tid_ts_dur(p, g->pid, g->pid, r->ts, r->dur);
+	p = PUT(p, "\"External id\": ");
+	p = put_i64(p, r->ext);
+	if (rt) {
+		p = PUT(p, ", \"correlation\": ");
+		p = put_i64(p, r->corr);
+	} else {
+		p = PUT(p, ",\"Ev Idx\": ");
+		p = put_i64(p, r->v[1]);
+	}
+	p = PUT(p, "\n    }\n  }");
+	sink_done(&g->out, p);
+	note(g, PH_X, rt ? C_RUNTIME : C_CPU_OP, r->ts, r->dur);
+}
+
 static void emit_gpu(struct gen *g, const struct rec *r)
 {
 	const struct op *op = &ops[r->op];
@@ -1155,6 +1238,9 @@ static void emit_rec(struct gen *g, const struct rec *r)
 		break;
 	case R_MEMORY:
 		emit_memory(g, r);
+		break;
+	case R_PLANT:
+		emit_plant(g, r);
 		break;
 	}
 }
@@ -1375,6 +1461,12 @@ static void launch(struct gen *g, int opi)
 	}
 	if (dur < 1000)
 		dur = 1000;
+	if (g->gap_open) {
+		g->gap.end = start;
+		g->t.planted = xrealloc(g->t.planted, (g->t.nr_planted + 1) * sizeof(g->gap));
+		g->t.planted[g->t.nr_planted++] = g->gap;
+		g->gap_open = 0;
+	}
 	g->stream_free[slot] = start + dur;
 	if (op->flags & OP_WAIT)
 		g->compute_barrier = start + dur;
@@ -1407,6 +1499,52 @@ static void launch(struct gen *g, int opi)
 	g->cpu += cpu_us(g, 1, 3);
 	g->cpu_recs.r[outer].dur = g->cpu - g->cpu_recs.r[outer].ts;
 	g->cpu += cpu_us(g, 2, 12);	/* Python between ops */
+}
+
+/* The device is idle from the end of its last item until the next launch runs. */
+static void gap_begin(struct gen *g, enum plant_kind kind, int step)
+{
+	int64_t end = 0;
+
+	for (int i = 0; i < NR_STREAMS; i++)
+		if (g->stream_free[i] > end)
+			end = g->stream_free[i];
+	g->gap = (struct planted_gap){ kind, step, end, 0 };
+	g->gap_open = 1;
+}
+
+/* The --plant stalls of ProfilerStep#step, each before the next launch. */
+static void plant(struct gen *g, int step)
+{
+	for (int i = 0; i < g->o->nr_plants; i++) {
+		const struct plant *pl = &g->o->plants[i];
+		struct rec *r;
+
+		if (pl->step != step)
+			continue;
+		if (pl->kind == P_SYNC) {
+			/* each gap ends where the next launch runs (launch() records it) */
+			for (int64_t k = 0; k < pl->amount; k++) {
+				launch(g, OP_MEAN);
+				launch(g, OP_ITEM);	/* blocks until every stream is done */
+				gap_begin(g, P_SYNC, step);
+			}
+			continue;
+		}
+		if (g->gap_open)	/* a kernel between two stalls: a gap each */
+			launch(g, OP_MEAN);
+		gap_begin(g, pl->kind, step);
+		r = &g->cpu_recs.r[recs_push(&g->cpu_recs)];
+		r->kind = R_PLANT;
+		r->ts = g->cpu;
+		r->dur = pl->amount;
+		r->ext = ++g->ext;
+		r->v[0] = pl->kind;
+		r->v[1] = g->ev_idx++;
+		if (plant_kinds[pl->kind].runtime)
+			r->corr = ++g->corr;
+		g->cpu += pl->amount + cpu_us(g, 2, 12);
+	}
 }
 
 static void gen_pre(struct gen *g)
@@ -1471,6 +1609,7 @@ static void step_begin(struct gen *g, int pstep, int dstep)
 	ann_open(g, A_PSTEP, pstep);
 	ann_open(g, A_DSTEP, dstep);
 	mem_event(g, 64, -1);
+	plant(g, pstep);
 	launch(g, OP_TIMESTEP_H2D);
 	launch(g, OP_TEMB);
 	launch(g, OP_SILU);
@@ -1980,6 +2119,17 @@ static void write_rank_truth(FILE *f, struct gen *g, const char *file, int last)
 		fprintf(f, "%s%lld", i ? ", " : "", (long long)t->steps_ns[i]);
 	fprintf(f, "]},\n");
 	write_gen_truth(f, g);
+	fprintf(f, "      \"planted\": [");
+	for (size_t i = 0; i < t->nr_planted; i++) {
+		const struct planted_gap *x = &t->planted[i];
+
+		fprintf(f, "%s\n        {\"kind\": \"%s\", \"cause\": \"%s\", \"host\": \"%s\", "
+			   "\"step\": %d, \"start_ns\": %lld, \"dur_ns\": %lld}",
+			i ? "," : "", plant_kinds[x->kind].key, plant_kinds[x->kind].cause,
+			plant_kinds[x->kind].name, x->step, (long long)(x->start - t->min_ts),
+			(long long)(x->end - x->start));
+	}
+	fprintf(f, "%s],\n", t->nr_planted ? "\n      " : "");
 	fprintf(f, "      \"memory\": [{\"device\": -1, \"peak_allocated\": %lld, "
 		   "\"peak_reserved\": %lld}, {\"device\": %d, \"peak_allocated\": %lld, "
 		   "\"peak_reserved\": %lld}]\n",
@@ -1999,6 +2149,7 @@ static void truth_release(struct truth *t)
 	for (int c = 0; c < 3; c++)
 		free(t->gpu_iv[c].v);
 	free(t->steps_ns);
+	free(t->planted);
 }
 
 /* ---- command line ---- */
@@ -2033,6 +2184,10 @@ static void usage(FILE *f)
 		"                         another host (repeatable)\n"
 		"  --warmup F             the first step's GPU work takes F times longer (default "
 		"1)\n"
+		"  --plant KIND@STEP=MS   before ProfilerStep#STEP's first launch, stall the\n"
+		"                         host MS milliseconds in: dataloader, hostprep, init,\n"
+		"                         memory, capture, compile, gloo; or sync@STEP=N: N\n"
+		"                         .item() calls (repeatable; the truth lists the gaps)\n"
 		"  --level L              gzip level 0..9 (default 1)\n"
 		"  --plain                write .json instead of .json.gz\n"
 		"  --truth PATH           write the truth there (default PREFIX-truth.json)\n"
@@ -2121,6 +2276,42 @@ static const char *need_arg(int argc, char **argv, int *i)
 	if (*i + 1 >= argc)
 		usage_error("option '%s' needs an argument", argv[*i]);
 	return argv[++*i];
+}
+
+/* --plant KIND@STEP=MS, or sync@STEP=N. */
+static void parse_plant(struct opts *o, const char *v)
+{
+	const char *at = strchr(v, '@'), *eq = at ? strchr(at, '=') : NULL;
+	struct plant *pl = &o->plants[o->nr_plants];
+	char step[16];
+	uint64_t u;
+	int k;
+
+	if (!eq || eq - at - 1 >= (long)sizeof(step))
+		usage_error("bad --plant '%s' (KIND@STEP=MS)", v);
+	for (k = 0; k < P_NR; k++)
+		if (strlen(plant_kinds[k].key) == (size_t)(at - v) &&
+		    !strncmp(v, plant_kinds[k].key, (size_t)(at - v)))
+			break;
+	if (k == P_NR)
+		usage_error("unknown --plant kind in '%s'", v);
+	if (o->nr_plants == MAX_PLANTS)
+		usage_error("more than %d --plant", MAX_PLANTS);
+	memcpy(step, at + 1, (size_t)(eq - at - 1));
+	step[eq - at - 1] = 0;
+	if (parse_u64(step, &u) || u > 1000000)
+		usage_error("bad step in --plant '%s'", v);
+	pl->kind = (enum plant_kind)k;
+	pl->step = (int)u;
+	if (k == P_SYNC) {
+		if (parse_u64(eq + 1, &u) || u < 1 || u > 100000)
+			usage_error("bad count in --plant '%s' (sync@STEP=1..100000)", v);
+		pl->amount = (int64_t)u;
+	} else if (parse_ppm(eq + 1, &pl->amount) || pl->amount < 1000) {
+		/* milliseconds read as parts per million of a millisecond: ns */
+		usage_error("bad milliseconds in --plant '%s' (0.001..1000)", v);
+	}
+	o->nr_plants++;
 }
 
 static void parse_args(int argc, char **argv, struct opts *o, int *have_steps)
@@ -2255,6 +2446,8 @@ static void parse_args(int argc, char **argv, struct opts *o, int *have_steps)
 			if (parse_u64(num, &u) || u >= MAX_RANKS)
 				usage_error("bad rank in --clock-shift '%s'", v);
 			o->clock_shift_ns[u] = (int64_t)sec * 1000000000LL;
+		} else if (!strcmp(a, "--plant")) {
+			parse_plant(o, need_arg(argc, argv, &i));
 		} else if (!strcmp(a, "--straggler")) {
 			const char *eq;
 			char num[16];
