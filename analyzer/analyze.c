@@ -289,7 +289,8 @@ static int64_t start_unix(const struct file_result *res)
  * except that phases and cpuops read the placement.  With threads to spare
  * (one large file) they run as tasks: this thread places the launches and
  * then runs cpuops, the longest chain; another runs gpu meanwhile, then
- * phases.  All of them mostly wait on fresh memory and cache misses, so
+ * idle's preparation (idle_prepare(), which reads only its own records),
+ * then phases.  All of them mostly wait on fresh memory and cache misses, so
  * running gpu beside the placing saves most of its time, for a few MB more
  * at the peak (the two scratch arrays at once).
  */
@@ -298,7 +299,7 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	struct report_rank *rk = &res->rank;
 	struct arena a_gpu, a_cpu, a_phases;
 	struct placement pl = { 0 };
-	int rc_place = 0, rc_gpu = 0, rc_cpu = 0, rc_phases = 0;
+	int rc_place = 0, rc_gpu = 0, rc_cpu = 0, rc_phases = 0, rc_idle = 0;
 
 	if (memory_finish(&res->mem, &res->info, min_ts, &res->arena, rk))
 		return -1;
@@ -307,11 +308,13 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	arena_init(&a_phases);
 #pragma omp parallel num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
 	default(none) shared(res, rk, min_ts, pl, a_gpu, a_cpu, a_phases, rc_place, rc_gpu, \
-			     rc_cpu, rc_phases)
+			     rc_cpu, rc_phases, rc_idle)
 #pragma omp single
 	{
 #pragma omp task default(none) shared(res, rk, a_gpu, rc_gpu)
 		rc_gpu = gpu_finish(&res->gpu, &a_gpu, rk);
+#pragma omp task default(none) shared(res, rc_idle)
+		rc_idle = idle_prepare(&res->idle);
 		rc_place = launches_place(&res->launches, strtab_count(&res->tracks), &pl);
 		if (!rc_place) {
 #pragma omp task default(none) shared(res, rk, min_ts, pl, a_phases, rc_phases)
@@ -324,7 +327,7 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	arena_adopt(&res->arena, &a_gpu);
 	arena_adopt(&res->arena, &a_cpu);
 	arena_adopt(&res->arena, &a_phases);
-	return rc_place || rc_gpu || rc_cpu || rc_phases ? -1 : 0;
+	return rc_place || rc_gpu || rc_cpu || rc_phases || rc_idle ? -1 : 0;
 }
 
 /* Compute the rank from what the read collected. */
@@ -354,10 +357,9 @@ static int finish(struct file_result *res, int nr_threads)
 		return -1;
 	rk->start_ns = min_ts;
 	if (comm_finish(&res->comm, &res->arena, rk) ||
-	    idle_finish(&res->idle, (const struct interval *)(void *)res->gpu.busy.data,
-			res->gpu.busy.len / sizeof(struct interval), &res->arena, rk))
+	    idle_finish(&res->idle, &res->gpu.busy, &res->arena, rk))
 		return -1;
-	buf_release(&res->gpu.busy);
+	interval_list_release(&res->gpu.busy);
 	if (res->phases.nr_too_deep) {
 		err_set(&e, -1, "%lld annotation spans nested more than %d deep left out of the phases",
 			(long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);

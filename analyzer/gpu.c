@@ -29,7 +29,7 @@ void gpu_init(struct gpu *g)
 	buf_init(&g->graph_corr);
 	buf_init(&g->kern_corr);
 	buf_init(&g->long_dur);
-	buf_init(&g->busy);
+	interval_list_init(&g->busy);
 }
 
 void gpu_release(struct gpu *g)
@@ -42,7 +42,7 @@ void gpu_release(struct gpu *g)
 	buf_release(&g->graph_corr);
 	buf_release(&g->kern_corr);
 	buf_release(&g->long_dur);
-	buf_release(&g->busy);
+	interval_list_release(&g->busy);
 }
 
 static int has_prefix(const char *s, size_t n, const char *prefix)
@@ -669,7 +669,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 				run.hi = hi > run.hi ? hi : run.hi;
 			} else {
 				if (run_open)
-					buf_add(&g->busy, &run, sizeof(run));
+					interval_list_add(&g->busy, run.lo, run.hi);
 				run = (struct interval){ lo, hi };
 				run_open = 1;
 			}
@@ -691,8 +691,8 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		}
 	}
 	if (run_open)
-		buf_add(&g->busy, &run, sizeof(run));
-	if (!buf_ok(&g->busy))
+		interval_list_add(&g->busy, run.lo, run.hi);
+	if (!buf_ok(&g->busy.bytes))
 		goto out;
 	ncomm += ndev_comm;
 	gp->memory_ns = interval_sweep_length(&mem);

@@ -18,6 +18,7 @@
 
 #include "buf.h"
 #include "event.h"
+#include "interval.h"
 #include "report.h"
 #include "strtab.h"
 
@@ -58,7 +59,7 @@ struct gpu {
 	int64_t last_kern_corr;	/* the last one added to kern_corr */
 	int64_t nr_graph_launches;
 	struct buf long_dur;	/* int64_t durations that gpu_rec.dur cannot hold */
-	struct buf busy;	/* struct interval[]: the busy runs, in time order, for idle.h */
+	struct interval_list busy;	/* the busy runs, in time order, for idle.h */
 };
 
 static inline int64_t gpu_rec_dur(const struct gpu *g, const struct gpu_rec *r)

@@ -11,6 +11,7 @@
 #include "idle.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,9 +161,16 @@ struct idle_dev {
 struct idle_call {
 	int64_t ts_ns;
 	int64_t corr;		/* INT64_MIN: none */
-	uint32_t track : 31;
+	uint32_t track : 30;
 	uint32_t launched : 1;	/* its correlation is some device item's */
+	uint32_t first : 1;	/* ... and no call before it in the file had it */
 	uint32_t name;
+};
+
+/* A launching call where it runs, for "a host span launched something". */
+struct launch_at {
+	int64_t ts_ns;
+	uint32_t track, pad;
 };
 
 struct idle_span {
@@ -254,7 +262,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		if (c == EVC_RUNTIME || c == EVC_SYNC) {
 			struct idle_call r = { ev->ts_ns,
 					       ev->flags & EV_CORRELATION ? ev->correlation : INT64_MIN,
-					       track, 0, name };
+					       track, 0, 0, name };
 
 			buf_add(&d->calls, &r, sizeof(r));
 		}
@@ -309,20 +317,23 @@ static int64_t span_end(const struct idle_span *s)
 
 /*
  * The next gap after *prev (the end of the busy time so far; t0 at first)
- * from busy run *i on: the rank's span [t0, t1) less the busy runs.  0 when
- * there is none.
+ * from the busy runs left in *busy: the rank's span [t0, t1) less the
+ * busy runs; *done once they are all read.  0 when there is none.
  */
-static int next_gap(const struct interval *busy, size_t nr_busy, int64_t t1, size_t *i,
-		    int64_t *prev, struct gap *g)
+static int next_gap(struct interval_cursor *busy, int64_t t1, int *done, int64_t *prev,
+		    struct gap *g)
 {
-	for (; *i <= nr_busy; (*i)++) {
-		int64_t lo = *i < nr_busy ? busy[*i].lo : t1, at = *prev;
+	struct interval run;
 
-		if (*i < nr_busy)
-			*prev = imax(*prev, busy[*i].hi);
+	while (!*done) {
+		int more = interval_cursor_next(busy, &run);
+		int64_t lo = more ? run.lo : t1, at = *prev;
+
+		*done = !more;
+		if (more)
+			*prev = imax(*prev, run.hi);
 		if (lo > at) {
-			*g = (struct gap){ at, lo, lo, 0, 0, 0, 0, *i < nr_busy, IDLE_OTHER, 0 };
-			(*i)++;
+			*g = (struct gap){ at, lo, lo, 0, 0, 0, 0, (unsigned char)more, IDLE_OTHER, 0 };
 			return 1;
 		}
 	}
@@ -330,24 +341,18 @@ static int next_gap(const struct interval *busy, size_t nr_busy, int64_t t1, siz
 }
 
 /* Every gap, in time order; NULL when out of memory. */
-static struct gap *make_gaps(const struct interval *busy, size_t nr_busy, int64_t t0, int64_t t1,
-			     size_t *n)
+static struct gap *make_gaps(const struct interval_list *busy, int64_t t0, int64_t t1, size_t *n)
 {
-	struct gap *g = malloc((nr_busy + 1) * sizeof(*g));
+	struct gap *g = malloc((busy->n + 1) * sizeof(*g));
+	struct interval_cursor cur;
 	int64_t prev = t0;
-	size_t i = 0;
+	int done = 0;
 
 	*n = 0;
-	while (g && next_gap(busy, nr_busy, t1, &i, &prev, &g[*n]))
+	interval_cursor_init(&cur, busy);
+	while (g && next_gap(&cur, t1, &done, &prev, &g[*n]))
 		(*n)++;
 	return g;
-}
-
-/* 1 when corr is among v[0..n) (ascending), searched from *at, which it moves. */
-static int has_corr(const int64_t *v, size_t n, size_t *at, int64_t corr)
-{
-	*at = first_i64_lower_bound_from(v, sizeof(*v), n, *at, corr);
-	return *at < n && v[*at] == corr;
 }
 
 /* A gap's next item's correlation, and the gap. */
@@ -357,64 +362,108 @@ struct gap_corr {
 };
 
 /*
- * Each gap's next item by time and its correlation; then one pass over the
- * calls in file order marks those that launched some item and gives each
- * gap the first call with its item's correlation.  No sort of the calls:
- * the items' correlations and the gaps' are the sorted sides.  Releases the
- * items.
+ * Mark the calls that launched some device item, and of those the first
+ * in the file with each correlation (the one a gap's item leads to): one
+ * pass over the calls in file order beside the items' correlations,
+ * sorted, with a bit per distinct correlation.  Sorts the items by time
+ * for the gaps.  Must run before the calls leave file order.
  */
-static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
+static int mark_launches(struct idle *d)
 {
 	struct idle_dev *dev = (struct idle_dev *)(void *)d->dev.data;
 	struct idle_call *c = (struct idle_call *)(void *)d->calls.data;
-	size_t ndev = d->dev.len / sizeof(*dev), nc = d->calls.len / sizeof(*c), ngc = 0;
-	size_t at = 0, gat = 0;		/* cursors: the calls' correlations mostly ascend */
+	size_t ndev = d->dev.len / sizeof(*dev), nc = d->calls.len / sizeof(*c), at = 0;
 	int64_t *corrs = malloc((ndev ? ndev : 1) * sizeof(*corrs));
-	struct gap_corr *gc = malloc((ng ? ng : 1) * sizeof(*gc));
+	unsigned char *seen = calloc(ndev / 8 + 1, 1);
 	int rc = -1;
 
-	if (!corrs || !gc || sort_by_first_i64(dev, ndev, sizeof(*dev)))
+	if (!corrs || !seen)
 		goto out;
+	for (size_t i = 0; i < ndev; i++)
+		corrs[i] = dev[i].corr;
+	if (sort_i64(corrs, ndev) || sort_by_first_i64(dev, ndev, sizeof(*dev)))
+		goto out;
+	for (size_t i = 0; i < nc; i++) {
+		if (c[i].corr == INT64_MIN)
+			continue;
+		/* the calls' correlations mostly ascend: gallop from the last */
+		at = first_i64_lower_bound_from(corrs, sizeof(*corrs), ndev, at, c[i].corr);
+		if (at == ndev || corrs[at] != c[i].corr)
+			continue;
+		c[i].launched = 1;
+		c[i].first = !(seen[at / 8] & (1u << (at % 8)));
+		seen[at / 8] |= (unsigned char)(1u << (at % 8));
+	}
+	rc = 0;
+out:
+	free(corrs);
+	free(seen);
+	return rc;
+}
+
+/*
+ * Each gap's next item by time and its correlation, then the first call
+ * with that correlation: the calls marked first are looked up among the
+ * gaps' correlations, sorted.  Releases the items.
+ */
+static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
+{
+	const struct idle_dev *dev = (const struct idle_dev *)(void *)d->dev.data;
+	const struct idle_call *c = (const struct idle_call *)(void *)d->calls.data;
+	size_t ndev = d->dev.len / sizeof(*dev), nc = d->calls.len / sizeof(*c), ngc = 0;
+	struct gap_corr *gc = malloc((ng ? ng : 1) * sizeof(*gc));
+
+	if (!gc)
+		return -1;
 	for (size_t i = 0; i < ng; i++) {
 		size_t k = first_i64_lower_bound(dev, sizeof(*dev), 0, ndev, g[i].b);
 
 		if (g[i].has_next && k < ndev && dev[k].ts_ns == g[i].b)
 			gc[ngc++] = (struct gap_corr){ dev[k].corr, i };
 	}
-	for (size_t i = 0; i < ndev; i++)
-		corrs[i] = dev[i].corr;
 	buf_release(&d->dev);
-	if (sort_i64(corrs, ndev) || sort_by_first_i64(gc, ngc, sizeof(*gc)))
-		goto out;
-	for (size_t i = 0; i < nc; i++) {
+	if (sort_by_first_i64(gc, ngc, sizeof(*gc))) {
+		free(gc);
+		return -1;
+	}
+	for (size_t i = 0; i < nc && ngc; i++) {
 		size_t k;
 
-		if (c[i].corr == INT64_MIN || !has_corr(corrs, ndev, &at, c[i].corr))
+		if (!c[i].first)
 			continue;
-		c[i].launched = 1;
-		k = gat = first_i64_lower_bound_from(gc, sizeof(*gc), ngc, gat, c[i].corr);
+		k = first_i64_lower_bound(gc, sizeof(*gc), 0, ngc, c[i].corr);
 		for (; k < ngc && gc[k].corr == c[i].corr; k++) {
 			struct gap *x = &g[gc[k].gap];
 
-			if (x->found)	/* an earlier call in the file had it */
-				continue;
 			x->l = c[i].ts_ns;
 			x->track = c[i].track;
 			x->host = c[i].name;
 			x->found = 1;
 		}
 	}
-	rc = 0;
-out:
-	free(corrs);
 	free(gc);
-	return rc;
+	return 0;
+}
+
+#define IDLE_SCAN_LOST 8	/* this few gaps lost: a scan of the calls each, no sort */
+
+/* The call that starts last before lim (ties: the last in the file), from c[0..n) in file order. */
+static size_t last_call_before(const struct idle_call *c, size_t n, int64_t lim)
+{
+	size_t best = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].ts_ns < lim && (best == SIZE_MAX || c[i].ts_ns >= c[best].ts_ns))
+			best = i;
+	return best;
 }
 
 /*
- * The gaps whose launch no correlation found: the last call starting at or
- * before b (before a for the last gap, which has no next item).  Leaves the
- * calls sorted by time.
+ * The gaps whose launch no correlation found: the last call (any thread)
+ * starting at or before b, or before a for the trace's last gap, which has
+ * no next item; ties: the last in the file.  Every trace has that last
+ * gap, and most have no other: a few such gaps scan the calls, more sort
+ * them by time (stably: file order within a time).
  */
 static int launches_by_time(struct idle *d, struct gap *g, size_t ng)
 {
@@ -423,43 +472,54 @@ static int launches_by_time(struct idle *d, struct gap *g, size_t ng)
 
 	for (size_t i = 0; i < ng; i++)
 		lost += !g[i].found;
-	if (!lost)	/* every launch found by correlation: no sort by time needed */
+	if (!lost)
 		return 0;
-	if (sort_by_first_i64(c, nc, sizeof(*c)))
+	if (lost > IDLE_SCAN_LOST && sort_by_first_i64(c, nc, sizeof(*c)))
 		return -1;
 	for (size_t i = 0; i < ng; i++) {
-		/* calls before k start at or before b (strictly before a for the last gap) */
-		size_t k = g[i].has_next ? first_i64_lower_bound(c, sizeof(*c), 0, nc, sat_add(g[i].b, 1))
-					 : first_i64_lower_bound(c, sizeof(*c), 0, nc, g[i].a);
+		int64_t lim = g[i].has_next ? sat_add(g[i].b, 1) : g[i].a;
+		size_t k;
 
-		if (g[i].found || k == 0)
+		if (g[i].found)
 			continue;
-		g[i].track = c[k - 1].track;
-		g[i].host = c[k - 1].name;
+		if (lost > IDLE_SCAN_LOST) {
+			k = first_i64_lower_bound(c, sizeof(*c), 0, nc, lim);
+			k = k ? k - 1 : SIZE_MAX;
+		} else {
+			k = last_call_before(c, nc, lim);
+		}
+		if (k == SIZE_MAX)
+			continue;
+		g[i].track = c[k].track;
+		g[i].host = c[k].name;
 		g[i].found = 1;
 		if (g[i].has_next) {
-			g[i].l = c[k - 1].ts_ns;
+			g[i].l = c[k].ts_ns;
 			g[i].by_time = 1;
 		}
 	}
 	return 0;
 }
 
-/* Whether (track, ts) of a record comes before (tr, t). */
-static int before(uint32_t track, int64_t ts, uint32_t tr, int64_t t)
+/*
+ * The first of n records of `size` bytes, sorted by thread, then time, at
+ * or after (tr, t): each starts with its int64 time, its uint32 thread at
+ * track_off.
+ */
+static size_t track_time_bound(const void *v, size_t n, size_t size, size_t track_off,
+			       uint32_t tr, int64_t t)
 {
-	return track < tr || (track == tr && ts < t);
-}
-
-/* The first call of c[0..n) (sorted by thread, then time) at or after (tr, t). */
-static size_t call_bound(const struct idle_call *c, size_t n, uint32_t tr, int64_t t)
-{
+	const char *r = v;
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		int64_t ts;
+		uint32_t track;
 
-		if (before(c[mid].track, c[mid].ts_ns, tr, t))
+		memcpy(&ts, r + mid * size, sizeof(ts));
+		memcpy(&track, r + mid * size + track_off, sizeof(track));
+		if (track < tr || (track == tr && ts < t))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -467,20 +527,14 @@ static size_t call_bound(const struct idle_call *c, size_t n, uint32_t tr, int64
 	return lo;
 }
 
-/* Likewise for spans. */
 static size_t span_bound(const struct idle_span *s, size_t n, uint32_t tr, int64_t t)
 {
-	size_t lo = 0, hi = n;
+	return track_time_bound(s, n, sizeof(*s), offsetof(struct idle_span, track), tr, t);
+}
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (before(s[mid].track, s[mid].ts_ns, tr, t))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+static size_t launch_bound(const struct launch_at *l, size_t n, uint32_t tr, int64_t t)
+{
+	return track_time_bound(l, n, sizeof(*l), offsetof(struct launch_at, track), tr, t);
 }
 
 /*
@@ -519,29 +573,32 @@ static int capture_regions(struct idle *d, const struct idle_span *s, size_t n)
 }
 
 /*
- * Sort the calls and spans by thread, then time; mark each span that a
- * launching call on its thread starts inside, and the slow first calls
- * (init, unless a class before init in the table claimed the span).
+ * Sort the spans by thread, then time; mark each span that a launching
+ * call on its thread starts inside (those calls sorted the same way, apart,
+ * so that the calls keep file order), and the slow first calls (init,
+ * unless a class before init in the table claimed the span).
  */
 static int prepare_spans(struct idle *d, uint32_t max_track)
 {
-	struct idle_call *c = (struct idle_call *)(void *)d->calls.data;
+	const struct idle_call *c = (const struct idle_call *)(void *)d->calls.data;
 	struct idle_span *s = (struct idle_span *)(void *)d->spans.data;
 	const struct idle_name_stat *st = (const struct idle_name_stat *)(void *)d->stats.data;
-	size_t nc = d->calls.len / sizeof(*c), ns = d->spans.len / sizeof(*s);
+	size_t nc = d->calls.len / sizeof(*c), ns = d->spans.len / sizeof(*s), nl = 0;
 	size_t nmax = (nc > ns ? nc : ns) + ns / 2;	/* the capture regions may add ns / 2 spans */
 	uint32_t *id = malloc((nmax ? nmax : 1) * sizeof(*id));
 	uint64_t *key = malloc((nmax ? nmax : 1) * sizeof(*key));
-	uint32_t *pre = malloc((nc + 1) * sizeof(*pre));	/* launching calls before each */
+	struct launch_at *l = malloc((nc ? nc : 1) * sizeof(*l));
 	int rc = -1, added;
 
-	if (!id || !key || !pre)
+	if (!id || !key || !l)
 		goto out;
-	for (size_t i = 0; i < nc; i++) {
-		id[i] = c[i].track;
-		key[i] = sort_key_i64(c[i].ts_ns);
-	}
-	if (sort_recs_id_key(c, nc, sizeof(*c), id, max_track, key))
+	for (size_t i = 0; i < nc; i++)
+		if (c[i].launched) {
+			l[nl] = (struct launch_at){ c[i].ts_ns, c[i].track, 0 };
+			id[nl] = c[i].track;
+			key[nl++] = sort_key_i64(c[i].ts_ns);
+		}
+	if (sort_recs_id_key(l, nl, sizeof(*l), id, max_track, key))
 		goto out;
 	for (int pass = 0; pass < 2; pass++) {	/* again after capture regions were added */
 		s = (struct idle_span *)(void *)d->spans.data;
@@ -557,18 +614,15 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 		if (added < 0)
 			goto out;
 	}
-	pre[0] = 0;
-	for (size_t i = 0; i < nc; i++)
-		pre[i + 1] = pre[i] + c[i].launched;
 	for (size_t i = 0; i < ns; i++) {
 		const struct idle_name_stat *t = &st[s[i].name];
-		size_t lo = call_bound(c, nc, s[i].track, s[i].ts_ns);
-		size_t hi = call_bound(c, nc, s[i].track, span_end(&s[i]));
+		size_t lo = launch_bound(l, nl, s[i].track, s[i].ts_ns);
 		int later = s[i].cls == NO_CLASS || s[i].cls == IDLE_DATA_LOADING ||
 			    s[i].cls == IDLE_COLLECTIVE_WAIT || s[i].cls == IDLE_MEMORY_MGMT ||
 			    s[i].cls == IDLE_SYNC;
 
-		s[i].launched = pre[hi] > pre[lo];
+		/* a launch on its thread starting inside [ts, end) */
+		s[i].launched = lo < nl && l[lo].track == s[i].track && l[lo].ts_ns < span_end(&s[i]);
 		/* the slow first call: dur * (n - 1) >= FACTOR * (sum - dur), exactly */
 		if (later && t->n >= 2 && s[i].ts_ns == t->first_ts && s[i].dur_ns == t->first_dur &&
 		    s[i].dur_ns >= IDLE_SLOW_FIRST_NS &&
@@ -580,8 +634,28 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 out:
 	free(id);
 	free(key);
-	free(pre);
+	free(l);
 	return rc;
+}
+
+int idle_prepare(struct idle *d)
+{
+	const struct idle_call *c = (const struct idle_call *)(void *)d->calls.data;
+	const struct idle_span *s = (const struct idle_span *)(void *)d->spans.data;
+	size_t nc = d->calls.len / sizeof(*c), ns = d->spans.len / sizeof(*s);
+	uint32_t max_track = 0;
+
+	if (!nc)	/* idle_finish() then needs no thread: nothing to prepare */
+		return 0;
+	for (size_t i = 0; i < nc; i++)
+		max_track = c[i].track > max_track ? c[i].track : max_track;
+	for (size_t i = 0; i < ns; i++)
+		max_track = s[i].track > max_track ? s[i].track : max_track;
+	d->max_track = max_track;
+	if (mark_launches(d) || prepare_spans(d, max_track))
+		return -1;
+	d->prepared = 1;
+	return 0;
 }
 
 static int cmp_lo(const void *x, const void *y)
@@ -922,13 +996,11 @@ static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
 	return 0;
 }
 
-int idle_finish(struct idle *d, const struct interval *busy, size_t nr_busy, struct arena *a,
+int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *a,
 		struct report_rank *rk)
 {
-	const struct idle_call *c = (const struct idle_call *)(void *)d->calls.data;
-	size_t nc = d->calls.len / sizeof(*c), ng = 0, nw;
+	size_t nc = d->calls.len / sizeof(struct idle_call), ng = 0, nw;
 	int64_t t0 = rk->start_ns, t1 = sat_add(rk->start_ns, rk->span_ns);
-	uint32_t max_track = 0;
 	struct interval *w = NULL;
 	struct gap *g = NULL;
 	struct tally *t = NULL;
@@ -936,7 +1008,7 @@ int idle_finish(struct idle *d, const struct interval *busy, size_t nr_busy, str
 
 	report_idle_null(&rk->idle);
 	rk->gpu.step_utilization = NAN;
-	if (rk->gpu.no_device || !nr_busy || rk->span_ns <= 0) {
+	if (rk->gpu.no_device || !busy->n || rk->span_ns <= 0) {
 		rc = 0;
 		goto out;
 	}
@@ -952,23 +1024,23 @@ int idle_finish(struct idle *d, const struct interval *busy, size_t nr_busy, str
 	}
 	tally_init(t, w, nw, rk->idle.window[0] == 's' ? rk->steps.starts_ns[0] : INT64_MIN, rk);
 	if (nc) {
-		for (size_t i = 0; i < nc; i++)
-			max_track = imax(max_track, c[i].track);
-		for (size_t i = 0; i < d->spans.len / sizeof(struct idle_span); i++)
-			max_track = imax(max_track, ((struct idle_span *)(void *)d->spans.data)[i].track);
-		g = make_gaps(busy, nr_busy, t0, t1, &ng);
+		if (!d->prepared && idle_prepare(d))
+			goto out;
+		g = make_gaps(busy, t0, t1, &ng);
 		if (!g || launches_by_corr(d, g, ng) || launches_by_time(d, g, ng) ||
-		    prepare_spans(d, max_track) || attribute_all(d, g, ng, max_track))
+		    attribute_all(d, g, ng, d->max_track))
 			goto out;
 		for (size_t i = 0; i < ng; i++)
 			tally_gap(t, g[i], &rk->idle);
 	} else {
 		/* no runtime call to tell a thread: every gap is "other", added as it comes */
+		struct interval_cursor cur;
 		struct gap x;
 		int64_t prev = t0;
-		size_t i = 0;
+		int done = 0;
 
-		while (next_gap(busy, nr_busy, t1, &i, &prev, &x))
+		interval_cursor_init(&cur, busy);
+		while (next_gap(&cur, t1, &done, &prev, &x))
 			tally_gap(t, x, &rk->idle);
 	}
 	if (tally_finish(t, d, a, rk))

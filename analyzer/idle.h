@@ -5,11 +5,14 @@
  * the rule in full, and tests/oracle_idle.py an independent implementation.
  *
  * idle_collect() keeps, per batch, compact records of what the attribution
- * reads: device work with its correlation (16 bytes), runtime calls (32),
+ * reads: device work with its correlation (16 bytes), runtime calls (24),
  * and host spans that can explain a gap (32: those of a cause's names, and
  * any of at least IDLE_HOST_WORK_NS), with per-name counts for the slow
- * first call rule.  idle_finish() takes the busy runs gpu_finish() found
- * and the steps phases_finish() found, and fills rk->idle.
+ * first call rule.  idle_prepare() then does what needs nothing of the
+ * other analyses (which calls launched something, the spans by thread and
+ * time), so that it can run beside them; idle_finish() takes the busy runs
+ * gpu_finish() found and the steps phases_finish() found, and fills
+ * rk->idle.
  */
 #ifndef VT_IDLE_H
 #define VT_IDLE_H
@@ -35,6 +38,8 @@ struct idle {
 	struct buf calls;	/* runtime calls */
 	struct buf spans;	/* host spans kept */
 	int cann_rule;		/* device.c's rule of torch_npu's runtime calls */
+	uint32_t max_track;	/* the largest thread id of calls and spans (idle_prepare()) */
+	int prepared;		/* idle_prepare() ran */
 };
 
 void idle_init(struct idle *d);
@@ -49,11 +54,19 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		 struct strtab *tracks);
 
 /*
+ * After the last idle_collect(): mark the calls that launched device work,
+ * sort the spans and find which launched something.  Touches nothing but
+ * d.  -1 when out of memory.
+ */
+int idle_prepare(struct idle *d);
+
+/*
  * Fill rk->idle and rk->gpu.step_utilization from the busy runs (disjoint,
- * in time order) and rk's steps, span and start; strings in a.  Releases
+ * in time order) and rk's steps, span and start, after idle_prepare() (it
+ * runs it if not); strings in a.  Releases
  * what was collected.  -1 when out of memory.
  */
-int idle_finish(struct idle *d, const struct interval *busy, size_t nr_busy, struct arena *a,
+int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *a,
 		struct report_rank *rk);
 
 #endif

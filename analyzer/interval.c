@@ -61,3 +61,78 @@ int64_t interval_length(const struct interval *v, size_t n)
 	return total;
 }
 
+
+/*
+ * The list starts at INT64_MIN, so a first interval anywhere is a
+ * distance that fits in 64 unsigned bits; every sum wraps exactly.
+ */
+void interval_list_init(struct interval_list *l)
+{
+	buf_init(&l->bytes);
+	l->end = (uint64_t)INT64_MIN;
+	l->n = 0;
+}
+
+void interval_list_release(struct interval_list *l)
+{
+	buf_release(&l->bytes);
+	interval_list_init(l);
+}
+
+static unsigned char *put_varint(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+int interval_list_add(struct interval_list *l, int64_t lo, int64_t hi)
+{
+	unsigned char tmp[20], *p = tmp;
+
+	p = put_varint(p, (uint64_t)lo - l->end);
+	p = put_varint(p, (uint64_t)hi - (uint64_t)lo);
+	buf_add(&l->bytes, tmp, (size_t)(p - tmp));
+	l->end = (uint64_t)hi;
+	l->n++;
+	return buf_ok(&l->bytes) ? 0 : -1;
+}
+
+void interval_cursor_init(struct interval_cursor *c, const struct interval_list *l)
+{
+	c->p = (const unsigned char *)l->bytes.data;
+	c->end = c->p ? c->p + l->bytes.len : NULL;
+	c->at = (uint64_t)INT64_MIN;
+}
+
+/* A varint the list wrote: at most 10 bytes, never past the end. */
+static uint64_t get_varint(const unsigned char **p)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (**p & 0x80) {
+		v |= (uint64_t)(**p & 0x7f) << shift;
+		shift += 7;
+		(*p)++;
+	}
+	v |= (uint64_t)**p << shift;
+	(*p)++;
+	return v;
+}
+
+int interval_cursor_next(struct interval_cursor *c, struct interval *v)
+{
+	uint64_t lo;
+
+	if (c->p == c->end)
+		return 0;
+	lo = c->at + get_varint(&c->p);
+	c->at = lo + get_varint(&c->p);
+	v->lo = (int64_t)lo;
+	v->hi = (int64_t)c->at;
+	return 1;
+}

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "sat.h"
 
 struct interval {
@@ -56,5 +57,34 @@ static inline int64_t interval_sweep_length(const struct interval_sweep *s)
 {
 	return s->open ? sat_add(s->total, sat_sub(s->hi, s->lo)) : s->total;
 }
+
+/*
+ * Disjoint intervals in time order, packed for one reading in order: each
+ * as its distance from the end of the one before and its length, two
+ * LEB128 varints (a few bytes each where a struct interval takes 16).  The
+ * busy runs of a rank's device, which on a trace of nothing but kernels
+ * are as many as the kernels.
+ */
+struct interval_list {
+	struct buf bytes;
+	uint64_t end;		/* the last interval's end (as unsigned: exact wrap) */
+	size_t n;
+};
+
+void interval_list_init(struct interval_list *l);
+void interval_list_release(struct interval_list *l);
+
+/* Append [lo, hi): lo after the last end, hi > lo.  -1 when out of memory. */
+int interval_list_add(struct interval_list *l, int64_t lo, int64_t hi);
+
+struct interval_cursor {
+	const unsigned char *p, *end;
+	uint64_t at;		/* the end of the interval before */
+};
+
+void interval_cursor_init(struct interval_cursor *c, const struct interval_list *l);
+
+/* The next interval into *v: 1, or 0 at the end. */
+int interval_cursor_next(struct interval_cursor *c, struct interval *v);
 
 #endif

@@ -2,7 +2,8 @@
  * test_interval: unions, sweeps, lengths and overlaps against a reference
  * that marks every nanosecond of a small time line, on random intervals
  * (empty, touching, nested and out of order among them) and by hand on
- * the edges: touching intervals join, empty ones vanish.
+ * the edges: touching intervals join, empty ones vanish.  The packed list
+ * gives back what went in, from INT64_MIN to INT64_MAX.
  */
 #include "check.h"
 #include "interval.h"
@@ -131,10 +132,52 @@ static void test_edges(void)
 	CHECK_EQ_INT(sweep(one, 1), 10);
 }
 
+/* Random runs (short and huge distances) and the extremes, written and read back. */
+static void test_list(void)
+{
+	struct interval v[2000], got;
+	struct interval_list l;
+	struct interval_cursor c;
+	size_t n = 0, k = 0;
+	int64_t at = INT64_MIN;
+
+	interval_list_init(&l);
+	v[n++] = (struct interval){ INT64_MIN, INT64_MIN + 1 };
+	at = INT64_MIN + 1;
+	while (n < 1999) {
+		uint64_t r = next();
+		/* mostly short gaps and runs, sometimes seconds or far more */
+		int64_t gap = (int64_t)(r % 7 == 0 ? (next() >> 2) % ((uint64_t)1 << 50) : 1 + r % 5000);
+		int64_t len = (int64_t)(r % 11 == 0 ? (next() >> 2) % ((uint64_t)1 << 40) : 1 + r % 300);
+
+		if (at > INT64_MAX - gap - len - 2)
+			break;
+		v[n] = (struct interval){ at + gap, at + gap + len };
+		at = v[n++].hi;
+	}
+	v[n++] = (struct interval){ INT64_MAX - 1, INT64_MAX };
+	for (size_t i = 0; i < n; i++)
+		CHECK(interval_list_add(&l, v[i].lo, v[i].hi) == 0);
+	CHECK(l.n == n);
+	/* a few bytes a run, against 16 for struct interval */
+	CHECK(l.bytes.len < n * 8);
+	interval_cursor_init(&c, &l);
+	while (interval_cursor_next(&c, &got)) {
+		if (k < n)
+			CHECK_EQ_INT(got.lo, v[k].lo), CHECK_EQ_INT(got.hi, v[k].hi);
+		k++;
+	}
+	CHECK(k == n);
+	interval_list_release(&l);
+	interval_cursor_init(&c, &l);
+	CHECK(!interval_cursor_next(&c, &got));	/* empty: nothing to read */
+}
+
 int main(void)
 {
 	test_random();
 	test_sorted();
 	test_edges();
+	test_list();
 	return check_done("test_interval");
 }
