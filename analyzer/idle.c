@@ -19,6 +19,7 @@
 
 #include "device.h"
 #include "grow.h"
+#include "idle_calls.h"
 #include "sat.h"
 #include "sort.h"
 #include "track.h"
@@ -158,15 +159,6 @@ struct idle_dev {
 	int64_t ts_ns, corr;
 };
 
-struct idle_call {
-	int64_t ts_ns;
-	int64_t corr;		/* INT64_MIN: none */
-	uint32_t track : 30;
-	uint32_t launched : 1;	/* its correlation is some device item's */
-	uint32_t first : 1;	/* ... and no call before it in the file had it */
-	uint32_t name;
-};
-
 /* A launching call where it runs, for "a host span launched something". */
 struct launch_at {
 	int64_t ts_ns;
@@ -187,7 +179,7 @@ void idle_init(struct idle *d)
 	strtab_init(&d->names, 1);
 	buf_init(&d->stats);
 	buf_init(&d->dev);
-	buf_init(&d->calls);
+	idle_calls_init(&d->calls);
 	buf_init(&d->spans);
 	d->cann_rule = device_process_rule("CANN", 4);
 }
@@ -197,7 +189,7 @@ void idle_release(struct idle *d)
 	strtab_release(&d->names);
 	buf_release(&d->stats);
 	buf_release(&d->dev);
-	buf_release(&d->calls);
+	idle_calls_release(&d->calls);
 	buf_release(&d->spans);
 }
 
@@ -259,12 +251,14 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		track = track_id(tracks, &cache, b, ev);
 		if (track == STRTAB_OOM)
 			goto out;
+		if (track > d->max_track)
+			d->max_track = track;
 		if (c == EVC_RUNTIME || c == EVC_SYNC) {
 			struct idle_call r = { ev->ts_ns,
 					       ev->flags & EV_CORRELATION ? ev->correlation : INT64_MIN,
-					       track, 0, 0, name };
+					       track, name };
 
-			buf_add(&d->calls, &r, sizeof(r));
+			idle_calls_add(&d->calls, &r);
 		}
 		if (!s->cls[sync]) {	/* once per name and file: the rules match many patterns */
 			const char *t = name ? strtab_str(&d->names, name) : "";
@@ -280,7 +274,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			buf_add(&d->spans, &r, sizeof(r));
 		}
 	}
-	rc = buf_ok(&d->dev) && buf_ok(&d->calls) && buf_ok(&d->spans) ? 0 : -1;
+	rc = buf_ok(&d->dev) && idle_calls_ok(&d->calls) && buf_ok(&d->spans) ? 0 : -1;
 out:
 	free(map);
 	free(npu);
@@ -371,27 +365,29 @@ struct gap_corr {
 static int mark_launches(struct idle *d)
 {
 	struct idle_dev *dev = (struct idle_dev *)(void *)d->dev.data;
-	struct idle_call *c = (struct idle_call *)(void *)d->calls.data;
-	size_t ndev = d->dev.len / sizeof(*dev), nc = d->calls.len / sizeof(*c), at = 0;
+	size_t ndev = d->dev.len / sizeof(*dev), at = 0;
 	int64_t *corrs = malloc((ndev ? ndev : 1) * sizeof(*corrs));
 	unsigned char *seen = calloc(ndev / 8 + 1, 1);
+	struct idle_calls_cursor cur;
+	struct idle_call c;
 	int rc = -1;
 
-	if (!corrs || !seen)
+	if (!corrs || !seen || idle_calls_flags(&d->calls))
 		goto out;
 	for (size_t i = 0; i < ndev; i++)
 		corrs[i] = dev[i].corr;
 	if (sort_i64(corrs, ndev) || sort_by_first_i64(dev, ndev, sizeof(*dev)))
 		goto out;
-	for (size_t i = 0; i < nc; i++) {
-		if (c[i].corr == INT64_MIN)
+	idle_calls_begin(&cur, &d->calls);
+	while (idle_calls_next(&cur, &c)) {
+		if (c.corr == INT64_MIN)
 			continue;
 		/* the calls' correlations mostly ascend: gallop from the last */
-		at = first_i64_lower_bound_from(corrs, sizeof(*corrs), ndev, at, c[i].corr);
-		if (at == ndev || corrs[at] != c[i].corr)
+		at = first_i64_lower_bound_from(corrs, sizeof(*corrs), ndev, at, c.corr);
+		if (at == ndev || corrs[at] != c.corr)
 			continue;
-		c[i].launched = 1;
-		c[i].first = !(seen[at / 8] & (1u << (at % 8)));
+		d->calls.flags[cur.i - 1] = (unsigned char)(IDLE_CALL_LAUNCHED |
+				(seen[at / 8] & (1u << (at % 8)) ? 0 : IDLE_CALL_FIRST));
 		seen[at / 8] |= (unsigned char)(1u << (at % 8));
 	}
 	rc = 0;
@@ -409,9 +405,10 @@ out:
 static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 {
 	const struct idle_dev *dev = (const struct idle_dev *)(void *)d->dev.data;
-	const struct idle_call *c = (const struct idle_call *)(void *)d->calls.data;
-	size_t ndev = d->dev.len / sizeof(*dev), nc = d->calls.len / sizeof(*c), ngc = 0;
+	size_t ndev = d->dev.len / sizeof(*dev), ngc = 0;
 	struct gap_corr *gc = malloc((ng ? ng : 1) * sizeof(*gc));
+	struct idle_calls_cursor cur;
+	struct idle_call c;
 
 	if (!gc)
 		return -1;
@@ -426,18 +423,19 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 		free(gc);
 		return -1;
 	}
-	for (size_t i = 0; i < nc && ngc; i++) {
+	idle_calls_begin(&cur, &d->calls);
+	while (ngc && idle_calls_next(&cur, &c)) {
 		size_t k;
 
-		if (!c[i].first)
+		if (!(d->calls.flags[cur.i - 1] & IDLE_CALL_FIRST))
 			continue;
-		k = first_i64_lower_bound(gc, sizeof(*gc), 0, ngc, c[i].corr);
-		for (; k < ngc && gc[k].corr == c[i].corr; k++) {
+		k = first_i64_lower_bound(gc, sizeof(*gc), 0, ngc, c.corr);
+		for (; k < ngc && gc[k].corr == c.corr; k++) {
 			struct gap *x = &g[gc[k].gap];
 
-			x->l = c[i].ts_ns;
-			x->track = c[i].track;
-			x->host = c[i].name;
+			x->l = c.ts_ns;
+			x->track = c.track;
+			x->host = c.name;
 			x->found = 1;
 		}
 	}
@@ -447,15 +445,22 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 
 #define IDLE_SCAN_LOST 8	/* this few gaps lost: a scan of the calls each, no sort */
 
-/* The call that starts last before lim (ties: the last in the file), from c[0..n) in file order. */
-static size_t last_call_before(const struct idle_call *c, size_t n, int64_t lim)
+/* Set gap g's launch to call c, found by time. */
+static void found_by_time(struct gap *g, const struct idle_call *c)
 {
-	size_t best = SIZE_MAX;
+	g->track = c->track;
+	g->host = c->name;
+	g->found = 1;
+	if (g->has_next) {
+		g->l = c->ts_ns;
+		g->by_time = 1;
+	}
+}
 
-	for (size_t i = 0; i < n; i++)
-		if (c[i].ts_ns < lim && (best == SIZE_MAX || c[i].ts_ns >= c[best].ts_ns))
-			best = i;
-	return best;
+/* Where the gap's launch by time must start before: b inclusive, a for the last gap. */
+static int64_t by_time_limit(const struct gap *g)
+{
+	return g->has_next ? sat_add(g->b, 1) : g->a;
 }
 
 /*
@@ -463,41 +468,51 @@ static size_t last_call_before(const struct idle_call *c, size_t n, int64_t lim)
  * starting at or before b, or before a for the trace's last gap, which has
  * no next item; ties: the last in the file.  Every trace has that last
  * gap, and most have no other: a few such gaps scan the calls, more sort
- * them by time (stably: file order within a time).
+ * them by time (stably: file order within a time), unpacked.
  */
 static int launches_by_time(struct idle *d, struct gap *g, size_t ng)
 {
-	struct idle_call *c = (struct idle_call *)(void *)d->calls.data;
-	size_t nc = d->calls.len / sizeof(*c), lost = 0;
+	struct idle_calls_cursor cur;
+	struct idle_call c, *v;
+	size_t lost = 0, nc = d->calls.n;
 
 	for (size_t i = 0; i < ng; i++)
 		lost += !g[i].found;
+	if (lost && lost <= IDLE_SCAN_LOST) {
+		for (size_t i = 0; i < ng; i++) {
+			int64_t lim = by_time_limit(&g[i]);
+			struct idle_call best = { 0, 0, 0, 0 };
+			int any = 0;
+
+			idle_calls_begin(&cur, &d->calls);
+			while (!g[i].found && idle_calls_next(&cur, &c))
+				if (c.ts_ns < lim && (!any || c.ts_ns >= best.ts_ns)) {
+					best = c;
+					any = 1;
+				}
+			if (any)
+				found_by_time(&g[i], &best);
+		}
+		return 0;
+	}
 	if (!lost)
 		return 0;
-	if (lost > IDLE_SCAN_LOST && sort_by_first_i64(c, nc, sizeof(*c)))
+	if (!(v = malloc((nc ? nc : 1) * sizeof(*v))))
 		return -1;
-	for (size_t i = 0; i < ng; i++) {
-		int64_t lim = g[i].has_next ? sat_add(g[i].b, 1) : g[i].a;
-		size_t k;
-
-		if (g[i].found)
-			continue;
-		if (lost > IDLE_SCAN_LOST) {
-			k = first_i64_lower_bound(c, sizeof(*c), 0, nc, lim);
-			k = k ? k - 1 : SIZE_MAX;
-		} else {
-			k = last_call_before(c, nc, lim);
-		}
-		if (k == SIZE_MAX)
-			continue;
-		g[i].track = c[k].track;
-		g[i].host = c[k].name;
-		g[i].found = 1;
-		if (g[i].has_next) {
-			g[i].l = c[k].ts_ns;
-			g[i].by_time = 1;
-		}
+	idle_calls_begin(&cur, &d->calls);
+	while (idle_calls_next(&cur, &v[cur.i]))
+		;
+	if (sort_by_first_i64(v, nc, sizeof(*v))) {
+		free(v);
+		return -1;
 	}
+	for (size_t i = 0; i < ng; i++) {
+		size_t k = first_i64_lower_bound(v, sizeof(*v), 0, nc, by_time_limit(&g[i]));
+
+		if (!g[i].found && k)
+			found_by_time(&g[i], &v[k - 1]);
+	}
+	free(v);
 	return 0;
 }
 
@@ -580,10 +595,11 @@ static int capture_regions(struct idle *d, const struct idle_span *s, size_t n)
  */
 static int prepare_spans(struct idle *d, uint32_t max_track)
 {
-	const struct idle_call *c = (const struct idle_call *)(void *)d->calls.data;
 	struct idle_span *s = (struct idle_span *)(void *)d->spans.data;
 	const struct idle_name_stat *st = (const struct idle_name_stat *)(void *)d->stats.data;
-	size_t nc = d->calls.len / sizeof(*c), ns = d->spans.len / sizeof(*s), nl = 0;
+	size_t nc = d->calls.n, ns = d->spans.len / sizeof(*s), nl = 0;
+	struct idle_calls_cursor cur;
+	struct idle_call c;
 	size_t nmax = (nc > ns ? nc : ns) + ns / 2;	/* the capture regions may add ns / 2 spans */
 	uint32_t *id = malloc((nmax ? nmax : 1) * sizeof(*id));
 	uint64_t *key = malloc((nmax ? nmax : 1) * sizeof(*key));
@@ -592,11 +608,12 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 
 	if (!id || !key || !l)
 		goto out;
-	for (size_t i = 0; i < nc; i++)
-		if (c[i].launched) {
-			l[nl] = (struct launch_at){ c[i].ts_ns, c[i].track, 0 };
-			id[nl] = c[i].track;
-			key[nl++] = sort_key_i64(c[i].ts_ns);
+	idle_calls_begin(&cur, &d->calls);
+	while (idle_calls_next(&cur, &c))
+		if (d->calls.flags[cur.i - 1] & IDLE_CALL_LAUNCHED) {
+			l[nl] = (struct launch_at){ c.ts_ns, c.track, 0 };
+			id[nl] = c.track;
+			key[nl++] = sort_key_i64(c.ts_ns);
 		}
 	if (sort_recs_id_key(l, nl, sizeof(*l), id, max_track, key))
 		goto out;
@@ -640,19 +657,9 @@ out:
 
 int idle_prepare(struct idle *d)
 {
-	const struct idle_call *c = (const struct idle_call *)(void *)d->calls.data;
-	const struct idle_span *s = (const struct idle_span *)(void *)d->spans.data;
-	size_t nc = d->calls.len / sizeof(*c), ns = d->spans.len / sizeof(*s);
-	uint32_t max_track = 0;
-
-	if (!nc)	/* idle_finish() then needs no thread: nothing to prepare */
+	if (!d->calls.n)	/* idle_finish() then needs no thread: nothing to prepare */
 		return 0;
-	for (size_t i = 0; i < nc; i++)
-		max_track = c[i].track > max_track ? c[i].track : max_track;
-	for (size_t i = 0; i < ns; i++)
-		max_track = s[i].track > max_track ? s[i].track : max_track;
-	d->max_track = max_track;
-	if (mark_launches(d) || prepare_spans(d, max_track))
+	if (mark_launches(d) || prepare_spans(d, d->max_track))
 		return -1;
 	d->prepared = 1;
 	return 0;
@@ -999,7 +1006,7 @@ static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
 int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *a,
 		struct report_rank *rk)
 {
-	size_t nc = d->calls.len / sizeof(struct idle_call), ng = 0, nw;
+	size_t nc = d->calls.n, ng = 0, nw;
 	int64_t t0 = rk->start_ns, t1 = sat_add(rk->start_ns, rk->span_ns);
 	struct interval *w = NULL;
 	struct gap *g = NULL;

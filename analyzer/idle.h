@@ -5,10 +5,10 @@
  * the rule in full, and tests/oracle_idle.py an independent implementation.
  *
  * idle_collect() keeps, per batch, compact records of what the attribution
- * reads: device work with its correlation (16 bytes), runtime calls (24),
- * and host spans that can explain a gap (32: those of a cause's names, and
- * any of at least IDLE_HOST_WORK_NS), with per-name counts for the slow
- * first call rule.  idle_prepare() then does what needs nothing of the
+ * reads: device work with its correlation (16 bytes), runtime calls (about
+ * 6, packed: idle_calls.h), and host spans that can explain a gap (32:
+ * those of a cause's names, and any of at least IDLE_HOST_WORK_NS), with
+ * per-name counts for the slow first call rule.  idle_prepare() then does what needs nothing of the
  * other analyses (which calls launched something, the spans by thread and
  * time), so that it can run beside them; idle_finish() takes the busy runs
  * gpu_finish() found and the steps phases_finish() found, and fills
@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "event.h"
 #include "gpu.h"
+#include "idle_calls.h"
 #include "interval.h"
 #include "report.h"
 #include "strtab.h"
@@ -35,10 +36,10 @@ struct idle {
 	struct strtab names;	/* host span names, copies */
 	struct buf stats;	/* struct idle_name_stat per name id */
 	struct buf dev;		/* device work with a correlation */
-	struct buf calls;	/* runtime calls */
+	struct idle_calls calls;	/* runtime calls, packed */
 	struct buf spans;	/* host spans kept */
 	int cann_rule;		/* device.c's rule of torch_npu's runtime calls */
-	uint32_t max_track;	/* the largest thread id of calls and spans (idle_prepare()) */
+	uint32_t max_track;	/* the largest thread id of calls and spans */
 	int prepared;		/* idle_prepare() ran */
 };
 

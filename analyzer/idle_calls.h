@@ -1,0 +1,57 @@
+/*
+ * idle_calls: the runtime calls idle.c reads, packed in file order.
+ *
+ * The attribution reads the calls in file order (which launched something,
+ * the first with each correlation, the last before a time), so they are
+ * kept as a byte stream: per call, zigzag LEB128 varints of its start and
+ * correlation as differences from the call before, its thread (with a bit
+ * for "has a correlation") and its name id.  About 6 bytes a call where a
+ * struct takes 24; on a real trace a third of the events are such calls.
+ * Two flag bits per call live beside the stream, in a byte each.
+ */
+#ifndef VT_IDLE_CALLS_H
+#define VT_IDLE_CALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+struct idle_call {
+	int64_t ts_ns;
+	int64_t corr;		/* INT64_MIN: none */
+	uint32_t track, name;
+};
+
+struct idle_calls {
+	struct buf bytes;
+	int64_t last_ts, last_corr;
+	size_t n;
+	unsigned char *flags;	/* IDLE_CALL_* per call, once idle_calls_flags() made them */
+};
+
+#define IDLE_CALL_LAUNCHED 1u	/* its correlation is some device item's */
+#define IDLE_CALL_FIRST 2u	/* ... and no call before it in the file had it */
+
+void idle_calls_init(struct idle_calls *l);
+void idle_calls_release(struct idle_calls *l);
+
+/* Append a call (sticky out of memory: see idle_calls_ok()). */
+void idle_calls_add(struct idle_calls *l, const struct idle_call *c);
+
+int idle_calls_ok(const struct idle_calls *l);
+
+/* Zeroed flags for every call.  -1 when out of memory. */
+int idle_calls_flags(struct idle_calls *l);
+
+/* Reading in file order: init, then next() until it returns 0. */
+struct idle_calls_cursor {
+	const unsigned char *p, *end;
+	int64_t ts, corr;
+	size_t i;		/* the index of the call next() returns next */
+};
+
+void idle_calls_begin(struct idle_calls_cursor *c, const struct idle_calls *l);
+int idle_calls_next(struct idle_calls_cursor *c, struct idle_call *out);
+
+#endif
