@@ -104,7 +104,9 @@ void html_summary(struct page *p)
 	card(p, "span", "span_ns");
 	card(p, "frames per second", "throughput.fps");
 	card(p, "blocks per second", "throughput.bps");
-	card(p, "GPU utilization", "gpu.utilization");
+	/* each labelled for what it divides by: the steps can be mostly idle when the span is not */
+	card(p, "GPU busy, active span", "gpu.utilization");
+	card(p, "GPU busy, steady steps", "gpu.step_utilization");
 	/* the slowest rank decides whether the run can stream */
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];

@@ -65,6 +65,8 @@ else:
         key = '["ranks",%d,"idle","by_cause","data_loading"]' % i
         if key not in body:
             fails.append("no data-key " + key)
+if "GPU busy, steady steps" not in page or "GPU busy, active span" not in page:
+    fails.append("the summary cards do not tell the two utilizations apart")
 if 'href="#idle"' not in page:
     fails.append("no link to the idle section")
 if "Outlined boxes are the longest gaps" not in page:

@@ -109,7 +109,7 @@ for f in ("busy_ns", "active_span_ns", "idle_ns", "comm_compute_overlap", "utili
 row = list(csv.DictReader(open("cpu/tables/ranks.csv", newline="", encoding="utf-8")))[0]
 for f in ("busy_ns", "active_span_ns", "idle_ns", "comm_compute_overlap", "utilization"):
     want(row[f] == "", "cpu-only ranks.csv %s = %r" % (f, row[f]))
-card = re.search(r'GPU utilization</div><div class="value"[^>]*>([^<]*)<', page("cpu"))
+card = re.search(r'GPU busy, active span</div><div class="value"[^>]*>([^<]*)<', page("cpu"))
 want(card and card.group(1) == "\u2013", "cpu-only utilization card %r" % (card and card.group(1)))
 for b in bad:
     print("wrong: " + b)
