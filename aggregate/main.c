@@ -28,6 +28,7 @@
 #include "merge.h"
 #include "outfile.h"
 #include "report_read.h"
+#include "run_info.h"
 #include "runs.h"
 #include "render.h"
 #include "report.h"
@@ -363,11 +364,12 @@ int main(int argc, char **argv)
 		status = EXIT_FAIL;
 	if (runs_check(&rep) < 0)
 		status = EXIT_FAIL;
-	if (collectives_compute(&rep) || crossrank_compute(&rep) ||
+	if (run_info_compute(&rep) || collectives_compute(&rep) || crossrank_compute(&rep) ||
 	    suggest_compute(&rep, &o.cli.suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}
+	run_info_warn(&rep);
 	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html))
 		summary_print(stdout, &rep, &st);
 	if (write_outputs(&rep, &o, st.bytes) != EXIT_OK)

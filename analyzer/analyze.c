@@ -330,6 +330,42 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	return rc_place || rc_gpu || rc_cpu || rc_phases || rc_idle ? -1 : 0;
 }
 
+/* What the trace says was profiled: its device, backend and tags, into the arena. */
+static int run_metadata(struct file_result *res, struct report_rank *rk)
+{
+	const struct trace_info *info = &res->info;
+	struct arena *a = &res->arena;
+
+	if (info->nr_devices && info->devices[0].name[0] &&
+	    !(rk->device_name = arena_strndup(a, info->devices[0].name,
+					      strlen(info->devices[0].name))))
+		return -1;
+	rk->device_count = (int64_t)info->nr_devices;
+	if (info->backend[0] &&
+	    !(rk->backend = arena_strndup(a, info->backend, strlen(info->backend))))
+		return -1;
+	rk->tags = arena_alloc(a, (info->nr_tags ? info->nr_tags : 1) * sizeof(*rk->tags));
+	if (!rk->tags)
+		return -1;
+	for (size_t i = 0; i < info->nr_tags; i++) {
+		const struct trace_tag *t = &info->tags[i];
+
+		rk->tags[i].key = arena_strndup(a, t->key, strlen(t->key));
+		rk->tags[i].value = arena_strndup(a, t->value, strlen(t->value));
+		if (!rk->tags[i].key || !rk->tags[i].value)
+			return -1;
+	}
+	rk->nr_tags = info->nr_tags;
+	if (info->nr_tags_dropped) {
+		struct err e;
+
+		err_set(&e, -1, "%zu metadata keys beyond the first %d left out", info->nr_tags_dropped,
+			TRACE_MAX_TAGS);
+		trace_info_warn(&res->info, &e);
+	}
+	return 0;
+}
+
 /* Compute the rank from what the read collected. */
 static int finish(struct file_result *res, int nr_threads)
 {
@@ -347,6 +383,8 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->format = info->format;
 	rk->world_size = info->world_size > 0 ? info->world_size : 0;
 	rk->start_unix_ns = start_unix(res);
+	if (run_metadata(res, rk))
+		return -1;
 	rk->complete = res->rc == 0;
 	rk->events_total = info->nr_events;
 	rk->by_ph = tally_to_counts(&res->by_ph, &res->arena, &rk->nr_by_ph);

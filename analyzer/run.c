@@ -17,6 +17,7 @@
 #include "inputs.h"
 #include "log.h"
 #include "rank.h"
+#include "run_info.h"
 #include "suggest.h"
 
 static void analyze_all(struct file_result *res, size_t n, const struct analyze_opts *o)
@@ -168,11 +169,12 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 	analyze_all(res, in.n, o);
 	if (build_report(rep, res, in.n) != EXIT_OK)
 		status = EXIT_FAIL;
-	if (collectives_compute(rep) || crossrank_compute(rep) ||
+	if (run_info_compute(rep) || collectives_compute(rep) || crossrank_compute(rep) ||
 	    suggest_compute(rep, &o->suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}
+	run_info_warn(rep);
 	for (size_t i = 0; i < in.n; i++)
 		file_result_release(&res[i]);
 	free(res);

@@ -648,6 +648,7 @@ void summary_print(FILE *f, const struct report *rep, const struct summary_opts 
 	int color = term_use_color(f);
 	struct out o = { f, term_width(f), color ? "\033[1m" : "", color ? "\033[0m" : "" };
 
+	term_run_line(f, rep, o.bold, o.off, o.width);
 	if (so->ranks)
 		for (size_t i = 0; i < rep->nr_ranks; i++)
 			rank_detail(&o, &rep->ranks[i], so->top, rep->nr_ranks > 1);

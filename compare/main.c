@@ -21,6 +21,7 @@
 #include "outfile.h"
 #include "output.h"
 #include "report_read.h"
+#include "run_info.h"
 #include "run.h"
 
 static const char usage[] =
@@ -53,6 +54,10 @@ static const char usage[] =
 	"      --markdown PATH     the comparison as markdown ('-' for stdout), for CI\n"
 	"                          job summaries and pull-request comments\n"
 	"      --json PATH         the comparison as JSON ('-' for stdout)\n"
+	"      --strict            runs that differ in what was profiled (the device,\n"
+	"                          their number, the world size, or a tag naming the\n"
+	"                          model, resolution, frames or steps) are an error\n"
+	"                          (exit 2), not a warning\n"
 	"\n"
 	"Traces given as a side are analysed as vanalyze would:\n"
 	ANALYZE_OPTS_HELP
@@ -76,8 +81,13 @@ static const char usage[] =
 	"communication time is 'more waiting', not an improvement.  Kernels on one\n"
 	"side only are counted with their total time as added or removed.\n"
 	"\n"
+	"Each side's run (its name, device, world size, date and tags, as the\n"
+	"traces' metadata say) heads the output; where the two differ in what\n"
+	"was profiled, vcompare says which keys differ, and compares anyway.\n"
+	"\n"
 	"Exit status: 0 no regression, 1 a regression found, 2 trouble (usage, an\n"
-	"input that cannot be read completely, a report of another schema).\n"
+	"input that cannot be read completely, a report of another schema, runs\n"
+	"that differ under --strict).\n"
 	"\n"
 	"Example:\n"
 	"  vcompare --markdown summary.md baseline/report.json traces/\n";
@@ -88,6 +98,7 @@ struct opts {
 	struct thresholds t;
 	size_t top;
 	int all;
+	int strict;
 	const char *markdown;
 };
 
@@ -104,6 +115,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "top", required_argument, NULL, 'N' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "markdown", required_argument, NULL, 'M' },
+		{ "strict", no_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
@@ -154,6 +166,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			continue;
 		case 'M':
 			o->markdown = optarg;
+			continue;
+		case 'X':
+			o->strict = 1;
 			continue;
 		}
 		rc = analyze_opts_take(&o->a, &o->cli, c, optarg, argv[optind - 1]);
@@ -220,6 +235,49 @@ static int load_side(struct report *r, const char *arg, const struct analyze_opt
 	return rc;
 }
 
+#define MAX_MISMATCH 16
+
+/*
+ * What each side profiled, and where the two differ (run_info.h): said on
+ * stderr, an error under --strict.  Returns 0, or EXIT_USAGE.
+ */
+static int check_runs(struct report *base, struct report *new, int strict, struct output_opts *oo,
+		      struct buf *lines, const char **keys, const char **vals)
+{
+	struct buf msg;
+	struct err e;
+
+	if ((!base->run.computed && run_info_compute(base)) ||
+	    (!new->run.computed && run_info_compute(new))) {
+		log_msg("out of memory");
+		return EXIT_USAGE;
+	}
+	run_info_line(base, &lines[0], 200);
+	run_info_line(new, &lines[1], 200);
+	oo->base_run = buf_ok(&lines[0]) && lines[0].len ? lines[0].data : NULL;
+	oo->new_run = buf_ok(&lines[1]) && lines[1].len ? lines[1].data : NULL;
+	oo->nr_mismatch = run_info_mismatch(base, new, keys, vals, MAX_MISMATCH);
+	oo->mismatch = keys;
+	oo->mismatch_vals = vals;
+	if (!oo->nr_mismatch)
+		return 0;
+	buf_init(&msg);
+	for (size_t i = 0; i < oo->nr_mismatch; i++) {
+		buf_adds(&msg, i ? ", " : "");
+		for (const char *c = keys[i]; *c; c++)	/* a key from a trace: printable only */
+			buf_addc(&msg, *c >= 0x20 && *c < 0x7f ? *c : '?');
+	}
+	err_set(&e, -1, "base and new differ in what was profiled: %s%s",
+		buf_ok(&msg) ? msg.data : "?",
+		strict ? "" : "; comparing anyway (--strict makes this an error)");
+	if (strict)
+		log_error(NULL, &e);
+	else
+		log_warn(NULL, &e);
+	buf_release(&msg);
+	return strict ? EXIT_USAGE : 0;
+}
+
 /* Write text to path ('-': stdout); 0 or -1 after saying why. */
 static int emit(const char *path, const struct buf *text)
 {
@@ -243,6 +301,8 @@ static int emit(const char *path, const struct buf *text)
 int main(int argc, char **argv)
 {
 	struct threshold_rule rules[256];
+	const char *keys[MAX_MISMATCH], *vals[2 * MAX_MISMATCH];
+	struct buf lines[2];
 	struct report base, new;
 	struct comparison c;
 	struct output_opts oo;
@@ -264,9 +324,15 @@ int main(int argc, char **argv)
 	}
 	report_init(&base, "vcompare");
 	report_init(&new, "vcompare");
+	buf_init(&lines[0]);
+	buf_init(&lines[1]);
+	oo = (struct output_opts){ argv[optind], argv[optind + 1], o.all, o.top, o.t.alpha, o.t.all,
+				   NULL, NULL, NULL, NULL, 0 };
 	status = load_side(&base, argv[optind], &o.a);
 	if (!status)
 		status = load_side(&new, argv[optind + 1], &o.a);
+	if (!status)
+		status = check_runs(&base, &new, o.strict, &oo, lines, keys, vals);
 	if (!status && compare_reports(&c, &base, &new, &o.t, o.top)) {
 		log_msg("out of memory comparing");
 		comparison_release(&c);
@@ -275,8 +341,6 @@ int main(int argc, char **argv)
 	if (!status) {
 		struct buf text;
 
-		oo = (struct output_opts){ argv[optind], argv[optind + 1], o.all, o.top, o.t.alpha,
-					   o.t.all };
 		if (!o.cli.quiet && !cli_is_stdout(o.markdown) && !cli_is_stdout(o.cli.json))
 			output_table(stdout, &c, &oo);
 		buf_init(&text);
@@ -303,6 +367,8 @@ int main(int argc, char **argv)
 	}
 	report_release(&base);
 	report_release(&new);
+	buf_release(&lines[0]);
+	buf_release(&lines[1]);
 	analyze_opts_release(&o.a);
 	return status;
 }

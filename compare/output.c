@@ -159,8 +159,25 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 
 	for (size_t i = 0; i < c->nr_rows; i++)
 		nr_shown += shown(&c->rows[i], o);
-	fprintf(f, "vcompare: base %s, new %s (threshold %.3g%%, alpha %g)\n\n", o->base_name,
+	fprintf(f, "vcompare: base %s, new %s (threshold %.3g%%, alpha %g)\n", o->base_name,
 		o->new_name, o->threshold * 100, o->alpha);
+	if (o->base_run && o->new_run) {
+		fputs("  base: ", f);
+		term_putn_safe(f, o->base_run, term_bytes(o->base_run, strlen(o->base_run), 72));
+		fputs("\n  new:  ", f);
+		term_putn_safe(f, o->new_run, term_bytes(o->new_run, strlen(o->new_run), 72));
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < o->nr_mismatch; i++) {
+		fputs("  differs: ", f);
+		term_putn_safe(f, o->mismatch[i], 40);
+		fputs(" (", f);
+		term_putn_safe(f, o->mismatch_vals[2 * i], 40);
+		fputs(" -> ", f);
+		term_putn_safe(f, o->mismatch_vals[2 * i + 1], 40);
+		fputs(")\n", f);
+	}
+	fputc('\n', f);
 	if (nr_shown)
 		fprintf(f, "%-*s %5s %14s %14s %14s %8s %7s  %s\n", width, "metric", "rank", "base",
 			"new", "delta", "delta%", "p", "verdict");
@@ -252,6 +269,22 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 	buf_adds(out, ", new ");
 	md_cell(out, o->new_name);
 	buf_printf(out, "; threshold %.3g%%, alpha %g.\n\n", o->threshold * 100, o->alpha);
+	if (o->base_run && o->new_run) {
+		buf_adds(out, "Base run: ");
+		md_cell(out, o->base_run);
+		buf_adds(out, "  \nNew run: ");
+		md_cell(out, o->new_run);
+		buf_adds(out, "\n\n");
+	}
+	for (size_t i = 0; i < o->nr_mismatch; i++) {
+		buf_adds(out, i ? ", " : "**The runs differ:** ");
+		md_cell(out, o->mismatch[i]);
+		buf_adds(out, " (");
+		md_cell(out, o->mismatch_vals[2 * i]);
+		buf_adds(out, " -> ");
+		md_cell(out, o->mismatch_vals[2 * i + 1]);
+		buf_adds(out, i + 1 == o->nr_mismatch ? ").\n\n" : ")");
+	}
 	for (size_t i = 0; i < c->nr_rows; i++)
 		nr_shown += shown(&c->rows[i], o);
 	if (nr_shown)
@@ -353,6 +386,26 @@ void output_json(struct buf *out, const struct comparison *c, const struct outpu
 	jsonw_str(&w, o->new_name);
 	num(&w, "threshold", o->threshold);
 	num(&w, "alpha", o->alpha);
+	jsonw_key(&w, "base_run");
+	if (o->base_run)
+		jsonw_str(&w, o->base_run);
+	else
+		jsonw_null(&w);
+	jsonw_key(&w, "new_run");
+	if (o->new_run)
+		jsonw_str(&w, o->new_run);
+	else
+		jsonw_null(&w);
+	jsonw_key(&w, "run_differs");
+	jsonw_obj_begin(&w);
+	for (size_t i = 0; i < o->nr_mismatch; i++) {
+		jsonw_key(&w, o->mismatch[i]);
+		jsonw_arr_begin(&w);
+		jsonw_str(&w, o->mismatch_vals[2 * i]);
+		jsonw_str(&w, o->mismatch_vals[2 * i + 1]);
+		jsonw_arr_end(&w);
+	}
+	jsonw_obj_end(&w);
 	jsonw_key(&w, "regressions");
 	jsonw_int(&w, (int64_t)c->regressions);
 	jsonw_key(&w, "run_regressions");

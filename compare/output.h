@@ -15,6 +15,10 @@ struct output_opts {
 	int all;				/* every row, not only changes */
 	size_t top;				/* added and removed kernels named */
 	double alpha, threshold;
+	const char *base_run, *new_run;		/* each side's run_info_line(); NULL: none */
+	const char *const *mismatch;		/* run_info_mismatch()'s keys, and */
+	const char *const *mismatch_vals;	/* their values, base then new */
+	size_t nr_mismatch;
 };
 
 void output_table(FILE *f, const struct comparison *c, const struct output_opts *o);

@@ -17,6 +17,7 @@
 #include "html.h"
 #include "outfile.h"
 #include "render.h"
+#include "run_info.h"
 
 static const char style[] =
 	":root{color-scheme:light dark;--bg:#ffffff;--fg:#1d2026;--muted:#5c6370;"
@@ -70,10 +71,49 @@ static const char style[] =
 	"padding:6px 12px;margin:.5em 0}.sugg.high{border-left-color:var(--high)}"
 	".sugg.medium{border-left-color:var(--medium)}.sugg.low{border-left-color:var(--low)}\n"
 	".warn{color:var(--medium)}\n"
+	".run{font-size:1.05em;margin:.2em 0}.tags{display:grid;grid-template-columns:max-content 1fr;"
+	"gap:0 1em;margin:.3em 0;font-size:.9em}.tags dt{color:var(--muted)}.tags dd{margin:0;"
+	"overflow-wrap:anywhere}\n"
 	"@media print{body{max-width:none;padding:0;background:#fff;color:#000}nav{display:none}"
 	"details{display:block}"
 	"h2{break-after:avoid}figure.chart,.card,.sugg,tr{break-inside:avoid}"
 	"figure.chart{border:none}.wrap{overflow:visible}}\n";
+
+#define HTML_MAX_TAGS 32
+
+/* What was profiled (run_info.h): the run's line, then its tags. */
+static void run_header(struct page *p)
+{
+	const struct report_run *run = &p->r->run;
+	struct buf line;
+
+	if (!run->computed)
+		return;
+	buf_init(&line);
+	run_info_line(p->r, &line, 0);	/* the tags go in the list below */
+	buf_adds(p->b, "<p class=\"run\">");
+	if (buf_ok(&line))
+		html_text(p, line.data);
+	buf_adds(p->b, "</p>\n");
+	buf_release(&line);
+	if (!run->nr_tags)
+		return;
+	buf_adds(p->b, "<dl class=\"tags\">");
+	for (size_t i = 0; i < run->nr_tags && i < HTML_MAX_TAGS; i++) {
+		buf_adds(p->b, "<dt>");
+		html_text(p, run->tags[i].key);
+		buf_adds(p->b, "</dt><dd>");
+		html_text(p, run->tags[i].value);
+		buf_adds(p->b, "</dd>");
+	}
+	if (run->nr_tags > HTML_MAX_TAGS)
+		buf_printf(p->b, "<dt>&hellip;</dt><dd>%zu more in report.json</dd>",
+			   run->nr_tags - HTML_MAX_TAGS);
+	buf_adds(p->b, "</dl>\n");
+	if (run->nr_differs)
+		buf_adds(p->b, "<p class=\"warn\">The ranks disagree on some of this: see "
+			       "report.json's run.differs and each input's own values.</p>\n");
+}
 
 static void head(struct page *p, const char *title)
 {
@@ -96,7 +136,9 @@ static void head(struct page *p, const char *title)
 	buf_adds(p->b, style);
 	buf_adds(p->b, "</style>\n</head>\n<body>\n<header>\n<h1>");
 	html_text(p, title);
-	buf_adds(p->b, "</h1>\n<p class=\"muted\">");
+	buf_adds(p->b, "</h1>\n");
+	run_header(p);
+	buf_adds(p->b, "<p class=\"muted\">");
 	html_text(p, p->r->tool ? p->r->tool : "vtrace");
 	buf_printf(p->b, " " VTRACE_VERSION ", report schema " REPORT_SCHEMA ", %zu rank%s</p>\n"
 			 "</header>\n<nav>",
@@ -137,7 +179,7 @@ static void finish(struct page *p, const char *note, struct buf *out)
 int render_html(const struct report *r, const char *path, const struct render_opts *o,
 		struct err *err)
 {
-	const char *title = o && o->title ? o->title : "vtrace report";
+	const char *title = o && o->title ? o->title : r->run.name ? r->run.name : "vtrace report";
 	const char *note = "charts were turned off";
 	struct buf page, out;
 	struct page p;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "esc.h"
+#include "run_info.h"
 #include "suggest.h"
 
 int term_use_color(FILE *f)
@@ -147,6 +148,24 @@ void term_putn_safe(FILE *f, const char *s, size_t max)
 		}
 		i += len;
 	}
+}
+
+void term_run_line(FILE *f, const struct report *rep, const char *bold, const char *off,
+		   int width)
+{
+	struct buf line;
+
+	if (!rep->run.computed)
+		return;
+	buf_init(&line);
+	run_info_line(rep, &line, (size_t)(width > 0 ? width : 80));
+	if (buf_ok(&line) && line.len) {
+		fprintf(f, "%srun%s  ", bold, off);
+		term_putn_safe(f, line.data,
+			       width > 5 ? term_bytes(line.data, line.len, width - 5) : line.len);
+		fputc('\n', f);
+	}
+	buf_release(&line);
 }
 
 void term_put_safe(FILE *f, const char *s)

@@ -50,6 +50,13 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
  * much as ESC '['), and the NUL that jscan keeps (C0 80) as "\0".
  */
 void term_putn_safe(FILE *f, const char *s, size_t max);
+
+/*
+ * "run  NAME: DEVICE, world size N (backend), DATE; tags" (run_info.h),
+ * one line cut to width columns, when rep->run was computed.
+ */
+void term_run_line(FILE *f, const struct report *rep, const char *bold, const char *off,
+		   int width);
 void term_put_safe(FILE *f, const char *s);	/* all of s */
 
 /*

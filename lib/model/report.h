@@ -240,6 +240,11 @@ struct report_comm_series {
 	int64_t *bytes;			/* n sizes (nccl-tests' S), -1 unknown; NULL: none known */
 };
 
+/* One item of a run's metadata (trace_read.h's struct trace_tag). */
+struct report_tag {
+	const char *key, *value;
+};
+
 struct report_rank {
 	int64_t rank;
 	const char *source;		/* file base name */
@@ -256,6 +261,12 @@ struct report_rank {
 	 * their own start).  Tells runs apart in vaggregate.
 	 */
 	int64_t start_unix_ns;
+	/* What was profiled, as the trace says (NULL / 0: it does not) */
+	const char *device_name;	/* deviceProperties' first device */
+	int64_t device_count;		/* devices deviceProperties lists */
+	const char *backend;		/* distributedInfo.backend */
+	struct report_tag *tags;	/* add_metadata()'s keys, the collector's tags; file order */
+	size_t nr_tags;
 	const char *report_path;	/* vaggregate: the report it was read from (borrowed) */
 	int complete;
 	const char **warnings;
@@ -351,8 +362,24 @@ struct report_suggestion {
 	const char *details;		/* what to do, and the rest of the evidence; may be NULL */
 };
 
+/* What was profiled, over the ranks (run_info.h); NULL / 0: unknown. */
+struct report_run {
+	int computed;			/* run_info_compute() ran: "run" is written */
+	const char *name;		/* the tag "name", else the inputs' common file-name stem */
+	const char *device_name;
+	int64_t devices;		/* ranks with device work: a device each */
+	int64_t world_size;		/* distributedInfo's; 0 unknown */
+	const char *backend;
+	int64_t start_unix_ns;		/* the earliest rank's */
+	struct report_tag *tags;	/* every rank's keys, first seen first, the first rank's value */
+	size_t nr_tags;
+	const char **differs;		/* keys on which ranks disagree */
+	size_t nr_differs;
+};
+
 struct report {
 	const char *tool;		/* "vanalyze" */
+	struct report_run run;
 	struct report_rank *ranks;	/* sorted by rank, then input order */
 	size_t nr_ranks;
 	size_t ranks_alloc;		/* room in ranks, for report_add_rank() */
@@ -412,6 +439,9 @@ struct report_rank *report_add_rank(struct report *r);
  * memory (both are then unchanged).
  */
 int report_adopt(struct report *dst, struct report *src);
+
+/* ns since the epoch as "2025-07-01T22:47:16Z" (UTC); "-" when not after the epoch. */
+void report_date(int64_t ns, char out[32]);
 
 /* Append the report as JSON (pretty-printed) to out. */
 void report_to_json(const struct report *r, struct buf *out);

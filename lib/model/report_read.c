@@ -605,6 +605,70 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	read_comm(c, o, rk);
 }
 
+/* obj's "tags" object into *tags, *n: none when it is missing or null. */
+static void read_tags(struct rd *c, const struct jdom *obj, struct report_tag **tags, size_t *n)
+{
+	const struct jdom *t = jdom_get(obj, "tags");
+
+	*n = 0;
+	if (!t || t->type == JDOM_NULL)
+		return;
+	if (t->type != JDOM_OBJECT) {
+		fail(c, t, "\"%s\" should be %s", "tags", "an object");
+		return;
+	}
+	*tags = alloc_n(c, t->n, sizeof(**tags));
+	for (size_t i = 0; *tags && i < t->n; i++) {
+		const struct jdom *v = &t->kids[i];
+
+		if (v->type != JDOM_STRING) {
+			fail(c, v, "tag \"%s\" should be %s", "value", "a string");
+			return;
+		}
+		(*tags)[i].key = keep(c, v->key, v->key_len);
+		(*tags)[i].value = copy_str(c, v);
+		if (!(*tags)[i].key)
+			return;
+		*n = i + 1;
+	}
+}
+
+/* The run (run_info.h), as vanalyze or vaggregate computed it; reports before it lack it. */
+static void read_run_info(struct rd *c, const struct jdom *root, struct report *r)
+{
+	const struct jdom *run = jdom_get(root, "run"), *dev, *d;
+	struct report_run *x = &r->run;
+	size_t n;
+
+	if (!run)
+		return;
+	if (run->type != JDOM_OBJECT) {
+		fail(c, run, "\"%s\" should be %s", "run", "an object");
+		return;
+	}
+	x->name = get_str_or_null(c, run, "name");
+	dev = need(c, run, "device", JDOM_OBJECT);
+	if (dev) {
+		x->device_name = get_str_or_null(c, dev, "name");
+		x->devices = get_i64_or(c, dev, "count", 0);
+	}
+	x->world_size = get_i64_or(c, run, "world_size", 0);
+	x->backend = get_str_or_null(c, run, "backend");
+	x->start_unix_ns = get_i64_or(c, run, "start_unix_ns", 0);
+	read_tags(c, run, &x->tags, &x->nr_tags);
+	d = get_arr(c, run, "differs", &n);
+	x->differs = alloc_n(c, n ? n : 1, sizeof(*x->differs));
+	for (size_t i = 0; d && x->differs && i < n; i++) {
+		if (d[i].type != JDOM_STRING) {
+			fail(c, &d[i], "\"%s\" should be %s", "differs", "strings");
+			return;
+		}
+		x->differs[i] = copy_str(c, &d[i]);
+		x->nr_differs = i + 1;
+	}
+	x->computed = !c->failed;
+}
+
 /* inputs[i] describes ranks[i]; a report without inputs still reads. */
 static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 		      struct report_rank *rk)
@@ -651,6 +715,12 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 			rk->world_size = get_i64_or(c, in, "world_size", 0);
 		if (jdom_get(in, "start_unix_ns"))
 			rk->start_unix_ns = get_i64_or(c, in, "start_unix_ns", 0);
+		/* what was profiled: reports before the run metadata lack it */
+		rk->device_name = get_str_or_null(c, in, "device_name");
+		rk->device_count = jdom_get(in, "devices_listed") ?
+					   get_i64_or(c, in, "devices_listed", 0) : 0;
+		rk->backend = get_str_or_null(c, in, "backend");
+		read_tags(c, in, &rk->tags, &rk->nr_tags);
 	}
 }
 
@@ -816,8 +886,10 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 										 : NULL,
 			  rk);
 	}
-	if (flags & REPORT_READ_RUN && !c.failed)
+	if (flags & REPORT_READ_RUN && !c.failed) {
 		read_run(&c, root, r);
+		read_run_info(&c, root, r);
+	}
 	if (c.compact && !c.failed)
 		r->compact = 1;
 	if (!c.failed)

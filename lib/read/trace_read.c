@@ -118,6 +118,43 @@ void trace_info_warn(struct trace_info *info, const struct err *w)
 	info->nr_warnings_total++;
 }
 
+/* Copy s[0..n) into out[0..size) NUL-terminated, cut at a UTF-8 boundary to fit. */
+static void copy_cut(char *out, size_t size, const char *s, size_t n)
+{
+	if (n >= size) {
+		n = size - 1;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;	/* s[n] continues a character: cut before its lead byte */
+	}
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
+void trace_info_tag(struct trace_info *info, const char *key, size_t klen, const char *value,
+		    size_t vlen)
+{
+	char k[TRACE_TAG_KEY];
+	struct trace_tag *t = NULL;
+
+	copy_cut(k, sizeof(k), key, klen);
+	/* a key that needs no escape in JSON reads back as written */
+	for (char *c = k; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == '"' || *c == '\\' || *c == 0x7f)
+			*c = '_';
+	for (size_t i = 0; i < info->nr_tags && !t; i++)
+		if (!strcmp(info->tags[i].key, k))
+			t = &info->tags[i];
+	if (!t && info->nr_tags == TRACE_MAX_TAGS) {
+		info->nr_tags_dropped++;
+		return;
+	}
+	if (!t) {
+		t = &info->tags[info->nr_tags++];
+		memcpy(t->key, k, sizeof(k));
+	}
+	copy_cut(t->value, sizeof(t->value), value, vlen);
+}
+
 /* Where to cut text[0..len): just past a '}' that has ',' then '{' after it. */
 static size_t find_cut(const char *text, size_t len)
 {

@@ -9,7 +9,9 @@
  * at a time (never concurrently), so it needs no locks.  trace_read() returns
  * when the whole file is read.  What the file says about itself outside
  * traceEvents (distributedInfo, deviceProperties, baseTimeNanoseconds) lands
- * in struct trace_info.
+ * in struct trace_info, with the run's metadata: the top-level keys that
+ * torch.profiler's add_metadata() and add_metadata_json() write (and the
+ * collector's tags), as tags.
  *
  * Bad input never loses the good part: the events before a cut-off or a
  * syntax error are delivered, the problem is recorded as a warning with its
@@ -27,6 +29,19 @@
 
 #define TRACE_MAX_WARNINGS 16
 #define TRACE_MAX_DEVICES 64
+#define TRACE_MAX_TAGS 32		/* tags kept per file; the rest are counted */
+#define TRACE_TAG_KEY 64		/* bytes kept of a key and of a value, NUL included */
+#define TRACE_TAG_VALUE 256
+
+/*
+ * One item of the run's metadata: a top-level key of the trace that is not
+ * the profiler's own, and its value: a string as given, anything else as
+ * its JSON text; both cut at a UTF-8 boundary to fit.
+ */
+struct trace_tag {
+	char key[TRACE_TAG_KEY];
+	char value[TRACE_TAG_VALUE];
+};
 
 struct trace_device {
 	int64_t id;			/* deviceProperties[i].id */
@@ -40,6 +55,7 @@ struct trace_info {
 	int complete;			/* 1: read to a clean end */
 	int64_t rank;			/* distributedInfo.rank, -1 when absent */
 	int64_t world_size;		/* distributedInfo.world_size, -1 absent */
+	char backend[16];		/* distributedInfo.backend ("nccl", "hccl"), "" absent */
 	int64_t base_time_ns;		/* baseTimeNanoseconds, 0 when absent */
 	int has_base_time;
 	int64_t bytes_in;		/* file bytes read */
@@ -47,6 +63,9 @@ struct trace_info {
 	int64_t nr_events;		/* events delivered */
 	size_t nr_devices;
 	struct trace_device devices[TRACE_MAX_DEVICES];
+	size_t nr_tags;
+	size_t nr_tags_dropped;		/* beyond TRACE_MAX_TAGS */
+	struct trace_tag tags[TRACE_MAX_TAGS];	/* in file order, keys distinct */
 	size_t nr_warnings;		/* kept (at most TRACE_MAX_WARNINGS) */
 	size_t nr_warnings_total;	/* including those dropped */
 	struct err warnings[TRACE_MAX_WARNINGS];
@@ -73,6 +92,14 @@ struct trace_read_opts {
  * counted in nr_warnings_total either way.
  */
 void trace_info_warn(struct trace_info *info, const struct err *w);
+
+/*
+ * Add the tag key = value (bytes, not NUL-terminated) to info, each cut to
+ * fit at a UTF-8 boundary; a key already there takes the new value.
+ * Beyond TRACE_MAX_TAGS distinct keys, counted in nr_tags_dropped.
+ */
+void trace_info_tag(struct trace_info *info, const char *key, size_t klen, const char *value,
+		    size_t vlen);
 
 /*
  * Read path into sink.  Returns 0 when the file was read completely, 1 when

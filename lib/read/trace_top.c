@@ -68,6 +68,18 @@ static int dist_member(struct jscan *js, const char **pp, const char *k, size_t 
 	int64_t v;
 	int rc;
 
+	if (n == 7 && !memcmp(k, "backend", 7) && **pp == '"') {
+		const char *s;
+		size_t len;
+
+		if ((rc = jscan_string(js, pp, &s, &len)) != JS_OK)
+			return rc;
+		if (len < sizeof(info->backend)) {	/* a longer one is no backend name */
+			memcpy(info->backend, s, len);
+			info->backend[len] = '\0';
+		}
+		return JS_OK;
+	}
 	/* Only a JSON number counts: "rank": "4" is not taken on trust. */
 	if (**pp != '"' &&
 	    ((n == 4 && !memcmp(k, "rank", 4)) || (n == 10 && !memcmp(k, "world_size", 10)))) {
@@ -129,9 +141,49 @@ static int read_devices(struct jscan *js, const char *p, struct trace_info *info
 	return rc;
 }
 
-/* A complete member value of a key we care about, at [p, end). */
+/*
+ * The profiler's own top-level keys (Kineto's output_json.cpp and
+ * torch.profiler's export, HTA's and TensorBoard's test traces): the rest
+ * are the run's metadata, add_metadata()'s keys.
+ */
+static const char *const profiler_keys[] = {
+	"schemaVersion", "deviceProperties", "computeProperties", "distributedInfo",
+	"traceName", "displayTimeUnit", "baseTimeNanoseconds", "traceEvents", "stackFrames",
+	"samples", "systemTraceEvents", "record_shapes", "with_stack", "with_flops",
+	"with_modules", "profile_memory", "trace_id", "cupti_version", "cuda_runtime_version",
+	"cuda_driver_version", "roctracer_version", "hip_runtime_version", "hip_driver_version",
+	"INFO", "WARNING", "ERROR",
+};
+
+static int profiler_key(const char *k, size_t n)
+{
+	for (size_t i = 0; i < sizeof(profiler_keys) / sizeof(profiler_keys[0]); i++)
+		if (strlen(profiler_keys[i]) == n && !memcmp(profiler_keys[i], k, n))
+			return 1;
+	return 0;
+}
+
+/* A tag from a top-level member: a string's text, else the value's JSON text [p, end). */
+static int tag_value(struct trace_top *t, struct jscan *js, const char *k, size_t n,
+		     const char *p, const char *end)
+{
+	const char *s;
+	size_t len;
+	int rc;
+
+	if (*p != '"') {
+		trace_info_tag(t->info, k, n, p, (size_t)(end - p));
+		return JS_OK;
+	}
+	if ((rc = jscan_string(js, &p, &s, &len)) != JS_OK)
+		return rc;
+	trace_info_tag(t->info, k, n, s, len);
+	return JS_OK;
+}
+
+/* A complete member value at [p, end). */
 static int use_value(struct trace_top *t, struct jscan *js, const char *k, size_t n,
-		     const char *p)
+		     const char *p, const char *end)
 {
 	struct trace_info *info = t->info;
 	int64_t v;
@@ -146,6 +198,8 @@ static int use_value(struct trace_top *t, struct jscan *js, const char *k, size_
 			info->has_base_time = 1;
 		}
 	}
+	if (!profiler_key(k, n))
+		return tag_value(t, js, k, n, p, end);
 	return JS_OK;
 }
 
@@ -243,7 +297,7 @@ static int run(struct trace_top *t, int final, struct err *e)
 			if (rc == JS_OK)
 				rc = jscan_skip(&js, &p);
 			if (rc == JS_OK)
-				rc = use_value(t, &js, k, n, v);
+				rc = use_value(t, &js, k, n, v, p);
 			if (rc == JS_MORE && !final) {
 				if (t->pend.len > TRACE_MAX_EVENT_BYTES) {
 					err_set(e, t->pend_off, "top-level value larger than %u MiB",

@@ -50,6 +50,11 @@ def parse(text):
 
 if lines[0] != "%d reports, %d ranks" % (8, len(ranks)):
     sys.exit("header line: %r" % lines[0])
+# then what was profiled: the run's device and world size (run_info.h)
+run = rep["run"]
+if not lines[1].startswith("run  ") or run["device"]["name"] not in lines[1]:
+    sys.exit("run line: %r (report: %r)" % (lines[1], run))
+del lines[1]
 row = re.compile(r"^\s+" + VAL + r" r(\d+)\s+" + VAL + r" r(\d+)\s+" + VAL + r"\s+" + VAL +
                  r"\s+" + VAL + r"  (\S.*)$")
 rows = 0

@@ -1,0 +1,317 @@
+/*
+ * run_info: see run_info.h.
+ */
+#include "run_info.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <inttypes.h>
+#include <string.h>
+#include <strings.h>
+
+#include "log.h"
+
+/* Both known and not equal. */
+static int str_differs(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b);
+}
+
+/* The name part of a path: no directory, no trace suffixes. */
+static void stem_of(const char *path, const char **s, size_t *n)
+{
+	static const char *const suffixes[] = { ".gz", ".json", ".trace", ".pt", ".vtr" };
+	const char *slash = strrchr(path, '/');
+	int cut = 1;
+
+	*s = slash ? slash + 1 : path;
+	*n = strlen(*s);
+	while (cut) {
+		cut = 0;
+		for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+			size_t k = strlen(suffixes[i]);
+
+			if (*n > k && !strncmp(*s + *n - k, suffixes[i], k)) {
+				*n -= k;
+				cut = 1;
+			}
+		}
+	}
+}
+
+/* Drop trailing rank numbers and separators: "run-rank" and "run_worker3." are "run". */
+static size_t trim_rank(const char *s, size_t n)
+{
+	static const char *const words[] = { "rank", "worker" };
+	int cut = 1;
+
+	while (cut) {
+		cut = 0;
+		while (n && (isdigit((unsigned char)s[n - 1]) || strchr("-_. ", s[n - 1]))) {
+			n--;
+			cut = 1;
+		}
+		for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+			size_t k = strlen(words[i]);
+
+			if (n >= k && !strncasecmp(s + n - k, words[i], k)) {
+				n -= k;
+				cut = 1;
+			}
+		}
+	}
+	return n;
+}
+
+/* The tag "name" of the first rank with one, else the inputs' common stem; NULL: none. */
+static const char *name_of(struct report *rep)
+{
+	const char *first = NULL;
+	size_t common = 0;
+
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		for (size_t k = 0; k < rep->ranks[i].nr_tags; k++)
+			if (!strcmp(rep->ranks[i].tags[k].key, "name") && rep->ranks[i].tags[k].value[0])
+				return rep->ranks[i].tags[k].value;
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const char *s;
+		size_t n, k = 0;
+
+		stem_of(rep->ranks[i].path ? rep->ranks[i].path : rep->ranks[i].source, &s, &n);
+		if (!first) {
+			first = s;
+			common = n;
+			continue;
+		}
+		while (k < common && k < n && s[k] == first[k])
+			k++;
+		common = k;
+	}
+	common = first ? trim_rank(first, common) : 0;
+	return common ? arena_strndup(&rep->arena, first, common) : NULL;
+}
+
+/* Add key to run.differs once (room for nr_ranks * ... was made by the caller). */
+static void differs(struct report_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->nr_differs; i++)
+		if (!strcmp(run->differs[i], key))
+			return;
+	run->differs[run->nr_differs++] = key;
+}
+
+/* The value of key on rank rk, NULL when it has none. */
+static const char *tag_on(const struct report_rank *rk, const char *key)
+{
+	for (size_t i = 0; i < rk->nr_tags; i++)
+		if (!strcmp(rk->tags[i].key, key))
+			return rk->tags[i].value;
+	return NULL;
+}
+
+void run_info_warn(const struct report *rep)
+{
+	const struct report_run *run = &rep->run;
+	struct buf msg;
+	struct err e;
+
+	if (!run->nr_differs)
+		return;
+	buf_init(&msg);
+	for (size_t i = 0; i < run->nr_differs; i++) {
+		buf_adds(&msg, i ? ", " : "");
+		for (const char *c = run->differs[i]; *c; c++)
+			buf_addc(&msg, *c >= 0x20 && *c < 0x7f ? *c : '?');
+	}
+	err_set(&e, -1, "ranks disagree on what was profiled: %s (report.json's run.differs; "
+		"each rank's own values are in its inputs entry)", buf_ok(&msg) ? msg.data : "?");
+	log_warn(NULL, &e);
+	buf_release(&msg);
+}
+
+int run_info_compute(struct report *rep)
+{
+	struct report_run *run = &rep->run;
+	size_t all = 3;
+
+	memset(run, 0, sizeof(*run));
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		all += rep->ranks[i].nr_tags;
+	run->tags = arena_alloc(&rep->arena, all * sizeof(*run->tags));
+	run->differs = arena_alloc(&rep->arena, all * sizeof(*run->differs));
+	if (!run->tags || !run->differs)
+		return -1;
+	run->name = name_of(rep);
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *rk = &rep->ranks[i];
+
+		if (str_differs(run->device_name, rk->device_name))
+			differs(run, "device");
+		if (!run->device_name)
+			run->device_name = rk->device_name;
+		if (str_differs(run->backend, rk->backend))
+			differs(run, "backend");
+		if (!run->backend)
+			run->backend = rk->backend;
+		if (run->world_size && rk->world_size > 0 && rk->world_size != run->world_size)
+			differs(run, "world_size");
+		if (!run->world_size && rk->world_size > 0)
+			run->world_size = rk->world_size;
+		if (rk->start_unix_ns > 0 &&
+		    (!run->start_unix_ns || rk->start_unix_ns < run->start_unix_ns))
+			run->start_unix_ns = rk->start_unix_ns;
+		run->devices += rk->analysed && !rk->gpu.no_device;
+		for (size_t k = 0; k < rk->nr_tags; k++) {
+			size_t j = 0;
+
+			while (j < run->nr_tags && strcmp(run->tags[j].key, rk->tags[k].key))
+				j++;
+			if (j == run->nr_tags)
+				run->tags[run->nr_tags++] = rk->tags[k];
+		}
+	}
+	/* a tag differs where a rank has another value, or none while others have one */
+	for (size_t j = 0; j < run->nr_tags; j++)
+		for (size_t i = 0; i < rep->nr_ranks; i++) {
+			const char *v = tag_on(&rep->ranks[i], run->tags[j].key);
+
+			if (!v || strcmp(v, run->tags[j].value)) {
+				differs(run, run->tags[j].key);
+				break;
+			}
+		}
+	run->computed = 1;
+	return 0;
+}
+
+/* A tag key that names what an experiment is: model, resolution, frames, steps. */
+static int defining_key(const char *key)
+{
+	static const char *const words[] = { "model", "resolution", "height", "width", "frames",
+					     "steps" };
+	char low[64];
+	size_t n = 0;
+
+	for (; key[n] && n + 1 < sizeof(low); n++)
+		low[n] = (char)tolower((unsigned char)key[n]);
+	low[n] = '\0';
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(low, words[i]))
+			return 1;
+	return 0;
+}
+
+/* Add key with both values, when there is room. */
+static size_t mismatch(const char **keys, const char **vals, size_t n, size_t max, const char *key,
+		       const char *va, const char *vb)
+{
+	if (n >= max)
+		return n;
+	keys[n] = key;
+	if (vals) {
+		vals[2 * n] = va ? va : "-";
+		vals[2 * n + 1] = vb ? vb : "-";
+	}
+	return n + 1;
+}
+
+size_t run_info_mismatch(const struct report *a, const struct report *b, const char **keys,
+			 const char **vals, size_t max)
+{
+	const struct report_run *x = &a->run, *y = &b->run;
+	static char num[4][24];
+	size_t n = 0;
+
+	if (str_differs(x->device_name, y->device_name))
+		n = mismatch(keys, vals, n, max, "device", x->device_name, y->device_name);
+	if (x->devices && y->devices && x->devices != y->devices) {
+		snprintf(num[0], sizeof(num[0]), "%" PRId64, x->devices);
+		snprintf(num[1], sizeof(num[1]), "%" PRId64, y->devices);
+		n = mismatch(keys, vals, n, max, "devices", num[0], num[1]);
+	}
+	if (x->world_size && y->world_size && x->world_size != y->world_size) {
+		snprintf(num[2], sizeof(num[2]), "%" PRId64, x->world_size);
+		snprintf(num[3], sizeof(num[3]), "%" PRId64, y->world_size);
+		n = mismatch(keys, vals, n, max, "world_size", num[2], num[3]);
+	}
+	for (int side = 0; side < 2; side++) {
+		const struct report_run *p = side ? y : x, *q = side ? x : y;
+
+		for (size_t i = 0; i < p->nr_tags; i++) {
+			const char *other = NULL;
+
+			if (!defining_key(p->tags[i].key))
+				continue;
+			for (size_t j = 0; j < q->nr_tags && !other; j++)
+				if (!strcmp(q->tags[j].key, p->tags[i].key))
+					other = q->tags[j].value;
+			if (side && other)	/* on both sides: seen from a already */
+				continue;
+			if (!other || strcmp(other, p->tags[i].value))
+				n = mismatch(keys, vals, n, max, p->tags[i].key,
+					     side ? other : p->tags[i].value,
+					     side ? p->tags[i].value : other);
+		}
+	}
+	return n;
+}
+
+/* s, or its first max bytes (not inside a UTF-8 character) and "...". */
+static void put_cut(struct buf *out, const char *s, size_t max)
+{
+	size_t n = strlen(s), shown = n > max ? max : n;
+
+	while (shown < n && shown && ((unsigned char)s[shown] & 0xc0) == 0x80)
+		shown--;
+	buf_add(out, s, shown);
+	if (shown < n)
+		buf_adds(out, "...");
+}
+
+void run_info_line(const struct report *rep, struct buf *out, size_t max_tags)
+{
+	const struct report_run *run = &rep->run;
+	const char *sep = "";
+	size_t start;
+
+	if (run->name) {
+		put_cut(out, run->name, 32);
+		sep = ": ";
+	}
+	buf_adds(out, sep);
+	if (run->devices > 1)
+		buf_printf(out, "%" PRId64 " x ", run->devices);
+	buf_adds(out, run->device_name ? run->device_name
+		       : run->devices ? "device of unknown model"
+				       : "no device work");
+	if (run->world_size)
+		buf_printf(out, ", world size %" PRId64, run->world_size);
+	if (run->backend)
+		buf_printf(out, " (%s)", run->backend);
+	if (run->start_unix_ns > 0) {
+		char d[32];
+
+		report_date(run->start_unix_ns, d);
+		d[16] = '\0';	/* to the minute */
+		d[10] = ' ';
+		buf_printf(out, ", %s UTC", d);
+	}
+	start = out->len;
+	for (size_t i = 0; max_tags && i < run->nr_tags; i++) {
+		const struct report_tag *t = &run->tags[i];
+		size_t before = out->len;
+
+		if (!strcmp(t->key, "name"))
+			continue;
+		buf_adds(out, i && out->len > start ? " " : "; ");
+		buf_adds(out, t->key);
+		buf_addc(out, '=');
+		put_cut(out, t->value, 40);
+		if (out->len - start > max_tags) {	/* the rest: counted */
+			out->len = before;
+			out->data[out->len] = '\0';
+			buf_printf(out, " (+%zu more)", run->nr_tags - i);
+			break;
+		}
+	}
+}
