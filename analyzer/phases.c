@@ -157,10 +157,34 @@ static const struct {
 	{ "Kernel", CAT_KERNEL },
 };
 
+/* The collector's counters of frames and blocks, as vtrace-export writes them (lib/read/vtr.c). */
+struct counter_ids {
+	uint32_t cat, frames, block_frames, blocks;
+};
+
+static void counter_ids_of(struct counter_ids *c, const struct strtab *st)
+{
+	c->cat = strtab_find(st, "vtrace", 6);
+	c->frames = strtab_find(st, "vtrace.frames", 13);
+	c->block_frames = strtab_find(st, "vtrace.block_frames", 19);
+	c->blocks = strtab_find(st, "vtrace.blocks", 13);
+}
+
+/* EV_FRAMES or EV_BLOCKS for an exported counter of them, else 0. */
+static unsigned exported_count(const struct counter_ids *c, const struct trace_event *ev)
+{
+	if (!c->cat || ev->cat != c->cat || !ev->name)
+		return 0;
+	if (ev->name == c->frames || ev->name == c->block_frames)
+		return EV_FRAMES;
+	return ev->name == c->blocks ? EV_BLOCKS : 0;
+}
+
 int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 		   struct strtab *tracks, unsigned char *tag)
 {
 	const struct strtab *st = &b->strs;
+	struct counter_ids counters;
 	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
@@ -172,6 +196,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 	int rc = -1;
 
 	buf_init(&name);
+	counter_ids_of(&counters, st);
 	if (!map || !rule || !pstep || !cls)
 		goto out;
 	for (size_t k = 0; k < sizeof(cat_classes) / sizeof(cat_classes[0]); k++)
@@ -180,16 +205,19 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 	cls[0] = CAT_OTHER;	/* where a cat is not in the batch */
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
+		unsigned produced = ev->flags & (EV_FRAMES | EV_BLOCKS);
 		int span = 0;
 
-		if (ev->flags & (EV_FRAMES | EV_BLOCKS)) {
+		if (!produced && ev->phase == 'C' && (ev->flags & EV_VALUE))
+			produced = exported_count(&counters, ev);
+		if (produced) {
 			struct gen_count c = { ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
 					       ev->value };
 
-			buf_add(ev->flags & EV_FRAMES ? &p->frame_counts : &p->block_counts, &c,
+			buf_add(produced & EV_FRAMES ? &p->frame_counts : &p->block_counts, &c,
 				sizeof(c));
-			p->has_frames |= (ev->flags & EV_FRAMES) != 0;
-			p->has_blocks |= (ev->flags & EV_BLOCKS) != 0;
+			p->has_frames |= (produced & EV_FRAMES) != 0;
+			p->has_blocks |= (produced & EV_BLOCKS) != 0;
 		}
 		if (!(ev->flags & EV_TS))
 			continue;

@@ -139,7 +139,10 @@ static int export_batch(void *ctx, const struct event_batch *bt)
 		/* Per-device counters get an id: name + id is one counter in Perfetto. */
 		if (ev->flags & EV_DEVICE)
 			buf_printf(b, ", \"id\": \"gpu%" PRId64 "\"", ev->device);
-		if (ev->flags & EV_VALUE) {
+		if (ev->args) {	/* the reader's JSON text: keys escaped, numbers or null */
+			buf_adds(b, ", \"args\": ");
+			buf_add(b, strtab_str(&bt->strs, ev->args), strtab_len(&bt->strs, ev->args));
+		} else if (ev->flags & EV_VALUE) {
 			buf_printf(b, ", \"args\": {\"value\": %" PRId64, ev->value);
 			if (ev->flags & EV_DEVICE)
 				buf_printf(b, ", \"device\": %" PRId64, ev->device);
@@ -248,12 +251,38 @@ static void export_head(struct export *x, const struct vtr_header *h)
 	x->nr_written = 1;
 }
 
-/* The keys after traceEvents: how complete the input was. */
+/* Keys the export writes itself: a tag of the same name is not written again. */
+static int export_key(const char *k)
+{
+	static const char *const own[] = { "schemaVersion", "displayTimeUnit", "distributedInfo",
+					   "vtrace", "traceEvents", "vtraceInput" };
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(k, own[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The keys after traceEvents: the run's tags as top-level keys (where
+ * torch.profiler's add_metadata() puts them, so that vanalyze reads the
+ * export as it reads the .vtr), then how complete the input was.
+ */
 static void export_tail(struct export *x, const struct trace_info *info)
 {
 	struct buf *b = &x->out;
 
-	buf_printf(b, "\n],\n\"vtraceInput\": {\"complete\": %s, \"events\": %" PRId64
+	buf_adds(b, "\n]");
+	for (size_t i = 0; i < info->nr_tags; i++) {
+		if (export_key(info->tags[i].key))
+			continue;
+		buf_adds(b, ",\n");
+		put_str(b, info->tags[i].key, strlen(info->tags[i].key));
+		buf_adds(b, ": ");
+		put_str(b, info->tags[i].value, strlen(info->tags[i].value));
+	}
+
+	buf_printf(b, ",\n\"vtraceInput\": {\"complete\": %s, \"events\": %" PRId64
 		   ", \"warnings\": [", info->complete ? "true" : "false", info->nr_events);
 	for (size_t i = 0; i < info->nr_warnings; i++) {
 		if (i)

@@ -730,6 +730,93 @@ out:
 	rec_leave(t);
 }
 
+/* A region argument: kind and the value's bits, after the region's begin. */
+static void region_arg(const char *key, uint32_t kind, int64_t bits)
+{
+	struct vt_thread *t = rec_enter();
+	struct vtr_rec *r;
+	uint32_t id;
+	int d;
+
+	if (!t)
+		return;
+	d = t->depth - 1;
+	if (d < 0 || (atomic_load_explicit(&g.filtering, memory_order_relaxed) &&
+		      d < VT_KEEP_DEPTH && !(t->keep[d >> 6] & 1ull << (d & 63))))
+		goto out;	/* no region, or one left out: nothing to belong to */
+	id = name_id(t, key);
+	if (t->head + 2 > t->limit && ring_room(t, 2))
+		goto out;
+	r = rec_at(t, 0);
+	r->ts_ns = now_ns(CLOCK_MONOTONIC);
+	r->word = VTR_REC_WORD(VTR_REC_ARG, id);
+	r->arg = kind;
+	r = rec_at(t, 1);
+	r->ts_ns = bits;
+	r->word = VTR_REC_VALUE;
+	r->arg = 0;
+	rec_commit(t, 2);
+out:
+	rec_leave(t);
+}
+
+VT_API void vt_region_arg(const char *key, int64_t value)
+{
+	region_arg(key ? key : "(null)", VTR_ARG_INT, value);
+}
+
+VT_API void vt_region_argf(const char *key, double value)
+{
+	int64_t bits;
+
+	memcpy(&bits, &value, sizeof(bits));
+	region_arg(key ? key : "(null)", VTR_ARG_DOUBLE, bits);
+}
+
+VT_API void vt_tag(const char *key, const char *value)
+{
+	struct vt_thread *t;
+	struct vtr_rec *r;
+	uint32_t k, v;
+
+	if (!key || !value || !(t = rec_enter()))
+		return;
+	k = str_id(key);
+	v = str_id(value);
+	if (k && v && !(t->head + 1 > t->limit && ring_room(t, 1))) {
+		r = rec_at(t, 0);
+		r->ts_ns = now_ns(CLOCK_MONOTONIC);
+		r->word = VTR_REC_WORD(VTR_REC_TAG, k);
+		r->arg = v;
+		rec_commit(t, 1);
+	}
+	rec_leave(t);
+}
+
+/* VTRACE_TAGS: "key=value,key=value"; a pair without '=' is named on stderr and skipped. */
+static void env_tags(void)
+{
+	const char *env = getenv("VTRACE_TAGS");
+	char pair[512];
+
+	while (env && *env) {
+		size_t n = strcspn(env, ",");
+		char *eq;
+
+		if (n && n < sizeof(pair)) {
+			memcpy(pair, env, n);
+			pair[n] = '\0';
+			if ((eq = strchr(pair, '=')) && eq > pair) {
+				*eq = '\0';
+				vt_tag(pair, eq + 1);
+			} else {
+				say("VTRACE_TAGS: '%s' is no key=value pair; skipped", pair);
+			}
+		}
+		env += n + (env[n] == ',');
+	}
+}
+
 VT_API void vt_counter(const char *name, int64_t value)
 {
 	rec_value(VTR_REC_COUNTER, name ? name : "(null)", 0, 0, value);
@@ -1266,6 +1353,8 @@ fail:
 	off_locked("cannot create", errno);
 out:
 	mutex_drop(&g.lock);
+	if (!rc)	/* recording calls, which take no lock of ours */
+		env_tags();
 	return rc;
 }
 

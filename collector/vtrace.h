@@ -27,6 +27,7 @@
  *	VTRACE_LIVE		print one status line to stderr every N seconds
  *	VTRACE_FLUSH_MS		write buffered records every N ms (default 1000)
  *	VTRACE_BUFFER_KB	per-thread buffer size (default 1024)
+ *	VTRACE_TAGS		the run's metadata, "model=wan2.1,exp=a" (vt_tag() each)
  *
  * Every function is thread-safe.  The recording calls (regions, instants,
  * counters, frames, blocks) take no lock and allocate nothing, except that
@@ -86,6 +87,27 @@ VT_API const char *vt_path(void);
  */
 VT_API void vt_region_begin(const char *name);
 VT_API void vt_region_end(void);
+
+/*
+ * Arguments of the innermost region begun on this thread, right after
+ * vt_region_begin(): a step's index and timestep, a block's index and
+ * size.  They go out as the region's Chrome "args"; vanalyze counts a
+ * region's "block_size" as that many frames produced at its end, as
+ * vt_frames() would (use one or the other).  An argument with no region
+ * open, or of a region VTRACE_REGIONS leaves out, is dropped.  Keys are
+ * names (interned like region names).
+ */
+VT_API void vt_region_arg(const char *key, int64_t value);
+VT_API void vt_region_argf(const char *key, double value);
+
+/*
+ * The run's metadata, key = value (model, resolution, experiment,
+ * commit): in every output vanalyze makes, and what vcompare checks
+ * before comparing two runs.  Both are copied (cut at 255 bytes); a key
+ * given again takes the new value.  Not for the hot path: it interns both
+ * strings.
+ */
+VT_API void vt_tag(const char *key, const char *value);
 
 /* A point in time, and the value of a named counter at this time. */
 VT_API void vt_instant(const char *name);

@@ -4,7 +4,10 @@
 
     vtrace.init(name="wan-t2v")            # optional when VTRACE_DIR is set
 
+    vtrace.tag("model", "wan2.1")         # the run's metadata (also init(tags=...))
     with vtrace.region("denoise"):
+        ...
+    with vtrace.region("denoise_step", step=i, timestep=t):
         ...
 
     @vtrace.region("vae_decode")
@@ -17,7 +20,7 @@
 Each process writes DIR/NAME-rankR.vtr, which vanalyze reads directly and
 vtrace-export turns into Chrome trace JSON.  The environment (VTRACE_DIR,
 VTRACE_NAME, VTRACE_RANK or RANK, VTRACE_REGIONS, VTRACE_SAMPLE_MS,
-VTRACE_LIVE) configures it without code changes; see collector/vtrace.h.
+VTRACE_LIVE, VTRACE_TAGS="model=wan2.1,exp=a") configures it without code changes; see collector/vtrace.h.
 
 This is ctypes over libvtrace.so, with no build step.  The library is
 looked for in $VTRACE_LIB, next to this file, in build/ of the source tree
@@ -33,7 +36,7 @@ import os
 import sys
 
 __all__ = ["available", "init", "shutdown", "flush", "enabled", "path", "region",
-           "instant", "counter", "frames", "blocks"]
+           "instant", "counter", "frames", "blocks", "tag"]
 
 
 def _candidates():
@@ -80,6 +83,12 @@ if available:
     _fast.vt_frames.restype = None
     _fast.vt_blocks.argtypes = [ctypes.c_int64]
     _fast.vt_blocks.restype = None
+    _fast.vt_region_arg.argtypes = [ctypes.c_char_p, ctypes.c_int64]
+    _fast.vt_region_arg.restype = None
+    _fast.vt_region_argf.argtypes = [ctypes.c_char_p, ctypes.c_double]
+    _fast.vt_region_argf.restype = None
+    _slow.vt_tag.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    _slow.vt_tag.restype = None
     _slow.vt_init.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]
     _slow.vt_init.restype = ctypes.c_int
     _slow.vt_shutdown.argtypes = []
@@ -92,8 +101,16 @@ if available:
     _slow.vt_path.restype = ctypes.c_char_p
     _begin = _fast.vt_region_begin
     _end = _fast.vt_region_end
+    _arg = _fast.vt_region_arg
+    _argf = _fast.vt_region_argf
 else:
     def _begin(name):
+        pass
+
+    def _arg(key, value):
+        pass
+
+    def _argf(key, value):
         pass
 
     def _end():
@@ -106,14 +123,26 @@ def _bytes(name):
     return str(name).encode("utf-8", "surrogateescape")
 
 
-def init(dir=None, name=None, rank=None):
+def init(dir=None, name=None, rank=None, tags=None):
     """Start recording into DIR/NAME-rankR.vtr; the environment wins over
-    the arguments.  True when recording."""
+    the arguments.  tags: the run's metadata, a mapping (see tag()).  True
+    when recording."""
     if not available:
         return False
     rank = -1 if rank is None else int(rank)
-    return _slow.vt_init(None if dir is None else _bytes(os.fspath(dir)),
-                         None if name is None else _bytes(name), rank) == 0
+    ok = _slow.vt_init(None if dir is None else _bytes(os.fspath(dir)),
+                       None if name is None else _bytes(name), rank) == 0
+    for key, value in (tags or {}).items():
+        tag(key, value)
+    return ok
+
+
+def tag(key, value):
+    """The run's metadata, key = value (model, resolution, experiment,
+    commit): vanalyze puts it in every output and vcompare checks it before
+    comparing two runs.  Values are text (str() of anything else)."""
+    if available:
+        _slow.vt_tag(_bytes(key), _bytes(value))
 
 
 def shutdown():
@@ -140,18 +169,38 @@ def path():
     return None if p is None else os.fsdecode(p)
 
 
+def _arg_calls(args):
+    """(function, key, value) for each region argument: floats as doubles,
+    the rest as integers (bool and int; int() of anything else)."""
+    calls = []
+    for key, value in args.items():
+        if isinstance(value, float):
+            calls.append((_argf, _bytes(key), value))
+        else:
+            calls.append((_arg, _bytes(key), int(value)))
+    return tuple(calls)
+
+
 class region:
     """A region of time on the calling thread: a context manager, or a
-    decorator that wraps each call (and each await of a coroutine)."""
+    decorator that wraps each call (and each await of a coroutine).
+    Keyword arguments are the region's arguments (step=i, timestep=t,
+    block_size=16: numbers), recorded with each begin."""
 
-    __slots__ = ("name", "_name")
+    __slots__ = ("name", "_name", "_args")
 
-    def __init__(self, name):
+    def __init__(self, name, **args):
         self.name = name
         self._name = _bytes(name)
+        self._args = _arg_calls(args)
+
+    def _enter(self):
+        _begin(self._name)
+        for fn, key, value in self._args:
+            fn(key, value)
 
     def __enter__(self):
-        _begin(self._name)
+        self._enter()
         return self
 
     def __exit__(self, *exc):
@@ -159,11 +208,11 @@ class region:
         return False
 
     def __call__(self, fn):
-        name = self._name
+        enter = self._enter
         if inspect.iscoroutinefunction(fn):
             @functools.wraps(fn)
             async def awrapper(*args, **kwargs):
-                _begin(name)
+                enter()
                 try:
                     return await fn(*args, **kwargs)
                 finally:
@@ -172,7 +221,7 @@ class region:
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            _begin(name)
+            enter()
             try:
                 return fn(*args, **kwargs)
             finally:

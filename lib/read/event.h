@@ -58,6 +58,7 @@ struct trace_event {
 	uint32_t pg_name;	/* args."Process Group Name" */
 	uint32_t dtype;		/* args."dtype" */
 	uint32_t arg_name;	/* args.name: process_name/thread_name of M events */
+	uint32_t args;		/* a collector region's arguments as a JSON object's text; 0 none */
 	/* valid only with their flag: */
 	int64_t correlation, external_id, flow_id;
 	int64_t stream, device;

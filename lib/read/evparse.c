@@ -42,7 +42,7 @@ enum key { K_OTHER, K_END, K_PH, K_TS, K_ID, K_CAT, K_PID, K_TID, K_DUR, K_NAME,
 enum arg_key {
 	A_OTHER, A_END, A_NAME, A_BYTES, A_DTYPE, A_STREAM, A_DEVICE, A_GROUP_SIZE,
 	A_CORRELATION, A_EXTERNAL_ID, A_IN_NELEMS, A_OUT_NELEMS, A_TOTAL_RESERVED,
-	A_TOTAL_ALLOCATED, A_COLL_NAME, A_PG_NAME
+	A_TOTAL_ALLOCATED, A_COLL_NAME, A_PG_NAME, A_VALUE
 };
 
 /*
@@ -386,6 +386,8 @@ static unsigned arg_key(const char *k, size_t n)
 			return A_BYTES;
 		if (KEY_IS(k, n, "dtype"))
 			return A_DTYPE;
+		if (KEY_IS(k, n, "value"))	/* counters, as vtrace-export writes them */
+			return A_VALUE;
 		break;
 	case 6:
 		if (KEY_IS(k, n, "stream"))
@@ -463,6 +465,8 @@ HOT int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, uns
 		return read_str(ps, pp, &ev->coll_name, F_COLL);
 	case A_PG_NAME:
 		return read_str(ps, pp, &ev->pg_name, F_PG);
+	case A_VALUE:
+		return read_int(ps, pp, ev, &ev->value, EV_VALUE);
 	}
 	return skip_value(ps, pp);
 }

@@ -152,7 +152,7 @@ static const char *const profiler_keys[] = {
 	"samples", "systemTraceEvents", "record_shapes", "with_stack", "with_flops",
 	"with_modules", "profile_memory", "trace_id", "cupti_version", "cuda_runtime_version",
 	"cuda_driver_version", "roctracer_version", "hip_runtime_version", "hip_driver_version",
-	"INFO", "WARNING", "ERROR",
+	"INFO", "WARNING", "ERROR", "vtrace", "vtraceInput",
 };
 
 static int profiler_key(const char *k, size_t n)

@@ -14,11 +14,14 @@
 #include "vtr.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "jsonw.h"
 #include "sat.h"
 
 #define VTR_BATCH_EVENTS 65536
@@ -27,19 +30,29 @@
 enum vtr_const {
 	K_PH_X, K_PH_B, K_PH_I, K_PH_C,
 	K_CAT_REGION, K_CAT_VTRACE, K_CAT_SAMPLE,
-	K_FRAMES, K_BLOCKS, K_UNKNOWN, K_PID,
+	K_FRAMES, K_BLOCKS, K_UNKNOWN, K_PID, K_BLOCK_FRAMES,
 	NR_K
 };
 
 static const char *const vtr_const_str[NR_K] = {
 	"X", "B", "i", "C",
 	"user_annotation", "vtrace", "vtrace.sample",
-	"vtrace.frames", "vtrace.blocks", "(unknown)", NULL,
+	"vtrace.frames", "vtrace.blocks", "(unknown)", NULL, "vtrace.block_frames",
+};
+
+#define VTR_MAX_ARGS 4			/* arguments kept per region; more are counted */
+
+struct vtr_arg {
+	uint32_t key;			/* file string id */
+	uint32_t kind;			/* enum vtr_arg_kind */
+	int64_t bits;
 };
 
 struct vtr_open {
 	uint32_t name;			/* file string id */
+	uint32_t nr_args;
 	int64_t ts_ns;			/* CLOCK_MONOTONIC */
+	struct vtr_arg args[VTR_MAX_ARGS];
 };
 
 struct vtr_thread {
@@ -79,6 +92,8 @@ struct vtr_reader {
 	int64_t left;			/* a regular file's size, else -1 */
 	int stopped, oom, seen_end;
 	int64_t nr_unmatched, nr_bad;
+	int64_t nr_args_dropped;		/* region arguments beyond VTR_MAX_ARGS or without one */
+	struct buf args_text;			/* scratch for an event's args */
 	int64_t nr_bad_time, bad_time_off;	/* records past sat.h's limit; first's block */
 	int64_t block_off;			/* offset of the block being read */
 };
@@ -291,7 +306,7 @@ static int vtr_push(struct vtr_thread *t, uint32_t name, int64_t ts)
 		t->stack = p;
 		t->cap = cap;
 	}
-	t->stack[t->depth++] = (struct vtr_open){ name, ts };
+	t->stack[t->depth++] = (struct vtr_open){ name, 0, ts, { { 0, 0, 0 } } };
 	return 0;
 }
 
@@ -320,6 +335,67 @@ static void vtr_value(struct vtr_reader *r, struct vtr_thread *t, const struct v
 	if (type == VTR_REC_SAMPLE && rec->arg) {
 		ev->flags |= EV_DEVICE;
 		ev->device = (int64_t)rec->arg - 1;
+	}
+}
+
+/* A file string, or "(unknown)". */
+static const char *vtr_str(const struct vtr_reader *r, uint32_t id, size_t *len)
+{
+	if (!id || id >= r->nr_str || !r->str[id]) {
+		*len = 9;
+		return "(unknown)";
+	}
+	*len = r->str_len[id];
+	return r->str[id];
+}
+
+/*
+ * The region o's arguments on its event: their JSON object as text, in
+ * the batch; a "block_size" also as the frames the region produced (a
+ * counter at its end, flagged EV_FRAMES like vt_frames()).
+ */
+static void vtr_region_args(struct vtr_reader *r, struct vtr_thread *t, const struct vtr_open *o,
+			    struct trace_event *ev, int64_t end)
+{
+	struct buf *b = &r->args_text;
+	int64_t frames = -1;
+	uint32_t id;
+	char *s;
+
+	buf_reset(b);
+	buf_addc(b, '{');
+	for (uint32_t i = 0; i < o->nr_args; i++) {
+		const struct vtr_arg *a = &o->args[i];
+		size_t len;
+		const char *k = vtr_str(r, a->key, &len);
+		double d;
+
+		buf_adds(b, i ? ", \"" : "\"");
+		jsonw_escape(b, k, len);
+		buf_adds(b, "\": ");
+		if (a->kind == VTR_ARG_DOUBLE) {
+			memcpy(&d, &a->bits, sizeof(d));
+			if (isfinite(d))
+				buf_printf(b, "%.17g", d);
+			else
+				buf_adds(b, "null");
+		} else {
+			buf_printf(b, "%" PRId64, a->bits);
+			if (len == 10 && !memcmp(k, "block_size", 10) && a->bits > 0)
+				frames = a->bits;
+		}
+	}
+	buf_addc(b, '}');
+	if (!buf_ok(b) || !(s = arena_strndup(&r->batch.arena, b->data, b->len))) {
+		r->oom = 1;
+		return;
+	}
+	id = vtr_intern(r, s, b->len);
+	ev->args = id;
+	if (frames > 0 && (ev = vtr_emit(r, t, K_PH_C, K_CAT_VTRACE, end))) {
+		ev->name = vtr_const(r, K_BLOCK_FRAMES);
+		ev->flags |= EV_VALUE | EV_FRAMES;
+		ev->value = frames;
 	}
 }
 
@@ -358,7 +434,36 @@ static void vtr_events(struct vtr_reader *r, int32_t tid, const unsigned char *p
 				r->batch.n--;
 				if (!r->nr_bad_time++)
 					r->bad_time_off = r->block_off;
+				break;
 			}
+			if (o.nr_args)
+				vtr_region_args(r, t, &o, ev, rec.ts_ns);
+			break;
+		case VTR_REC_TAG: {
+			size_t kn, vn;
+			const char *k = vtr_str(r, VTR_REC_ID(rec.word), &kn);
+			const char *v = vtr_str(r, rec.arg, &vn);
+
+			trace_info_tag(r->info, k, kn, v, vn);
+			break;
+		}
+		case VTR_REC_ARG:
+			if (i + 1 >= n) {
+				r->nr_bad++;
+				break;
+			}
+			memcpy(&val, p + ++i * sizeof(val), sizeof(val));
+			if (VTR_REC_TYPE(val.word) != VTR_REC_VALUE || rec.arg > VTR_ARG_DOUBLE) {
+				r->nr_bad++;
+				i -= VTR_REC_TYPE(val.word) != VTR_REC_VALUE;
+				break;
+			}
+			if (!t->depth || t->stack[t->depth - 1].nr_args == VTR_MAX_ARGS) {
+				r->nr_args_dropped++;
+				break;
+			}
+			t->stack[t->depth - 1].args[t->stack[t->depth - 1].nr_args++] =
+				(struct vtr_arg){ VTR_REC_ID(rec.word), rec.arg, val.ts_ns };
 			break;
 		case VTR_REC_INSTANT:
 			if ((ev = vtr_emit(r, t, K_PH_I, K_CAT_VTRACE, rec.ts_ns)))
@@ -487,6 +592,7 @@ static void vtr_close(struct vtr_reader *r)
 	free(r->bid);
 	free(r->bgen);
 	free(r->payload);
+	buf_release(&r->args_text);
 	arena_release(&r->arena);
 }
 
@@ -606,8 +712,11 @@ int vtr_read(const char *path, const struct trace_sink *sink, struct trace_info 
 	}
 	info->rank = r.hdr.rank;
 	info->world_size = r.hdr.world_size;
+	if (r.hdr.name[0])	/* the run's name, the file name's first part: a tag */
+		trace_info_tag(info, "name", 4, r.hdr.name, strlen(r.hdr.name));
 	r.sink = sink;
 	r.info = info;
+	buf_init(&r.args_text);
 	arena_init(&r.arena);
 	event_batch_init(&r.batch);
 	snprintf(r.pid_text, sizeof(r.pid_text), "%d", (int)r.hdr.pid);
@@ -628,6 +737,11 @@ int vtr_read(const char *path, const struct trace_sink *sink, struct trace_info 
 		snprintf(msg, sizeof(msg), "%lld record%s with times beyond +-2^62 ns left out",
 			 (long long)r.nr_bad_time, r.nr_bad_time > 1 ? "s" : "");
 		vtr_warn(&r, r.bad_time_off, msg);
+	}
+	if (r.nr_args_dropped) {
+		snprintf(msg, sizeof(msg), "%lld region arguments without a region or beyond %d a "
+			 "region left out", (long long)r.nr_args_dropped, VTR_MAX_ARGS);
+		vtr_warn(&r, -1, msg);
 	}
 	if (r.nr_unmatched || r.nr_bad) {
 		snprintf(msg, sizeof(msg),

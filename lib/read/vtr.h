@@ -70,6 +70,14 @@ enum vtr_rec_type {
 	VTR_REC_FRAMES = 6,		/* VALUE follows: frames produced */
 	VTR_REC_BLOCKS = 7,		/* VALUE follows: blocks produced */
 	VTR_REC_VALUE = 8,		/* ts_ns holds the value of the record before */
+	VTR_REC_TAG = 9,		/* id = key, arg = value's string id: the run's metadata */
+	VTR_REC_ARG = 10,		/* id = key, arg = VTR_ARG_*; VALUE follows: an argument of
+					   the innermost open region of the thread */
+};
+
+enum vtr_arg_kind {
+	VTR_ARG_INT = 0,		/* the VALUE is an int64 */
+	VTR_ARG_DOUBLE = 1,		/* the VALUE holds a double's bits */
 };
 
 struct vtr_rec {

@@ -38,6 +38,7 @@ struct ctest_ev {
 	char name[300];
 	char cat[32];
 	char pid[16], tid[16];
+	char args[200];			/* a region's arguments, as JSON text */
 	int64_t ts_ns, dur_ns, value, device;
 	uint32_t flags;
 };
@@ -80,6 +81,7 @@ static int ctest_batch(void *ctx, const struct event_batch *b)
 		ctest_copy(c->cat, sizeof(c->cat), &b->strs, ev->cat);
 		ctest_copy(c->pid, sizeof(c->pid), &b->strs, ev->pid);
 		ctest_copy(c->tid, sizeof(c->tid), &b->strs, ev->tid);
+		ctest_copy(c->args, sizeof(c->args), &b->strs, ev->args);
 		c->ts_ns = ev->ts_ns;
 		c->dur_ns = ev->flags & EV_DUR ? ev->dur_ns : 0;
 		c->value = ev->flags & EV_VALUE ? ev->value : 0;

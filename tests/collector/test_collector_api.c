@@ -2,8 +2,8 @@
  * test_collector_api: the C API of libvtrace end to end: what the calls
  * record, how the reader maps it (phases, names, pid/tid, times on the
  * CLOCK_REALTIME timeline), flush, shutdown and a second session, the
- * environment over the arguments, auto-start from VTRACE_DIR, and a quiet
- * stderr throughout.
+ * environment over the arguments, auto-start from VTRACE_DIR, the run's
+ * tags and region arguments, and a quiet stderr throughout.
  */
 #include <pthread.h>
 #include <sys/wait.h>
@@ -223,6 +223,62 @@ static void test_env(void)
 	vt_shutdown();
 }
 
+/* Tags (vt_tag, VTRACE_TAGS) reach the reader's info; region arguments their region's event. */
+static void test_metadata(void)
+{
+	const struct ctest_ev *step = NULL, *block = NULL, *frames = NULL;
+	struct ctest_trace tr;
+	char path[4096];
+	const char *model = NULL, *exp = NULL, *name = NULL;
+
+	setenv("VTRACE_TAGS", "exp=a,seed=7", 1);
+	CHECK_MSG(vt_init(dir, "meta", 0) == 0, "vt_init with VTRACE_TAGS");
+	unsetenv("VTRACE_TAGS");
+	vt_tag("model", "wan2.1");
+	vt_tag("model", "wan2.2");	/* again: the new value */
+	vt_region_arg("orphan", 1);	/* no region open: dropped */
+	vt_region_begin("denoise_step");
+	vt_region_arg("step", 3);
+	vt_region_argf("timestep", 874.5);
+	vt_region_begin("block");
+	vt_region_arg("block_size", 16);
+	vt_region_end();
+	vt_region_end();
+	snprintf(path, sizeof(path), "%s/meta-rank0.vtr", dir);
+	vt_shutdown();
+	ctest_load(path, &tr);
+	for (size_t i = 0; i < tr.info.nr_tags; i++) {
+		const struct trace_tag *t = &tr.info.tags[i];
+
+		if (!strcmp(t->key, "model"))
+			model = t->value;
+		if (!strcmp(t->key, "exp"))
+			exp = t->value;
+		if (!strcmp(t->key, "name"))
+			name = t->value;
+	}
+	CHECK_MSG(model && !strcmp(model, "wan2.2"), "vt_tag: the last value (%s)", model ? model : "none");
+	CHECK_MSG(exp && !strcmp(exp, "a") && name && !strcmp(name, "meta"),
+		  "VTRACE_TAGS and the run name are tags");
+	for (size_t i = 0; i < tr.n; i++) {
+		if (tr.ev[i].ph == 'X' && !strcmp(tr.ev[i].name, "denoise_step"))
+			step = &tr.ev[i];
+		if (tr.ev[i].ph == 'X' && !strcmp(tr.ev[i].name, "block"))
+			block = &tr.ev[i];
+		if (tr.ev[i].ph == 'C' && !strcmp(tr.ev[i].name, "vtrace.block_frames"))
+			frames = &tr.ev[i];
+	}
+	CHECK_MSG(step && !strcmp(step->args, "{\"step\": 3, \"timestep\": 874.5}"),
+		  "the step's arguments (%s)", step ? step->args : "no event");
+	CHECK_MSG(block && !strcmp(block->args, "{\"block_size\": 16}"), "the block's arguments");
+	CHECK_MSG(frames && frames->value == 16 && (frames->flags & EV_FRAMES) && block &&
+			  frames->ts_ns == block->ts_ns + block->dur_ns,
+		  "block_size: 16 frames at the block's end");
+	CHECK_MSG(tr.info.nr_warnings == 0 && tr.rc == 0,
+		  "the orphan argument dropped where it was made, the file clean");
+	ctest_free(&tr);
+}
+
 /* A program that never calls vt_init() records when VTRACE_DIR is set. */
 static void test_auto_init(void)
 {
@@ -263,6 +319,7 @@ int main(void)
 	test_session();
 	test_threads();
 	test_env();
+	test_metadata();
 	lines = ctest_stderr_end(err, sizeof(err));
 	CHECK_MSG(lines == 0, "nothing on stderr in normal use (%s)", err);
 	ctest_rmdir(dir);
