@@ -3,13 +3,15 @@
  *
  * A folder of reports may still hold those of an earlier run (or of another
  * profiling window of the same job): merged, they would pass for ranks of
- * one run.  The traces say when they began (inputs[].start_unix_ns, from
+ * one run.  What the traces say was profiled tells runs apart first
+ * (run_info_identity(): device, world size, run name, model, resolution,
+ * frames, steps).  Among ranks alike in that, the traces say when they began (inputs[].start_unix_ns, from
  * baseTimeNanoseconds and the first event): ranks of one run trace the
  * same stretch of time, give or take their start-up and their clocks, so
  * their time lines [start, start + span] overlap or nearly touch.  Ranks
  * are sorted by start and cut into runs wherever a trace starts more than
- * RUNS_GAP_NS after every earlier trace has ended.  Ranks without a known
- * start (legacy traces, the collector) belong to no run and are not judged.
+ * RUNS_GAP_NS after every earlier trace has ended.  Ranks with neither a
+ * known start (legacy traces, the collector) nor metadata are not judged.
  */
 #ifndef VT_AGG_RUNS_H
 #define VT_AGG_RUNS_H

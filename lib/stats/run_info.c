@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <string.h>
 #include <strings.h>
@@ -199,6 +200,31 @@ static int defining_key(const char *key)
 		if (strstr(low, words[i]))
 			return 1;
 	return 0;
+}
+
+static int cmp_tag_key(const void *a, const void *b)
+{
+	return strcmp((*(const struct report_tag *const *)a)->key,
+		      (*(const struct report_tag *const *)b)->key);
+}
+
+void run_info_identity(const struct report_rank *rk, struct buf *out)
+{
+	const struct report_tag *keep[64];
+	size_t n = 0;
+
+	buf_reset(out);
+	if (rk->device_name)
+		buf_printf(out, "device=%s\x1f", rk->device_name);
+	if (rk->world_size > 0)
+		buf_printf(out, "world_size=%" PRId64 "\x1f", rk->world_size);
+	for (size_t i = 0; i < rk->nr_tags && n < sizeof(keep) / sizeof(keep[0]); i++)
+		if (!strcmp(rk->tags[i].key, "name") || defining_key(rk->tags[i].key))
+			keep[n++] = &rk->tags[i];
+	if (n > 1)
+		qsort(keep, n, sizeof(keep[0]), cmp_tag_key);
+	for (size_t i = 0; i < n; i++)
+		buf_printf(out, "%s=%s\x1f", keep[i]->key, keep[i]->value);
 }
 
 /* Add key with both values, when there is room. */

@@ -45,4 +45,12 @@ void run_info_line(const struct report *rep, struct buf *out, size_t max_tags);
 size_t run_info_mismatch(const struct report *a, const struct report *b, const char **keys,
 			 const char **vals, size_t max);
 
+/*
+ * What identifies rk's run, as text ("" when the trace says nothing): its
+ * device model, world size, run name and the defining tags (model,
+ * resolution, frames, steps), keys sorted.  Ranks of one run have the same;
+ * vaggregate tells runs apart by it first, then by time.
+ */
+void run_info_identity(const struct report_rank *rk, struct buf *out);
+
 #endif

@@ -10,6 +10,7 @@
 . "$VT_ROOT/tests/cli/lib.sh"
 need_vanalyze
 need_vcompare
+need_vaggregate
 
 GPU=$VT_ROOT/testdata/gpu
 python3 - "$GPU/pipeline.trace.json.gz" <<'PY'
@@ -29,6 +30,7 @@ write("a-rank0.trace.json.gz", dict(meta, distributedInfo={"backend": "nccl", "r
 write("a-rank1.trace.json.gz", dict(meta, distributedInfo={"backend": "nccl", "rank": 1, "world_size": 2}))
 write("b-rank0.trace.json.gz", dict(meta, model="wan2.2", distributedInfo={"backend": "nccl", "rank": 0, "world_size": 2}))
 write("b-rank1.trace.json.gz", dict(meta, model="wan2.1", distributedInfo={"backend": "nccl", "rank": 1, "world_size": 2}))
+write("c-rank1.trace.json.gz", dict(meta, model="wan2.2", distributedInfo={"backend": "nccl", "rank": 1, "world_size": 2}))
 hostile = {"k%03d" % i: "v%d" % i for i in range(100)}
 hostile.update({"big": "x" * 1000000, "nested": {"a": [[[{"b": "\u00e9" * 200}]]]},
                 "esc\u001b]0;title\u0007": "\u001b[2J\u202eevil\u0085", "name": "hostile \u001b[31m"})
@@ -98,6 +100,13 @@ no_line same.err 'differ in what was profiled' "vcompare over one run"
 run_as js "$VCOMPARE" --json cmp.json a.json b0.json
 check cmp.json 'r["run_differs"] == {"devices": ["2", "1"], "model": ["wan2.1", "wan2.2"]}' \
 	"vcompare's JSON run_differs (two devices against one, and the model)"
+
+# vaggregate tells runs apart by what was profiled before time: same hour, other model
+va c1 --json c1.json c-rank1.trace.json.gz
+run_as agg "$VAGGREGATE" --json agg.json a0.json c1.json
+grep -q 'these reports come from 2 different runs' agg.err || die "vaggregate merged two models silently: $(cat agg.err)"
+run_as agg1 "$VAGGREGATE" --json agg1.json a.json
+no_line agg1.err 'different runs' "vaggregate over one run"
 
 # hostile metadata: bounded, escaped everywhere, the rest counted
 va h --json h.json --out hout h.trace.json.gz

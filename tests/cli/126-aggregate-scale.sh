@@ -154,7 +154,7 @@ expect_rc one 0
 no_line one.err 'different runs' "ranks of one run"
 vg two -q --reports_dir runs
 expect_rc two 0
-expect_line two.err "^vaggregate: warning: these reports come from 2 different runs \(traces more than 60 s apart that never overlap\): 1 rank from 2022-[^;]* \('$(ere_quote "${want[0]}")', rank 3\); 8 ranks from 2023-09-07 [^;]* \('$(ere_quote "${want[1]}")', rank [0-7]\)$" \
+expect_line two.err "^vaggregate: warning: these reports come from 2 different runs \(other metadata: [^)]*; or traces more than 60 s apart that never overlap\): 1 rank from 2022-[^;]* \('$(ere_quote "${want[0]}")', rank 3\); 8 ranks from 2023-09-07 [^;]* \('$(ere_quote "${want[1]}")', rank [0-7]\)$" \
 	"the warning naming both runs"
 echo "pass: start times equal the traces'; one run quiet, two runs named"
 
