@@ -40,14 +40,14 @@ static const char usage[] =
 	"is reported as noise.  Improvements are reported the same way.\n"
 	"\n"
 	"Options:\n"
-	"      --threshold V       worse by more than V (5% or 0.05) regresses\n"
-	"                          (default 5%)\n"
+	"      --threshold V       worse by more than V percent (5 or 5%)\n"
+	"                          regresses (default 5%)\n"
 	"      --threshold NAME=V  the same for one metric or a prefix of metrics:\n"
 	"                          'phase:denoising=2%', 'kernel:=10%', 'span_ns=3%'\n"
 	"                          (repeatable; the longest matching NAME wins)\n"
 	"      --alpha P           significance level of the U test (default 0.01)\n"
-	"      --min-share V       times that change by less than V of the span\n"
-	"                          (0.5% or 0.005, the default) count as the same\n"
+	"      --min-share V       times that change by less than V percent of the\n"
+	"                          span (0.5 or 0.5%, the default) count as the same\n"
 	"      --top N             kernels compared: each side's top N by total time;\n"
 	"                          also the added and removed kernels named (default 10)\n"
 	"      --all               every row, not only those that changed\n"
@@ -132,13 +132,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			eq = strrchr(optarg, '=');
 			if (!eq) {
 				if (threshold_parse_value(optarg, &o->t.all))
-					return cli_usage_error("--threshold wants a fraction or a "
-							       "percentage such as 5%% or 0.05, "
-							       "not '%s'", optarg);
+					return cli_usage_error("--threshold wants a percentage "
+							       "such as 5 or 5%%, not '%s'", optarg);
 				continue;
 			}
 			if (eq == optarg || threshold_parse_value(eq + 1, &v))
-				return cli_usage_error("--threshold wants NAME=5%% or NAME=0.05, "
+				return cli_usage_error("--threshold wants NAME=5 or NAME=5%%, "
 						       "not '%s'", optarg);
 			*eq = '\0';
 			o->t.rules[o->t.n++] = (struct threshold_rule){ optarg, v };
@@ -152,8 +151,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			continue;
 		case 'S':
 			if (threshold_parse_value(optarg, &o->t.min_share) || o->t.min_share > 1)
-				return cli_usage_error("--min-share wants a share of the span such "
-						       "as 0.5%% or 0.005, not '%s'", optarg);
+				return cli_usage_error("--min-share wants a percentage of the span "
+						       "such as 0.5 or 0.5%%, not '%s'", optarg);
 			continue;
 		case 'N':
 			n = strtol(optarg, &end, 10);

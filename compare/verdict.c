@@ -17,13 +17,11 @@ int threshold_parse_value(const char *s, double *v)
 
 	if (end == s)
 		return -1;
-	if (*end == '%') {
-		x /= 100;
+	if (*end == '%')	/* optional: a bare number is a percentage too */
 		end++;
-	}
-	if (*end || !(x >= 0 && x <= 10))
+	if (*end || !(x >= 0 && x <= 1000))
 		return -1;
-	*v = x;
+	*v = x / 100;
 	return 0;
 }
 

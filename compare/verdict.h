@@ -46,8 +46,8 @@ struct thresholds {
 };
 
 /*
- * "3%" or "0.03" into *v (a fraction); 0 or -1 when it is neither or not
- * in [0, 10].
+ * A percentage as users write it, "3%" or "3", into *v as a fraction
+ * (0.03); 0, or -1 when it is no number or not in [0, 1000] %.
  */
 int threshold_parse_value(const char *s, double *v);
 

@@ -33,10 +33,16 @@ vc rev --json rev.cmp slow.json base.json
 expect_rc rev 0
 vc loose --json loose.cmp --threshold 25% base.json slow.json
 expect_rc loose 0
-vc one --json one.cmp --threshold 0.25 --threshold steps.median_ns=10% base.json slow.json
+vc one --json one.cmp --threshold 25 --threshold steps.median_ns=10% base.json slow.json
 expect_rc one 1
 vc traces --json traces.cmp base slow
 expect_rc traces 1
+# a threshold is a percentage as users write it: 5 is 5 %, as 5% is
+vc bare --json bare.cmp --threshold 5 base.json slow.json
+expect_rc bare 1
+pycheck same bare.cmp slow.cmp || die "--threshold 5 and the default 5% differ"
+vc tiny --json tiny.cmp --threshold 0.05 base.json slow.json
+check tiny.cmp 'abs(r["threshold"] - 0.0005) < 1e-12' "--threshold 0.05 is 0.05 %"
 # 2 ranks with matched collectives: effective utilization stands for utilization
 check slow.cmp '"gpu.effective_utilization" in {x["metric"] for x in r["rows"]}' \
 	"no effective utilization row" \
