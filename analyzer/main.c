@@ -35,6 +35,8 @@ static const char usage[] =
 	CLI_HELP_OUTPUTS
 	"      --top N        kernels and operators shown in the summary (default 5)\n"
 	"      --ranks        the summary shows each rank's figures too\n"
+	"      --all          the summary shows every phase (else the largest, and\n"
+	"                     how many more)\n"
 	"\n"
 	ANALYZE_OPTS_HELP
 	"\n"
@@ -58,6 +60,7 @@ struct opts {
 	struct analyze_opts a;
 	long top;
 	int ranks;
+	int all;
 };
 
 /* Returns -1 to go on, or the exit status. */
@@ -70,6 +73,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		ANALYZE_LONGOPTS,
 		{ "top", required_argument, NULL, 'T' },
 		{ "ranks", no_argument, NULL, 'R' },
+		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -93,6 +97,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		}
 		if (c == 'R') {
 			o->ranks = 1;
+			continue;
+		}
+		if (c == 'a') {
+			o->all = 1;
 			continue;
 		}
 		rc = analyze_opts_take(&o->a, &o->cli, c, optarg, argv[optind - 1]);
@@ -158,7 +166,7 @@ int main(int argc, char **argv)
 	report_init(&rep, "vanalyze");
 	status = analyze_run(&rep, argv + optind, (size_t)(argc - optind), &o.a);
 	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html)) {
-		struct summary_opts so = { (size_t)o.top, o.ranks };
+		struct summary_opts so = { (size_t)o.top, o.ranks, o.all };
 
 		summary_print(stdout, &rep, &so);
 	}

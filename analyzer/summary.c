@@ -12,11 +12,13 @@
 #include <string.h>
 
 #include "metric.h"
+#include "sat.h"
 #include "shorten.h"
 #include "term.h"
 
-#define PHASES_SHOWN 10
+#define PHASES_SHOWN 12		/* rows of the phase table without --all */
 #define PHASE_DEPTH_SHOWN 2
+#define PHASE_MIN_SHARE 0.01	/* smaller phases are left to --all (and counted) */
 
 struct out {
 	FILE *f;
@@ -141,13 +143,6 @@ static int cmp_key(const void *a, const void *b)
 	return c ? c : (x->first > y->first) - (x->first < y->first);
 }
 
-static int cmp_first(const void *a, const void *b)
-{
-	const struct agg *x = a, *y = b;
-
-	return (x->first > y->first) - (x->first < y->first);
-}
-
 static int cmp_v0(const void *a, const void *b)
 {
 	const struct agg *x = a, *y = b;
@@ -172,11 +167,11 @@ static size_t merge_rows(struct agg *r, size_t n)
 			r[++k] = r[i];
 			continue;
 		}
-		a->count += r[i].count;
+		a->count = sat_add(a->count, r[i].count);
 		for (int j = 0; j < 4; j++) {
 			if (r[i].v[j] < 0)
 				continue;
-			a->v[j] = a->v[j] < 0 ? r[i].v[j] : a->v[j] + r[i].v[j];
+			a->v[j] = a->v[j] < 0 ? r[i].v[j] : sat_add(a->v[j], r[i].v[j]);
 		}
 	}
 	return k + 1;
@@ -249,11 +244,92 @@ static size_t nr_ops(const struct report_rank *rk)
 	return rk->analysed ? rk->nr_cpu_ops : 0;
 }
 
-/* Phases to depth 2, in tree order, with their share of all spans. */
-static void phase_table(const struct out *o, const struct report *rep)
+/* Phase rows as a tree: each row's parent, and whether it is shown. */
+struct phase_node {
+	size_t parent;		/* SIZE_MAX: a root */
+	int shown;
+};
+
+struct sibling_order {
+	const struct agg *r;
+	const struct phase_node *t;
+};
+
+static struct sibling_order sib;
+
+/* The parent's index + 1 (0: a root), so that roots come first. */
+static size_t parent_key(size_t i)
 {
-	size_t n = 0, total = count_rows(rep, nr_phases), shown = 0;
-	struct agg *r = malloc((total ? total : 1) * sizeof(*r));
+	return sib.t[i].parent == SIZE_MAX ? 0 : sib.t[i].parent + 1;
+}
+
+/* By parent, then by time (largest first), then by path: each row's children together. */
+static int cmp_sibling(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct agg *x = &sib.r[i], *y = &sib.r[j];
+
+	if (parent_key(i) != parent_key(j))
+		return parent_key(i) < parent_key(j) ? -1 : 1;
+	if (x->v[0] != y->v[0])
+		return x->v[0] > y->v[0] ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/* The row of r[0..n) (sorted by key) whose path is that of row i less its last name. */
+static size_t parent_of(const struct agg *r, size_t n, size_t i)
+{
+	size_t len = strlen(r[i].key), name = strlen(r[i].label), lo = 0, hi = n;
+
+	if (r[i].depth == 0 || len <= name + 1)
+		return SIZE_MAX;
+	len -= name + 1;	/* PARENT "/" NAME */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(r[mid].key, r[i].key, len);
+
+		if (c < 0 || (c == 0 && strlen(r[mid].key) < len))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && strlen(r[lo].key) == len && !strncmp(r[lo].key, r[i].key, len) ? lo
+											 : SIZE_MAX;
+}
+
+/*
+ * Append the children of row p (SIZE_MAX: the roots) to out[], each
+ * followed by its own: kids[0..nk) holds the shown rows by cmp_sibling.
+ */
+static void walk(const size_t *kids, size_t nk, size_t p, size_t *out, size_t *k)
+{
+	size_t want = p == SIZE_MAX ? 0 : p + 1, lo = 0, hi = nk;
+
+	while (lo < hi) {	/* the first child of p */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (parent_key(kids[mid]) < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < nk && parent_key(kids[lo]) == want; lo++) {
+		out[(*k)++] = kids[lo];
+		walk(kids, nk, kids[lo], out, k);
+	}
+}
+
+/*
+ * Phases to depth 2 as a tree, each level by time, largest first: those
+ * of at least PHASE_MIN_SHARE of the span, at most PHASES_SHOWN rows; a
+ * line says how many more there are (--all shows every one).
+ */
+static void phase_table(const struct out *o, const struct report *rep, int all)
+{
+	size_t n = 0, total = count_rows(rep, nr_phases), k = 0, nk = 0, nr_shown = 0;
+	struct agg *r = malloc((total ? total : 1) * sizeof(*r)), *v = NULL;
+	struct phase_node *t = NULL;
+	size_t *order = NULL, *kids = NULL;
 	int64_t span = 0;
 	char note[64], *names = NULL;
 	/* "  share time count  " then two columns of indent per depth */
@@ -261,7 +337,6 @@ static void phase_table(const struct out *o, const struct report *rep)
 
 	if (cols < 12)
 		cols = 12;
-
 	if (!r)
 		return;
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
@@ -269,35 +344,80 @@ static void phase_table(const struct out *o, const struct report *rep)
 
 		if (!nr_phases(rk))
 			continue;
-		span += rk->span_ns;
+		span = sat_add(span, rk->span_ns);
 		for (size_t p = 0; p < rk->nr_phases; p++) {
 			const struct report_phase *ph = &rk->phases[p];
 
-			if (ph->depth > PHASE_DEPTH_SHOWN)
+			if (ph->depth > PHASE_DEPTH_SHOWN && !all)
 				continue;
 			r[n] = (struct agg){ ph->path, ph->name, NULL, n, ph->depth, ph->d.count,
 					     { ph->d.total_ns, -1, -1, -1 } };
 			n++;
 		}
 	}
-	names = top_rows(r, &n, PHASES_SHOWN, cmp_first, cols);
+	n = merge_rows(r, n);	/* sorted by path */
+	t = malloc((n ? n : 1) * sizeof(*t));
+	order = malloc((n ? n : 1) * sizeof(*order));
+	kids = malloc((n ? n : 1) * sizeof(*kids));
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!t || !order || !kids || !v || !n)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		int large = span && (double)r[i].v[0] >= PHASE_MIN_SHARE * (double)span;
+
+		t[i] = (struct phase_node){ parent_of(r, n, i), all || large };
+	}
+	/* a shown row's ancestors are shown (one pass up from each, stopping at a shown one) */
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = t[i].parent; t[i].shown && p != SIZE_MAX && !t[p].shown;
+		     p = t[p].parent)
+			t[p].shown = 1;
+	for (size_t i = 0; i < n; i++)
+		if (t[i].shown)
+			kids[nk++] = i;
+	sib = (struct sibling_order){ r, t };
+	qsort(kids, nk, sizeof(*kids), cmp_sibling);
+	walk(kids, nk, SIZE_MAX, order, &k);
+	nr_shown = all || k < PHASES_SHOWN ? k : PHASES_SHOWN;
+	for (size_t i = 0; i < nr_shown; i++)
+		v[i] = r[order[i]];
+	names = short_names(v, nr_shown, cols);
 	if (names) {
 		fprintf(o->f, "%sphases%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
 		fprintf(o->f, "  %7s %10s %7s  %s\n", "share", "time", "count", "phase");
 	}
-	for (size_t i = 0; names && i < n; i++, shown++) {
-		const struct agg *a = &r[i];
-		char *nm = names + i * SHORTEN_CAP(cols);
+	for (size_t i = 0; names && i < nr_shown; i++) {
+		const struct agg *a = &v[i];
+		int depth = a->depth > PHASE_DEPTH_SHOWN ? PHASE_DEPTH_SHOWN : a->depth;
 
 		fputs("  ", o->f);
 		val(o->f, span ? (double)a->v[0] / (double)span : NAN, UNIT_RATIO, 7);
 		fputc(' ', o->f);
 		val(o->f, (double)a->v[0], UNIT_NS, 10);
-		fprintf(o->f, " %7lld  %*s", (long long)a->count, 2 * a->depth, "");
-		put_name(o->f, nm);
+		fprintf(o->f, " %7lld  %*s", (long long)a->count, 2 * depth, "");
+		put_name(o->f, names + i * SHORTEN_CAP(cols));
 	}
+	if (names && n > nr_shown) {
+		size_t big_hidden = 0;
+
+		for (size_t i = 0; i < n; i++)	/* not shown, and large */
+			big_hidden += span && (double)r[i].v[0] >= PHASE_MIN_SHARE * (double)span;
+		for (size_t i = 0; i < nr_shown; i++)
+			big_hidden -= span && (double)v[i].v[0] >= PHASE_MIN_SHARE * (double)span;
+		if (big_hidden)
+			fprintf(o->f, "  %zu more phases, %zu of them over 1%% of the span (--all)\n",
+				n - nr_shown, big_hidden);
+		else
+			fprintf(o->f, "  %zu more phases, each under 1%% of the span (--all)\n",
+				n - nr_shown);
+	}
+out:
 	free(names);
 	free(r);
+	free(t);
+	free(order);
+	free(kids);
+	free(v);
 }
 
 static void kernel_table(const struct out *o, const struct report *rep, size_t top)
@@ -315,7 +435,7 @@ static void kernel_table(const struct out *o, const struct report *rep, size_t t
 
 		if (!nr_kernels(rk))
 			continue;
-		ktime += rk->gpu.kernel_time_ns;
+		ktime = sat_add(ktime, rk->gpu.kernel_time_ns);
 		for (size_t k = 0; k < rk->nr_kernels; k++) {
 			const struct report_kernel *kn = &rk->kernels[k];
 
@@ -611,7 +731,7 @@ static void rank_detail(const struct out *o, const struct report_rank *rk, size_
 	/* the tables of the run, for this rank alone */
 	one.ranks = (struct report_rank *)rk;
 	one.nr_ranks = 1;
-	phase_table(o, &one);
+	phase_table(o, &one, 0);
 	kernel_table(o, &one, top);
 	op_table(o, &one, top);
 }
@@ -656,7 +776,7 @@ void summary_print(FILE *f, const struct report *rep, const struct summary_opts 
 		cross_rank_lines(&o, rep);
 	if (rep->nr_ranks)
 		rank_table(&o, rep);
-	phase_table(&o, rep);
+	phase_table(&o, rep, so->all);
 	kernel_table(&o, rep, so->top);
 	op_table(&o, rep, so->top);
 	term_stragglers(f, rep, o.bold, o.off);

@@ -12,6 +12,7 @@
 struct summary_opts {
 	size_t top;		/* --top: kernel and operator rows */
 	int ranks;		/* --ranks: each rank's figures too */
+	int all;		/* --all: every phase row */
 };
 
 /* Lines fit term_width(f). */

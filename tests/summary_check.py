@@ -211,8 +211,11 @@ def main(argv):
         if not name_ok(nm, name):
             fail("operator row %r is not %s" % (ln, name))
 
-    # phases to depth 2, summed over ranks, in order of first appearance
-    order, tot, cnt, span = [], {}, {}, 0
+    # phases to depth 2, summed over ranks: those of at least 1 % of the summed
+    # span (and their ancestors) as a tree, each level by time, largest first
+    # (then by path), at most 12 rows; then how many more, and how many of
+    # those are over 1 %
+    tot, cnt, info, span = {}, {}, {}, 0
     for r in ranks:
         phases = by_rank[r]["ph"]["phases"]
         if not phases:
@@ -222,13 +225,46 @@ def main(argv):
             if p["depth"] > 2:
                 continue
             if p["path"] not in tot:
-                order.append(p)
+                info[p["path"]] = p
                 tot[p["path"]] = cnt[p["path"]] = 0
             tot[p["path"]] += p["total_ns"]
             cnt[p["path"]] += p["count"]
+
+    def parent(path):
+        p = info[path]
+        cut = len(path) - len(p["name"]) - 1
+        return path[:cut] if p["depth"] > 0 and cut > 0 and path[:cut] in info else None
+
+    big = {k for k in tot if span and tot[k] >= 0.01 * span}
+    keep = set(big)
+    for k in big:
+        q = parent(k)
+        while q is not None and q not in keep:
+            keep.add(q)
+            q = parent(q)
+    order = []
+
+    def walk(par):
+        kids = sorted((k for k in keep if parent(k) == par), key=lambda k: (-tot[k], k))
+        for k in kids:
+            order.append(info[k])
+            walk(k)
+    walk(None)
     shown_p = sec.get("phases", [None, None])[2:]
-    if len(shown_p) != min(len(order), 10):
-        fail("%d phase rows, oracle %d" % (len(shown_p), min(len(order), 10)))
+    more = [ln for ln in shown_p if re.match(r"^  \d+ more phases", ln)]
+    shown_p = [ln for ln in shown_p if ln not in more]
+    order = order[:12]
+    if len(shown_p) != len(order):
+        fail("%d phase rows, oracle %d" % (len(shown_p), len(order)))
+    hidden = len(tot) - len(order)
+    hidden_big = len(big - {p["path"] for p in order})
+    if hidden:
+        want = ("  %d more phases, %d of them over 1%% of the span (--all)" % (hidden, hidden_big)
+                if hidden_big else "  %d more phases, each under 1%% of the span (--all)" % hidden)
+        if more != [want]:
+            fail("more-phases line %r, oracle %r" % (more, want))
+    elif more:
+        fail("a more-phases line %r with every phase shown" % more)
     for ln, p in zip(shown_p, order):
         vals, nm = columns(ln, 3)
         for v, x in zip(vals, (tot[p["path"]] / span, tot[p["path"]], cnt[p["path"]])):

@@ -86,4 +86,27 @@ expect_line long.out '^ .*  other +very_long_templ[a-z]*…[a-z]*, 128>\(…\)$'
 expect_line long.out '^ +1 +4\.00 µs +4\.00 µs +5\.00 µs +5\.00 µs +aten::mm$' \
 	"the operator with the device time it launched"
 python3 "$VT_ROOT/tests/summary_check.py" long.out 80 long.json || die "long: wrong summary"
+# phases by time: DLRM's backward (a quarter of the span) is shown, the small
+# ones are counted, and --all lists every one
+expect_line dlrm-80.out '^ .*    ## backward ##$' "DLRM's backward phase"
+expect_line dlrm-80.out '^  [0-9]+ more phases, each under 1% of the span \(--all\)$' "the phases left out"
+COLUMNS=80 va dlrm-all --all "${dlrm[@]}"
+expect_rc dlrm-all 0
+no_line dlrm-all.out 'more phases' "--all"
+[ "$(sed -n '/^phases/,/^kernels/p' dlrm-all.out | wc -l)" -gt "$(sed -n '/^phases/,/^kernels/p' dlrm-80.out | wc -l)" ] ||
+	die "--all shows no more phases"
+
+# sums over ranks saturate: three ranks each with one kernel of 4.6e18 ns (inside the
+# accepted range) print no negative time
+python3 - <<'PY' || die "cannot write the huge-kernel traces"
+import json
+for r in range(3):
+    ev = [{"ph": "X", "cat": "kernel", "name": "huge", "ts": 0, "dur": 4600000000000000,
+           "pid": 0, "tid": 7}]
+    json.dump({"distributedInfo": {"rank": r, "world_size": 3}, "traceEvents": ev},
+              open("huge-rank%d.json" % r, "w"))
+PY
+COLUMNS=80 va huge huge-rank0.json huge-rank1.json huge-rank2.json
+expect_rc huge 0
+no_line huge.out ' -[0-9]' "a negative figure in the summary of huge kernels"
 echo "pass: terminal summary"
