@@ -50,7 +50,8 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 when every input was read completely; 1 when an input could\n"
 	"not be read or was cut off (the rest is still analysed and reported) or an\n"
-	"output could not be written; 2 for a usage error.\n"
+	"output could not be written; 2 for a usage error, or inputs of several runs\n"
+	"without --run or --merge-runs.\n"
 	"\n"
 	"Example:\n"
 	"  vanalyze --json report.json traces/\n";
@@ -165,6 +166,11 @@ int main(int argc, char **argv)
 	}
 	report_init(&rep, "vanalyze");
 	status = analyze_run(&rep, argv + optind, (size_t)(argc - optind), &o.a);
+	if (status == EXIT_USAGE) {	/* several runs, none picked: nothing is written */
+		report_release(&rep);
+		analyze_opts_release(&o.a);
+		return status;
+	}
 	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html)) {
 		struct summary_opts so = { (size_t)o.top, o.ranks, o.all };
 

@@ -116,6 +116,15 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 			return cli_usage_error("--frames-per-block wants a frame count, not '%s'", arg);
 		o->phase.frames_per_block = v;
 		return 0;
+	case 'r':
+		v = strtol(arg, &end, 10);
+		if (*end || v < 1 || v > 1000000)
+			return cli_usage_error("--run wants a run's number from 1, not '%s'", arg);
+		o->run = v;
+		return 0;
+	case 'm':
+		o->merge_runs = 1;
+		return 0;
 	case 't': {
 		double fps = strtod(arg, &end);
 

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "rank.h"
 #include "run_info.h"
+#include "runs.h"
 #include "suggest.h"
 
 static void analyze_all(struct file_result *res, size_t n, const struct analyze_opts *o)
@@ -150,11 +151,50 @@ static int build_report(struct report *rep, struct file_result *res, size_t n)
 	return status;
 }
 
+/*
+ * Several runs given together (runs.h): refused, each named with its
+ * number, unless --run picks one (the others' ranks are dropped) or
+ * --merge-runs says to take them as one.  Returns EXIT_OK or EXIT_USAGE.
+ */
+static int pick_run(struct report *rep, const struct analyze_opts *o)
+{
+	size_t *run_of = malloc((rep->nr_ranks ? rep->nr_ranks : 1) * sizeof(*run_of)), k = 0;
+	long nr_runs = run_of ? runs_find(rep, run_of) : -1;
+	struct buf b;
+	int rc = EXIT_OK;
+
+	buf_init(&b);
+	if (nr_runs < 0) {
+		log_msg("out of memory telling the runs apart");
+		rc = EXIT_FAIL;
+	} else if (o->run && o->run > nr_runs) {
+		log_msg("--run %ld: the inputs hold %ld run%s", o->run, nr_runs, nr_runs == 1 ? "" : "s");
+		rc = EXIT_USAGE;
+	} else if (o->run) {
+		for (size_t i = 0; i < rep->nr_ranks; i++)
+			if (run_of[i] == (size_t)(o->run - 1))
+				rep->ranks[k++] = rep->ranks[i];
+		rep->nr_ranks = k;
+	} else if (nr_runs > 1) {
+		runs_describe(rep, run_of, (size_t)nr_runs, 1, &b);
+		log_msg("%s: these inputs come from %ld different runs (other metadata: device, "
+			"world size, run name, model, resolution, frames or steps; or traces more than "
+			"%lld s apart): %s; %s", o->merge_runs ? "warning" : "error", nr_runs,
+			RUNS_GAP_NS / 1000000000, buf_ok(&b) ? b.data : "(out of memory)",
+			o->merge_runs ? "analysed as one (--merge-runs)"
+				      : "pick one with --run N, or merge them with --merge-runs");
+		rc = o->merge_runs ? EXIT_OK : EXIT_USAGE;
+	}
+	buf_release(&b);
+	free(run_of);
+	return rc;
+}
+
 int analyze_run(struct report *rep, char *const *args, size_t n, const struct analyze_opts *o)
 {
 	struct inputs in = { 0 };
 	struct file_result *res;
-	int status = EXIT_OK;
+	int status = EXIT_OK, rc;
 
 	for (size_t i = 0; i < n; i++)
 		if (inputs_expand(&in, args[i], o->jobs))
@@ -169,12 +209,17 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 	analyze_all(res, in.n, o);
 	if (build_report(rep, res, in.n) != EXIT_OK)
 		status = EXIT_FAIL;
+	if ((rc = pick_run(rep, o)) != EXIT_OK) {
+		status = rc;
+		goto out;
+	}
 	if (run_info_compute(rep) || collectives_compute(rep) || crossrank_compute(rep) ||
 	    suggest_compute(rep, &o->suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}
 	run_info_warn(rep);
+out:
 	for (size_t i = 0; i < in.n; i++)
 		file_result_release(&res[i]);
 	free(res);

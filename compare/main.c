@@ -224,7 +224,9 @@ static int load_side(struct report *r, const char *arg, const struct analyze_opt
 	} else if (stat(arg, &st)) {
 		log_msg("%s: cannot open: %s", arg, strerror(errno));
 		rc = EXIT_USAGE;
-	} else if (analyze_run(r, args, 1, a) != EXIT_OK || !r->nr_ranks) {
+	} else if ((rc = analyze_run(r, args, 1, a)) == EXIT_USAGE) {
+		/* several runs in one side: said, with how to pick one */
+	} else if (rc != EXIT_OK || !r->nr_ranks) {
 		/* a side read only in part would make the comparison a guess */
 		log_msg("%s: %s", arg, r->nr_ranks ? "not read completely; not comparing"
 						   : "no trace could be read");

@@ -1915,7 +1915,8 @@ static int64_t union_ns(struct truth *t, int mask)
 		if (mask & (1 << c))
 			for (size_t i = 0; i < t->gpu_iv[c].n; i++)
 				ival_add(&all, t->gpu_iv[c].v[i].start, t->gpu_iv[c].v[i].end);
-	qsort(all.v, all.n, sizeof(*all.v), ival_cmp);
+	if (all.n > 1)	/* qsort(NULL, 0) is undefined: one rank has no comm kernels */
+		qsort(all.v, all.n, sizeof(*all.v), ival_cmp);
 	for (size_t i = 0; i < all.n; i++) {
 		if (all.v[i].start > ce) {
 			if (ce != INT64_MIN)

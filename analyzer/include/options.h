@@ -45,6 +45,8 @@ struct analyze_opts {
 	size_t nr_phase_lines;
 	struct suggest_opts suggest;		/* the program's --threshold */
 	int progress;				/* 0: the program's --no-progress */
+	long run;				/* --run N: the N-th run found; 0: all */
+	int merge_runs;				/* --merge-runs: several runs as one */
 };
 
 /*
@@ -59,7 +61,9 @@ struct analyze_opts {
 	{ "block", required_argument, NULL, 'b' },                \
 	{ "frames", required_argument, NULL, 'f' },               \
 	{ "target-fps", required_argument, NULL, 't' },           \
-	{ "frames-per-block", required_argument, NULL, 'k' }
+	{ "frames-per-block", required_argument, NULL, 'k' },     \
+	{ "run", required_argument, NULL, 'r' },                  \
+	{ "merge-runs", no_argument, NULL, 'm' }
 
 #define ANALYZE_OPTS_HELP                                                              \
 	"Phases, steps and throughput:\n"                                              \
@@ -72,7 +76,11 @@ struct analyze_opts {
 	"      --block GLOB   block spans for BPS (default 'block_*')\n"               \
 	"      --frames N     frames of one generation (one video), for FPS\n"       \
 	"      --frames-per-block N  frames each block adds: the streaming FPS\n"   \
-	"      --target-fps F the video frame rate: adds the real-time factor\n"
+	"      --target-fps F the video frame rate: adds the real-time factor\n"   \
+	"Several runs given together (other metadata, or traces a minute apart)\n"   \
+	"are refused, each named with its number:\n"                                \
+	"      --run N        analyse the N-th of them alone\n"                       \
+	"      --merge-runs   analyse them as one run all the same\n"
 
 void analyze_opts_init(struct analyze_opts *o);
 void analyze_opts_release(struct analyze_opts *o);

@@ -208,6 +208,25 @@ static int cmp_tag_key(const void *a, const void *b)
 		      (*(const struct report_tag *const *)b)->key);
 }
 
+void run_info_stem(const struct report_rank *rk, struct buf *out)
+{
+	const char *path = rk->path ? rk->path : rk->source ? rk->source : "";
+	const char *s;
+	size_t n;
+
+	buf_reset(out);
+	stem_of(path, &s, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i])) {
+			buf_addc(out, s[i]);
+			continue;
+		}
+		buf_addc(out, '#');
+		while (i + 1 < n && isdigit((unsigned char)s[i + 1]))
+			i++;
+	}
+}
+
 void run_info_identity(const struct report_rank *rk, struct buf *out)
 {
 	const struct report_tag *keep[64];

@@ -46,11 +46,21 @@ size_t run_info_mismatch(const struct report *a, const struct report *b, const c
 			 const char **vals, size_t max);
 
 /*
- * What identifies rk's run, as text ("" when the trace says nothing): its
- * device model, world size, run name and the defining tags (model,
- * resolution, frames, steps), keys sorted.  Ranks of one run have the same;
- * vaggregate tells runs apart by it first, then by time.
+ * What identifies rk's run, as text: its device model, world size, run
+ * name and the defining tags (model, resolution, frames, steps), keys
+ * sorted.  Ranks of one run have the same; runs.h tells runs apart by it
+ * first, then by time.
  */
 void run_info_identity(const struct report_rank *rk, struct buf *out);
+
+/*
+ * rk's file name as the stem of a run: no directory or trace suffixes,
+ * every run of digits as '#', so that a rank number, a worker number, a
+ * pid or a timestamp in it tells no runs apart ("dlrm__worker#_step_#.#").
+ * Only for ranks without a start time: a writer's default file name holds
+ * the host name (tensorboard_trace_handler's worker name), which differs
+ * between the nodes of one run.
+ */
+void run_info_stem(const struct report_rank *rk, struct buf *out);
 
 #endif

@@ -26,10 +26,10 @@ runs() {
 		for j in 1 2 3; do
 			name=$set-j$j-$chunk
 			if [ "$chunk" = default ]; then
-				env -u VTRACE_CHUNK_SIZE "$VANALYZE" -j "$j" --json "$name.json" "$@" \
+				env -u VTRACE_CHUNK_SIZE "$VANALYZE" -j "$j" --merge-runs --json "$name.json" "$@" \
 					>"$name.out" 2>"$name.err" </dev/null
 			else
-				VTRACE_CHUNK_SIZE=$chunk "$VANALYZE" -j "$j" --json "$name.json" "$@" \
+				VTRACE_CHUNK_SIZE=$chunk "$VANALYZE" -j "$j" --merge-runs --json "$name.json" "$@" \
 					>"$name.out" 2>"$name.err" </dev/null
 			fi
 			echo $? >"$name.rc"

@@ -80,8 +80,11 @@ esac
 grep -q '<h1>a</h1>' aout/report.html || die "the page is not titled after the run"
 grep -q '<dt>model</dt><dd>wan2.1</dd>' aout/report.html || die "the page's header lacks the tags"
 
-# ranks that disagree: warned, and listed in run.differs
-va b --json b.json b-rank0.trace.json.gz b-rank1.trace.json.gz
+# ranks that disagree on the model are two runs: refused, then merged on request,
+# warned about and listed in run.differs
+va bno --json bno.json b-rank0.trace.json.gz b-rank1.trace.json.gz
+expect_rc bno 2
+va b --json b.json --merge-runs b-rank0.trace.json.gz b-rank1.trace.json.gz
 expect_rc b 0
 grep -q 'ranks disagree on what was profiled: model' b.err || die "no warning of the ranks' difference: $(cat b.err)"
 check b.json 'r["run"]["differs"] == ["model"]' "run.differs"

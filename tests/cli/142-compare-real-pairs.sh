@@ -40,7 +40,7 @@ cp "$T"/dev-4rank-straggler2-rank*.trace.json.gz four/
 vc help --help
 expect_rc help 0
 no_line help.out '%%|\\[nt"]' "--help shows printf escapes"
-expect_line help.out '5% or 0\.05' "--help threshold text"
+expect_line help.out 'percent \(5 or 5%\)' "--help threshold text"
 
 # 1. torch-cpu 2-rank against 4-rank
 vc cpu --json cpu.cmp --markdown cpu.md two four
