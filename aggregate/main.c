@@ -61,6 +61,8 @@ static const char usage[] =
 	CLI_HELP_OUTPUTS
 	"      --no-charts    HTML without gnuplot charts\n"
 	"      --full         the merged report.json keeps every rank's tables\n"
+	"      --details      the summary gives every finding in full (advice,\n"
+	"                     evidence, time at stake)\n"
 	"                     (kernels, phases, cpu_ops, steps, generations,\n"
 	"                     collective instances, samples); without it each rank\n"
 	"                     keeps its scalars and the run its cross-rank\n"
@@ -95,6 +97,7 @@ struct opts {
 	struct cli cli;
 	int no_charts;			/* --no-charts */
 	int full;			/* --full: the rank tables in report.json */
+	int details;			/* --details: the findings in full in the summary */
 	int64_t expect_ranks;		/* --expect-ranks; 0: the reports' world_size */
 	struct find_list dirs;		/* --reports_dir, in order */
 };
@@ -110,6 +113,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "reports-dir", required_argument, NULL, 'R' },
 		{ "no-charts", no_argument, NULL, 'C' },
 		{ "full", no_argument, NULL, 'F' },
+		{ "details", no_argument, NULL, 'D' },
 		{ "expect-ranks", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -118,6 +122,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	cli_init(&o->cli, usage, term_thresholds);
 	o->no_charts = 0;
 	o->full = 0;
+	o->details = 0;
 	o->expect_ranks = 0;
 	find_list_init(&o->dirs);
 	opterr = 0;
@@ -134,6 +139,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			continue;
 		case 'F':
 			o->full = 1;
+			continue;
+		case 'D':
+			o->details = 1;
 			continue;
 		case 'E': {
 			char *end;
@@ -371,7 +379,7 @@ int main(int argc, char **argv)
 	}
 	run_info_warn(&rep);
 	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html))
-		summary_print(stdout, &rep, &st);
+		summary_print(stdout, &rep, &st, o.details);
 	if (write_outputs(&rep, &o, st.bytes) != EXIT_OK)
 		status = EXIT_FAIL;
 	if (st.skipped)

@@ -131,7 +131,7 @@ static void stragglers_grouped(FILE *f, const struct report *rep, const char *bo
 	free(nums);
 }
 
-void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st)
+void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st, int details)
 {
 	int color = term_use_color(f);
 	const char *bold = color ? "\033[1m" : "", *off = color ? "\033[0m" : "";
@@ -155,5 +155,5 @@ void summary_print(FILE *f, const struct report *rep, const struct merge_stats *
 		stragglers_grouped(f, rep, bold, off);
 	else
 		term_stragglers(f, rep, bold, off);
-	term_suggestions(f, rep, bold, off);	/* one finding per rule already */
+	term_suggestions(f, rep, bold, off, details);	/* one finding per rule already */
 }

@@ -27,6 +27,6 @@
 #define SUMMARY_MAX_LIST 16
 #define SUMMARY_WORST 3
 
-void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st);
+void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st, int details);
 
 #endif

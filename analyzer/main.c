@@ -35,8 +35,11 @@ static const char usage[] =
 	CLI_HELP_OUTPUTS
 	"      --top N        kernels and operators shown in the summary (default 5)\n"
 	"      --ranks        the summary shows each rank's figures too\n"
-	"      --all          the summary shows every phase (else the largest, and\n"
-	"                     how many more)\n"
+	"      --all          the summary shows every phase and every rank's row\n"
+	"                     (else the largest phases, and how many more; beyond 16\n"
+	"                     ranks, the outliers)\n"
+	"      --details      the summary gives every finding in full (advice,\n"
+	"                     evidence, time at stake)\n"
 	"\n"
 	ANALYZE_OPTS_HELP
 	"\n"
@@ -62,6 +65,7 @@ struct opts {
 	long top;
 	int ranks;
 	int all;
+	int details;
 };
 
 /* Returns -1 to go on, or the exit status. */
@@ -75,6 +79,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "top", required_argument, NULL, 'T' },
 		{ "ranks", no_argument, NULL, 'R' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "details", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -83,6 +88,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	analyze_opts_init(&o->a);
 	o->top = 5;
 	o->ranks = 0;
+	o->all = 0;
+	o->details = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, CLI_SHORTOPTS, longopts, NULL)) != -1) {
 		char *end;
@@ -102,6 +109,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		}
 		if (c == 'a') {
 			o->all = 1;
+			continue;
+		}
+		if (c == 'D') {
+			o->details = 1;
 			continue;
 		}
 		rc = analyze_opts_take(&o->a, &o->cli, c, optarg, argv[optind - 1]);
@@ -172,7 +183,7 @@ int main(int argc, char **argv)
 		return status;
 	}
 	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html)) {
-		struct summary_opts so = { (size_t)o.top, o.ranks, o.all };
+		struct summary_opts so = { (size_t)o.top, o.ranks, o.all, o.details };
 
 		summary_print(stdout, &rep, &so);
 	}

@@ -64,7 +64,87 @@ struct col {
 	int optional;		/* left out where the table would pass the output's width */
 };
 
-static void rank_table(const struct out *o, const struct report *rep)
+#define RANK_ROWS 16	/* beyond this many ranks, the table shows the outliers only */
+#define RANK_OUTLIERS 12
+
+static const struct report *span_rep;
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct report_rank *x = &span_rep->ranks[*(const size_t *)a];
+	const struct report_rank *y = &span_rep->ranks[*(const size_t *)b];
+
+	if (x->span_ns != y->span_ns)
+		return x->span_ns < y->span_ns ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/*
+ * Beyond RANK_ROWS ranks: the rows to show, why[] saying why each (NULL:
+ * not shown): the shortest, median and longest span, the stragglers and the
+ * cut-off ranks, at most RANK_OUTLIERS of the last two.  Returns how many.
+ */
+static size_t outlier_rows(const struct report *rep, const char **why)
+{
+	size_t n = rep->nr_ranks, *by = malloc(n * sizeof(*by)), shown = 0, extra = 0;
+
+	for (size_t i = 0; i < n; i++)
+		why[i] = NULL;
+	if (!by)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		by[i] = i;
+	span_rep = rep;
+	qsort(by, n, sizeof(*by), cmp_span);
+	why[by[0]] = "shortest span";
+	why[by[(n - 1) / 2]] = "median span";
+	why[by[n - 1]] = "longest span";
+	free(by);
+	for (size_t i = 0; i < n && extra < RANK_OUTLIERS; i++) {
+		if (why[i])
+			continue;
+		for (size_t k = 0; k < rep->nr_stragglers && !why[i]; k++)
+			if (rep->stragglers[k].rank == rep->ranks[i].rank)
+				why[i] = "straggler";
+		if (!why[i] && !rep->ranks[i].complete)
+			why[i] = "cut off";
+		extra += why[i] != NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		shown += why[i] != NULL;
+	return shown;
+}
+
+/* Which rank each row is: "(rows: the shortest span 54, the median 25, ...; 61 more ranks: --all)". */
+static void outlier_note(const struct out *o, const struct report *rep, const char **why,
+			 size_t shown)
+{
+	static const char *const roles[] = { "shortest span", "median span", "longest span",
+					     "straggler", "cut off" };
+	struct buf b;
+
+	buf_init(&b);
+	buf_adds(&b, "(rows: ");
+	for (size_t r = 0, any = 0; r < sizeof(roles) / sizeof(roles[0]); r++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < rep->nr_ranks; i++) {
+			if (!why[i] || strcmp(why[i], roles[r]))
+				continue;
+			buf_printf(&b, "%s%s %lld", k ? ", " : any++ ? "; " : "", k ? "" : roles[r],
+				   (long long)rep->ranks[i].rank);
+			k++;
+		}
+	}
+	buf_printf(&b, "; %zu more ranks: --all lists every one)", rep->nr_ranks - shown);
+	if (buf_ok(&b)) {
+		fputs("  ", o->f);
+		term_wrap(o->f, b.data, 2, 3, o->width);
+	}
+	buf_release(&b);
+}
+
+static void rank_table(const struct out *o, const struct report *rep, int every)
 {
 	static const struct col all[] = {
 		{ "span", "span_ns", 9, 0 },
@@ -78,7 +158,8 @@ static void rank_table(const struct out *o, const struct report *rep)
 		{ "comm", "gpu.comm_ns", 9, 0 },
 	};
 	const struct col *cols[sizeof(all) / sizeof(all[0])];
-	size_t nc = 0;
+	const char **why = NULL;	/* beyond RANK_ROWS ranks: the rows shown, and why */
+	size_t nc = 0, shown = 0;
 	int used, need = 4 + 8;	/* "rank", "  status" */
 
 	for (size_t c = 0; c < sizeof(all) / sizeof(all[0]); c++) {
@@ -98,6 +179,9 @@ static void rank_table(const struct out *o, const struct report *rep)
 		nc--;
 	}
 	used = need - 8;
+	if (!every && rep->nr_ranks > RANK_ROWS &&
+	    (why = malloc(rep->nr_ranks * sizeof(*why))) != NULL)
+		shown = outlier_rows(rep, why);
 	fprintf(o->f, "%srank%s", o->bold, o->off);
 	for (size_t c = 0; c < nc; c++)
 		fprintf(o->f, " %*s", cols[c]->width, cols[c]->head);
@@ -106,6 +190,8 @@ static void rank_table(const struct out *o, const struct report *rep)
 		const struct report_rank *rk = &rep->ranks[i];
 		char st[64];
 
+		if (why && !why[i])
+			continue;
 		fprintf(o->f, "%4lld", (long long)rk->rank);
 		for (size_t c = 0; c < nc; c++) {
 			const struct metric_def *d = metric_find(cols[c]->path);
@@ -121,6 +207,9 @@ static void rank_table(const struct out *o, const struct report *rep)
 			snprintf(st, sizeof(st), "%s", rk->complete ? "ok" : "cut off");
 		fprintf(o->f, "  %.*s\n", o->width - used - 2 > 0 ? o->width - used - 2 : 0, st);
 	}
+	if (why)
+		outlier_note(o, rep, why, shown);
+	free(why);
 }
 
 /* ---- rows summed over the ranks ----------------------------------------- */
@@ -775,10 +864,10 @@ void summary_print(FILE *f, const struct report *rep, const struct summary_opts 
 	if (so->ranks)
 		cross_rank_lines(&o, rep);
 	if (rep->nr_ranks)
-		rank_table(&o, rep);
+		rank_table(&o, rep, so->all || so->ranks);
 	phase_table(&o, rep, so->all);
 	kernel_table(&o, rep, so->top);
 	op_table(&o, rep, so->top);
 	term_stragglers(f, rep, o.bold, o.off);
-	term_suggestions(f, rep, o.bold, o.off);
+	term_suggestions(f, rep, o.bold, o.off, so->details || so->ranks);
 }

@@ -12,7 +12,8 @@
 struct summary_opts {
 	size_t top;		/* --top: kernel and operator rows */
 	int ranks;		/* --ranks: each rank's figures too */
-	int all;		/* --all: every phase row */
+	int all;		/* --all: every phase and every rank row */
+	int details;		/* --details: every finding in full */
 };
 
 /* Lines fit term_width(f). */

@@ -67,10 +67,11 @@ void term_value(FILE *f, double v, enum metric_unit u, unsigned flags, int width
 
 /*
  * The findings (term_findings.c), as suggest_compute() ordered them: the
- * top three one line each, then every finding with its details and
- * evidence, wrapped to term_width().
+ * top three one line each, then with details every finding with its advice
+ * and evidence, wrapped to term_width(), else a line saying how to see them.
  */
-void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off);
+void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off,
+		      int details);
 
 /* The --threshold table of a --help. */
 void term_thresholds(FILE *f);

@@ -1,8 +1,9 @@
 /*
  * term_findings: the findings in a terminal (term.h, term_suggestions()).
  * The lead is the top three, one line each, cut to the width, so the
- * causes that matter most fit one screen whatever follows; the details
- * below give every finding whole, wrapped at spaces.  Text from traces
+ * causes that matter most fit one screen; with details (--details), every
+ * finding follows whole, wrapped at spaces, else one line says how to see
+ * them.  Text from traces
  * (names inside messages) goes through term_putn_safe().
  */
 #include "term.h"
@@ -33,7 +34,8 @@ static void at_stake(char *out, size_t n, const struct report_suggestion *s)
 	snprintf(out, n, "%s (%s)", a, b);
 }
 
-void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off)
+void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off,
+		      int details)
 {
 	static const char *const sev[] = { "low", "medium", "high" };
 	int w = term_width(f);
@@ -62,6 +64,14 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 			term_putn_safe(f, line, n);
 			fputc('\n', f);
 		}
+	}
+	if (!details) {
+		if (rep->nr_suggestions > LEAD)
+			fprintf(f, "  (%zu more; --details shows every finding in full)\n",
+				rep->nr_suggestions - LEAD);
+		else
+			fputs("  (--details shows the advice and the evidence)\n", f);
+		return;
 	}
 	if (rep->nr_suggestions > LEAD)
 		fprintf(f, "  (%zu more below)\n", rep->nr_suggestions - LEAD);

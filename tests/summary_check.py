@@ -101,7 +101,7 @@ def main(argv):
     # the screen is what comes before the findings in detail (the advice
     # under it grows with the findings, not with the ranks)
     screen = lines.index("findings in detail") if "findings in detail" in lines else len(lines)
-    if len(traces) == 8 and screen > 60:
+    if len(traces) == 8 and screen > 50:
         fail("%d lines for 8 ranks before the findings in detail: more than a screen" % screen)
 
     # the oracles, in the report's rank order

@@ -60,7 +60,7 @@ def ns(v):
 
 def analyse(paths, tag, env=None, rc=0):
     out = "rep-%s.json" % tag
-    p = subprocess.run([VAN, "--no-progress", "--json", out] + paths, stdin=subprocess.DEVNULL,
+    p = subprocess.run([VAN, "--no-progress", "--details", "--json", out] + paths, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        env=dict(os.environ, COLUMNS="80", **(env or {})))
     if p.returncode != rc:

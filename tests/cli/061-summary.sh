@@ -39,7 +39,22 @@ expect_line gen-frames-80.out '^rank +span +step +fps +bps ' "the rank table wit
 no_line gen-80.out '^rank .* fps ' "the rank table without --frames"
 no_line dlrm-80.out '^rank .* (fps|bps) ' "the DLRM rank table (no frames, no blocks)"
 expect_line dlrm-80.out '^findings \(training workload' "the top findings"
-expect_line dlrm-80.out '^findings in detail' "the findings in detail"
+no_line dlrm-80.out '^findings in detail' "the default summary (one screen)"
+expect_line dlrm-80.out '^  \([0-9]+ more; --details shows every finding in full\)$' "how to see the details"
+COLUMNS=80 va dlrm-details --details "${dlrm[@]}"
+expect_rc dlrm-details 0
+expect_line dlrm-details.out '^findings in detail' "the findings in detail"
+# 64 ranks fit a screen too: the rank table keeps the outliers
+mkdir g64
+"$VT_BUILD/gentrace" --ranks 64 --steps 3 --blocks 2 --straggler 5=1.3 -o g64/run >/dev/null ||
+	die "gentrace failed"
+rm -f g64/run-truth.json
+COLUMNS=80 va g64 g64
+expect_rc g64 0
+[ "$(wc -l <g64.out)" -le 50 ] || die "64 ranks: $(wc -l <g64.out) lines"
+expect_line g64.out '^  \(rows: .*longest span 5; .*61 more ranks: --all' "the outlier rows named"
+COLUMNS=80 va g64all --all g64
+[ "$(grep -c '^ *[0-9]\+ .* ok$' g64all.out)" -eq 64 ] || die "--all: not every rank's row"
 
 # --ranks: each rank's block, still within the width, no CPU memory line
 COLUMNS=80 va ranks --ranks --frames 21 "${gen[@]}"

@@ -19,7 +19,7 @@ for f in "$PUBLIC"/facebookresearch__param/*dlrm*worker*.json.gz; do
 done
 [ $i -eq 8 ] || die "expected 8 DLRM traces, found $i"
 
-vg agg --full --json agg.json rep*.json
+vg agg --full --details --json agg.json rep*.json
 expect_rc agg 0
 python3 - agg.json agg.out <<'PY' || die "the summary disagrees with the recomputation"
 import json, math, re, statistics, sys

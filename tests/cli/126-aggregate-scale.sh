@@ -164,7 +164,7 @@ python3 "$VT_ROOT/bench/replicate.py" many 256 reports/w*/report.json ||
 gone=(10 11 12 13 14 15 16 17 18 19 20 100)
 for ((r = 133; r < 256; r += 8)); do gone+=("$r"); done
 for r in "${gone[@]}"; do rm -r "many/$(printf %06d "$r")"; done
-vg many --no-progress --expect-ranks 256 --json many.json many
+vg many --no-progress --details --expect-ranks 256 --json many.json many
 expect_rc many 1
 python3 - many.out many.json "${gone[@]}" >many.want <<'PY' || die "the bounded summary (line above)"
 import json, re, sys
