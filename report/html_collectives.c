@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "vendor_words.h"
 
 /* [ "collectives", i, "field" ] and the like into kb. */
 static const char *key3(char *kb, size_t n, const char *a, size_t i, const char *b)
@@ -50,14 +51,22 @@ static void stragglers(struct page *p)
 		buf_printf(p->b, "%s<strong>Rank %lld</strong>", i ? ", " : "",
 			   (long long)s->rank);
 	}
-	buf_printf(p->b, " %s the rank%s the others wait for: %s last at the collectives, and "
-			 "the other ranks spin inside their collective kernels until %s arrives. "
-			 "That waiting counts as busy GPU time and as long steps on the ranks "
-			 "that wait, so their plain utilization looks best; effective "
-			 "utilization leaves it out.",
-		   r->nr_stragglers > 1 ? "are" : "is", r->nr_stragglers > 1 ? "s" : "",
-		   r->nr_stragglers > 1 ? "they arrive" : "it arrives",
-		   r->nr_stragglers > 1 ? "each" : "it");
+	if (vendor_words_of_run(r)->device)
+		buf_printf(p->b, " %s the rank%s the others wait for: %s last at the collectives, "
+				 "and the other ranks spin inside their collective kernels until %s "
+				 "arrives. That waiting counts as busy %s time and as long steps on "
+				 "the ranks that wait, so their plain utilization looks best; "
+				 "effective utilization leaves it out.",
+			   r->nr_stragglers > 1 ? "are" : "is", r->nr_stragglers > 1 ? "s" : "",
+			   r->nr_stragglers > 1 ? "they arrive" : "it arrives",
+			   r->nr_stragglers > 1 ? "each" : "it", vendor_words_of_run(r)->device);
+	else
+		buf_printf(p->b, " %s the rank%s the others wait for: %s last at the collectives, "
+				 "and the other ranks block in them until %s arrives, which shows as "
+				 "long steps on the ranks that wait.",
+			   r->nr_stragglers > 1 ? "are" : "is", r->nr_stragglers > 1 ? "s" : "",
+			   r->nr_stragglers > 1 ? "they arrive" : "it arrives",
+			   r->nr_stragglers > 1 ? "each" : "it");
 	if (most && most->gpu.comm_wait_ns > 0) {
 		buf_printf(p->b, " Rank %lld waits most: ", (long long)most->rank);
 		snprintf(kb, sizeof(kb), "[\"ranks\",%zu,\"gpu\",\"comm_wait_ns\"]",

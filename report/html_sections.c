@@ -165,9 +165,11 @@ static void suggestion(struct page *p, size_t i)
 	buf_adds(p->b, "</code> = ");
 	snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"value\"]", i);
 	html_dbl(p, "span", key, NULL, s->value, k);
-	buf_adds(p->b, ", threshold ");
-	snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"threshold\"]", i);
-	html_dbl(p, "span", key, NULL, s->threshold, k);
+	if (s->threshold != 0) {	/* a rule that fires at any value has no threshold to show */
+		buf_adds(p->b, ", threshold ");
+		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"threshold\"]", i);
+		html_dbl(p, "span", key, NULL, s->threshold, k);
+	}
 	buf_adds(p->b, "</p></div>\n");
 }
 

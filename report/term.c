@@ -11,6 +11,7 @@
 #include "esc.h"
 #include "run_info.h"
 #include "suggest.h"
+#include "vendor_words.h"
 
 int term_use_color(FILE *f)
 {
@@ -264,9 +265,12 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 		}
 		if (w && w->gpu.comm_wait_ns > 0) {
 			term_fmt_ns(a, sizeof(a), w->gpu.comm_wait_ns);
+			const char *d = vendor_words_of_run(rep)->device;
+
 			buf_printf(&line, "the other ranks wait for %s: rank %lld waits most (%s inside "
-				   "collectives), which shows as busy GPU time and long steps there",
-				   rep->nr_stragglers > 1 ? "them" : "it", (long long)w->rank, a);
+				   "collectives), which shows as %s%s%slong steps there",
+				   rep->nr_stragglers > 1 ? "them" : "it", (long long)w->rank, a,
+				   d ? "busy " : "", d ? d : "", d ? " time and " : "");
 			flush_line(f, &line, width);
 		}
 	}

@@ -91,8 +91,11 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 				 (long long)s->worst_rank);
 		else
 			worst[0] = '\0';
-		snprintf(line, sizeof(line), "evidence: %s = %s (threshold %s)%s", s->metric, v, t,
-			 worst);
+		if (s->threshold != 0)
+			snprintf(line, sizeof(line), "evidence: %s = %s (threshold %s)%s", s->metric, v,
+				 t, worst);
+		else	/* a rule that fires at any value has no threshold to show */
+			snprintf(line, sizeof(line), "evidence: %s = %s%s", s->metric, v, worst);
 		wrap(f, line, "     ", w);
 		if (s->impact_ns >= 0) {
 			at_stake(stake, sizeof(stake), s);

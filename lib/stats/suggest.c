@@ -32,6 +32,7 @@
 #include "grow.h"
 #include "metric.h"
 #include "rankset.h"
+#include "vendor_words.h"
 #include "workload.h"
 
 /* The share of a trace's span of one-time idle time that makes it no steady state. */
@@ -284,6 +285,22 @@ struct text {
 	int plural;			/* where names more than one rank */
 };
 
+/* The rank's device in words: "GPU", "NPU" ("device" where unknown; CPU-only runs have none). */
+static const char *dev(const struct finding *f)
+{
+	const char *d = vendor_words(f->e.vendor)->device;
+
+	return d ? d : "device";
+}
+
+/* What stands for a device's graphs, in the vendor's words. */
+static const char *graph_words(const char *vendor)
+{
+	const char *g = vendor_words(vendor)->graphs;
+
+	return g ? g : "graphs";
+}
+
 /* The loop a workload repeats, in advice: "the denoising loop". */
 static const char *loop_words(enum workload_kind wl)
 {
@@ -361,11 +378,11 @@ static void msg_low_util(struct text *t, const struct finding *f)
 
 	if (f->e.wait_ns > 0)
 		snprintf(t->m, sizeof(t->m),
-			 "%s: the GPU does useful work only %s of its active time.", t->where,
-			 FMT(v, f->value, UNIT_RATIO));
+			 "%s: the %s does useful work only %s of its active time.", t->where,
+			 dev(f), FMT(v, f->value, UNIT_RATIO));
 	else
-		snprintf(t->m, sizeof(t->m), "%s: the GPU is busy only %s of its active time.",
-			 t->where, FMT(v, f->value, UNIT_RATIO));
+		snprintf(t->m, sizeof(t->m), "%s: the %s is busy only %s of its active time.",
+			 t->where, dev(f), FMT(v, f->value, UNIT_RATIO));
 	switch (f->wl) {
 	case WL_DIFFUSION:
 		gaps = "between denoising steps and blocks (scheduler and latent bookkeeping "
@@ -383,7 +400,7 @@ static void msg_low_util(struct text *t, const struct finding *f)
 		gaps = "between kernels (Python overhead, data loading, synchronisation)";
 	}
 	snprintf(t->d, sizeof(t->d),
-		 "%s idle%s%s%s of %s active. Look for host-side gaps %s; %s.",
+		 "%s idle%s%s%s of %s active. Look for host-side gaps %s; %s%s%s.",
 		 FMT(a, f->e.idle_ns, UNIT_NS), f->e.wait_ns > 0 ? " and " : "",
 		 f->e.wait_ns > 0 ? FMT(w, f->e.wait_ns, UNIT_NS) : "",
 		 f->e.wait_ns > 0 ? " waiting inside collectives (the straggler's doing)" : "",
@@ -391,7 +408,9 @@ static void msg_low_util(struct text *t, const struct finding *f)
 		 graphs_in_use(&f->e)
 			 ? "most kernels already run from graph replays, so shorten the host "
 			   "work between replays"
-			 : "CUDA graphs or torch.compile keep the GPU fed");
+			 : graph_words(f->e.vendor),
+		 graphs_in_use(&f->e) ? "" : " or torch.compile keep the ",
+		 graphs_in_use(&f->e) ? "" : dev(f));
 }
 
 /*
@@ -430,12 +449,12 @@ static void msg_launch(struct text *t, const struct finding *f)
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], k[METRIC_FMT_MAX], gk[METRIC_FMT_MAX];
 
 	snprintf(t->m, sizeof(t->m),
-		 "%s: many short kernels (median %s) with the GPU idle %s of its active span: "
+		 "%s: many short kernels (median %s) with the %s idle %s of its active span: "
 		 "launches set the pace.",
-		 t->where, FMT(v, f->value, UNIT_NS), FMT(a, f->e.idle_share, UNIT_RATIO));
+		 t->where, FMT(v, f->value, UNIT_NS), dev(f), FMT(a, f->e.idle_share, UNIT_RATIO));
 	if (graphs_in_use(&f->e))
 		snprintf(t->d, sizeof(t->d),
-			 "%s of the %s kernels already run from CUDA/HIP graph replays, so more "
+			 "%s of the %s kernels already run from graph replays, so more "
 			 "graphs will not help: the idle time is the host work between replays "
 			 "and the kernels launched outside the graphs. Move that work (sampling, "
 			 "bookkeeping) into the graph or overlap it with the replay, and fuse "
@@ -443,9 +462,9 @@ static void msg_launch(struct text *t, const struct finding *f)
 			 FMT(gk, f->e.graph_kernels, UNIT_COUNT), FMT(k, f->e.kernels, UNIT_COUNT));
 	else
 		snprintf(t->d, sizeof(t->d),
-			 "Capture %s in CUDA graphs or use torch.compile(mode=\"reduce-overhead\"), "
+			 "Capture %s in %s or use torch.compile(mode=\"reduce-overhead\"), "
 			 "and fuse small elementwise ops%s into fewer kernels.",
-			 loop_words(f->wl),
+			 loop_words(f->wl), graph_words(f->e.vendor),
 			 f->wl == WL_DIFFUSION ? " (norms, modulation, RoPE)" : "");
 }
 
@@ -539,15 +558,6 @@ static void msg_window(struct text *t, const struct finding *f)
 		 "this trace.");
 }
 
-/* What stands for a device's graphs, in the vendor's words. */
-static const char *graph_words(const char *vendor)
-{
-	if (vendor && !strcmp(vendor, "amd"))
-		return "HIP graphs";
-	if (vendor && !strcmp(vendor, "ascend"))
-		return "the NPU graph mode (torchair)";
-	return "CUDA graphs";
-}
 
 /* The longest gap of cause c in the window that names its host activity, or NULL. */
 static const char *top_host(const struct report_rank *r, enum idle_cause c)
@@ -595,7 +605,6 @@ static int eval_idle(const struct report_rank *r, const double *t, struct findin
 	f->e.window_ns = (double)id->in.window_ns;
 	f->e.steps_window = id->window[0] == 's';
 	f->e.host = top_host(r, c);
-	f->e.vendor = r->device.vendor;
 	graph_evidence(r, &f->e);
 	return FIRES;
 }
@@ -707,9 +716,9 @@ static void msg_comm(struct text *t, const struct finding *f)
 	const char *how;
 
 	snprintf(t->m, sizeof(t->m),
-		 "%s: %s takes %s of GPU busy time and only %s of it overlaps compute.", t->where,
+		 "%s: %s takes %s of %s busy time and only %s of it overlaps compute.", t->where,
 		 f->e.wait_ns > 0 ? "data transfer in collectives" : "communication",
-		 FMT(v, f->value, UNIT_RATIO), FMT(b, f->e.overlap, UNIT_RATIO));
+		 FMT(v, f->value, UNIT_RATIO), dev(f), FMT(b, f->e.overlap, UNIT_RATIO));
 	switch (f->wl) {
 	case WL_DIFFUSION:
 		how = " (async all-gather and reduce-scatter, the sequence-parallel all-to-all "
@@ -724,9 +733,10 @@ static void msg_comm(struct text *t, const struct finding *f)
 	}
 	snprintf(t->d, sizeof(t->d),
 		 "%s of transfer%s. Overlap collectives with compute%s, and check the "
-		 "interconnect (NVLink/InfiniBand bandwidth, NCCL topology).",
+		 "interconnect (%s bandwidth, %s topology).",
 		 FMT(a, f->e.comm_ns, UNIT_NS),
-		 f->e.wait_ns > 0 ? ", waiting for other ranks left out" : "", how);
+		 f->e.wait_ns > 0 ? ", waiting for other ranks left out" : "", how,
+		 vendor_words(f->e.vendor)->interconnect, vendor_words(f->e.vendor)->collectives);
 }
 
 /* How a metric of the straggler table reads in a sentence. */
@@ -738,7 +748,11 @@ static const char *metric_words(const char *m)
 		return "trace span";
 	if (strcmp(m, "gpu.comm_ns") == 0)
 		return "communication time";
-	return m;
+	if (strcmp(m, "comm.wait_imposed_ns") == 0)
+		return "wait imposed on the others";
+	if (strcmp(m, "gpu.comm_wait_ns") == 0)
+		return "wait inside collectives";
+	return "figure (see the evidence)";	/* no raw key in prose */
 }
 
 /*
@@ -759,12 +773,14 @@ static void msg_straggler(struct text *t, const struct finding *f)
 			 FMT(x, f->e.wait_share, UNIT_RATIO), t->plural ? "them" : "it");
 		snprintf(t->d, sizeof(t->d),
 			 "%s reach%s %s of %s collectives last; the other ranks wait %s for it in "
-			 "all, most at %s. Their long steps and busy-looking GPUs are that waiting. "
+			 "all, most at %s. Their long steps%s%s%s are that waiting. "
 			 "Check the slow rank for thermal or power throttling, a slow or busy host, "
 			 "data loading, and an uneven split of %s across ranks.",
 			 t->where, t->plural ? "" : "es", FMT(med, f->e.last_share, UNIT_RATIO),
 			 t->plural ? "their" : "its", v, plain(name, sizeof(name), f->e.delays),
-			 split);
+			 vendor_words(f->e.vendor)->device ? " and busy-looking " : "",
+			 vendor_words(f->e.vendor)->device ? dev(f) : "",
+			 vendor_words(f->e.vendor)->device ? "s" : "", split);
 		return;
 	}
 	FMT(med, f->threshold, u);
@@ -881,11 +897,11 @@ static void msg_attention(struct text *t, const struct finding *f)
 		snprintf(t->d, sizeof(t->d),
 			 "%s of attention. Long video token sequences make attention quadratic: "
 			 "use sparse or sliding-window attention, FP8 attention (e.g. "
-			 "SageAttention), or FlashAttention-3 on Hopper GPUs.",
+			 "SageAttention), or FlashAttention-3 on Hopper GPUs where the run has them.",
 			 FMT(a, f->e.kernel_ns, UNIT_NS));
 	else
 		snprintf(t->d, sizeof(t->d),
-			 "%s of attention. Use the fused attention kernels of the GPU "
+			 "%s of attention. Use the fused attention kernels of the device "
 			 "(FlashAttention, SDPA's flash or memory-efficient backend), lower "
 			 "precision (FP8) where accuracy allows, or shorter sequences.",
 			 FMT(a, f->e.kernel_ns, UNIT_NS));
@@ -952,8 +968,8 @@ static void msg_memcpy(struct text *t, const struct finding *f)
 {
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
 
-	snprintf(t->m, sizeof(t->m), "%s: memory copies take %s of GPU busy time.", t->where,
-		 FMT(v, f->value, UNIT_RATIO));
+	snprintf(t->m, sizeof(t->m), "%s: memory copies take %s of %s busy time.", t->where,
+		 FMT(v, f->value, UNIT_RATIO), dev(f));
 	snprintf(t->d, sizeof(t->d),
 		 "%s of copies. Use pinned host memory and non_blocking=True copies, keep %s on "
 		 "the device, and avoid .cpu() and .item() inside %s.",
@@ -1047,15 +1063,15 @@ static void msg_memory(struct text *t, const struct finding *f)
 		 "No time is at stake yet, but the next size up will not fit. %s, and set "
 		 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation.",
 		 f->wl == WL_DIFFUSION
-			 ? "Reduce batch or resolution per GPU, enable VAE tiling, offload "
+			 ? "Reduce batch or resolution per device, enable VAE tiling, offload "
 			   "activations or the text encoder"
 		 : f->wl == WL_TRAINING
-			 ? "Reduce the batch per GPU, use activation checkpointing, or shard "
+			 ? "Reduce the batch per device, use activation checkpointing, or shard "
 			   "optimizer state (FSDP/ZeRO)"
 		 : f->wl == WL_LLM
 			 ? "Lower the KV-cache fraction or the batch size, or quantize the "
 			   "weights or the KV cache"
-			 : "Reduce the batch per GPU or offload what is not in use");
+			 : "Reduce the batch per device or offload what is not in use");
 }
 
 /*
@@ -1170,7 +1186,7 @@ static void msg_fps(struct text *t, const struct finding *f)
 		 "%s: generation runs at %s fps against a target of %s fps (%s real time).",
 		 t->where, FMT(fps, e->fps, UNIT_NUMBER), FMT(tgt, e->target_fps, UNIT_NUMBER),
 		 FMT(rt, f->value, UNIT_FACTOR));
-	snprintf(t->d, sizeof(t->d), "%s, or spread each video over more GPUs (sequence "
+	snprintf(t->d, sizeof(t->d), "%s, or spread each video over more devices (sequence "
 		 "parallelism).", what);
 }
 
@@ -1443,6 +1459,10 @@ static int eval_rank(struct hits *h, struct arena *a, const struct report_rank *
 		f.impact_ns = -1;
 		f.wl = wl;
 		f.span_ns = (double)r->span_ns;
+		/* the words of advice: the rank's vendor; none for a CPU-only rank */
+		f.e.vendor = !r->analysed || r->gpu.no_device ? NULL
+			     : r->device.vendor	       ? r->device.vendor
+							       : "unknown";
 		rc = rules[i].eval(r, o->t[i], a, &f);
 		if (rc < 0)
 			return -1;
@@ -1622,6 +1642,32 @@ static int cmp_group(const void *pa, const void *pb)
 	return a->worst.rule < b->worst.rule ? -1 : a->worst.rule > b->worst.rule;
 }
 
+/*
+ * Severity follows the time at stake: at most medium under 10 % of the
+ * wall time, low under 1 %, and never above a finding with more at stake
+ * (g is sorted by it).  Findings without an estimate keep their rule's.
+ */
+static void follow_stake(struct group *g, size_t ng)
+{
+	enum report_severity cap = SEV_HIGH;
+
+	for (size_t i = 0; i < ng; i++) {
+		const struct finding *f = &g[i].worst.f;
+		double share;
+
+		if (f->impact_ns < 0 || !(f->span_ns > 0))
+			continue;
+		share = f->impact_ns / f->span_ns;
+		if (share < 0.01 && g[i].sev > SEV_LOW)
+			g[i].sev = SEV_LOW;
+		else if (share < 0.10 && g[i].sev > SEV_MEDIUM)
+			g[i].sev = SEV_MEDIUM;
+		if (g[i].sev > cap)
+			g[i].sev = cap;
+		cap = g[i].sev;
+	}
+}
+
 /* Write group g of the sorted hits h as finding *sg; -1 when out of memory. */
 static int write_finding(struct report *rep, const struct hit *h, const struct group *g,
 			 struct report_suggestion *sg)
@@ -1734,6 +1780,7 @@ int suggest_compute(struct report *rep, const struct suggest_opts *o)
 		i = j;
 	}
 	qsort(g, ng, sizeof(*g), cmp_group);
+	follow_stake(g, ng);
 
 	if (!(sg = arena_alloc(&rep->arena, ng * sizeof(*sg))))
 		goto out;

@@ -53,6 +53,7 @@ static struct report_rank *quiet(struct report *rep, size_t n)
 		r->source = r->path = "rank.json";
 		r->format = "kineto";
 		r->complete = r->analysed = r->has_phases = r->has_throughput = 1;
+		r->device.vendor = "nvidia";	/* the advice's words (vendor_words.h) */
 		r->events_total = 1000;
 		r->span_ns = 1000 * MS;
 		r->gpu.kernels = 100;
@@ -346,6 +347,44 @@ static void test_comm(void)
 	s = find(&rep, "comm-heavy-low-overlap");
 	CHECK_NEAR(s ? s->value : 0, (120e6 + 1000) / 600e6, 1e-15);
 	CHECKF(has(s, "120 ms of transfer"), "%s", s ? s->details : "");
+	CHECKF(has(s, "NVLink") && has(s, "NCCL") && has(s, "GPU busy"), "%s",
+	       s ? s->details : "");
+	/* each vendor's words, and only theirs (vendor_words.h) */
+	r->device.vendor = "ascend";
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "comm-heavy-low-overlap");
+	CHECKF(has(s, "HCCS") && has(s, "HCCL") && has(s, "NPU busy") && !has(s, "NVLink") &&
+		       !has(s, "NCCL") && !has(s, "GPU"),
+	       "%s %s", s ? s->message : "", s ? s->details : "");
+	r->device.vendor = "amd";
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "comm-heavy-low-overlap");
+	CHECKF(has(s, "xGMI") && has(s, "RCCL") && !has(s, "NVLink"), "%s", s ? s->details : "");
+	report_release(&rep);
+}
+
+/* Severity follows the time at stake: capped by its share, never above a larger finding's. */
+static void test_severity(void)
+{
+	struct report rep;
+	struct report_rank *r;
+
+	r = quiet(&rep, 1);
+	r->gpu.comm_ns = 180 * MS + 1000;	/* comm-heavy: high, 1.8e-4 of the span at stake */
+	r->gpu.comm_compute_overlap = 0.1;
+	r->gpu.comm_transfer_ns = -1;
+	CHECK_EQ_INT(run(&rep), 1);
+	CHECK(rep.suggestions[0].severity == SEV_HIGH && rep.suggestions[0].impact_share >= 0.10);
+	r->span_ns = 100000 * MS;	/* the same time at stake, 0.16 % of a 100 s span: low */
+	CHECK_EQ_INT(run(&rep), 1);
+	CHECKF(rep.suggestions[0].severity == SEV_LOW, "severity %d at %.4f of the span",
+	       rep.suggestions[0].severity, rep.suggestions[0].impact_share);
+	r->span_ns = 5000 * MS;		/* 3.2 %: medium */
+	CHECK_EQ_INT(run(&rep), 1);
+	CHECK(rep.suggestions[0].severity == SEV_MEDIUM);
+	for (size_t i = 1; i < rep.nr_suggestions; i++)
+		if (rep.suggestions[i].impact_ns >= 0 && rep.suggestions[i - 1].impact_ns >= 0)
+			CHECK(rep.suggestions[i].severity <= rep.suggestions[i - 1].severity);
 	report_release(&rep);
 }
 
@@ -899,6 +938,7 @@ int main(void)
 	test_utilization();
 	test_launch_bound();
 	test_comm();
+	test_severity();
 	test_stragglers();
 	test_incomplete();
 	test_workload();
