@@ -75,9 +75,111 @@ static size_t core(const char *s, size_t len, size_t *skip)
 	return len;
 }
 
+static int ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/*
+ * A collective's kernel, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(...)"
+ * (NCCL, RCCL): the collective and the data type say which it is, so
+ * "ncclKernel_SendRecv…int8_t".  0 when s is no such name or it does not
+ * fit cols.
+ */
+static int collective(char *out, const char *s, size_t cols)
+{
+	static const char *const prefixes[] = { "ncclKernel_", "ncclDevKernel_", "rcclKernel_" };
+	static const char *const ops[] = { "_Sum_", "_Prod_", "_Max_", "_Min_", "_Avg_",
+					   "_PreMulSum_", "_SumPostDiv_" };
+	const char *coll = NULL, *end, *type;
+	size_t head, n;
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]) && !coll; i++)
+		if (!strncmp(s, prefixes[i], strlen(prefixes[i])))
+			coll = s + strlen(prefixes[i]);
+	if (!coll)
+		return 0;
+	for (end = coll; ident(*end); end++)
+		;
+	head = (size_t)(strchr(coll, '_') && strchr(coll, '_') < end ? strchr(coll, '_') : end) - (size_t)s;
+	/* the data type follows the reduction: "_Sum_int8_t", "_Prod_half" */
+	type = NULL;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		const char *o = memmem(s + head, (size_t)(end - (s + head)), ops[i], strlen(ops[i]));
+
+		if (o && (!type || o + strlen(ops[i]) > type))
+			type = o + strlen(ops[i]);
+	}
+	if (!type)
+		for (type = end; type > s + head && type[-1] != '_'; type--)
+			;
+	n = (size_t)(end - type);
+	if (type <= s + head || head + 1 + n > cols)
+		return 0;
+	memcpy(out, s, head);
+	memcpy(out + head, ellipsis, 3);
+	memcpy(out + head + 3, type, n);
+	out[head + 3 + n] = '\0';
+	return 1;
+}
+
+/*
+ * ATen's templated kernels, "void at::native::vectorized_elementwise_kernel<4,
+ * at::native::sqrt_kernel_cuda(...)::{lambda()#2}..., ...>(...)": the
+ * operation is in the functor or the function that owns the lambda, deep
+ * in the template arguments, so "vectorized…sqrt_kernel_cuda" (the family's
+ * start as room allows, then the functor, with its own short template
+ * arguments: "…CUDAFunctorOnSelf_add<float>").  0 when s is no such name.
+ */
+static int aten_functor(char *out, const char *s, size_t cols)
+{
+	static const char *const owners[] = { "_kernel_cuda", "_cuda_kernel", "Functor", "_functor" };
+	const char *fam = s, *lt = strchr(s, '<'), *f = NULL, *e;
+	size_t n, room, famlen;
+
+	if (!strncmp(fam, "void ", 5))
+		fam += 5;
+	if (strncmp(fam, "at::native::", 12) || !lt)
+		return 0;
+	fam += 12;
+	/* the first identifier of the template arguments that names an operation */
+	for (const char *p = lt + 1; *p && !f; p++) {
+		const char *q;
+
+		if (!ident(*p) || ident(p[-1]))
+			continue;
+		for (q = p; ident(*q); q++)
+			;
+		for (size_t i = 0; i < sizeof(owners) / sizeof(owners[0]) && !f; i++)
+			if (memmem(p, (size_t)(q - p), owners[i], strlen(owners[i])))
+				f = p;
+		e = q;
+		p = q - 1;
+	}
+	if (!f)
+		return 0;
+	if (*e == '<' && strchr(e, '>') && strchr(e, '>') - e <= 12)	/* "<float>" */
+		e = strchr(e, '>') + 1;
+	n = (size_t)(e - f);
+	if (n + 1 > cols || memchr(f, '(', n))
+		return 0;
+	room = cols - 1 - n;
+	famlen = (size_t)(lt - fam);
+	if (room > famlen)
+		room = famlen;
+	memcpy(out, fam, room);
+	memcpy(out + room, ellipsis, 3);
+	memcpy(out + room + 3, f, n);
+	out[room + 3 + n] = '\0';
+	return 1;
+}
+
 /*
  * s cut to cols columns keeping its start and end; with at > 0, also a
- * window from byte at (a code point start) between two ellipses.
+ * window from byte at (a code point start) between two ellipses.  Names of
+ * known forms keep what tells them apart instead (collective(),
+ * aten_functor()).
  */
 static char *cut(char *out, const char *s, size_t cols, size_t at)
 {
@@ -88,6 +190,8 @@ static char *cut(char *out, const char *s, size_t cols, size_t at)
 		memcpy(out, s, len + 1);
 		return out;
 	}
+	if (!at && (collective(out, s, cols) || aten_functor(out, s, cols)))
+		return out;
 	/* what is left of a C++ function: "at::native::elementwise_kernel<…, 4>(…)" */
 	keep = core(s, len, &skip);
 	if (at >= keep) {

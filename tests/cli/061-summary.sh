@@ -111,6 +111,15 @@ no_line dlrm-all.out 'more phases' "--all"
 [ "$(sed -n '/^phases/,/^kernels/p' dlrm-all.out | wc -l)" -gt "$(sed -n '/^phases/,/^kernels/p' dlrm-80.out | wc -l)" ] ||
 	die "--all shows no more phases"
 
+# names keep what tells them apart at 80 columns: the collective and its type,
+# the operation inside ATen's templated kernels
+COLUMNS=80 va dlrm-top --top 10 "${dlrm[@]}"
+for want in 'ncclKernel_SendRecv…int8_t' 'ncclKernel_AllReduce…float' 'sqrt_kernel_cuda' \
+	'addcdiv_cuda_kernel' 'addcmul_cuda_kernel' 'CUDAFunctorOnSelf_add<float>'; do
+	sed -n '/^kernels/,/^operators/p' dlrm-top.out | grep -qF -- "$want" ||
+		die "the DLRM kernel table lost '$want'"
+done
+
 # sums over ranks saturate: three ranks each with one kernel of 4.6e18 ns (inside the
 # accepted range) print no negative time
 python3 - <<'PY' || die "cannot write the huge-kernel traces"

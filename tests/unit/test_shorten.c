@@ -48,10 +48,29 @@ static void cut_in_the_middle(void)
 			"at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)";
 	const char *plain = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
+	const char *g = "void some::lib::generic_kernel<4, some::lib::Op<float>, "
+			"some::detail::Array<char*, 3> >(int, some::lib::Op<float>, "
+			"some::detail::Array<char*, 3>)";
+
+	/* ATen's templated kernel: the family's start and the functor */
 	shorten(out, k, 40);
 	CHECKF(shorten_cols(out) <= 40, "%s", out);
-	CHECKF(!strncmp(out, "at::native::vectorized", 22), "%s", out);	/* no "void " */
-	CHECKF(strstr(out, "char*, 3> >(\xe2\x80\xa6)"), "%s", out);	/* the end, no parameters */
+	CHECKF(!strcmp(out, "vectorized_elemen\xe2\x80\xa6" "CUDAFunctor_add<float>"), "%s", out);
+	shorten(out, k, 20);
+	CHECKF(!strcmp(out, "\xe2\x80\xa6" "CUDAFunctor_add<float>") || shorten_cols(out) <= 20, "%s",
+	       out);
+	/* a C++ name of no known form: no "void ", its start and its end, no parameters */
+	shorten(out, g, 40);
+	CHECKF(shorten_cols(out) <= 40, "%s", out);
+	CHECKF(!strncmp(out, "some::lib::generic", 18), "%s", out);
+	CHECKF(strstr(out, "char*, 3> >(\xe2\x80\xa6)"), "%s", out);
+	/* a collective: its name and its data type */
+	shorten(out, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+		29);
+	CHECKF(!strcmp(out, "ncclKernel_SendRecv\xe2\x80\xa6" "int8_t"), "%s", out);
+	shorten(out, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+		29);
+	CHECKF(!strcmp(out, "ncclKernel_AllReduce\xe2\x80\xa6" "float"), "%s", out);
 	shorten(out, plain, 40);
 	CHECK_EQ_INT(shorten_cols(out), 40);
 	CHECKF(!strncmp(out, "abcdefghijklmnopqrstuvwxyz", 26), "%s", out);
