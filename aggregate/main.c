@@ -59,14 +59,13 @@ static const char usage[] =
 	"\n"
 	"Outputs (the summary goes to stdout unless -q or --json is '-'):\n"
 	CLI_HELP_OUTPUTS
-	"      --no-charts    HTML without gnuplot charts\n"
 	"      --full         the merged report.json keeps every rank's tables\n"
-	"      --details      the summary gives every finding in full (advice,\n"
-	"                     evidence, time at stake)\n"
 	"                     (kernels, phases, cpu_ops, steps, generations,\n"
 	"                     collective instances, samples); without it each rank\n"
 	"                     keeps its scalars and the run its cross-rank\n"
 	"                     statistics, stragglers, collectives and suggestions\n"
+	"      --details      the summary gives every finding in full (advice,\n"
+	"                     evidence, time at stake)\n"
 	"\n"
 	"Checks:\n"
 	"      --expect-ranks N  the run has ranks 0 to N-1: name every missing one\n"
@@ -95,7 +94,6 @@ static const char usage[] =
 
 struct opts {
 	struct cli cli;
-	int no_charts;			/* --no-charts */
 	int full;			/* --full: the rank tables in report.json */
 	int details;			/* --details: the findings in full in the summary */
 	int64_t expect_ranks;		/* --expect-ranks; 0: the reports' world_size */
@@ -111,7 +109,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		CLI_OPT_THRESHOLD,
 		{ "reports_dir", required_argument, NULL, 'R' },
 		{ "reports-dir", required_argument, NULL, 'R' },
-		{ "no-charts", no_argument, NULL, 'C' },
 		{ "full", no_argument, NULL, 'F' },
 		{ "details", no_argument, NULL, 'D' },
 		{ "expect-ranks", required_argument, NULL, 'E' },
@@ -120,7 +117,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	int c;
 
 	cli_init(&o->cli, usage, term_thresholds);
-	o->no_charts = 0;
+	o->cli.longopts = longopts;
 	o->full = 0;
 	o->details = 0;
 	o->expect_ranks = 0;
@@ -133,9 +130,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				log_msg("out of memory");
 				return EXIT_FAIL;
 			}
-			continue;
-		case 'C':
-			o->no_charts = 1;
 			continue;
 		case 'F':
 			o->full = 1;
@@ -275,7 +269,8 @@ static int is_output(const char *path, const struct outputs *out)
 
 static int write_outputs(const struct report *rep, const struct opts *o, size_t bytes_in)
 {
-	struct render_opts ro = { .title = o->cli.title, .no_charts = o->no_charts };
+	struct render_opts ro = { .title = o->cli.title, .no_charts = o->cli.no_charts,
+				  .quiet = o->cli.quiet };
 	struct err e;
 	int status = EXIT_OK;
 

@@ -85,6 +85,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	int c;
 
 	cli_init(&o->cli, usage, term_thresholds);
+	o->cli.longopts = longopts;
 	analyze_opts_init(&o->a);
 	o->top = 5;
 	o->ranks = 0;
@@ -130,7 +131,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 /* --html and --out; the renderer warns itself when gnuplot is missing. */
 static int write_rendered(const struct report *rep, const struct cli *o)
 {
-	struct render_opts ro = { .title = o->title };
+	struct render_opts ro = { .title = o->title, .no_charts = o->no_charts, .quiet = o->quiet };
 	struct err e;
 	int rc = 0;
 

@@ -121,6 +121,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	int c, rc;
 
 	cli_init(&o->cli, usage, NULL);
+	o->cli.longopts = longopts;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, CLI_SHORTOPTS, longopts, NULL)) != -1) {
 		char *end, *eq;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "log.h"
 #include "outfile.h"
 #include "render.h"
 
@@ -36,6 +37,8 @@ int render_out(const struct report *r, const char *dir, const struct render_opts
 	buf_printf(&path, "%s/tables", dir);
 	if (!buf_ok(&path) || render_csv(r, path.data, err))
 		goto out;
+	if (!(o && o->quiet))
+		log_msg("wrote %s/report.json, %s/report.html and %s/tables/*.csv", dir, dir, dir);
 	rc = 0;
 out:
 	buf_release(&path);

@@ -187,13 +187,23 @@ void term_value(FILE *f, double v, enum metric_unit u, unsigned flags, int width
 
 void term_thresholds(FILE *f)
 {
+	struct buf text;
+
+	buf_init(&text);
 	fprintf(f, "\nThresholds (--threshold NAME=V):\n");
 	for (size_t i = 0; i < suggest_nr_thresholds(); i++) {
 		const char *rule;
 		const struct suggest_threshold *t = suggest_threshold_at(i, &rule);
 
-		fprintf(f, "  %-18s %-6g %-24s %s\n", t->name, t->def, rule, t->meaning);
+		/* plain text at 80 columns: the README's markdown quotes dropped */
+		buf_reset(&text);
+		for (const char *c = t->meaning; *c; c++)
+			if (*c != '`')
+				buf_addc(&text, *c);
+		fprintf(f, "  %s = %g (%s)\n      ", t->name, t->def, rule);
+		term_wrap(f, buf_ok(&text) ? text.data : t->meaning, 6, 6, 80);
 	}
+	buf_release(&text);
 }
 
 /* "NAME" or "NAME (group G)" (made safe when the line is written). */

@@ -19,6 +19,60 @@ void cli_init(struct cli *c, const char *usage, void (*help_tail)(FILE *f))
 	suggest_opts_init(&c->suggest);
 }
 
+/* Edit distance of a[0..na) and b[0..nb), both under 64 bytes; 64 when longer. */
+static size_t distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t row[65];
+
+	if (na > 63 || nb > 63)
+		return 64;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[nb];
+}
+
+/*
+ * The long option nearest to what was typed ("--frams=3": "frames"),
+ * within two edits and closer than any other; NULL when none is.
+ */
+static const char *closest_option(const struct option *opts, const char *typed)
+{
+	const char *best = NULL;
+	size_t n, d, bestd = 3;
+	int tie = 0;
+
+	if (!opts || !typed || strncmp(typed, "--", 2))
+		return NULL;
+	typed += 2;
+	n = strcspn(typed, "=");
+	for (; opts->name; opts++) {
+		d = distance(typed, n, opts->name, strlen(opts->name));
+		if (d < bestd) {
+			bestd = d;
+			best = opts->name;
+			tie = 0;
+		} else if (d == bestd && best && strcmp(best, opts->name)) {
+			tie = 1;
+		}
+	}
+	return tie ? NULL : best;
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -68,6 +122,9 @@ enum cli_result cli_parse(struct cli *c, int code, char *arg, const char *name)
 	case CLI_TITLE:
 		c->title = arg;
 		return CLI_TAKEN;
+	case CLI_NO_CHARTS:
+		c->no_charts = 1;
+		return CLI_TAKEN;
 	case CLI_THRESHOLD:
 		if (suggest_parse(&c->suggest, arg)) {
 			cli_usage_error("--threshold wants NAME=VALUE with NAME a threshold "
@@ -86,9 +143,15 @@ enum cli_result cli_parse(struct cli *c, int code, char *arg, const char *name)
 	case ':':
 		cli_usage_error("option '%s' needs an argument", name);
 		return CLI_EXIT_USAGE;
-	case '?':
-		cli_usage_error("unknown option '%s'", name);
+	case '?': {
+		const char *near = closest_option(c->longopts, name);
+
+		if (near)
+			cli_usage_error("unknown option '%s'; did you mean '--%s'?", name, near);
+		else
+			cli_usage_error("unknown option '%s'", name);
 		return CLI_EXIT_USAGE;
+	}
 	}
 	return CLI_OTHER;
 }

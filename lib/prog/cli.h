@@ -27,6 +27,7 @@ enum cli_code {
 	CLI_TITLE,
 	CLI_THRESHOLD,
 	CLI_NO_PROGRESS,
+	CLI_NO_CHARTS,
 };
 
 #define CLI_SHORTOPTS ":j:qhV"
@@ -41,12 +42,13 @@ enum cli_code {
 #define CLI_OPT_NO_PROGRESS { "no-progress", no_argument, NULL, CLI_NO_PROGRESS }
 #define CLI_OPT_HELP { "help", no_argument, NULL, 'h' }
 #define CLI_OPT_VERSION { "version", no_argument, NULL, 'V' }
+#define CLI_OPT_NO_CHARTS { "no-charts", no_argument, NULL, CLI_NO_CHARTS }
 
 /* Every program has these. */
 #define CLI_OPTS_COMMON CLI_OPT_JOBS, CLI_OPT_QUIET, CLI_OPT_NO_PROGRESS, CLI_OPT_HELP, \
 	CLI_OPT_VERSION
 /* The rendered forms of a report (vanalyze, vaggregate). */
-#define CLI_OPTS_OUTPUTS CLI_OPT_JSON, CLI_OPT_HTML, CLI_OPT_OUT, CLI_OPT_TITLE
+#define CLI_OPTS_OUTPUTS CLI_OPT_JSON, CLI_OPT_HTML, CLI_OPT_OUT, CLI_OPT_TITLE, CLI_OPT_NO_CHARTS
 
 #define CLI_HELP_JOBS "  -j, --jobs N       threads to use (default: all cores)\n"
 #define CLI_HELP_JSON "      --json PATH    the report as JSON ('-' for stdout)\n"
@@ -63,7 +65,8 @@ enum cli_code {
 	"      --no-progress  no progress line on stderr (shown only on a terminal)\n"
 #define CLI_HELP_HELP "  -h, --help         show this help and exit\n"
 #define CLI_HELP_VERSION "  -V, --version      show the version and exit\n"
-#define CLI_HELP_OUTPUTS CLI_HELP_JSON CLI_HELP_HTML CLI_HELP_OUT CLI_HELP_TITLE
+#define CLI_HELP_NO_CHARTS "      --no-charts    HTML without gnuplot charts\n"
+#define CLI_HELP_OUTPUTS CLI_HELP_JSON CLI_HELP_HTML CLI_HELP_OUT CLI_HELP_TITLE CLI_HELP_NO_CHARTS
 #define CLI_HELP_COMMON CLI_HELP_JOBS CLI_HELP_QUIET CLI_HELP_NO_PROGRESS CLI_HELP_HELP \
 	CLI_HELP_VERSION
 
@@ -75,7 +78,9 @@ struct cli {
 	int progress;			/* 0: --no-progress */
 	const char *json, *html, *out;	/* output paths; NULL: not asked for */
 	const char *title;		/* --title; NULL: the default */
+	int no_charts;			/* --no-charts */
 	struct suggest_opts suggest;	/* --threshold NAME=V */
+	const struct option *longopts;	/* the program's table, for "did you mean"; may be NULL */
 };
 
 enum cli_result {

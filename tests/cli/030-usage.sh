@@ -37,11 +37,19 @@ for line in table.splitlines():
         break
     rows.append(tuple(c.strip() for c in line.strip("|").split(" | ")))
 rows = [(n.strip("`"), d, r, w) for n, d, r, w in rows]
+# --help: "  NAME = DEFAULT (RULE)", then the meaning wrapped at 80 columns, plain text
+rows = [(n, d, r, w.replace("`", "")) for n, d, r, w in rows]
 help_rows = []
-for line in open(sys.argv[2], encoding="utf-8").read().split("Thresholds (--threshold NAME=V):\n")[1].splitlines():
-    m = re.match(r"  (\S+)\s+(\S+)\s+(\S+)\s+(.*)$", line)
+text = open(sys.argv[2], encoding="utf-8").read().split("Thresholds (--threshold NAME=V):\n")[1]
+for line in text.splitlines():
+    m = re.match(r"  (\S+) = (\S+) \((\S+)\)$", line)
     if m:
-        help_rows.append(m.groups())
+        help_rows.append(list(m.groups()) + [""])
+    elif line.startswith("      ") and help_rows:
+        help_rows[-1][3] = (help_rows[-1][3] + " " + line.strip()).strip()
+    if len(line) > 80 or "`" in line:
+        sys.exit("--help line over 80 columns or with markdown: %r" % line)
+help_rows = [tuple(r) for r in help_rows]
 if len(help_rows) < 15 or rows != help_rows:
     for a, b in zip(rows + [None] * len(help_rows), help_rows + [None] * len(rows)):
         if a != b:
