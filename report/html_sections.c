@@ -33,21 +33,17 @@ static void card_stat(struct page *p, const char *label, const struct report_sta
 	buf_printf(p->b, " (rank %lld)</div></div>\n", (long long)st->max_rank);
 }
 
-/* A card with one rank's value; i < 0: none. */
+/* A card with one rank's value; none when i < 0 or v is null: a card without a value says nothing. */
 static void card_rank(struct page *p, const char *label, long i, const char *field, double v,
 		      enum metric_unit k, const char *sub)
 {
 	char key[160];
 
+	if (i < 0 || isnan(v))
+		return;
 	card_begin(p, label);
-	if (i < 0) {
-		buf_adds(p->b, "<div class=\"value\">");
-		html_fmt(p->b, NAN, k);
-		buf_adds(p->b, "</div>");
-	} else {
-		snprintf(key, sizeof(key), "[\"ranks\",%ld,%s]", i, field);
-		html_dbl(p, "div class=\"value\"", key, NULL, v, k);
-	}
+	snprintf(key, sizeof(key), "[\"ranks\",%ld,%s]", i, field);
+	html_dbl(p, "div class=\"value\"", key, NULL, v, k);
 	if (sub)
 		buf_printf(p->b, "<div class=\"sub\">%s</div>", sub);
 	buf_adds(p->b, "</div>\n");
@@ -71,10 +67,8 @@ static void card(struct page *p, const char *label, const char *metric)
 		card_stat(p, label, st);
 		return;
 	}
-	if (r->nr_ranks != 1 || !r->ranks[0].analysed) {
-		card_rank(p, label, -1, NULL, 0, UNIT_NUMBER, NULL);
-		return;
-	}
+	if (r->nr_ranks != 1 || !r->ranks[0].analysed)
+		return;		/* no rank has it: no card */
 	field[n++] = '"';
 	for (const char *c = metric; *c && n + 4 < sizeof(field); c++) {
 		if (*c == '.') {
@@ -190,6 +184,46 @@ void html_suggestions(struct page *p)
 	buf_adds(p->b, "</section>\n");
 }
 
+/*
+ * A cross-rank figure's key in words: "gpu.comm_wait_ns" is "gpu comm wait
+ * (time)", a phase's "phase:PATH/denoise.total_ns" is "denoise: total time".
+ */
+static void metric_label(const char *m, struct buf *out)
+{
+	static const struct {
+		const char *suffix, *words;
+	} tails[] = {
+		{ ".total_ns", ": total time" }, { ".median_ns", ": median time" },
+		{ ".share", ": share of the span" }, { ".gpu_ns", ": device time launched" },
+	};
+	size_t n = strlen(m);
+
+	if (!strncmp(m, "phase:", 6)) {
+		const char *last = m + 6, *slash;
+
+		for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+			size_t k = strlen(tails[i].suffix);
+
+			if (n > k && !strcmp(m + n - k, tails[i].suffix)) {
+				/* the phase's own name; its path is in the CSV */
+				for (slash = m + 6; (slash = memchr(slash, '/', (size_t)(m + n - k - slash)));
+				     last = ++slash)
+					;
+				buf_add(out, last, (size_t)(m + n - k - last));
+				buf_adds(out, tails[i].words);
+				return;
+			}
+		}
+	}
+	for (const char *c = m; *c; c++) {
+		if (!strcmp(c, "_ns")) {
+			buf_adds(out, " (time)");
+			break;
+		}
+		buf_addc(out, *c == '_' || *c == '.' ? ' ' : *c);
+	}
+}
+
 void html_cross_rank(struct page *p)
 {
 	const struct report *r = p->r;
@@ -229,15 +263,35 @@ void html_cross_rank(struct page *p)
 		}
 		buf_adds(p->b, "</table>\n");
 	}
-	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>metric</th><th>ranks</th><th>min</th>"
-		       "<th>median</th><th>avg</th><th>max</th><th>stddev</th><th>min rank</th>"
-		       "<th>max rank</th></tr>\n");
-	for (size_t i = 0; i < r->nr_cross_rank; i++) {
-		const struct report_stat *st = &r->cross_rank[i];
+	/* the run's figures open, then each phase's, folded: they are many */
+	for (int phases = 0; phases < 2; phases++) {
+		size_t n = 0;
 
-		html_stat_row(p, st, st->metric, col, sizeof(col) / sizeof(col[0]));
+		for (size_t i = 0; i < r->nr_cross_rank; i++)
+			n += (strncmp(r->cross_rank[i].metric, "phase:", 6) == 0) == phases;
+		if (!n)
+			continue;
+		if (phases)
+			buf_printf(p->b, "<details><summary><h3>Phases (%zu figures)</h3></summary>\n", n);
+		buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>figure</th><th>ranks</th>"
+			       "<th>min</th><th>median</th><th>avg</th><th>max</th><th>stddev</th>"
+			       "<th>min rank</th><th>max rank</th></tr>\n");
+		for (size_t i = 0; i < r->nr_cross_rank; i++) {
+			const struct report_stat *st = &r->cross_rank[i];
+			struct buf label;
+
+			if ((strncmp(st->metric, "phase:", 6) == 0) != phases)
+				continue;
+			buf_init(&label);
+			metric_label(st->metric, &label);
+			html_stat_row(p, st, buf_ok(&label) ? label.data : st->metric, col,
+				      sizeof(col) / sizeof(col[0]));
+			buf_release(&label);
+		}
+		buf_adds(p->b, phases ? "</table></div>\n</details>\n" : "</table></div>\n");
 	}
-	buf_adds(p->b, "</table></div>\n</section>\n");
+	buf_adds(p->b, "<p class=\"muted\">tables/cross_rank.csv has the figures under their "
+		       "report.json keys.</p>\n</section>\n");
 }
 
 void html_inputs(struct page *p)

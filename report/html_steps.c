@@ -134,14 +134,20 @@ void html_steps(struct page *p)
 			       "--step.</p>\n</section>\n");
 		return;
 	}
-	buf_printf(p->b, "<p class=\"muted\">%s Steps that are warm-up (the first, over 1.5 "
-			 "times the median of the others) are circled in red and left out of the "
-			 "statistics; %zu rank%s %s one.</p>\n",
-		   p->many ? "The band spans the fastest to the slowest rank at each step, the "
-			     "line is the median rank." : "One line per rank, coloured as listed.",
-		   warm, warm == 1 ? "" : "s", warm == 1 ? "has" : "have");
-	steps_chart(p, most);
-	if (!p->many) {
+	if (most < 2) {	/* a chart of one point per rank says nothing the table does not */
+		buf_adds(p->b, "<p class=\"muted\">One step per rank: its duration is in the "
+			       "table.</p>\n");
+	} else {
+		buf_printf(p->b, "<p class=\"muted\">%s Steps that are warm-up (the first, over "
+				 "1.5 times the median of the others) are circled in red and left "
+				 "out of the statistics; %zu rank%s %s one.</p>\n",
+			   p->many ? "The band spans the fastest to the slowest rank at each step, "
+				     "the line is the median rank."
+				   : "One line per rank, coloured as listed.",
+			   warm, warm == 1 ? "" : "s", warm == 1 ? "has" : "have");
+		steps_chart(p, most);
+	}
+	if (!p->many && most >= 2) {
 		html_legend_begin(p);
 		for (size_t i = 0; i < r->nr_ranks; i++) {
 			char name[40];

@@ -11,9 +11,13 @@
 #include "jsonw.h"
 
 /* Colour-blind-friendly enough, and readable on the white chart cards. */
+/*
+ * Tableau 10's hues, then an indigo, a light green and a grey: no two
+ * alike (its 20-colour set's pale teal beside the teal read as one).
+ */
 const uint32_t html_palette[HTML_PALETTE] = {
 	0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0x76b7b2, 0xedc948,
-	0xb07aa1, 0xff9da7, 0x9c755f, 0x86bcb6, 0x8cd17d, 0xbab0ac,
+	0xb07aa1, 0xff9da7, 0x9c755f, 0x3b3b98, 0x8cd17d, 0xbab0ac,
 };
 
 void html_text(struct page *p, const char *s)

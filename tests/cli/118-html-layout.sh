@@ -101,16 +101,16 @@ for rk in rep["ranks"]:
          "dlrm rank %d: bps/blocks/block_latency %r" % (rk["rank"], (t["bps"], t["blocks"], t["block_latency"])))
 rows = list(csv.DictReader(open("dlrm/tables/ranks.csv", newline="", encoding="utf-8")))
 want(all(r["bps"] == "" and r["blocks"] == "" and r["fps"] == "" for r in rows), "dlrm ranks.csv bps/blocks")
-card = re.search(r'blocks per second</div><div class="value"[^>]*>([^<]*)<', dlrm)
-want(card and card.group(1) == "\u2013", "dlrm BPS card %r" % (card and card.group(1)))
+# a card without a value says nothing: it is left out
+want('blocks per second</div>' not in dlrm, "dlrm: a BPS card without a value")
 cpu = json.load(open("cpu/report.json", encoding="utf-8"))["ranks"][0]["gpu"]
 for f in ("busy_ns", "active_span_ns", "idle_ns", "comm_compute_overlap", "utilization"):
     want(cpu[f] is None, "cpu-only gpu.%s = %r" % (f, cpu[f]))
 row = list(csv.DictReader(open("cpu/tables/ranks.csv", newline="", encoding="utf-8")))[0]
 for f in ("busy_ns", "active_span_ns", "idle_ns", "comm_compute_overlap", "utilization"):
     want(row[f] == "", "cpu-only ranks.csv %s = %r" % (f, row[f]))
-card = re.search(r'GPU busy, active span</div><div class="value"[^>]*>([^<]*)<', page("cpu"))
-want(card and card.group(1) == "\u2013", "cpu-only utilization card %r" % (card and card.group(1)))
+want('GPU busy, active span</div>' not in page("cpu"), "cpu-only: a utilization card")
+want('span</div>' in page("cpu"), "cpu-only: no span card")
 for b in bad:
     print("wrong: " + b)
 sys.exit(1 if bad else 0)
