@@ -206,12 +206,19 @@ int render_html(const struct report *r, const char *path, const struct render_op
 	html_phases(&p);
 	html_timeline(&p);
 	html_steps(&p);
+	/*
+	 * The details folded: the page's first screens are what to change and
+	 * where the time goes; a link to a section inside opens the fold.
+	 */
+	buf_adds(&page, "<details class=\"more\"><summary><h2>Kernels, operators, device time, "
+			"memory, across ranks and inputs</h2></summary>\n");
 	html_kernels(&p);
 	html_ops(&p);
 	html_categories(&p);
 	html_memory(&p);
 	html_cross_rank(&p);
 	html_inputs(&p);
+	buf_adds(&page, "</details>\n");
 	buf_adds(&page, "</body>\n</html>\n");
 	if (p.charts && p.gp.nr_charts && gnuplot_run(&p.gp)) {
 		log_warn(NULL, &p.gp.err);

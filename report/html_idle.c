@@ -109,7 +109,8 @@ static void longest(struct page *p)
 		for (size_t k = 0; has_idle(&r->ranks[i]) && k < r->ranks[i].idle.nr_top; k++)
 			v[n++] = (struct gap_ref){ i, k, r->ranks[i].idle.top[k].dur_ns };
 	qsort(v, n, sizeof(*v), cmp_gap);
-	buf_adds(p->b, "<h3>Longest gaps</h3>\n<div class=\"wrap\"><table><tr><th>rank</th>"
+	buf_adds(p->b, "<details><summary><h3>Longest gaps</h3></summary>\n"
+		       "<div class=\"wrap\"><table><tr><th>rank</th>"
 		       "<th>starts at</th><th>length</th><th>cause</th><th>where</th>"
 		       "<th>what the host was doing</th></tr>\n");
 	for (size_t j = 0; j < n && j < TOP_GAPS; j++) {
@@ -136,7 +137,7 @@ static void longest(struct page *p)
 			buf_adds(p->b, "<span class=\"muted\">no traced host activity</span>");
 		buf_adds(p->b, "</td></tr>\n");
 	}
-	buf_adds(p->b, "</table></div>\n");
+	buf_adds(p->b, "</table></div>\n</details>\n");
 	free(v);
 }
 

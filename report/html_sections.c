@@ -179,8 +179,15 @@ void html_suggestions(struct page *p)
 	if (!r->nr_suggestions)
 		buf_adds(p->b, "<p class=\"muted\">No rule fired: nothing stands out.</p>\n");
 	html_findings_lead(p);
-	for (size_t i = 0; i < r->nr_suggestions; i++)
+	/* every finding in full: the lead's three open, the rest folded */
+	for (size_t i = 0; i < r->nr_suggestions; i++) {
+		if (i == 3)
+			buf_printf(p->b, "<details><summary>%zu more finding%s in full</summary>\n",
+				   r->nr_suggestions - 3, r->nr_suggestions == 4 ? "" : "s");
 		suggestion(p, i);
+	}
+	if (r->nr_suggestions > 3)
+		buf_adds(p->b, "</details>\n");
 	buf_adds(p->b, "</section>\n");
 }
 
