@@ -163,7 +163,7 @@ static void phase_table(struct page *p, size_t i)
 	/* beyond two ranks, each rank's table is folded: the page stays readable */
 	buf_printf(p->b, "%s<h3>Rank %lld</h3>%s\n<div class=\"wrap\"><table><tr><th>phase</th>"
 			 "<th>count</th><th>total</th><th>avg</th><th>median</th><th>min</th>"
-			 "<th>max</th><th>share of span</th><th>GPU time launched</th></tr>\n",
+			 "<th>max</th><th>share of span</th><th>device time launched</th></tr>\n",
 		   p->r->nr_ranks > 2 ? "<details><summary>" : "", (long long)rk->rank,
 		   p->r->nr_ranks > 2 ? "</summary>" : "");
 	for (size_t k = 0; k < rk->nr_phases; k++) {

@@ -30,8 +30,8 @@ int term_width(FILE *f)
 		w = ws.ws_col;
 	else if (env && *env)
 		w = strtol(env, NULL, 10);
-	if (w <= 0)
-		w = 80;
+	if (w <= 0)	/* piped with no $COLUMNS: a file or a log keeps 120 columns of names */
+		w = isatty(fileno(f)) ? 80 : 120;
 	return w < 40 ? 40 : w > 1000 ? 1000 : (int)w;
 }
 

@@ -15,7 +15,7 @@ int term_use_color(FILE *f);
 
 /*
  * Columns to fill: the terminal's (TIOCGWINSZ) when f is one, else
- * $COLUMNS, else 80; at least 40.
+ * $COLUMNS, else 120 (80 on a terminal that does not say); at least 40.
  */
 int term_width(FILE *f);
 
