@@ -192,6 +192,51 @@ static const struct report_rank *find_rank(const struct report *rep, int64_t r)
 	return NULL;
 }
 
+/*
+ * What a rank profiled, to compare totals by: its generations (videos)
+ * where it has some, else its steps; 0 without either.  *what says which.
+ */
+static size_t units_of(const struct report_rank *rk, int gens)
+{
+	if (!rk || !rk->has_phases)
+		return 0;
+	if (gens)
+		return rk->has_throughput ? rk->throughput.nr_generations : 0;
+	return rk->steps.pattern ? rk->steps.nr_durations : 0;
+}
+
+/* The units of rep's first rank that has some, 0 without. */
+static size_t run_units(const struct report *rep, int gens)
+{
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		if (units_of(&rep->ranks[i], gens))
+			return units_of(&rep->ranks[i], gens);
+	return 0;
+}
+
+/* A total over the run (span, phase and kernel totals, busy times): it grows with the steps. */
+static int is_total(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strcmp(name, "span_ns") || (n > 9 && !strcmp(name + n - 9, ".total_ns")) ||
+	       !strcmp(name, "gpu.memory_ns") || !strcmp(name, "gpu.comm_wait_ns");
+}
+
+/*
+ * Where the sides profiled different numbers of videos (one against two),
+ * their totals are compared per video; with as many videos, or none, and
+ * different numbers of steps (profiling windows of other lengths), per
+ * step: each divided by its side's count.  Samples (instance durations)
+ * are left as they are.
+ */
+static void per_step(struct metric_list *l, size_t steps)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (is_total(l->v[i].name))
+			l->v[i].value /= (double)steps;
+}
+
 static int per_rank(struct rows *out, const struct report *base, const struct report *new,
 		    const struct selection *sel, const struct thresholds *t, struct comparison *c)
 {
@@ -225,6 +270,11 @@ static int per_rank(struct rows *out, const struct report *base, const struct re
 		}
 		rc |= metrics_of_rank(rb, &c->arena, &lb);
 		rc |= metrics_of_rank(rn, &c->arena, &ln);
+		if (c->per_step_base && units_of(rb, c->per_generation) &&
+		    units_of(rn, c->per_generation)) {
+			per_step(&lb, units_of(rb, c->per_generation));
+			per_step(&ln, units_of(rn, c->per_generation));
+		}
 		metrics_sort(&lb);
 		metrics_sort(&ln);
 		if (!rc)
@@ -253,6 +303,22 @@ int compare_reports(struct comparison *c, const struct report *base, const struc
 		sel.no_steps = 1;
 		c->steps_base = pb;
 		c->steps_new = pn;
+	} else {
+		for (int gens = 1; gens >= 0 && !c->per_step_base; gens--) {
+			size_t ub = run_units(base, gens), un = run_units(new, gens);
+
+			if (ub && un && ub != un) {
+				c->per_generation = gens;
+				c->per_step_base = ub;
+				c->per_step_new = un;
+			} else if (gens && ub && un) {
+				break;	/* as many videos: their totals compare as they are */
+			}
+		}
+		if (c->per_step_base) {
+			per_step(&rb, c->per_step_base);
+			per_step(&rn, c->per_step_new);
+		}
 	}
 	sel.effective = metrics_find(&rb, "gpu.effective_utilization") &&
 			metrics_find(&rn, "gpu.effective_utilization");

@@ -75,6 +75,9 @@ static void notes_lines(struct buf *b, const struct comparison *c, const struct 
 		term_name(b, c->steps_new);
 		buf_adds(b, "'; their phases are compared\n");
 	}
+	if (c->per_step_base)
+		buf_printf(b, "totals compared per %s: base profiled %zu, new %zu\n",
+			   c->per_generation ? "video" : "step", c->per_step_base, c->per_step_new);
 }
 
 /*
@@ -452,6 +455,19 @@ void output_json(struct buf *out, const struct comparison *c, const struct outpu
 		jsonw_str(&w, c->steps_base);
 		jsonw_key(&w, "new");
 		jsonw_str(&w, c->steps_new);
+		jsonw_obj_end(&w);
+	} else {
+		jsonw_null(&w);
+	}
+	jsonw_key(&w, "totals_per_step");
+	if (c->per_step_base) {
+		jsonw_obj_begin(&w);
+		jsonw_key(&w, "per");
+		jsonw_str(&w, c->per_generation ? "generation" : "step");
+		jsonw_key(&w, "base");
+		jsonw_int(&w, (int64_t)c->per_step_base);
+		jsonw_key(&w, "new");
+		jsonw_int(&w, (int64_t)c->per_step_new);
 		jsonw_obj_end(&w);
 	} else {
 		jsonw_null(&w);

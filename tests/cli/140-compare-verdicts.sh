@@ -37,6 +37,16 @@ vc one --json one.cmp --threshold 25 --threshold steps.median_ns=10% base.json s
 expect_rc one 1
 vc traces --json traces.cmp base slow
 expect_rc traces 1
+# one video against two: totals compared per video, no regression for twice the work
+mkdir two
+"$G" "${common[@]}" --seed 1 --generations 2 -o two/run --truth t/4.json >/dev/null || die "gentrace"
+"$VANALYZE" -q --json two.json two || die "vanalyze two"
+vc pervideo --json pervideo.cmp base.json two.json
+expect_rc pervideo 0
+check pervideo.cmp 'r["totals_per_step"] == {"per": "generation", "base": 1, "new": 2}' \
+	"the totals compared per video" \
+	'r["regressions"] == 0' "twice the videos is no regression"
+expect_line pervideo.out '^totals compared per video: base profiled 1, new 2$' "the note"
 # a threshold is a percentage as users write it: 5 is 5 %, as 5% is
 vc bare --json bare.cmp --threshold 5 base.json slow.json
 expect_rc bare 1
