@@ -10,10 +10,12 @@
 #include "output.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "esc.h"
 #include "jsonw.h"
+#include "shorten.h"
 #include "term.h"
 
 static void fmt_pct(char *s, size_t n, double v)
@@ -139,6 +141,27 @@ static void term_str(FILE *f, const char *s, int width)
 	buf_release(&b);
 }
 
+/* The shown rows' metric names cut to cols columns together (shorten.h); caller frees; NULL: none. */
+static char *shown_names(const struct comparison *c, const struct output_opts *o, size_t n,
+			 size_t cols)
+{
+	const char **v = malloc((n ? n : 1) * sizeof(*v));
+	char *out = malloc((n ? n : 1) * SHORTEN_CAP(cols));
+	size_t k = 0;
+
+	if (!v || !out) {
+		free(v);
+		free(out);
+		return NULL;
+	}
+	for (size_t i = 0; i < c->nr_rows; i++)
+		if (shown(&c->rows[i], o))
+			v[k++] = c->rows[i].metric;
+	shorten_set(out, SHORTEN_CAP(cols), v, k, cols);
+	free(v);
+	return out;
+}
+
 static void summary_line(char *s, size_t n, const struct comparison *c)
 {
 	snprintf(s, n, "%zu regression%s (%zu of the run as a whole), %zu improvement%s",
@@ -149,7 +172,9 @@ static void summary_line(char *s, size_t n, const struct comparison *c)
 void output_table(FILE *f, const struct comparison *c, const struct output_opts *o)
 {
 	char pct[24], p[24], rank[24], line[96];
-	int width = 28;
+	int width = 28, cols = term_width(f) - 2 > 200 ? 200 : term_width(f) - 2;
+	char *names;
+	size_t k = 0;
 
 	/* The metric column: as wide as the names, up to a width that fits a screen. */
 	for (size_t i = 0; i < c->nr_rows; i++)
@@ -157,6 +182,9 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 			width = (int)strlen(c->rows[i].metric);
 	if (width > 60)
 		width = 60;
+	/* the numbers take 70 columns: the names what is left of the line, else a line each */
+	if (width > term_width(f) - 70)
+		width = term_width(f) - 70 < 8 ? 8 : term_width(f) - 70;
 	struct buf b;
 	size_t nr_shown = 0;
 
@@ -182,8 +210,9 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 	}
 	fputc('\n', f);
 	if (nr_shown)
-		fprintf(f, "%-*s %5s %14s %14s %14s %8s %7s  %s\n", width, "metric", "rank", "base",
+		fprintf(f, "%-*s %5s %10s %10s %10s %8s %7s  %s\n", width, "metric", "rank", "base",
 			"new", "delta", "delta%", "p", "verdict");
+	names = shown_names(c, o, nr_shown, (size_t)cols);
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		const struct row *r = &c->rows[i];
 
@@ -192,15 +221,17 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 		fmt_rank(rank, sizeof(rank), r->rank);
 		fmt_pct(pct, sizeof(pct), r->delta_pct);
 		fmt_p(p, sizeof(p), r);
-		term_str(f, r->metric, width);
+		/* a long kernel's name cut as vanalyze cuts it, no two alike */
+		term_str(f, names ? names + k++ * SHORTEN_CAP(cols) : r->metric, width);
 		fprintf(f, "%5s ", rank);
-		term_value(f, r->base, r->unit, 0, 14);
+		term_value(f, r->base, r->unit, 0, 10);
 		fputc(' ', f);
-		term_value(f, r->new, r->unit, 0, 14);
+		term_value(f, r->new, r->unit, 0, 10);
 		fputc(' ', f);
-		term_value(f, r->delta, r->unit, FMT_SIGN, 14);
+		term_value(f, r->delta, r->unit, FMT_SIGN, 10);
 		fprintf(f, " %8s %7s  %s\n", pct, p, verdict_names[r->verdict]);
 	}
+	free(names);
 	buf_init(&b);
 	if (nr_shown)
 		buf_addc(&b, '\n');

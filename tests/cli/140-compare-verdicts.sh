@@ -47,6 +47,21 @@ check pervideo.cmp 'r["totals_per_step"] == {"per": "generation", "base": 1, "ne
 	"the totals compared per video" \
 	'r["regressions"] == 0' "twice the videos is no regression"
 expect_line pervideo.out '^totals compared per video: base profiled 1, new 2$' "the note"
+# the table fits the width: 80 columns, long kernel names cut, no two alike
+COLUMNS=80 vc narrow --all base.json slow.json
+python3 - narrow.out <<'PY' || die "vcompare's table at 80 columns (lines above)"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+wide = [l for l in lines if len(l) > 80]
+# the run's rows ("all"; each rank repeats them): one per kernel, each name its own
+names = [l for i, l in enumerate(lines) if l.startswith("kernel:") and i + 1 < len(lines)
+         and lines[i + 1].split()[:1] == ["all"]]
+if wide:
+    sys.exit("%d lines over 80 columns: %r" % (len(wide), wide[:2]))
+if len(names) != len(set(names)) or not names:
+    sys.exit("two kernels' rows read the same (or none): %r" % names)
+print("ok: %d lines within 80 columns, %d kernel names apart" % (len(lines), len(names)))
+PY
 # a threshold is a percentage as users write it: 5 is 5 %, as 5% is
 vc bare --json bare.cmp --threshold 5 base.json slow.json
 expect_rc bare 1
