@@ -40,6 +40,8 @@ static const char usage[] =
 	"                     ranks, the outliers)\n"
 	"      --details      the summary gives every finding in full (advice,\n"
 	"                     evidence, time at stake)\n"
+	"      --sort KEY     the operator and kernel tables by total (default),\n"
+	"                     self, device or count, as key_averages() sorts them\n"
 	"\n"
 	ANALYZE_OPTS_HELP
 	"\n"
@@ -66,6 +68,7 @@ struct opts {
 	int ranks;
 	int all;
 	int details;
+	enum summary_sort sort;
 };
 
 /* Returns -1 to go on, or the exit status. */
@@ -80,6 +83,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "ranks", no_argument, NULL, 'R' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "details", no_argument, NULL, 'D' },
+		{ "sort", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -91,6 +95,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->ranks = 0;
 	o->all = 0;
 	o->details = 0;
+	o->sort = SORT_TOTAL;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, CLI_SHORTOPTS, longopts, NULL)) != -1) {
 		char *end;
@@ -114,6 +119,18 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		}
 		if (c == 'D') {
 			o->details = 1;
+			continue;
+		}
+		if (c == 'O') {
+			static const char *const keys[] = { "total", "self", "device", "count" };
+			size_t k = 0;
+
+			while (k < 4 && strcmp(optarg, keys[k]))
+				k++;
+			if (k == 4)
+				return cli_usage_error("--sort wants total, self, device or count, "
+						       "not '%s'", optarg);
+			o->sort = (enum summary_sort)k;
 			continue;
 		}
 		rc = analyze_opts_take(&o->a, &o->cli, c, optarg, argv[optind - 1]);
@@ -184,7 +201,7 @@ int main(int argc, char **argv)
 		return status;
 	}
 	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html)) {
-		struct summary_opts so = { (size_t)o.top, o.ranks, o.all, o.details };
+		struct summary_opts so = { (size_t)o.top, o.ranks, o.all, o.details, o.sort };
 
 		summary_print(stdout, &rep, &so);
 	}

@@ -241,6 +241,32 @@ static int cmp_v0(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
+/* --sort of the operator table: which figure orders the rows, largest first. */
+static enum summary_sort op_sort;
+
+static int64_t op_key(const struct agg *a)
+{
+	switch (op_sort) {
+	case SORT_SELF:
+		return a->v[1];
+	case SORT_DEVICE:
+		return a->v[2];
+	case SORT_COUNT:
+		return a->count;
+	default:
+		return a->v[0];
+	}
+}
+
+static int cmp_sorted(const void *a, const void *b)
+{
+	const struct agg *x = a, *y = b;
+
+	if (op_key(x) != op_key(y))
+		return op_key(x) > op_key(y) ? -1 : 1;
+	return cmp_v0(a, b);
+}
+
 /* Rows with one key merged (sorted by key first); returns how many remain. */
 static size_t merge_rows(struct agg *r, size_t n)
 {
@@ -509,7 +535,8 @@ out:
 	free(v);
 }
 
-static void kernel_table(const struct out *o, const struct report *rep, size_t top)
+static void kernel_table(const struct out *o, const struct report *rep, size_t top,
+			 enum summary_sort sort)
 {
 	size_t n = 0, total = count_rows(rep, nr_kernels);
 	struct agg *r = malloc((total ? total : 1) * sizeof(*r));
@@ -533,7 +560,9 @@ static void kernel_table(const struct out *o, const struct report *rep, size_t t
 			n++;
 		}
 	}
-	names = top_rows(r, &n, top, cmp_v0, cols);
+	/* a kernel's time is all its own and all on the device: only a count orders otherwise */
+	op_sort = sort == SORT_COUNT ? SORT_COUNT : SORT_TOTAL;
+	names = top_rows(r, &n, top, cmp_sorted, cols);
 	if (names) {
 		fprintf(o->f, "%skernels%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
 		fprintf(o->f, "  %7s %9s %7s %9s  %-11s %s\n", "share", "time", "count", "avg",
@@ -556,7 +585,8 @@ static void kernel_table(const struct out *o, const struct report *rep, size_t t
 }
 
 /* The operators by CPU time, with the device time they launched. */
-static void op_table(const struct out *o, const struct report *rep, size_t top)
+static void op_table(const struct out *o, const struct report *rep, size_t top,
+		     enum summary_sort sort)
 {
 	size_t n = 0, total = count_rows(rep, nr_ops);
 	struct agg *r = malloc((total ? total : 1) * sizeof(*r));
@@ -577,7 +607,8 @@ static void op_table(const struct out *o, const struct report *rep, size_t top)
 			n++;
 		}
 	}
-	names = top_rows(r, &n, top, cmp_v0, cols);
+	op_sort = sort;
+	names = top_rows(r, &n, top, cmp_sorted, cols);
 	if (names) {
 		fprintf(o->f, "%soperators%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
 		fprintf(o->f, "  %7s %9s %9s %9s %9s  %s\n", "calls", "cpu", "cpu self", "device",
@@ -821,8 +852,8 @@ static void rank_detail(const struct out *o, const struct report_rank *rk, size_
 	one.ranks = (struct report_rank *)rk;
 	one.nr_ranks = 1;
 	phase_table(o, &one, 0);
-	kernel_table(o, &one, top);
-	op_table(o, &one, top);
+	kernel_table(o, &one, top, SORT_TOTAL);
+	op_table(o, &one, top, SORT_TOTAL);
 }
 
 /*
@@ -866,8 +897,8 @@ void summary_print(FILE *f, const struct report *rep, const struct summary_opts 
 	if (rep->nr_ranks)
 		rank_table(&o, rep, so->all || so->ranks);
 	phase_table(&o, rep, so->all);
-	kernel_table(&o, rep, so->top);
-	op_table(&o, rep, so->top);
+	kernel_table(&o, rep, so->top, so->sort);
+	op_table(&o, rep, so->top, so->sort);
 	term_stragglers(f, rep, o.bold, o.off);
 	term_suggestions(f, rep, o.bold, o.off, so->details || so->ranks);
 }

@@ -14,6 +14,7 @@ struct summary_opts {
 	int ranks;		/* --ranks: each rank's figures too */
 	int all;		/* --all: every phase and every rank row */
 	int details;		/* --details: every finding in full */
+	enum summary_sort { SORT_TOTAL, SORT_SELF, SORT_DEVICE, SORT_COUNT } sort;	/* --sort */
 };
 
 /* Lines fit term_width(f). */

@@ -120,6 +120,25 @@ for want in 'ncclKernel_SendRecv…int8_t' 'ncclKernel_AllReduce…float' 'sqrt_
 		die "the DLRM kernel table lost '$want'"
 done
 
+# --sort orders the operator table as key_averages(sort_by=...) would
+COLUMNS=100 va sorted --sort count "${dlrm[@]}"
+expect_rc sorted 0
+python3 - sorted.out <<'PY' || die "--sort count: the operators are not by calls"
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+i = next(k for k, l in enumerate(lines) if l.startswith("operators"))
+calls = []
+for l in lines[i + 2:]:
+    m = re.match(r"^ +(\d+) ", l)
+    if not m:
+        break
+    calls.append(int(m.group(1)))
+if len(calls) < 3 or calls != sorted(calls, reverse=True):
+    sys.exit("calls %r" % calls)
+PY
+va badsort --sort nosuch "${dlrm[@]}"
+expect_rc badsort 2
+
 # sums over ranks saturate: three ranks each with one kernel of 4.6e18 ns (inside the
 # accepted range) print no negative time
 python3 - <<'PY' || die "cannot write the huge-kernel traces"
