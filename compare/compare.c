@@ -38,16 +38,20 @@ static int cmp_kernel_value(const void *x, const void *y)
 static int top_kernels(const struct metric_list *l, size_t top, char *keep)
 {
 	const struct metric **k = malloc((l->n ? l->n : 1) * sizeof(*k));
-	size_t n = 0;
+	size_t n;
 
 	if (!k)
 		return -1;
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].is_kernel)
-			k[n++] = &l->v[i];
-	qsort(k, n, sizeof(*k), cmp_kernel_value);
-	for (size_t i = 0; i < n && i < top; i++)
-		keep[k[i] - l->v] = 1;
+	/* the kernels, then the CPU operators: the top of each */
+	for (int ops = 0; ops < 2; ops++) {
+		n = 0;
+		for (size_t i = 0; i < l->n; i++)
+			if (ops ? l->v[i].is_op : l->v[i].is_kernel)
+				k[n++] = &l->v[i];
+		qsort(k, n, sizeof(*k), cmp_kernel_value);
+		for (size_t i = 0; i < n && i < top; i++)
+			keep[k[i] - l->v] = 1;
+	}
 	free(k);
 	return 0;
 }
@@ -69,10 +73,12 @@ static int selected(const struct selection *s, const struct metric *m)
 		return 0;
 	if (s->effective && !strcmp(m->name, "gpu.utilization"))
 		return 0;
-	if (!m->is_kernel)
+	if (!m->is_kernel && !m->is_op)
 		return 1;
 	b = metrics_find(s->base, m->name);
 	n = metrics_find(s->new, m->name);
+	if (m->is_op && (!b || !n))
+		return 0;	/* an operator on one side only: no row */
 	return (b && s->keep_base[b - s->base->v]) || (n && s->keep_new[n - s->new->v]);
 }
 

@@ -33,7 +33,7 @@ static int add(struct metric_list *l, const char *name, double value, const int6
 	m = push(l);
 	if (!m || !name || !(d = metric_find(name)))
 		return -1;
-	*m = (struct metric){ name, d->dir, d->unit, value, samples, n, 0, m->order };
+	*m = (struct metric){ name, d->dir, d->unit, value, samples, n, 0, 0, m->order };
 	return 0;
 }
 
@@ -181,6 +181,13 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 		if (!rc)
 			out->v[out->n - 1].is_kernel = 1;
 	}
+	for (size_t i = 0; i < rk->nr_cpu_ops; i++) {
+		const struct report_cpu_op *op = &rk->cpu_ops[i];
+
+		rc |= add(out, join(a, "op:", op->name, ".total_ns"), (double)op->total_ns, NULL, 0);
+		if (!rc)
+			out->v[out->n - 1].is_op = 1;
+	}
 	for (size_t i = 0; i < rk->nr_memory; i++) {
 		const struct report_memory *m = &rk->memory[i];
 		char dev[32];
@@ -198,7 +205,7 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 static int group(const char *name)
 {
 	static const char *const prefix[] = { "span_ns", "steps.", "throughput.", "gpu.", "phase:",
-					      "kernel:", "memory:" };
+					      "kernel:", "op:", "memory:" };
 
 	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
 		if (!strncmp(name, prefix[i], strlen(prefix[i])))

@@ -8,6 +8,7 @@
  *
  *   phase:PATH.total_ns, .median_ns   samples: the phase's instances
  *   kernel:NAME.total_ns              samples: the kernel's instances
+ *   op:NAME.total_ns                  a CPU operator's inclusive time
  *   memory:DEV.peak_allocated, .peak_reserved
  *
  * PATH is the phase's path without a leading ProfilerStep#* component (the
@@ -35,6 +36,7 @@ struct metric {
 	const int64_t *samples;		/* NULL: none */
 	size_t nr_samples;
 	int is_kernel;
+	int is_op;			/* a CPU operator (compared where in either side's top) */
 	size_t order;			/* position in its list, for a stable sort */
 };
 

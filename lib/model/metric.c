@@ -294,6 +294,7 @@ const struct metric_def metric_table[] = {
 	{ "phase:*.median_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, METRIC_NONE },
 	{ "phase:*.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 	{ "kernel:*.total_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, METRIC_NONE },
+	{ "op:*.total_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, METRIC_NONE },	/* CPU, inclusive */
 	{ "memory:*.peak_allocated", UNIT_BYTES, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },
 	{ "memory:*.peak_reserved", UNIT_BYTES, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },
 	{ "memory:*.reserved_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },

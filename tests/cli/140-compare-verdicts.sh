@@ -169,6 +169,8 @@ def metrics(rk):
             m["idle.by_cause." + c] = (v, [], True)
     for k in rk["kernels"]:
         m["kernel:%s.total_ns" % k["name"]] = (k["total_ns"], k["samples_ns"], True)
+    for op in rk.get("cpu_ops") or []:     # CPU operators: inclusive time, no samples
+        m["op:%s.total_ns" % op["name"]] = (op["total_ns"], [], True)
     for mem in rk["memory"]:
         for k in ("peak_allocated", "peak_reserved"):
             m["memory:%d.%s" % (mem["device"], k)] = (mem[k], [], True)
@@ -206,13 +208,13 @@ def expect(base, new, thr, rules, alpha=0.01, top=10):
     if "gpu.effective_utilization" in b and "gpu.effective_utilization" in n:
         b.pop("gpu.utilization", None)
         n.pop("gpu.utilization", None)
-    def topk(m):
-        ks = sorted((k for k in m if k.startswith("kernel:")), key=lambda k: (-m[k][0], k))
+    def topk(m, family):
+        ks = sorted((k for k in m if k.startswith(family)), key=lambda k: (-m[k][0], k))
         return set(ks[:top])
-    keep = topk(b) | topk(n)
+    keep = topk(b, "kernel:") | topk(n, "kernel:") | topk(b, "op:") | topk(n, "op:")
     rows = {}
     for k in set(b) & set(n):
-        if k.startswith("kernel:") and k not in keep:
+        if (k.startswith("kernel:") or k.startswith("op:")) and k not in keep:
             continue
         (bv, bs, low), (nv, ns, _) = b[k], n[k]
         th = thr
