@@ -27,6 +27,9 @@ struct kern {
 	const char *name, *category;
 	int64_t count, total_ns;
 	size_t ranks;
+	int64_t min_ns, max_ns;
+	double sq;			/* sum of count * (stddev^2 + avg^2): the pooled stddev */
+	double median_ns;		/* one rank's; several: see pooled_median() */
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -58,7 +61,11 @@ static struct kern *merged(const struct report *r, size_t *n)
 		for (size_t j = 0; r->ranks[i].analysed && j < r->ranks[i].nr_kernels; j++) {
 			const struct report_kernel *rk = &r->ranks[i].kernels[j];
 
-			v[k++] = (struct kern){ rk->name, rk->category, rk->d.count, rk->d.total_ns, 1 };
+			v[k++] = (struct kern){ rk->name, rk->category, rk->d.count, rk->d.total_ns, 1,
+						rk->d.min_ns, rk->d.max_ns,
+						(double)rk->d.count * (rk->d.stddev_ns * rk->d.stddev_ns +
+								       rk->d.avg_ns * rk->d.avg_ns),
+						rk->d.median_ns };
 		}
 	qsort(v, all, sizeof(*v), cmp_name);
 	k = 0;
@@ -67,6 +74,10 @@ static struct kern *merged(const struct report *r, size_t *n)
 			v[k - 1].count = sat_add(v[k - 1].count, v[i].count);
 			v[k - 1].total_ns = sat_add(v[k - 1].total_ns, v[i].total_ns);
 			v[k - 1].ranks++;
+			v[k - 1].min_ns = v[i].min_ns < v[k - 1].min_ns ? v[i].min_ns : v[k - 1].min_ns;
+			v[k - 1].max_ns = v[i].max_ns > v[k - 1].max_ns ? v[i].max_ns : v[k - 1].max_ns;
+			v[k - 1].sq += v[i].sq;
+			v[k - 1].median_ns = NAN;	/* pooled_median() */
 		} else {
 			v[k++] = v[i];
 		}
@@ -105,6 +116,45 @@ static void gp_label(struct buf *b, const char *shown)
 		i += len;
 	}
 	buf_addc(b, '\'');
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The median over every instance of kernel name on all ranks, where each
+ * rank kept all its instances (samples_ns holds them all); NaN otherwise.
+ */
+static double pooled_median(const struct page *p, const char *name, int64_t count)
+{
+	const struct report *r = p->r;
+	int64_t *v;
+	size_t n = 0;
+	double m;
+
+	if (count <= 0 || !(v = malloc((size_t)count * sizeof(*v))))
+		return NAN;
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		for (size_t j = 0; r->ranks[i].analysed && j < r->ranks[i].nr_kernels; j++) {
+			const struct report_kernel *k = &r->ranks[i].kernels[j];
+
+			if (strcmp(k->name, name))
+				continue;
+			if (k->samples.n != (size_t)k->d.count || n + k->samples.n > (size_t)count) {
+				free(v);
+				return NAN;	/* only quantiles kept: no exact median */
+			}
+			memcpy(v + n, k->samples.v, k->samples.n * sizeof(*v));
+			n += k->samples.n;
+		}
+	qsort(v, n, sizeof(*v), cmp_i64);
+	m = !n ? NAN : n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+	free(v);
+	return m;
 }
 
 static size_t cat_index(const char *c)
@@ -182,8 +232,8 @@ void html_kernels(struct page *p)
 		html_legend_item(p, html_palette[c], categories[c]);
 	html_legend_end(p);
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>#</th><th>kernel</th><th>category</th>"
-		       "<th>ranks</th><th>count</th><th>total</th><th>avg</th>"
-		       "<th>share of kernel time</th></tr>\n");
+		       "<th>ranks</th><th>count</th><th>total</th><th>avg</th><th>median</th>"
+		       "<th>min</th><th>max</th><th>stddev</th><th>share of kernel time</th></tr>\n");
 	buf_init(&calc);
 	for (size_t i = 0; i < n && i < TOP_TABLE; i++) {
 		char nm[SHORTEN_CAP(96)];
@@ -204,6 +254,22 @@ void html_kernels(struct page *p)
 		calc_kernel(&calc, v[i].name, "avg_ns");
 		html_dbl(p, "td", NULL, calc.data,
 			 v[i].count ? (double)v[i].total_ns / (double)v[i].count : NAN, UNIT_NS);
+		calc_kernel(&calc, v[i].name, "median_ns");
+		html_dbl(p, "td", NULL, calc.data,
+			 v[i].ranks == 1 ? v[i].median_ns : pooled_median(p, v[i].name, v[i].count),
+			 UNIT_NS);
+		calc_kernel(&calc, v[i].name, "min_ns");
+		html_i64(p, "td", NULL, calc.data, v[i].min_ns, UNIT_NS);
+		calc_kernel(&calc, v[i].name, "max_ns");
+		html_i64(p, "td", NULL, calc.data, v[i].max_ns, UNIT_NS);
+		calc_kernel(&calc, v[i].name, "stddev_ns");
+		{
+			double mean = v[i].count ? (double)v[i].total_ns / (double)v[i].count : 0;
+			double var = v[i].count ? v[i].sq / (double)v[i].count - mean * mean : NAN;
+
+			html_dbl(p, "td", NULL, calc.data, var > 0 ? sqrt(var) : var == var ? 0 : NAN,
+				 UNIT_NS);
+		}
 		calc_kernel(&calc, v[i].name, "share");
 		html_dbl(p, "td", NULL, calc.data,
 			 all_ns ? (double)v[i].total_ns / (double)all_ns : NAN, UNIT_RATIO);

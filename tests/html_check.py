@@ -132,6 +132,23 @@ def calc(doc, spec):
         if field == "share":
             allk = sum(r["gpu"]["kernel_time_ns"] for r in ranks if "gpu" in r)
             return total / allk if allk else None
+        if field == "min_ns":
+            return min(k["min_ns"] for k in rows)
+        if field == "max_ns":
+            return max(k["max_ns"] for k in rows)
+        if field == "stddev_ns":    # pooled: the ranks' counts, means and deviations
+            if not count:
+                return None
+            sq = sum(k["count"] * (k["stddev_ns"] ** 2 + k["avg_ns"] ** 2) for k in rows)
+            return math.sqrt(max(sq / count - (total / count) ** 2, 0.0))
+        if field == "median_ns":    # one rank's, else over every instance where each rank kept all
+            if len(rows) == 1:
+                return rows[0]["median_ns"]
+            if any(len(k["samples_ns"]) != k["count"] for k in rows):
+                return None
+            v = sorted(x for k in rows for x in k["samples_ns"])
+            n = len(v)
+            return float(v[n // 2]) if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
     if kind == "cpu_op":
         # operators of all ranks by name; device times null where every rank has null
         name, field = spec[1], spec[2]
