@@ -123,7 +123,7 @@ static void head(struct page *p, const char *title)
 		{ "phases", "Phases" },		{ "timeline", "Timeline" },
 		{ "steps", "Steps" },		{ "kernels", "Kernels" },
 		{ "operators", "Operators" },
-		{ "categories", "GPU time" },	{ "memory", "Memory" },
+		{ "categories", "Device time" },	{ "memory", "Memory" },
 		{ "cross-rank", "Cross-rank" }, { "inputs", "Inputs" },
 	};
 

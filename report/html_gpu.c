@@ -14,6 +14,7 @@
 #include "html.h"
 #include "sat.h"
 #include "shorten.h"
+#include "vendor_words.h"
 
 #define TOP_CHART 15
 #define TOP_TABLE 25
@@ -157,6 +158,14 @@ static double pooled_median(const struct page *p, const char *name, int64_t coun
 	return m;
 }
 
+/* The run's device in words: "GPU", "NPU"; "Device" for a CPU-only or unknown run. */
+static const char *dev_word(const struct report *r)
+{
+	const char *d = vendor_words_of_run(r)->device;
+
+	return d && strcmp(d, "device") ? d : "Device";
+}
+
 static size_t cat_index(const char *c)
 {
 	for (size_t i = 0; i < NR_CAT; i++)
@@ -185,7 +194,7 @@ void html_kernels(struct page *p)
 
 	buf_adds(p->b, "<section id=\"kernels\">\n<h2>Top kernels</h2>\n");
 	if (!n) {
-		buf_adds(p->b, "<p class=\"muted\">No GPU kernels in these traces.</p>\n</section>\n");
+		buf_adds(p->b, "<p class=\"muted\">No device kernels in these traces.</p>\n</section>\n");
 		free(v);
 		return;
 	}
@@ -290,7 +299,7 @@ void html_categories(struct page *p)
 	double *v = calloc(r->nr_ranks * ns + 1, sizeof(*v));
 	char calc[64], key[64];
 
-	buf_adds(p->b, "<section id=\"categories\">\n<h2>GPU time by category</h2>\n");
+	buf_printf(p->b, "<section id=\"categories\">\n<h2>%s time by category</h2>\n", dev_word(r));
 	for (size_t i = 0; v && i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
@@ -301,7 +310,7 @@ void html_categories(struct page *p)
 		any += rk->analysed && (rk->nr_kernels || rk->gpu.memory_ns);
 	}
 	if (!v || !any) {
-		buf_adds(p->b, "<p class=\"muted\">No GPU kernels or memory copies in these "
+		buf_adds(p->b, "<p class=\"muted\">No device kernels or memory copies in these "
 			       "traces.</p>\n</section>\n");
 		free(v);
 		return;
@@ -310,7 +319,7 @@ void html_categories(struct page *p)
 		colors[c] = html_palette[c];
 	buf_adds(p->b, "<p class=\"muted\">Kernel time per category (summed over streams, so "
 		       "it can exceed wall time) and memcpy/memset busy time, per rank.</p>\n");
-	html_plot_ranks(p, "GPU time by category per rank", v, ns, colors, 1e-6, "ms", 1);
+	html_plot_ranks(p, "device time by category per rank", v, ns, colors, 1e-6, "ms", 1);
 	if (r->nr_ranks > 1) {
 		/* the series the chart has: no legend entry for a category without time */
 		html_legend_begin(p);

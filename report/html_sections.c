@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "vendor_words.h"
 
 static const struct report_stat *stat_of(const struct report *r, const char *metric)
 {
@@ -85,6 +86,9 @@ static void card(struct page *p, const char *label, const char *metric)
 
 void html_summary(struct page *p)
 {
+	const char *dev = vendor_words_of_run(p->r)->device ? vendor_words_of_run(p->r)->device
+							    : "device";
+	char label[64];
 	const struct report *r = p->r;
 	long rtf_rank = -1, mem_rank = -1, mem_dev = -1;
 	double rtf = NAN;
@@ -99,8 +103,10 @@ void html_summary(struct page *p)
 	card(p, "frames per second", "throughput.fps");
 	card(p, "blocks per second", "throughput.bps");
 	/* each labelled for what it divides by: the steps can be mostly idle when the span is not */
-	card(p, "GPU busy, active span", "gpu.utilization");
-	card(p, "GPU busy, steady steps", "gpu.step_utilization");
+	snprintf(label, sizeof(label), "%s busy, active span", dev);
+	card(p, label, "gpu.utilization");
+	snprintf(label, sizeof(label), "%s busy, steady steps", dev);
+	card(p, label, "gpu.step_utilization");
 	/* the slowest rank decides whether the run can stream */
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
@@ -129,7 +135,8 @@ void html_summary(struct page *p)
 		}
 	}
 	snprintf(field, sizeof(field), "\"memory\",%ld,\"peak_allocated\"", mem_dev);
-	card_rank(p, "peak GPU memory", mem_rank, field, (double)peak, UNIT_BYTES,
+	snprintf(label, sizeof(label), "peak %s memory", dev);
+	card_rank(p, label, mem_rank, field, (double)peak, UNIT_BYTES,
 		  mem_rank >= 0 ? "allocated, highest device of all ranks" : "no [memory] events");
 	buf_adds(p->b, "</div>\n</section>\n");
 }

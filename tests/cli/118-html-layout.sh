@@ -85,7 +85,7 @@ want("#1<" not in chart and "<text>ncclKernel_Send" in chart,
 
 # one rank: no per-rank chart, no series legend; every chart has data
 one = page("one")
-for label in ("phase breakdown per rank", "GPU time by category per rank",
+for label in ("phase breakdown per rank", "device time by category per rank",
               "peak GPU memory per rank"):
     want(('aria-label="%s"' % label) not in one, "one rank: a '%s' chart" % label)
     want(('aria-label="%s"' % label) in demo, "demo: no '%s' chart" % label)
