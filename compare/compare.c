@@ -292,6 +292,56 @@ static int per_rank(struct rows *out, const struct report *base, const struct re
 	return rc;
 }
 
+static const struct row *rule_rows;
+
+static int cmp_run_row(const void *a, const void *b)
+{
+	return strcmp(rule_rows[*(const size_t *)a].metric, rule_rows[*(const size_t *)b].metric);
+}
+
+/*
+ * One rule for the run and its ranks: a rank's change that its own few
+ * samples cannot test takes the test of the run's row of the metric, which
+ * pools every rank's samples: noise there is noise for the rank too.
+ * -1 when out of memory.
+ */
+static int one_rule(struct rows *out)
+{
+	size_t *run = malloc((out->n ? out->n : 1) * sizeof(*run)), n = 0;
+
+	if (!run)
+		return -1;
+	for (size_t i = 0; i < out->n; i++)
+		if (out->v[i].rank < 0)
+			run[n++] = i;
+	rule_rows = out->v;
+	qsort(run, n, sizeof(*run), cmp_run_row);
+	for (size_t i = 0; i < out->n; i++) {
+		struct row *r = &out->v[i];
+		size_t lo = 0, hi = n;
+
+		if (r->rank < 0 || r->tested ||
+		    (r->verdict != V_REGRESSED && r->verdict != V_IMPROVED))
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (strcmp(out->v[run[mid]].metric, r->metric) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < n && !strcmp(out->v[run[lo]].metric, r->metric) &&
+		    out->v[run[lo]].tested && out->v[run[lo]].verdict == V_NOISE) {
+			r->verdict = V_NOISE;
+			r->tested = 1;
+			r->p = out->v[run[lo]].p;
+		}
+	}
+	free(run);
+	return 0;
+}
+
 int compare_reports(struct comparison *c, const struct report *base, const struct report *new,
 		    const struct thresholds *t, size_t top)
 {
@@ -342,6 +392,8 @@ int compare_reports(struct comparison *c, const struct report *base, const struc
 	qsort(c->added, c->nr_added, sizeof(*c->added), cmp_delta);
 	qsort(c->removed, c->nr_removed, sizeof(*c->removed), cmp_delta);
 	if ((base->nr_ranks > 1 || new->nr_ranks > 1) && per_rank(&out, base, new, &sel, t, c))
+		goto out;
+	if (one_rule(&out))
 		goto out;
 	for (size_t i = 0; i < out.n; i++) {
 		c->regressions += out.v[i].verdict == V_REGRESSED;

@@ -290,6 +290,17 @@ one = load("one.cmp")
 regressed = {r["metric"] for r in one["rows"] if r["verdict"] == "regressed"}
 if regressed != {"steps.median_ns"}:
     print("one.cmp: regressed %s, want only steps.median_ns" % sorted(regressed)); bad += 1
+# one rule for the run and its ranks: no rank regresses (or improves) untested
+# where the run's row, which pools every rank's samples, tested it as noise
+for path in ("same.cmp", "slow.cmp", "rev.cmp", "loose.cmp", "one.cmp"):
+    rows = load(path)["rows"]
+    runs = {r["metric"]: r for r in rows if r["rank"] is None}
+    for r in rows:
+        run_row = runs.get(r["metric"], {})
+        if r["rank"] is not None and r["verdict"] in ("regressed", "improved") and \
+                r["p"] is None and run_row.get("verdict") == "noise" and run_row.get("p") is not None:
+            print("%s: rank %s %s is %s, the run's row noise" % (path, r["rank"], r["metric"], r["verdict"]))
+            bad += 1
 a, b = load("slow.cmp"), load("traces.cmp")
 for x in (a, b):
     x.pop("base"); x.pop("new")
