@@ -144,6 +144,34 @@ static void outlier_note(const struct out *o, const struct report *rep, const ch
 	buf_release(&b);
 }
 
+/*
+ * The rank's warnings but the note that a CPU-only trace has no device
+ * activity, which is what such a trace is, not something wrong with it.
+ */
+static size_t real_warnings(const struct report_rank *rk)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rk->nr_warnings; i++)
+		n += strncmp(rk->warnings[i], "no GPU or NPU activity recognised", 32) != 0;
+	return n;
+}
+
+/* What a step is in this run: the spans its steps are ("ProfilerStep#*", "denoise_step_*"). */
+static void step_note(const struct out *o, const struct report *rep)
+{
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *rk = &rep->ranks[i];
+
+		if (!rk->has_phases || !rk->steps.pattern || !rk->steps.nr_durations)
+			continue;
+		fputs("  (step: the median ", o->f);
+		term_putn_safe(o->f, rk->steps.pattern, 60);
+		fputs(" span)\n", o->f);
+		return;
+	}
+}
+
 static void rank_table(const struct out *o, const struct report *rep, int every)
 {
 	static const struct col all[] = {
@@ -200,9 +228,9 @@ static void rank_table(const struct out *o, const struct report *rep, int every)
 			val(o->f, metric_of(rk, cols[c]->path), d ? d->unit : UNIT_NUMBER,
 			    cols[c]->width);
 		}
-		if (rk->nr_warnings)
+		if (real_warnings(rk))
 			snprintf(st, sizeof(st), "%s%zu warning%s", rk->complete ? "" : "cut off, ",
-				 rk->nr_warnings, rk->nr_warnings == 1 ? "" : "s");
+				 real_warnings(rk), real_warnings(rk) == 1 ? "" : "s");
 		else
 			snprintf(st, sizeof(st), "%s", rk->complete ? "ok" : "cut off");
 		fprintf(o->f, "  %.*s\n", o->width - used - 2 > 0 ? o->width - used - 2 : 0, st);
@@ -210,6 +238,7 @@ static void rank_table(const struct out *o, const struct report *rep, int every)
 	if (why)
 		outlier_note(o, rep, why, shown);
 	free(why);
+	step_note(o, rep);
 }
 
 /* ---- rows summed over the ranks ----------------------------------------- */

@@ -132,7 +132,10 @@ def main(argv):
             heads[-1] = "comm wait"
         elif h != "status":
             heads.append(h)
-    rows = table[1:]
+    rows = [r for r in table[1:] if not r.startswith("  (step: ")]
+    steps_note = [r for r in table[1:] if r.startswith("  (step: ")]
+    if any(by_rank[r]["ph"]["steps"].get("durations_ns") for r in ranks) != bool(steps_note):
+        fail("the step note %r where the steps are %r" % (steps_note, [bool(by_rank[r]["ph"]["steps"].get("durations_ns")) for r in ranks]))
     if len(rows) != len(ranks):
         fail("%d rank rows for %d ranks" % (len(rows), len(ranks)))
     want_cols = {"fps": any(by_rank[r]["ph"]["throughput"]["fps"] is not None for r in ranks),
