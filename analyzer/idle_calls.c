@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 
+#include "varint.h"
+
 void idle_calls_init(struct idle_calls *l)
 {
 	buf_init(&l->bytes);
@@ -21,16 +23,6 @@ void idle_calls_release(struct idle_calls *l)
 	idle_calls_init(l);
 }
 
-static unsigned char *put(unsigned char *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (unsigned char)v;
-	return p;
-}
-
 /* The difference b - a, zigzagged: small either way, small varint. */
 static uint64_t zigzag(int64_t a, int64_t b)
 {
@@ -41,16 +33,16 @@ static uint64_t zigzag(int64_t a, int64_t b)
 
 void idle_calls_add(struct idle_calls *l, const struct idle_call *c)
 {
-	unsigned char tmp[40], *p = tmp;
+	unsigned char tmp[4 * VARINT_MAX], *p = tmp;
 	int has = c->corr != INT64_MIN;
 
-	p = put(p, zigzag(l->last_ts, c->ts_ns));
-	p = put(p, (uint64_t)c->track << 1 | (uint64_t)has);
+	p = varint_put(p, zigzag(l->last_ts, c->ts_ns));
+	p = varint_put(p, (uint64_t)c->track << 1 | (uint64_t)has);
 	if (has) {
-		p = put(p, zigzag(l->last_corr, c->corr));
+		p = varint_put(p, zigzag(l->last_corr, c->corr));
 		l->last_corr = c->corr;
 	}
-	p = put(p, c->name);
+	p = varint_put(p, c->name);
 	buf_add(&l->bytes, tmp, (size_t)(p - tmp));
 	l->last_ts = c->ts_ns;
 	l->n++;
@@ -76,22 +68,6 @@ void idle_calls_begin(struct idle_calls_cursor *c, const struct idle_calls *l)
 	c->i = 0;
 }
 
-/* A varint the stream holds (written by put(): never past the end). */
-static uint64_t get(const unsigned char **p)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (**p & 0x80) {
-		v |= (uint64_t)(**p & 0x7f) << shift;
-		shift += 7;
-		(*p)++;
-	}
-	v |= (uint64_t)**p << shift;
-	(*p)++;
-	return v;
-}
-
 static int64_t unzigzag(int64_t a, uint64_t z)
 {
 	uint64_t d = (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
@@ -105,14 +81,14 @@ int idle_calls_next(struct idle_calls_cursor *c, struct idle_call *out)
 
 	if (c->p == c->end)
 		return 0;
-	c->ts = unzigzag(c->ts, get(&c->p));
-	tr = get(&c->p);
+	c->ts = unzigzag(c->ts, varint_get(&c->p));
+	tr = varint_get(&c->p);
 	out->corr = INT64_MIN;
 	if (tr & 1)
-		out->corr = c->corr = unzigzag(c->corr, get(&c->p));
+		out->corr = c->corr = unzigzag(c->corr, varint_get(&c->p));
 	out->ts_ns = c->ts;
 	out->track = (uint32_t)(tr >> 1);
-	out->name = (uint32_t)get(&c->p);
+	out->name = (uint32_t)varint_get(&c->p);
 	c->i++;
 	return 1;
 }

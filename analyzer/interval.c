@@ -9,6 +9,7 @@
 
 #include "sat.h"
 #include "sort.h"
+#include "varint.h"
 
 static int cmp_interval(const void *a, const void *b)
 {
@@ -79,22 +80,12 @@ void interval_list_release(struct interval_list *l)
 	interval_list_init(l);
 }
 
-static unsigned char *put_varint(unsigned char *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (unsigned char)v;
-	return p;
-}
-
 int interval_list_add(struct interval_list *l, int64_t lo, int64_t hi)
 {
-	unsigned char tmp[20], *p = tmp;
+	unsigned char tmp[2 * VARINT_MAX], *p = tmp;
 
-	p = put_varint(p, (uint64_t)lo - l->end);
-	p = put_varint(p, (uint64_t)hi - (uint64_t)lo);
+	p = varint_put(p, (uint64_t)lo - l->end);
+	p = varint_put(p, (uint64_t)hi - (uint64_t)lo);
 	buf_add(&l->bytes, tmp, (size_t)(p - tmp));
 	l->end = (uint64_t)hi;
 	l->n++;
@@ -108,30 +99,14 @@ void interval_cursor_init(struct interval_cursor *c, const struct interval_list 
 	c->at = (uint64_t)INT64_MIN;
 }
 
-/* A varint the list wrote: at most 10 bytes, never past the end. */
-static uint64_t get_varint(const unsigned char **p)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (**p & 0x80) {
-		v |= (uint64_t)(**p & 0x7f) << shift;
-		shift += 7;
-		(*p)++;
-	}
-	v |= (uint64_t)**p << shift;
-	(*p)++;
-	return v;
-}
-
 int interval_cursor_next(struct interval_cursor *c, struct interval *v)
 {
 	uint64_t lo;
 
 	if (c->p == c->end)
 		return 0;
-	lo = c->at + get_varint(&c->p);
-	c->at = lo + get_varint(&c->p);
+	lo = c->at + varint_get(&c->p);
+	c->at = lo + varint_get(&c->p);
 	v->lo = (int64_t)lo;
 	v->hi = (int64_t)c->at;
 	return 1;

@@ -625,18 +625,13 @@ static inline void rec_leave(struct vt_thread *t)
 	t->busy = 0;
 }
 
-/* A record with a value (two slots); name, when given, is interned here. */
-static void rec_value(uint32_t type, const char *name, uint32_t id, uint32_t arg, int64_t value)
+/* A record and the VALUE after it, on thread t inside a recording call. */
+static void rec_pair(struct vt_thread *t, uint32_t type, uint32_t id, uint32_t arg, int64_t value)
 {
-	struct vt_thread *t = rec_enter();
 	struct vtr_rec *r;
 
-	if (!t)
-		return;
-	if (name)
-		id = name_id(t, name);
 	if (t->head + 2 > t->limit && ring_room(t, 2))
-		goto out;
+		return;
 	r = rec_at(t, 0);
 	r->ts_ns = now_ns(CLOCK_MONOTONIC);
 	r->word = VTR_REC_WORD(type, id);
@@ -646,7 +641,18 @@ static void rec_value(uint32_t type, const char *name, uint32_t id, uint32_t arg
 	r->word = VTR_REC_VALUE;
 	r->arg = 0;
 	rec_commit(t, 2);
-out:
+}
+
+/* A record with a value (two slots); name, when given, is interned here. */
+static void rec_value(uint32_t type, const char *name, uint32_t id, uint32_t arg, int64_t value)
+{
+	struct vt_thread *t = rec_enter();
+
+	if (!t)
+		return;
+	if (name)
+		id = name_id(t, name);
+	rec_pair(t, type, id, arg, value);
 	rec_leave(t);
 }
 
@@ -734,29 +740,15 @@ out:
 static void region_arg(const char *key, uint32_t kind, int64_t bits)
 {
 	struct vt_thread *t = rec_enter();
-	struct vtr_rec *r;
-	uint32_t id;
 	int d;
 
 	if (!t)
 		return;
 	d = t->depth - 1;
-	if (d < 0 || (atomic_load_explicit(&g.filtering, memory_order_relaxed) &&
-		      d < VT_KEEP_DEPTH && !(t->keep[d >> 6] & 1ull << (d & 63))))
-		goto out;	/* no region, or one left out: nothing to belong to */
-	id = name_id(t, key);
-	if (t->head + 2 > t->limit && ring_room(t, 2))
-		goto out;
-	r = rec_at(t, 0);
-	r->ts_ns = now_ns(CLOCK_MONOTONIC);
-	r->word = VTR_REC_WORD(VTR_REC_ARG, id);
-	r->arg = kind;
-	r = rec_at(t, 1);
-	r->ts_ns = bits;
-	r->word = VTR_REC_VALUE;
-	r->arg = 0;
-	rec_commit(t, 2);
-out:
+	/* no region, or one left out: nothing to belong to */
+	if (d >= 0 && !(atomic_load_explicit(&g.filtering, memory_order_relaxed) &&
+			d < VT_KEEP_DEPTH && !(t->keep[d >> 6] & 1ull << (d & 63))))
+		rec_pair(t, VTR_REC_ARG, name_id(t, key), kind, bits);
 	rec_leave(t);
 }
 
