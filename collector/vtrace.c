@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "editdist.h"
 #include "sampler.h"
 #include "vtr.h"
 
@@ -217,33 +218,6 @@ static int filter_match(const char *s, uint32_t len)
 		}
 	}
 	return 0;
-}
-
-/* Levenshtein distance of short strings, capped: enough to spot a typo. */
-static int edit_distance(const char *a, size_t na, const char *b, size_t nb)
-{
-	int row[VTR_NAME_MAX + 1];
-
-	if (na > VTR_NAME_MAX || nb > VTR_NAME_MAX)
-		return 99;
-	for (size_t j = 0; j <= nb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= na; i++) {
-		int diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= nb; j++) {
-			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[nb];
 }
 
 static uint32_t str_add(const char *s, uint32_t len, uint32_t h)
@@ -1040,11 +1014,11 @@ static const char *filter_suggest(const char *f)
 {
 	size_t nf = strlen(f);
 	const char *best = NULL;
-	int best_d = 3;
+	size_t best_d = 3;
 
 	for (uint32_t id = 1; id < atomic_load(&nr_strs); id++) {
 		const struct vt_str *st = &strs[id];
-		int d;
+		size_t d;
 
 		if (st->len + 2 < nf || st->len > nf + 2 || st->len > 64)
 			continue;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "editdist.h"
 #include "log.h"
 #include "report.h"
 
@@ -17,33 +18,6 @@ void cli_init(struct cli *c, const char *usage, void (*help_tail)(FILE *f))
 	c->jobs = omp_get_num_procs();
 	c->progress = 1;
 	suggest_opts_init(&c->suggest);
-}
-
-/* Edit distance of a[0..na) and b[0..nb), both under 64 bytes; 64 when longer. */
-static size_t distance(const char *a, size_t na, const char *b, size_t nb)
-{
-	size_t row[65];
-
-	if (na > 63 || nb > 63)
-		return 64;
-	for (size_t j = 0; j <= nb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= na; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= nb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[nb];
 }
 
 /*
@@ -61,7 +35,7 @@ static const char *closest_option(const struct option *opts, const char *typed)
 	typed += 2;
 	n = strcspn(typed, "=");
 	for (; opts->name; opts++) {
-		d = distance(typed, n, opts->name, strlen(opts->name));
+		d = edit_distance(typed, n, opts->name, strlen(opts->name));
 		if (d < bestd) {
 			bestd = d;
 			best = opts->name;
