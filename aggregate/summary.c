@@ -5,12 +5,16 @@
 #include <string.h>
 
 #include "ranges.h"
+#include "shorten.h"
 #include "term.h"
 
 /* min, max, avg, median, stddev of a metric, each in its unit (metric_fmt()). */
 static void stat_row(FILE *f, const struct report_stat *st)
 {
 	enum metric_unit u = metric_unit_of(st->metric);
+	/* the numbers take 72 columns; a long phase key is cut to what is left */
+	int cols = term_width(f) - 72 < 16 ? 16 : term_width(f) - 72;
+	char cut[SHORTEN_CAP(1000)];
 
 	fputs("  ", f);
 	term_value(f, st->min, u, 0, 10);
@@ -23,7 +27,7 @@ static void stat_row(FILE *f, const struct report_stat *st)
 	fputc(' ', f);
 	term_value(f, st->stddev, u, 0, 10);
 	fputs("  ", f);
-	term_put_safe(f, st->metric);
+	term_put_safe(f, shorten(cut, st->metric, (size_t)cols));
 	fputc('\n', f);
 }
 

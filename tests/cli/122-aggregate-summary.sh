@@ -65,6 +65,13 @@ for line in lines[2:]:
     if not m:
         sys.exit("unparsable row: %r" % line)
     lo, lo_r, hi, hi_r, avg, med, sd, metric = m.groups()
+    if "\u2026" in metric:     # a long key cut to the width: the one it stands for
+        pieces = [p for p in metric.split("\u2026") if p]
+        full = [k for k in rep["cross_rank"]
+                if k.startswith(pieces[0]) and k.endswith(pieces[-1])]
+        if len(full) != 1:
+            sys.exit("%r stands for %d keys" % (metric, len(full)))
+        metric = full[0]
     vals = [(rk["rank"], value(rk, metric)) for rk in ranks]
     vals = [(k, float(v)) for k, v in vals if v is not None and not (isinstance(v, float) and math.isnan(v))]
     xs = [v for _, v in vals]
