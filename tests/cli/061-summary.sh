@@ -140,6 +140,12 @@ PY
 va badsort --sort nosuch "${dlrm[@]}"
 expect_rc badsort 2
 
+# a CPU-only run with a straggler (gloo): no GPU or NVIDIA word anywhere in the summary
+COLUMNS=100 va gloo --details "$TORCH_CPU"/dev-4rank-straggler2-rank*.trace.json.gz
+expect_rc gloo 0
+expect_line gloo.out '^stragglers' "the gloo run's straggler"
+if grep -inE 'gpu|nvlink|nccl|cuda' gloo.out; then die "device words on a CPU-only run (lines above)"; fi
+
 # sums over ranks saturate: three ranks each with one kernel of 4.6e18 ns (inside the
 # accepted range) print no negative time
 python3 - <<'PY' || die "cannot write the huge-kernel traces"
