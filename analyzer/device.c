@@ -22,7 +22,10 @@
 #include <string.h>
 #include <strings.h>
 
-enum match { EXACT, PREFIX, CONTAINS, SYNC_CALL };
+#include "namematch.h"
+
+/* namematch.h's whole name and start, and a synchronising call: start and "Synchronize". */
+enum match { EXACT, PREFIX, SYNC_CALL };
 
 struct name_rule {
 	enum match how;
@@ -144,31 +147,16 @@ const struct dev_rule *device_rule(int r)
 	return r >= 0 && r < NR_ROWS ? &rows[r].r : NULL;
 }
 
-static int starts(const char *s, size_t n, const char *p)
-{
-	size_t k = strlen(p);
-
-	return n >= k && memcmp(s, p, k) == 0;
-}
-
-static int ends(const char *s, size_t n, const char *p)
-{
-	size_t k = strlen(p);
-
-	return n >= k && memcmp(s + n - k, p, k) == 0;
-}
-
 static int matches(const struct name_rule *m, const char *s, size_t n)
 {
 	switch (m->how) {
 	case EXACT:
-		return strlen(m->pat) == n && memcmp(m->pat, s, n) == 0;
+		return name_matches(NAME_IS, m->pat, s, n);
 	case PREFIX:
-		return starts(s, n, m->pat);
-	case CONTAINS:
-		return memmem(s, n, m->pat, strlen(m->pat)) != NULL;
+		return name_matches(NAME_STARTS, m->pat, s, n);
 	case SYNC_CALL:
-		return starts(s, n, m->pat) && ends(s, n, "Synchronize");
+		return name_matches(NAME_STARTS, m->pat, s, n) &&
+		       name_matches(NAME_ENDS, "Synchronize", s, n);
 	}
 	return 0;
 }
@@ -187,14 +175,14 @@ enum dev_kind device_kind(int r, const char *s, size_t n)
 
 enum dev_kind device_host_collective(const char *s, size_t n)
 {
-	return starts(s, n, "hccl:") ? DK_HOST_COLL : DK_NONE;	/* [MTIA] */
+	return name_matches(NAME_STARTS, "hccl:", s, n) ? DK_HOST_COLL : DK_NONE;	/* [MTIA] */
 }
 
 const char *device_runtime_vendor(const char *s, size_t n)
 {
-	if (starts(s, n, "hip"))
+	if (name_matches(NAME_STARTS, "hip", s, n))
 		return "amd";		/* [ROCm] */
-	if (starts(s, n, "cu"))
+	if (name_matches(NAME_STARTS, "cu", s, n))
 		return "nvidia";
 	return NULL;
 }

@@ -15,11 +15,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "device.h"
 #include "grow.h"
 #include "idle_calls.h"
+#include "namematch.h"
 #include "sat.h"
 #include "sort.h"
 #include "track.h"
@@ -32,65 +32,63 @@
  * and Inductor's dynamo_timed spans; cudagraph_trees' CUDAGraphNode.record
  * and vLLM's capture_* annotations.
  */
-enum how { HAS, HAS_ANYCASE, STARTS, IS };
-
 static const struct name_rule {
 	enum idle_cause cause;
-	enum how how;
+	enum name_how how;
 	const char *pat;
 } name_rules[] = {
-	{ IDLE_CAPTURE, HAS_ANYCASE, "capture" },
-	{ IDLE_CAPTURE, STARTS, "cudaGraphInstantiate" },
-	{ IDLE_CAPTURE, STARTS, "cuGraphInstantiate" },
-	{ IDLE_CAPTURE, STARTS, "hipGraphInstantiate" },
-	{ IDLE_CAPTURE, STARTS, "aclmdlRICapture" },
-	{ IDLE_CAPTURE, IS, "CUDAGraphNode.record" },
-	{ IDLE_COMPILE, HAS, "compile" },
-	{ IDLE_COMPILE, HAS, "dynamo_timed" },
-	{ IDLE_COMPILE, IS, "dynamo" },
-	{ IDLE_INIT, STARTS, "cudaStreamCreate" },
-	{ IDLE_INIT, STARTS, "cudaEventCreate" },
-	{ IDLE_INIT, STARTS, "cudaDeviceGetStreamPriorityRange" },
-	{ IDLE_INIT, STARTS, "cudaGetDeviceCount" },
-	{ IDLE_INIT, STARTS, "cudaGetDeviceProperties" },
-	{ IDLE_INIT, STARTS, "cuInit" },
-	{ IDLE_INIT, STARTS, "cuDevicePrimaryCtxRetain" },
-	{ IDLE_INIT, STARTS, "cuCtxCreate" },
-	{ IDLE_INIT, STARTS, "cuModuleLoad" },
-	{ IDLE_INIT, STARTS, "cuLibraryLoad" },
-	{ IDLE_INIT, STARTS, "cudnnCreate" },
-	{ IDLE_INIT, STARTS, "cublasCreate" },
-	{ IDLE_INIT, STARTS, "cublasLtCreate" },
-	{ IDLE_INIT, STARTS, "hipStreamCreate" },
-	{ IDLE_INIT, STARTS, "hipEventCreate" },
-	{ IDLE_INIT, STARTS, "hipInit" },
-	{ IDLE_INIT, STARTS, "hipModuleLoad" },
-	{ IDLE_INIT, STARTS, "AscendCL@aclInit" },
-	{ IDLE_INIT, STARTS, "AscendCL@aclrtSetDevice" },
-	{ IDLE_INIT, STARTS, "AscendCL@aclrtCreateStream" },
-	{ IDLE_INIT, STARTS, "AscendCL@aclrtCreateContext" },
-	{ IDLE_DATA_LOADING, HAS_ANYCASE, "dataloader" },
-	{ IDLE_COLLECTIVE_WAIT, STARTS, "gloo:" },
-	{ IDLE_COLLECTIVE_WAIT, STARTS, "c10d::wait" },
-	{ IDLE_COLLECTIVE_WAIT, STARTS, "c10d::barrier" },
-	{ IDLE_COLLECTIVE_WAIT, STARTS, "c10d::monitored_barrier" },
-	{ IDLE_MEMORY_MGMT, STARTS, "cudaMalloc" },
-	{ IDLE_MEMORY_MGMT, STARTS, "cudaFree" },
-	{ IDLE_MEMORY_MGMT, STARTS, "cudaHostAlloc" },
-	{ IDLE_MEMORY_MGMT, STARTS, "cudaHostRegister" },
-	{ IDLE_MEMORY_MGMT, STARTS, "cuMemAlloc" },
-	{ IDLE_MEMORY_MGMT, STARTS, "cuMemFree" },
-	{ IDLE_MEMORY_MGMT, STARTS, "cuMemCreate" },
-	{ IDLE_MEMORY_MGMT, STARTS, "cuMemMap" },
-	{ IDLE_MEMORY_MGMT, STARTS, "hipMalloc" },
-	{ IDLE_MEMORY_MGMT, STARTS, "hipFree" },
-	{ IDLE_MEMORY_MGMT, STARTS, "hipHostMalloc" },
-	{ IDLE_MEMORY_MGMT, STARTS, "hipHostFree" },
-	{ IDLE_MEMORY_MGMT, STARTS, "hipExtMallocWithFlags" },
-	{ IDLE_MEMORY_MGMT, STARTS, "AscendCL@aclrtMalloc" },
-	{ IDLE_MEMORY_MGMT, STARTS, "AscendCL@aclrtFree" },
-	{ IDLE_SYNC, IS, "aten::item" },	/* the synchronising runtime calls: device.c */
-	{ IDLE_SYNC, IS, "aten::_local_scalar_dense" },
+	{ IDLE_CAPTURE, NAME_HAS_ANYCASE, "capture" },
+	{ IDLE_CAPTURE, NAME_STARTS, "cudaGraphInstantiate" },
+	{ IDLE_CAPTURE, NAME_STARTS, "cuGraphInstantiate" },
+	{ IDLE_CAPTURE, NAME_STARTS, "hipGraphInstantiate" },
+	{ IDLE_CAPTURE, NAME_STARTS, "aclmdlRICapture" },
+	{ IDLE_CAPTURE, NAME_IS, "CUDAGraphNode.record" },
+	{ IDLE_COMPILE, NAME_HAS, "compile" },
+	{ IDLE_COMPILE, NAME_HAS, "dynamo_timed" },
+	{ IDLE_COMPILE, NAME_IS, "dynamo" },
+	{ IDLE_INIT, NAME_STARTS, "cudaStreamCreate" },
+	{ IDLE_INIT, NAME_STARTS, "cudaEventCreate" },
+	{ IDLE_INIT, NAME_STARTS, "cudaDeviceGetStreamPriorityRange" },
+	{ IDLE_INIT, NAME_STARTS, "cudaGetDeviceCount" },
+	{ IDLE_INIT, NAME_STARTS, "cudaGetDeviceProperties" },
+	{ IDLE_INIT, NAME_STARTS, "cuInit" },
+	{ IDLE_INIT, NAME_STARTS, "cuDevicePrimaryCtxRetain" },
+	{ IDLE_INIT, NAME_STARTS, "cuCtxCreate" },
+	{ IDLE_INIT, NAME_STARTS, "cuModuleLoad" },
+	{ IDLE_INIT, NAME_STARTS, "cuLibraryLoad" },
+	{ IDLE_INIT, NAME_STARTS, "cudnnCreate" },
+	{ IDLE_INIT, NAME_STARTS, "cublasCreate" },
+	{ IDLE_INIT, NAME_STARTS, "cublasLtCreate" },
+	{ IDLE_INIT, NAME_STARTS, "hipStreamCreate" },
+	{ IDLE_INIT, NAME_STARTS, "hipEventCreate" },
+	{ IDLE_INIT, NAME_STARTS, "hipInit" },
+	{ IDLE_INIT, NAME_STARTS, "hipModuleLoad" },
+	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclInit" },
+	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclrtSetDevice" },
+	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclrtCreateStream" },
+	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclrtCreateContext" },
+	{ IDLE_DATA_LOADING, NAME_HAS_ANYCASE, "dataloader" },
+	{ IDLE_COLLECTIVE_WAIT, NAME_STARTS, "gloo:" },
+	{ IDLE_COLLECTIVE_WAIT, NAME_STARTS, "c10d::wait" },
+	{ IDLE_COLLECTIVE_WAIT, NAME_STARTS, "c10d::barrier" },
+	{ IDLE_COLLECTIVE_WAIT, NAME_STARTS, "c10d::monitored_barrier" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaMalloc" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaFree" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaHostAlloc" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaHostRegister" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemAlloc" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemFree" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemCreate" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemMap" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipMalloc" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipFree" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipHostMalloc" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipHostFree" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipExtMallocWithFlags" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "AscendCL@aclrtMalloc" },
+	{ IDLE_MEMORY_MGMT, NAME_STARTS, "AscendCL@aclrtFree" },
+	{ IDLE_SYNC, NAME_IS, "aten::item" },	/* the synchronising runtime calls: device.c */
+	{ IDLE_SYNC, NAME_IS, "aten::_local_scalar_dense" },
 };
 
 #define NR_NAME_RULES (sizeof(name_rules) / sizeof(name_rules[0]))
@@ -103,33 +101,13 @@ static const enum idle_cause class_order[] = { IDLE_CAPTURE, IDLE_COMPILE, IDLE_
 #define NR_CLASSES (sizeof(class_order) / sizeof(class_order[0]))
 #define NO_CLASS IDLE_NR_CAUSES	/* no class; fits beside the causes, + 1 too */
 
-static int rule_matches(const struct name_rule *r, const char *s, size_t n)
-{
-	size_t k = strlen(r->pat);
-
-	switch (r->how) {
-	case HAS:
-		return memmem(s, n, r->pat, k) != NULL;
-	case HAS_ANYCASE:
-		for (size_t i = 0; i + k <= n; i++)
-			if (!strncasecmp(s + i, r->pat, k))
-				return 1;
-		return 0;
-	case STARTS:
-		return n >= k && !memcmp(s, r->pat, k);
-	case IS:
-		return n == k && !memcmp(s, r->pat, k);
-	}
-	return 0;
-}
-
 /* The class of a host span named s[0..n); sync: a synchronising runtime call. */
 static unsigned char class_of(const char *s, size_t n, int sync)
 {
 	for (size_t i = 0; i < NR_NAME_RULES; i++) {
 		if (name_rules[i].cause == IDLE_SYNC && sync)
 			return IDLE_SYNC;	/* every earlier class has been tried */
-		if (rule_matches(&name_rules[i], s, n))
+		if (name_matches(name_rules[i].how, name_rules[i].pat, s, n))
 			return (unsigned char)name_rules[i].cause;
 	}
 	return sync ? IDLE_SYNC : NO_CLASS;

@@ -12,120 +12,120 @@
 #include <stdint.h>
 #include <string.h>
 
-enum how { HAS, PREFIX, EXACT };
+#include "namematch.h"
 
 struct kcat_rule {
 	const char *category;
-	enum how how;
+	enum name_how how;	/* of the lowered name */
 	const char *pat;
 	const char *also;	/* and the name contains this too, or NULL */
 };
 
 static const struct kcat_rule rules[] = {
 	/* Collectives: NCCL/RCCL kernels, torch symmetric memory, Ascend HCCL. */
-	{ "comm", HAS, "nccl", NULL },
-	{ "comm", HAS, "rccl", NULL },
-	{ "comm", HAS, "all_reduce", NULL },	/* multimem_all_reduce_kernel */
-	{ "comm", HAS, "allreduce", NULL },
-	{ "comm", HAS, "allgather", NULL },
-	{ "comm", HAS, "all_gather", NULL },
-	{ "comm", HAS, "reduce_scatter", NULL },
-	{ "comm", HAS, "reducescatter", NULL },
-	{ "comm", HAS, "sendrecv", NULL },
-	{ "comm", HAS, "alltoall", NULL },
-	{ "comm", HAS, "all_to_all", NULL },
-	{ "comm", PREFIX, "hcom_", NULL },	/* torch_npu HCCL operators */
-	{ "comm", EXACT, "sdma", NULL },	/* HCCL's copy task on Ascend Hardware */
+	{ "comm", NAME_HAS, "nccl", NULL },
+	{ "comm", NAME_HAS, "rccl", NULL },
+	{ "comm", NAME_HAS, "all_reduce", NULL },	/* multimem_all_reduce_kernel */
+	{ "comm", NAME_HAS, "allreduce", NULL },
+	{ "comm", NAME_HAS, "allgather", NULL },
+	{ "comm", NAME_HAS, "all_gather", NULL },
+	{ "comm", NAME_HAS, "reduce_scatter", NULL },
+	{ "comm", NAME_HAS, "reducescatter", NULL },
+	{ "comm", NAME_HAS, "sendrecv", NULL },
+	{ "comm", NAME_HAS, "alltoall", NULL },
+	{ "comm", NAME_HAS, "all_to_all", NULL },
+	{ "comm", NAME_STARTS, "hcom_", NULL },	/* torch_npu HCCL operators */
+	{ "comm", NAME_IS, "sdma", NULL },	/* HCCL's copy task on Ascend Hardware */
 
 	/* Attention: FlashAttention, fmha (cuDNN, TRT-LLM, CK), triton, vLLM, flashinfer. */
-	{ "attention", HAS, "flash_fwd", NULL },
-	{ "attention", HAS, "flash_bwd", NULL },
-	{ "attention", HAS, "flash_attn", NULL },
-	{ "attention", HAS, "fmha", NULL },	/* fmhaSm100aKernel, FmhaBatchPrefill */
-	{ "attention", HAS, "attention", NULL },	/* paged_attention, unified_attention */
-	{ "attention", HAS, "attn_fwd", NULL },	/* triton attn_fwd */
-	{ "attention", HAS, "attn_bwd", NULL },
-	{ "attention", EXACT, "_fwd_kernel", NULL },	/* triton's flash attention tutorial */
-	{ "attention", EXACT, "_bwd_kernel", NULL },
-	{ "attention", HAS, "sdpa", NULL },
-	{ "attention", HAS, "prefillwithpagedkv", NULL },	/* flashinfer */
-	{ "attention", HAS, "decodewithpagedkv", NULL },
-	{ "attention", HAS, "mha_fwd", NULL },
-	{ "attention", HAS, "mha_bwd", NULL },
+	{ "attention", NAME_HAS, "flash_fwd", NULL },
+	{ "attention", NAME_HAS, "flash_bwd", NULL },
+	{ "attention", NAME_HAS, "flash_attn", NULL },
+	{ "attention", NAME_HAS, "fmha", NULL },	/* fmhaSm100aKernel, FmhaBatchPrefill */
+	{ "attention", NAME_HAS, "attention", NULL },	/* paged_attention, unified_attention */
+	{ "attention", NAME_HAS, "attn_fwd", NULL },	/* triton attn_fwd */
+	{ "attention", NAME_HAS, "attn_bwd", NULL },
+	{ "attention", NAME_IS, "_fwd_kernel", NULL },	/* triton's flash attention tutorial */
+	{ "attention", NAME_IS, "_bwd_kernel", NULL },
+	{ "attention", NAME_HAS, "sdpa", NULL },
+	{ "attention", NAME_HAS, "prefillwithpagedkv", NULL },	/* flashinfer */
+	{ "attention", NAME_HAS, "decodewithpagedkv", NULL },
+	{ "attention", NAME_HAS, "mha_fwd", NULL },
+	{ "attention", NAME_HAS, "mha_bwd", NULL },
 
 	/* Normalisation, before conv and gemm: vllm's rms_norm has _typeConvert. */
-	{ "norm", HAS, "layer_norm", NULL },
-	{ "norm", HAS, "layernorm", NULL },
-	{ "norm", HAS, "rms_norm", NULL },
-	{ "norm", HAS, "rmsnorm", NULL },	/* aiter, ck_tile Rmsnorm2dFwd, flashinfer */
-	{ "norm", HAS, "group_norm", NULL },
-	{ "norm", HAS, "groupnorm", NULL },
-	{ "norm", HAS, "batch_norm", NULL },
-	{ "norm", HAS, "batchnorm", NULL },
-	{ "norm", HAS, "instance_norm", NULL },
-	{ "norm", HAS, "bn_fw", NULL },		/* cudnn::bn_fw_tr_1C11_kernel_NCHW */
-	{ "norm", HAS, "bn_bw", NULL },
-	{ "norm", PREFIX, "triton_red_fused", "rsqrt" },	/* inductor's fused RMSNorm */
-	{ "norm", PREFIX, "triton_per_fused", "rsqrt" },
+	{ "norm", NAME_HAS, "layer_norm", NULL },
+	{ "norm", NAME_HAS, "layernorm", NULL },
+	{ "norm", NAME_HAS, "rms_norm", NULL },
+	{ "norm", NAME_HAS, "rmsnorm", NULL },	/* aiter, ck_tile Rmsnorm2dFwd, flashinfer */
+	{ "norm", NAME_HAS, "group_norm", NULL },
+	{ "norm", NAME_HAS, "groupnorm", NULL },
+	{ "norm", NAME_HAS, "batch_norm", NULL },
+	{ "norm", NAME_HAS, "batchnorm", NULL },
+	{ "norm", NAME_HAS, "instance_norm", NULL },
+	{ "norm", NAME_HAS, "bn_fw", NULL },		/* cudnn::bn_fw_tr_1C11_kernel_NCHW */
+	{ "norm", NAME_HAS, "bn_bw", NULL },
+	{ "norm", NAME_STARTS, "triton_red_fused", "rsqrt" },	/* inductor's fused RMSNorm */
+	{ "norm", NAME_STARTS, "triton_per_fused", "rsqrt" },
 
 	/* Convolution: cuDNN, MIOpen/CK, cutlass implicit GEMM, Ascend Conv2D. */
-	{ "conv", HAS, "conv1d", NULL },
-	{ "conv", HAS, "conv2d", NULL },
-	{ "conv", HAS, "conv3d", NULL },
-	{ "conv", HAS, "convolution", NULL },
-	{ "conv", HAS, "convolve", NULL },	/* implicit_convolve_sgemm */
-	{ "conv", HAS, "conv_fwd", NULL },	/* ck kernel_grouped_conv_fwd */
-	{ "conv", HAS, "conv_bwd", NULL },
-	{ "conv", HAS, "scudnn", NULL },	/* volta_scudnn_128x64_relu_interior_nn_v1 */
-	{ "conv", HAS, "dgrad", NULL },
-	{ "conv", HAS, "wgrad", NULL },
-	{ "conv", HAS, "winograd", NULL },
-	{ "conv", HAS, "igemm_", NULL },	/* MIOpen igemm_fwd_gtcx3 */
-	{ "conv", HAS, "implicit_gemm", NULL },
+	{ "conv", NAME_HAS, "conv1d", NULL },
+	{ "conv", NAME_HAS, "conv2d", NULL },
+	{ "conv", NAME_HAS, "conv3d", NULL },
+	{ "conv", NAME_HAS, "convolution", NULL },
+	{ "conv", NAME_HAS, "convolve", NULL },	/* implicit_convolve_sgemm */
+	{ "conv", NAME_HAS, "conv_fwd", NULL },	/* ck kernel_grouped_conv_fwd */
+	{ "conv", NAME_HAS, "conv_bwd", NULL },
+	{ "conv", NAME_HAS, "scudnn", NULL },	/* volta_scudnn_128x64_relu_interior_nn_v1 */
+	{ "conv", NAME_HAS, "dgrad", NULL },
+	{ "conv", NAME_HAS, "wgrad", NULL },
+	{ "conv", NAME_HAS, "winograd", NULL },
+	{ "conv", NAME_HAS, "igemm_", NULL },	/* MIOpen igemm_fwd_gtcx3 */
+	{ "conv", NAME_HAS, "implicit_gemm", NULL },
 
 	/* MoE routing and finalize carry cutlass types but do no GEMM. */
-	{ "other", HAS, "moe::dev::routing", NULL },
-	{ "reduce", HAS, "moe::dev::finalize", NULL },
-	{ "reduce", PREFIX, "_finalize_matmul", NULL },	/* triton matmul_ogs epilogue */
+	{ "other", NAME_HAS, "moe::dev::routing", NULL },
+	{ "reduce", NAME_HAS, "moe::dev::finalize", NULL },
+	{ "reduce", NAME_STARTS, "_finalize_matmul", NULL },	/* triton matmul_ogs epilogue */
 
 	/* GEMM: cuBLAS(Lt) incl. nvjet and bmm_*, cutlass, hipBLASLt, triton, Ascend, MTIA. */
-	{ "gemm", HAS, "gemm", NULL },
-	{ "gemm", HAS, "gemv", NULL },
-	{ "gemm", HAS, "matmul", NULL },	/* _matmul_ogs_*, Ascend MatMulV2, MTIA */
-	{ "gemm", HAS, "cutlass", NULL },
-	{ "gemm", HAS, "cublas", NULL },
-	{ "gemm", HAS, "wgmma", NULL },
-	{ "gemm", HAS, "xmma", NULL },
-	{ "gemm", PREFIX, "nvjet_", NULL },	/* cuBLASLt on Hopper/Blackwell */
-	{ "gemm", PREFIX, "bmm_", NULL },	/* cuBLASLt/TRT-LLM fp8/fp4 batched GEMM */
-	{ "gemm", PREFIX, "cijk_", NULL },	/* hipBLASLt/Tensile */
-	{ "gemm", HAS, "addmm", NULL },
-	{ "gemm", PREFIX, "fc-dtype", NULL },	/* MTIA fully connected */
+	{ "gemm", NAME_HAS, "gemm", NULL },
+	{ "gemm", NAME_HAS, "gemv", NULL },
+	{ "gemm", NAME_HAS, "matmul", NULL },	/* _matmul_ogs_*, Ascend MatMulV2, MTIA */
+	{ "gemm", NAME_HAS, "cutlass", NULL },
+	{ "gemm", NAME_HAS, "cublas", NULL },
+	{ "gemm", NAME_HAS, "wgmma", NULL },
+	{ "gemm", NAME_HAS, "xmma", NULL },
+	{ "gemm", NAME_STARTS, "nvjet_", NULL },	/* cuBLASLt on Hopper/Blackwell */
+	{ "gemm", NAME_STARTS, "bmm_", NULL },	/* cuBLASLt/TRT-LLM fp8/fp4 batched GEMM */
+	{ "gemm", NAME_STARTS, "cijk_", NULL },	/* hipBLASLt/Tensile */
+	{ "gemm", NAME_HAS, "addmm", NULL },
+	{ "gemm", NAME_STARTS, "fc-dtype", NULL },	/* MTIA fully connected */
 
 	/* Reductions (after comm, which owns all_reduce and reduce_scatter). */
-	{ "reduce", HAS, "reduce", NULL },	/* at::native::reduce_kernel, ReduceSum */
-	{ "reduce", PREFIX, "triton_red_", NULL },
-	{ "reduce", PREFIX, "triton_per_", NULL },
-	{ "reduce", HAS, "softmax", NULL },
-	{ "reduce", HAS, "argmax", NULL },
-	{ "reduce", HAS, "topk", NULL },
-	{ "reduce", HAS, "vector_norm", NULL },
+	{ "reduce", NAME_HAS, "reduce", NULL },	/* at::native::reduce_kernel, ReduceSum */
+	{ "reduce", NAME_STARTS, "triton_red_", NULL },
+	{ "reduce", NAME_STARTS, "triton_per_", NULL },
+	{ "reduce", NAME_HAS, "softmax", NULL },
+	{ "reduce", NAME_HAS, "argmax", NULL },
+	{ "reduce", NAME_HAS, "topk", NULL },
+	{ "reduce", NAME_HAS, "vector_norm", NULL },
 
 	/* Element-wise: PyTorch's kernels, inductor pointwise, activations, casts, quantisation. */
-	{ "elementwise", HAS, "elementwise", NULL },
-	{ "elementwise", PREFIX, "triton_poi_", NULL },
-	{ "elementwise", HAS, "catarraybatchedcopy", NULL },
-	{ "elementwise", HAS, "multi_tensor_apply", NULL },
-	{ "elementwise", HAS, "act_and_mul", NULL },
-	{ "elementwise", HAS, "rotary_embedding", NULL },
-	{ "elementwise", HAS, "quant", NULL },	/* scaled_fp8_quant, quantize_with_block_size */
-	{ "elementwise", HAS, "aicore_", NULL },	/* Ascend AddAiCore_Add, CastAiCore_Cast */
-	{ "elementwise", PREFIX, "trans_", NULL },	/* Ascend trans_Cast_N, trans_TransData_N */
-	{ "elementwise", HAS, "relu", NULL },
-	{ "elementwise", PREFIX, "add-dtype", NULL },	/* MTIA */
-	{ "elementwise", PREFIX, "divide-dtype", NULL },
-	{ "elementwise", PREFIX, "aten::mul", NULL },
-	{ "elementwise", HAS, "_mul_const", NULL },
+	{ "elementwise", NAME_HAS, "elementwise", NULL },
+	{ "elementwise", NAME_STARTS, "triton_poi_", NULL },
+	{ "elementwise", NAME_HAS, "catarraybatchedcopy", NULL },
+	{ "elementwise", NAME_HAS, "multi_tensor_apply", NULL },
+	{ "elementwise", NAME_HAS, "act_and_mul", NULL },
+	{ "elementwise", NAME_HAS, "rotary_embedding", NULL },
+	{ "elementwise", NAME_HAS, "quant", NULL },	/* scaled_fp8_quant, quantize_with_block_size */
+	{ "elementwise", NAME_HAS, "aicore_", NULL },	/* Ascend AddAiCore_Add, CastAiCore_Cast */
+	{ "elementwise", NAME_STARTS, "trans_", NULL },	/* Ascend trans_Cast_N, trans_TransData_N */
+	{ "elementwise", NAME_HAS, "relu", NULL },
+	{ "elementwise", NAME_STARTS, "add-dtype", NULL },	/* MTIA */
+	{ "elementwise", NAME_STARTS, "divide-dtype", NULL },
+	{ "elementwise", NAME_STARTS, "aten::mul", NULL },
+	{ "elementwise", NAME_HAS, "_mul_const", NULL },
 };
 
 #define NR_RULES (sizeof(rules) / sizeof(rules[0]))
@@ -173,22 +173,10 @@ static int may_have(const struct pairs *p, const char *pat, size_t k)
 
 static int hit(const struct kcat_rule *r, const char *low, size_t n, const struct pairs *p)
 {
-	size_t k = strlen(r->pat);
-
-	switch (r->how) {
-	case HAS:
-		if (!may_have(p, r->pat, k) || !memmem(low, n, r->pat, k))
-			return 0;
-		break;
-	case PREFIX:
-		if (n < k || memcmp(low, r->pat, k) != 0)
-			return 0;
-		break;
-	case EXACT:
-		if (n != k || memcmp(low, r->pat, k) != 0)
-			return 0;
-		break;
-	}
+	if (r->how == NAME_HAS && !may_have(p, r->pat, strlen(r->pat)))
+		return 0;
+	if (!name_matches(r->how, r->pat, low, n))
+		return 0;
 	return !r->also || memmem(low, n, r->also, strlen(r->also)) != NULL;
 }
 
