@@ -67,6 +67,62 @@ int64_t interval_length(const struct interval *v, size_t n)
  * The list starts at INT64_MIN, so a first interval anywhere is a
  * distance that fits in 64 unsigned bits; every sum wraps exactly.
  */
+int interval_union_push(struct buf *b, int64_t lo, int64_t hi)
+{
+	struct interval *last = b->len ? (struct interval *)(void *)(b->data + b->len) - 1 : NULL;
+	struct interval v = { lo, hi };
+
+	if (hi <= lo)
+		return 0;
+	if (last && lo <= last->hi) {
+		if (hi > last->hi)
+			last->hi = hi;
+		return 0;
+	}
+	buf_add(b, &v, sizeof(v));
+	return buf_ok(b) ? 0 : -1;
+}
+
+int64_t interval_overlap(const struct interval *a, size_t na, const struct interval *b,
+			 size_t nb)
+{
+	int64_t total = 0;
+
+	for (size_t i = 0, j = 0; i < na && j < nb;) {
+		int64_t lo = a[i].lo > b[j].lo ? a[i].lo : b[j].lo;
+		int64_t hi = a[i].hi < b[j].hi ? a[i].hi : b[j].hi;
+
+		if (hi > lo)
+			total = sat_add(total, sat_sub(hi, lo));
+		if (a[i].hi < b[j].hi)	/* the one that ends first can meet no more */
+			i++;
+		else
+			j++;
+	}
+	return total;
+}
+
+int64_t interval_covered(const struct interval *v, size_t n, int64_t lo, int64_t hi)
+{
+	size_t first = 0, top = n;
+	struct interval w = { lo, hi };
+
+	while (first < top) {	/* the first interval that ends after lo */
+		size_t mid = first + (top - first) / 2;
+
+		if (v[mid].hi <= lo)
+			first = mid + 1;
+		else
+			top = mid;
+	}
+	if (hi <= lo)
+		return 0;
+	/* past [lo, hi) the intersection adds nothing: stop where v starts after hi */
+	for (top = first; top < n && v[top].lo < hi; top++)
+		;
+	return interval_overlap(v + first, top - first, &w, 1);
+}
+
 void interval_list_init(struct interval_list *l)
 {
 	buf_init(&l->bytes);

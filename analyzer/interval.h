@@ -26,6 +26,20 @@ size_t interval_union(struct interval *v, size_t n);
 int64_t interval_length(const struct interval *v, size_t n);
 
 /*
+ * Append [lo, hi) to the disjoint intervals in b (struct interval[]),
+ * joining it to the last one when they touch: fed in order of lo, b ends
+ * as their union.  Empty intervals are dropped.  -1 when out of memory.
+ */
+int interval_union_push(struct buf *b, int64_t lo, int64_t hi);
+
+/* The length of the intersection of two sets of disjoint intervals in order. */
+int64_t interval_overlap(const struct interval *a, size_t na, const struct interval *b,
+			 size_t nb);
+
+/* The length of [lo, hi) covered by disjoint intervals v[0..n) in order. */
+int64_t interval_covered(const struct interval *v, size_t n, int64_t lo, int64_t hi);
+
+/*
  * The length of the union of intervals fed one at a time in order of their
  * start, without storing them: zero it, interval_sweep_add() each, then ask
  * interval_sweep_length().  As in interval_union(), empty intervals count

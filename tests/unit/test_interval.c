@@ -132,6 +132,48 @@ static void test_edges(void)
 	CHECK_EQ_INT(sweep(one, 1), 10);
 }
 
+/*
+ * interval_union_push() fed in order of start builds the union;
+ * interval_overlap() and interval_covered() measure against it as the
+ * marked time line does.
+ */
+static void test_push_overlap(void)
+{
+	for (int round = 0; round < 300; round++) {
+		struct interval a[32], b[32];
+		unsigned char on_a[LINE] = { 0 }, on_b[LINE] = { 0 };
+		size_t na = random_set(a, 32), nb = random_set(b, 32);
+		struct buf ua, ub;
+		const struct interval *pa, *pb;
+		int64_t both = 0, lo = (int64_t)(next() % LINE), hi = lo + (int64_t)(next() % 80);
+		int64_t in_w = 0;
+
+		buf_init(&ua);
+		buf_init(&ub);
+		mark(a, na, on_a);
+		mark(b, nb, on_b);
+		qsort(a, na, sizeof(*a), cmp_lo);
+		qsort(b, nb, sizeof(*b), cmp_lo);
+		for (size_t i = 0; i < na; i++)
+			CHECK_EQ_INT(interval_union_push(&ua, a[i].lo, a[i].hi), 0);
+		for (size_t i = 0; i < nb; i++)
+			CHECK_EQ_INT(interval_union_push(&ub, b[i].lo, b[i].hi), 0);
+		pa = (const struct interval *)(void *)ua.data;
+		pb = (const struct interval *)(void *)ub.data;
+		CHECK(is_union(pa, ua.len / sizeof(*pa)));
+		CHECK_EQ_INT(interval_length(pa, ua.len / sizeof(*pa)), count(on_a));
+		for (int t = 0; t < LINE; t++) {
+			both += on_a[t] & on_b[t];
+			in_w += t >= lo && t < hi && on_a[t];
+		}
+		CHECK_EQ_INT(interval_overlap(pa, ua.len / sizeof(*pa), pb, ub.len / sizeof(*pb)),
+			     both);
+		CHECK_EQ_INT(interval_covered(pa, ua.len / sizeof(*pa), lo, hi), in_w);
+		buf_release(&ua);
+		buf_release(&ub);
+	}
+}
+
 /* Random runs (short and huge distances) and the extremes, written and read back. */
 static void test_list(void)
 {
@@ -178,6 +220,7 @@ int main(void)
 	test_random();
 	test_sorted();
 	test_edges();
+	test_push_overlap();
 	test_list();
 	return check_done("test_interval");
 }
