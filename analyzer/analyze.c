@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "device.h"
 #include "metric.h"
 #include "rank.h"
 #include "sat.h"
@@ -262,6 +263,27 @@ static void warn_no_device(struct file_result *res, const struct report_rank *rk
 	trace_info_warn(&res->info, &e);
 }
 
+/*
+ * Collective operators whose own device tasks the trace lacks (HCCL's
+ * hcom_* without their Notify Wait and SDMA tasks): say that waiting is
+ * then told from transfer only by matching ranks.
+ */
+static void warn_no_comm_tasks(struct file_result *res, const struct report_rank *rk)
+{
+	struct err e;
+
+	if (rk->gpu.wait_from_tasks)
+		return;
+	for (size_t i = 0; i < rk->nr_comm; i++)
+		if (device_collective_op(rk->comm[i].name, strlen(rk->comm[i].name))) {
+			err_set(&e, -1, "the trace has %s collectives but not their device tasks "
+				"(Notify Wait, SDMA): waiting is told from transfer only by matching "
+				"ranks analysed together", "HCCL");
+			trace_info_warn(&res->info, &e);
+			return;
+		}
+}
+
 /* Epoch microseconds before 2001-09-09 read as ns: no wall clock, a count from the start. */
 #define EPOCH_MIN_NS 1000000000000000000LL
 
@@ -394,10 +416,11 @@ static int finish(struct file_result *res, int nr_threads)
 	    finish_analyses(res, nr_threads, min_ts))
 		return -1;
 	rk->start_ns = min_ts;
-	if (comm_finish(&res->comm, &res->arena, rk) ||
+	if (comm_finish(&res->comm, &res->gpu.comm_tasks, &res->arena, rk) ||
 	    idle_finish(&res->idle, &res->gpu.busy, &res->arena, rk))
 		return -1;
 	interval_list_release(&res->gpu.busy);
+	warn_no_comm_tasks(res, rk);
 	if (res->phases.nr_too_deep) {
 		err_set(&e, -1, "%lld annotation spans nested more than %d deep left out of the phases",
 			(long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "device.h"
 #include "gpu.h"
 #include "kcat.h"
 #include "sat.h"
@@ -22,6 +23,7 @@
 struct comm_rec {
 	int64_t ts_ns, dur_ns;
 	int64_t ext;		/* "External id", -1 without */
+	int64_t bytes;		/* from the event's own args (HCCL), -1 unknown */
 	uint32_t name;		/* id in c->strs */
 	uint32_t pad;
 };
@@ -87,6 +89,36 @@ static int kernel_is_comm(struct comm *c, const char *s, size_t n)
 	return c->kernel_is_comm.data[id];
 }
 
+/*
+ * Bytes per element of a dtype as record_param_comms prints PyTorch's, or as
+ * HCCL's hcom_* ops name theirs (data_type "FP32", "BFP16", ...); 0 unknown.
+ */
+static int64_t dtype_bytes(const char *s, size_t n)
+{
+	static const struct {
+		const char *name;
+		int bytes;
+	} table[] = {
+		{ "float", 4 },	   { "float32", 4 }, { "double", 8 },  { "float64", 8 },
+		{ "half", 2 },	   { "float16", 2 }, { "bfloat16", 2 }, { "long", 8 },
+		{ "int64", 8 },	   { "int", 4 },     { "int32", 4 },	{ "short", 2 },
+		{ "int16", 2 },	   { "char", 1 },    { "byte", 1 },	{ "int8", 1 },
+		{ "uint8", 1 },	   { "bool", 1 },    { "float8_e4m3fn", 1 },
+		{ "float8_e5m2", 1 },
+		{ "fp32", 4 },	   { "fp16", 2 },    { "bfp16", 2 },	{ "bf16", 2 },
+		{ "fp64", 8 },	   { "uint16", 2 },  { "uint32", 4 },	{ "uint64", 8 },
+	};
+
+	if (n >= 5 && !strncmp(s, "c10::", 5)) {
+		s += 5;
+		n -= 5;
+	}
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strlen(table[i].name) == n && !strncasecmp(s, table[i].name, n))
+			return table[i].bytes;
+	return 0;
+}
+
 int comm_collect(struct comm *c, const struct event_batch *b)
 {
 	const struct strtab *st = &b->strs;
@@ -130,22 +162,34 @@ int comm_collect(struct comm *c, const struct event_batch *b)
 			const char *s = strtab_str(st, ev->name);
 			size_t n = strtab_len(st, ev->name);
 
-			int yes = is_kernel ? kernel_is_comm(c, s, n) : is_cpu_collective(s, n);
+			int yes = is_kernel		      ? kernel_is_comm(c, s, n)
+				  : device_collective_op(s, n) ? 3
+							       : is_cpu_collective(s, n);
 
 			if (yes < 0)
 				goto out;
-			kind[ev->name] = yes ? 1 : 2;
+			kind[ev->name] = yes == 3 ? 3 : yes ? 1 : 2;
 		}
-		if (kind[ev->name] != 1)
+		/* a collective operator on the device's track: no cat (torch_npu) */
+		if (kind[ev->name] == 3 && ev->cat)
+			continue;
+		if (kind[ev->name] == 2)
 			continue;
 		{
 			struct comm_rec r = { ev->ts_ns, ev->dur_ns,
 					      ev->flags & EV_EXTERNAL_ID ? ev->external_id : -1,
-					      0, 0 };
+					      -1, 0, 0 };
+			int dev = is_kernel || kind[ev->name] == 3;
 
+			if (kind[ev->name] == 3 && ev->flags & EV_IN_NELEMS && ev->dtype) {
+				int64_t size = dtype_bytes(strtab_str(st, ev->dtype),
+							     strtab_len(st, ev->dtype));
+
+				if (size && ev->in_nelems >= 0 && ev->in_nelems <= INT64_MAX / size)
+					r.bytes = ev->in_nelems * size;
+			}
 			r.name = strtab_map(&c->strs, st, ev->name, map);
-			if (r.name == STRTAB_OOM ||
-			    push(is_kernel ? &c->kernels : &c->spans, &r, sizeof(r)))
+			if (r.name == STRTAB_OOM || push(dev ? &c->kernels : &c->spans, &r, sizeof(r)))
 				goto out;
 		}
 	}
@@ -154,29 +198,6 @@ out:
 	free(map);
 	free(kind);
 	return rc;
-}
-
-/* Bytes per element of a PyTorch dtype as record_param_comms prints it; 0 unknown. */
-static int64_t dtype_bytes(const char *s)
-{
-	static const struct {
-		const char *name;
-		int bytes;
-	} table[] = {
-		{ "float", 4 },	   { "float32", 4 }, { "double", 8 },  { "float64", 8 },
-		{ "half", 2 },	   { "float16", 2 }, { "bfloat16", 2 }, { "long", 8 },
-		{ "int64", 8 },	   { "int", 4 },     { "int32", 4 },	{ "short", 2 },
-		{ "int16", 2 },	   { "char", 1 },    { "byte", 1 },	{ "int8", 1 },
-		{ "uint8", 1 },	   { "bool", 1 },    { "float8_e4m3fn", 1 },
-		{ "float8_e5m2", 1 },
-	};
-
-	if (!strncmp(s, "c10::", 5))
-		s += 5;
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (!strcasecmp(s, table[i].name))
-			return table[i].bytes;
-	return 0;
 }
 
 static int cmp_meta(const void *a, const void *b)
@@ -201,6 +222,7 @@ struct inst {
 	const char *group, *name;	/* group NULL without metadata */
 	size_t name_len;
 	int64_t ts_ns, dur_ns, bytes, group_size;
+	int64_t transfer_ns;		/* -1 unknown */
 	uint64_t seq;
 };
 
@@ -238,7 +260,7 @@ static int same_key(const struct inst *x, const struct inst *y)
 static int make_series(struct report_comm_series *s, const struct inst *v, size_t n,
 		       int64_t start_ns, struct arena *a)
 {
-	int any_bytes = 0;
+	int any_bytes = 0, any_transfer = 0;
 
 	s->group = v[0].group ? arena_strndup(a, v[0].group, strlen(v[0].group)) : NULL;
 	s->name = arena_strndup(a, v[0].name, v[0].name_len);
@@ -254,6 +276,7 @@ static int make_series(struct report_comm_series *s, const struct inst *v, size_
 		/* from the rank's first event: shorter numbers in the report */
 		s->end_ns[i] = sat_add(sat_sub(v[i].ts_ns, start_ns), v[i].dur_ns);
 		any_bytes |= v[i].bytes >= 0;
+		any_transfer |= v[i].transfer_ns >= 0;
 		if (v[i].group_size > s->group_size)
 			s->group_size = v[i].group_size;
 	}
@@ -264,11 +287,21 @@ static int make_series(struct report_comm_series *s, const struct inst *v, size_
 		for (size_t i = 0; i < n; i++)
 			s->bytes[i] = v[i].bytes;
 	}
+	s->transfer_ns = NULL;
+	if (any_transfer) {
+		s->transfer_ns = arena_alloc(a, n * sizeof(*s->transfer_ns));
+		if (!s->transfer_ns)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			s->transfer_ns[i] = v[i].transfer_ns;
+	}
 	return 0;
 }
 
-int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk)
+int comm_finish(struct comm *c, const struct buf *tasks, struct arena *a, struct report_rank *rk)
 {
+	const struct interval *t = (const struct interval *)(const void *)tasks->data;
+	size_t nt = tasks->len / sizeof(*t);
 	struct buf *src = c->kernels.len ? &c->kernels : &c->spans;
 	const struct comm_rec *r = (const struct comm_rec *)src->data;
 	size_t n = src->len / sizeof(*r), nm = c->meta.len / sizeof(struct comm_meta), k = 0;
@@ -300,11 +333,12 @@ int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk)
 		}
 		v[i].group = md && md->group ? strtab_str(&c->strs, md->group) : NULL;
 		v[i].group_size = md ? md->group_size : -1;
-		v[i].bytes = -1;
+		v[i].bytes = r[i].bytes;
 		if (md && md->dtype && (md->in_nelems >= 0 || md->out_nelems >= 0)) {
 			int64_t el = md->in_nelems > md->out_nelems ? md->in_nelems
 								    : md->out_nelems;
-			int64_t size = dtype_bytes(strtab_str(&c->strs, md->dtype));
+			int64_t size = dtype_bytes(strtab_str(&c->strs, md->dtype),
+						   strtab_len(&c->strs, md->dtype));
 
 			/* nccl-tests' S: the larger buffer (all-gather out, reduce-scatter in) */
 			if (size && el <= INT64_MAX / size)
@@ -312,6 +346,8 @@ int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk)
 		}
 		v[i].ts_ns = r[i].ts_ns;
 		v[i].dur_ns = r[i].dur_ns;
+		v[i].transfer_ns = nt && src == &c->kernels ?
+			interval_covered(t, nt, r[i].ts_ns, sat_add(r[i].ts_ns, r[i].dur_ns)) : -1;
 		v[i].seq = i;	/* each list is in file order */
 	}
 	buf_release(src);	/* v holds all it gave, and is as large again: not both at once */

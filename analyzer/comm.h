@@ -3,7 +3,9 @@
  *
  * comm_collect() keeps a compact record of every collective as batches
  * arrive: GPU kernels the kernel table counts as communication (NCCL, RCCL,
- * and whatever else gpu_kernel_category() calls "comm"), CPU collective
+ * and whatever else kcat_of() calls "comm"), the collective operators of
+ * devices whose events carry no cat (HCCL's hcom_*, with their size from
+ * args count and data_type), CPU collective
  * spans (gloo:*, for CPU-only runs), and the args of the CPU ops that
  * describe a collective ("Collective name", "Process Group Name", message
  * sizes), found by "External id".  comm_finish() turns them into the rank's
@@ -15,6 +17,7 @@
 
 #include "buf.h"
 #include "event.h"
+#include "interval.h"
 #include "report.h"
 #include "strtab.h"
 
@@ -36,9 +39,11 @@ int comm_collect(struct comm *c, const struct event_batch *b);
 /*
  * Fill rk->comm and rk->nr_comm (strings and arrays in arena a): the GPU
  * kernels when the trace has any, else the CPU spans; ends count from
- * rk->start_ns, which must be set.  Frees the records it used.  -1 when
- * out of memory.
+ * rk->start_ns, which must be set.  tasks (struct interval[], disjoint, in
+ * order: struct gpu's comm_tasks) give each device collective its
+ * transfer time where the device records its collectives' tasks.  Frees
+ * the records it used.  -1 when out of memory.
  */
-int comm_finish(struct comm *c, struct arena *a, struct report_rank *rk);
+int comm_finish(struct comm *c, const struct buf *tasks, struct arena *a, struct report_rank *rk);
 
 #endif

@@ -56,9 +56,15 @@ static const struct name_rule runtime_names[] = {
 	{ EXACT, NULL, DK_NONE },
 };
 
-/* [NPU] Ascend Hardware: tasks per stream; the sync tasks do no work. */
+/*
+ * [NPU] Ascend Hardware: tasks per stream; the sync tasks do no work.  SDMA
+ * (and RDMA across hosts) are the copies HCCL runs inside its hcom_*
+ * operators: the transfer of a collective, beside its Notify Wait.
+ */
 static const struct name_rule ascend_names[] = {
 	{ EXACT, "MEMCPY_ASYNC", DK_MEMCPY },
+	{ EXACT, "SDMA", DK_COMM_TASK },
+	{ PREFIX, "RDMA", DK_COMM_TASK },
 	{ EXACT, "EVENT_RECORD", DK_WAIT },
 	{ EXACT, "EVENT_WAIT", DK_WAIT },
 	{ EXACT, "Notify Wait", DK_WAIT },	/* HCCL waiting for its peer */
@@ -69,12 +75,15 @@ static const struct name_rule ascend_names[] = {
 
 /*
  * [NPU] HCCL: tid "Group N Communication" holds the hcom_* operators; the
- * "Plane N" tids hold their sub-tasks, inside those spans, so only the
- * operators count.
+ * "Plane N" tids (level 1 and above) hold their tasks, inside those spans:
+ * Notify Wait / Notify_Wait and Notify Record wait for or signal the peer,
+ * the rest (Memcpy, Reduce Inline, RDMASend, ...) move data.
  */
 static const struct name_rule hccl_names[] = {
 	{ PREFIX, "hcom_", DK_KERNEL },
-	{ PREFIX, "", DK_NONE },
+	{ PREFIX, "Notify", DK_WAIT },
+	{ EXACT, "Write Value", DK_WAIT },
+	{ PREFIX, "", DK_COMM_TASK },
 	{ EXACT, NULL, DK_NONE },
 };
 
@@ -176,6 +185,11 @@ enum dev_kind device_kind(int r, const char *s, size_t n)
 enum dev_kind device_host_collective(const char *s, size_t n)
 {
 	return name_matches(NAME_STARTS, "hccl:", s, n) ? DK_HOST_COLL : DK_NONE;	/* [MTIA] */
+}
+
+int device_collective_op(const char *s, size_t n)
+{
+	return name_matches(NAME_STARTS, hccl_names[0].pat, s, n);	/* [NPU] */
 }
 
 const char *device_runtime_vendor(const char *s, size_t n)

@@ -19,6 +19,7 @@ enum dev_kind {
 	DK_KERNEL,		/* a kernel or compute task on the device */
 	DK_MEMCPY,		/* a copy run by the device */
 	DK_MEMSET,
+	DK_COMM_TASK,		/* data moved inside a collective (HCCL's SDMA and Plane tasks) */
 	DK_WAIT,		/* a device-side wait or event record: no work, not busy */
 	DK_RUNTIME,		/* a host call into the vendor runtime or driver */
 	DK_SYNC,		/* a runtime call that blocks the host until the device is done */
@@ -50,6 +51,13 @@ enum dev_kind device_kind(int r, const char *s, size_t n);
  * a vendor records only on the host (MTIA's hccl:* annotations), else DK_NONE.
  */
 enum dev_kind device_host_collective(const char *s, size_t n);
+
+/*
+ * 1 when a device event named s[0..n) is a collective operator that holds
+ * the collective's own device tasks (torch_npu's hcom_* on the HCCL track),
+ * so that its waiting can be told from its transfer; else 0.
+ */
+int device_collective_op(const char *s, size_t n);
 
 /* "amd" for a HIP runtime call name, "nvidia" for a CUDA one, else NULL (static). */
 const char *device_runtime_vendor(const char *s, size_t n);

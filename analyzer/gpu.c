@@ -30,6 +30,7 @@ void gpu_init(struct gpu *g)
 	buf_init(&g->kern_corr);
 	buf_init(&g->long_dur);
 	interval_list_init(&g->busy);
+	buf_init(&g->comm_tasks);
 }
 
 void gpu_release(struct gpu *g)
@@ -43,6 +44,7 @@ void gpu_release(struct gpu *g)
 	buf_release(&g->kern_corr);
 	buf_release(&g->long_dur);
 	interval_list_release(&g->busy);
+	buf_release(&g->comm_tasks);
 }
 
 static int has_prefix(const char *s, size_t n, const char *prefix)
@@ -119,9 +121,13 @@ static inline int kind_of(struct gpu *g, int r, struct dev_answer a)
 	case DK_KERNEL:
 	case DK_MEMCPY:
 	case DK_MEMSET:
+	case DK_COMM_TASK:
 		if (r >= 0 && r < GPU_MAX_RULES)
 			g->nr_device[r]++;
-		return a.kind == DK_KERNEL ? GPU_KERNEL : a.kind == DK_MEMCPY ? GPU_MEMCPY : GPU_MEMSET;
+		return a.kind == DK_KERNEL   ? GPU_KERNEL
+		       : a.kind == DK_MEMCPY ? GPU_MEMCPY
+		       : a.kind == DK_MEMSET ? GPU_MEMSET
+					     : GPU_COMM_TASK;
 	case DK_RUNTIME:
 	case DK_SYNC:
 		if (r >= 0 && r < GPU_MAX_RULES)
@@ -208,7 +214,7 @@ static unsigned launch_tag(const struct trace_event *ev, enum dev_kind k)
 {
 	if (ev->phase != 'X' || !(ev->flags & EV_CORRELATION))
 		return 0;
-	if (k == DK_KERNEL || k == DK_MEMCPY || k == DK_MEMSET)
+	if (k == DK_KERNEL || k == DK_MEMCPY || k == DK_MEMSET || k == DK_COMM_TASK)
 		return LAUNCH_DEV(LAUNCH_CPUOPS);
 	if (k == DK_RUNTIME || k == DK_SYNC)
 		return LAUNCH_CALL(LAUNCH_CPUOPS);
@@ -222,6 +228,7 @@ static unsigned char ev_class_of(enum dev_kind k)
 	case DK_KERNEL:
 	case DK_MEMCPY:
 	case DK_MEMSET:
+	case DK_COMM_TASK:
 		return EVC_DEVICE;
 	case DK_RUNTIME:
 		return EVC_RUNTIME;
@@ -589,12 +596,36 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 	return 0;
 }
 
+/*
+ * Where the collective operators' own device tasks are recorded (HCCL), the
+ * waiting inside collectives is measured on the rank itself: what of the
+ * operators' time (coll) no data-moving task (tasks) covers is waiting for
+ * the peers (their Notify Wait, and the idle time between tasks), and the
+ * device's useful work is everything but the operators: compute, copies and
+ * the tasks (work).  Matching across ranks would see only the arrival.
+ */
+static void wait_from_tasks(struct report_gpu *gp, const struct buf *coll, const struct buf *tasks,
+			    int64_t work)
+{
+	const struct interval *c = (const struct interval *)(const void *)coll->data;
+	const struct interval *t = (const struct interval *)(const void *)tasks->data;
+	size_t nc = coll->len / sizeof(*c), nt = tasks->len / sizeof(*t);
+
+	gp->has_wait = 1;
+	gp->wait_from_tasks = 1;
+	gp->comm_transfer_ns = interval_overlap(c, nc, t, nt);
+	gp->comm_wait_ns = sat_sub(interval_length(c, nc), gp->comm_transfer_ns);
+	gp->effective_utilization = gp->active_span_ns ? (double)work / (double)gp->active_span_ns
+						       : NAN;
+}
+
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 {
 	struct gpu_rec *r;
-	size_t n, nk = 0, ndev = 0, ncomm = 0, ndev_comm = 0, nsweep = 0;
+	size_t n, nk = 0, ndev = 0, ncomm = 0, ndev_comm = 0, nsweep = 0, ntask = 0;
 	struct interval_sweep mem = { 0 }, comm = { 0 }, comp = { 0 }, comm_comp = { 0 };
-	struct interval_sweep busy = { 0 };
+	struct interval_sweep busy = { 0 }, work = { 0 };
+	struct buf coll;	/* struct interval[]: the union of the collective operators */
 	struct interval run = { 0, 0 };	/* the busy run open in the sweep, for idle.h */
 	int run_open = 0;
 	struct report_gpu *gp = &rk->gpu;
@@ -604,6 +635,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	int64_t first = 0, last = 0;
 	int any = 0, rc = -1;
 
+	buf_init(&coll);
 	if (resolve_pending(g))
 		return -1;
 	r = (struct gpu_rec *)(void *)g->recs.data;
@@ -624,9 +656,10 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 			gp->host_sync_count++;
 			gp->host_sync_ns += gpu_rec_dur(g, &r[i]);
 		}
-		if (rec_kind(&r[i]) > GPU_MEMSET)	/* not device work */
+		if (rec_kind(&r[i]) > GPU_LAST_DEVICE)	/* not device work */
 			continue;
 		ndev++;
+		ntask += rec_kind(&r[i]) == GPU_COMM_TASK;
 		if (!any || r[i].ts_ns < first)
 			first = r[i].ts_ns;
 		if (!any || r[i].ts_ns + gpu_rec_dur(g, &r[i]) > last)
@@ -654,7 +687,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	for (size_t i = 0; i < n; i++) {	/* only what a sweep takes: fewer to sort */
 		unsigned kind = rec_kind(&r[i]);
 
-		if (kind <= GPU_MEMSET || (kind == CPU_COMM && nk == 0) || kind == HOST_COLL)
+		if (kind <= GPU_LAST_DEVICE || (kind == CPU_COMM && nk == 0) || kind == HOST_COLL)
 			r[nsweep++] = r[i];
 	}
 	n = nsweep;
@@ -664,7 +697,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		int64_t lo = r[i].ts_ns, hi = r[i].ts_ns + gpu_rec_dur(g, &r[i]);
 		unsigned kind = rec_kind(&r[i]);
 
-		if (kind <= GPU_MEMSET && hi > lo) {	/* as interval_sweep_add() joins them */
+		if (kind <= GPU_LAST_DEVICE && hi > lo) {	/* as interval_sweep_add() joins them */
 			if (run_open && lo <= run.hi) {
 				run.hi = hi > run.hi ? hi : run.hi;
 			} else {
@@ -677,6 +710,15 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		if (kind == GPU_MEMCPY || kind == GPU_MEMSET) {
 			interval_sweep_add(&mem, lo, hi);
 			interval_sweep_add(&busy, lo, hi);
+			interval_sweep_add(&work, lo, hi);
+		} else if (kind == GPU_COMM_TASK) {
+			ndev_comm++;
+			interval_sweep_add(&comm, lo, hi);
+			interval_sweep_add(&comm_comp, lo, hi);
+			interval_sweep_add(&busy, lo, hi);
+			interval_sweep_add(&work, lo, hi);
+			if (interval_union_push(&g->comm_tasks, lo, hi))
+				goto out;
 		} else if (kind == GPU_KERNEL) {
 			int c = is_comm[rec_name(&r[i])];
 
@@ -684,6 +726,10 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 			interval_sweep_add(c ? &comm : &comp, lo, hi);
 			interval_sweep_add(&comm_comp, lo, hi);
 			interval_sweep_add(&busy, lo, hi);
+			if (!c)
+				interval_sweep_add(&work, lo, hi);
+			else if (ntask && interval_union_push(&coll, lo, hi))
+				goto out;
 		} else if ((kind == CPU_COMM && nk == 0) || kind == HOST_COLL) {
 			ncomm++;
 			interval_sweep_add(&comm, lo, hi);
@@ -711,6 +757,8 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	gp->idle_ns = sat_sub(gp->active_span_ns, gp->busy_ns);
 	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
 					     : NAN;
+	if (coll.len && g->comm_tasks.len)
+		wait_from_tasks(gp, &coll, &g->comm_tasks, interval_sweep_length(&work));
 
 	/* The kernel table: kernels first, grouped by name (in time order within one). */
 	for (size_t i = 0, k = 0; i < n; i++)
@@ -726,6 +774,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		goto out;
 	rc = kernel_table(g, r, perm, nk, cat, a, rk);
 out:
+	buf_release(&coll);
 	free(is_comm);
 	free(cat);
 	free(perm);

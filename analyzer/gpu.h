@@ -23,13 +23,18 @@
 #include "strtab.h"
 
 /*
+ * GPU_COMM_TASK: data moved inside a collective operator (device.h's
+ * DK_COMM_TASK): device work and communication, but no kernel of its own;
  * CPU_COMM: a collective's span on a CPU thread (gloo:*, nccl:*, c10d::*),
  * counted as communication only in runs without kernels; HOST_COLL: one
  * that a vendor records only on the host (MTIA hccl:*), always counted;
  * HOST_SYNC: a runtime call that blocks the host; GRAPH_LAUNCH: a runtime
  * call that replays a CUDA/HIP graph (counted, its correlation kept, no record).
  */
-enum gpu_kind { GPU_KERNEL, GPU_MEMCPY, GPU_MEMSET, CPU_COMM, HOST_COLL, HOST_SYNC, GRAPH_LAUNCH };
+enum gpu_kind {
+	GPU_KERNEL, GPU_MEMCPY, GPU_MEMSET, GPU_COMM_TASK,	/* device work: up to here */
+	CPU_COMM, HOST_COLL, HOST_SYNC, GRAPH_LAUNCH
+};
 
 /* What gpu_collect() found an event to be (its cls[] output), for the analyses after it. */
 enum ev_class { EVC_NONE, EVC_DEVICE, EVC_RUNTIME, EVC_SYNC };
@@ -37,6 +42,7 @@ enum ev_class { EVC_NONE, EVC_DEVICE, EVC_RUNTIME, EVC_SYNC };
 #define GPU_MAX_RULES 32	/* more than device.c's table has */
 
 #define GPU_KIND_BITS 3		/* enum gpu_kind fits */
+#define GPU_LAST_DEVICE GPU_COMM_TASK	/* kinds up to it are device work */
 #define GPU_LONG_DUR 0x80000000u	/* gpu_rec.dur: index in long_dur below */
 
 struct gpu_rec {
@@ -60,6 +66,13 @@ struct gpu {
 	int64_t nr_graph_launches;
 	struct buf long_dur;	/* int64_t durations that gpu_rec.dur cannot hold */
 	struct interval_list busy;	/* the busy runs, in time order, for idle.h */
+	/*
+	 * The union of the GPU_COMM_TASK records, disjoint and in time order
+	 * (struct interval[]): what each collective instance spent moving
+	 * data, for comm_finish().  Empty where the device records no tasks
+	 * inside its collectives (CUDA, Ascend without HCCL tasks).
+	 */
+	struct buf comm_tasks;
 };
 
 static inline int64_t gpu_rec_dur(const struct gpu *g, const struct gpu_rec *r)
@@ -85,8 +98,10 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 
 /*
  * Fill rk->gpu and rk->kernels (strings in arena a), then free the
- * records but the busy runs (gpu_release() is still to be called).  -1
- * when out of memory.
+ * records but the busy runs and the comm tasks (gpu_release() is still to
+ * be called).  Where the collectives' own tasks are recorded, the wait
+ * inside collectives is theirs: rk->gpu.has_wait and wait_from_tasks set.
+ * -1 when out of memory.
  */
 int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk);
 

@@ -35,7 +35,6 @@ static const struct kcat_rule rules[] = {
 	{ "comm", NAME_HAS, "alltoall", NULL },
 	{ "comm", NAME_HAS, "all_to_all", NULL },
 	{ "comm", NAME_STARTS, "hcom_", NULL },	/* torch_npu HCCL operators */
-	{ "comm", NAME_IS, "sdma", NULL },	/* HCCL's copy task on Ascend Hardware */
 
 	/* Attention: FlashAttention, fmha (cuDNN, TRT-LLM, CK), triton, vLLM, flashinfer. */
 	{ "attention", NAME_HAS, "flash_fwd", NULL },

@@ -35,8 +35,10 @@ Definitions:
                the same pid, pid compared as text: 7 and "7" are one):
                ascend torch_npu: "Ascend Hardware"=kernel (MEMCPY_ASYNC:
                  memcpy; EVENT_RECORD, EVENT_WAIT, Notify Wait, Notify
-                 Record, Write Value: wait), "HCCL"=kernel for names starting
-                 "hcom_" (others: nothing), "CANN"=runtime;
+                 Record, Write Value: wait; SDMA and names starting "RDMA":
+                 comm task), "HCCL"=kernel for names starting "hcom_"
+                 (starting "Notify" or Write Value: wait; others: comm
+                 task), "CANN"=runtime;
              * a runtime event of cuda_runtime, cuda_driver, Runtime or CANN is
                a host sync when its name starts with "cu" or "hip" and ends
                with "Synchronize", starts with "AscendCL@aclrtSynchronize",
@@ -53,13 +55,14 @@ Definitions:
   union      total length of the union of the intervals [ts, ts + dur);
              an interval with dur <= 0 contributes nothing.
   gpu        kernels: count of kernel events; kernel_time_ns: sum of their
-             dur_ns.  busy_ns: union of kernel, memcpy and memset events.
+             dur_ns.  busy_ns: union of kernel, memcpy, memset and comm task
+             events.
              active_span_ns: max(ts + dur) - min(ts) over them, 0 when none.
              idle_ns = active_span_ns - busy_ns.  utilization = busy_ns /
              active_span_ns, null when active_span_ns is 0.  memory_ns: union
              of memcpy and memset events.  comm_ns: union of the comm-category
-             kernels, the host collectives, and, in runs without kernels, the
-             CPU collectives.  compute_ns: union of the other kernels.
+             kernels, the comm tasks, the host collectives, and, in runs
+             without kernels, the CPU collectives.  compute_ns: union of the other kernels.
              comm_compute_overlap = |comm ∩ compute| / comm_ns (null without
              kernels, and
              comm_ns is 0).  comm_source "cpu" without kernels or when comm
@@ -143,7 +146,8 @@ import oracle  # noqa: E402  (load, to_ns: the independent reading reference)
 # (vendor, source, key, kind, refinements): refinements map names to kinds.
 MTIA_NAMES = {"dma_request": "memcpy", "event_record": "wait", "event_wait": "wait"}
 ASCEND_NAMES = {"MEMCPY_ASYNC": "memcpy", "EVENT_RECORD": "wait", "EVENT_WAIT": "wait",
-                "Notify Wait": "wait", "Notify Record": "wait", "Write Value": "wait"}
+                "Notify Wait": "wait", "Notify Record": "wait", "Write Value": "wait",
+                "SDMA": "comm_task"}
 CAT_TABLE = [
     ("nvidia", "kineto", "kernel", "kernel"),
     ("nvidia", "kineto", "gpu_memcpy", "memcpy"),
@@ -176,7 +180,7 @@ CATEGORY_RULES = [  # (category, how, pattern, also)
     ("comm", "has", "allreduce"), ("comm", "has", "allgather"), ("comm", "has", "all_gather"),
     ("comm", "has", "reduce_scatter"), ("comm", "has", "reducescatter"),
     ("comm", "has", "sendrecv"), ("comm", "has", "alltoall"), ("comm", "has", "all_to_all"),
-    ("comm", "prefix", "hcom_"), ("comm", "exact", "sdma"),
+    ("comm", "prefix", "hcom_"),
     ("attention", "has", "flash_fwd"), ("attention", "has", "flash_bwd"),
     ("attention", "has", "flash_attn"), ("attention", "has", "fmha"),
     ("attention", "has", "attention"), ("attention", "has", "attn_fwd"),
@@ -261,8 +265,12 @@ def kind_of(rule, name):
         return MTIA_NAMES[name]
     if key == "Ascend Hardware" and name in ASCEND_NAMES:
         return ASCEND_NAMES[name]
+    if key == "Ascend Hardware" and name.startswith("RDMA"):
+        return "comm_task"
     if key == "HCCL":
-        return "kernel" if name.startswith("hcom_") else None
+        if name.startswith("hcom_"):
+            return "kernel"
+        return "wait" if name.startswith("Notify") or name == "Write Value" else "comm_task"
     if key in SYNC_RULE_KEYS:
         if ((name.startswith("cu") or name.startswith("hip")) and name.endswith("Synchronize")) \
                 or name.startswith("AscendCL@aclrtSynchronize") or name in SYNC_COPIES:
@@ -406,7 +414,8 @@ def analyze_events(top, events):
             kind = kind_of(rule, name) if rule is not None else None
         if kind in ("runtime", "sync"):
             count_runtime(rule, name, kind)
-        if kind not in ("kernel", "memcpy", "memset", "sync") and ev.get("ph") == "X" \
+        if kind not in ("kernel", "memcpy", "memset", "comm_task", "sync") and \
+                ev.get("ph") == "X" \
                 and isinstance(ev.get("name"), str):
             if name.startswith("hccl:"):
                 host_coll.append((ts, ts + dur))
@@ -420,10 +429,12 @@ def analyze_events(top, events):
             kind = kind_of(rule, name) if rule is not None else None
             if kind in ("runtime", "sync"):
                 count_runtime(rule, name, kind)
-        if kind in ("kernel", "memcpy", "memset"):
+        if kind in ("kernel", "memcpy", "memset", "comm_task"):
             n_dev[rule] += 1
             dev_ivs.append((ts, ts + dur))
-            if kind == "kernel":
+            if kind == "comm_task":
+                comm_ivs.append((ts, ts + dur))
+            elif kind == "kernel":
                 per_kernel.setdefault(name, []).append(dur)
                 (comm_ivs if category(name) == "comm" else compute_ivs).append((ts, ts + dur))
             else:

@@ -306,6 +306,10 @@ static void comm_json(struct jsonw *w, const struct report_rank *rk)
 			jsonw_key(w, "bytes");
 			jsonw_int_array(w, c->bytes, c->n);
 		}
+		if (c->transfer_ns) {
+			jsonw_key(w, "transfer_ns");
+			jsonw_int_array(w, c->transfer_ns, c->n);
+		}
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
@@ -341,6 +345,8 @@ static void gpu_json(struct jsonw *w, const struct report_rank *rk)
 	i64_or_null(w, "comm_wait_ns", g->has_wait, g->comm_wait_ns);
 	i64_or_null(w, "comm_transfer_ns", g->has_wait, g->comm_transfer_ns);
 	num(w, "effective_utilization", g->has_wait ? g->effective_utilization : NAN);
+	str_or_null(w, "comm_wait_source",
+		    !g->has_wait ? NULL : g->wait_from_tasks ? "device_tasks" : "matched_ranks");
 	stored_json(w, rk, "gpu");
 	jsonw_obj_end(w);
 }

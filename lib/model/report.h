@@ -166,13 +166,16 @@ struct report_gpu {
 	int cpu_comm;			/* comm_ns comes from host spans of collectives */
 	int util_from_samples;		/* utilization is the mean of collector samples */
 	/*
-	 * From collectives matched across ranks (lib/stats/collectives.h); has_wait
-	 * is 0 (the three are null) until a run of 2+ ranks matched some.
+	 * The wait inside collectives: from the collectives' own device tasks
+	 * where the trace has them (HCCL: wait_from_tasks), else from
+	 * collectives matched across ranks (lib/stats/collectives.h); has_wait
+	 * is 0 (the three are null) until one of the two gave them.
 	 */
 	int has_wait;
-	int64_t comm_wait_ns;		/* waiting for the last rank to arrive */
-	int64_t comm_transfer_ns;	/* comm_ns - comm_wait_ns, at least 0 */
-	double effective_utilization;	/* (busy - wait) / active_span */
+	int wait_from_tasks;		/* 1: the device's tasks, 0: matched ranks */
+	int64_t comm_wait_ns;		/* inside collectives, not moving data */
+	int64_t comm_transfer_ns;	/* moving data: comm_ns - comm_wait_ns, at least 0 */
+	double effective_utilization;	/* busy time less that wait, over active_span */
 	int no_device;			/* no device activity recognised: the device figures are null */
 	int64_t host_sync_ns, host_sync_count;	/* runtime calls that block the host */
 	int64_t kernel_median_ns;	/* median over every kernel (not per name); INT64_MIN: null */
@@ -238,6 +241,7 @@ struct report_comm_series {
 	size_t n;
 	int64_t *dur_ns, *end_ns;	/* n each */
 	int64_t *bytes;			/* n sizes (nccl-tests' S), -1 unknown; NULL: none known */
+	int64_t *transfer_ns;		/* n times moving data (the device's tasks); NULL: unknown */
 };
 
 /* One item of a run's metadata (trace_read.h's struct trace_tag). */

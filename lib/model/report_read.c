@@ -330,6 +330,9 @@ static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 		out->comm_wait_ns = get_i64(c, g, "comm_wait_ns");
 		out->comm_transfer_ns = get_i64(c, g, "comm_transfer_ns");
 		out->effective_utilization = get_f64(c, g, "effective_utilization");
+		src = jdom_get(g, "comm_wait_source");
+		out->wait_from_tasks = src && src->type == JDOM_STRING &&
+				       !strcmp(src->s, "device_tasks");
 	}
 	/* absent from reports written before host syncs were counted */
 	out->host_sync_ns = jdom_get(g, "host_sync_ns") ? get_i64(c, g, "host_sync_ns") : 0;
@@ -378,6 +381,12 @@ static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk
 			if (m3 != m1)
 				fail(c, &a[i], "\"%s\" should hold %s", "bytes",
 				     "one size per duration");
+		}
+		if (jdom_get(&a[i], "transfer_ns")) {
+			s->transfer_ns = int_array(c, &a[i], "transfer_ns", &m3);
+			if (m3 != m1)
+				fail(c, &a[i], "\"%s\" should hold %s", "transfer_ns",
+				     "one time per duration");
 		}
 		if (m2 != m1)
 			fail(c, &a[i], "\"%s\" should hold %s", "ends_ns", "one end per duration");

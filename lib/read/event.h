@@ -35,7 +35,7 @@ enum {
 	EV_MEM_ALLOCATED = 1u << 7,	/* args."Total Allocated" */
 	EV_MEM_RESERVED = 1u << 8,	/* args."Total Reserved" */
 	EV_MEM_BYTES = 1u << 9,		/* args.Bytes */
-	EV_IN_NELEMS = 1u << 10,	/* args."In msg nelems" */
+	EV_IN_NELEMS = 1u << 10,	/* args."In msg nelems" (or HCCL's args.count) */
 	EV_OUT_NELEMS = 1u << 11,	/* args."Out msg nelems" */
 	EV_GROUP_SIZE = 1u << 12,	/* args."Group size" */
 	EV_FRAMES = 1u << 13,		/* collector: frames produced (in value) */
@@ -56,7 +56,7 @@ struct trace_event {
 	char pad[3];
 	uint32_t coll_name;	/* args."Collective name" */
 	uint32_t pg_name;	/* args."Process Group Name" */
-	uint32_t dtype;		/* args."dtype" */
+	uint32_t dtype;		/* args."dtype" (or HCCL's args.data_type) */
 	uint32_t arg_name;	/* args.name: process_name/thread_name of M events */
 	uint32_t args;		/* a collector region's arguments as a JSON object's text; 0 none */
 	/* valid only with their flag: */

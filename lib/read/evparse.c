@@ -388,6 +388,8 @@ static unsigned arg_key(const char *k, size_t n)
 			return A_DTYPE;
 		if (KEY_IS(k, n, "value"))	/* counters, as vtrace-export writes them */
 			return A_VALUE;
+		if (KEY_IS(k, n, "count"))	/* HCCL's hcom_* ops: elements, as In msg nelems */
+			return A_IN_NELEMS;
 		break;
 	case 6:
 		if (KEY_IS(k, n, "stream"))
@@ -398,6 +400,8 @@ static unsigned arg_key(const char *k, size_t n)
 	case 9:
 		if (KEY_IS(k, n, "Device Id"))
 			return A_DEVICE;
+		if (KEY_IS(k, n, "data_type"))	/* HCCL's hcom_* ops: "FP32", as dtype */
+			return A_DTYPE;
 		break;
 	case 10:
 		if (KEY_IS(k, n, "Group size"))

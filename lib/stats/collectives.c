@@ -355,7 +355,10 @@ out:
 	return rc;
 }
 
-/* Per rank: the wait, the transfer that is left, and the work the GPU did. */
+/*
+ * Per rank: the wait, the transfer that is left, and the work the GPU did;
+ * not where the rank's device tasks gave them (gpu.h).
+ */
 static int rank_results(struct report *rep, const struct acc *acc)
 {
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
@@ -363,7 +366,8 @@ static int rank_results(struct report *rep, const struct acc *acc)
 		struct report_gpu *g = &rk->gpu;
 		int64_t work;
 
-		if (!acc[i].matched)
+		/* the device's own tasks measured all the waiting, not only the arrival */
+		if (!acc[i].matched || g->wait_from_tasks)
 			continue;
 		g->has_wait = 1;
 		g->comm_wait_ns = acc[i].wait;
@@ -397,9 +401,11 @@ static void clear(struct report *rep)
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		struct report_rank *rk = &rep->ranks[i];
 
-		rk->gpu.has_wait = 0;
-		rk->gpu.comm_wait_ns = rk->gpu.comm_transfer_ns = 0;
-		rk->gpu.effective_utilization = NAN;
+		if (!rk->gpu.wait_from_tasks) {	/* the rank's own, not the matching's */
+			rk->gpu.has_wait = 0;
+			rk->gpu.comm_wait_ns = rk->gpu.comm_transfer_ns = 0;
+			rk->gpu.effective_utilization = NAN;
+		}
 		rk->has_clock = 0;
 		rk->clock_offset_ns = rk->clock_offset_spread_ns = 0;
 	}

@@ -63,7 +63,17 @@ static void test_kinds(void)
 	CHECK_EQ_INT(proc_kind("Ascend Hardware", "Notify Wait"), DK_WAIT);
 	CHECK_EQ_INT(proc_kind("Ascend Hardware", "aclnnMm_MatMulCommon_MatMulV2"), DK_KERNEL);
 	CHECK_EQ_INT(proc_kind("HCCL", "hcom_allReduce__868_0_1"), DK_KERNEL);
-	CHECK_EQ_INT(proc_kind("HCCL", "Memcpy"), DK_NONE);	/* a Plane sub-task */
+	/* HCCL's own tasks: data moved, or waiting for the peer */
+	CHECK_EQ_INT(proc_kind("Ascend Hardware", "SDMA"), DK_COMM_TASK);
+	CHECK_EQ_INT(proc_kind("Ascend Hardware", "Write Value"), DK_WAIT);
+	CHECK_EQ_INT(proc_kind("HCCL", "Memcpy"), DK_COMM_TASK);	/* a Plane task */
+	CHECK_EQ_INT(proc_kind("HCCL", "Reduce Inline"), DK_COMM_TASK);
+	CHECK_EQ_INT(proc_kind("HCCL", "Notify_Wait"), DK_WAIT);
+	CHECK_EQ_INT(proc_kind("HCCL", "Notify Wait"), DK_WAIT);
+	CHECK_EQ_INT(proc_kind("HCCL", "Notify_Record"), DK_WAIT);
+	CHECK(device_collective_op(S("hcom_allReduce__868_0_1")));
+	CHECK(!device_collective_op(S("HcclAllreduce")));
+	CHECK(!device_collective_op(S("SDMA")));
 	CHECK_EQ_INT(proc_kind("CANN", "AscendCL@aclrtSynchronizeStream"), DK_SYNC);
 	CHECK_EQ_INT(proc_kind("CANN", "AscendCL@aclrtMemcpyAsync"), DK_RUNTIME);
 	CHECK_EQ_INT(device_kind(-1, S("x")), DK_NONE);
