@@ -739,6 +739,53 @@ static void msg_comm(struct text *t, const struct finding *f)
 		 vendor_words(f->e.vendor)->interconnect, vendor_words(f->e.vendor)->collectives);
 }
 
+/*
+ * comm-wait: the rank's own device tasks (gpu.h: HCCL's Notify Wait beside
+ * its copies) show it waiting inside collectives for more than t[0] of its
+ * communication time and t[1] of its span, and no rank it was matched with
+ * explains it (a matched rank's waiting is the straggler rule's): the
+ * peers it waits for are not in the analysis.  At stake: the wait.
+ */
+static int eval_comm_wait(const struct report_rank *r, const double *t, struct arena *a,
+			  struct finding *f)
+{
+	const struct report_gpu *g = &r->gpu;
+	double share;
+
+	(void)a;
+	if (!r->analysed || !g->has_wait || !g->wait_from_tasks || g->comm_ns <= 0 ||
+	    r->span_ns <= 0)
+		return NO_INPUTS;
+	share = (double)g->comm_wait_ns / (double)g->comm_ns;
+	if (r->has_clock || !(share > t[0]) || !((double)g->comm_wait_ns > t[1] * (double)r->span_ns))
+		return QUIET;
+	f->value = share;
+	f->threshold = t[0];
+	f->impact_ns = (double)g->comm_wait_ns;
+	f->basis = "time inside collectives not moving data";
+	f->e.wait_ns = (double)g->comm_wait_ns;
+	f->e.comm_ns = (double)g->comm_transfer_ns;
+	return FIRES;
+}
+
+static void msg_comm_wait(struct text *t, const struct finding *f)
+{
+	char v[METRIC_FMT_MAX], w[METRIC_FMT_MAX], x[METRIC_FMT_MAX];
+	const char *coll = vendor_words(f->e.vendor)->collectives;
+
+	snprintf(t->m, sizeof(t->m),
+		 "%s wait%s %s inside %s%scollectives for %s peers (%s of %s communication "
+		 "time); only %s of it moves data.",
+		 t->where, t->plural ? "" : "s", FMT(w, f->e.wait_ns, UNIT_NS), coll ? coll : "", coll ? " " : "",
+		 t->plural ? "their" : "its", FMT(v, f->value, UNIT_RATIO),
+		 t->plural ? "their" : "its", FMT(x, f->e.comm_ns, UNIT_NS));
+	snprintf(t->d, sizeof(t->d),
+		 "The waiting is for the other ranks of each collective to arrive, not the "
+		 "interconnect. Analyse every rank's trace together (vanalyze DIR) to name the "
+		 "rank the others wait for, then look at that rank's host: synchronising calls, "
+		 "CPU-bound steps, data loading, and its share of the work.");
+}
+
 /* How a metric of the straggler table reads in a sentence. */
 static const char *metric_words(const char *m)
 {
@@ -767,10 +814,13 @@ static void msg_straggler(struct text *t, const struct finding *f)
 
 	FMT(v, f->value, u);
 	if (f->e.delays && f->e.waiters) {
+		int one = strncmp(f->e.waiters, "ranks", 5) != 0;	/* "rank 0", "ranks 0-2" */
+
 		snprintf(t->m, sizeof(t->m),
-			 "%s hold%s the others back: %s wait %s of their communication time for %s.",
-			 t->where, t->plural ? "" : "s", f->e.waiters,
-			 FMT(x, f->e.wait_share, UNIT_RATIO), t->plural ? "them" : "it");
+			 "%s hold%s the others back: %s wait%s %s of %s communication time for %s.",
+			 t->where, t->plural ? "" : "s", f->e.waiters, one ? "s" : "",
+			 FMT(x, f->e.wait_share, UNIT_RATIO), one ? "its" : "their",
+			 t->plural ? "them" : "it");
 		snprintf(t->d, sizeof(t->d),
 			 "%s reach%s %s of %s collectives last; the other ranks wait %s for it in "
 			 "all, most at %s. Their long steps%s%s%s are that waiting. "
@@ -1265,6 +1315,13 @@ static const struct rule rules[] = {
 	    { "comm_overlap", 0.5, "fraction",
 	      "... and less than this share of it overlaps compute" } },
 	  eval_comm, msg_comm },
+	{ "comm-wait", "gpu.comm_wait_share", SEV_HIGH, 0,
+	  { { "comm_wait_share", 0.5, "fraction",
+	      "where the device records its collectives' own tasks (HCCL), the time inside "
+	      "collectives not moving data is above this share of communication time ..." },
+	    { "comm_wait_span", 0.05, "fraction",
+	      "... and above this share of the span, on a rank matched with no other" } },
+	  eval_comm_wait, msg_comm_wait },
 	{ "straggler", NULL, SEV_HIGH, 0, { { NULL, 0, NULL, NULL } }, NULL, msg_straggler },
 	{ "vae-decode-dominant", "phase:*.share", SEV_MEDIUM, 0,
 	  { { "vae_share", 0.3, "fraction",

@@ -363,6 +363,52 @@ static void test_comm(void)
 	report_release(&rep);
 }
 
+/*
+ * comm-wait: the rank's own HCCL tasks show it waiting; quiet at its
+ * thresholds, where the wait came from matching, and on a matched rank.
+ */
+static void test_comm_wait(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	r->device.vendor = "ascend";
+	r->gpu.comm_ns = 100 * MS;
+	r->gpu.has_wait = 1;
+	r->gpu.wait_from_tasks = 1;
+	r->gpu.effective_utilization = 0.9;
+	r->gpu.comm_wait_ns = 50 * MS;		/* exactly half of comm: quiet */
+	r->gpu.comm_transfer_ns = 50 * MS;
+	CHECK_EQ_INT(run(&rep), 0);
+	r->gpu.comm_wait_ns = 50 * MS + 1000;
+	r->gpu.comm_transfer_ns = 50 * MS - 1000;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "comm-wait");
+	CHECK(s && !strcmp(s->metric, "gpu.comm_wait_share"));
+	CHECKF(has(s, "Rank 0 waits 50.0 ms inside HCCL collectives") && has(s, "vanalyze DIR") &&
+		       !has(s, "NVLink") && !has(s, "NCCL") && !has(s, "CUDA"),
+	       "%s %s", s ? s->message : "", s ? s->details : "");
+	CHECK_NEAR(s ? s->impact_ns : 0, 50e6 + 1000, 1e-6);
+	/* a small wait against the span (5 %): quiet */
+	r->gpu.comm_ns = 50 * MS;
+	r->gpu.comm_wait_ns = 50 * MS;
+	r->gpu.comm_transfer_ns = 0;
+	CHECK_EQ_INT(run(&rep), 0);
+	r->gpu.comm_ns = r->gpu.comm_wait_ns = 50 * MS + 1000;
+	CHECK_EQ_INT(run(&rep), 1);
+	/* matched with other ranks: the straggler rule speaks */
+	r->has_clock = 1;
+	CHECK_EQ_INT(run(&rep), 0);
+	r->has_clock = 0;
+	/* a wait from matching alone is not the rank's own measure */
+	r->gpu.wait_from_tasks = 0;
+	run(&rep);
+	CHECK(!find(&rep, "comm-wait"));
+	report_release(&rep);
+}
+
 /* Severity follows the time at stake: capped by its share, never above a larger finding's. */
 static void test_severity(void)
 {
@@ -878,12 +924,12 @@ static void test_opts(void)
 	suggest_opts_init(&o);
 	suggest_opts_init(&d);
 	/*
-	 * the table: 34 thresholds of 23 rules (15 of the older 13, one of
-	 * profile-window, two of each of the 9 idle-* rules), each named once,
-	 * at its default
+	 * the table: 36 thresholds of 24 rules (15 of the older 13, one of
+	 * profile-window, two of each of the 9 idle-* rules, two of comm-wait),
+	 * each named once, at its default
 	 */
-	CHECK_EQ_INT(suggest_nr_thresholds(), 34);
-	CHECK(suggest_threshold_at(34, NULL) == NULL);
+	CHECK_EQ_INT(suggest_nr_thresholds(), 36);
+	CHECK(suggest_threshold_at(36, NULL) == NULL);
 	for (size_t i = 0; i < suggest_nr_thresholds(); i++) {
 		const char *rule = NULL;
 		const struct suggest_threshold *t = suggest_threshold_at(i, &rule);
@@ -901,7 +947,7 @@ static void test_opts(void)
 			CHECKF(known, "%s", rule);
 		}
 	}
-	CHECK_EQ_INT(suggest_nr_rules, 24);
+	CHECK_EQ_INT(suggest_nr_rules, 25);
 
 	CHECK_EQ_INT(suggest_set(&o, "utilization", 0.7), 0);
 	CHECK(suggest_get(&o, "utilization", &v) == 0 && v == 0.7);
@@ -938,6 +984,7 @@ int main(void)
 	test_utilization();
 	test_launch_bound();
 	test_comm();
+	test_comm_wait();
 	test_severity();
 	test_stragglers();
 	test_incomplete();
