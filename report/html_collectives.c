@@ -179,17 +179,46 @@ static void ranks(struct page *p)
 	buf_adds(p->b, "</table></div>\n");
 }
 
+/*
+ * Without collectives matched across ranks, a device that records its
+ * collectives' own tasks (HCCL) still shows each rank's wait: say so and
+ * give the per-rank table.  0 when no rank has such a wait.
+ */
+static int own_waits(struct page *p)
+{
+	const struct report *r = p->r;
+	const char *coll = vendor_words_of_run(r)->collectives;
+
+	for (size_t i = 0; i < r->nr_ranks; i++)
+		if (r->ranks[i].gpu.wait_from_tasks) {
+			buf_printf(p->b, "<p>No collective matched across ranks, but the device "
+					 "records its %s%scollectives' own tasks: the time inside them "
+					 "that moves no data is waiting for peers this analysis does "
+					 "not have. Analyse every rank together to name the one they "
+					 "wait for.</p>\n",
+				   coll ? coll : "", coll ? " " : "");
+			if (!p->many)
+				ranks(p);
+			buf_adds(p->b, "</section>\n");
+			return 1;
+		}
+	return 0;
+}
+
 void html_collectives(struct page *p)
 {
 	const struct report *r = p->r;
+	int matched = r->straggler_rule && !strcmp(r->straggler_rule, "collectives");
 
 	buf_adds(p->b, "<section id=\"collectives\">\n<h2>Who waits for whom</h2>\n");
+	if (!matched && own_waits(p))
+		return;
 	if (r->nr_ranks < 2) {
 		buf_adds(p->b,
 			 "<p class=\"muted\">One rank: nobody to wait for.</p>\n</section>\n");
 		return;
 	}
-	if (!r->straggler_rule || strcmp(r->straggler_rule, "collectives")) {
+	if (!matched) {
 		buf_printf(p->b, "<p class=\"muted\">No collective matched across ranks, so "
 				 "waiting cannot be told from work; stragglers come from the %s "
 				 "rule (see Across ranks).</p>\n</section>\n",
