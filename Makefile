@@ -74,7 +74,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 ALL_TARGETS = $(PROGS) $(TOOLS)
 
-.PHONY: all check-build test demo bench fuzz golden install clean deps
+.PHONY: all check-build check-clang test demo bench fuzz golden install clean deps
 # Test objects are intermediate files to make; kept, so that a second
 # 'make test' relinks and recompiles nothing that has not changed.
 .SECONDARY:
@@ -145,8 +145,17 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory check-build
 	@$(MAKE) --no-print-directory check-build SANITIZE=address,undefined CFLAGS="-O1 -g"
+	@$(MAKE) --no-print-directory check-clang
 	@$(MAKE) --no-print-directory fuzz-build
 	@tests/run.sh build build-san
+
+# The other compiler: everything builds warning-free with clang too, and its
+# unit tests pass (a compiler's own reading of the same C, not a second run).
+check-clang:
+	@$(MAKE) --no-print-directory check-build CC=clang BUILD=build-clang
+	@for t in $(UNIT_BIN:$(BUILD)/%=build-clang/%); do \
+		$$t >/dev/null 2>&1 || { echo "clang build: $$t failed" >&2; exit 1; }; \
+	done; echo "clang build: $(words $(UNIT_BIN)) unit tests passed"
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -184,6 +193,6 @@ install: all
 	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-clang build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

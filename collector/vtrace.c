@@ -166,6 +166,7 @@ static inline int64_t now_ns(clockid_t clk)
 }
 
 /* One line on stderr in one write(2), so it never interleaves. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
 {
 	char line[512];

@@ -53,7 +53,7 @@ static inline void buf_add(struct buf *b, const void *p, size_t n)
 void buf_addc(struct buf *b, char c);
 void buf_adds(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* Drop the content, keep the memory. */
 void buf_reset(struct buf *b);
