@@ -13,9 +13,15 @@ idle attribution can be tested on real CUDA traces (testdata/gpu/):
   pipeline    the whole pipeline in steady state (text encoder, denoising
               steps over blocks, eager and SDPA attention, VAE decode)
   compile     the first calls of a torch.compile'd block (Inductor, Triton)
+  modules     the eager-attention DiT with Python frames and nn.Module
+              names (with_stack, with_modules): what launched each kernel
+  shapes      one call of each operator family the performance model knows
+              (GEMMs, SDPA causal and GQA, convolutions, norms, element-wise),
+              in bf16, fp16 and fp32, with_flops for Kineto's own count
 
-Usage: record_gpu_traces.py OUTDIR   (writes NAME.trace.json.gz and
-NAME-meta.json per scenario). Needs torch with CUDA; shapes are recorded.
+Usage: record_gpu_traces.py OUTDIR [SCENARIO...]  (writes NAME.trace.json.gz
+and NAME-meta.json per scenario; all of them without SCENARIO). Needs torch
+with CUDA; shapes are recorded.
 """
 import gzip, json, os, shutil, sys, time
 
@@ -297,8 +303,101 @@ def scenario_compile():
     save(prof, "compile", planted="compile")
 
 
+def scenario_modules():
+    dit = DiT(layers=2, eager=True).to(DEV, DTYPE)
+    x = torch.randn(1, TOKENS // 4, DIM, device=DEV, dtype=DTYPE)
+    with torch.no_grad():
+        dit(x)
+    torch.cuda.synchronize()
+    def ready(p):
+        save(p, "modules", profiled_steps=2,
+             planted="none (eager bmm + softmax + bmm inside EagerAttention)")
+
+    sched = schedule(wait=1, warmup=1, active=2, repeat=1)
+    with profile(activities=ACT, schedule=sched, on_trace_ready=ready, record_shapes=True,
+                 with_stack=True, with_modules=True) as prof:
+        for i in range(4):
+            with torch.no_grad(), record_function("denoise_step_%d" % i):
+                dit(x)
+            torch.cuda.synchronize()
+            prof.step()
+
+
+def scenario_shapes():
+    def run(name, fn):
+        try:
+            with record_function(name):
+                fn()
+        except Exception as e:  # an operator this torch or GPU lacks
+            print("shapes: %s skipped: %s" % (name, e), flush=True)
+
+    def calls():
+        for dt in (torch.bfloat16, torch.float16, torch.float32):
+            t = str(dt).split(".")[1]
+            a = torch.randn(4096, 1024, device=DEV, dtype=dt)
+            w = torch.randn(1024, 2816, device=DEV, dtype=dt)
+            bias = torch.randn(2816, device=DEV, dtype=dt)
+            run("mm_" + t, lambda: torch.mm(a, w))
+            run("addmm_" + t, lambda: torch.addmm(bias, a, w))
+            run("linear_" + t, lambda: F.linear(a, w.t().contiguous(), bias))
+            q = torch.randn(16, 512, 64, device=DEV, dtype=dt)
+            k = torch.randn(16, 64, 512, device=DEV, dtype=dt)
+            c = torch.randn(16, 512, 512, device=DEV, dtype=dt)
+            run("bmm_" + t, lambda: torch.bmm(q, k))
+            run("baddbmm_" + t, lambda: torch.baddbmm(c, q, k))
+            run("matmul4d_" + t, lambda: torch.matmul(q.view(2, 8, 512, 64), k.view(2, 8, 64, 512)))
+            x2 = torch.randn(8, 64, 64, 64, device=DEV, dtype=dt)
+            w2 = torch.randn(128, 64, 3, 3, device=DEV, dtype=dt)
+            run("conv2d_" + t, lambda: F.conv2d(x2, w2, padding=1))
+            x3 = torch.randn(1, 16, 8, 64, 64, device=DEV, dtype=dt)
+            w3 = torch.randn(32, 16, 3, 3, 3, device=DEV, dtype=dt)
+            run("conv3d_" + t, lambda: F.conv3d(x3, w3, padding=1))
+            if dt != torch.float32:
+                qs = torch.randn(2, 16, 1024, 64, device=DEV, dtype=dt)
+                ks = torch.randn(2, 4, 1024, 64, device=DEV, dtype=dt)
+                run("sdpa_" + t, lambda: F.scaled_dot_product_attention(qs, qs, qs))
+                run("sdpa_causal_" + t,
+                    lambda: F.scaled_dot_product_attention(qs, qs, qs, is_causal=True))
+                run("sdpa_gqa_" + t,
+                    lambda: F.scaled_dot_product_attention(qs, ks, ks, enable_gqa=True))
+            h = torch.randn(4096, 1024, device=DEV, dtype=dt)
+            run("layer_norm_" + t, lambda: F.layer_norm(h, (1024,)))
+            run("group_norm_" + t, lambda: F.group_norm(x2, 8))
+            run("softmax_" + t, lambda: torch.softmax(h, dim=-1))
+            run("gelu_" + t, lambda: F.gelu(h))
+            run("add_" + t, lambda: h + h)
+        if hasattr(torch, "float8_e4m3fn") and torch.cuda.get_device_capability() >= (8, 9):
+            a8 = torch.randn(4096, 1024, device=DEV).to(torch.float8_e4m3fn)
+            b8 = torch.randn(2816, 1024, device=DEV).to(torch.float8_e4m3fn).t()
+            one = torch.ones((), device=DEV)
+            run("scaled_mm_fp8", lambda: torch._scaled_mm(a8, b8, scale_a=one, scale_b=one,
+                                                          out_dtype=torch.bfloat16))
+        torch.cuda.synchronize()
+
+    calls()  # warm-up: cuBLAS handles and kernels chosen before the trace
+    with profile(activities=ACT, record_shapes=True, with_flops=True) as prof:
+        with torch.no_grad():
+            calls()
+    save(prof, "shapes", planted="none (one call per operator and dtype)")
+
+
+SCENARIOS = ("startup", "dataloader", "hostprep", "sync", "launch", "capture", "pipeline",
+             "compile", "modules", "shapes")
+
+
 def main():
     torch.manual_seed(0)
+    only = sys.argv[2:]
+    for name in only:
+        if name not in SCENARIOS:
+            sys.exit("unknown scenario %r (one of %s)" % (name, ", ".join(SCENARIOS)))
+    if only:
+        for name in only:
+            if name in ("modules", "shapes"):
+                globals()["scenario_" + name]()
+            else:
+                sys.exit("%s: run it with the others (no SCENARIO)" % name)
+        return
     enc, dit, vae = scenario_startup()
     scenario_dataloader(enc, dit, vae)
     scenario_hostprep(enc, dit, vae)
@@ -310,6 +409,8 @@ def main():
         scenario_compile()
     except Exception as e:  # Inductor needs a host compiler; the rest stands
         print("compile scenario failed:", e, flush=True)
+    scenario_modules()
+    scenario_shapes()
 
 
 if __name__ == "__main__":
