@@ -47,6 +47,10 @@ static const char usage[] =
 	"              .trace.json.gz)\n"
 	"  -h, --help  this text\n"
 	"\n"
+	"Exit status: 0 when the file was read to its end; 1 when it is cut off or\n"
+	"lacks its end record (what it holds is still exported, with a warning and\n"
+	"\"complete\": false), or could not be read or written; 2 for a usage error.\n"
+	"\n"
 	"vanalyze DIR reads a .vtr and its export under the default name (or\n"
 	"STEM.json, STEM.json.gz, STEM.trace.json beside STEM.vtr) once, from the\n"
 	".vtr; an export under another name in DIR would be a second copy of the\n"
@@ -356,5 +360,6 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	free(out_alloc);
-	return EXIT_OK;
+	/* written, but events were lost: scripts must see it, as with vanalyze */
+	return rc ? EXIT_FAIL : EXIT_OK;
 }
