@@ -31,6 +31,7 @@
 struct export {
 	const char *path;		/* the final name */
 	char *tmp;			/* what is written: a fresh path.tmp.XXXXXX */
+	int guard;			/* its sigclean.h handle */
 	FILE *f;			/* plain output, or NULL */
 	gzFile gz;			/* gzip output, or NULL */
 	struct buf out;
@@ -171,16 +172,20 @@ static int export_open(struct export *x, const char *path)
 		x->f = stdout;
 		return 0;
 	}
-	if ((fd = outfile_open_tmp(path, &x->tmp, &x->err)) < 0)
+	if ((fd = outfile_open_tmp(path, &x->tmp, &x->guard, &x->err)) < 0)
 		return -1;
 	if (n > 3 && !strcmp(path + n - 3, ".gz"))
 		x->gz = gzdopen(fd, "wb6");
 	else
 		x->f = fdopen(fd, "wb");
 	if (!x->gz && !x->f) {
+		int e = errno;
+
 		close(fd);
+		outfile_end_tmp(x->tmp, x->guard, NULL);
+		x->tmp = NULL;
 		return err_set(&x->err, -1, "cannot write '%s': %s", path,
-			       errno ? strerror(errno) : "out of memory");
+			       e ? strerror(e) : "out of memory");
 	}
 	return 0;
 }
@@ -206,13 +211,9 @@ static int export_close(struct export *x, int keep)
 		if ((ferror(x->f) | fclose(x->f)) && !rc)
 			rc = export_fail(x);
 	}
-	if (x->tmp) {
-		if (!rc && keep && rename(x->tmp, x->path))
-			rc = export_fail(x);
-		if (rc || !keep)
-			remove(x->tmp);
-	}
-	free(x->tmp);
+	if (x->tmp && outfile_end_tmp(x->tmp, x->guard, !rc && keep ? x->path : NULL) && !rc &&
+	    keep)
+		rc = export_fail(x);
 	buf_release(&x->out);
 	return rc || !keep ? -1 : 0;
 }

@@ -4,12 +4,18 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "sigclean.h"
+
+/* ".tmp.XXXXXX": what the temporary adds to the output's name. */
+#define TMP_SUFFIX 11
 
 /* Straight into an existing non-regular file: renaming over it would replace it. */
 static int write_through(const char *path, FILE *f, const void *data, size_t len,
@@ -39,16 +45,25 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-int outfile_open_tmp(const char *path, char **tmp, struct err *e)
+int outfile_open_tmp(const char *path, char **tmp, int *guard, struct err *e)
 {
 	static _Atomic unsigned long counter;
+	const char *slash = strrchr(path, '/');
+	size_t dir = slash ? (size_t)(slash - path) + 1 : 0, base = strlen(path) - dir;
 	size_t cap = strlen(path) + 48;
 	struct timespec now;
 	int fd = -1;
 
+	*guard = -1;
 	*tmp = malloc(cap);
 	if (!*tmp)
 		return err_set(e, -1, "cannot write '%s': out of memory", path);
+	/*
+	 * The temporary is a name in the output's directory, so a name of up
+	 * to NAME_MAX bytes must leave room for the suffix: the base is cut.
+	 */
+	if (base + TMP_SUFFIX > NAME_MAX)
+		base = NAME_MAX - TMP_SUFFIX;
 	clock_gettime(CLOCK_REALTIME, &now);
 	/*
 	 * mkstemp's idea with open's mode: a fresh name that O_CREAT | O_EXCL
@@ -59,7 +74,7 @@ int outfile_open_tmp(const char *path, char **tmp, struct err *e)
 		unsigned long x = (unsigned long)now.tv_nsec ^ (unsigned long)getpid() << 20 ^
 				  atomic_fetch_add(&counter, 1) * 0x9e3779b9ul;
 
-		snprintf(*tmp, cap, "%s.tmp.%06lx", path, x & 0xfffffful);
+		snprintf(*tmp, cap, "%.*s.tmp.%06lx", (int)(dir + base), path, x & 0xfffffful);
 		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd < 0 && errno != EEXIST)
 			break;
@@ -69,8 +84,22 @@ int outfile_open_tmp(const char *path, char **tmp, struct err *e)
 		err_set(e, -1, "cannot write '%s': %s", path, strerror(errno));
 		free(*tmp);
 		*tmp = NULL;
+		return -1;
 	}
+	*guard = sigclean_add(*tmp);
 	return fd;
+}
+
+int outfile_end_tmp(char *tmp, int guard, const char *path)
+{
+	int rc = path ? rename(tmp, path) : unlink(tmp), saved = errno;
+
+	if (rc && path)
+		unlink(tmp);
+	sigclean_del(guard);	/* after: a kill between the two removes nothing of ours */
+	free(tmp);
+	errno = saved;
+	return rc;
 }
 
 int outfile_write(const char *path, const void *data, size_t len, struct err *e)
@@ -78,7 +107,7 @@ int outfile_write(const char *path, const void *data, size_t len, struct err *e)
 	struct stat st;
 	char *tmp;
 	FILE *f;
-	int fd, saved, rc;
+	int fd, saved, rc, guard;
 
 	if (strcmp(path, "-") == 0)
 		return write_through("standard output", stdout, data, len, e);
@@ -92,7 +121,7 @@ int outfile_write(const char *path, const void *data, size_t len, struct err *e)
 			rc = err_set(e, -1, "cannot write '%s': %s", path, strerror(errno));
 		return rc;
 	}
-	fd = outfile_open_tmp(path, &tmp, e);
+	fd = outfile_open_tmp(path, &tmp, &guard, e);
 	if (fd < 0)
 		return -1;
 	if (write_all(fd, data, len)) {
@@ -104,14 +133,10 @@ int outfile_write(const char *path, const void *data, size_t len, struct err *e)
 		saved = errno;
 		goto fail;
 	}
-	if (rename(tmp, path)) {
-		saved = errno;
-		goto fail;
-	}
-	free(tmp);
+	if (outfile_end_tmp(tmp, guard, path))
+		return err_set(e, -1, "cannot write '%s': %s", path, strerror(errno));
 	return 0;
 fail:
-	unlink(tmp);
-	free(tmp);
+	outfile_end_tmp(tmp, guard, NULL);
 	return err_set(e, -1, "cannot write '%s': %s", path, strerror(saved));
 }

@@ -44,6 +44,20 @@ expect_rc link 0
 check out.json 'r["schema"] == "vtrace.report/1"' "the report replaced the link"
 echo "pass: links planted at PATH.tmp and PATH are never followed"
 
+# --- issue 35: output names of up to NAME_MAX bytes ---------------------------
+# The temporary beside PATH was PATH.tmp.XXXXXX, 11 bytes longer than PATH's
+# last part: names of 245 to 255 bytes could not be written.
+for n in 245 255; do
+	long=$(head -c $((n - 5)) /dev/zero | tr '\0' x).json
+	va "long$n" --json "$long" "$A"
+	expect_rc "long$n" 0
+	check "$long" 'r["schema"] == "vtrace.report/1"' "a report named with $n bytes"
+	rm "$long"
+done
+left=$(ls -A | grep -E '^xxx.*\.tmp' || true)
+[ -z "$left" ] || die "temporary files left behind: $left"
+echo "pass: output names of 245 and 255 bytes"
+
 # --- 9: standard output errors --------------------------------------------------
 va ref --json ref.report "$A"
 for p in vanalyze vaggregate vcompare; do
@@ -59,3 +73,65 @@ for p in vanalyze vaggregate vcompare; do
 	no_line pipe.err 'cannot write' "a closed pipe is no error to report"
 done
 echo "pass: writing standard output to /dev/full exits 1 (vcompare 2) with a message"
+
+# --- issue 35: a kill leaves no temporary behind --------------------------------
+# gnuplot's chart directory: a gnuplot that never ends holds vanalyze --html
+# while the directory is full; the output's temporary: vtrace-export reading
+# a FIFO that gives it a header and no more holds its PATH.tmp.XXXXXX open.
+# Each is killed there by SIGTERM, SIGINT and SIGHUP: the program dies of the
+# signal and leaves nothing.
+mkdir -p fakebin
+printf '#!/bin/sh\nexec sleep 60\n' >fakebin/gnuplot
+chmod +x fakebin/gnuplot
+"$VT_BUILD/tests/collector_demo" vtrout demo 2>/dev/null || die "collector_demo"
+python3 - "$VANALYZE" "$A" "$VT_BUILD/vtrace-export" vtrout/demo-rank0.vtr <<'PY' || die "a kill left temporaries (lines above)"
+import glob, os, signal, struct, subprocess, sys, time
+vanalyze, trace, export, vtr = sys.argv[1:]
+bad = []
+
+def wait_for(pattern):
+    for _ in range(400):
+        if glob.glob(pattern):
+            return True
+        time.sleep(0.025)
+    return False
+
+for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    name = signal.Signals(sig).name
+    # the chart directory
+    tmpd = os.path.abspath("tmp-" + name)
+    os.makedirs(tmpd)
+    env = dict(os.environ, TMPDIR=tmpd, PATH=os.path.abspath("fakebin") + ":" + os.environ["PATH"])
+    p = subprocess.Popen([vanalyze, "-q", "--html", "k.html", trace], env=env,
+                         stderr=subprocess.DEVNULL)
+    if not wait_for(tmpd + "/vtrace-charts.*/plot.gp"):
+        bad.append("%s: vanalyze never reached gnuplot" % name)
+    p.send_signal(sig)
+    rc = p.wait()
+    if rc != -sig:
+        bad.append("%s: vanalyze exit %d, not killed by the signal" % (name, rc))
+    if os.listdir(tmpd):
+        bad.append("%s: left in TMPDIR: %s" % (name, os.listdir(tmpd)))
+    # the output's temporary
+    fifo = "in-%s.vtr" % name
+    os.mkfifo(fifo)
+    p = subprocess.Popen([export, fifo, "-o", "x-%s.json" % name], stderr=subprocess.DEVNULL)
+    data = open(vtr, "rb").read()
+    with open(fifo, "wb", buffering=0) as f:
+        # the header alone, and the FIFO held open: the second read waits
+        f.write(data[:struct.unpack_from("<I", data, 12)[0]])
+        if not wait_for("x-%s.json.tmp.*" % name):
+            bad.append("%s: vtrace-export made no temporary" % name)
+        time.sleep(0.1)
+        p.send_signal(sig)
+        rc = p.wait()
+    if rc != -sig:
+        bad.append("%s: vtrace-export exit %d, not killed by the signal" % (name, rc))
+    left = glob.glob("x-%s.json*" % name)
+    if left:
+        bad.append("%s: left behind: %s" % (name, left))
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
+echo "pass: SIGTERM, SIGINT and SIGHUP leave no temporary file or chart directory"
