@@ -333,6 +333,7 @@ int main(int argc, char **argv)
 		log_msg("out of memory");
 		return EXIT_FAIL;
 	}
+	outfile_input(in);
 	if (vtr_read_header(in, &h, &e)) {
 		log_error(in, &e);
 		free(out_alloc);

@@ -45,6 +45,47 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/*
+ * The inputs, as (device, inode): renaming over one would destroy what
+ * the run reads ('vanalyze --json T T').  Filled serially before writing.
+ */
+static struct {
+	dev_t dev;
+	ino_t ino;
+} *inputs;
+static size_t nr_inputs, cap_inputs;
+
+void outfile_input(const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-") || stat(path, &st))
+		return;
+	if (nr_inputs == cap_inputs) {
+		size_t cap = cap_inputs ? 2 * cap_inputs : 16;
+		void *p = realloc(inputs, cap * sizeof(*inputs));
+
+		if (!p)
+			return;	/* the check is lost, nothing else */
+		inputs = p;
+		cap_inputs = cap;
+	}
+	inputs[nr_inputs].dev = st.st_dev;
+	inputs[nr_inputs++].ino = st.st_ino;
+}
+
+static int is_input(const char *path)
+{
+	struct stat st;
+
+	if (!nr_inputs || stat(path, &st))
+		return 0;
+	for (size_t i = 0; i < nr_inputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			return 1;
+	return 0;
+}
+
 int outfile_open_tmp(const char *path, char **tmp, int *guard, struct err *e)
 {
 	static _Atomic unsigned long counter;
@@ -55,6 +96,9 @@ int outfile_open_tmp(const char *path, char **tmp, int *guard, struct err *e)
 	int fd = -1;
 
 	*guard = -1;
+	*tmp = NULL;
+	if (is_input(path))
+		return err_set(e, -1, "cannot write '%s': it is an input of this run", path);
 	*tmp = malloc(cap);
 	if (!*tmp)
 		return err_set(e, -1, "cannot write '%s': out of memory", path);
@@ -111,6 +155,8 @@ int outfile_write(const char *path, const void *data, size_t len, struct err *e)
 
 	if (strcmp(path, "-") == 0)
 		return write_through("standard output", stdout, data, len, e);
+	if (is_input(path))
+		return err_set(e, -1, "cannot write '%s': it is an input of this run", path);
 	/* A link to a non-regular file (/dev/null) is written through on purpose. */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		f = fopen(path, "wb");

@@ -18,6 +18,13 @@
 
 #include "log.h"
 
+/*
+ * Remember path (a file this run reads) as an input: outfile_write() and
+ * outfile_open_tmp() refuse to replace it, whatever name it goes by (the
+ * same device and inode).  Call before writing, from one thread.
+ */
+void outfile_input(const char *path);
+
 /* Returns 0, or -1 with *e filled ("cannot write 'PATH': No space left..."). */
 int outfile_write(const char *path, const void *data, size_t len, struct err *e);
 

@@ -58,6 +58,31 @@ left=$(ls -A | grep -E '^xxx.*\.tmp' || true)
 [ -z "$left" ] || die "temporary files left behind: $left"
 echo "pass: output names of 245 and 255 bytes"
 
+# --- issue 35: an output that is an input ----------------------------------------
+# 'vanalyze --json T T' replaced the trace with its report.  Whatever name the
+# input goes by (itself, a hard link), it is refused, exit 1, left as it was.
+cp "$A" T.json.gz
+cp "$A" keep.json.gz
+ln -f T.json.gz H.json.gz
+for out in T.json.gz H.json.gz; do
+	va "self-$out" --json "$out" T.json.gz
+	expect_rc "self-$out" 1
+	expect_line "self-$out.err" "^vanalyze: cannot write '$out': it is an input of this run$" "$out"
+	cmp -s T.json.gz keep.json.gz || die "--json $out replaced the trace"
+done
+va selfref --json ref.json T.json.gz
+cp ref.json keep.json
+vc selfcmp --json ref.json ref.json ref.json
+[ "$(cat selfcmp.rc)" != 0 ] || die "vcompare --json BASE BASE NEW: exit 0"
+expect_line selfcmp.err "cannot write 'ref.json': it is an input of this run" "vcompare"
+cmp -s ref.json keep.json || die "vcompare --json replaced its base report"
+"$VT_BUILD/tests/collector_demo" vtrself demo 2>/dev/null || die "collector_demo"
+cp vtrself/demo-rank0.vtr keep.vtr
+run_as selfexp "$VT_BUILD/vtrace-export" vtrself/demo-rank0.vtr -o vtrself/demo-rank0.vtr
+expect_rc selfexp 1
+cmp -s vtrself/demo-rank0.vtr keep.vtr || die "vtrace-export -o IN replaced its input"
+echo "pass: an output that is an input is refused (vanalyze, vcompare, vtrace-export)"
+
 # --- 9: standard output errors --------------------------------------------------
 va ref --json ref.report "$A"
 for p in vanalyze vaggregate vcompare; do
