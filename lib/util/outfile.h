@@ -29,6 +29,14 @@ void outfile_input(const char *path);
 int outfile_write(const char *path, const void *data, size_t len, struct err *e);
 
 /*
+ * The same for name inside the directory open as dfd, which messages call
+ * shown (the directory's path, then name): a directory opened once with
+ * O_NOFOLLOW stays the one written, whatever is renamed or linked meanwhile.
+ */
+int outfile_write_at(int dfd, const char *shown, const char *name, const void *data,
+		     size_t len, struct err *e);
+
+/*
  * Create the unique temporary for path: returns its descriptor and sets
  * *tmp to its name and *guard to its sigclean.h handle (a kill removes the
  * file), or -1 with *e filled.  The name fits wherever path does: when

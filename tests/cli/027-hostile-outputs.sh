@@ -83,6 +83,22 @@ expect_rc selfexp 1
 cmp -s vtrself/demo-rank0.vtr keep.vtr || die "vtrace-export -o IN replaced its input"
 echo "pass: an output that is an input is refused (vanalyze, vcompare, vtrace-export)"
 
+# --- issue 35: a link planted at DIR/tables ---------------------------------------
+# --out DIR wrote the CSV tables wherever a link at DIR/tables pointed.  Now
+# the tables directory is opened without following links: refused, exit 1,
+# nothing written behind the link.
+mkdir -p planted victimdir
+ln -s ../victimdir planted/tables
+va tables --no-charts --out planted "$A"
+expect_rc tables 1
+expect_line tables.err "^vanalyze: cannot write to 'planted/tables': not a directory \(a link is not followed\)$" \
+	"the link is named"
+[ -z "$(ls -A victimdir)" ] || die "tables written through a link: $(ls victimdir)"
+va tablesok --no-charts --out realout "$A"
+expect_rc tablesok 0
+[ -s realout/tables/kernels.csv ] || die "no tables in a plain --out directory"
+echo "pass: a link at DIR/tables is not followed"
+
 # --- 9: standard output errors --------------------------------------------------
 va ref --json ref.report "$A"
 for p in vanalyze vaggregate vcompare; do
