@@ -31,6 +31,31 @@ left=$(ls -A | grep -F '.tmp' || true)
 [ -z "$left" ] || die "temporary files left behind: $left"
 echo "pass: two writers of one path, 25 rounds: each time one whole page"
 
+# --- issue 35: concurrent writers of one --out directory ------------------------
+# Each file was renamed into place whole, but six runs at once left
+# report.json of one beside report.html of another.  A lock on the directory
+# makes them take turns: the files always come from one run.
+for i in $(seq 1 12); do
+	for k in 1 2 3; do
+		"$VANALYZE" -q --no-charts --out sameout "$A" 2>/dev/null &
+		"$VANALYZE" -q --no-charts --out sameout "$B" 2>/dev/null &
+	done
+	wait
+	python3 - sameout "$i" <<'PY' || die "concurrent --out (line above)"
+import csv, json, os, sys
+d, i = sys.argv[1], sys.argv[2]
+src = os.path.basename(json.load(open(d + "/report.json"))["ranks"][0]["source"])
+other = src.replace("rank0", "rankX").replace("rank1", "rank0").replace("rankX", "rank1")
+html = open(d + "/report.html", encoding="utf-8").read()
+ranks = open(d + "/tables/ranks.csv", encoding="utf-8").read()
+if src not in html or other in html or src not in ranks or other in ranks:
+    sys.exit("round %s: report.json of %s beside report.html or ranks.csv of another run" % (i, src))
+PY
+done
+left=$(ls -A sameout sameout/tables | grep -F '.tmp' || true)
+[ -z "$left" ] || die "temporary files left behind: $left"
+echo "pass: six writers of one --out directory, 12 rounds: each time one run's files"
+
 # --- 4: planted links ----------------------------------------------------------
 echo precious >victim
 ln -s victim out.json.tmp
