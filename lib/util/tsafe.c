@@ -75,7 +75,7 @@ int tsafe_unsafe_cp(unsigned cp)
 	return 0;
 }
 
-static unsigned decode(const unsigned char *p, size_t len)
+unsigned tsafe_utf8_decode(const unsigned char *p, size_t len)
 {
 	static const unsigned char lead_mask[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
 	unsigned cp = p[0] & lead_mask[len];
@@ -95,7 +95,7 @@ static const char *step(const unsigned char *p, size_t n, size_t *len)
 		return "\\0";
 	}
 	*len = k ? k : 1;
-	if (!k || tsafe_unsafe_cp(decode(p, k)))
+	if (!k || tsafe_unsafe_cp(tsafe_utf8_decode(p, k)))
 		return "?";
 	return NULL;
 }

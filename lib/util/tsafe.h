@@ -29,6 +29,9 @@
 /* The length of the valid UTF-8 sequence at s[0..n), or 0 when it is invalid. */
 size_t tsafe_utf8_len(const unsigned char *s, size_t n);
 
+/* The code point of the valid sequence s[0..len) (len from tsafe_utf8_len()). */
+unsigned tsafe_utf8_decode(const unsigned char *s, size_t len);
+
 /* Whether code point cp is one a terminal must not be given (see above). */
 int tsafe_unsafe_cp(unsigned cp);
 

@@ -51,7 +51,19 @@ expect_rc summary2 0
 va evilfile --json evil.report "$evil"
 expect_rc evilfile 1
 expect_line evilfile.err '^vanalyze: (warning: )?evil\?\[2J\?\?\.json: ' "the cut file is named, made safe"
-clean summary summary2 evilfile
+# JSON on standard output: the same characters as \u escapes, read back exactly
+va json --json - t.json
+expect_rc json 0
+python3 - json.out <<'PY' || die "the JSON report does not give the names back"
+import json, os, sys
+sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
+from hostile_inputs import TERMINAL
+names = {k["name"] for k in json.load(open(sys.argv[1]))["ranks"][0]["kernels"]}
+missing = set(TERMINAL) - names
+if missing:
+    sys.exit("kernel names not read back: %r" % sorted(missing))
+PY
+clean summary summary2 evilfile json
 echo "pass: vanalyze: names and file names reach the terminal made safe"
 
 gen termreport hostile.report out/report.json
