@@ -34,9 +34,19 @@ int render_out(const struct report *r, const char *dir, const struct render_opts
 	}
 	/* O_NOFOLLOW: a link planted at the name would make us create its target */
 	lock = open(path.data, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
-	if (lock < 0 || flock(lock, LOCK_EX)) {
-		err_set(err, -1, "cannot lock '%s': %s", path.data, strerror(errno));
+	if (lock < 0) {
+		err_set(err, -1, "cannot write '%s': %s", path.data, strerror(errno));
 		goto out;
+	}
+	while (flock(lock, LOCK_EX)) {
+		if (errno == EINTR)
+			continue;
+		/* a file system without locks (ENOLCK, EOPNOTSUPP): write unserialised */
+		if (errno != ENOLCK && errno != EOPNOTSUPP && errno != EINVAL) {
+			err_set(err, -1, "cannot lock '%s': %s", path.data, strerror(errno));
+			goto out;
+		}
+		break;
 	}
 	buf_reset(&path);
 	report_to_json(r, &json);
