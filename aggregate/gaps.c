@@ -48,9 +48,11 @@ int64_t gaps_report(const struct report *rep, int64_t world, const char *how)
 		}
 		if (r > next)
 			ranges_add_span(&missing, next, r - 1);
-		if (r + 1 > next)
-			next = r + 1;
-		if (i < rep->nr_ranks && !rep->ranks[i].complete)
+		if (i == rep->nr_ranks)
+			break;	/* r is world, which may be INT64_MAX: no r + 1 */
+		if (r >= next)
+			next = r + 1;	/* r < world */
+		if (!rep->ranks[i].complete)
 			ranges_add(&cut, r);
 	}
 	nr_missing = missing.count;

@@ -13,9 +13,9 @@
  *
  * Big files and gzip files are sniffed first: a reports directory may also
  * hold the traces themselves, gigabytes of JSON that should not be read
- * whole to learn that they are no report.  The writer puts "schema" first,
- * so such a file without "schema" at its start (report_sniff()) is
- * other JSON.  Smaller plain files are read whole at once, which gives the
+ * whole to learn that they are no report.  report_sniff() walks their
+ * top-level keys and stops at "traceEvents" (a trace, other JSON) or at
+ * "schema" (a report).  Smaller plain files are read whole at once, which gives the
  * reader's own message for other JSON.
  */
 #include "merge.h"
@@ -114,7 +114,7 @@ static void read_one(struct report *r, struct buf *text, const char *path, unsig
 		}
 		if (!found) {
 			res->rc = REPORT_READ_OTHER;
-			err_set(&res->err, -1, "not a vtrace report (no schema at its start)");
+			err_set(&res->err, -1, "not a vtrace report (no top-level \"schema\")");
 			goto out;
 		}
 	}

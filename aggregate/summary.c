@@ -27,7 +27,7 @@ static void stat_row(FILE *f, const struct report_stat *st)
 	fputc(' ', f);
 	term_value(f, st->stddev, u, 0, 10);
 	fputs("  ", f);
-	term_put_safe(f, shorten(cut, st->metric, (size_t)cols));
+	tsafe_put(f, shorten(cut, st->metric, (size_t)cols));
 	fputc('\n', f);
 }
 

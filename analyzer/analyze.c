@@ -22,6 +22,7 @@
 #include "metric.h"
 #include "rank.h"
 #include "sat.h"
+#include "tsafe.h"
 
 static void tally_init(struct tally *t)
 {
@@ -166,12 +167,14 @@ static void on_progress(void *ctx, int64_t done, int64_t size)
 	static __thread double last;
 	struct file_result *res = ctx;
 	double t = now_s();
+	char shown[256];	/* a progress line: a long path may be cut */
 
 	if (size <= 0 || t - last < 0.25)
 		return;
 	last = t;
+	tsafe_copy(shown, sizeof(shown), res->path);
 	fprintf(stderr, "\r%s: reading %s: %3d%% (%lld of %lld MB)\033[K", log_progname(),
-		res->path, (int)(100.0 * (double)done / (double)size), (long long)(done / 1000000),
+		shown, (int)(100.0 * (double)done / (double)size), (long long)(done / 1000000),
 		(long long)(size / 1000000));
 }
 

@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "grow.h"
 #include "log.h"
+#include "outfile.h"
 #include "trace_sniff.h"
 
 static void add(struct inputs *in, const char *path)
@@ -26,6 +27,7 @@ static void add(struct inputs *in, const char *path)
 		exit(EXIT_FAIL);
 	}
 	in->n++;
+	outfile_input(path);	/* never replaced by an output of this run */
 }
 
 static int ends_with(const char *s, const char *suffix)

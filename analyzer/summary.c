@@ -52,7 +52,7 @@ static int any_metric(const struct report *rep, const char *path)
 /* A name already cut to the columns left on the line, made safe. */
 static void put_name(FILE *f, const char *shown)
 {
-	term_put_safe(f, shown);
+	tsafe_put(f, shown);
 	fputc('\n', f);
 }
 
@@ -166,7 +166,7 @@ static void step_note(const struct out *o, const struct report *rep)
 		if (!rk->has_phases || !rk->steps.pattern || !rk->steps.nr_durations)
 			continue;
 		fputs("  (step: the median ", o->f);
-		term_putn_safe(o->f, rk->steps.pattern, 60);
+		tsafe_putn(o->f, rk->steps.pattern, 60);
 		fputs(" span)\n", o->f);
 		return;
 	}

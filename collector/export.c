@@ -31,6 +31,7 @@
 struct export {
 	const char *path;		/* the final name */
 	char *tmp;			/* what is written: a fresh path.tmp.XXXXXX */
+	int guard;			/* its sigclean.h handle */
 	FILE *f;			/* plain output, or NULL */
 	gzFile gz;			/* gzip output, or NULL */
 	struct buf out;
@@ -46,6 +47,10 @@ static const char usage[] =
 	"              standard output (default: FILE with .vtr replaced by\n"
 	"              .trace.json.gz)\n"
 	"  -h, --help  this text\n"
+	"\n"
+	"Exit status: 0 when the file was read to its end; 1 when it is cut off or\n"
+	"lacks its end record (what it holds is still exported, with a warning and\n"
+	"\"complete\": false), or could not be read or written; 2 for a usage error.\n"
 	"\n"
 	"vanalyze DIR reads a .vtr and its export under the default name (or\n"
 	"STEM.json, STEM.json.gz, STEM.trace.json beside STEM.vtr) once, from the\n"
@@ -167,16 +172,20 @@ static int export_open(struct export *x, const char *path)
 		x->f = stdout;
 		return 0;
 	}
-	if ((fd = outfile_open_tmp(path, &x->tmp, &x->err)) < 0)
+	if ((fd = outfile_open_tmp(path, &x->tmp, &x->guard, &x->err)) < 0)
 		return -1;
 	if (n > 3 && !strcmp(path + n - 3, ".gz"))
 		x->gz = gzdopen(fd, "wb6");
 	else
 		x->f = fdopen(fd, "wb");
 	if (!x->gz && !x->f) {
+		int e = errno;
+
 		close(fd);
+		outfile_end_tmp(x->tmp, x->guard, NULL);
+		x->tmp = NULL;
 		return err_set(&x->err, -1, "cannot write '%s': %s", path,
-			       errno ? strerror(errno) : "out of memory");
+			       e ? strerror(e) : "out of memory");
 	}
 	return 0;
 }
@@ -202,13 +211,9 @@ static int export_close(struct export *x, int keep)
 		if ((ferror(x->f) | fclose(x->f)) && !rc)
 			rc = export_fail(x);
 	}
-	if (x->tmp) {
-		if (!rc && keep && rename(x->tmp, x->path))
-			rc = export_fail(x);
-		if (rc || !keep)
-			remove(x->tmp);
-	}
-	free(x->tmp);
+	if (x->tmp && outfile_end_tmp(x->tmp, x->guard, !rc && keep ? x->path : NULL) && !rc &&
+	    keep)
+		rc = export_fail(x);
 	buf_release(&x->out);
 	return rc || !keep ? -1 : 0;
 }
@@ -328,6 +333,7 @@ int main(int argc, char **argv)
 		log_msg("out of memory");
 		return EXIT_FAIL;
 	}
+	outfile_input(in);
 	if (vtr_read_header(in, &h, &e)) {
 		log_error(in, &e);
 		free(out_alloc);
@@ -356,5 +362,6 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	free(out_alloc);
-	return EXIT_OK;
+	/* written, but events were lost: scripts must see it, as with vanalyze */
+	return rc ? EXIT_FAIL : EXIT_OK;
 }

@@ -41,7 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -1087,45 +1086,60 @@ static void name_copy(char *dst, size_t cap, const char *src)
 	dst[i] = '\0';
 }
 
+/* Candidates after the plain name: with the pid, then with the pid and a count. */
+#define FILE_TRIES 100
+
 /*
- * Open the file, taking an exclusive lock so that a fork or a second process
- * with the same settings never truncates a file that is being written: it
- * falls back to a name with its pid.
+ * Create the file; never open one that exists.  A name in use (a file of
+ * an earlier session or run, a parent's file after a fork, or anything
+ * planted there: a FIFO would block open() until a reader came, a device
+ * would take our bytes) is left alone and the next candidate is tried:
+ * NAME-rankR.vtr, NAME-rankR-pidP.vtr, NAME-rankR-pidP-2.vtr and so on.
+ * O_EXCL makes the test and the creation one step; O_NONBLOCK and the
+ * fstat() are for file systems that do not honour O_EXCL, so that open()
+ * cannot wait and only a regular file is written.
  */
 static int file_open(const char *dir, const char *name, int64_t rank)
 {
 	struct stat st;
-	int fd;
+	int fd = -1;
 
-	for (int with_pid = g.forked; with_pid < 2; with_pid++) {
+	for (int i = g.forked; i < FILE_TRIES; i++) {
 		size_t n = snprintf(g.path, sizeof(g.path), "%s/%s-rank%lld", dir, name,
 				    (long long)rank);
 
-		if (with_pid && n < sizeof(g.path))
+		if (i && n < sizeof(g.path))
 			n += snprintf(g.path + n, sizeof(g.path) - n, "-pid%d", (int)getpid());
+		if (i > 1 && n < sizeof(g.path))
+			n += snprintf(g.path + n, sizeof(g.path) - n, "-%d", i);
 		if (n < sizeof(g.path))
 			n += snprintf(g.path + n, sizeof(g.path) - n, ".vtr");
 		if (n >= sizeof(g.path))
 			return errno = ENAMETOOLONG, -1;
-		/* Never through a link planted at our name; the lock guards the rest. */
-		fd = open(g.path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-		if (fd < 0)
-			return -1;
-		if (!flock(fd, LOCK_EX | LOCK_NB))
+		fd = open(g.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+			  0666);
+		if (fd >= 0 || errno != EEXIST)
 			break;
-		close(fd);
-		fd = -1;
-		if (errno != EWOULDBLOCK)
-			return -1;
 	}
 	if (fd < 0)
-		return errno = EBUSY, -1;
-	/* Only a regular file is emptied: the name may be a device or a FIFO. */
-	if (fstat(fd, &st) || (S_ISREG(st.st_mode) && ftruncate(fd, 0))) {
-		close(fd);
 		return -1;
+	if (fstat(fd, &st))
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		goto fail;
 	}
+	if (fcntl(fd, F_SETFL, 0))	/* blocking again: the writer handles no EAGAIN */
+		goto fail;
 	return fd;
+fail:
+	{
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return -1;
 }
 
 /* CLOCK_REALTIME - CLOCK_MONOTONIC, from the tightest of a few brackets. */

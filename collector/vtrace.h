@@ -61,6 +61,12 @@ extern "C" {
  * rank may be -1 for "from the environment, else the default" ("." and the
  * program name, rank 0).  Returns 0 when recording (also when it already
  * was), -1 when it could not start (one line on stderr says why).
+ *
+ * The file is always a new one: an existing file (of an earlier run, or of
+ * this process before vt_shutdown()) is never truncated nor appended to,
+ * and whatever else holds the name (a FIFO, a device, a link) is never
+ * opened.  The name is then dir/name-rankR-pidP.vtr, or -pidP-2.vtr, -3 and
+ * so on up to 99; vt_path() says which.  vanalyze reads them all.
  */
 VT_API int vt_init(const char *dir, const char *name, int rank);
 

@@ -213,6 +213,7 @@ static int load_side(struct report *r, const char *arg, const struct analyze_opt
 		}
 	}
 	if (is_report(path.data, schema, sizeof(schema))) {
+		outfile_input(path.data);	/* --json or --markdown must not replace it */
 		rc = report_read_file(r, path.data, REPORT_READ_RUN, &e);
 		if (rc == REPORT_READ_OTHER || (rc == REPORT_READ_OK && !r->nr_ranks)) {
 			if (rc == REPORT_READ_OK)

@@ -4,8 +4,7 @@
  * Values are shown by the catalogue's formatter in their unit (metric_fmt());
  * the JSON keeps the raw numbers.
  * Trace strings (kernel and phase names inside metric names) are escaped
- * for markdown and JSON; the terminal gets them as valid UTF-8 with
- * control characters replaced.
+ * for markdown and JSON; the terminal gets them through tsafe.h.
  */
 #include "output.h"
 
@@ -13,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "esc.h"
 #include "jsonw.h"
 #include "shorten.h"
 #include "term.h"
@@ -52,15 +50,10 @@ static int shown(const struct row *r, const struct output_opts *o)
 	return o->all || r->verdict != V_SAME;
 }
 
-/* A trace-derived name on a terminal line of its own: valid UTF-8, no controls. */
+/* A trace-derived name on a terminal line of its own (tsafe.h). */
 static void term_name(struct buf *b, const char *s)
 {
-	size_t at = b->len;
-
-	esc_utf8(b, s, strlen(s));
-	for (size_t i = at; buf_ok(b) && i < b->len; i++)
-		if (b->data[i] == '\t' || b->data[i] == '\n')
-			b->data[i] = ' ';
+	tsafe_add(b, s, strlen(s));
 }
 
 /* The lines after the rows, as plain text: what was left out, and why. */
@@ -115,7 +108,7 @@ static void kernel_lines(struct buf *b, const char *what, const struct kernel_de
 }
 
 /*
- * A trace-derived string in a terminal column: valid UTF-8, no controls,
+ * A trace-derived string in a terminal column, made safe (tsafe.h),
  * padded to width (< 0: not padded).  A longer one gets a line of its own,
  * so that names that differ only in their middle (kernel template
  * arguments) stay apart.
@@ -126,10 +119,7 @@ static void term_str(FILE *f, const char *s, int width)
 	int len;
 
 	buf_init(&b);
-	esc_utf8(&b, s, strlen(s));
-	for (size_t i = 0; i < b.len; i++)
-		if (b.data[i] == '\t' || b.data[i] == '\n')
-			b.data[i] = ' ';
+	tsafe_add(&b, s, strlen(s));
 	len = (int)b.len;
 	if (width < 0) {
 		fprintf(f, "%.*s", len, b.data ? b.data : "");
@@ -190,22 +180,25 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 
 	for (size_t i = 0; i < c->nr_rows; i++)
 		nr_shown += shown(&c->rows[i], o);
-	fprintf(f, "vcompare: base %s, new %s (threshold %.3g%%, alpha %g)\n", o->base_name,
-		o->new_name, o->threshold * 100, o->alpha);
+	fputs("vcompare: base ", f);
+	tsafe_put(f, o->base_name);
+	fputs(", new ", f);
+	tsafe_put(f, o->new_name);
+	fprintf(f, " (threshold %.3g%%, alpha %g)\n", o->threshold * 100, o->alpha);
 	if (o->base_run && o->new_run) {
 		fputs("  base: ", f);
-		term_putn_safe(f, o->base_run, term_bytes(o->base_run, strlen(o->base_run), 72));
+		tsafe_putn(f, o->base_run, term_bytes(o->base_run, strlen(o->base_run), 72));
 		fputs("\n  new:  ", f);
-		term_putn_safe(f, o->new_run, term_bytes(o->new_run, strlen(o->new_run), 72));
+		tsafe_putn(f, o->new_run, term_bytes(o->new_run, strlen(o->new_run), 72));
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < o->nr_mismatch; i++) {
 		fputs("  differs: ", f);
-		term_putn_safe(f, o->mismatch[i], 40);
+		tsafe_putn(f, o->mismatch[i], 40);
 		fputs(" (", f);
-		term_putn_safe(f, o->mismatch_vals[2 * i], 40);
+		tsafe_putn(f, o->mismatch_vals[2 * i], 40);
 		fputs(" -> ", f);
-		term_putn_safe(f, o->mismatch_vals[2 * i + 1], 40);
+		tsafe_putn(f, o->mismatch_vals[2 * i + 1], 40);
 		fputs(")\n", f);
 	}
 	fputc('\n', f);
@@ -251,16 +244,24 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 }
 
 /*
- * A table cell: valid UTF-8, HTML-significant characters as entities (a
- * markdown renderer passes HTML through), markdown punctuation escaped,
- * and no line breaks or pipes that would end the cell.
+ * A table cell: made safe as for a terminal (tsafe.h: no controls, no bidi
+ * or invisible characters, and so no line breaks), HTML-significant
+ * characters as entities (a markdown renderer passes HTML through),
+ * markdown punctuation escaped, no pipes that would end the cell.
+ *
+ * An '@' goes in a code span: a PR comment would otherwise notify whoever
+ * a kernel named "@name" names.  GitHub finds mentions in the rendered
+ * text outside <code>, <pre> and links, so neither "\@" nor "&#64;" stops
+ * one (both render to a plain '@' first); a zero-width character after the
+ * '@' would, but is what tsafe strips elsewhere and breaks a copied name.
+ * "`@`name" renders as the name, copies as it, and notifies nobody.
  */
 static void md_cell(struct buf *out, const char *s)
 {
 	struct buf b;
 
 	buf_init(&b);
-	esc_utf8(&b, s, strlen(s));
+	tsafe_add(&b, s, strlen(s));
 	for (size_t i = 0; i < b.len; i++) {
 		char ch = b.data[i];
 
@@ -268,9 +269,7 @@ static void md_cell(struct buf *out, const char *s)
 		case '<': buf_adds(out, "&lt;"); break;
 		case '>': buf_adds(out, "&gt;"); break;
 		case '&': buf_adds(out, "&amp;"); break;
-		case '\n':
-		case '\r':
-		case '\t': buf_addc(out, ' '); break;
+		case '@': buf_adds(out, "`@`"); break;
 		case '|':
 		case '\\':
 		case '`':

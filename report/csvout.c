@@ -12,12 +12,14 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <csv.h>
 
@@ -423,10 +425,19 @@ static const struct {
 int render_csv(const struct report *r, const char *dir, struct err *err)
 {
 	struct buf path, out;
-	int rc = 0;
+	int rc = 0, dfd;
 
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return err_set(err, -1, "cannot create directory '%s': %s", dir, strerror(errno));
+	/*
+	 * Opened once, never through a link: one planted at DIR/tables would
+	 * send the tables wherever it points.  Written relative to it.
+	 */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return err_set(err, -1, "cannot write to '%s': %s", dir,
+			       errno == ELOOP || errno == ENOTDIR ? "not a directory (a link is not "
+								   "followed)" : strerror(errno));
 	buf_init(&path);
 	buf_init(&out);
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && !rc; i++) {
@@ -437,8 +448,10 @@ int render_csv(const struct report *r, const char *dir, struct err *err)
 		if (!buf_ok(&path) || !buf_ok(&out))
 			rc = err_set(err, -1, "out of memory writing '%s'", tables[i].name);
 		else
-			rc = outfile_write(path.data, out.len ? out.data : "", out.len, err);
+			rc = outfile_write_at(dfd, path.data, tables[i].name,
+					      out.len ? out.data : "", out.len, err);
 	}
+	close(dfd);
 	buf_release(&path);
 	buf_release(&out);
 	return rc;

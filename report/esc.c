@@ -5,40 +5,6 @@
 
 static const char replacement[] = "\xef\xbf\xbd";	/* U+FFFD */
 
-size_t esc_utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	unsigned cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and code points past U+10FFFF */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 /* Append s[0..n) as valid UTF-8; html: also escape markup characters. */
 static void clean(struct buf *out, const char *s, size_t n, int html)
 {
@@ -47,7 +13,7 @@ static void clean(struct buf *out, const char *s, size_t n, int html)
 
 	while (i < n) {
 		unsigned c = p[i];
-		size_t len = esc_utf8_len(p + i, n - i);
+		size_t len = tsafe_utf8_len(p + i, n - i);
 		const char *rep = NULL;
 
 		if (c == 0xc0 && i + 1 < n && p[i + 1] == 0x80) {

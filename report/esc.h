@@ -14,14 +14,12 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "tsafe.h"	/* tsafe_utf8_len() */
 
 /* Valid UTF-8, nothing else changed (for CSV fields before libcsv quotes them). */
 void esc_utf8(struct buf *out, const char *s, size_t n);
 
 /* HTML text or a quoted attribute value: & < > " ' become entities. */
 void esc_html(struct buf *out, const char *s);
-
-/* The length of the valid UTF-8 sequence at s[0..n), or 0 when it is invalid. */
-size_t esc_utf8_len(const unsigned char *s, size_t n);
 
 #endif

@@ -23,6 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sigclean.h"
+
 extern char **environ;
 
 #define STDERR_KEEP 4096	/* bytes of gnuplot's stderr kept for the message */
@@ -50,6 +52,58 @@ static void quoted(struct buf *b, const char *s)
 	buf_addc(b, '\'');
 }
 
+/* dir/<prefix>N<suffix> (n < 0: no N) into out[0..cap) with no stdio: for the signal handler. */
+static void name_at(char *out, size_t cap, const char *dir, const char *prefix, int n,
+		    const char *suffix)
+{
+	char digits[12];
+	size_t k = 0, d = 0;
+
+	while (n >= 0 && d < sizeof(digits)) {
+		digits[d++] = (char)('0' + n % 10);
+		if (!(n /= 10))
+			break;
+	}
+	for (const char *p = dir; *p && k + 1 < cap; p++)
+		out[k++] = *p;
+	for (const char *p = "/"; *p && k + 1 < cap; p++)
+		out[k++] = *p;
+	for (const char *p = prefix; *p && k + 1 < cap; p++)
+		out[k++] = *p;
+	while (d && k + 1 < cap)
+		out[k++] = digits[--d];
+	for (const char *p = suffix; *p && k + 1 < cap; p++)
+		out[k++] = *p;
+	out[k] = '\0';
+}
+
+/*
+ * What gnuplot_release() removes, async-signal-safe (sigclean.h): every
+ * name the directory can hold is known, so no listing.  gnuplot itself may
+ * be writing a chart: it is killed first.
+ */
+static void on_kill(void *arg)
+{
+	const struct gnuplot *g = arg;
+	char path[sizeof(g->dir) + 32];
+
+	if (g->child > 0) {	/* it would go on writing charts into the directory */
+		kill(g->child, SIGKILL);
+		waitpid(g->child, NULL, 0);
+	}
+	for (int i = 0; i < g->nr_charts; i++) {
+		name_at(path, sizeof(path), g->dir, "c", i, ".svg");
+		unlink(path);
+	}
+	for (int i = 0; i < g->nr_data; i++) {
+		name_at(path, sizeof(path), g->dir, "d", i, ".dat");
+		unlink(path);
+	}
+	name_at(path, sizeof(path), g->dir, "plot", -1, ".gp");
+	unlink(path);
+	rmdir(g->dir);
+}
+
 int gnuplot_init(struct gnuplot *g)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -66,6 +120,7 @@ int gnuplot_init(struct gnuplot *g)
 		g->dir[0] = '\0';
 		return -1;
 	}
+	g->guard = sigclean_add_fn(on_kill, g);
 	buf_adds(&g->script, "set encoding utf8\ncd ");
 	quoted(&g->script, g->dir);
 	buf_addc(&g->script, '\n');
@@ -97,6 +152,7 @@ void gnuplot_release(struct gnuplot *g)
 			remove_file(g, "d%d.dat", i);
 		remove_file(g, "plot.gp");
 		rmdir(g->dir);
+		sigclean_del(g->guard);
 	}
 	for (int i = 0; g->svg && i < g->nr_charts; i++)
 		buf_release(&g->svg[i]);
@@ -239,6 +295,8 @@ int gnuplot_run(struct gnuplot *g)
 	if (write_new(script, g->script.data, g->script.len))
 		return err_set(&g->err, -1, "cannot write '%s': %s", script, strerror(errno));
 	rc = spawn(script, &pid, &fd);
+	if (!rc)
+		g->child = pid;
 	if (rc == ENOENT)
 		return err_set(&g->err, -1,
 			       "gnuplot not found (install gnuplot-nox); the report has no charts");
@@ -261,6 +319,7 @@ int gnuplot_run(struct gnuplot *g)
 			break;
 		}
 	}
+	g->child = 0;
 	stderr_line(&errtext, line, sizeof(line));
 	buf_release(&errtext);
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {

@@ -14,6 +14,7 @@
 #define VT_GNUPLOT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "buf.h"
 #include "log.h"
@@ -22,6 +23,8 @@ struct gnuplot {
 	char dir[4096];			/* the private directory; "" until made */
 	struct buf script;		/* commands; callers append plot lines */
 	int nr_charts, nr_data;
+	int guard;			/* sigclean.h handle: a kill removes dir */
+	pid_t child;			/* gnuplot while it runs, else 0 */
 	struct buf *svg;		/* per chart after gnuplot_run(); owned */
 	int ran;			/* 1: gnuplot ran and exited 0 */
 	struct err err;			/* why there are no charts */

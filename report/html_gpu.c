@@ -103,7 +103,7 @@ static void gp_label(struct buf *b, const char *shown)
 
 	buf_addc(b, '\'');
 	for (size_t i = 0; i < n;) {
-		size_t len = esc_utf8_len(u + i, n - i);
+		size_t len = tsafe_utf8_len(u + i, n - i);
 
 		if (len == 0 || (len == 1 && (u[i] < 0x20 || u[i] == 0x7f || u[i] == '%' || u[i] == '`')) ||
 		    (len == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)) {

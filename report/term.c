@@ -109,14 +109,14 @@ void term_wrap(FILE *f, const char *text, int first_indent, int indent, int widt
 			/* a word longer than a line: what fits, then the rest on the next */
 			size_t k = term_bytes(p, n, width - col > 0 ? width - col : room);
 
-			term_putn_safe(f, p, k);
+			tsafe_putn(f, p, k);
 			fprintf(f, "\n%*s", indent, "");
 			col = indent;
 			p += k;
 			n -= k;
 			w = term_cols(p, n);
 		}
-		term_putn_safe(f, p, n);
+		tsafe_putn(f, p, n);
 		col += w;
 		started = 1;
 		p += n;
@@ -127,28 +127,6 @@ void term_wrap(FILE *f, const char *text, int first_indent, int indent, int widt
 void term_fmt_ns(char *out, size_t n, int64_t ns)
 {
 	metric_fmt(out, n, (double)ns, UNIT_NS, 0);
-}
-
-void term_putn_safe(FILE *f, const char *s, size_t max)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strnlen(s, max), i = 0;
-
-	while (i < n) {
-		size_t len = esc_utf8_len(p + i, n - i);
-
-		if (p[i] == 0xc0 && i + 1 < n && p[i + 1] == 0x80) {
-			fputs("\\0", f);
-			len = 2;
-		} else if (len == 0 || (len == 1 && (p[i] < 0x20 || p[i] == 0x7f)) ||
-			   (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)) {
-			fputc('?', f);
-			len = len ? len : 1;
-		} else {
-			fwrite(p + i, 1, len, f);
-		}
-		i += len;
-	}
 }
 
 void term_run_line(FILE *f, const struct report *rep, const char *bold, const char *off,
@@ -162,16 +140,11 @@ void term_run_line(FILE *f, const struct report *rep, const char *bold, const ch
 	run_info_line(rep, &line, (size_t)(width > 0 ? width : 80));
 	if (buf_ok(&line) && line.len) {
 		fprintf(f, "%srun%s  ", bold, off);
-		term_putn_safe(f, line.data,
+		tsafe_putn(f, line.data,
 			       width > 5 ? term_bytes(line.data, line.len, width - 5) : line.len);
 		fputc('\n', f);
 	}
 	buf_release(&line);
-}
-
-void term_put_safe(FILE *f, const char *s)
-{
-	term_putn_safe(f, s, SIZE_MAX);
 }
 
 void term_value(FILE *f, double v, enum metric_unit u, unsigned flags, int width)

@@ -10,6 +10,7 @@
 
 #include "metric.h"
 #include "report.h"
+#include "tsafe.h"	/* every input string shown goes through it */
 
 int term_use_color(FILE *f);
 
@@ -20,7 +21,7 @@ int term_use_color(FILE *f);
 int term_width(FILE *f);
 
 /*
- * text (a trace string is part of it: shown safe, as term_put_safe()) as
+ * text (a trace string is part of it: shown safe, as tsafe_put()) as
  * lines of at most width columns, the first after first_indent columns
  * the caller printed, the others indented by indent spaces; a line breaks
  * at spaces (which it drops), words longer than a line are cut.  Ends
@@ -28,7 +29,7 @@ int term_width(FILE *f);
  */
 void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width);
 
-/* Columns of s[0..n): code points (term_putn_safe() writes one column each). */
+/* Columns of s[0..n): code points (tsafe_putn() writes one column each). */
 int term_cols(const char *s, size_t n);
 
 /* Bytes of s[0..n) holding at most cols code points. */
@@ -45,19 +46,11 @@ void term_fmt_ns(char *out, size_t n, int64_t ns);
 void term_stragglers(FILE *f, const struct report *rep, const char *bold, const char *off);
 
 /*
- * A trace string, at most max bytes of it: C0 and C1 controls, DEL and
- * invalid UTF-8 as '?' (a terminal would act on them: CSI is U+009B as
- * much as ESC '['), and the NUL that jscan keeps (C0 80) as "\0".
- */
-void term_putn_safe(FILE *f, const char *s, size_t max);
-
-/*
  * "run  NAME: DEVICE, world size N (backend), DATE; tags" (run_info.h),
  * one line cut to width columns, when rep->run was computed.
  */
 void term_run_line(FILE *f, const struct report *rep, const char *bold, const char *off,
 		   int width);
-void term_put_safe(FILE *f, const char *s);	/* all of s */
 
 /*
  * v in unit u (metric_fmt()), right-aligned in width columns: the µ and the

@@ -4,7 +4,7 @@
  * causes that matter most fit one screen; with details (--details), every
  * finding follows whole, wrapped at spaces, else one line says how to see
  * them.  Text from traces
- * (names inside messages) goes through term_putn_safe().
+ * (names inside messages) goes through tsafe_putn().
  */
 #include "term.h"
 
@@ -58,10 +58,10 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 		n = strlen(line);
 		if (term_cols(line, n) > w) {
 			n = term_bytes(line, n, w - 1);
-			term_putn_safe(f, line, n);
+			tsafe_putn(f, line, n);
 			fputs("\xe2\x80\xa6\n", f);
 		} else {
-			term_putn_safe(f, line, n);
+			tsafe_putn(f, line, n);
 			fputc('\n', f);
 		}
 	}

@@ -9,6 +9,10 @@
     hostile_inputs.py devices PATH N      [memory] events of N distinct device ids, 2 each
     hostile_inputs.py flood PATH N        N kernel names that share one string hash
     hostile_inputs.py schema PATH REPORT  REPORT with a NUL and more appended to its schema
+    hostile_inputs.py terminal PATH [SUFFIX]  kernels and phases named to act on a terminal
+                                          (TERMINAL), SUFFIX appended to each name
+    hostile_inputs.py termreport PATH REPORT  REPORT with TERMINAL strings as its schema
+                                          (PATH.schema) and ranks[].source (PATH)
 
 Only the standard library; every file is small to write and deterministic.
 """
@@ -79,6 +83,36 @@ def extreme(path):
 
 NAMES = ["", "ab\u0000cd", "ab\u0000ef", "ab", "=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)",
          "\tlead tab", "\rlead cr", "csi \u009b31m red \u009b0m", "c1 \u0085 nel"]
+
+
+# issue 35 (6): what a terminal would act on or hide: an OSC window title and a
+# clear screen, bidi overrides and isolates, invisible characters, C1 CSI, DEL,
+# a line separator, and an @mention for vcompare --markdown.
+TERMINAL = ["\u001b]0;pwned\u0007\u001b[2J", "rlo \u202e evil", "bom \ufeff x", "zw \u200b\u200d x",
+            "lri \u2066 x \u2069", "alm \u061c x", "del \u007f x", "csi \u009b31m x", "ls \u2028 x",
+            "tag \U000e0041 x", "@octocat ping"]
+
+
+def terminal(path, suffix):
+    evs = []
+    for i, n in enumerate(TERMINAL):
+        evs.append(ev(ph="X", cat="kernel", name=n + suffix, pid=0, tid=7, ts=10 * i, dur=5 + i,
+                      args={"stream": 7}))
+        evs.append(ev(ph="X", cat="user_annotation", name=n + suffix, pid=1, tid=1, ts=10 * i,
+                      dur=8))
+    # and a name that is not UTF-8 at all
+    evs.append(b'{"ph":"X","cat":"kernel","name":"bad \xff\xfe\xc2 x%s","pid":0,"tid":7,'
+               b'"ts":200,"dur":3,"args":{"stream":7}}' % suffix.encode())
+    write(path, trace(evs))
+
+
+def termreport(path, report):
+    r = json.load(open(report))
+    for i, rk in enumerate(r["ranks"]):
+        rk["source"] = TERMINAL[i % len(TERMINAL)] + " rank.json"
+    write(path, json.dumps(r).encode())
+    r["schema"] = TERMINAL[0] + "vtrace.report/1"
+    write(path + ".schema", json.dumps(r).encode())
 
 
 def names(path):
@@ -203,6 +237,10 @@ def main(argv):
         flood(path, int(argv[3]))
     elif cmd == "schema":
         schema(path, argv[3])
+    elif cmd == "terminal":
+        terminal(path, argv[3] if len(argv) > 3 else "")
+    elif cmd == "termreport":
+        termreport(path, argv[3])
     else:
         sys.exit("unknown subcommand " + cmd)
 

@@ -17,7 +17,9 @@
     vtrace.frames(16)
     vtrace.blocks(1)
 
-Each process writes DIR/NAME-rankR.vtr, which vanalyze reads directly and
+Each process writes a new DIR/NAME-rankR.vtr (NAME-rankR-pidP.vtr when that
+name is taken: an existing file is never overwritten; path() says which),
+which vanalyze reads directly and
 vtrace-export turns into Chrome trace JSON.  The environment (VTRACE_DIR,
 VTRACE_NAME, VTRACE_RANK or RANK, VTRACE_REGIONS, VTRACE_SAMPLE_MS,
 VTRACE_LIVE, VTRACE_TAGS="model=wan2.1,exp=a") configures it without code changes; see collector/vtrace.h.

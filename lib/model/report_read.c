@@ -957,46 +957,179 @@ out:
 	return rc;
 }
 
+/*
+ * The top-level keys of a JSON object, walked as the bytes come: values
+ * are skipped with a depth count and a string state, never parsed, so the
+ * walk is a few comparisons a byte in constant memory.  The first key that
+ * settles it wins: "schema" with a string value (a report; the writer puts
+ * it first, but a report with sorted keys has it after "ranks"), or
+ * "traceEvents" (a trace, whose events may hold a "schema" of their own).
+ */
+enum sniff_state {
+	S_START, S_KEY_OR_END, S_KEY, S_COLON, S_VALUE, S_SCHEMA, S_STR, S_NESTED, S_SCALAR,
+	S_NEXT, S_DONE,
+};
+
+struct sniff {
+	enum sniff_state st;
+	int esc;		/* the last byte of a string was a lone backslash */
+	int64_t depth;		/* of the value skipped: 1 is the top-level object's */
+	char key[16];		/* the key's first bytes; klen past the end: longer */
+	size_t klen;
+	char *schema;		/* the caller's, k bytes of n filled */
+	size_t n, k;
+	int found;		/* 1: a report */
+};
+
+static int sniff_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static int sniff_key_is(const struct sniff *s, const char *key)
+{
+	size_t n = strlen(key);
+
+	return s->klen == n && !memcmp(s->key, key, n);
+}
+
+/* Feed t[0..len); returns 1 once settled (s->found says how). */
+static int sniff_feed(struct sniff *s, const char *t, size_t len)
+{
+	for (size_t i = 0; i < len && s->st != S_DONE; i++) {
+		char c = t[i];
+
+		switch (s->st) {
+		case S_START:
+			if ((unsigned char)c == 0xef || (unsigned char)c == 0xbb ||
+			    (unsigned char)c == 0xbf || sniff_space(c))
+				break;	/* a BOM or blanks before the object */
+			s->st = c == '{' ? S_KEY_OR_END : S_DONE;
+			break;
+		case S_KEY_OR_END:
+			if (c == '"') {
+				s->st = S_KEY;
+				s->klen = 0;
+			} else if (!sniff_space(c) && c != ',') {
+				s->st = S_DONE;		/* '}' or not JSON: no report */
+			}
+			break;
+		case S_KEY:
+			if (s->esc) {
+				s->esc = 0;
+			} else if (c == '\\') {
+				s->esc = 1;
+			} else if (c == '"') {
+				s->st = S_COLON;
+				break;
+			}
+			if (s->klen < sizeof(s->key))
+				s->key[s->klen] = c;
+			s->klen++;
+			break;
+		case S_COLON:
+			if (c == ':')
+				s->st = S_VALUE;
+			else if (!sniff_space(c))
+				s->st = S_DONE;
+			break;
+		case S_VALUE:
+			if (sniff_space(c))
+				break;
+			if (sniff_key_is(s, "traceEvents")) {
+				s->st = S_DONE;
+			} else if (sniff_key_is(s, "schema") && c == '"') {
+				s->st = S_SCHEMA;
+			} else if (c == '"') {
+				s->st = S_STR;
+				s->depth = 1;
+			} else if (c == '{' || c == '[') {
+				s->st = S_NESTED;
+				s->depth = 2;
+			} else {
+				s->st = S_SCALAR;
+			}
+			break;
+		case S_SCHEMA:
+			if (!s->esc && c == '"') {
+				s->schema[s->k] = '\0';
+				s->found = 1;
+				s->st = S_DONE;
+				break;
+			}
+			s->esc = !s->esc && c == '\\';
+			if (s->k + 1 < s->n)
+				s->schema[s->k++] = (unsigned char)c < 0x20 ? '?' : c;
+			break;
+		case S_STR:
+			if (s->esc)
+				s->esc = 0;
+			else if (c == '\\')
+				s->esc = 1;
+			else if (c == '"')
+				s->st = s->depth == 1 ? S_NEXT : S_NESTED;
+			break;
+		case S_NESTED:
+			if (c == '"')
+				s->st = S_STR;
+			else if (c == '{' || c == '[')
+				s->depth++;
+			else if ((c == '}' || c == ']') && --s->depth == 1)
+				s->st = S_NEXT;
+			break;
+		case S_SCALAR:
+		case S_NEXT:
+			if (c == ',')
+				s->st = S_KEY_OR_END;
+			else if (c == '}')
+				s->st = S_DONE;
+			break;
+		case S_DONE:
+			break;
+		}
+	}
+	return s->st == S_DONE;
+}
+
+static void sniff_init(struct sniff *s, char *schema, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->schema = schema;
+	s->n = n;
+}
+
 int report_sniff_text(const char *t, size_t len, char *schema, size_t n)
 {
-	static const char key[] = "\"schema\"";
-	const char *p, *end;
-	size_t k = 0;
+	struct sniff s;
 
-	if (len > REPORT_SNIFF_HEAD)
-		len = REPORT_SNIFF_HEAD;
-	end = t + len;
-	p = len ? memmem(t, len, key, sizeof(key) - 1) : NULL;
-	if (!p || !n)
+	if (!n)
 		return 0;
-	for (p += sizeof(key) - 1; p < end && strchr(" \t\r\n", *p); p++)
-		;
-	if (p == end || *p++ != ':')
-		return 0;
-	while (p < end && strchr(" \t\r\n", *p))
-		p++;
-	if (p == end || *p++ != '"')
-		return 0;
-	for (; p < end && *p != '"' && k + 1 < n; p++)
-		schema[k++] = (unsigned char)*p < 0x20 ? '?' : *p;
-	schema[k] = '\0';
-	return 1;
+	sniff_init(&s, schema, n);
+	sniff_feed(&s, t, len);
+	return s.found;
 }
 
 int report_sniff(const char *path, char *schema, size_t n)
 {
 	gzFile f = gzopen(path, "rb");	/* plain files read through unchanged */
-	char *head = malloc(REPORT_SNIFF_HEAD);
+	char *chunk = malloc(REPORT_SNIFF_CHUNK);
 	int len = -1, rc = -1;
+	struct sniff s;
 
-	if (f && head)
-		len = gzread(f, head, REPORT_SNIFF_HEAD);
-	if (len >= 0)
-		rc = report_sniff_text(head, (size_t)len, schema, n);
+	sniff_init(&s, schema, n);
+	if (f && chunk && n) {
+		while ((len = gzread(f, chunk, REPORT_SNIFF_CHUNK)) > 0)
+			if (sniff_feed(&s, chunk, (size_t)len))
+				break;
+	}
+	if (len >= 0 && n)
+		rc = s.found;
+	else if (!n)
+		rc = 0;
 	else if (!errno)
 		errno = f ? EIO : ENOMEM;
 	if (f)
 		gzclose(f);
-	free(head);
+	free(chunk);
 	return rc;
 }

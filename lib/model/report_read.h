@@ -48,19 +48,22 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags,
 /* report_read() on a whole file (plain JSON; gzip is accepted too). */
 int report_read_file(struct report *r, const char *path, unsigned flags, struct err *err);
 
-/* How much of a file report_sniff() looks at: the writer puts "schema" first. */
-#define REPORT_SNIFF_HEAD (64u << 10)
+/* What report_sniff() reads at a time. */
+#define REPORT_SNIFF_CHUNK (64u << 10)
 
 /*
- * Whether path looks like a report without reading it whole: a directory
- * of reports may also hold traces of gigabytes.  Looks for a "schema" key
- * with a string value in the first REPORT_SNIFF_HEAD bytes of text (gzip
- * inflated) and copies the value into schema[0..n) (control bytes as '?').
- * Returns 1 when found, 0 when not, -1 when the file cannot be read (errno).
+ * Whether path is a report, without reading it whole: a directory of
+ * reports may also hold traces of gigabytes.  Walks the top-level keys of
+ * the text (gzip inflated) to the first that settles it: "schema" with a
+ * string value (a report: the value goes into schema[0..n), control bytes
+ * as '?') or "traceEvents" (a trace); the values between are skipped, not
+ * parsed.  A trace's "schema" keys inside its events, or a report whose
+ * keys are sorted, are told apart as they should be.  Returns 1 for a
+ * report, 0 for anything else, -1 when the file cannot be read (errno).
  */
 int report_sniff(const char *path, char *schema, size_t n);
 
-/* The same on text already in memory (at most its first REPORT_SNIFF_HEAD bytes). */
+/* The same on text already in memory. */
 int report_sniff_text(const char *t, size_t len, char *schema, size_t n);
 
 #endif

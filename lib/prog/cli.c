@@ -49,13 +49,15 @@ static const char *closest_option(const struct option *opts, const char *typed)
 
 int cli_usage_error(const char *fmt, ...)
 {
+	char msg[900];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", log_progname());
+	/* through log_msg(), which makes the argument quoted in it safe */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\ntry '%s --help'\n", log_progname());
+	log_msg("%s", msg);
+	fprintf(stderr, "try '%s --help'\n", log_progname());
 	return EXIT_USAGE;
 }
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tsafe.h"
+
 void jsonw_init(struct jsonw *w, struct buf *out, int compact)
 {
 	w->out = out;
@@ -79,37 +81,13 @@ void jsonw_arr_end(struct jsonw *w)
 	nest_end(w, ']');
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	uint32_t cp;
-
-	if (c < 0xc2 || c > 0xf4)
-		return 0;
-	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-	if (n < len)
-		return 0;
-	cp = c & (0x3f >> (len - 1));
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 void jsonw_escape(struct buf *out, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, run = 0;
 
 	while (i < n) {
-		unsigned c = s[i];
+		unsigned c = s[i], cp;
 		size_t len;
 
 		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' &&
@@ -124,16 +102,23 @@ void jsonw_escape(struct buf *out, const char *str, size_t n)
 			run = i;
 			continue;
 		}
-		if (c == 0xc2 && i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] < 0xa0) {
-			/* C1 controls: valid JSON raw, but a terminal acts on them (CSI) */
-			buf_printf(out, "\\u%04x", s[i + 1]);
-			i += 2;
-			run = i;
-			continue;
-		}
 		if (c >= 0x80) {
-			len = utf8_len(s + i, n - i);
-			if (len) {
+			len = tsafe_utf8_len(s + i, n - i);
+			cp = len ? tsafe_utf8_decode(s + i, len) : 0;
+			if (len && tsafe_unsafe_cp(cp)) {
+				/*
+				 * C1 controls, bidi controls, invisible characters:
+				 * valid JSON raw, but a terminal showing the file
+				 * would act on them or hide them; escaped, the text
+				 * reads back the same.
+				 */
+				if (cp >= 0x10000)
+					buf_printf(out, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
+						   0xdc00 + ((cp - 0x10000) & 0x3ff));
+				else
+					buf_printf(out, "\\u%04x", cp);
+				i += len;
+			} else if (len) {
 				buf_add(out, s + i, len);
 				i += len;
 			} else {

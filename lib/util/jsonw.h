@@ -47,8 +47,10 @@ void jsonw_null(struct jsonw *w);
 
 /*
  * Append s[0..n) to out as the body of a JSON string (no quotes): C0 80
- * (jscan's NUL) as \u0000, C1 controls as \u0080..\u009f (a terminal
- * showing the file would act on them), other invalid UTF-8 as U+FFFD.
+ * (jscan's NUL) as \u0000, C1 controls, bidi controls and invisible
+ * characters (tsafe_unsafe_cp(); a terminal showing the file would act on
+ * them or hide them) as \uXXXX escapes, surrogate pairs past U+FFFF, other
+ * invalid UTF-8 as U+FFFD.
  */
 void jsonw_escape(struct buf *out, const char *s, size_t n);
 

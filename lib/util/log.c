@@ -1,6 +1,9 @@
 /*
  * log: see log.h.  Messages are assembled in one buffer and written with a
  * single fputs, so lines from different threads never interleave mid-line.
+ * Every line passes through tsafe_copy() on its way out: messages quote
+ * file names, report fields and trace strings, and this is the one place
+ * that sees them all, so no caller can forget to.
  */
 #include "log.h"
 
@@ -9,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "tsafe.h"
 
 static const char *progname = "vtrace";
 static int stdout_status = 1;
@@ -78,6 +83,16 @@ int err_set(struct err *e, int64_t offset, const char *fmt, ...)
 	return -1;
 }
 
+/* line made safe for a terminal, with a newline, in one write. */
+static void put_line(const char *line)
+{
+	char safe[1024];
+	size_t n = tsafe_copy(safe, sizeof(safe) - 1, line);
+
+	safe[n++] = '\n';
+	fwrite(safe, 1, n, stderr);
+}
+
 static void emit(const char *marker, const char *what, const struct err *e)
 {
 	char line[1024];
@@ -90,8 +105,8 @@ static void emit(const char *marker, const char *what, const struct err *e)
 		n += snprintf(line + n, sizeof(line) - n, "%sbyte %lld: ",
 			      e->compressed ? "compressed " : "", (long long)e->offset);
 	if (n < (int)sizeof(line))
-		snprintf(line + n, sizeof(line) - n, "%s\n", e->msg);
-	fputs(line, stderr);
+		snprintf(line + n, sizeof(line) - n, "%s", e->msg);
+	put_line(line);
 }
 
 void log_error(const char *what, const struct err *e)
@@ -114,6 +129,5 @@ void log_msg(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
 	va_end(ap);
-	strncat(line, "\n", sizeof(line) - strlen(line) - 1);
-	fputs(line, stderr);
+	put_line(line);
 }

@@ -85,7 +85,7 @@ expect_line mixed.err '^vaggregate: warning: mixed/node7/sub/loop: a link back t
 expect_line mixed.err '^vaggregate: mixed/bad/schema2-gz\.json\.gz: report schema "vtrace\.report/2" is not' \
 	"wrong schema, gzipped"
 for f in traces/big.json traces/dev-4rank-straggler2-rank0.trace.json.gz; do
-	expect_line mixed.err "^vaggregate: mixed/$(ere_quote "$f"): not a vtrace report \(no schema at its start\), skipped$" \
+	expect_line mixed.err "^vaggregate: mixed/$(ere_quote "$f"): not a vtrace report \(no top-level \"schema\"\), skipped$" \
 		"$f passed over"
 done
 expect_line mixed.err '^vaggregate: 6 of 16 files skipped' "the closing count"

@@ -79,3 +79,18 @@ for bad in 0 -3 x 1e3; do
 	expect_line "bad$bad.err" "^vaggregate: --expect-ranks wants a rank count from 1, not '$bad'" "usage"
 done
 echo "pass: missing, outside, empty, incomplete and disagreeing ranks named"
+
+# a world size of INT64_MAX claimed by a report: no signed overflow
+# past the last rank (issue 35; the sanitizer build traps it), every gap named
+mkdir -p huge
+python3 - r/0/report.json <<'PY' || die "editing a report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["inputs"][0]["world_size"] = 2**63 - 1
+json.dump(r, open("huge/report.json", "w"))
+PY
+vg huge --reports_dir huge -q
+expect_rc huge 1
+expect_line huge.err '^vaggregate: 9223372036854775806 of 9223372036854775807 ranks missing \(world_size 9223372036854775807\): ranks 1-9223372036854775806$' \
+	"a world size of INT64_MAX"
+echo "pass: a world size of INT64_MAX"

@@ -2,7 +2,7 @@
 # vtrace-export: a C program's .vtr (collector_demo) as Chrome trace JSON,
 # gzipped and plain, that python's json module reads with every odd region
 # name intact or replaced (invalid UTF-8), times exact to the nanosecond; a
-# file cut by SIGKILL exports what it holds with a warning; bad input and
+# file cut by SIGKILL exports what it holds with a warning and exit 1; bad input and
 # bad usage give the documented exit codes.
 . "$VT_ROOT/tests/cli/lib.sh"
 
@@ -48,10 +48,14 @@ PY
 grep -o '"ts": [^,}]*' plain.json | grep -vqE '^"ts": [0-9]+\.[0-9]{3}$' &&
 	die "a timestamp is not microseconds with three decimals"
 
-# A run killed after a flush: what was flushed, a warning, exit 0.
+# A run killed after a flush: what was flushed, a warning, exit 1 as vanalyze
+# exits on the same file (issue 35: it was 0, and scripts took the export as whole).
 { "$DEMO" killed demo --kill; } 2>/dev/null
 [ -f killed/demo-rank0.vtr ] || die "no file from the killed run"
-"$EXPORT" killed/demo-rank0.vtr -o killed.json 2>killed.err || die "export of a cut file failed"
+"$EXPORT" killed/demo-rank0.vtr -o killed.json 2>killed.err
+rc=$?
+[ "$rc" -eq 1 ] || die "export of a cut file: exit $rc, expected 1"
+[ -s killed.json ] || die "export of a cut file wrote nothing"
 expect_line killed.err '^vtrace-export: warning: killed/demo-rank0.vtr: byte [0-9]+: no end record' \
 	"warning for a killed run"
 python3 - killed.json <<'PY' || die "export of the killed run is wrong"
@@ -62,6 +66,22 @@ assert doc["vtraceInput"]["complete"] is False
 assert any(e["ph"] == "X" and e["name"] == "vae_decode" for e in ev)
 assert not any(e["name"] == "unfinished" for e in ev), "recorded after the last flush"
 PY
+
+# A whole file corrupted from its middle on (its blocks' headers too): what
+# reads, a warning, exit 1 (as vanalyze).
+python3 - out/demo-rank2.vtr corrupt.vtr <<'PY' || die "cannot corrupt a copy"
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+for i in range(len(b) // 2, len(b)):
+    b[i] ^= 0x5a
+open(sys.argv[2], "wb").write(b)
+PY
+"$EXPORT" corrupt.vtr -o corrupt.json 2>corrupt.err
+rc=$?
+[ "$rc" -eq 1 ] || die "export of a corrupt file: exit $rc, expected 1"
+expect_line corrupt.err '^vtrace-export: warning: corrupt.vtr: byte [0-9]+: ' "warning for a corrupt file"
+"$VT_BUILD/vanalyze" -q --json corrupt.report corrupt.vtr 2>/dev/null
+[ $? -eq 1 ] || die "vanalyze and vtrace-export disagree on the corrupt file"
 
 # Not a .vtr file: exit 1, a message naming it, no output left.
 echo '{"traceEvents": []}' >not.vtr

@@ -1,7 +1,7 @@
 /*
  * test_collector_unwritable: the collector in trouble.  A directory that
- * cannot be made, a link planted at the file's name (never followed: its
- * target stays as it was), and a disk that fills
+ * cannot be made, links planted at every name the file could take (never
+ * followed: their target stays as it was), and a disk that fills
  * up mid-run (RLIMIT_FSIZE): each time it switches off with one line on
  * stderr, never writes to stdout, never exits, and every call afterwards is
  * a harmless no-op.  Each case runs in a child of its own, because the one
@@ -42,9 +42,18 @@ static int run_case(int which, const char *dir)
 		snprintf(path, sizeof(path), "%s/victim", dir);
 		if (!(victim = fopen(path, "w")) || fputs("keep", victim) < 0 || fclose(victim))
 			return 22;
-		snprintf(path, sizeof(path), "%s/full-rank0.vtr", dir);
-		if (symlink("victim", path))
-			return 20;
+		/* at every name the collector would try (vt_init()): it has none left */
+		for (int k = 0; k < 100; k++) {
+			int n = snprintf(path, sizeof(path), "%s/full-rank0", dir);
+
+			if (k)
+				n += snprintf(path + n, sizeof(path) - n, "-pid%d", (int)getpid());
+			if (k > 1)
+				n += snprintf(path + n, sizeof(path) - n, "-%d", k);
+			snprintf(path + n, sizeof(path) - n, ".vtr");
+			if (symlink("victim", path))
+				return 20;
+		}
 		if (vt_init(dir, "full", 0) != -1 || vt_enabled())
 			return 21;
 		break;

@@ -55,11 +55,11 @@ int main(void)
 	buf_reset(&b);
 	esc_html(&b, NULL);
 	CHECK(b.len == 0);
-	/* esc_utf8_len: the length of one valid sequence, 0 when invalid */
-	CHECK(esc_utf8_len((const unsigned char *)"a", 1) == 1);
-	CHECK(esc_utf8_len((const unsigned char *)"\xc3\xa9", 2) == 2);
-	CHECK(esc_utf8_len((const unsigned char *)"\xc3\xa9", 1) == 0);
-	CHECK(esc_utf8_len((const unsigned char *)"\xf0\x9f\x8e\xac", 4) == 4);
+	/* tsafe_utf8_len: the length of one valid sequence, 0 when invalid */
+	CHECK(tsafe_utf8_len((const unsigned char *)"a", 1) == 1);
+	CHECK(tsafe_utf8_len((const unsigned char *)"\xc3\xa9", 2) == 2);
+	CHECK(tsafe_utf8_len((const unsigned char *)"\xc3\xa9", 1) == 0);
+	CHECK(tsafe_utf8_len((const unsigned char *)"\xf0\x9f\x8e\xac", 4) == 4);
 	buf_release(&b);
 	return check_done("test_esc");
 }

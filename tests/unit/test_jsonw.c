@@ -49,6 +49,11 @@ static void test_escape(void)
 	/* but C1 controls are escaped: CSI (U+009B) would drive a terminal */
 	ESC("\xc2\x80", "\\u0080");
 	ESC("a\xc2\x9b" "31m", "a\\u009b31m");
+	/* and so are bidi controls and invisible characters (issue 35), losslessly */
+	ESC("a\xe2\x80\xae" "b", "a\\u202eb");
+	ESC("\xef\xbb\xbf" "x\xe2\x80\x8b", "\\ufeffx\\u200b");
+	ESC("\xe2\x81\xa6\xd8\x9c\xe2\x80\xa8", "\\u2066\\u061c\\u2028");
+	ESC("tag\xf3\xa0\x81\x81", "tag\\udb40\\udc41");
 	/* jscan's NUL */
 	ESC("a\xc0\x80" "b", "a\\u0000b");
 	ESC("\xe2\x82\xac", "\xe2\x82\xac");

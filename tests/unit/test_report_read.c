@@ -193,6 +193,59 @@ static void test_errors(void)
 	report_release(&r);
 }
 
+/*
+ * report_sniff_text(): the top-level keys decide (issue 35).  A search for
+ * "schema" in the first 64 KiB refused traces whose events carry a
+ * "schema" argument and took a report with sorted keys for a trace.
+ */
+static void test_sniff(void)
+{
+	static const struct {
+		const char *text, *schema;	/* schema NULL: not a report */
+	} cases[] = {
+		{ "{\"schema\": \"vtrace.report/1\", \"ranks\": []}", "vtrace.report/1" },
+		{ "\xef\xbb\xbf {\"schema\":\"a\\\"b\"}", "a\\\"b" },
+		/* sorted keys: the schema after everything else, strings with braces on the way */
+		{ "{\"inputs\": [{\"path\": \"x}]{\\\"\", \"schema\": \"no\"}], \"n\": -1.5e3, "
+		  "\"ok\": true, \"ranks\": [[{}], {\"schema\": \"no\"}], \"schema\": \"vtrace.report/1\"}",
+		  "vtrace.report/1" },
+		/* traces: an event's "schema" argument, a "schemaVersion", a bare array */
+		{ "{\"traceEvents\": [{\"args\": {\"schema\": \"vtrace.report/1\"}}]}", NULL },
+		{ "{\"schemaVersion\": 1, \"traceEvents\": [], \"schema\": \"late\"}", NULL },
+		{ "[{\"schema\": \"vtrace.report/1\"}]", NULL },
+		/* a schema that is no string, a nested one, none, no JSON */
+		{ "{\"schema\": 5}", NULL },
+		{ "{\"run\": {\"schema\": \"vtrace.report/1\"}}", NULL },
+		{ "{}", NULL },
+		{ "", NULL },
+		{ "schema", NULL },
+	};
+	char schema[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = report_sniff_text(cases[i].text, strlen(cases[i].text), schema,
+					   sizeof(schema));
+
+		CHECKF(rc == (cases[i].schema != NULL), "report_sniff_text(case %zu) = %d", i, rc);
+		if (rc == 1 && cases[i].schema)
+			CHECKF(!strcmp(schema, cases[i].schema), "case %zu: schema \"%s\"", i, schema);
+	}
+	/* past the first 64 KiB: a report whose ranks come before its schema */
+	{
+		struct buf b;
+
+		buf_init(&b);
+		buf_adds(&b, "{\"ranks\": [");
+		for (int i = 0; i < 20000; i++)
+			buf_printf(&b, "%s{\"schema\": \"r%d\"}", i ? "," : "", i);
+		buf_adds(&b, "], \"schema\": \"vtrace.report/1\"}");
+		CHECK(buf_ok(&b) && b.len > (100u << 10));
+		CHECK(report_sniff_text(b.data, b.len, schema, sizeof(schema)) == 1 &&
+		      !strcmp(schema, "vtrace.report/1"));
+		buf_release(&b);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -203,5 +256,6 @@ int main(int argc, char **argv)
 	round_trip("testdata/golden/demo-report.json");
 	test_jdom();
 	test_errors();
+	test_sniff();
 	return check_done("test_report_read");
 }
