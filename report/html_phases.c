@@ -11,6 +11,7 @@
 #include "grow.h"
 #include "html.h"
 #include "sat.h"
+#include "strtab.h"
 
 #define SERIES_MAX (HTML_PALETTE - 1)	/* the last colour is "other" */
 #define TIMELINE_RECTS 12000		/* keeps a 1,024-rank page small */
@@ -34,54 +35,77 @@ static int series_find(const struct series *s, const char *path)
 	return -1;
 }
 
+struct seen {
+	const char *path;
+	double total;
+	int depth;
+	size_t first;		/* order of first sight */
+};
+
+/* Most time first; of equal times, the first seen. */
+static int cmp_seen(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
 /*
  * The SERIES_MAX paths of depth 0 and 1 holding the most time, kept in the
- * order the ranks first show them (ties cannot reorder them).
+ * order the ranks first show them (ties cannot reorder them).  Paths are
+ * looked up by hash and ranked by a sort: a rank may have a million.
  */
 static void series_of(const struct report *r, struct series *s)
 {
-	struct seen {
-		const char *path;
-		double total;
-		int depth;
-	} *v = NULL;
+	struct seen *v = NULL;
 	size_t alloc = 0, n = 0;
+	struct strtab ids;
 
 	memset(s, 0, sizeof(*s));
+	strtab_init(&ids, 0);	/* the paths live in the report */
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
 		for (size_t k = 0; rk->analysed && rk->has_phases && k < rk->nr_phases; k++) {
 			const struct report_phase *ph = &rk->phases[k];
-			size_t j;
+			uint32_t id;
 
 			if (ph->depth > REPORT_SPANS_DEPTH)
 				continue;
-			for (j = 0; j < n && strcmp(v[j].path, ph->path); j++)
-				;
-			if (j == n) {
+			id = strtab_intern(&ids, ph->path, strlen(ph->path));
+			if (id == STRTAB_OOM)
+				goto out;
+			if (id > n) {	/* ids are dense: a new path */
 				if (ALLOC_GROW(v, n + 1, alloc))
 					goto out;
-				v[n++] = (struct seen){ ph->path, 0, ph->depth };
+				v[n] = (struct seen){ ph->path, 0, ph->depth, n };
+				n++;
 			}
-			v[j].total += (double)ph->d.total_ns;
+			v[id - 1].total += (double)ph->d.total_ns;
 		}
 	}
 	/* keep the largest SERIES_MAX, in first-seen order */
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_seen);
+	s->other = n > SERIES_MAX;
+	n = n < SERIES_MAX ? n : SERIES_MAX;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_first);
 	for (size_t j = 0; j < n; j++) {
-		size_t bigger = 0;
-
-		for (size_t m = 0; m < n; m++)
-			if (v[m].total > v[j].total || (v[m].total == v[j].total && m < j))
-				bigger++;
-		if (bigger < SERIES_MAX) {
-			s->path[s->n] = v[j].path;
-			s->depth[s->n++] = v[j].depth;
-		} else {
-			s->other = 1;
-		}
+		s->path[s->n] = v[j].path;
+		s->depth[s->n++] = v[j].depth;
 	}
 out:
+	strtab_release(&ids);
 	free(v);
 }
 
