@@ -727,7 +727,8 @@ int trace_read(const char *path, const struct trace_read_opts *opts,
 		*e = r.fatal_err;
 		goto out;
 	}
-	info->complete = !r.failed && !r.read_failed;
+	/* text after the top-level value may hold events: not read, so not complete */
+	info->complete = !r.failed && !r.read_failed && !r.top.trailing;
 	ret = info->complete ? 0 : 1;
 out:
 	if (r.slots) {
