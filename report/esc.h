@@ -21,6 +21,9 @@ void esc_utf8(struct buf *out, const char *s, size_t n);
 /* HTML text or a quoted attribute value: & < > " ' become entities. */
 void esc_html(struct buf *out, const char *s);
 
+/* The same for s[0..n). */
+void esc_html_n(struct buf *out, const char *s, size_t n);
+
 /* The length of the valid UTF-8 sequence at s[0..n), or 0 when it is invalid. */
 size_t esc_utf8_len(const unsigned char *s, size_t n);
 

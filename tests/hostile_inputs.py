@@ -13,6 +13,8 @@
     hostile_inputs.py steps PATH N        N ProfilerStep#i spans, each launching a kernel
     hostile_inputs.py kernels PATH N      N distinct kernel names
     hostile_inputs.py tiny DIR N          N files of one kernel each, rank-i.json
+    hostile_inputs.py longname PATH MB    a kernel, an operator and a phase named with MB
+                                          megabytes of '<', an "é" across byte 16,384
 
 Only the standard library; every file is small to write and deterministic.
 """
@@ -228,6 +230,18 @@ def tiny(path, n):
                     b'"ts":%d,"dur":5}]}' % i)
 
 
+def longname(path, mb):
+    name = b"<" * 16383 + "\u00e9".encode() + b"<" * (mb * 1024 * 1024 - 16385)
+    evs = [b'{"ph":"X","cat":"user_annotation","name":"%s","pid":1,"tid":1,"ts":0,"dur":100}'
+           % name,
+           b'{"ph":"X","cat":"cpu_op","name":"%s","pid":1,"tid":1,"ts":1,"dur":50}' % name,
+           b'{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":2,'
+           b'"dur":1,"args":{"correlation":1}}',
+           b'{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":5,"dur":20,'
+           b'"args":{"correlation":1,"stream":7,"device":0}}' % name]
+    write(path, trace(evs))
+
+
 def main(argv):
     cmd, path = argv[1], argv[2]
     if cmd == "extreme":
@@ -244,7 +258,7 @@ def main(argv):
         devices(path, int(argv[3]))
     elif cmd == "flood":
         flood(path, int(argv[3]))
-    elif cmd in ("annots", "steps", "kernels", "tiny"):
+    elif cmd in ("annots", "steps", "kernels", "tiny", "longname"):
         globals()[cmd](path, int(argv[3]))
     elif cmd == "schema":
         schema(path, argv[3])
