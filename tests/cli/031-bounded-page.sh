@@ -5,6 +5,7 @@
 # name cut to 16 KiB on a code point, with an ellipsis, and stays small;
 # report.json keeps the whole name.  tests/html_check.py recomputes the
 # page's figures from report.json, matching the names as the page cuts them.
+# Then the step charts, below.
 . "$VT_ROOT/tests/cli/lib.sh"
 
 need_vanalyze
@@ -32,4 +33,28 @@ if longest > 16383 * 4:
     raise SystemExit("a run of %d bytes of '<' in the page" % longest)
 print("page %d bytes, %d long titles cut to 16,383 '<' and an ellipsis" % (len(page), len(shown)))
 PY
+
+# Charts never have more points than pixels: 100,000 ProfilerStep spans drew
+# every step (an 11 MB page); tables/steps.csv keeps every one.  The same
+# with 40 ranks (the band chart), one of them with all those steps.
+python3 "$VT_ROOT/tests/hostile_inputs.py" steps steps.json 100000 || die "cannot write steps.json"
+va steps -q --json s.json --html s.html --out out steps.json
+expect_rc steps 0
+python3 "$VT_ROOT/tests/html_check.py" s.html s.json --max-bytes 400000 >check.out ||
+	die "steps page: $(tail -3 check.out)"
+rows=$(($(wc -l <out/tables/steps.csv) - 1))
+[ "$rows" = 100000 ] || die "steps.csv has $rows rows, expected 100000"
+mkdir -p many
+cp steps.json many/rank-0.json
+python3 - <<'PY' || die "cannot write the 40 ranks"
+for i in range(1, 40):
+    open("many/rank-%d.json" % i, "w").write(
+        '{"traceEvents":[{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,'
+        '"tid":1,"ts":0,"dur":8},{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,'
+        '"dur":3}]}')
+PY
+va many -q --json m.json --html m.html many
+expect_rc many 0
+python3 "$VT_ROOT/tests/html_check.py" m.html m.json --max-bytes 1500000 >check.out ||
+	die "40-rank steps page: $(tail -3 check.out)"
 echo ok
