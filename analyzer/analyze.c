@@ -398,6 +398,8 @@ static int finish(struct file_result *res, int nr_threads)
 	    finish_analyses(res, nr_threads, min_ts))
 		return -1;
 	rk->start_ns = min_ts;
+	if (!res->full)
+		report_fold_rows(rk, REPORT_ROWS_MAX);
 	if (comm_finish(&res->comm, &res->arena, rk) ||
 	    idle_finish(&res->idle, &res->gpu.busy, &res->arena, rk))
 		return -1;

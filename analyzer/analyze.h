@@ -41,6 +41,7 @@ struct file_result {
 	int has_span;
 	int has_cat;		/* some event so far had a cat */
 	int oom;
+	int full;		/* keep every table row (--full): no report_fold_rows() */
 	struct gpu gpu;
 	struct cpuops cpuops;
 	struct comm comm;

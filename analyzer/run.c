@@ -47,12 +47,14 @@ static void analyze_all(struct file_done *done, char *const *paths, size_t n,
 			struct file_result *res = &work[omp_get_thread_num()];
 
 			file_result_init(res, paths[i], &o->phase);
+			res->full = o->full;
 			analyze_file(res, 1, 0);
 			analyze_keep(res, &done[i]);
 		}
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			file_result_init(work, paths[i], &o->phase);
+			work->full = o->full;
 			analyze_file(work, jobs, progress);
 			analyze_keep(work, &done[i]);
 		}

@@ -13,6 +13,8 @@
     hostile_inputs.py steps PATH N        N ProfilerStep#i spans, each launching a kernel
     hostile_inputs.py kernels PATH N      N distinct kernel names
     hostile_inputs.py tiny DIR N          N files of one kernel each, rank-i.json
+    hostile_inputs.py rows PATH N         N distinct kernel and N distinct operator names,
+                                          and a real kernel named "(other kernels)"
     hostile_inputs.py longname PATH MB    a kernel, an operator and a phase named with MB
                                           megabytes of '<', an "é" across byte 16,384
 
@@ -242,6 +244,18 @@ def longname(path, mb):
     write(path, trace(evs))
 
 
+def rows(path, n):
+    evs = [b'{"ph":"X","cat":"kernel","name":"(other kernels)","pid":0,"tid":7,"ts":0,'
+           b'"dur":90000,"args":{"stream":7,"device":0}}']
+    for i in range(n):
+        t = 100000 + 100 * i
+        evs.append(b'{"ph":"X","cat":"kernel","name":"k%d","pid":0,"tid":7,"ts":%d,"dur":%d,'
+                   b'"args":{"stream":7,"device":0}}' % (i, t, 1 + (i * 7919) % 97))
+        evs.append(b'{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":%d,"dur":%d}'
+                   % (i, t, 1 + (i * 104729) % 89))
+    write(path, trace(evs))
+
+
 def main(argv):
     cmd, path = argv[1], argv[2]
     if cmd == "extreme":
@@ -258,7 +272,7 @@ def main(argv):
         devices(path, int(argv[3]))
     elif cmd == "flood":
         flood(path, int(argv[3]))
-    elif cmd in ("annots", "steps", "kernels", "tiny", "longname"):
+    elif cmd in ("annots", "steps", "kernels", "tiny", "longname", "rows"):
         globals()[cmd](path, int(argv[3]))
     elif cmd == "schema":
         schema(path, argv[3])
