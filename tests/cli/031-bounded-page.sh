@@ -5,7 +5,7 @@
 # name cut to 16 KiB on a code point, with an ellipsis, and stays small;
 # report.json keeps the whole name.  tests/html_check.py recomputes the
 # page's figures from report.json, matching the names as the page cuts them.
-# Then the step charts, below.
+# Then the step charts and the phases of 40,000 names, below.
 . "$VT_ROOT/tests/cli/lib.sh"
 
 need_vanalyze
@@ -57,4 +57,27 @@ va many -q --json m.json --html m.html many
 expect_rc many 0
 python3 "$VT_ROOT/tests/html_check.py" m.html m.json --max-bytes 1500000 >check.out ||
 	die "40-rank steps page: $(tail -3 check.out)"
+
+# A rank with 40,000 annotation names: its phase table shows the 200 rows
+# with the most time and the timeline at most 12,000 boxes (a 33 MB page
+# before); tables/phases.csv keeps every row.
+python3 "$VT_ROOT/tests/hostile_inputs.py" annots annots.json 40000 || die "cannot write annots.json"
+va annots -q --json a.json --html a.html --out aout annots.json
+expect_rc annots 0
+python3 "$VT_ROOT/tests/html_check.py" a.html a.json --max-bytes 2500000 >check.out ||
+	die "annotations page: $(tail -3 check.out)"
+rows=$(($(wc -l <aout/tables/phases.csv) - 1))
+[ "$rows" = 40000 ] || die "phases.csv has $rows rows, expected 40000"
+python3 - <<'PY' || die "phase table (line above)"
+import html, json, re
+page = open("a.html", encoding="utf-8").read()
+phases = json.load(open("a.json"))["ranks"][0]["phases"]
+shown = [html.unescape(t) for t in
+         re.findall(r'<tr><td class="name" style="padding-left:\d+em" title="([^"]*)"', page)]
+top = sorted(range(len(phases)), key=lambda k: (-phases[k]["total_ns"], k))[:200]
+want = [phases[k]["path"] for k in sorted(top)]      # in the report's (tree) order
+if shown != want:
+    raise SystemExit("phase table: %d rows, not the 200 with the most time in tree order"
+                     % len(shown))
+PY
 echo ok
