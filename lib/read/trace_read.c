@@ -103,6 +103,7 @@ struct reader {
 	int64_t nr_not_object, nr_bad_time;	/* summed over chunks, reported once */
 	int64_t bad_time_off;		/* input offset of the first bad-time event */
 	int64_t nr_neg_dur, first_neg_dur;	/* likewise; the first in file order */
+	int64_t nr_odd, first_odd;		/* likewise */
 	struct event_batch rebatch;
 
 	const struct trace_sink *sink;
@@ -408,6 +409,9 @@ static void apply(struct reader *r, const struct evparse_result *res,
 	if (!r->nr_neg_dur && res->nr_neg_dur)
 		r->first_neg_dur = res->first_neg_dur;
 	r->nr_neg_dur += res->nr_neg_dur;
+	if (!r->nr_odd && res->nr_odd)
+		r->first_odd = res->first_odd;
+	r->nr_odd += res->nr_odd;
 	switch (res->end) {
 	case EVP_CLEAN:
 		r->expect = res->state;
@@ -598,6 +602,11 @@ static void finish(struct reader *r)
 		err_set(&e, r->bad_time_off, "%lld event%s with ts, dur or ts + dur beyond "
 			"+-2^62 ns left out (the first here)", (long long)r->nr_bad_time,
 			r->nr_bad_time > 1 ? "s" : "");
+		trace_info_warn(r->info, &e);
+	}
+	if (r->nr_odd) {
+		err_set(&e, r->first_odd, "%lld values of a type their key never has (the first in "
+			"the event here) were read as absent", (long long)r->nr_odd);
 		trace_info_warn(r->info, &e);
 	}
 	if (r->nr_neg_dur) {

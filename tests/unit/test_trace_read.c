@@ -785,6 +785,33 @@ static void test_odd_but_fine(void)
 		run_free(r);
 	}
 
+	/*
+	 * Values of a JSON type their key never has are read as absent, and
+	 * counted in one warning at the first such event: once each, however
+	 * the chunks cut the events (a partial event is parsed again).
+	 * Numbers written as text are no such value.
+	 */
+	for (int threads = 1; threads <= 2; threads++) {
+		static const char text[] = "[{\"name\":\"a\",\"ts\":true},{\"name\":7},"
+					   "{\"name\":\"b\",\"args\":[]},"
+					   "{\"name\":\"c\",\"pid\":{},\"cat\":null},"
+					   "{\"name\":\"d\",\"ts\":\"1.5\",\"args\":{\"stream\":\"0x0\"}}]";
+		const char *path = write_file("odd.json", text, sizeof(text) - 1);
+		struct run *r = read_trace(path, threads, "64", 0);
+		size_t n = 0;
+
+		CHECK_EQ_INT(r->c.nr_events, 5);
+		CHECK(r->rc == 0 && r->info.complete);
+		for (size_t i = 0; i < r->info.nr_warnings; i++)
+			n += strstr(r->info.warnings[i].msg, "of a type") != NULL;
+		CHECKF(n == 1 && has_warning(&r->info, "5 values of a type their key never has") &&
+		       warning_at(&r->info, "of a type", 1),
+		       "odd values: %zu warnings, the first \"%s\" at %lld", r->info.nr_warnings,
+		       r->info.nr_warnings ? r->info.warnings[0].msg : "",
+		       r->info.nr_warnings ? (long long)r->info.warnings[0].offset : -1LL);
+		run_free(r);
+	}
+
 	/* elements that are not objects are counted and reported once */
 	{
 		static const char text[] = "[1,{\"name\":\"a\"},\"x\",[],null]";
