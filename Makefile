@@ -168,6 +168,7 @@ bench: deps
 	bench/render.sh $(BUILD)
 	@if [ -x bench/aggregate.sh ]; then bench/aggregate.sh $(BUILD); fi
 	bench/reduce.sh $(BUILD)
+	bench/scale.sh $(BUILD)
 
 # libFuzzer needs clang; the target links the same lib/ sources.
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))

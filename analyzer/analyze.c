@@ -323,6 +323,10 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 {
 	struct report_rank *rk = &res->rank;
 	struct arena a_gpu, a_cpu, a_phases;
+	/* one after another (one thread), they share the file's arena: fewer blocks kept */
+	struct arena *ag = nr_threads > 1 ? &a_gpu : &res->arena;
+	struct arena *ac = nr_threads > 1 ? &a_cpu : &res->arena;
+	struct arena *ap = nr_threads > 1 ? &a_phases : &res->arena;
 	struct placement pl = { 0 };
 	int rc_place = 0, rc_gpu = 0, rc_cpu = 0, rc_phases = 0, rc_idle = 0;
 
@@ -332,19 +336,19 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	arena_init(&a_cpu);
 	arena_init(&a_phases);
 #pragma omp parallel num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
-	default(none) shared(res, rk, min_ts, pl, a_gpu, a_cpu, a_phases, rc_place, rc_gpu, \
-			     rc_cpu, rc_phases, rc_idle)
+	default(none) shared(res, rk, min_ts, pl, ag, ac, ap, rc_place, rc_gpu, rc_cpu, \
+			     rc_phases, rc_idle)
 #pragma omp single
 	{
-#pragma omp task default(none) shared(res, rk, a_gpu, rc_gpu)
-		rc_gpu = gpu_finish(&res->gpu, &a_gpu, rk);
+#pragma omp task default(none) shared(res, rk, ag, rc_gpu)
+		rc_gpu = gpu_finish(&res->gpu, ag, rk);
 #pragma omp task default(none) shared(res, rc_idle)
 		rc_idle = idle_prepare(&res->idle);
 		rc_place = launches_place(&res->launches, strtab_count(&res->tracks), &pl);
 		if (!rc_place) {
-#pragma omp task default(none) shared(res, rk, min_ts, pl, a_phases, rc_phases)
-			rc_phases = phases_finish(&res->phases, min_ts, &pl, &a_phases, rk);
-			rc_cpu = cpuops_finish(&res->cpuops, &pl, &a_cpu, rk);
+#pragma omp task default(none) shared(res, rk, min_ts, pl, ap, rc_phases)
+			rc_phases = phases_finish(&res->phases, min_ts, &pl, ap, rk);
+			rc_cpu = cpuops_finish(&res->cpuops, &pl, ac, rk);
 		}
 #pragma omp taskwait
 	}
@@ -419,6 +423,8 @@ static int finish(struct file_result *res, int nr_threads)
 	    finish_analyses(res, nr_threads, min_ts))
 		return -1;
 	rk->start_ns = min_ts;
+	if (!res->full)
+		report_fold_rows(rk, REPORT_ROWS_MAX);
 	if (comm_finish(&res->comm, &res->gpu.comm_tasks, &res->arena, rk) ||
 	    idle_finish(&res->idle, &res->gpu.busy, &res->arena, rk))
 		return -1;
@@ -454,10 +460,52 @@ static int finish(struct file_result *res, int nr_threads)
 	return 0;
 }
 
-void analyze_to_rank(struct file_result *res, struct report *rep, struct report_rank *rk)
+/* A copy of n errors into a, or NULL (also when n is 0). */
+static const struct err *errs_dup(struct arena *a, const struct err *e, size_t n, int *oom)
 {
-	*rk = res->rank;
-	arena_adopt(&rep->arena, &res->arena);
+	struct err *c = n ? arena_alloc(a, n * sizeof(*c)) : NULL;
+
+	if (n && !c)
+		*oom = 1;
+	else if (n)
+		memcpy(c, e, n * sizeof(*c));
+	return c;
+}
+
+void analyze_keep(struct file_result *res, struct file_done *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = res->path;
+	d->rc = res->rc;
+	d->oom = res->oom;
+	d->rank = res->info.rank;
+	d->nr_warnings = res->info.nr_warnings;
+	d->nr_warnings_total = res->info.nr_warnings_total;
+	arena_init(&d->arena);
+	arena_adopt(&d->arena, &res->arena);	/* the rank's strings */
+	d->warnings = errs_dup(&d->arena, res->info.warnings, d->nr_warnings, &d->oom);
+	if (!d->warnings)
+		d->nr_warnings = 0;
+	if (d->rc < 0) {
+		d->err = errs_dup(&d->arena, &res->err, 1, &d->oom);
+	} else if ((d->result = arena_alloc(&d->arena, sizeof(*d->result)))) {
+		*d->result = res->rank;
+	} else {
+		d->rc = -1;	/* no rank to report: as a file that could not be read */
+		d->oom = 1;
+	}
+	file_result_release(res);
+}
+
+void file_done_release(struct file_done *d)
+{
+	arena_release(&d->arena);
+}
+
+void analyze_to_rank(struct file_done *d, struct report *rep, struct report_rank *rk)
+{
+	*rk = *d->result;
+	arena_adopt(&rep->arena, &d->arena);
 }
 
 void analyze_file(struct file_result *res, int nr_threads, int progress)

@@ -41,6 +41,7 @@ struct file_result {
 	int has_span;
 	int has_cat;		/* some event so far had a cat */
 	int oom;
+	int full;		/* keep every table row (--full): no report_fold_rows() */
 	struct gpu gpu;
 	struct cpuops cpuops;
 	struct comm comm;
@@ -64,9 +65,36 @@ void file_result_release(struct file_result *res);
 void analyze_file(struct file_result *res, int nr_threads, int progress);
 
 /*
- * Move the result into the report: *rk = res->rank, and rep's arena adopts
- * the strings.  The caller then decides rk->rank and the warnings.
+ * What vanalyze keeps of a file once it is analysed, until the report is
+ * built: the rank, the reader's verdict and warnings, all in one arena.
+ * Small whatever the file held: the working state of struct file_result
+ * (23 KB bare, more with the file's records) is released as each file is
+ * done, so that 100,000 tiny files take what their ranks hold.
  */
-void analyze_to_rank(struct file_result *res, struct report *rep, struct report_rank *rk);
+struct file_done {
+	const char *path;
+	int rc;			/* as file_result's */
+	int oom;
+	int64_t rank;		/* distributedInfo.rank, -1 when absent */
+	const struct err *err;	/* rc < 0: why */
+	const struct err *warnings;	/* the reader's */
+	size_t nr_warnings, nr_warnings_total;
+	struct report_rank *result;	/* rc >= 0 */
+	struct arena arena;	/* all of the above */
+};
+
+/*
+ * Move what is kept of res into d, then release res (file_result_init()
+ * makes it ready for the next file).  Out of memory sets d->oom.
+ */
+void analyze_keep(struct file_result *res, struct file_done *d);
+
+void file_done_release(struct file_done *d);
+
+/*
+ * Move the result into the report: *rk = the rank, and rep's arena adopts
+ * d's.  The caller then decides rk->rank and the warnings.
+ */
+void analyze_to_rank(struct file_done *d, struct report *rep, struct report_rank *rk);
 
 #endif

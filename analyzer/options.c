@@ -125,6 +125,9 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 	case 'm':
 		o->merge_runs = 1;
 		return 0;
+	case 'U':
+		o->full = 1;
+		return 0;
 	case 't': {
 		double fps = strtod(arg, &end);
 

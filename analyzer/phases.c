@@ -441,41 +441,47 @@ static int cmp_sibling(const void *a, const void *b, void *ctx)
 		      strtab_str(&sort_ctx->paths, *(const uint32_t *)b));
 }
 
-/* order[0..nr_paths): path ids in depth-first pre-order. */
+/*
+ * order[0..nr_paths): path ids in depth-first pre-order.  Sorted by parent,
+ * each path's children are one run of by_parent[]; first[id] is where it
+ * starts, so the walk is linear in the paths (a rank may have a million).
+ */
 static int dfs_order(struct finish *f, uint32_t *order)
 {
 	size_t n = f->nr_paths, k = 0, sp = 0;
 	uint32_t *by_parent = malloc((n ? n : 1) * sizeof(*by_parent));
 	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack));
+	size_t *first = malloc((n + 2) * sizeof(*first));
 
-	if (!by_parent || !stack) {
+	if (!by_parent || !stack || !first) {
 		free(by_parent);
 		free(stack);
+		free(first);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		by_parent[i] = (uint32_t)(i + 1);
 	if (n > 1)
 		qsort_r(by_parent, n, sizeof(*by_parent), cmp_sibling, f);
-	/*
-	 * Push siblings in reverse so the first is visited first.  Paths are
-	 * few (tens), so scanning all of them for children is cheap.
-	 */
-	for (size_t i = n; i-- > 0;)
-		if (f->info[by_parent[i]].parent == 0)
-			stack[sp++] = by_parent[i];
+	/* first[id]..first[id + 1]: the children of id (0: the roots) */
+	for (size_t id = 0, i = 0; id <= n + 1; id++) {
+		while (i < n && f->info[by_parent[i]].parent < id)
+			i++;
+		first[id] = i;
+	}
+	/* Push siblings in reverse so the first is visited first. */
+	for (size_t i = first[1]; i-- > first[0];)
+		stack[sp++] = by_parent[i];
 	while (sp) {
 		uint32_t id = stack[--sp];
 
 		order[k++] = id;
-		for (size_t i = n; i-- > 0;) {
-			if (f->info[by_parent[i]].parent != id)
-				continue;
+		for (size_t i = first[id + 1]; i-- > first[id];)
 			stack[sp++] = by_parent[i];
-		}
 	}
 	free(by_parent);
 	free(stack);
+	free(first);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  */
 #include "run.h"
 
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +22,44 @@
 #include "runs.h"
 #include "suggest.h"
 
-static void analyze_all(struct file_result *res, size_t n, const struct analyze_opts *o)
+/*
+ * Analyse each input into done[i].  Each thread has one struct file_result
+ * for the file it reads; what is kept of a file moves to done[i] and the
+ * rest is released before the next, so memory grows with the ranks kept,
+ * not with what reading each file took.
+ */
+static void analyze_all(struct file_done *done, char *const *paths, size_t n,
+			const struct analyze_opts *o)
 {
 	int jobs = o->jobs, progress = o->progress;
+	int many = n >= (size_t)jobs && jobs > 1;
+	size_t nr_work = many ? (size_t)jobs : 1;
+	struct file_result *work = malloc(nr_work * sizeof(*work));
 
-	if (n >= (size_t)jobs && jobs > 1) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(jobs) default(none) shared(res, n)
-		for (size_t i = 0; i < n; i++)
-			analyze_file(&res[i], 1, 0);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			analyze_file(&res[i], jobs, progress);
+	if (!work) {
+		log_msg("out of memory");
+		exit(EXIT_FAIL);
 	}
+	if (many) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(jobs) default(none) \
+	shared(done, paths, n, o, work)
+		for (size_t i = 0; i < n; i++) {
+			struct file_result *res = &work[omp_get_thread_num()];
+
+			file_result_init(res, paths[i], &o->phase);
+			res->full = o->full;
+			analyze_file(res, 1, 0);
+			analyze_keep(res, &done[i]);
+		}
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			file_result_init(work, paths[i], &o->phase);
+			work->full = o->full;
+			analyze_file(work, jobs, progress);
+			analyze_keep(work, &done[i]);
+		}
+	}
+	free(work);
 }
 
 struct ranked {
@@ -65,7 +92,7 @@ static const char *warning_text(struct report *rep, const struct err *w)
 }
 
 /* Report each readable input as a rank, deciding ranks as DESIGN.md says. */
-static int build_report(struct report *rep, struct file_result *res, size_t n)
+static int build_report(struct report *rep, struct file_done *res, size_t n)
 {
 	struct ranked *order = calloc(n ? n : 1, sizeof(*order));
 	const char **extra = calloc(n ? n : 1, sizeof(*extra));
@@ -77,13 +104,16 @@ static int build_report(struct report *rep, struct file_result *res, size_t n)
 		exit(EXIT_FAIL);
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct file_result *r = &res[i];
-		int64_t rank = r->info.rank;
+		struct file_done *r = &res[i];
+		int64_t rank = r->rank;
 
-		for (size_t w = 0; w < r->info.nr_warnings; w++)
-			log_warn(r->path, &r->info.warnings[w]);
+		for (size_t w = 0; w < r->nr_warnings; w++)
+			log_warn(r->path, &r->warnings[w]);
 		if (r->rc < 0) {
-			log_error(r->path, &r->err);
+			if (r->err)
+				log_error(r->path, r->err);
+			else
+				log_msg("%s: out of memory", r->path);
 			status = EXIT_FAIL;
 			continue;
 		}
@@ -112,9 +142,9 @@ static int build_report(struct report *rep, struct file_result *res, size_t n)
 		exit(EXIT_FAIL);
 	}
 	for (size_t j = 0; j < k; j++) {
-		struct file_result *r = &res[order[j].index];
+		struct file_done *r = &res[order[j].index];
 		struct report_rank *rk = &rep->ranks[j];
-		size_t nw = r->info.nr_warnings, w = 0;
+		size_t nw = r->nr_warnings, w = 0;
 		int dup = (j > 0 && order[j - 1].rank == order[j].rank) ||
 			  (j + 1 < k && order[j + 1].rank == order[j].rank);
 
@@ -126,11 +156,11 @@ static int build_report(struct report *rep, struct file_result *res, size_t n)
 		rk->rank = order[j].rank;
 		rk->warnings = arena_alloc(&rep->arena, (nw + 3) * sizeof(*rk->warnings));
 		for (size_t i = 0; i < nw; i++)
-			rk->warnings[w++] = warning_text(rep, &r->info.warnings[i]);
-		if (r->info.nr_warnings_total > nw) {
+			rk->warnings[w++] = warning_text(rep, &r->warnings[i]);
+		if (r->nr_warnings_total > nw) {
 			struct err more;
 
-			err_set(&more, -1, "%zu more warnings not shown", r->info.nr_warnings_total - nw);
+			err_set(&more, -1, "%zu more warnings not shown", r->nr_warnings_total - nw);
 			rk->warnings[w++] = warning_text(rep, &more);
 		}
 		if (extra[order[j].index])
@@ -193,7 +223,7 @@ static int pick_run(struct report *rep, const struct analyze_opts *o)
 int analyze_run(struct report *rep, char *const *args, size_t n, const struct analyze_opts *o)
 {
 	struct inputs in = { 0 };
-	struct file_result *res;
+	struct file_done *res;
 	int status = EXIT_OK, rc;
 
 	for (size_t i = 0; i < n; i++)
@@ -204,9 +234,7 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 		log_msg("out of memory");
 		exit(EXIT_FAIL);
 	}
-	for (size_t i = 0; i < in.n; i++)
-		file_result_init(&res[i], in.paths[i], &o->phase);
-	analyze_all(res, in.n, o);
+	analyze_all(res, in.paths, in.n, o);
 	if (build_report(rep, res, in.n) != EXIT_OK)
 		status = EXIT_FAIL;
 	if ((rc = pick_run(rep, o)) != EXIT_OK) {
@@ -221,7 +249,7 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 	run_info_warn(rep);
 out:
 	for (size_t i = 0; i < in.n; i++)
-		file_result_release(&res[i]);
+		file_done_release(&res[i]);
 	free(res);
 	inputs_release(&in);
 	return status;

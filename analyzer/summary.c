@@ -584,6 +584,8 @@ static void kernel_table(const struct out *o, const struct report *rep, size_t t
 		for (size_t k = 0; k < rk->nr_kernels; k++) {
 			const struct report_kernel *kn = &rk->kernels[k];
 
+			if (kn->nr_folded)	/* the other row: not a kernel of its name */
+				continue;
 			r[n] = (struct agg){ kn->name, kn->name, kn->category, n, 0, kn->d.count,
 					     { kn->d.total_ns, -1, -1, -1 } };
 			n++;
@@ -630,6 +632,8 @@ static void op_table(const struct out *o, const struct report *rep, size_t top,
 		for (size_t k = 0; k < nr_ops(rk); k++) {
 			const struct report_cpu_op *op = &rk->cpu_ops[k];
 
+			if (op->nr_folded)
+				continue;
 			r[n] = (struct agg){ op->name, op->name, NULL, n, 0, op->count,
 					     { op->total_ns, op->self_ns, op->device_ns,
 					       op->self_device_ns } };

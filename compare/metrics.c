@@ -176,6 +176,8 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 	for (size_t i = 0; i < rk->nr_kernels; i++) {
 		const struct report_kernel *k = &rk->kernels[i];
 
+		if (k->nr_folded)	/* the other row: no kernel of that name to compare */
+			continue;
 		rc |= add(out, join(a, "kernel:", k->name, ".total_ns"), (double)k->d.total_ns,
 			  k->samples.v, k->samples.n);
 		if (!rc)
@@ -184,6 +186,8 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 	for (size_t i = 0; i < rk->nr_cpu_ops; i++) {
 		const struct report_cpu_op *op = &rk->cpu_ops[i];
 
+		if (op->nr_folded)
+			continue;
 		rc |= add(out, join(a, "op:", op->name, ".total_ns"), (double)op->total_ns, NULL, 0);
 		if (!rc)
 			out->v[out->n - 1].is_op = 1;

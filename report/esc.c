@@ -60,3 +60,8 @@ void esc_html(struct buf *out, const char *s)
 	if (s)
 		clean(out, s, strlen(s), 1);
 }
+
+void esc_html_n(struct buf *out, const char *s, size_t n)
+{
+	clean(out, s, n, 1);
+}

@@ -22,4 +22,7 @@ void esc_utf8(struct buf *out, const char *s, size_t n);
 /* HTML text or a quoted attribute value: & < > " ' become entities. */
 void esc_html(struct buf *out, const char *s);
 
+/* The same for s[0..n). */
+void esc_html_n(struct buf *out, const char *s, size_t n);
+
 #endif

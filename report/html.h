@@ -36,10 +36,18 @@ struct page {
 
 extern const uint32_t html_palette[HTML_PALETTE];
 
+/*
+ * Every trace string in the page goes through one of these two, each cut
+ * to HTML_TEXT_MAX bytes (on a code point, then an ellipsis) so that the
+ * page stays bounded however long the names: a reader can use a title of
+ * 16 KiB (real templated kernel names pass 5 KB), not one of 60 MB.
+ */
+#define HTML_TEXT_MAX 16384
+
 /* Text of a trace string, escaped for HTML. */
 void html_text(struct page *p, const char *s);
 
-/* A JSON string for a data-key, from a trace string (quotes included). */
+/* A JSON string for a data-key or data-calc, from a trace string (quotes included). */
 void html_key_str(struct buf *key, const char *s);
 
 /*

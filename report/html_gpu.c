@@ -62,12 +62,15 @@ static struct kern *merged(const struct report *r, size_t *n)
 		for (size_t j = 0; r->ranks[i].analysed && j < r->ranks[i].nr_kernels; j++) {
 			const struct report_kernel *rk = &r->ranks[i].kernels[j];
 
+			if (rk->nr_folded)	/* the other row: not a kernel of its name */
+				continue;
 			v[k++] = (struct kern){ rk->name, rk->category, rk->d.count, rk->d.total_ns, 1,
 						rk->d.min_ns, rk->d.max_ns,
 						(double)rk->d.count * (rk->d.stddev_ns * rk->d.stddev_ns +
 								       rk->d.avg_ns * rk->d.avg_ns),
 						rk->d.median_ns };
 		}
+	all = k;
 	qsort(v, all, sizeof(*v), cmp_name);
 	k = 0;
 	for (size_t i = 0; i < all; i++) {

@@ -57,9 +57,12 @@ static struct op *merged(const struct report *r, size_t *n)
 		for (size_t j = 0; r->ranks[i].analysed && j < r->ranks[i].nr_cpu_ops; j++) {
 			const struct report_cpu_op *o = &r->ranks[i].cpu_ops[j];
 
+			if (o->nr_folded)	/* the other row: not an operator of its name */
+				continue;
 			v[k++] = (struct op){ o->name, { o->count, o->total_ns, o->self_ns, o->device_ns,
 							 o->self_device_ns } };
 		}
+	all = k;
 	qsort(v, all, sizeof(*v), cmp_name);
 	k = 0;
 	for (size_t i = 0; i < all; i++) {

@@ -4,6 +4,7 @@
  * moved by its offset, where collectives gave one; else time since each
  * rank's first event), with stragglers marked.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "grow.h"
 #include "html.h"
 #include "sat.h"
+#include "strtab.h"
 
 #define SERIES_MAX (HTML_PALETTE - 1)	/* the last colour is "other" */
 #define TIMELINE_RECTS 12000		/* keeps a 1,024-rank page small */
@@ -34,54 +36,77 @@ static int series_find(const struct series *s, const char *path)
 	return -1;
 }
 
+struct seen {
+	const char *path;
+	double total;
+	int depth;
+	size_t first;		/* order of first sight */
+};
+
+/* Most time first; of equal times, the first seen. */
+static int cmp_seen(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
 /*
  * The SERIES_MAX paths of depth 0 and 1 holding the most time, kept in the
- * order the ranks first show them (ties cannot reorder them).
+ * order the ranks first show them (ties cannot reorder them).  Paths are
+ * looked up by hash and ranked by a sort: a rank may have a million.
  */
 static void series_of(const struct report *r, struct series *s)
 {
-	struct seen {
-		const char *path;
-		double total;
-		int depth;
-	} *v = NULL;
+	struct seen *v = NULL;
 	size_t alloc = 0, n = 0;
+	struct strtab ids;
 
 	memset(s, 0, sizeof(*s));
+	strtab_init(&ids, 0);	/* the paths live in the report */
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
 		for (size_t k = 0; rk->analysed && rk->has_phases && k < rk->nr_phases; k++) {
 			const struct report_phase *ph = &rk->phases[k];
-			size_t j;
+			uint32_t id;
 
 			if (ph->depth > REPORT_SPANS_DEPTH)
 				continue;
-			for (j = 0; j < n && strcmp(v[j].path, ph->path); j++)
-				;
-			if (j == n) {
+			id = strtab_intern(&ids, ph->path, strlen(ph->path));
+			if (id == STRTAB_OOM)
+				goto out;
+			if (id > n) {	/* ids are dense: a new path */
 				if (ALLOC_GROW(v, n + 1, alloc))
 					goto out;
-				v[n++] = (struct seen){ ph->path, 0, ph->depth };
+				v[n] = (struct seen){ ph->path, 0, ph->depth, n };
+				n++;
 			}
-			v[j].total += (double)ph->d.total_ns;
+			v[id - 1].total += (double)ph->d.total_ns;
 		}
 	}
 	/* keep the largest SERIES_MAX, in first-seen order */
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_seen);
+	s->other = n > SERIES_MAX;
+	n = n < SERIES_MAX ? n : SERIES_MAX;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_first);
 	for (size_t j = 0; j < n; j++) {
-		size_t bigger = 0;
-
-		for (size_t m = 0; m < n; m++)
-			if (v[m].total > v[j].total || (v[m].total == v[j].total && m < j))
-				bigger++;
-		if (bigger < SERIES_MAX) {
-			s->path[s->n] = v[j].path;
-			s->depth[s->n++] = v[j].depth;
-		} else {
-			s->other = 1;
-		}
+		s->path[s->n] = v[j].path;
+		s->depth[s->n++] = v[j].depth;
 	}
 out:
+	strtab_release(&ids);
 	free(v);
 }
 
@@ -155,10 +180,73 @@ static int max_depth_present(const struct report *r, int depth)
 	return 0;
 }
 
+/*
+ * A rank's table shows at most PHASE_ROWS rows, those with the most time,
+ * in their tree order: a rank with 80,000 annotation names made a 66 MB
+ * page.  tables/phases.csv has every row.
+ */
+#define PHASE_ROWS 200
+
+static int cmp_total_desc(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+/*
+ * Of the n totals t[] (sorted here), keep the largest `keep`: returns the
+ * least total kept (INT64_MIN: all are kept) and, in *ties, how many of
+ * exactly that total are kept (the first ones met).
+ */
+static int64_t floor_of(int64_t *t, size_t n, size_t keep, size_t *ties)
+{
+	size_t above = 0;
+	int64_t floor;
+
+	*ties = 0;
+	if (n <= keep || !keep)
+		return INT64_MIN;
+	qsort(t, n, sizeof(*t), cmp_total_desc);
+	floor = t[keep - 1];
+	while (above < keep && t[above] > floor)
+		above++;
+	*ties = keep - above;
+	return floor;
+}
+
+/* floor_of() over a rank's phase rows. */
+static int64_t shown_floor(const struct report_rank *rk, size_t *ties)
+{
+	int64_t *t, floor;
+
+	*ties = 0;
+	if (rk->nr_phases <= PHASE_ROWS || !(t = malloc(rk->nr_phases * sizeof(*t))))
+		return INT64_MIN;
+	for (size_t k = 0; k < rk->nr_phases; k++)
+		t[k] = rk->phases[k].d.total_ns;
+	floor = floor_of(t, rk->nr_phases, PHASE_ROWS, ties);
+	free(t);
+	return floor;
+}
+
+/* Whether row ph is shown, given shown_floor()'s floor and ties (counted down). */
+static int shown(const struct report_phase *ph, int64_t floor, size_t *ties)
+{
+	if (floor == INT64_MIN || ph->d.total_ns > floor)
+		return 1;
+	if (ph->d.total_ns < floor || !*ties)
+		return 0;
+	--*ties;
+	return 1;
+}
+
 static void phase_table(struct page *p, size_t i)
 {
 	const struct report_rank *rk = &p->r->ranks[i];
 	char key[96];
+	size_t ties;
+	int64_t floor = shown_floor(rk, &ties);
 
 	/* beyond two ranks, each rank's table is folded: the page stays readable */
 	buf_printf(p->b, "%s<h3>Rank %lld</h3>%s\n<div class=\"wrap\"><table><tr><th>phase</th>"
@@ -172,6 +260,9 @@ static void phase_table(struct page *p, size_t i)
 						 "max_ns" };
 		const double v[] = { (double)ph->d.total_ns, ph->d.avg_ns, ph->d.median_ns,
 				     (double)ph->d.min_ns, (double)ph->d.max_ns };
+
+		if (!shown(ph, floor, &ties))
+			continue;
 
 		buf_printf(p->b, "<tr><td class=\"name\" style=\"padding-left:%dem\" title=\"",
 			   ph->depth);
@@ -194,7 +285,11 @@ static void phase_table(struct page *p, size_t i)
 		html_i64(p, "td", key, NULL, ph->gpu_ns, UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
-	buf_adds(p->b, p->r->nr_ranks > 2 ? "</table></div>\n</details>\n" : "</table></div>\n");
+	buf_adds(p->b, "</table></div>\n");
+	if (floor != INT64_MIN)
+		buf_printf(p->b, "<p class=\"muted\">The %d phases with the most time of %zu; "
+				 "tables/phases.csv has every one.</p>\n", PHASE_ROWS, rk->nr_phases);
+	buf_adds(p->b, p->r->nr_ranks > 2 ? "</details>\n" : "");
 }
 
 /* Many ranks: each phase's total as statistics over the ranks. */
@@ -399,7 +494,8 @@ void html_timeline(struct page *p)
 	struct series s;
 	struct buf d;
 	int h, shared;
-	int64_t ref_rank = 0, *shift = NULL;
+	int64_t ref_rank = 0, *shift = NULL, floor;
+	size_t ties = 0;
 
 	buf_adds(p->b, "<section id=\"timeline\">\n<h2>Timeline</h2>\n");
 	shared = shift_of(r, &ref_rank, &shift);
@@ -438,6 +534,16 @@ void html_timeline(struct page *p)
 	if (h < 180)
 		h = 180;
 	if (html_chart(p, 900, h, "phase timeline per rank") >= 0) {
+		/* more rows than boxes: those with the most time, one box each */
+		int64_t *t = rows > TIMELINE_RECTS ? malloc(rows * sizeof(*t)) : NULL;
+		size_t nt = 0;
+
+		for (size_t i = 0; t && i < r->nr_ranks; i++)
+			for (size_t k = 0; r->ranks[i].has_phases && k < r->ranks[i].nr_phases; k++)
+				if (r->ranks[i].phases[k].nr_spans && r->ranks[i].phases[k].depth <= 1)
+					t[nt++] = r->ranks[i].phases[k].d.total_ns;
+		floor = t ? floor_of(t, nt, TIMELINE_RECTS, &ties) : INT64_MIN;
+		free(t);
 		per_row = TIMELINE_RECTS / rows;
 		if (per_row < 1)
 			per_row = 1;
@@ -453,7 +559,7 @@ void html_timeline(struct page *p)
 					size_t n = ph->nr_spans, g = n < per_row ? n : per_row;
 					uint32_t c = series_color(&s, ph->path);
 
-					if (ph->depth != depth || !n)
+					if (ph->depth != depth || !n || !shown(ph, floor, &ties))
 						continue;
 					if (!depth)
 						c = band(c);

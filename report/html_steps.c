@@ -3,6 +3,7 @@
  * above HTML_MANY_RANKS ranks, the band from the fastest to the slowest
  * rank at each step and the ten slowest ranks.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -33,6 +34,13 @@ static void steps_table_row(struct page *p, size_t i)
 	buf_adds(p->b, "</tr>\n");
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int cmp_median_desc(const void *a, const void *b, void *ctx)
 {
 	const struct report *r = ctx;
@@ -42,6 +50,132 @@ static int cmp_median_desc(const void *a, const void *b, void *ctx)
 	if (x != y)
 		return x > y ? -1 : 1;
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/*
+ * A chart never has more points than pixels: a line of a rank with more
+ * steps than STEP_POINTS (the chart's width) shows, for each of
+ * STEP_POINTS / 2 equal runs of steps, its shortest and its longest step
+ * in their order, so that no spike is lost; two million ProfilerStep spans
+ * gave a 234 MB SVG.  tables/steps.csv keeps every step.
+ */
+#define STEP_POINTS 900
+
+/* Run g of nr_runs over n steps: [*lo, *hi). */
+static void run_of(size_t g, size_t nr_runs, size_t n, size_t *lo, size_t *hi)
+{
+	*lo = g * n / nr_runs;
+	*hi = (g + 1) * n / nr_runs;
+}
+
+/* The line of one rank's steps into d: every step, or the extremes of each run. */
+static void rank_line(struct buf *d, const struct report_steps *st, uint32_t color)
+{
+	size_t n = st->nr_durations, nr_runs = n <= STEP_POINTS ? n : STEP_POINTS / 2;
+
+	for (size_t g = 0; g < nr_runs; g++) {
+		size_t lo, hi, a, b;
+
+		run_of(g, nr_runs, n, &lo, &hi);
+		a = b = lo;	/* the shortest and the longest of the run */
+		for (size_t k = lo + 1; k < hi; k++) {
+			if (st->durations_ns[k] < st->durations_ns[a])
+				a = k;
+			if (st->durations_ns[k] > st->durations_ns[b])
+				b = k;
+		}
+		if (a > b) {
+			size_t t = a;
+
+			a = b;
+			b = t;
+		}
+		buf_printf(d, "%zu %.9g %u\n", a, (double)st->durations_ns[a] / 1e6, color);
+		if (b != a)
+			buf_printf(d, "%zu %.9g %u\n", b, (double)st->durations_ns[b] / 1e6, color);
+	}
+}
+
+/*
+ * Many ranks: over runs of steps (one step each up to STEP_POINTS steps),
+ * the shortest and the longest step of any rank, and the median over the
+ * ranks of each rank's mean step in the run (of its one step, without
+ * runs).  Linear in the steps of all ranks, whatever their counts.
+ */
+static void band(struct buf *d, const struct report *r, size_t most)
+{
+	size_t nr_runs = most <= STEP_POINTS ? most : STEP_POINTS;
+	int64_t *lo = malloc(nr_runs * sizeof(*lo)), *hi = malloc(nr_runs * sizeof(*hi));
+	size_t *count = calloc(nr_runs, sizeof(*count)), total = 0, *start = NULL;
+	double *mean = NULL;
+	size_t *fill = NULL;
+
+	if (!lo || !hi || !count)
+		goto out;
+	/* how many ranks have steps in each run, then their means grouped by run */
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_steps *st = &r->ranks[i].steps;
+
+		for (size_t g = 0; r->ranks[i].has_phases && g < nr_runs; g++) {
+			size_t a, b;
+
+			run_of(g, nr_runs, most, &a, &b);
+			if (a >= st->nr_durations)
+				break;
+			count[g]++;
+			total++;
+		}
+	}
+	start = malloc((nr_runs + 1) * sizeof(*start));
+	fill = calloc(nr_runs, sizeof(*fill));
+	mean = malloc((total ? total : 1) * sizeof(*mean));
+	if (!start || !fill || !mean)
+		goto out;
+	start[0] = 0;
+	for (size_t g = 0; g < nr_runs; g++) {
+		start[g + 1] = start[g] + count[g];
+		lo[g] = INT64_MAX;
+		hi[g] = INT64_MIN;
+	}
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_steps *st = &r->ranks[i].steps;
+
+		for (size_t g = 0; r->ranks[i].has_phases && g < nr_runs; g++) {
+			size_t a, b;
+			double sum = 0;
+
+			run_of(g, nr_runs, most, &a, &b);
+			if (a >= st->nr_durations)
+				break;
+			b = b < st->nr_durations ? b : st->nr_durations;
+			for (size_t k = a; k < b; k++) {
+				int64_t v = st->durations_ns[k];
+
+				lo[g] = v < lo[g] ? v : lo[g];
+				hi[g] = v > hi[g] ? v : hi[g];
+				sum += (double)v;
+			}
+			mean[start[g] + fill[g]++] = sum / (double)(b - a);
+		}
+	}
+	for (size_t g = 0; g < nr_runs; g++) {
+		double *m = mean + start[g];
+		size_t n = count[g], a, b;
+
+		if (!n)
+			continue;
+		qsort(m, n, sizeof(*m), cmp_double);
+		run_of(g, nr_runs, most, &a, &b);
+		buf_printf(d, "%zu %.9g %.9g %.9g\n", a, (double)lo[g] / 1e6, m[(n - 1) / 2] / 1e6,
+			   (double)hi[g] / 1e6);
+	}
+out:
+	free(lo);
+	free(hi);
+	free(count);
+	free(start);
+	free(fill);
+	free(mean);
 }
 
 /* Few ranks: a line per rank.  Many: min, median and max over ranks per step. */
@@ -63,35 +197,14 @@ static void steps_chart(struct page *p, size_t most)
 		for (size_t i = 0; i < r->nr_ranks; i++) {
 			const struct report_steps *st = &r->ranks[i].steps;
 
-			for (size_t k = 0; r->ranks[i].has_phases && k < st->nr_durations; k++)
-				buf_printf(&d, "%zu %.9g %u\n", k, (double)st->durations_ns[k] / 1e6,
-					   html_palette[i % HTML_PALETTE]);
+			if (r->ranks[i].has_phases)
+				rank_line(&d, st, html_palette[i % HTML_PALETTE]);
 			buf_adds(&d, "\n");
 			if (r->ranks[i].has_phases && st->warmup)
 				buf_printf(&w, "0 %.9g\n", (double)st->durations_ns[0] / 1e6);
 		}
 	} else {
-		int64_t *col = malloc((r->nr_ranks + 1) * sizeof(*col));
-
-		for (size_t k = 0; col && k < most; k++) {
-			size_t n = 0;
-
-			for (size_t i = 0; i < r->nr_ranks; i++)
-				if (r->ranks[i].has_phases && k < r->ranks[i].steps.nr_durations)
-					col[n++] = r->ranks[i].steps.durations_ns[k];
-			if (!n)
-				continue;
-			for (size_t a = 1; a < n; a++)	/* insertion sort: few ranks per step */
-				for (size_t b = a; b > 0 && col[b - 1] > col[b]; b--) {
-					int64_t t = col[b];
-
-					col[b] = col[b - 1];
-					col[b - 1] = t;
-				}
-			buf_printf(&d, "%zu %.9g %.9g %.9g\n", k, (double)col[0] / 1e6,
-				   (double)col[(n - 1) / 2] / 1e6, (double)col[n - 1] / 1e6);
-		}
-		free(col);
+		band(&d, r, most);
 		for (size_t i = 0; i < r->nr_ranks; i++)
 			if (r->ranks[i].has_phases && r->ranks[i].steps.warmup)
 				buf_printf(&w, "0 %.9g\n",

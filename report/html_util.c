@@ -20,15 +20,45 @@ const uint32_t html_palette[HTML_PALETTE] = {
 	0xb07aa1, 0xff9da7, 0x9c755f, 0x3b3b98, 0x8cd17d, 0xbab0ac,
 };
 
+/*
+ * The bytes of s that the page shows: all of it up to HTML_TEXT_MAX, else
+ * that many cut back to the start of a code point.  A name of 60 MB would
+ * otherwise land whole in each title, cell and data-calc that names it.
+ */
+static size_t text_len(const char *s, int *cut)
+{
+	size_t n = strnlen(s, HTML_TEXT_MAX + 1);
+
+	*cut = n > HTML_TEXT_MAX;
+	if (!*cut)
+		return n;
+	for (n = HTML_TEXT_MAX; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+		;
+	return n;
+}
+
 void html_text(struct page *p, const char *s)
 {
-	esc_html(p->b, s);
+	int cut;
+	size_t n;
+
+	if (!s)
+		return;
+	n = text_len(s, &cut);
+	esc_html_n(p->b, s, n);
+	if (cut)
+		buf_adds(p->b, "\xe2\x80\xa6");	/* U+2026 */
 }
 
 void html_key_str(struct buf *key, const char *s)
 {
+	int cut = 0;
+	size_t n = s ? text_len(s, &cut) : 0;
+
 	buf_addc(key, '"');
-	jsonw_escape(key, s ? s : "", s ? strlen(s) : 0);
+	jsonw_escape(key, s ? s : "", n);
+	if (cut)
+		buf_adds(key, "\xe2\x80\xa6");	/* as html_text() cuts it */
 	buf_addc(key, '"');
 }
 

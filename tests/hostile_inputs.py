@@ -13,6 +13,14 @@
                                           (TERMINAL), SUFFIX appended to each name
     hostile_inputs.py termreport PATH REPORT  REPORT with TERMINAL strings as its schema
                                           (PATH.schema) and ranks[].source (PATH)
+    hostile_inputs.py annots PATH N       N distinct user_annotation names, each a phase
+    hostile_inputs.py steps PATH N        N ProfilerStep#i spans, each launching a kernel
+    hostile_inputs.py kernels PATH N      N distinct kernel names
+    hostile_inputs.py tiny DIR N          N files of one kernel each, rank-i.json
+    hostile_inputs.py rows PATH N         N distinct kernel and N distinct operator names,
+                                          and a real kernel named "(other kernels)"
+    hostile_inputs.py longname PATH MB    a kernel, an operator and a phase named with MB
+                                          megabytes of '<', an "é" across byte 16,384
 
 Only the standard library; every file is small to write and deterministic.
 """
@@ -219,6 +227,69 @@ def schema(path, report):
     write(path, text.replace(old, b'"schema": "vtrace.report/1\\u0000x"', 1))
 
 
+def annots(path, n):
+    """n distinct annotation names: half roots, half each nested in one."""
+    evs = []
+    for i in range(n):
+        d = 1 if i % 2 else 10
+        t = 10 * (i - i % 2)
+        evs.append(b'{"ph":"X","cat":"user_annotation","name":"a%d","pid":1,"tid":1,'
+                   b'"ts":%d,"dur":%d}' % (i, t + (i % 2), d))
+    evs.append(b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":0,"dur":1}')
+    write(path, trace(evs))
+
+
+def steps(path, n):
+    evs = []
+    for i in range(n):
+        evs.append(b'{"ph":"X","cat":"user_annotation","name":"ProfilerStep#%d","pid":1,'
+                   b'"tid":1,"ts":%d,"dur":8}' % (i, 10 * i))
+        evs.append(b'{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,'
+                   b'"tid":1,"ts":%d,"dur":1,"args":{"correlation":%d}}' % (10 * i + 1, i))
+        evs.append(b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":%d,"dur":3,'
+                   b'"args":{"correlation":%d,"stream":7,"device":0}}' % (10 * i + 2, i))
+    write(path, trace(evs))
+
+
+def kernels(path, n):
+    write(path, trace([b'{"ph":"X","cat":"kernel","name":"k%d","pid":0,"tid":7,"ts":%d,'
+                       b'"dur":%d,"args":{"stream":7,"device":0}}' % (i, 10 * i, 1 + i % 7)
+                       for i in range(n)]))
+
+
+def tiny(path, n):
+    import os
+    os.makedirs(path, exist_ok=True)
+    for i in range(n):
+        with open(os.path.join(path, "rank-%d.json" % i), "wb") as f:
+            f.write(b'{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,'
+                    b'"ts":%d,"dur":5}]}' % i)
+
+
+def longname(path, mb):
+    name = b"<" * 16383 + "\u00e9".encode() + b"<" * (mb * 1024 * 1024 - 16385)
+    evs = [b'{"ph":"X","cat":"user_annotation","name":"%s","pid":1,"tid":1,"ts":0,"dur":100}'
+           % name,
+           b'{"ph":"X","cat":"cpu_op","name":"%s","pid":1,"tid":1,"ts":1,"dur":50}' % name,
+           b'{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":2,'
+           b'"dur":1,"args":{"correlation":1}}',
+           b'{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":5,"dur":20,'
+           b'"args":{"correlation":1,"stream":7,"device":0}}' % name]
+    write(path, trace(evs))
+
+
+def rows(path, n):
+    evs = [b'{"ph":"X","cat":"kernel","name":"(other kernels)","pid":0,"tid":7,"ts":0,'
+           b'"dur":90000,"args":{"stream":7,"device":0}}']
+    for i in range(n):
+        t = 100000 + 100 * i
+        evs.append(b'{"ph":"X","cat":"kernel","name":"k%d","pid":0,"tid":7,"ts":%d,"dur":%d,'
+                   b'"args":{"stream":7,"device":0}}' % (i, t, 1 + (i * 7919) % 97))
+        evs.append(b'{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":%d,"dur":%d}'
+                   % (i, t, 1 + (i * 104729) % 89))
+    write(path, trace(evs))
+
+
 def main(argv):
     cmd, path = argv[1], argv[2]
     if cmd == "extreme":
@@ -235,6 +306,8 @@ def main(argv):
         devices(path, int(argv[3]))
     elif cmd == "flood":
         flood(path, int(argv[3]))
+    elif cmd in ("annots", "steps", "kernels", "tiny", "longname", "rows"):
+        globals()[cmd](path, int(argv[3]))
     elif cmd == "schema":
         schema(path, argv[3])
     elif cmd == "terminal":

@@ -100,6 +100,20 @@ class Page(HTMLParser):
             self.text.append(data)
 
 
+TEXT_MAX = 16384    # report/html.h HTML_TEXT_MAX: bytes of a name the page shows
+
+
+def shown(name):
+    """name as the page shows it: cut to TEXT_MAX UTF-8 bytes, on a code point, then U+2026."""
+    b = name.encode("utf-8", "surrogatepass")
+    if len(b) <= TEXT_MAX:
+        return name
+    n = TEXT_MAX
+    while n > 0 and b[n] & 0xC0 == 0x80:
+        n -= 1
+    return b[:n].decode("utf-8", "replace") + "\u2026"
+
+
 def walk(doc, key):
     node = doc
     for k in key:
@@ -107,6 +121,9 @@ def walk(doc, key):
             node = node[k]
         elif isinstance(node, dict) and isinstance(k, str) and k in node:
             node = node[k]
+        elif isinstance(node, dict) and isinstance(k, str) and \
+                [x for x in node if shown(x) == k and x != k]:
+            node = node[[x for x in node if shown(x) == k][0]]
         else:
             raise KeyError("no %r in report.json" % (key,))
     return node
@@ -118,11 +135,12 @@ def calc(doc, spec):
     ranks = doc["ranks"]
     if kind == "kernel":
         name, field = spec[1], spec[2]
-        rows = [k for r in ranks for k in r.get("kernels", []) if k["name"] == name]
+        rows = [k for r in ranks for k in r.get("kernels", []) if shown(k["name"]) == name]
         count = sum(k["count"] for k in rows)
         total = sum(k["total_ns"] for k in rows)
         if field == "ranks":
-            return sum(1 for r in ranks if any(k["name"] == name for k in r.get("kernels", [])))
+            return sum(1 for r in ranks
+                       if any(shown(k["name"]) == name for k in r.get("kernels", [])))
         if field == "count":
             return count
         if field == "total_ns":
@@ -152,7 +170,7 @@ def calc(doc, spec):
     if kind == "cpu_op":
         # operators of all ranks by name; device times null where every rank has null
         name, field = spec[1], spec[2]
-        rows = [o for r in ranks for o in r.get("cpu_ops", []) if o["name"] == name]
+        rows = [o for r in ranks for o in r.get("cpu_ops", []) if shown(o["name"]) == name]
         if field == "count":
             return sum(o["count"] for o in rows)
         vals = [o[field] for o in rows if o.get(field) is not None]

@@ -47,6 +47,7 @@ struct analyze_opts {
 	int progress;				/* 0: the program's --no-progress */
 	long run;				/* --run N: the N-th run found; 0: all */
 	int merge_runs;				/* --merge-runs: several runs as one */
+	int full;				/* --full: every kernel and operator row */
 };
 
 /*
@@ -63,7 +64,8 @@ struct analyze_opts {
 	{ "target-fps", required_argument, NULL, 't' },           \
 	{ "frames-per-block", required_argument, NULL, 'k' },     \
 	{ "run", required_argument, NULL, 'r' },                  \
-	{ "merge-runs", no_argument, NULL, 'm' }
+	{ "merge-runs", no_argument, NULL, 'm' },                 \
+	{ "full", no_argument, NULL, 'U' }
 
 #define ANALYZE_OPTS_HELP                                                              \
 	"Phases, steps and throughput:\n"                                              \
@@ -80,7 +82,10 @@ struct analyze_opts {
 	"Several runs given together (other metadata, or traces a minute apart)\n"   \
 	"are refused, each named with its number:\n"                                \
 	"      --run N        analyse the N-th of them alone\n"                       \
-	"      --merge-runs   analyse them as one run all the same\n"
+	"      --merge-runs   analyse them as one run all the same\n"                \
+	"Tables: each rank keeps its 500 kernels and 500 operators with the most\n"  \
+	"time; the rest are summed in one row marked \"other\": N.\n"              \
+	"      --full         keep every row\n"
 
 void analyze_opts_init(struct analyze_opts *o);
 void analyze_opts_release(struct analyze_opts *o);

@@ -102,6 +102,71 @@ void report_dist_of(struct report_dist *d, int64_t *v, size_t n)
 	d->stddev_ns = sqrt(var / (double)n);
 }
 
+static void fold_kernels(struct report_rank *rk, size_t max)
+{
+	struct report_kernel *o = &rk->kernels[max];
+	struct report_kernel sum = { "(other kernels)", "other", { 0 }, 0.0, { NULL, 0 }, 0 };
+	double sq = 0;
+
+	sum.d.min_ns = INT64_MAX;
+	sum.d.max_ns = INT64_MIN;
+	for (size_t i = max; i < rk->nr_kernels; i++) {
+		const struct report_kernel *k = &rk->kernels[i];
+
+		sum.d.count = sat_add(sum.d.count, k->d.count);
+		sum.d.total_ns = sat_add(sum.d.total_ns, k->d.total_ns);
+		sum.d.min_ns = k->d.min_ns < sum.d.min_ns ? k->d.min_ns : sum.d.min_ns;
+		sum.d.max_ns = k->d.max_ns > sum.d.max_ns ? k->d.max_ns : sum.d.max_ns;
+		sq += (double)k->d.count * (k->d.stddev_ns * k->d.stddev_ns + k->d.avg_ns * k->d.avg_ns);
+		sum.share += k->share;
+		sum.nr_folded += k->nr_folded ? k->nr_folded : 1;
+	}
+	if (sum.d.count) {
+		double mean = (double)sum.d.total_ns / (double)sum.d.count;
+		double var = sq / (double)sum.d.count - mean * mean;
+
+		sum.d.avg_ns = mean;
+		sum.d.stddev_ns = var > 0 ? sqrt(var) : 0;
+	}
+	sum.d.median_ns = NAN;	/* not known from the rows' medians */
+	*o = sum;
+	rk->nr_kernels = max + 1;
+}
+
+/* -1 (null) stays null only when every row has it null. */
+static int64_t add_nullable(int64_t acc, int64_t v)
+{
+	if (v < 0)
+		return acc;
+	return acc < 0 ? v : sat_add(acc, v);
+}
+
+static void fold_cpu_ops(struct report_rank *rk, size_t max)
+{
+	struct report_cpu_op sum = { "(other operators)", 0, 0, 0, -1, -1, 0 };
+
+	for (size_t i = max; i < rk->nr_cpu_ops; i++) {
+		const struct report_cpu_op *op = &rk->cpu_ops[i];
+
+		sum.count = sat_add(sum.count, op->count);
+		sum.total_ns = sat_add(sum.total_ns, op->total_ns);
+		sum.self_ns = sat_add(sum.self_ns, op->self_ns);
+		sum.device_ns = add_nullable(sum.device_ns, op->device_ns);
+		sum.self_device_ns = add_nullable(sum.self_device_ns, op->self_device_ns);
+		sum.nr_folded += op->nr_folded ? op->nr_folded : 1;
+	}
+	rk->cpu_ops[max] = sum;
+	rk->nr_cpu_ops = max + 1;
+}
+
+void report_fold_rows(struct report_rank *rk, size_t max)
+{
+	if (rk->nr_kernels > max + 1)
+		fold_kernels(rk, max);
+	if (rk->nr_cpu_ops > max + 1)
+		fold_cpu_ops(rk, max);
+}
+
 int report_samples_of(struct report_samples *s, struct arena *a, const int64_t *sorted, size_t n)
 {
 	size_t k = n < REPORT_SAMPLES_MAX ? n : REPORT_SAMPLES_MAX;
@@ -495,6 +560,8 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 		jsonw_obj_begin(w);
 		jsonw_key(w, "name");
 		jsonw_str(w, k->name);
+		if (k->nr_folded)	/* the "other" row, not a kernel of its name */
+			i64(w, "other", k->nr_folded);
 		jsonw_key(w, "category");
 		jsonw_str(w, k->category);
 		dist(w, &k->d, 1);
@@ -541,6 +608,8 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 		jsonw_obj_begin(w);
 		jsonw_key(w, "name");
 		jsonw_str(w, c->name);
+		if (c->nr_folded)	/* the "other" row, not an operator of its name */
+			i64(w, "other", c->nr_folded);
 		i64(w, "count", c->count);
 		i64(w, "total_ns", c->total_ns);
 		i64(w, "self_ns", c->self_ns);

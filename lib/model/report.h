@@ -54,6 +54,12 @@ struct report_kernel {
 	struct report_dist d;
 	double share;			/* total / gpu.kernel_time_ns */
 	struct report_samples samples;
+	/*
+	 * 0 for a kernel.  Else this is the "other" row of report_fold_rows():
+	 * the sum of this many kernels beyond the cap, not a kernel of its
+	 * name ("other": N in report.json).
+	 */
+	int64_t nr_folded;
 };
 
 struct report_phase {
@@ -156,6 +162,7 @@ struct report_cpu_op {
 	int64_t count, total_ns, self_ns;
 	/* device work it launched (by correlation), and without its children's; -1: null */
 	int64_t device_ns, self_device_ns;
+	int64_t nr_folded;		/* as report_kernel's */
 };
 
 struct report_gpu {
@@ -417,6 +424,22 @@ struct report {
 	const char *workload_reason;	/* the evidence for it */
 	struct arena arena;
 };
+
+/*
+ * Rows kept per rank in its kernel and operator tables: report.json must
+ * stay proportional to what a reader can use, not to the distinct names a
+ * trace holds (2.5 million kernel names made an 850 MB report).  The
+ * shared traces have at most 194 kernels and 176 operators a rank.
+ */
+#define REPORT_ROWS_MAX 500
+
+/*
+ * Beyond max rows (tables sorted by total time, descending), keep the
+ * first max and replace the rest with one "other" row that sums them
+ * (count, total, min, max, pooled deviation; no median, no samples),
+ * marked by nr_folded.  vanalyze --full does not call it.
+ */
+void report_fold_rows(struct report_rank *rk, size_t max);
 
 /* The distribution of n durations; sorts v in place.  Zeroes for n == 0. */
 void report_dist_of(struct report_dist *d, int64_t *v, size_t n);

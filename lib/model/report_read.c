@@ -409,6 +409,12 @@ static void read_device(struct rd *c, const struct jdom *o, struct report_device
 	out->source = get_str_or_null(c, d, "source");
 }
 
+/* "other": N marks the row that sums N rows beyond the cap (report_fold_rows()). */
+static int64_t folded(struct rd *c, const struct jdom *row)
+{
+	return jdom_get(row, "other") ? get_i64(c, row, "other") : 0;
+}
+
 static void read_kernels(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
 	size_t n;
@@ -424,6 +430,7 @@ static void read_kernels(struct rd *c, const struct jdom *o, struct report_rank 
 		read_dist(c, &a[i], &k->d, 1);
 		k->share = get_f64(c, &a[i], "share");
 		read_samples(c, &a[i], &k->samples);
+		k->nr_folded = folded(c, &a[i]);
 	}
 	rk->nr_kernels = c->failed ? 0 : n;
 }
@@ -609,6 +616,7 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 		/* null, or missing in a report written before they existed */
 		rk->cpu_ops[i].device_ns = get_i64_or(c, &a[i], "device_ns", -1);
 		rk->cpu_ops[i].self_device_ns = get_i64_or(c, &a[i], "self_device_ns", -1);
+		rk->cpu_ops[i].nr_folded = folded(c, &a[i]);
 	}
 	rk->nr_cpu_ops = c->failed ? 0 : n;
 	read_comm(c, o, rk);

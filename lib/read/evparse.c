@@ -79,6 +79,12 @@ struct parser {
 	struct jscan js;
 	struct event_batch *b;
 	int64_t nr_neg_dur, first_neg_dur;	/* first_neg_dur: input offset */
+	/*
+	 * Values of a JSON type a field never has ("ts": true, "name": 7,
+	 * "args": [], null): read as absent, counted in the event (odd) and,
+	 * once it is whole, in nr_odd.
+	 */
+	int64_t odd, nr_odd, first_odd;
 	int oom;
 	struct last_str last[NR_FIELDS][RECENT];
 	struct memo memo_event, memo_args;
@@ -166,6 +172,15 @@ HOT int intern(struct parser *ps, const char *p, const char *s, size_t n, size_t
  * jscan_skip_fast through a copy of *pp: the position of the member loops
  * then stays in a register (see jscan_string).
  */
+HOT int skip_fast(struct parser *ps, const char **pp);
+
+/* A value of a type its field never has: skipped, counted. */
+static int skip_odd(struct parser *ps, const char **pp)
+{
+	ps->odd++;
+	return skip_fast(ps, pp);
+}
+
 HOT int skip_fast(struct parser *ps, const char **pp)
 {
 	const char *t = *pp;
@@ -187,7 +202,7 @@ HOT int read_str1(struct parser *ps, const char **pp, uint32_t *id, enum field f
 	int rc;
 
 	if (*at != '"')
-		return skip_fast(ps, pp);
+		return skip_odd(ps, pp);
 	if ((rc = jscan_string(&ps->js, pp, &s, &n)) != JS_OK)
 		return rc;
 	if (one)
@@ -214,7 +229,7 @@ HOT int read_id_text(struct parser *ps, const char **pp, uint32_t *id, enum fiel
 			return rc;
 		return intern(ps, at, at, (size_t)(*pp - at), (size_t)(ps->js.end - at), id, f);
 	}
-	return skip_fast(ps, pp);
+	return skip_odd(ps, pp);
 }
 
 /*
@@ -232,6 +247,7 @@ HOT int read_num(struct parser *ps, const char **pp, int scale, int64_t *out, in
 		if ((rc = jscan_string(&ps->js, pp, &s, &n)) != JS_OK)
 			return rc;
 		rc = jscan_number_text(s, n, scale, out);
+		/* not counted: producers write ids as text ("stream": "0x0", ROCm) */
 		*set = rc == JS_OK ? 1 : rc == JS_RANGE ? -1 : 0;
 		return JS_OK;
 	}
@@ -245,7 +261,7 @@ HOT int read_num(struct parser *ps, const char **pp, int scale, int64_t *out, in
 			*set = 1;
 		return rc;
 	}
-	return skip_fast(ps, pp);
+	return skip_odd(ps, pp);
 }
 
 HOT int read_time(struct parser *ps, const char **pp, struct trace_event *ev, int64_t *out,
@@ -482,7 +498,7 @@ static int read_args(struct parser *ps, const char **pp, struct trace_event *ev)
 	int rc;
 
 	if (*p != '{')
-		return skip_fast(ps, pp);
+		return skip_odd(ps, pp);
 	for (rc = next_member(ps, &ps->memo_args, &at, &p, 1, arg_key, A_END, "", &key);
 	     rc == JS_OK && key != A_END;
 	     rc = next_member(ps, &ps->memo_args, &at, &p, 0, arg_key, A_END,
@@ -571,6 +587,7 @@ static int read_event(struct parser *ps, const char **pp, struct trace_event *ev
 	unsigned at = 0, key;
 	int rc;
 
+	ps->odd = 0;
 	for (rc = next_member(ps, &ps->memo_event, &at, &p, 1, event_key, K_END, "", &key);
 	     rc == JS_OK && key != K_END;
 	     rc = next_member(ps, &ps->memo_event, &at, &p, 0, event_key, K_END,
@@ -594,6 +611,11 @@ static int read_event(struct parser *ps, const char **pp, struct trace_event *ev
 		if (!ps->nr_neg_dur++)
 			ps->first_neg_dur = jscan_off(&ps->js, *pp);
 	}
+	if (ps->odd) {	/* the event is whole: a partial one is read again */
+		if (!ps->nr_odd)
+			ps->first_odd = jscan_off(&ps->js, *pp);
+		ps->nr_odd += ps->odd;
+	}
 	*pp = p;
 	return JS_OK;
 }
@@ -613,6 +635,8 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 	ps.b = b;
 	ps.nr_neg_dur = 0;
 	ps.first_neg_dur = -1;
+	ps.odd = ps.nr_odd = 0;
+	ps.first_odd = -1;
 	ps.oom = 0;
 	for (int f = 0; f < NR_FIELDS; f++)
 		for (int i = 0; i < RECENT; i++)
@@ -679,11 +703,15 @@ int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state
 	}
 	r->nr_neg_dur = ps.nr_neg_dur;
 	r->first_neg_dur = ps.first_neg_dur;
+	r->nr_odd = ps.nr_odd;
+	r->first_odd = ps.first_odd;
 	return 0;
 error:
 	r->end = EVP_ERROR;
 	r->pos = r->err.offset >= 0 ? (size_t)(r->err.offset - offset) : (size_t)(p - text);
 	r->nr_neg_dur = ps.nr_neg_dur;
 	r->first_neg_dur = ps.first_neg_dur;
+	r->nr_odd = ps.nr_odd;
+	r->first_odd = ps.first_odd;
 	return ps.oom ? -1 : 0;
 }

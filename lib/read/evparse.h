@@ -40,6 +40,8 @@ struct evparse_result {
 	size_t bad_time_pos;		/* offset in the text of the first of them */
 	int64_t nr_neg_dur;		/* events with a negative dur, kept without times */
 	int64_t first_neg_dur;		/* input offset of the first of them, -1 none */
+	int64_t nr_odd;			/* values of a type their field never has, read as absent */
+	int64_t first_odd;		/* input offset of the event of the first, -1 none */
 	int64_t nr_not_object;		/* elements that are not objects: empty records */
 	struct err err;
 };

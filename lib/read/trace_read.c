@@ -103,6 +103,7 @@ struct reader {
 	int64_t nr_not_object, nr_bad_time;	/* summed over chunks, reported once */
 	int64_t bad_time_off;		/* input offset of the first bad-time event */
 	int64_t nr_neg_dur, first_neg_dur;	/* likewise; the first in file order */
+	int64_t nr_odd, first_odd;		/* likewise */
 	struct event_batch rebatch;
 
 	const struct trace_sink *sink;
@@ -408,6 +409,9 @@ static void apply(struct reader *r, const struct evparse_result *res,
 	if (!r->nr_neg_dur && res->nr_neg_dur)
 		r->first_neg_dur = res->first_neg_dur;
 	r->nr_neg_dur += res->nr_neg_dur;
+	if (!r->nr_odd && res->nr_odd)
+		r->first_odd = res->first_odd;
+	r->nr_odd += res->nr_odd;
 	switch (res->end) {
 	case EVP_CLEAN:
 		r->expect = res->state;
@@ -600,6 +604,11 @@ static void finish(struct reader *r)
 			r->nr_bad_time > 1 ? "s" : "");
 		trace_info_warn(r->info, &e);
 	}
+	if (r->nr_odd) {
+		err_set(&e, r->first_odd, "%lld values of a type their key never has (the first in "
+			"the event here) were read as absent", (long long)r->nr_odd);
+		trace_info_warn(r->info, &e);
+	}
 	if (r->nr_neg_dur) {
 		err_set(&e, r->first_neg_dur, "%lld events with a negative dur (the first here) "
 			"were dropped from time sums", (long long)r->nr_neg_dur);
@@ -727,7 +736,8 @@ int trace_read(const char *path, const struct trace_read_opts *opts,
 		*e = r.fatal_err;
 		goto out;
 	}
-	info->complete = !r.failed && !r.read_failed;
+	/* text after the top-level value may hold events: not read, so not complete */
+	info->complete = !r.failed && !r.read_failed && !r.top.trailing;
 	ret = info->complete ? 0 : 1;
 out:
 	if (r.slots) {

@@ -333,7 +333,9 @@ static int run(struct trace_top *t, int final, struct err *e)
 			if (!t->trailing) {
 				struct err w;
 
-				err_set(&w, jscan_off(&js, p), "text after the end of the trace ignored");
+				/* two traces in one file, or a traceEvents closed early */
+				err_set(&w, jscan_off(&js, p), "text after the end of the trace "
+					"not read: the trace is incomplete");
 				trace_info_warn(t->info, &w);
 				t->trailing = 1;
 			}

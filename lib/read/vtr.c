@@ -697,7 +697,7 @@ int vtr_read(const char *path, const struct trace_sink *sink, struct trace_info 
 {
 	struct vtr_reader r;
 	char msg[160];
-	int rc;
+	int rc, trailing;
 
 	memset(info, 0, sizeof(*info));
 	info->format = "vtr";
@@ -729,8 +729,10 @@ int vtr_read(const char *path, const struct trace_sink *sink, struct trace_info 
 	if (rc == 0 && !r.seen_end)
 		vtr_warn(&r, r.off, "no end record: the process stopped without vt_shutdown() "
 			 "(killed or crashed?); events up to its last flush are kept");
-	if (r.seen_end && getc(r.f) != EOF)
-		vtr_warn(&r, r.off, "bytes after the end record ignored");
+	/* two files in one, say: records not read, so not complete */
+	trailing = r.seen_end && getc(r.f) != EOF;
+	if (trailing)
+		vtr_warn(&r, r.off, "bytes after the end record not read: the file is incomplete");
 	if (!r.stopped && !r.oom)
 		vtr_open_regions(&r);
 	if (r.nr_bad_time) {
@@ -752,7 +754,7 @@ int vtr_read(const char *path, const struct trace_sink *sink, struct trace_info 
 	if (!r.oom)
 		vtr_batch_flush(&r);
 	info->bytes_in = info->bytes_text = r.off;
-	info->complete = rc == 0 && r.seen_end && !r.oom && !r.stopped;
+	info->complete = rc == 0 && r.seen_end && !trailing && !r.oom && !r.stopped;
 	if (r.oom)
 		err_set(e, r.off, "out of memory");
 	else if (r.stopped)

@@ -4,22 +4,31 @@
  */
 #include "workload.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+/* ASCII only, as the needles are: no locale call per byte of a 60 MB name. */
+static unsigned char lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
+}
+
 int workload_text_has(const char *hay, const char *needle)
 {
 	size_t n = strlen(needle);
+	unsigned char first = lower((unsigned char)needle[0]);
 
 	if (!hay)
 		return 0;
+	if (!n)
+		return *hay != '\0';
 	for (; *hay; hay++) {
-		size_t i = 0;
+		size_t i = 1;
 
-		while (i < n && hay[i] &&
-		       tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+		if (lower((unsigned char)*hay) != first)
+			continue;
+		while (i < n && hay[i] && lower((unsigned char)hay[i]) == lower((unsigned char)needle[i]))
 			i++;
 		if (i == n)
 			return 1;

@@ -1,15 +1,19 @@
 /*
  * arena: a bump allocator.  Many small allocations, one release.
  *
- * Blocks are malloc'd on demand (at least ARENA_BLOCK bytes, or the request
- * if larger) and freed together by arena_release().  Nothing is freed
- * individually.  Not thread-safe: each thread or input owns its own arena.
+ * Blocks are malloc'd on demand and freed together by arena_release().
+ * The first is ARENA_FIRST bytes and each next one as large as all before,
+ * up to ARENA_BLOCK (or the request, if larger): an arena that holds a tiny
+ * file's few strings stays tiny, and vanalyze keeps one per input until
+ * the report is written.  Nothing is freed individually.  Not thread-safe:
+ * each thread or input owns its own arena.
  */
 #ifndef VT_ARENA_H
 #define VT_ARENA_H
 
 #include <stddef.h>
 
+#define ARENA_FIRST 512u
 #define ARENA_BLOCK (64u * 1024)
 
 struct arena_block;

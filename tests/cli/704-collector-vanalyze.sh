@@ -2,7 +2,8 @@
 # vanalyze reads collector files directly: a complete .vtr from the C demo
 # pipeline gives a complete rank with its regions as user annotations (and,
 # where the report has them, phases and frame-based throughput); a .vtr
-# cut short by SIGKILL is read up to its last flush and marked incomplete.
+# cut short by SIGKILL is read up to its last flush and marked incomplete,
+# and so is one with bytes after its end record.
 . "$VT_ROOT/tests/cli/lib.sh"
 
 need_vanalyze
@@ -63,5 +64,11 @@ check cut.json 'r["inputs"][0]["complete"] is False and r["ranks"][0]["complete"
 	"the killed run is marked incomplete"
 check cut.json 'r["ranks"][0]["events"]["by_ph"].get("X") == 26' \
 	"everything up to the last flush is read"
+# Two files in one: the second's records are not read, so not complete (issue 35).
+cat out/demo-rank1.vtr out/demo-rank1.vtr >two.vtr
+va two --json two.json two.vtr
+expect_rc two 1
+expect_line two.err "two.vtr: .*bytes after the end record not read" "warning for the second file"
+check two.json 'r["ranks"][0]["complete"] is False' "two files in one are incomplete"
 [ -s pending.txt ] && skip "vanalyze reads .vtr files; not reported from them yet: $(tr '\n' ' ' <pending.txt)"
 exit 0

@@ -707,9 +707,9 @@ static void test_host_sync(void)
 	/* item encloses _local_scalar_dense encloses the stream sync: 50 ms, not 143 */
 	r = quiet(&rep, 1);
 	r->nr_cpu_ops = 4;
-	r->cpu_ops[1] = (struct report_cpu_op){ "aten::item", 50, 50 * MS, MS, -1, -1 };
-	r->cpu_ops[2] = (struct report_cpu_op){ "aten::_local_scalar_dense", 50, 48 * MS, MS, -1, -1 };
-	r->cpu_ops[3] = (struct report_cpu_op){ "cudaStreamSynchronize", 50, 45 * MS, 45 * MS, -1, -1 };
+	r->cpu_ops[1] = (struct report_cpu_op){ "aten::item", 50, 50 * MS, MS, -1, -1, 0 };
+	r->cpu_ops[2] = (struct report_cpu_op){ "aten::_local_scalar_dense", 50, 48 * MS, MS, -1, -1, 0 };
+	r->cpu_ops[3] = (struct report_cpu_op){ "cudaStreamSynchronize", 50, 45 * MS, 45 * MS, -1, -1, 0 };
 	CHECK_EQ_INT(run(&rep), 0);
 
 	r->cpu_ops[1].total_ns = 50 * MS + 1;
@@ -721,9 +721,9 @@ static void test_host_sync(void)
 	       s ? s->message : "");
 
 	/* runtime calls add up: 30 + 30 ms of sync against 40 ms in aten */
-	r->cpu_ops[1] = (struct report_cpu_op){ "aten::item", 50, 40 * MS, MS, -1, -1 };
-	r->cpu_ops[2] = (struct report_cpu_op){ "cudaDeviceSynchronize", 5, 30 * MS, 30 * MS, -1, -1 };
-	r->cpu_ops[3] = (struct report_cpu_op){ "cudaStreamSynchronize", 50, 30 * MS, 30 * MS, -1, -1 };
+	r->cpu_ops[1] = (struct report_cpu_op){ "aten::item", 50, 40 * MS, MS, -1, -1, 0 };
+	r->cpu_ops[2] = (struct report_cpu_op){ "cudaDeviceSynchronize", 5, 30 * MS, 30 * MS, -1, -1, 0 };
+	r->cpu_ops[3] = (struct report_cpu_op){ "cudaStreamSynchronize", 50, 30 * MS, 30 * MS, -1, -1, 0 };
 	CHECK_EQ_INT(run(&rep), 1);
 	s = find(&rep, "host-sync");
 	CHECK(s && s->value == 0.06);
