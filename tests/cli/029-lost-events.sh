@@ -49,10 +49,10 @@ for f in two.json two.json.gz ws.json; do
 	expect_line "$name.err" "^vanalyze: warning: $f: byte [0-9]+: text after the end of the trace not read"
 done
 
-va early -q --json early.json early.json
-expect_rc early 1
-read -r ok n < <(summary early)
+va early-cut -q --json early-cut.json early.json
+expect_rc early-cut 1
+read -r ok n < <(summary early-cut)
 [ "$ok" = False ] || die "early close: \"complete\" is $ok"
 [ "$n" -gt 0 ] && [ "$n" -lt "$total" ] || die "early close: $n events of $total"
-expect_line early.err "^vanalyze: warning: early.json: byte $(cat early.at): text after the end of the trace not read"
+expect_line early-cut.err "^vanalyze: warning: early.json: byte $(cat early.at): text after the end of the trace not read"
 echo ok
