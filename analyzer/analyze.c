@@ -394,7 +394,8 @@ static int finish(struct file_result *res, int nr_threads)
 	    finish_analyses(res, nr_threads, min_ts))
 		return -1;
 	rk->start_ns = min_ts;
-	if (comm_finish(&res->comm, &res->arena, rk) ||
+	if (cpuops_perf_steps(&res->cpuops, &res->arena, rk) ||
+	    comm_finish(&res->comm, &res->arena, rk) ||
 	    idle_finish(&res->idle, &res->gpu.busy, &res->arena, rk))
 		return -1;
 	interval_list_release(&res->gpu.busy);

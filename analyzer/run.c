@@ -19,6 +19,7 @@
 #include "rank.h"
 #include "run_info.h"
 #include "runs.h"
+#include "perf_peak.h"
 #include "suggest.h"
 
 static void analyze_all(struct file_result *res, size_t n, const struct analyze_opts *o)
@@ -213,6 +214,7 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 		status = rc;
 		goto out;
 	}
+	perf_peak_apply(rep, &o->peak);
 	if (run_info_compute(rep) || collectives_compute(rep) || crossrank_compute(rep) ||
 	    suggest_compute(rep, &o->suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "perf_peak.h"
 #include "suggest.h"
 
 #define PHASES_MAX_RULES 32
@@ -47,6 +48,7 @@ struct analyze_opts {
 	int progress;				/* 0: the program's --no-progress */
 	long run;				/* --run N: the N-th run found; 0: all */
 	int merge_runs;				/* --merge-runs: several runs as one */
+	struct perf_peak_opts peak;		/* --peak-tflops, --peak-tbps */
 };
 
 /*
@@ -63,7 +65,9 @@ struct analyze_opts {
 	{ "target-fps", required_argument, NULL, 't' },           \
 	{ "frames-per-block", required_argument, NULL, 'k' },     \
 	{ "run", required_argument, NULL, 'r' },                  \
-	{ "merge-runs", no_argument, NULL, 'm' }
+	{ "merge-runs", no_argument, NULL, 'm' },                 \
+	{ "peak-tflops", required_argument, NULL, 'P' },          \
+	{ "peak-tbps", required_argument, NULL, 'B' }
 
 #define ANALYZE_OPTS_HELP                                                              \
 	"Phases, steps and throughput:\n"                                              \
@@ -80,7 +84,10 @@ struct analyze_opts {
 	"Several runs given together (other metadata, or traces a minute apart)\n"   \
 	"are refused, each named with its number:\n"                                \
 	"      --run N        analyse the N-th of them alone\n"                       \
-	"      --merge-runs   analyse them as one run all the same\n"
+	"      --merge-runs   analyse them as one run all the same\n"                 \
+	"The device's peak, for TFLOP/s shares and MFU (default: from its name):\n" \
+	"      --peak-tflops F  peak TFLOP/s, for every dtype\n"                     \
+	"      --peak-tbps F  peak memory bandwidth, TB/s\n"
 
 void analyze_opts_init(struct analyze_opts *o);
 void analyze_opts_release(struct analyze_opts *o);

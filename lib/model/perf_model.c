@@ -488,14 +488,6 @@ static int f_sdpa_cudnn(const struct pm_shapes *s, struct perf_call *c)
 	return attention(s, &at, c);
 }
 
-/* aten::_flash_attention_forward(query, key, value, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, ...): [B, N, H, d] */
-static int f_flash_fwd(const struct pm_shapes *s, struct perf_call *c)
-{
-	static const struct attn at = { 0, 1, 2, 0, 8, 0 };
-
-	return attention(s, &at, c);
-}
-
 /* flash_attn::_flash_attn_forward(q, k, v, dropout_p, softmax_scale, causal, ...): [B, N, H, d] (flash-attn 2) */
 static int f_flash_attn(const struct pm_shapes *s, struct perf_call *c)
 {
@@ -720,7 +712,10 @@ static const struct perf_entry {
 	{ "aten::_scaled_dot_product_efficient_attention", NAME_IS, "attention",
 	  f_sdpa_efficient },
 	{ "aten::_scaled_dot_product_cudnn_attention", NAME_IS, "attention", f_sdpa_cudnn },
-	{ "aten::_flash_attention_forward", NAME_IS, "attention", f_flash_fwd },
+	/*
+	 * Not aten::_flash_attention_forward: the SDPA operator above it is
+	 * the one reported (the innermost modelled operator gets the row).
+	 */
 	{ "flash_attn::_flash_attn_forward", NAME_IS, "attention", f_flash_attn },
 	{ "flash_attn::_flash_attn_backward", NAME_IS, "attention", f_flash_attn_bwd },
 	{ "aten::convolution", NAME_IS, "conv", f_convolution },

@@ -1,0 +1,96 @@
+/*
+ * report_perf: see report_perf.h.  Shapes are written as strings holding
+ * the trace's JSON text, not as JSON: the reader skipped them unchecked,
+ * and a string is safe whatever they hold.  NaN figures are null.
+ */
+#include "report_perf.h"
+
+#include <math.h>
+
+static void num(struct jsonw *w, const char *key, double v)
+{
+	jsonw_key(w, key);
+	jsonw_double(w, v);
+}
+
+static void i64(struct jsonw *w, const char *key, int64_t v)
+{
+	jsonw_key(w, key);
+	jsonw_int(w, v);
+}
+
+static void str_or_null(struct jsonw *w, const char *key, const char *s)
+{
+	jsonw_key(w, key);
+	if (s)
+		jsonw_str(w, s);
+	else
+		jsonw_null(w);
+}
+
+static void row_json(struct jsonw *w, const struct report_op_perf *r)
+{
+	jsonw_obj_begin(w);
+	str_or_null(w, "name", r->name);
+	str_or_null(w, "input_dims", r->input_dims);
+	str_or_null(w, "input_types", r->input_types);
+	str_or_null(w, "concrete_inputs", r->concrete_inputs);
+	str_or_null(w, "family", r->family);
+	str_or_null(w, "dtype", r->dtype);
+	i64(w, "count", r->count);
+	num(w, "flops", r->flops);
+	num(w, "bytes", r->bytes);
+	i64(w, "total_ns", r->total_ns);
+	num(w, "avg_ns", r->mean_ns);
+	i64(w, "median_ns", r->median_ns);
+	i64(w, "min_ns", r->min_ns);
+	i64(w, "max_ns", r->max_ns);
+	num(w, "tflops_median", r->tflops_median);
+	num(w, "tbps_median", r->tbps_median);
+	num(w, "intensity", r->intensity);
+	num(w, "peak_tflops", r->peak_tflops);
+	num(w, "peak_share", r->peak_share);
+	num(w, "roof_share", r->roof_share);
+	str_or_null(w, "bound", r->bound);
+	jsonw_obj_end(w);
+}
+
+void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact)
+{
+	const struct report_perf *p = &rk->perf;
+
+	if (!compact) {
+		jsonw_key(w, "ops_perf");
+		jsonw_arr_begin(w);
+		for (size_t i = 0; i < rk->nr_ops_perf; i++)
+			row_json(w, &rk->ops_perf[i]);
+		jsonw_arr_end(w);
+	}
+	jsonw_key(w, "perf");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "has_shapes");
+	jsonw_bool(w, p->has_shapes);
+	str_or_null(w, "peak_model", p->peak_model);
+	num(w, "peak_tbps", p->peak_tbps);
+	str_or_null(w, "dtype", p->dtype);
+	num(w, "peak_tflops", p->peak_tflops);
+	num(w, "flops", p->flops);
+	i64(w, "window_ns", p->window_ns);
+	num(w, "tflops", p->tflops);
+	num(w, "mfu", p->mfu);
+	jsonw_key(w, "step_flops");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < p->nr_steps; i++)
+		jsonw_double(w, p->step_flops[i]);
+	jsonw_arr_end(w);
+	/* per step of steps.durations_ns, as for the window: FLOPs / wall time / peak */
+	jsonw_key(w, "step_mfu");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < p->nr_steps && i < rk->steps.nr_durations; i++) {
+		int64_t d = rk->steps.durations_ns[i];
+
+		jsonw_double(w, d > 0 ? p->step_flops[i] / (double)d / 1e3 / p->peak_tflops : NAN);
+	}
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
+}
