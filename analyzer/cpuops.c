@@ -43,6 +43,7 @@ void cpuops_init(struct cpuops *c)
 	buf_init(&c->recs);
 	c->has_cat = 0;
 	strtab_init(&c->shapes, 1);
+	memset(c->cache, 0, sizeof(c->cache));
 	buf_init(&c->key);
 	buf_init(&c->when_flops);
 	c->has_shapes = 0;
@@ -57,41 +58,26 @@ void cpuops_release(struct cpuops *c)
 	buf_release(&c->when_flops);
 }
 
-/*
- * JSON text s[0..n) on one line, as a Python list prints ("[[8944, 1024],
- * []]"): a pretty-printed trace's newlines and indents would split one
- * shape into several keys and spread over the report's lines.
- */
-static void add_json_line(struct buf *b, const char *s, size_t n)
+/* Whether cache entry e holds the key of name[0..n) and shapes sh. */
+static int cached_key(const struct cpuops *c, const struct shape_cache *e, const char *name,
+		      size_t n, const struct event_shapes *sh)
 {
-	int in_str = 0;
+	const char *k = strtab_str(&c->shapes, e->id);
 
-	for (size_t i = 0; i < n; i++) {
-		char ch = s[i];
-
-		if (in_str) {
-			if (ch == '\\' && i + 1 < n) {
-				buf_addc(b, ch);
-				ch = s[++i];
-			} else if (ch == '"') {
-				in_str = 0;
-			}
-		} else if (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r') {
-			continue;
-		} else if (ch == '"') {
-			in_str = 1;
-		} else if (ch == ',') {
-			buf_add(b, ", ", 2);
-			continue;
-		}
-		buf_addc(b, ch);
-	}
+	return memcmp(k, name, n) == 0 && k[n] == OPSPERF_SEP &&
+	       memcmp(k += n + 1, sh->dims, sh->nr_dims) == 0 && k[sh->nr_dims] == OPSPERF_SEP &&
+	       memcmp(k += sh->nr_dims + 1, sh->types, sh->nr_types) == 0 &&
+	       k[sh->nr_types] == OPSPERF_SEP &&
+	       memcmp(k + sh->nr_types + 1, sh->concrete, sh->nr_concrete) == 0;
 }
 
 /*
- * The shape key of an operator perf_model knows (opsperf.h), interned;
- * 0 for one it does not.  known caches perf_model_family() per name id of
- * the batch: 0 not asked, 1 no, 2 yes.
+ * The shape key of an operator perf_model knows (opsperf.h: the args'
+ * text as the trace has it, opsperf_finish() reformats it), interned; 0
+ * for one it does not.  known caches perf_model_family() per name id of
+ * the batch: 0 not asked, 1 no, 2 yes.  A million operators carry
+ * shapes in a few hundred distinct keys: the cache of recent keys answers
+ * most with a compare, without building and hashing the key.
  */
 static uint32_t shape_of(struct cpuops *c, const struct event_batch *b,
 			 const struct trace_event *ev, signed char *known)
@@ -99,23 +85,32 @@ static uint32_t shape_of(struct cpuops *c, const struct event_batch *b,
 	const struct strtab *st = &b->strs;
 	const struct event_shapes *sh = &b->shapes[ev->shapes];
 	const char *name = strtab_str(st, ev->name);
-	uint32_t n = strtab_len(st, ev->name);
+	uint32_t n = strtab_len(st, ev->name), id;
+	size_t len = (size_t)n + 3 + sh->nr_dims + sh->nr_types + sh->nr_concrete;
+	struct shape_cache *e = &c->cache[(len * 0x9e3779b1u + sh->nr_dims) % CPUOPS_SHAPE_CACHE];
 
 	if (!known[ev->name])
 		known[ev->name] = perf_model_family(name, n) ? 2 : 1;
 	if (known[ev->name] != 2)
 		return 0;
+	if (e->id && e->len == len && cached_key(c, e, name, n, sh))
+		return e->id;
 	buf_reset(&c->key);
 	buf_add(&c->key, name, n);
 	buf_addc(&c->key, OPSPERF_SEP);
-	add_json_line(&c->key, sh->dims, sh->nr_dims);
+	buf_add(&c->key, sh->dims, sh->nr_dims);
 	buf_addc(&c->key, OPSPERF_SEP);
-	add_json_line(&c->key, sh->types, sh->nr_types);
+	buf_add(&c->key, sh->types, sh->nr_types);
 	buf_addc(&c->key, OPSPERF_SEP);
-	add_json_line(&c->key, sh->concrete, sh->nr_concrete);
+	buf_add(&c->key, sh->concrete, sh->nr_concrete);
 	if (!buf_ok(&c->key))
 		return STRTAB_OOM;
-	return strtab_intern(&c->shapes, c->key.data, c->key.len);
+	id = strtab_intern(&c->shapes, c->key.data, c->key.len);
+	if (id != STRTAB_OOM) {
+		e->id = id;
+		e->len = len;
+	}
+	return id;
 }
 
 int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,

@@ -25,12 +25,21 @@
 #include "report.h"
 #include "strtab.h"
 
+#define CPUOPS_SHAPE_CACHE 64
+
+/* A recent shape key (cpuops.c's shape_of()); id 0: empty. */
+struct shape_cache {
+	uint32_t id;
+	size_t len;
+};
+
 struct cpuops {
 	struct strtab names;		/* copies */
 	struct buf recs;		/* struct cpu_rec[] in file order, see cpuops.c */
 	int has_cat;			/* some event had a cat: no operators by name */
 	/* record_shapes: the shape keys (opsperf.h) of the operators perf_model knows */
 	struct strtab shapes;		/* copies */
+	struct shape_cache cache[CPUOPS_SHAPE_CACHE];
 	struct buf key;			/* scratch for one key */
 	struct buf when_flops;		/* opsperf_finish()'s, for opsperf_steps() */
 	int has_shapes;			/* some operator had shape args */

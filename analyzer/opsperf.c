@@ -19,6 +19,37 @@ struct opsperf_flops {
 	uint32_t dtype;
 };
 
+/*
+ * JSON text s[0..n) on one line, as a Python list prints ("[[8944, 1024],
+ * []]"): a pretty-printed trace's newlines and indents would split one
+ * shape into several keys and spread over the report's lines.
+ */
+static void add_json_line(struct buf *b, const char *s, size_t n)
+{
+	int in_str = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+
+		if (in_str) {
+			if (ch == '\\' && i + 1 < n) {
+				buf_addc(b, ch);
+				ch = s[++i];
+			} else if (ch == '"') {
+				in_str = 0;
+			}
+		} else if (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r') {
+			continue;
+		} else if (ch == '"') {
+			in_str = 1;
+		} else if (ch == ',') {
+			buf_add(b, ", ", 2);
+			continue;
+		}
+		buf_addc(b, ch);
+	}
+}
+
 static int cmp_call(const void *a, const void *b)
 {
 	const struct opsperf_call *x = a, *y = b;
@@ -99,14 +130,41 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 		   struct arena *a, struct report_rank *rk, struct buf *when_flops)
 {
 	size_t rows = 0;
+	uint32_t *norm = calloc((size_t)strtab_count(keys) + 1, sizeof(*norm));
+	struct strtab lines;	/* the keys on one line: the rows' */
+	struct buf line;
+	int rc = -1;
 
+	strtab_init(&lines, 1);
+	buf_init(&line);
+	if (!norm)
+		goto out;
+	/* Two texts of one shape (indented otherwise) make one row. */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = calls[i].shape;
+
+		if (!norm[id]) {
+			const char *k = strtab_str(keys, id), *sep = memchr(k, OPSPERF_SEP,
+									   strtab_len(keys, id));
+			size_t nk = strtab_len(keys, id), head = sep ? (size_t)(sep - k) : nk;
+
+			buf_reset(&line);
+			buf_add(&line, k, head);
+			add_json_line(&line, k + head, nk - head);
+			if (!buf_ok(&line) ||
+			    (norm[id] = strtab_intern(&lines, line.data, line.len)) == STRTAB_OOM)
+				goto out;
+		}
+		calls[i].shape = norm[id];
+	}
+	keys = &lines;
 	if (n > 1)
 		qsort(calls, n, sizeof(*calls), cmp_call);
 	for (size_t i = 0; i < n; i++)
 		rows += !i || calls[i].shape != calls[i - 1].shape;
 	rk->ops_perf = arena_alloc(a, (rows ? rows : 1) * sizeof(*rk->ops_perf));
 	if (!rk->ops_perf)
-		return -1;
+		goto out;
 	rows = 0;
 	for (size_t i = 0, j; i < n; i = j) {
 		struct perf_call pc;
@@ -114,7 +172,7 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 		for (j = i + 1; j < n && calls[j].shape == calls[i].shape; j++)
 			;
 		if (fill_row(keys, calls[i].shape, &calls[i], j - i, a, &rk->ops_perf[rows++], &pc))
-			return -1;
+			goto out;
 		if (!pc.known)
 			continue;
 		for (size_t k = i; k < j; k++) {
@@ -123,12 +181,17 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 			buf_add(when_flops, &w, sizeof(w));
 		}
 		if (!buf_ok(when_flops))
-			return -1;
+			goto out;
 	}
 	if (rows > 1)
 		qsort(rk->ops_perf, rows, sizeof(*rk->ops_perf), cmp_row);
 	rk->nr_ops_perf = rows;
-	return 0;
+	rc = 0;
+out:
+	free(norm);
+	buf_release(&line);
+	strtab_release(&lines);
+	return rc;
 }
 
 int opsperf_steps(const struct buf *when_flops, struct arena *a, struct report_rank *rk)
