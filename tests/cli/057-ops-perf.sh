@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The performance model's rows (ranks[].ops_perf, tables/ops_perf.csv):
+# every GEMM, attention and convolution row of every shared trace that
+# carries shapes, and of testdata/gpu's H100 traces, agrees with the
+# independent oracle tests/oracle_opsperf.py (both ways, FLOPs, bytes,
+# calls, device time, TFLOP/s); TraceLens's three published rows of its
+# H100 Qwen trace come out (FLOPs and MiB exact, TFLOP/s median within
+# 5 %); the CSV holds report.json's rows; the peak comes from the device's
+# name or --peak-tflops / --peak-tbps; a trace without shapes gives no
+# rows and no error.
+. "$VT_ROOT/tests/cli/lib.sh"
+
+need_shared
+need_vanalyze
+ORACLE_OPS=$VT_ROOT/tests/oracle_opsperf.py
+
+# Every trace recording shapes: the oracle's rows in total must be many.
+python3 - "$TRACES" "$VT_ROOT/testdata/gpu" >files <<'PY' || die "cannot list the traces"
+import gzip, os, sys
+for top in sys.argv[1:]:
+    for d, _, fs in os.walk(top):
+        for f in sorted(fs):
+            p = os.path.join(d, f)
+            if not (f.endswith(".json") or f.endswith(".json.gz")):
+                continue
+            op = gzip.open if f.endswith(".gz") else open
+            try:
+                if b'"Input Dims"' in op(p, "rb").read():
+                    print(p)
+            except OSError:
+                pass
+PY
+[ "$(wc -l <files)" -ge 20 ] || die "only $(wc -l <files) traces with shapes found"
+total=0
+i=0
+while read -r f; do
+	i=$((i + 1))
+	va "r$i" -q --json "r$i.json" "$f"
+	[ -f "r$i.json" ] || die "$f: no report"
+	python3 "$ORACLE_OPS" "$f" "r$i.json" >"o$i.out" || {
+		cat "o$i.out" >&2
+		die "$f: ops_perf disagrees with the oracle"
+	}
+	n=$(tail -n 1 "o$i.out" | cut -d' ' -f1)
+	total=$((total + n))
+done <files
+[ "$total" -ge 500 ] || die "only $total GEMM, attention and convolution rows compared"
+
+# TraceLens's rows: GFLOP per call, MiB moved, TFLOP/s median (its report)
+QWEN=$PUBLIC/AMD-AGI__TraceLens/tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz
+va q --out q "$QWEN"
+expect_rc q 0
+python3 - q <<'PY' || die "TraceLens's rows are not reproduced"
+import csv, json, sys
+d = sys.argv[1]
+r = json.load(open(d + "/report.json"))
+rk = r["ranks"][0]
+rows = {(o["name"], o["input_dims"]): o for o in rk["ops_perf"]}
+want = [
+    ("aten::mm", "[[8944, 1024], [1024, 2816]]", 51.5816, 71.0078, 610.70),
+    ("aten::addmm", "[[1024], [8944, 1024], [1024, 1024], [], []]", 18.7661, 36.9395, 579.77),
+    ("aten::_scaled_dot_product_flash_attention",
+     "[[16, 16, 559, 64], [16, 16, 559, 64], [16, 16, 559, 64], [], [], [], []]",
+     10.2394, 69.875, 90.00),
+]
+bad = []
+for name, dims, gflop, mib, tflops in want:
+    o = rows.get((name, dims))
+    if not o:
+        bad.append("no row %s %s" % (name, dims))
+        continue
+    if round(o["flops"] / 1e9, 4) != gflop:
+        bad.append("%s: %.4f GFLOP, TraceLens %.4f" % (name, o["flops"] / 1e9, gflop))
+    if round(o["bytes"] / 2**20, 4) != mib:
+        bad.append("%s: %.4f MiB, TraceLens %.4f" % (name, o["bytes"] / 2**20, mib))
+    if abs(o["tflops_median"] / tflops - 1) > 0.05:
+        bad.append("%s: %.2f TFLOP/s, TraceLens %.2f" % (name, o["tflops_median"], tflops))
+    if o["dtype"] != "bf16" or o["peak_tflops"] != 989.5:
+        bad.append("%s: peak %r of %r" % (name, o["peak_tflops"], o["dtype"]))
+    # the roofline at H100 SXM's ridge, 989.5 / 3.35 FLOP per byte
+    ridge = 989.5 / 3.35
+    if o["bound"] != ("compute" if o["intensity"] >= ridge else "memory"):
+        bad.append("%s: bound %r at intensity %r" % (name, o["bound"], o["intensity"]))
+    if abs(o["peak_share"] - o["tflops_median"] / 989.5) > 1e-12:
+        bad.append("%s: peak_share %r" % (name, o["peak_share"]))
+p = rk["perf"]
+if p["peak_model"] != "H100 SXM" or p["dtype"] != "bf16" or not p["has_shapes"]:
+    bad.append("perf: %r" % p)
+# MFU: FLOPs of the rows' calls in the one step / its wall time / the bf16 peak
+step = rk["steps"]["durations_ns"]
+flops = sum(o["flops"] * o["count"] for o in rk["ops_perf"] if o["flops"] is not None)
+if len(step) != 1 or abs(p["step_flops"][0] / flops - 1) > 1e-12 or \
+        abs(p["mfu"] - flops / step[0] / 1e3 / 989.5) > 1e-12:
+    bad.append("perf: step_flops %r mfu %r, expected %r over %r ns" % (p["step_flops"], p["mfu"], flops, step))
+# the CSV holds the rows
+with open(d + "/tables/ops_perf.csv", newline="", encoding="utf-8") as f:
+    csvrows = list(csv.DictReader(f))
+if len(csvrows) != len(rk["ops_perf"]):
+    bad.append("ops_perf.csv: %d rows, report %d" % (len(csvrows), len(rk["ops_perf"])))
+for c, o in zip(csvrows, rk["ops_perf"]):
+    for k, v in o.items():
+        want = "" if v is None else v if isinstance(v, str) else repr(v)
+        got = c[k]
+        if isinstance(v, (int, float)) and got and float(got) == float(v):
+            continue
+        if got != want:
+            bad.append("ops_perf.csv %s %s: %r, report %r" % (o["name"], k, got, v))
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
+
+# peaks by hand; an unknown device: null shares
+va m -q --peak-tflops 500 --peak-tbps 2 --json m.json "$QWEN"
+expect_rc m 0
+check m.json \
+	'all(o["peak_tflops"] == 500 for o in r["ranks"][0]["ops_perf"] if o["flops"] is not None)' \
+	"--peak-tflops sets every row's peak" \
+	'r["ranks"][0]["perf"]["peak_model"] == "manual" and r["ranks"][0]["perf"]["peak_tbps"] == 2' \
+	"--peak-tbps sets the bandwidth"
+va bad -q --peak-tflops -3 --json bad.json "$QWEN"
+expect_rc bad 2
+python3 -c "
+import gzip, json, sys
+d = json.load(gzip.open(sys.argv[1]))
+d['deviceProperties'][0]['name'] = 'Imaginary GPU 9000'
+json.dump(d, open('unknown.json', 'w'))" "$QWEN"
+va u -q --json u.json unknown.json
+expect_rc u 0
+check u.json \
+	'r["ranks"][0]["perf"]["peak_model"] is None and r["ranks"][0]["perf"]["mfu"] is None' \
+	"an unknown device has no MFU" \
+	'all(o["peak_share"] is None and o["bound"] is None for o in r["ranks"][0]["ops_perf"])' \
+	"an unknown device has no shares" \
+	'any(o["tflops_median"] for o in r["ranks"][0]["ops_perf"])' "TFLOP/s do not need the peak"
+
+# no shapes: no rows, no error
+NOSHAPES=$PUBLIC/facebookresearch__param/et_replay__tests__inputs__resnet_kineto.json.gz
+if gzip -dc "$NOSHAPES" | grep -q '"Input Dims"'; then die "$NOSHAPES has shapes"; fi
+va n -q --json n.json "$NOSHAPES"
+expect_rc n 0
+check n.json 'r["ranks"][0]["ops_perf"] == [] and not r["ranks"][0]["perf"]["has_shapes"]' \
+	"no rows without shapes" \
+	'r["ranks"][0]["perf"]["mfu"] is None and r["ranks"][0]["perf"]["flops"] == 0' "no MFU"
