@@ -142,3 +142,27 @@ expect_rc n 0
 check n.json 'r["ranks"][0]["ops_perf"] == [] and not r["ranks"][0]["perf"]["has_shapes"]' \
 	"no rows without shapes" \
 	'r["ranks"][0]["perf"]["mfu"] is None and r["ranks"][0]["perf"]["flops"] == 0' "no MFU"
+
+# the summary: the MFU and the operators against the peak, or once how to get them
+COLUMNS=100 va qs "$QWEN"
+expect_rc qs 0
+python3 - qs.out q/report.json <<'PY' || die "the summary's operators against the peak are wrong"
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+rk = json.load(open(sys.argv[2]))["ranks"][0]
+m = re.search(r"^operators against the peak  MFU ([0-9.]+)% of H100 SXM's bf16 989.5 TFLOP/s$",
+              text, re.M)
+if not m or abs(float(m.group(1)) - 100 * rk["perf"]["mfu"]) > 0.05:
+    sys.exit("no MFU line matching report.json's %r" % rk["perf"]["mfu"])
+rows = text[m.end():].split("\n")[2:7]
+want = sorted((o for o in rk["ops_perf"] if o["flops"] is not None), key=lambda o: -o["total_ns"])[:5]
+for line, o in zip(rows, want):
+    f = line.split()
+    if int(f[2]) != o["count"] or abs(float(f[3]) - o["tflops_median"]) > 0.05 or \
+            not line.rstrip().split("  ")[-1].startswith(o["name"][:20]):
+        sys.exit("row %r is not %s %s" % (line, o["name"], o["input_dims"]))
+PY
+va ns "$NOSHAPES"
+expect_rc ns 0
+[ "$(grep -c 'record_shapes=True' ns.out)" = 1 ] || die "the summary does not say once how to get shapes"
+no_line qs.out 'record_shapes' "a trace with shapes"
