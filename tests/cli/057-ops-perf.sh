@@ -166,3 +166,22 @@ va ns "$NOSHAPES"
 expect_rc ns 0
 [ "$(grep -c 'record_shapes=True' ns.out)" = 1 ] || die "the summary does not say once how to get shapes"
 no_line qs.out 'record_shapes' "a trace with shapes"
+
+# vcompare: MFU, the modelled TFLOP/s and each operator's TFLOP/s, higher is better
+need_vcompare
+python3 - q/report.json slower.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["ranks"][0]["perf"]
+p["mfu"] /= 2
+p["tflops"] /= 2
+for o in r["ranks"][0]["ops_perf"]:
+    if o["name"] == "aten::mm" and o["tflops_median"]:
+        o["tflops_median"] /= 2
+json.dump(r, open(sys.argv[2], "w"))
+PY
+vc cmp q/report.json slower.json
+expect_rc cmp 1
+expect_line cmp.out '^perf\.mfu +all +12\.4% +6\.18% .*REGRESSED$' "vcompare's MFU line"
+expect_line cmp.out '^perf\.tflops +all .*REGRESSED$' "vcompare's TFLOP/s line"
+expect_line cmp.out '^tflops:aten::mm \[\[8944, 1024\], \[1024, 2816\]\]\.median' "vcompare's operator line"
