@@ -301,6 +301,7 @@ const struct metric_def metric_table[] = {
 	{ "kernels.attention.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 	{ "cpu_ops.sync_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 	{ "steps.first_ratio", UNIT_FACTOR, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "perf.roof_share", UNIT_RATIO, DIR_HIGHER, 0, NULL, 0, METRIC_NONE },
 	{ "comm.wait_imposed_ns", UNIT_NS, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 
 	/* families */

@@ -652,6 +652,39 @@ static void test_memcpy(void)
 	report_release(&rep);
 }
 
+static void test_roof(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	struct report_op_perf *o;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	o = zalloc(&rep, 3 * sizeof(*o));
+	o[0] = (struct report_op_perf){ .name = "aten::mm", .family = "gemm", .total_ns = 100 * MS,
+					.roof_share = 0.25 };
+	o[1] = (struct report_op_perf){ .name = "aten::addmm", .family = "gemm",
+					.total_ns = 60 * MS, .roof_share = 0.25 };
+	o[2] = (struct report_op_perf){ .name = "aten::copy_", .total_ns = 500 * MS,
+					.roof_share = NAN };
+	r->ops_perf = o;
+	r->nr_ops_perf = 3;
+	CHECK_EQ_INT(run(&rep), 0);		/* 160 of 800 ms: 0.2 of kernel time */
+	o[1].total_ns = 60 * MS + 1000;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "below-roof");
+	CHECK(s && s->severity == SEV_MEDIUM && strcmp(s->metric, "perf.roof_share") == 0);
+	CHECK(s && s->threshold == 0.3 && s->value == 0.25);
+	CHECK_NEAR(s ? s->impact_ns : 0, 0.75 * (160 * MS + 1000), 1);
+	CHECKF(has(s, "GEMM") && has(s, "aten::mm") && has(s, "bf16") && has(s, "25.0%"), "%s",
+	       s ? s->message : "");
+	o[0].roof_share = o[1].roof_share = 0.3;	/* on the threshold: quiet */
+	CHECK_EQ_INT(run(&rep), 0);
+	o[0].roof_share = o[1].roof_share = NAN;	/* no peak: no figure */
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+}
+
 static void test_host_sync(void)
 {
 	struct report rep;
@@ -878,12 +911,12 @@ static void test_opts(void)
 	suggest_opts_init(&o);
 	suggest_opts_init(&d);
 	/*
-	 * the table: 34 thresholds of 23 rules (15 of the older 13, one of
-	 * profile-window, two of each of the 9 idle-* rules), each named once,
-	 * at its default
+	 * the table: 36 thresholds of 24 rules (15 of the older 13, one of
+	 * profile-window, two of each of the 9 idle-* rules, two of
+	 * below-roof), each named once, at its default
 	 */
-	CHECK_EQ_INT(suggest_nr_thresholds(), 34);
-	CHECK(suggest_threshold_at(34, NULL) == NULL);
+	CHECK_EQ_INT(suggest_nr_thresholds(), 36);
+	CHECK(suggest_threshold_at(36, NULL) == NULL);
 	for (size_t i = 0; i < suggest_nr_thresholds(); i++) {
 		const char *rule = NULL;
 		const struct suggest_threshold *t = suggest_threshold_at(i, &rule);
@@ -901,7 +934,7 @@ static void test_opts(void)
 			CHECKF(known, "%s", rule);
 		}
 	}
-	CHECK_EQ_INT(suggest_nr_rules, 24);
+	CHECK_EQ_INT(suggest_nr_rules, 25);
 
 	CHECK_EQ_INT(suggest_set(&o, "utilization", 0.7), 0);
 	CHECK(suggest_get(&o, "utilization", &v) == 0 && v == 0.7);
@@ -947,6 +980,7 @@ int main(void)
 	test_attention();
 	test_steps();
 	test_memcpy();
+	test_roof();
 	test_host_sync();
 	test_memory();
 	test_first_step();
