@@ -194,6 +194,69 @@ out:
 	return rc;
 }
 
+/* Whether t (since the rank's first event) lies in one of the n [start, end) pairs v. */
+static int in_spans(const int64_t *v, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {	/* the first pair starting after t */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[2 * mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && t < v[2 * (lo - 1) + 1];
+}
+
+/*
+ * The FLOPs of the calls inside each phase with spans, and each generation
+ * (phases_finish() filled both; has_phases is set after).
+ */
+static int by_phase(const struct opsperf_flops *w, size_t n, struct arena *a,
+		    struct report_rank *rk)
+{
+	struct report_perf *p = &rk->perf;
+	const struct report_throughput *tp = &rk->throughput;
+	size_t k = 0;
+
+	for (size_t i = 0; i < rk->nr_phases; i++)
+		k += rk->phases[i].spans_ns != NULL;
+	p->phases = arena_alloc(a, (k ? k : 1) * sizeof(*p->phases));
+	p->generation_flops = arena_alloc(a, (tp->nr_generations ? tp->nr_generations : 1) *
+						     sizeof(*p->generation_flops));
+	if (!p->phases || !p->generation_flops)
+		return -1;
+	k = 0;
+	for (size_t i = 0; i < rk->nr_phases; i++) {
+		const struct report_phase *ph = &rk->phases[i];
+		struct report_perf_phase *q = &p->phases[k];
+
+		if (!ph->spans_ns)
+			continue;
+		q->path = ph->path;
+		q->time_ns = ph->d.total_ns;
+		q->flops = 0;
+		for (size_t j = 0; j < n; j++)
+			if (in_spans(ph->spans_ns, ph->nr_spans, sat_sub(w[j].ts_ns, rk->start_ns)))
+				q->flops += w[j].flops;
+		k++;
+	}
+	p->nr_phases = k;
+	for (size_t g = 0; g < tp->nr_generations; g++) {
+		const struct report_generation *gen = &tp->generations[g];
+		int64_t pair[2] = { gen->start_ns, sat_add(gen->start_ns, gen->wall_ns) };
+
+		p->generation_flops[g] = 0;
+		for (size_t j = 0; j < n; j++)
+			if (in_spans(pair, 1, sat_sub(w[j].ts_ns, rk->start_ns)))
+				p->generation_flops[g] += w[j].flops;
+	}
+	p->nr_generations = tp->nr_generations;
+	return 0;
+}
+
 int opsperf_steps(const struct buf *when_flops, struct arena *a, struct report_rank *rk)
 {
 	const struct opsperf_flops *w = (const void *)when_flops->data;
@@ -247,5 +310,5 @@ int opsperf_steps(const struct buf *when_flops, struct arena *a, struct report_r
 		}
 	if (p->window_ns > 0 && p->flops > 0)
 		p->tflops = p->flops / (double)p->window_ns / 1e3;
-	return 0;
+	return by_phase(w, n, a, rk);
 }

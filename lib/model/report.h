@@ -181,6 +181,13 @@ struct report_op_perf {
 	const char *bound;		/* "compute" or "memory" at the ridge (static); NULL */
 };
 
+/* The model FLOPs inside a phase's spans (a phase with spans: depth <= REPORT_SPANS_DEPTH). */
+struct report_perf_phase {
+	const char *path;
+	double flops;
+	int64_t time_ns;		/* the union of its spans */
+};
+
 /* The model FLOPs of a rank and its utilisation of the device (MFU). */
 struct report_perf {
 	int has_shapes;			/* some operator had record_shapes's args */
@@ -193,6 +200,10 @@ struct report_perf {
 	double tflops, mfu;		/* NaN: null */
 	double *step_flops;		/* per step of steps.durations_ns; NULL: no steps */
 	size_t nr_steps;
+	struct report_perf_phase *phases;	/* the phases with spans, in phase order */
+	size_t nr_phases;
+	double *generation_flops;	/* per throughput.generations; NULL: none */
+	size_t nr_generations;
 };
 
 struct report_gpu {

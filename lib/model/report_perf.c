@@ -92,5 +92,35 @@ void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact
 		jsonw_double(w, d > 0 ? p->step_flops[i] / (double)d / 1e3 / p->peak_tflops : NAN);
 	}
 	jsonw_arr_end(w);
+	jsonw_key(w, "phases");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < p->nr_phases; i++) {
+		const struct report_perf_phase *q = &p->phases[i];
+		double tf = q->time_ns > 0 ? q->flops / (double)q->time_ns / 1e3 : NAN;
+
+		jsonw_obj_begin(w);
+		str_or_null(w, "path", q->path);
+		num(w, "flops", q->flops);
+		i64(w, "time_ns", q->time_ns);
+		num(w, "tflops", tf);
+		num(w, "mfu", tf / p->peak_tflops);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	/* per throughput.generations: FLOPs over its wall time */
+	jsonw_key(w, "generation_flops");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < p->nr_generations; i++)
+		jsonw_double(w, p->generation_flops[i]);
+	jsonw_arr_end(w);
+	jsonw_key(w, "generation_mfu");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < p->nr_generations && i < rk->throughput.nr_generations; i++) {
+		int64_t d = rk->throughput.generations[i].wall_ns;
+
+		jsonw_double(w, d > 0 ? p->generation_flops[i] / (double)d / 1e3 / p->peak_tflops
+				      : NAN);
+	}
+	jsonw_arr_end(w);
 	jsonw_obj_end(w);
 }

@@ -597,6 +597,24 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 		if (jdom_f64(&a[i], &f->step_flops[i]))
 			fail(c, &a[i], "\"%s\" should hold %s", "step_flops", "numbers");
 	f->nr_steps = c->failed ? 0 : n;
+	a = jdom_get(p, "phases") ? get_arr(c, p, "phases", &n) : NULL;
+	if (!a)
+		n = 0;
+	f->phases = alloc_n(c, n, sizeof(*f->phases));
+	for (size_t i = 0; f->phases && i < n && !c->failed; i++) {
+		f->phases[i].path = get_str(c, &a[i], "path");
+		f->phases[i].flops = get_f64(c, &a[i], "flops");
+		f->phases[i].time_ns = get_i64(c, &a[i], "time_ns");
+	}
+	f->nr_phases = c->failed ? 0 : n;
+	a = jdom_get(p, "generation_flops") ? get_arr(c, p, "generation_flops", &n) : NULL;
+	if (!a)
+		n = 0;
+	f->generation_flops = alloc_n(c, n, sizeof(*f->generation_flops));
+	for (size_t i = 0; f->generation_flops && i < n && !c->failed; i++)
+		if (jdom_f64(&a[i], &f->generation_flops[i]))
+			fail(c, &a[i], "\"%s\" should hold %s", "generation_flops", "numbers");
+	f->nr_generations = c->failed ? 0 : n;
 }
 
 static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank *rk)

@@ -185,3 +185,18 @@ expect_rc cmp 1
 expect_line cmp.out '^perf\.mfu +all +12\.4% +6\.18% .*REGRESSED$' "vcompare's MFU line"
 expect_line cmp.out '^perf\.tflops +all .*REGRESSED$' "vcompare's TFLOP/s line"
 expect_line cmp.out '^tflops:aten::mm \[\[8944, 1024\], \[1024, 2816\]\]\.median' "vcompare's operator line"
+
+# MFU per phase and per generation (testdata/gpu's pipeline: three generations
+# in three steps, a denoising loop between a text encoder and a VAE decode)
+va pl -q --json pl.json "$VT_ROOT/testdata/gpu/pipeline.trace.json.gz"
+expect_rc pl 0
+check pl.json 'abs(sum(r["ranks"][0]["perf"]["step_flops"]) - r["ranks"][0]["perf"]["flops"]) < 1' \
+	"the steps' FLOPs add up to the window's" \
+	'abs(sum(r["ranks"][0]["perf"]["generation_flops"]) - r["ranks"][0]["perf"]["flops"]) < 1' \
+	"the generations' FLOPs add up to the window's" \
+	'[p["path"] for p in r["ranks"][0]["perf"]["phases"]] == [p["path"] for p in r["ranks"][0]["phases"] if p["depth"] <= 1]' \
+	"a figure per phase with spans" \
+	'all(abs(p["mfu"] - p["flops"] / p["time_ns"] / 1e3 / 989.5) < 1e-12 for p in r["ranks"][0]["perf"]["phases"])' \
+	"phase MFU = FLOPs / time / peak" \
+	'max(r["ranks"][0]["perf"]["phases"], key=lambda p: p["flops"] if p["path"] != "ProfilerStep#*" else -1)["path"].endswith("inference_denoising")' \
+	"the denoising loop holds the most FLOPs"
