@@ -200,3 +200,22 @@ check pl.json 'abs(sum(r["ranks"][0]["perf"]["step_flops"]) - r["ranks"][0]["per
 	"phase MFU = FLOPs / time / peak" \
 	'max(r["ranks"][0]["perf"]["phases"], key=lambda p: p["flops"] if p["path"] != "ProfilerStep#*" else -1)["path"].endswith("inference_denoising")' \
 	"the denoising loop holds the most FLOPs"
+
+# the page: a roofline chart and the operators' figures, each read back from report.json
+if command -v gnuplot >/dev/null; then
+	python3 "$VT_ROOT/tests/html_check.py" q/report.html q/report.json --charts yes ||
+		die "the page is wrong (lines above)"
+	python3 - q/report.html <<'PY' || die "the page has no roofline"
+import re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+i = s.find('<section id="roofline">')
+sec = s[i:s.find("</section>", i)] if i >= 0 else ""
+if "<svg" not in sec or "arithmetic intensity" not in sec or "ridge 295" not in sec:
+    sys.exit("no roofline chart")
+if '["ranks",0,"ops_perf",0,"tflops_median"]' not in sec or '["ranks",0,"perf","mfu"]' not in sec:
+    sys.exit("no operator or MFU figures")
+PY
+fi
+va nh -q --html nh.html "$NOSHAPES"
+expect_rc nh 0
+no_line nh.html 'id="roofline"' "a page without shapes"
