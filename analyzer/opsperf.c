@@ -236,7 +236,11 @@ static int by_phase(const struct opsperf_flops *w, size_t n, struct arena *a,
 		if (!ph->spans_ns)
 			continue;
 		q->path = ph->path;
-		q->time_ns = ph->d.total_ns;
+		/*
+		 * The host may run ahead of the device: the work launched in a
+		 * phase takes at least its kernels' time, whatever its spans'.
+		 */
+		q->time_ns = ph->d.total_ns > ph->gpu_ns ? ph->d.total_ns : ph->gpu_ns;
 		q->flops = 0;
 		for (size_t j = 0; j < n; j++)
 			if (in_spans(ph->spans_ns, ph->nr_spans, sat_sub(w[j].ts_ns, rk->start_ns)))

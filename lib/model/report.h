@@ -185,7 +185,7 @@ struct report_op_perf {
 struct report_perf_phase {
 	const char *path;
 	double flops;
-	int64_t time_ns;		/* the union of its spans */
+	int64_t time_ns;		/* the union of its spans, or its kernel time if longer */
 };
 
 /* The model FLOPs of a rank and its utilisation of the device (MFU). */
