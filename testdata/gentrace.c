@@ -7,7 +7,7 @@
  *            [--generations G] [--loop steps-outer|blocks-outer]
  *            [--jitter F] [--slow-phase NAME=FACTOR] [--straggler R=FACTOR]
  *            [--frames F] [--warmup FACTOR] [--no-wait] [--clock-shift R=SECONDS]
- *            [--plant KIND@STEP=MS]... [--level L] [--plain]
+ *            [--plant KIND@STEP=MS]... [--shapes] [--level L] [--plain]
  *            [--truth PATH] -o PREFIX
  *
  * writes PREFIX-rank{R}.trace.json.gz (or .json with --plain) per rank and
@@ -526,7 +526,7 @@ struct op {
 	const char *copy_name;		/* memcpy/memset */
 	int64_t bytes;			/* memcpy/memset; comm: elements per rank */
 	const char *coll;		/* "Collective name" */
-	/* the inner operator's own args, where they differ: NULL takes dims and types */
+	/* --shapes: the inner operator's own args, where they differ (NULL: dims, types) */
 	const char *inner_dims, *inner_types;
 	const char *conc;		/* the inner operator's "Concrete Inputs"; NULL none */
 };
@@ -743,6 +743,7 @@ struct opts {
 	int64_t clock_shift_ns[MAX_RANKS];	/* added to every time of the rank */
 	int level;
 	int plain;
+	int shapes;		/* --shapes: inner operators' own shapes and Concrete Inputs */
 	int no_wait;		/* ranks do not wait for each other in collectives */
 	int generations;	/* videos per rank, one after the other */
 	int blocks_outer;	/* --loop blocks-outer: each block holds its own steps */
@@ -1062,8 +1063,9 @@ static void emit_op(struct gen *g, const struct rec *r)
 {
 	const struct op *op = &ops[r->op];
 	const char *name = r->sub ? op->inner : op->outer;
-	const char *dims = r->sub && op->inner_dims ? op->inner_dims : op->dims;
-	const char *types = r->sub && op->inner_types ? op->inner_types : op->types;
+	int own = r->sub && g->o->shapes;	/* the inner operator's own args */
+	const char *dims = own && op->inner_dims ? op->inner_dims : op->dims;
+	const char *types = own && op->inner_types ? op->inner_types : op->types;
 	char *p = ev_start(g);
 
 	p = PUT(p, "\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"");
@@ -1077,7 +1079,7 @@ static void emit_op(struct gen *g, const struct rec *r)
 	p = put_mem(p, dims, strlen(dims));
 	p = PUT(p, ", \"Input type\": ");
 	p = put_mem(p, types, strlen(types));
-	if (r->sub && op->conc) {
+	if (own && op->conc) {
 		p = PUT(p, ", \"Concrete Inputs\": ");
 		p = put_mem(p, op->conc, strlen(op->conc));
 	}
@@ -2223,6 +2225,10 @@ static void usage(FILE *f)
 		"                         host MS milliseconds in: dataloader, hostprep, init,\n"
 		"                         memory, capture, compile, gloo; or sync@STEP=N: N\n"
 		"                         .item() calls (repeatable; the truth lists the gaps)\n"
+		"  --shapes               inner operators get their own Input Dims and Concrete\n"
+		"                         Inputs (addmm, SDPA, convolution), so that their FLOPs\n"
+		"                         are known (doc/perf-model.md); without, they repeat\n"
+		"                         the outer operator's, as the demo set has them\n"
 		"  --level L              gzip level 0..9 (default 1)\n"
 		"  --plain                write .json instead of .json.gz\n"
 		"  --truth PATH           write the truth there (default PREFIX-truth.json)\n"
@@ -2400,6 +2406,8 @@ static void parse_args(int argc, char **argv, struct opts *o, int *have_steps)
 			v = need_arg(argc, argv, &i);
 			if (parse_size(v, &o->size) || !o->size)
 				usage_error("bad --size '%s'", v);
+		} else if (!strcmp(a, "--shapes")) {
+			o->shapes = 1;
 		} else if (!strcmp(a, "--steps")) {
 			v = need_arg(argc, argv, &i);
 			if (parse_u64(v, &u) || u > 1000000)

@@ -220,11 +220,11 @@ va nh -q --html nh.html "$NOSHAPES"
 expect_rc nh 0
 no_line nh.html 'id="roofline"' "a page without shapes"
 
-# gentrace writes shapes that fit: every row has FLOPs, the oracle agrees,
+# gentrace --shapes writes shapes that fit: every row has FLOPs, the oracle agrees,
 # and no phase runs above the peak (a host ahead of its device)
 [ -x "$VT_BUILD/gentrace" ] || die "$VT_BUILD/gentrace is not built"
 mkdir gt
-"$VT_BUILD/gentrace" --ranks 1 --steps 3 -o gt/run >/dev/null || die "gentrace failed"
+"$VT_BUILD/gentrace" --ranks 1 --steps 3 --shapes -o gt/run >/dev/null || die "gentrace failed"
 va gtr -q --json gtr.json gt/run-rank0.trace.json.gz
 expect_rc gtr 0
 python3 "$ORACLE_OPS" gt/run-rank0.trace.json.gz gtr.json || die "gentrace's rows disagree with the oracle"
