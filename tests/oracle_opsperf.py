@@ -25,8 +25,7 @@ aten::mm aten::addmm aten::bmm aten::baddbmm aten::matmul aten::linear aten::_sc
 aten::_scaled_dot_product_flash_attention aten::_scaled_dot_product_flash_attention_backward
 aten::_scaled_dot_product_efficient_attention aten::_scaled_dot_product_cudnn_attention
 flash_attn::_flash_attn_forward flash_attn::_flash_attn_backward
-aten::convolution aten::_convolution aten::cudnn_convolution aten::miopen_convolution
-aten::convolution_backward
+aten::convolution aten::convolution_backward
 aten::native_layer_norm aten::layer_norm aten::native_group_norm aten::group_norm
 aten::native_batch_norm aten::_native_batch_norm_legit_no_training aten::cudnn_batch_norm
 aten::rms_norm aten::_fused_rms_norm aten::_softmax aten::softmax aten::_log_softmax
@@ -176,12 +175,9 @@ def conv(name, dims, types, conc):
     """2 x outputs x Cin/g x kernel volume, plus a FLOP per output for a bias."""
     if conc is None:
         return None
-    if name in ("aten::convolution", "aten::_convolution"):
-        ii, wi, bi, si, pi, di, ti, oi, gi = 0, 1, 2, 3, 4, 5, 6, 7, 8
-    elif name in ("aten::cudnn_convolution", "aten::miopen_convolution"):
-        ii, wi, bi, si, pi, di, ti, oi, gi = 0, 1, None, 3, 2, 4, None, None, 5
-    else:
+    if name != "aten::convolution":
         return None
+    ii, wi, bi, si, pi, di, ti, oi, gi = 0, 1, 2, 3, 4, 5, 6, 7, 8
     x, w = dims[ii], dims[wi]
     nsp = len(x) - 2
     if nsp not in (1, 2, 3) or len(w) != nsp + 2:
@@ -237,9 +233,7 @@ for n in ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::linear
     FAMILY[n] = ("gemm", gemm)
 for n in ATTN:
     FAMILY[n] = ("attention", attention)
-for n in ("aten::convolution", "aten::_convolution", "aten::cudnn_convolution",
-          "aten::miopen_convolution"):
-    FAMILY[n] = ("conv", conv)
+FAMILY["aten::convolution"] = ("conv", conv)
 
 
 def one_line(v):

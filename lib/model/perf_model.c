@@ -593,18 +593,10 @@ static int conv(const struct pm_shapes *s, const struct conv *cv, struct perf_ca
 	return set(c, flops, bytes, s->dtype[cv->input]);
 }
 
-/* aten::convolution / aten::_convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, ...) */
+/* aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups) */
 static int f_convolution(const struct pm_shapes *s, struct perf_call *c)
 {
 	static const struct conv cv = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
-
-	return conv(s, &cv, c);
-}
-
-/* aten::cudnn_convolution(input, weight, padding, stride, dilation, groups, ...) */
-static int f_cudnn_conv(const struct pm_shapes *s, struct perf_call *c)
-{
-	static const struct conv cv = { 0, 1, -1, 3, 2, 4, -1, -1, 5 };
 
 	return conv(s, &cv, c);
 }
@@ -718,10 +710,11 @@ static const struct perf_entry {
 	 */
 	{ "flash_attn::_flash_attn_forward", NAME_IS, "attention", f_flash_attn },
 	{ "flash_attn::_flash_attn_backward", NAME_IS, "attention", f_flash_attn_bwd },
+	/*
+	 * Not aten::_convolution, cudnn_convolution, miopen_convolution: the
+	 * aten::convolution above them is the one reported, as TraceLens does.
+	 */
 	{ "aten::convolution", NAME_IS, "conv", f_convolution },
-	{ "aten::_convolution", NAME_IS, "conv", f_convolution },
-	{ "aten::cudnn_convolution", NAME_IS, "conv", f_cudnn_conv },
-	{ "aten::miopen_convolution", NAME_IS, "conv", f_cudnn_conv },	/* same args */
 	{ "aten::convolution_backward", NAME_IS, "conv", f_conv_bwd },
 	{ "aten::native_layer_norm", NAME_IS, "norm", f_norm },
 	{ "aten::layer_norm", NAME_IS, "norm", f_norm },
