@@ -305,9 +305,14 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 			depth = 0;
 		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
 			depth--;
-		/* the innermost modelled operator gets the calls' rows (ops_perf()) */
+		/*
+		 * The innermost modelled operator gets the calls' rows (ops_perf()):
+		 * its ancestors are claimed, from the top of the stack down to one
+		 * claimed before, whose own ancestors were claimed with it; so each
+		 * span is claimed once, whatever the nesting depth.
+		 */
 		if (s->shape && sum[perm[k]].dev_ns > 0)
-			for (size_t d = 0; d < depth; d++)
+			for (size_t d = depth; d-- > 0 && !sum[stack[d]].claimed;)
 				sum[stack[d]].claimed = 1;
 		if (depth) {
 			struct cpu_sums *up = &sum[stack[depth - 1]];
