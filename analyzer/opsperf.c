@@ -13,6 +13,13 @@
 #include "perf_model.h"
 #include "sat.h"
 
+/*
+ * Phases get their FLOPs by a search per call and phase: the first this
+ * many with spans (a pipeline has a handful; a hostile trace may have
+ * thousands of root annotations, and a million calls).
+ */
+#define OPSPERF_MAX_PHASES 64
+
 struct opsperf_flops {
 	int64_t ts_ns;
 	double flops;
@@ -221,7 +228,7 @@ static int by_phase(const struct opsperf_flops *w, size_t n, struct arena *a,
 	const struct report_throughput *tp = &rk->throughput;
 	size_t k = 0;
 
-	for (size_t i = 0; i < rk->nr_phases; i++)
+	for (size_t i = 0; i < rk->nr_phases && k < OPSPERF_MAX_PHASES; i++)
 		k += rk->phases[i].spans_ns != NULL;
 	p->phases = arena_alloc(a, (k ? k : 1) * sizeof(*p->phases));
 	p->generation_flops = arena_alloc(a, (tp->nr_generations ? tp->nr_generations : 1) *
@@ -229,7 +236,7 @@ static int by_phase(const struct opsperf_flops *w, size_t n, struct arena *a,
 	if (!p->phases || !p->generation_flops)
 		return -1;
 	k = 0;
-	for (size_t i = 0; i < rk->nr_phases; i++) {
+	for (size_t i = 0; i < rk->nr_phases && k < OPSPERF_MAX_PHASES; i++) {
 		const struct report_phase *ph = &rk->phases[i];
 		struct report_perf_phase *q = &p->phases[k];
 

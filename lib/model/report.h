@@ -200,7 +200,7 @@ struct report_perf {
 	double tflops, mfu;		/* NaN: null */
 	double *step_flops;		/* per step of steps.durations_ns; NULL: no steps */
 	size_t nr_steps;
-	struct report_perf_phase *phases;	/* the phases with spans, in phase order */
+	struct report_perf_phase *phases;	/* the phases with spans, in phase order, the first 64 */
 	size_t nr_phases;
 	double *generation_flops;	/* per throughput.generations; NULL: none */
 	size_t nr_generations;
