@@ -233,7 +233,9 @@ static int by_phase(const struct opsperf_flops *w, size_t n, struct arena *a,
 	p->phases = arena_alloc(a, (k ? k : 1) * sizeof(*p->phases));
 	p->generation_flops = arena_alloc(a, (tp->nr_generations ? tp->nr_generations : 1) *
 						     sizeof(*p->generation_flops));
-	if (!p->phases || !p->generation_flops)
+	p->generation_mfu = arena_alloc(a, (tp->nr_generations ? tp->nr_generations : 1) *
+						   sizeof(*p->generation_mfu));
+	if (!p->phases || !p->generation_flops || !p->generation_mfu)
 		return -1;
 	k = 0;
 	for (size_t i = 0; i < rk->nr_phases && k < OPSPERF_MAX_PHASES; i++) {
@@ -260,6 +262,7 @@ static int by_phase(const struct opsperf_flops *w, size_t n, struct arena *a,
 		int64_t pair[2] = { gen->start_ns, sat_add(gen->start_ns, gen->wall_ns) };
 
 		p->generation_flops[g] = 0;
+		p->generation_mfu[g] = NAN;	/* perf_peak.c's */
 		for (size_t j = 0; j < n; j++)
 			if (in_spans(pair, 1, sat_sub(w[j].ts_ns, rk->start_ns)))
 				p->generation_flops[g] += w[j].flops;
@@ -281,11 +284,13 @@ int opsperf_steps(const struct buf *when_flops, struct arena *a, struct report_r
 	p->tflops = p->mfu = p->peak_tflops = p->peak_tbps = NAN;
 	if (st->nr_durations && st->starts_ns) {
 		p->step_flops = arena_alloc(a, st->nr_durations * sizeof(*p->step_flops));
-		if (!p->step_flops)
+		p->step_mfu = arena_alloc(a, st->nr_durations * sizeof(*p->step_mfu));
+		if (!p->step_flops || !p->step_mfu)
 			return -1;
 		p->nr_steps = st->nr_durations;
 		for (size_t s = 0; s < st->nr_durations; s++) {
 			p->step_flops[s] = 0;
+			p->step_mfu[s] = NAN;	/* perf_peak.c's */
 			p->window_ns = sat_add(p->window_ns, st->durations_ns[s]);
 		}
 	} else {

@@ -188,6 +188,22 @@ struct report_perf_phase {
 	int64_t time_ns;		/* the union of its spans, or its kernel time if longer */
 };
 
+/*
+ * A family's rows (GEMM, attention, convolution) against the roofline, kept
+ * in a compact report, whose rows are left out: what the below-roof finding
+ * reads.  time_ns 0: the family has no row with a roof share.
+ */
+struct report_perf_family {
+	int64_t time_ns;		/* device time of its rows with a roof share */
+	double roof_share;		/* their roof_share, weighted by time */
+	const char *top;		/* the row with the most time: its name */
+	double top_roof_share;		/* ... and its roof_share */
+};
+
+#define REPORT_PERF_FAMILIES 3	/* "gemm", "attention", "conv" (report_perf_family_name()) */
+
+const char *report_perf_family_name(size_t i);
+
 /* The model FLOPs of a rank and its utilisation of the device (MFU). */
 struct report_perf {
 	int has_shapes;			/* some operator had record_shapes's args */
@@ -199,11 +215,14 @@ struct report_perf {
 	int64_t window_ns;		/* the steps' wall time, else the device's active span */
 	double tflops, mfu;		/* NaN: null */
 	double *step_flops;		/* per step of steps.durations_ns; NULL: no steps */
+	double *step_mfu;		/* nr_steps, kept: a compact report has no durations */
 	size_t nr_steps;
 	struct report_perf_phase *phases;	/* the phases with spans, in phase order, the first 64 */
 	size_t nr_phases;
 	double *generation_flops;	/* per throughput.generations; NULL: none */
+	double *generation_mfu;		/* nr_generations, kept likewise */
 	size_t nr_generations;
+	struct report_perf_family families[REPORT_PERF_FAMILIES];
 };
 
 struct report_gpu {

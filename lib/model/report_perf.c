@@ -7,6 +7,13 @@
 
 #include <math.h>
 
+const char *report_perf_family_name(size_t i)
+{
+	static const char *const names[REPORT_PERF_FAMILIES] = { "gemm", "attention", "conv" };
+
+	return i < REPORT_PERF_FAMILIES ? names[i] : NULL;
+}
+
 static void num(struct jsonw *w, const char *key, double v)
 {
 	jsonw_key(w, key);
@@ -86,11 +93,8 @@ void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact
 	/* per step of steps.durations_ns, as for the window: FLOPs / wall time / peak */
 	jsonw_key(w, "step_mfu");
 	jsonw_arr_begin(w);
-	for (size_t i = 0; i < p->nr_steps && i < rk->steps.nr_durations; i++) {
-		int64_t d = rk->steps.durations_ns[i];
-
-		jsonw_double(w, d > 0 ? p->step_flops[i] / (double)d / 1e3 / p->peak_tflops : NAN);
-	}
+	for (size_t i = 0; p->step_mfu && i < p->nr_steps; i++)
+		jsonw_double(w, p->step_mfu[i]);
 	jsonw_arr_end(w);
 	jsonw_key(w, "phases");
 	jsonw_arr_begin(w);
@@ -115,12 +119,24 @@ void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact
 	jsonw_arr_end(w);
 	jsonw_key(w, "generation_mfu");
 	jsonw_arr_begin(w);
-	for (size_t i = 0; i < p->nr_generations && i < rk->throughput.nr_generations; i++) {
-		int64_t d = rk->throughput.generations[i].wall_ns;
-
-		jsonw_double(w, d > 0 ? p->generation_flops[i] / (double)d / 1e3 / p->peak_tflops
-				      : NAN);
-	}
+	for (size_t i = 0; p->generation_mfu && i < p->nr_generations; i++)
+		jsonw_double(w, p->generation_mfu[i]);
 	jsonw_arr_end(w);
+	jsonw_key(w, "families");
+	jsonw_obj_begin(w);
+	for (size_t i = 0; i < REPORT_PERF_FAMILIES; i++) {
+		const struct report_perf_family *f = &p->families[i];
+
+		if (!f->time_ns)
+			continue;
+		jsonw_key(w, report_perf_family_name(i));
+		jsonw_obj_begin(w);
+		i64(w, "time_ns", f->time_ns);
+		num(w, "roof_share", f->roof_share);
+		str_or_null(w, "top", f->top);
+		num(w, "top_roof_share", f->top_roof_share);
+		jsonw_obj_end(w);
+	}
+	jsonw_obj_end(w);
 	jsonw_obj_end(w);
 }

@@ -543,6 +543,21 @@ static void read_throughput(struct rd *c, const struct jdom *t, struct report_th
 		read_generations(c, t, out);
 }
 
+/* obj's array key of n numbers or nulls (NaN); NULL (and a failure) when it is not. */
+static double *read_dbls(struct rd *c, const struct jdom *obj, const char *key, size_t n)
+{
+	size_t m = 0;
+	const struct jdom *a = get_arr(c, obj, key, &m);
+	double *v = alloc_n(c, n, sizeof(*v));
+
+	if (a && m != n)
+		fail(c, obj, "\"%s\" should hold %s", key, "one number per step or generation");
+	for (size_t i = 0; v && a && i < m && i < n && !c->failed; i++)
+		if (jdom_f64(&a[i], &v[i]))
+			fail(c, &a[i], "\"%s\" should hold %s", key, "numbers");
+	return v;
+}
+
 /* "ops_perf" and "perf" (report_perf.h); a report from before them has neither. */
 static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
@@ -550,7 +565,8 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 	struct report_perf *f = &rk->perf;
 	size_t n = 0;
 
-	a = jdom_get(o, "ops_perf") ? get_arr(c, o, "ops_perf", &n) : NULL;
+	/* left out of a lean read: perf.families holds what the findings read */
+	a = !c->lean && jdom_get(o, "ops_perf") ? get_arr(c, o, "ops_perf", &n) : NULL;
 	rk->ops_perf = alloc_n(c, n, sizeof(*rk->ops_perf));
 	for (size_t i = 0; rk->ops_perf && i < n && !c->failed; i++) {
 		struct report_op_perf *r = &rk->ops_perf[i];
@@ -597,6 +613,7 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 		if (jdom_f64(&a[i], &f->step_flops[i]))
 			fail(c, &a[i], "\"%s\" should hold %s", "step_flops", "numbers");
 	f->nr_steps = c->failed ? 0 : n;
+	f->step_mfu = read_dbls(c, p, "step_mfu", f->nr_steps);
 	a = jdom_get(p, "phases") ? get_arr(c, p, "phases", &n) : NULL;
 	if (!a)
 		n = 0;
@@ -615,6 +632,19 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 		if (jdom_f64(&a[i], &f->generation_flops[i]))
 			fail(c, &a[i], "\"%s\" should hold %s", "generation_flops", "numbers");
 	f->nr_generations = c->failed ? 0 : n;
+	f->generation_mfu = read_dbls(c, p, "generation_mfu", f->nr_generations);
+	if ((a = jdom_get(p, "families")) && a->type == JDOM_OBJECT)
+		for (size_t i = 0; i < REPORT_PERF_FAMILIES && !c->failed; i++) {
+			const struct jdom *x = jdom_get(a, report_perf_family_name(i));
+			struct report_perf_family *y = &f->families[i];
+
+			if (!x)
+				continue;
+			y->time_ns = get_i64(c, x, "time_ns");
+			y->roof_share = get_f64(c, x, "roof_share");
+			y->top = get_str_or_null(c, x, "top");
+			y->top_roof_share = get_f64(c, x, "top_roof_share");
+		}
 }
 
 static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank *rk)
@@ -920,7 +950,7 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 
 /* What REPORT_READ_LEAN leaves out, passed over unparsed: most of a report's numbers. */
 static const char *const lean_skip[] = { "samples_ns", "spans_ns", "timeline", "generations",
-					 NULL };
+					 "ops_perf", NULL };
 
 int report_read(struct report *r, const char *text, size_t len, unsigned flags, struct err *err)
 {

@@ -23,6 +23,34 @@ static double peak_of(const struct device_peak *dp, const struct perf_peak_opts 
 	return NAN;
 }
 
+/* Each family's rows with a roof share: time, time-weighted share, the row with the most time. */
+static void families(struct report_rank *rk)
+{
+	for (size_t k = 0; k < REPORT_PERF_FAMILIES; k++) {
+		struct report_perf_family *f = &rk->perf.families[k];
+		const struct report_op_perf *top = NULL;
+		double reached = 0;
+
+		memset(f, 0, sizeof(*f));
+		for (size_t i = 0; i < rk->nr_ops_perf; i++) {
+			const struct report_op_perf *o = &rk->ops_perf[i];
+
+			if (!o->family || strcmp(o->family, report_perf_family_name(k)) ||
+			    isnan(o->roof_share) || o->total_ns <= 0)
+				continue;
+			f->time_ns += o->total_ns;
+			reached += (double)o->total_ns * o->roof_share;
+			if (!top || o->total_ns > top->total_ns)
+				top = o;
+		}
+		if (!top)
+			continue;
+		f->roof_share = reached / (double)f->time_ns;
+		f->top = top->name;
+		f->top_roof_share = top->roof_share;
+	}
+}
+
 static void apply_rank(struct report_rank *rk, const struct perf_peak_opts *o)
 {
 	struct device_peak dp;
@@ -50,6 +78,21 @@ static void apply_rank(struct report_rank *rk, const struct perf_peak_opts *o)
 	}
 	p->peak_tflops = peak_of(&dp, o, p->dtype);
 	p->mfu = p->tflops / p->peak_tflops;
+	families(rk);
+	/* per step and generation: FLOPs / wall time (ns: GFLOP/s, /1e3 TFLOP/s) / peak */
+	for (size_t i = 0; p->step_mfu && i < p->nr_steps && i < rk->steps.nr_durations; i++) {
+		int64_t d = rk->steps.durations_ns[i];
+
+		p->step_mfu[i] = d > 0 ? p->step_flops[i] / (double)d / 1e3 / p->peak_tflops : NAN;
+	}
+	for (size_t i = 0; p->generation_mfu && i < p->nr_generations &&
+			   i < rk->throughput.nr_generations; i++) {
+		int64_t d = rk->throughput.generations[i].wall_ns;
+
+		p->generation_mfu[i] = d > 0 ? p->generation_flops[i] / (double)d / 1e3 /
+						       p->peak_tflops
+					     : NAN;
+	}
 }
 
 void perf_peak_apply(struct report *r, const struct perf_peak_opts *o)

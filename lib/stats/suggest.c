@@ -1192,7 +1192,7 @@ static void msg_fps(struct text *t, const struct finding *f)
 
 /*
  * below-roof: the modelled operators of one family (GEMM, attention,
- * convolution; ranks[].ops_perf) hold more than t[0] of kernel time and
+ * convolution; ranks[].perf.families, from ranks[].ops_perf) hold more than t[0] of kernel time and
  * reach, weighted by their time, less than t[1] of their roofline
  * (doc/perf-model.md).  At stake: the time above what the roof allows,
  * the family's time times (1 - the share reached).  Of several families,
@@ -1201,31 +1201,20 @@ static void msg_fps(struct text *t, const struct finding *f)
 static int eval_roof(const struct report_rank *r, const double *t, struct arena *a,
 		     struct finding *f)
 {
-	static const char *const fams[] = { "gemm", "attention", "conv" };
 	double kernel = (double)r->gpu.kernel_time_ns, stake = 0;
 	int any = 0;
 
 	(void)a;
 	if (!r->analysed || kernel <= 0)
 		return NO_INPUTS;
-	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
-		const struct report_op_perf *top = NULL;
-		double ns = 0, reached = 0, att;
+	/* perf.families: the rows' figures, kept where a compact report has no rows */
+	for (size_t k = 0; k < REPORT_PERF_FAMILIES; k++) {
+		const struct report_perf_family *fam = &r->perf.families[k];
+		double ns = (double)fam->time_ns, att = fam->roof_share;
 
-		for (size_t i = 0; i < r->nr_ops_perf; i++) {
-			const struct report_op_perf *o = &r->ops_perf[i];
-
-			if (!o->family || strcmp(o->family, fams[k]) || isnan(o->roof_share))
-				continue;
-			ns += (double)o->total_ns;
-			reached += (double)o->total_ns * o->roof_share;
-			if (!top || o->total_ns > top->total_ns)
-				top = o;
-		}
-		if (!top || ns <= 0)
+		if (fam->time_ns <= 0 || !fam->top)
 			continue;
 		any = 1;
-		att = reached / ns;
 		if (!(ns / kernel > t[0] && att < t[1] && ns * (1 - att) > stake))
 			continue;
 		stake = ns * (1 - att);
@@ -1233,11 +1222,11 @@ static int eval_roof(const struct report_rank *r, const double *t, struct arena 
 		f->threshold = t[1];
 		f->impact_ns = stake;
 		f->basis = "time above the roofline";
-		f->e.category = fams[k];
+		f->e.category = report_perf_family_name(k);
 		f->e.category_share = ns / kernel;
 		f->e.kernel_ns = ns;
-		f->e.phase = top->name;	/* the family's operator with the most time */
-		f->e.phase_share = top->roof_share;
+		f->e.phase = fam->top;	/* the family's operator with the most time */
+		f->e.phase_share = fam->top_roof_share;
 	}
 	return stake > 0 ? FIRES : any ? QUIET : NO_INPUTS;
 }

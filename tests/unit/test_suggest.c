@@ -656,31 +656,26 @@ static void test_roof(void)
 {
 	struct report rep;
 	struct report_rank *r;
-	struct report_op_perf *o;
+	struct report_perf_family *g;
 	const struct report_suggestion *s;
 
 	r = quiet(&rep, 1);
-	o = zalloc(&rep, 3 * sizeof(*o));
-	o[0] = (struct report_op_perf){ .name = "aten::mm", .family = "gemm", .total_ns = 100 * MS,
-					.roof_share = 0.25 };
-	o[1] = (struct report_op_perf){ .name = "aten::addmm", .family = "gemm",
-					.total_ns = 60 * MS, .roof_share = 0.25 };
-	o[2] = (struct report_op_perf){ .name = "aten::copy_", .total_ns = 500 * MS,
-					.roof_share = NAN };
-	r->ops_perf = o;
-	r->nr_ops_perf = 3;
+	g = &r->perf.families[0];	/* gemm */
+	CHECK_EQ_STR(report_perf_family_name(0), "gemm");
+	*g = (struct report_perf_family){ 160 * MS, 0.25, "aten::mm", 0.2 };
 	CHECK_EQ_INT(run(&rep), 0);		/* 160 of 800 ms: 0.2 of kernel time */
-	o[1].total_ns = 60 * MS + 1000;
+	g->time_ns = 160 * MS + 1000;
 	CHECK_EQ_INT(run(&rep), 1);
 	s = find(&rep, "below-roof");
 	CHECK(s && s->severity == SEV_MEDIUM && strcmp(s->metric, "perf.roof_share") == 0);
 	CHECK(s && s->threshold == 0.3 && s->value == 0.25);
 	CHECK_NEAR(s ? s->impact_ns : 0, 0.75 * (160 * MS + 1000), 1);
-	CHECKF(has(s, "GEMM") && has(s, "aten::mm") && has(s, "bf16") && has(s, "25.0%"), "%s",
-	       s ? s->message : "");
-	o[0].roof_share = o[1].roof_share = 0.3;	/* on the threshold: quiet */
+	CHECKF(has(s, "GEMM") && has(s, "aten::mm") && has(s, "bf16") && has(s, "25.0%") &&
+	       has(s, "20.0%"), "%s", s ? s->message : "");
+	g->roof_share = 0.3;			/* on the threshold: quiet */
 	CHECK_EQ_INT(run(&rep), 0);
-	o[0].roof_share = o[1].roof_share = NAN;	/* no peak: no figure */
+	g->time_ns = 0;				/* no row with a roof share */
+	g->roof_share = 0.1;
 	CHECK_EQ_INT(run(&rep), 0);
 	report_release(&rep);
 }
