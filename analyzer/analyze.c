@@ -425,7 +425,8 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->start_ns = min_ts;
 	if (!res->full)
 		report_fold_rows(rk, REPORT_ROWS_MAX);
-	if (comm_finish(&res->comm, &res->gpu.comm_tasks, &res->arena, rk) ||
+	if (cpuops_perf_steps(&res->cpuops, &res->arena, rk) ||
+	    comm_finish(&res->comm, &res->gpu.comm_tasks, &res->arena, rk) ||
 	    idle_finish(&res->idle, &res->gpu.busy, &res->arena, rk))
 		return -1;
 	interval_list_release(&res->gpu.busy);

@@ -15,6 +15,8 @@
 #include "annot.h"
 #include "hugepage.h"
 #include "launch.h"
+#include "opsperf.h"
+#include "perf_model.h"
 #include "sat.h"
 #include "sort.h"
 #include "track.h"
@@ -24,6 +26,7 @@ struct cpu_rec {
 	uint32_t name;
 	uint32_t track : 31;
 	uint32_t by_name : 1;	/* an operator only by annot.h: dropped if the trace has a cat */
+	uint32_t shape;		/* id in cpuops.shapes; 0: none */
 };
 
 /* What cpuops_finish() adds up per record (not kept while collecting). */
@@ -31,6 +34,7 @@ struct cpu_sums {
 	int64_t child_ns;	/* summed durations of direct children */
 	int64_t dev_ns;		/* device time launched inside the span */
 	int64_t child_dev_ns;	/* summed dev_ns of direct children */
+	int claimed;		/* a modelled operator inside it launched device work */
 };
 
 void cpuops_init(struct cpuops *c)
@@ -38,12 +42,75 @@ void cpuops_init(struct cpuops *c)
 	strtab_init(&c->names, 1);
 	buf_init(&c->recs);
 	c->has_cat = 0;
+	strtab_init(&c->shapes, 1);
+	memset(c->cache, 0, sizeof(c->cache));
+	buf_init(&c->key);
+	buf_init(&c->when_flops);
+	c->has_shapes = 0;
 }
 
 void cpuops_release(struct cpuops *c)
 {
 	strtab_release(&c->names);
 	buf_release(&c->recs);
+	strtab_release(&c->shapes);
+	buf_release(&c->key);
+	buf_release(&c->when_flops);
+}
+
+/* Whether cache entry e holds the key of name[0..n) and shapes sh. */
+static int cached_key(const struct cpuops *c, const struct shape_cache *e, const char *name,
+		      size_t n, const struct event_shapes *sh)
+{
+	const char *k = strtab_str(&c->shapes, e->id);
+
+	return memcmp(k, name, n) == 0 && k[n] == OPSPERF_SEP &&
+	       memcmp(k += n + 1, sh->dims, sh->nr_dims) == 0 && k[sh->nr_dims] == OPSPERF_SEP &&
+	       memcmp(k += sh->nr_dims + 1, sh->types, sh->nr_types) == 0 &&
+	       k[sh->nr_types] == OPSPERF_SEP &&
+	       memcmp(k + sh->nr_types + 1, sh->concrete, sh->nr_concrete) == 0;
+}
+
+/*
+ * The shape key of an operator perf_model knows (opsperf.h: the args'
+ * text as the trace has it, opsperf_finish() reformats it), interned; 0
+ * for one it does not.  known caches perf_model_family() per name id of
+ * the batch: 0 not asked, 1 no, 2 yes.  A million operators carry
+ * shapes in a few hundred distinct keys: the cache of recent keys answers
+ * most with a compare, without building and hashing the key.
+ */
+static uint32_t shape_of(struct cpuops *c, const struct event_batch *b,
+			 const struct trace_event *ev, signed char *known)
+{
+	const struct strtab *st = &b->strs;
+	const struct event_shapes *sh = &b->shapes[ev->shapes];
+	const char *name = strtab_str(st, ev->name);
+	uint32_t n = strtab_len(st, ev->name), id;
+	size_t len = (size_t)n + 3 + sh->nr_dims + sh->nr_types + sh->nr_concrete;
+	struct shape_cache *e = &c->cache[(len * 0x9e3779b1u + sh->nr_dims) % CPUOPS_SHAPE_CACHE];
+
+	if (!known[ev->name])
+		known[ev->name] = perf_model_family(name, n) ? 2 : 1;
+	if (known[ev->name] != 2)
+		return 0;
+	if (e->id && e->len == len && cached_key(c, e, name, n, sh))
+		return e->id;
+	buf_reset(&c->key);
+	buf_add(&c->key, name, n);
+	buf_addc(&c->key, OPSPERF_SEP);
+	buf_add(&c->key, sh->dims, sh->nr_dims);
+	buf_addc(&c->key, OPSPERF_SEP);
+	buf_add(&c->key, sh->types, sh->nr_types);
+	buf_addc(&c->key, OPSPERF_SEP);
+	buf_add(&c->key, sh->concrete, sh->nr_concrete);
+	if (!buf_ok(&c->key))
+		return STRTAB_OOM;
+	id = strtab_intern(&c->shapes, c->key.data, c->key.len);
+	if (id != STRTAB_OOM) {
+		e->id = id;
+		e->len = len;
+	}
+	return id;
 }
 
 int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
@@ -56,10 +123,11 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 	uint32_t nstr = strtab_count(st) + 1;
 	struct track_cache cache = { 0 };
 	signed char *op_name = calloc(nstr, 1);	/* no cat: 0 unknown, 1 no, 2 an operator */
+	signed char *known = calloc(nstr, 1);	/* see shape_of() */
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	int rc = -1;
 
-	if (!map || !op_name ||
+	if (!map || !op_name || !known ||
 	    buf_reserve(&c->recs, b->n * sizeof(struct cpu_rec)))
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
@@ -85,6 +153,12 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 		rec.name = ev->name ? strtab_map(&c->names, st, ev->name, map) : 0;
 		if (rec.name == STRTAB_OOM)
 			goto out;
+		if (ev->shapes) {
+			c->has_shapes = 1;
+			rec.shape = ev->name ? shape_of(c, b, ev, known) : 0;
+			if (rec.shape == STRTAB_OOM)
+				goto out;
+		}
 		track = track_id(tracks, &cache, b, ev);
 		if (track >= 1u << 31)	/* STRTAB_OOM, or more threads than the field holds */
 			goto out;
@@ -99,6 +173,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 out:
 	free(map);
 	free(op_name);
+	free(known);
 	return rc;
 }
 
@@ -163,6 +238,45 @@ static size_t keep_ops(struct cpuops *c)
 	return k;
 }
 
+/*
+ * rk->ops_perf from the calls of the innermost modelled operators that
+ * launched device work, with all the device work they launched: aten::mm
+ * inside aten::matmul inside aten::linear, and the SDPA operator above
+ * its _flash_attention_forward (which the model leaves out for that), as
+ * TraceLens reports them; the operators above would count it twice.
+ */
+static int ops_perf(struct cpuops *c, const struct cpu_rec *r, size_t n,
+		    const struct cpu_sums *sum, int has_device, struct arena *a,
+		    struct report_rank *rk)
+{
+	struct opsperf_call *calls = NULL;
+	size_t k = 0;
+	int rc = -1;
+
+	rk->perf.has_shapes = c->has_shapes;
+	for (size_t i = 0; has_device && i < n; i++)
+		k += r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed;
+	if (!(calls = malloc((k ? k : 1) * sizeof(*calls))))
+		goto out;
+	k = 0;
+	for (size_t i = 0; has_device && i < n; i++)
+		if (r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed)
+			calls[k++] = (struct opsperf_call){ r[i].ts_ns, sum[i].dev_ns, r[i].shape };
+	rc = opsperf_finish(&c->shapes, calls, k, a, rk, &c->when_flops);
+out:
+	free(calls);
+	strtab_release(&c->shapes);
+	return rc;
+}
+
+int cpuops_perf_steps(struct cpuops *c, struct arena *a, struct report_rank *rk)
+{
+	int rc = opsperf_steps(&c->when_flops, a, rk);
+
+	buf_release(&c->when_flops);
+	return rc;
+}
+
 int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		  struct report_rank *rk)
 {
@@ -182,7 +296,7 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		struct cpu_rec *s = &r[perm[k]];
 
 		/* a span's sums start here: its children come after it in perm */
-		sum[perm[k]] = (struct cpu_sums){ 0, 0, 0 };
+		sum[perm[k]] = (struct cpu_sums){ 0, 0, 0, 0 };
 		/* perm is in thread and start order: the cursor only moves on */
 		if (has_device)
 			sum[perm[k]].dev_ns = placed_within(pl, LAUNCH_CPUOPS, &at, s->track,
@@ -191,6 +305,15 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 			depth = 0;
 		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
 			depth--;
+		/*
+		 * The innermost modelled operator gets the calls' rows (ops_perf()):
+		 * its ancestors are claimed, from the top of the stack down to one
+		 * claimed before, whose own ancestors were claimed with it; so each
+		 * span is claimed once, whatever the nesting depth.
+		 */
+		if (s->shape && sum[perm[k]].dev_ns > 0)
+			for (size_t d = depth; d-- > 0 && !sum[stack[d]].claimed;)
+				sum[stack[d]].claimed = 1;
 		if (depth) {
 			struct cpu_sums *up = &sum[stack[depth - 1]];
 
@@ -247,6 +370,8 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	if (rows > 1)
 		qsort(rk->cpu_ops, rows, sizeof(*rk->cpu_ops), cmp_row);
 	rk->nr_cpu_ops = rows;
+	if (ops_perf(c, r, n, sum, has_device, a, rk))
+		goto out;
 	rc = 0;
 out:
 	free(stack);

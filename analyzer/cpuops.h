@@ -25,10 +25,24 @@
 #include "report.h"
 #include "strtab.h"
 
+#define CPUOPS_SHAPE_CACHE 64
+
+/* A recent shape key (cpuops.c's shape_of()); id 0: empty. */
+struct shape_cache {
+	uint32_t id;
+	size_t len;
+};
+
 struct cpuops {
 	struct strtab names;		/* copies */
 	struct buf recs;		/* struct cpu_rec[] in file order, see cpuops.c */
 	int has_cat;			/* some event had a cat: no operators by name */
+	/* record_shapes: the shape keys (opsperf.h) of the operators perf_model knows */
+	struct strtab shapes;		/* copies */
+	struct shape_cache cache[CPUOPS_SHAPE_CACHE];
+	struct buf key;			/* scratch for one key */
+	struct buf when_flops;		/* opsperf_finish()'s, for opsperf_steps() */
+	int has_shapes;			/* some operator had shape args */
 };
 
 void cpuops_init(struct cpuops *c);
@@ -43,10 +57,13 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 		   struct strtab *tracks);
 
 /*
- * Fill rk->cpu_ops (strings in arena a) with the device work of pl, then
- * free the records.  -1 when out of memory.
+ * Fill rk->cpu_ops and rk->ops_perf (strings in arena a) with the device
+ * work of pl, then free the records.  -1 when out of memory.
  */
 int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		  struct report_rank *rk);
+
+/* rk->perf from the steps phases_finish() found (after cpuops_finish()).  -1: out of memory. */
+int cpuops_perf_steps(struct cpuops *c, struct arena *a, struct report_rank *rk);
 
 #endif

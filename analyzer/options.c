@@ -128,6 +128,16 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 	case 'U':
 		o->full = 1;
 		return 0;
+	case 'P':
+	case 'B': {
+		double peak = strtod(arg, &end);
+
+		if (*end || !(peak > 0 && peak < 1e9))
+			return cli_usage_error("--peak-%s wants a positive number, not '%s'",
+					       c == 'P' ? "tflops" : "tbps", arg);
+		*(c == 'P' ? &o->peak.tflops : &o->peak.tbps) = peak;
+		return 0;
+	}
 	case 't': {
 		double fps = strtod(arg, &end);
 

@@ -20,6 +20,7 @@
 #include "rank.h"
 #include "run_info.h"
 #include "runs.h"
+#include "perf_peak.h"
 #include "suggest.h"
 
 /*
@@ -241,6 +242,7 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 		status = rc;
 		goto out;
 	}
+	perf_peak_apply(rep, &o->peak);
 	if (run_info_compute(rep) || collectives_compute(rep) || crossrank_compute(rep) ||
 	    suggest_compute(rep, &o->suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");

@@ -6,6 +6,7 @@
  * counted here, not printed again.
  */
 #include "summary.h"
+#include "summary_perf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -932,6 +933,7 @@ void summary_print(FILE *f, const struct report *rep, const struct summary_opts 
 	phase_table(&o, rep, so->all);
 	kernel_table(&o, rep, so->top, so->sort);
 	op_table(&o, rep, so->top, so->sort);
+	summary_perf(f, rep, so->top, o.width, o.bold, o.off);
 	term_stragglers(f, rep, o.bold, o.off);
 	term_suggestions(f, rep, o.bold, o.off, so->details || so->ranks);
 }

@@ -192,6 +192,16 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 		if (!rc)
 			out->v[out->n - 1].is_op = 1;
 	}
+	for (size_t i = 0; i < rk->nr_ops_perf; i++) {
+		const struct report_op_perf *o = &rk->ops_perf[i];
+		const char *what;
+
+		if (isnan(o->tflops_median))
+			continue;
+		if (!(what = join(a, o->name, " ", o->input_dims)))
+			return -1;
+		rc |= add(out, join(a, "tflops:", what, ".median"), o->tflops_median, NULL, 0);
+	}
 	for (size_t i = 0; i < rk->nr_memory; i++) {
 		const struct report_memory *m = &rk->memory[i];
 		char dev[32];

@@ -411,6 +411,47 @@ static void suggestions(const struct report *r, struct buf *b)
 	}
 }
 
+/* Per rank, operator and shape: the performance model's figures (report_op_perf). */
+static void ops_perf(const struct report *r, struct buf *b)
+{
+	struct row w = { b, 1 };
+
+	header(b, "rank,name,input_dims,input_types,concrete_inputs,family,dtype,count,flops,bytes,"
+		  "total_ns,avg_ns,median_ns,min_ns,max_ns,tflops_median,tbps_median,intensity,"
+		  "peak_tflops,peak_share,roof_share,bound");
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		const struct report_rank *rk = &r->ranks[i];
+
+		for (size_t k = 0; rk->analysed && k < rk->nr_ops_perf; k++) {
+			const struct report_op_perf *o = &rk->ops_perf[k];
+
+			f_i64(&w, rk->rank);
+			f_str(&w, o->name);
+			f_str(&w, o->input_dims);
+			f_str(&w, o->input_types);
+			f_str(&w, o->concrete_inputs);
+			f_opt_str(&w, o->family);
+			f_opt_str(&w, o->dtype);
+			f_i64(&w, o->count);
+			f_dbl(&w, o->flops);
+			f_dbl(&w, o->bytes);
+			f_i64(&w, o->total_ns);
+			f_dbl(&w, o->mean_ns);
+			f_i64(&w, o->median_ns);
+			f_i64(&w, o->min_ns);
+			f_i64(&w, o->max_ns);
+			f_dbl(&w, o->tflops_median);
+			f_dbl(&w, o->tbps_median);
+			f_dbl(&w, o->intensity);
+			f_dbl(&w, o->peak_tflops);
+			f_dbl(&w, o->peak_share);
+			f_dbl(&w, o->roof_share);
+			f_opt_str(&w, o->bound);
+			row_end(&w);
+		}
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*fill)(const struct report *, struct buf *);
@@ -420,6 +461,7 @@ static const struct {
 	{ "cross_rank.csv", cross_rank }, { "collectives.csv", collectives },
 	{ "suggestions.csv", suggestions }, { "cpu_ops.csv", cpu_ops },
 	{ "idle.csv", idle },		{ "idle_gaps.csv", idle_gaps },
+	{ "ops_perf.csv", ops_perf },
 };
 
 int render_csv(const struct report *r, const char *dir, struct err *err)

@@ -214,6 +214,7 @@ int render_html(const struct report *r, const char *path, const struct render_op
 			"memory, across ranks and inputs</h2></summary>\n");
 	html_kernels(&p);
 	html_ops(&p);
+	html_roofline(&p);
 	html_categories(&p);
 	html_memory(&p);
 	html_cross_rank(&p);

@@ -112,6 +112,7 @@ void html_idle(struct page *p);		/* html_idle.c */
 void html_steps(struct page *p);
 void html_kernels(struct page *p);
 void html_ops(struct page *p);		/* html_ops.c */
+void html_roofline(struct page *p);	/* html_roofline.c */
 void html_categories(struct page *p);
 void html_memory(struct page *p);
 void html_cross_rank(struct page *p);

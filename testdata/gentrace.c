@@ -7,7 +7,7 @@
  *            [--generations G] [--loop steps-outer|blocks-outer]
  *            [--jitter F] [--slow-phase NAME=FACTOR] [--straggler R=FACTOR]
  *            [--frames F] [--warmup FACTOR] [--no-wait] [--clock-shift R=SECONDS]
- *            [--plant KIND@STEP=MS]... [--level L] [--plain]
+ *            [--plant KIND@STEP=MS]... [--shapes] [--level L] [--plain]
  *            [--truth PATH] -o PREFIX
  *
  * writes PREFIX-rank{R}.trace.json.gz (or .json with --plain) per rank and
@@ -526,7 +526,13 @@ struct op {
 	const char *copy_name;		/* memcpy/memset */
 	int64_t bytes;			/* memcpy/memset; comm: elements per rank */
 	const char *coll;		/* "Collective name" */
+	/* --shapes: the inner operator's own args, where they differ (NULL: dims, types) */
+	const char *inner_dims, *inner_types;
+	const char *conc;		/* the inner operator's "Concrete Inputs"; NULL none */
 };
+
+#define ADDMM_TYPES "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", \"Scalar\"]"
+#define ADDMM_CONC "[\"\", \"\", \"\", \"1\", \"1\"]"
 
 #define BF16_3 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]"
 
@@ -543,7 +549,8 @@ static const struct op ops[NR_OPS] = {
 		    "[\"c10::BFloat16\", \"\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", "
 		    "\"Scalar\"]", L_KERNEL, K_LN, S_COMPUTE, 0, NULL, 0, NULL },
 	[OP_QKV] = { "aten::linear", "aten::addmm", "[[1, 4096, 3072], [9216, 3072], [9216]]",
-		     BF16_3, L_KERNEL, K_QKV, S_COMPUTE, 0, NULL, 0, NULL },
+		     BF16_3, L_KERNEL, K_QKV, S_COMPUTE, 0, NULL, 0, NULL,
+		  "[[9216], [4096, 3072], [3072, 9216], [], []]", ADDMM_TYPES, ADDMM_CONC },
 	[OP_ROPE] = { "aten::cat", NULL, "[[], []]", "[\"TensorList\", \"Scalar\"]", L_KERNEL,
 		      K_CAT, S_COMPUTE, 0, NULL, 0, NULL },
 	[OP_SDPA] = { "aten::scaled_dot_product_attention",
@@ -552,18 +559,24 @@ static const struct op ops[NR_OPS] = {
 		      "[], [], [], []]",
 		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", "
 		      "\"Scalar\", \"Scalar\", \"\"]",
-		      L_KERNEL, K_FLASH, S_COMPUTE, 0, NULL, 0, NULL },
+		      L_KERNEL, K_FLASH, S_COMPUTE, 0, NULL, 0, NULL, NULL,
+		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", "
+		      "\"Scalar\", \"Scalar\", \"Scalar\"]",
+		      "[\"\", \"\", \"\", \"0.\", \"False\", \"False\", \"\"]" },
 	[OP_PROJ] = { "aten::linear", "aten::addmm", "[[1, 4096, 3072], [3072, 3072], [3072]]",
-		      BF16_3, L_KERNEL, K_OUT, S_COMPUTE, 0, NULL, 0, NULL },
+		      BF16_3, L_KERNEL, K_OUT, S_COMPUTE, 0, NULL, 0, NULL,
+		  "[[3072], [4096, 3072], [3072, 3072], [], []]", ADDMM_TYPES, ADDMM_CONC },
 	[OP_ADD] = { "aten::add", NULL, "[[1, 4096, 3072], [1, 4096, 3072], []]",
 		     "[\"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\"]", L_KERNEL, K_ADD,
 		     S_COMPUTE, 0, NULL, 0, NULL },
 	[OP_FF1] = { "aten::linear", "aten::addmm", "[[1, 4096, 3072], [12288, 3072], [12288]]",
-		     BF16_3, L_KERNEL, K_FF, S_COMPUTE, 0, NULL, 0, NULL },
+		     BF16_3, L_KERNEL, K_FF, S_COMPUTE, 0, NULL, 0, NULL,
+		  "[[12288], [4096, 3072], [3072, 12288], [], []]", ADDMM_TYPES, ADDMM_CONC },
 	[OP_GELU] = { "aten::gelu", NULL, "[[1, 4096, 12288], []]", "[\"c10::BFloat16\", \"\"]",
 		      L_KERNEL, K_GELU, S_COMPUTE, 0, NULL, 0, NULL },
 	[OP_FF2] = { "aten::linear", "aten::addmm", "[[1, 4096, 12288], [3072, 12288], [3072]]",
-		     BF16_3, L_KERNEL, K_FF, S_COMPUTE, 0, NULL, 0, NULL },
+		     BF16_3, L_KERNEL, K_FF, S_COMPUTE, 0, NULL, 0, NULL,
+		  "[[3072], [4096, 12288], [12288, 3072], [], []]", ADDMM_TYPES, ADDMM_CONC },
 	[OP_ALLGATHER] = { "c10d::_allgather_base_", "record_param_comms",
 			   "[[3072, 3072], [], [], []]",
 			   "[\"c10::BFloat16\", \"TensorList\", \"Scalar\", \"Scalar\"]", L_KERNEL,
@@ -579,7 +592,8 @@ static const struct op ops[NR_OPS] = {
 			      L_MEMCPY, 0, S_COMPUTE, 0, "Memcpy HtoD (Pageable -> Device)", 8,
 			      NULL },
 	[OP_TEMB] = { "aten::linear", "aten::addmm", "[[1, 256], [3072, 256], [3072]]", BF16_3,
-		      L_KERNEL, K_SMALL_GEMM, S_COMPUTE, 0, NULL, 0, NULL },
+		      L_KERNEL, K_SMALL_GEMM, S_COMPUTE, 0, NULL, 0, NULL,
+		      "[[3072], [1, 256], [256, 3072], [], []]", ADDMM_TYPES, ADDMM_CONC },
 	[OP_SILU] = { "aten::silu", NULL, "[[1, 3072]]", "[\"c10::BFloat16\"]", L_KERNEL, K_SILU,
 		      S_COMPUTE, 0, NULL, 0, NULL },
 	[OP_MUL] = { "aten::mul", NULL, "[[1, 16, 21, 90, 160], []]", "[\"float\", \"Scalar\"]",
@@ -600,7 +614,8 @@ static const struct op ops[NR_OPS] = {
 		       "[\"c10::BFloat16\", \"\", \"c10::BFloat16\", \"c10::BFloat16\", "
 		       "\"Scalar\", \"Scalar\"]", L_KERNEL, K_LN, S_COMPUTE, 0, NULL, 0, NULL },
 	[OP_TE_QKV] = { "aten::linear", "aten::addmm", "[[1, 512, 4096], [12288, 4096], [12288]]",
-			BF16_3, L_KERNEL, K_OUT, S_COMPUTE, 0, NULL, 0, NULL },
+			BF16_3, L_KERNEL, K_OUT, S_COMPUTE, 0, NULL, 0, NULL,
+		  "[[12288], [512, 4096], [4096, 12288], [], []]", ADDMM_TYPES, ADDMM_CONC },
 	[OP_TE_ATTN] = { "aten::scaled_dot_product_attention",
 			 "aten::_scaled_dot_product_efficient_attention",
 			 "[[1, 64, 512, 64], [1, 64, 512, 64], [1, 64, 512, 64], "
@@ -608,11 +623,18 @@ static const struct op ops[NR_OPS] = {
 			 "[], [], []]",
 			 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", "
 			 "\"c10::BFloat16\", \"Scalar\", \"Scalar\", \"\"]", L_KERNEL, K_FMHA,
-			 S_COMPUTE, 0, NULL, 0, NULL },
+			 S_COMPUTE, 0, NULL, 0, NULL,
+			 "[[1, 64, 512, 64], [1, 64, 512, 64], [1, 64, 512, 64], [1, 64, 512, 512], "
+			 "[], [], [], []]",
+			 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", "
+			 "\"c10::BFloat16\", \"Scalar\", \"Scalar\", \"Scalar\", \"\"]",
+			 "[\"\", \"\", \"\", \"\", \"False\", \"0.\", \"False\", \"\"]" },
 	[OP_TE_FF1] = { "aten::linear", "aten::addmm", "[[1, 512, 4096], [10240, 4096], [10240]]",
-			BF16_3, L_KERNEL, K_OUT, S_COMPUTE, 0, NULL, 0, NULL },
+			BF16_3, L_KERNEL, K_OUT, S_COMPUTE, 0, NULL, 0, NULL,
+		  "[[10240], [512, 4096], [4096, 10240], [], []]", ADDMM_TYPES, ADDMM_CONC },
 	[OP_TE_FF2] = { "aten::linear", "aten::addmm", "[[1, 512, 10240], [4096, 10240], [4096]]",
-			BF16_3, L_KERNEL, K_OUT, S_COMPUTE, 0, NULL, 0, NULL },
+			BF16_3, L_KERNEL, K_OUT, S_COMPUTE, 0, NULL, 0, NULL,
+		  "[[4096], [512, 10240], [10240, 4096], [], []]", ADDMM_TYPES, ADDMM_CONC },
 	[OP_RANDN] = { "aten::randn", "aten::normal_", "[[], [], [], [], []]",
 		       "[\"\", \"Scalar\", \"\", \"\", \"Scalar\"]", L_KERNEL, K_RANDN, S_COMPUTE,
 		       0, NULL, 0, NULL },
@@ -623,7 +645,13 @@ static const struct op ops[NR_OPS] = {
 	[OP_CONV] = { "aten::conv3d", "aten::cudnn_convolution",
 		      "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [512], [], [], [], []]",
 		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"\", \"\", \"\", "
-		      "\"Scalar\"]", L_KERNEL, K_CONV, S_COMPUTE, 0, NULL, 0, NULL },
+		      "\"Scalar\"]", L_KERNEL, K_CONV, S_COMPUTE, 0, NULL, 0, NULL,
+		      /* cudnn_convolution(input, weight, padding, stride, dilation, groups, ...) */
+		      "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [], [], [], [], [], [], []]",
+		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"ScalarList\", \"ScalarList\", "
+		      "\"ScalarList\", \"Scalar\", \"Scalar\", \"Scalar\", \"Scalar\"]",
+		      "[\"\", \"\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"1\", "
+		      "\"False\", \"False\", \"True\"]" },
 	[OP_UPS] = { "aten::upsample_nearest3d", NULL, "[[1, 512, 4, 90, 160], [], []]",
 		     "[\"c10::BFloat16\", \"\", \"\"]", L_KERNEL, K_UPS, S_COMPUTE, 0, NULL, 0,
 		     NULL },
@@ -715,6 +743,7 @@ struct opts {
 	int64_t clock_shift_ns[MAX_RANKS];	/* added to every time of the rank */
 	int level;
 	int plain;
+	int shapes;		/* --shapes: inner operators' own shapes and Concrete Inputs */
 	int no_wait;		/* ranks do not wait for each other in collectives */
 	int generations;	/* videos per rank, one after the other */
 	int blocks_outer;	/* --loop blocks-outer: each block holds its own steps */
@@ -1034,6 +1063,9 @@ static void emit_op(struct gen *g, const struct rec *r)
 {
 	const struct op *op = &ops[r->op];
 	const char *name = r->sub ? op->inner : op->outer;
+	int own = r->sub && g->o->shapes;	/* the inner operator's own args */
+	const char *dims = own && op->inner_dims ? op->inner_dims : op->dims;
+	const char *types = own && op->inner_types ? op->inner_types : op->types;
 	char *p = ev_start(g);
 
 	p = PUT(p, "\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"");
@@ -1044,9 +1076,13 @@ static void emit_op(struct gen *g, const struct rec *r)
 	p = PUT(p, ",\"Ev Idx\": ");
 	p = put_i64(p, r->v[0]);
 	p = PUT(p, ", \"Input Dims\": ");
-	p = put_mem(p, op->dims, strlen(op->dims));
+	p = put_mem(p, dims, strlen(dims));
 	p = PUT(p, ", \"Input type\": ");
-	p = put_mem(p, op->types, strlen(op->types));
+	p = put_mem(p, types, strlen(types));
+	if (own && op->conc) {
+		p = PUT(p, ", \"Concrete Inputs\": ");
+		p = put_mem(p, op->conc, strlen(op->conc));
+	}
 	if (r->sub && (op->flags & OP_COMM)) {
 		p = PUT(p, ", \"Collective name\": \"");
 		p = put_mem(p, op->coll, strlen(op->coll));
@@ -2189,6 +2225,10 @@ static void usage(FILE *f)
 		"                         host MS milliseconds in: dataloader, hostprep, init,\n"
 		"                         memory, capture, compile, gloo; or sync@STEP=N: N\n"
 		"                         .item() calls (repeatable; the truth lists the gaps)\n"
+		"  --shapes               inner operators get their own Input Dims and Concrete\n"
+		"                         Inputs (addmm, SDPA, convolution), so that their FLOPs\n"
+		"                         are known (doc/perf-model.md); without, they repeat\n"
+		"                         the outer operator's, as the demo set has them\n"
 		"  --level L              gzip level 0..9 (default 1)\n"
 		"  --plain                write .json instead of .json.gz\n"
 		"  --truth PATH           write the truth there (default PREFIX-truth.json)\n"
@@ -2366,6 +2406,8 @@ static void parse_args(int argc, char **argv, struct opts *o, int *have_steps)
 			v = need_arg(argc, argv, &i);
 			if (parse_size(v, &o->size) || !o->size)
 				usage_error("bad --size '%s'", v);
+		} else if (!strcmp(a, "--shapes")) {
+			o->shapes = 1;
 		} else if (!strcmp(a, "--steps")) {
 			v = need_arg(argc, argv, &i);
 			if (parse_u64(v, &u) || u > 1000000)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "perf_peak.h"
 #include "suggest.h"
 
 #define PHASES_MAX_RULES 32
@@ -48,6 +49,7 @@ struct analyze_opts {
 	long run;				/* --run N: the N-th run found; 0: all */
 	int merge_runs;				/* --merge-runs: several runs as one */
 	int full;				/* --full: every kernel and operator row */
+	struct perf_peak_opts peak;		/* --peak-tflops, --peak-tbps */
 };
 
 /*
@@ -65,7 +67,9 @@ struct analyze_opts {
 	{ "frames-per-block", required_argument, NULL, 'k' },     \
 	{ "run", required_argument, NULL, 'r' },                  \
 	{ "merge-runs", no_argument, NULL, 'm' },                 \
-	{ "full", no_argument, NULL, 'U' }
+	{ "full", no_argument, NULL, 'U' },                     \
+	{ "peak-tflops", required_argument, NULL, 'P' },          \
+	{ "peak-tbps", required_argument, NULL, 'B' }
 
 #define ANALYZE_OPTS_HELP                                                              \
 	"Phases, steps and throughput:\n"                                              \
@@ -82,10 +86,13 @@ struct analyze_opts {
 	"Several runs given together (other metadata, or traces a minute apart)\n"   \
 	"are refused, each named with its number:\n"                                \
 	"      --run N        analyse the N-th of them alone\n"                       \
-	"      --merge-runs   analyse them as one run all the same\n"                \
+	"      --merge-runs   analyse them as one run all the same\n"                 \
 	"Tables: each rank keeps its 500 kernels and 500 operators with the most\n"  \
 	"time; the rest are summed in one row marked \"other\": N.\n"              \
-	"      --full         keep every row\n"
+	"      --full         keep every row\n"                                      \
+	"The device's peak, for TFLOP/s shares and MFU (default: from its name):\n" \
+	"      --peak-tflops F  peak TFLOP/s, for every dtype\n"                     \
+	"      --peak-tbps F  peak memory bandwidth, TB/s\n"
 
 void analyze_opts_init(struct analyze_opts *o);
 void analyze_opts_release(struct analyze_opts *o);

@@ -185,6 +185,17 @@ static int get_gpu_peak_reserved(const struct report_rank *r, double *v)
 	return gpu_peak(r, 1, v);
 }
 
+/* ranks[].perf: a figure only where modelled operators ran (a zeroed rank has none). */
+static int get_perf_mfu(const struct report_rank *r, double *v)
+{
+	return r->analysed && r->perf.flops > 0 && have(r->perf.mfu, v);
+}
+
+static int get_perf_tflops(const struct report_rank *r, double *v)
+{
+	return r->analysed && r->perf.flops > 0 && have(r->perf.tflops, v);
+}
+
 /* The tails of entries: read by a getter (with samples), or not read at all. */
 #define METRIC_GET(f) f, NULL, STORE_BY_HAND, 0
 #define METRIC_GET_SAMPLES(f, s) f, s, STORE_BY_HAND, 0
@@ -279,6 +290,9 @@ const struct metric_def metric_table[] = {
 	  METRIC_GET(get_gpu_peak_allocated) },
 	{ "memory.gpu_peak_reserved", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_reserved", 27,
 	  METRIC_GET(get_gpu_peak_reserved) },
+	/* ranks[].perf (report_perf.h): null without shapes or a known peak */
+	{ "perf.mfu", UNIT_RATIO, DIR_HIGHER, X | C, NULL, 0, METRIC_GET(get_perf_mfu) },
+	{ "perf.tflops", UNIT_NUMBER, DIR_HIGHER, X | C, NULL, 0, METRIC_GET(get_perf_tflops) },
 
 	/* the evidence of suggestion rules */
 	{ "gpu.comm_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
@@ -287,6 +301,7 @@ const struct metric_def metric_table[] = {
 	{ "kernels.attention.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 	{ "cpu_ops.sync_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 	{ "steps.first_ratio", UNIT_FACTOR, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
+	{ "perf.roof_share", UNIT_RATIO, DIR_HIGHER, 0, NULL, 0, METRIC_NONE },
 	{ "comm.wait_imposed_ns", UNIT_NS, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 
 	/* families */
@@ -295,6 +310,8 @@ const struct metric_def metric_table[] = {
 	{ "phase:*.share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },
 	{ "kernel:*.total_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, METRIC_NONE },
 	{ "op:*.total_ns", UNIT_NS, DIR_LOWER, C, NULL, 0, METRIC_NONE },	/* CPU, inclusive */
+	/* an operator and its input dims (ops_perf): median TFLOP/s */
+	{ "tflops:*.median", UNIT_NUMBER, DIR_HIGHER, C, NULL, 0, METRIC_NONE },
 	{ "memory:*.peak_allocated", UNIT_BYTES, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },
 	{ "memory:*.peak_reserved", UNIT_BYTES, DIR_LOWER, X | C, NULL, 0, METRIC_NONE },
 	{ "memory:*.reserved_share", UNIT_RATIO, DIR_LOWER, 0, NULL, 0, METRIC_NONE },

@@ -10,6 +10,7 @@
 
 #include "jsonw.h"
 #include "metric.h"
+#include "report_perf.h"
 #include "sat.h"
 #include "sort.h"
 
@@ -550,6 +551,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 	idle_json(w, rk);
 	if (compact) {
 		compact_json(w, rk);
+		report_perf_json(w, rk, 1);
 		return;
 	}
 	jsonw_key(w, "kernels");
@@ -618,6 +620,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
+	report_perf_json(w, rk, 0);
 	comm_json(w, rk);
 }
 

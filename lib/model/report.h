@@ -165,6 +165,73 @@ struct report_cpu_op {
 	int64_t nr_folded;		/* as report_kernel's */
 };
 
+/*
+ * One operator and shape (record_shapes=True) whose calls launched device
+ * work themselves (not through a child operator), with its performance
+ * model (doc/perf-model.md).  Figures per call; NaN: null (an operator
+ * the model does not know, or no device peak).
+ */
+struct report_op_perf {
+	const char *name;
+	const char *input_dims, *input_types, *concrete_inputs;	/* JSON text as in the trace */
+	const char *family;		/* perf_model's; NULL: not modelled */
+	const char *dtype;		/* "bf16", ...; NULL: unknown */
+	int64_t count;			/* calls that launched device work */
+	double flops, bytes;
+	int64_t total_ns, median_ns, min_ns, max_ns;	/* device time of the calls */
+	double mean_ns;
+	double tflops_median, tbps_median, intensity;	/* intensity: FLOPs per byte */
+	/* against the device's peak (lib/stats/perf_peak.h) */
+	double peak_tflops;		/* of dtype */
+	double peak_share;		/* tflops_median / peak_tflops */
+	double roof_share;		/* tflops_median / the roofline at intensity */
+	const char *bound;		/* "compute" or "memory" at the ridge (static); NULL */
+};
+
+/* The model FLOPs inside a phase's spans (a phase with spans: depth <= REPORT_SPANS_DEPTH). */
+struct report_perf_phase {
+	const char *path;
+	double flops;
+	int64_t time_ns;		/* the union of its spans, or its kernel time if longer */
+};
+
+/*
+ * A family's rows (GEMM, attention, convolution) against the roofline, kept
+ * in a compact report, whose rows are left out: what the below-roof finding
+ * reads.  time_ns 0: the family has no row with a roof share.
+ */
+struct report_perf_family {
+	int64_t time_ns;		/* device time of its rows with a roof share */
+	double roof_share;		/* their roof_share, weighted by time */
+	const char *top;		/* the row with the most time: its name */
+	double top_roof_share;		/* ... and its roof_share */
+};
+
+#define REPORT_PERF_FAMILIES 3	/* "gemm", "attention", "conv" (report_perf_family_name()) */
+
+const char *report_perf_family_name(size_t i);
+
+/* The model FLOPs of a rank and its utilisation of the device (MFU). */
+struct report_perf {
+	int has_shapes;			/* some operator had record_shapes's args */
+	const char *peak_model;		/* device_peak's model, "manual"; NULL: no peak */
+	double peak_tbps;		/* NaN: unknown */
+	const char *dtype;		/* the dtype of most FLOPs: its peak is MFU's */
+	double peak_tflops;		/* of dtype; NaN: unknown */
+	double flops;			/* the modelled operators' FLOPs in the window */
+	int64_t window_ns;		/* the steps' wall time, else the device's active span */
+	double tflops, mfu;		/* NaN: null */
+	double *step_flops;		/* per step of steps.durations_ns; NULL: no steps */
+	double *step_mfu;		/* nr_steps, kept: a compact report has no durations */
+	size_t nr_steps;
+	struct report_perf_phase *phases;	/* the phases with spans, in phase order, the first 64 */
+	size_t nr_phases;
+	double *generation_flops;	/* per throughput.generations; NULL: none */
+	double *generation_mfu;		/* nr_generations, kept likewise */
+	size_t nr_generations;
+	struct report_perf_family families[REPORT_PERF_FAMILIES];
+};
+
 struct report_gpu {
 	int64_t kernels, kernel_time_ns, busy_ns, active_span_ns, idle_ns;
 	double utilization;		/* busy / active_span; NaN without GPU events */
@@ -303,6 +370,9 @@ struct report_rank {
 	size_t nr_memory;
 	struct report_cpu_op *cpu_ops;	/* by total_ns, descending */
 	size_t nr_cpu_ops;
+	struct report_op_perf *ops_perf;	/* by total_ns, descending */
+	size_t nr_ops_perf;
+	struct report_perf perf;
 	int64_t start_ns;		/* first event, on the rank's own clock */
 	struct report_comm_series *comm;	/* sorted by group (NULL first), then name */
 	size_t nr_comm;

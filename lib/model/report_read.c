@@ -559,6 +559,110 @@ static void read_throughput(struct rd *c, const struct jdom *t, struct report_th
 		read_generations(c, t, out);
 }
 
+/* obj's array key of n numbers or nulls (NaN); NULL (and a failure) when it is not. */
+static double *read_dbls(struct rd *c, const struct jdom *obj, const char *key, size_t n)
+{
+	size_t m = 0;
+	const struct jdom *a = get_arr(c, obj, key, &m);
+	double *v = alloc_n(c, n, sizeof(*v));
+
+	if (a && m != n)
+		fail(c, obj, "\"%s\" should hold %s", key, "one number per step or generation");
+	for (size_t i = 0; v && a && i < m && i < n && !c->failed; i++)
+		if (jdom_f64(&a[i], &v[i]))
+			fail(c, &a[i], "\"%s\" should hold %s", key, "numbers");
+	return v;
+}
+
+/* "ops_perf" and "perf" (report_perf.h); a report from before them has neither. */
+static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk)
+{
+	const struct jdom *p = jdom_get(o, "perf"), *a;
+	struct report_perf *f = &rk->perf;
+	size_t n = 0;
+
+	/* left out of a lean read: perf.families holds what the findings read */
+	a = !c->lean && jdom_get(o, "ops_perf") ? get_arr(c, o, "ops_perf", &n) : NULL;
+	rk->ops_perf = alloc_n(c, n, sizeof(*rk->ops_perf));
+	for (size_t i = 0; rk->ops_perf && i < n && !c->failed; i++) {
+		struct report_op_perf *r = &rk->ops_perf[i];
+
+		r->name = get_str(c, &a[i], "name");
+		r->input_dims = get_str(c, &a[i], "input_dims");
+		r->input_types = get_str(c, &a[i], "input_types");
+		r->concrete_inputs = get_str(c, &a[i], "concrete_inputs");
+		r->family = get_str_or_null(c, &a[i], "family");
+		r->dtype = get_str_or_null(c, &a[i], "dtype");
+		r->count = get_i64(c, &a[i], "count");
+		r->flops = get_f64(c, &a[i], "flops");
+		r->bytes = get_f64(c, &a[i], "bytes");
+		r->total_ns = get_i64(c, &a[i], "total_ns");
+		r->mean_ns = get_f64(c, &a[i], "avg_ns");
+		r->median_ns = get_i64(c, &a[i], "median_ns");
+		r->min_ns = get_i64(c, &a[i], "min_ns");
+		r->max_ns = get_i64(c, &a[i], "max_ns");
+		r->tflops_median = get_f64(c, &a[i], "tflops_median");
+		r->tbps_median = get_f64(c, &a[i], "tbps_median");
+		r->intensity = get_f64(c, &a[i], "intensity");
+		r->peak_tflops = get_f64(c, &a[i], "peak_tflops");
+		r->peak_share = get_f64(c, &a[i], "peak_share");
+		r->roof_share = get_f64(c, &a[i], "roof_share");
+		r->bound = get_str_or_null(c, &a[i], "bound");
+	}
+	rk->nr_ops_perf = c->failed ? 0 : n;
+	memset(f, 0, sizeof(*f));
+	f->peak_tbps = f->peak_tflops = f->flops = f->tflops = f->mfu = NAN;
+	if (!p || p->type != JDOM_OBJECT)
+		return;
+	f->has_shapes = get_bool(c, p, "has_shapes");
+	f->peak_model = get_str_or_null(c, p, "peak_model");
+	f->peak_tbps = get_f64(c, p, "peak_tbps");
+	f->dtype = get_str_or_null(c, p, "dtype");
+	f->peak_tflops = get_f64(c, p, "peak_tflops");
+	f->flops = get_f64(c, p, "flops");
+	f->window_ns = get_i64(c, p, "window_ns");
+	f->tflops = get_f64(c, p, "tflops");
+	f->mfu = get_f64(c, p, "mfu");
+	a = get_arr(c, p, "step_flops", &n);
+	f->step_flops = alloc_n(c, n, sizeof(*f->step_flops));
+	for (size_t i = 0; f->step_flops && i < n && !c->failed; i++)
+		if (jdom_f64(&a[i], &f->step_flops[i]))
+			fail(c, &a[i], "\"%s\" should hold %s", "step_flops", "numbers");
+	f->nr_steps = c->failed ? 0 : n;
+	f->step_mfu = read_dbls(c, p, "step_mfu", f->nr_steps);
+	a = jdom_get(p, "phases") ? get_arr(c, p, "phases", &n) : NULL;
+	if (!a)
+		n = 0;
+	f->phases = alloc_n(c, n, sizeof(*f->phases));
+	for (size_t i = 0; f->phases && i < n && !c->failed; i++) {
+		f->phases[i].path = get_str(c, &a[i], "path");
+		f->phases[i].flops = get_f64(c, &a[i], "flops");
+		f->phases[i].time_ns = get_i64(c, &a[i], "time_ns");
+	}
+	f->nr_phases = c->failed ? 0 : n;
+	a = jdom_get(p, "generation_flops") ? get_arr(c, p, "generation_flops", &n) : NULL;
+	if (!a)
+		n = 0;
+	f->generation_flops = alloc_n(c, n, sizeof(*f->generation_flops));
+	for (size_t i = 0; f->generation_flops && i < n && !c->failed; i++)
+		if (jdom_f64(&a[i], &f->generation_flops[i]))
+			fail(c, &a[i], "\"%s\" should hold %s", "generation_flops", "numbers");
+	f->nr_generations = c->failed ? 0 : n;
+	f->generation_mfu = read_dbls(c, p, "generation_mfu", f->nr_generations);
+	if ((a = jdom_get(p, "families")) && a->type == JDOM_OBJECT)
+		for (size_t i = 0; i < REPORT_PERF_FAMILIES && !c->failed; i++) {
+			const struct jdom *x = jdom_get(a, report_perf_family_name(i));
+			struct report_perf_family *y = &f->families[i];
+
+			if (!x)
+				continue;
+			y->time_ns = get_i64(c, x, "time_ns");
+			y->roof_share = get_f64(c, x, "roof_share");
+			y->top = get_str_or_null(c, x, "top");
+			y->top_roof_share = get_f64(c, x, "top_roof_share");
+		}
+}
+
 static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
 	const struct jdom *a, *t = jdom_get(o, "throughput");
@@ -619,6 +723,7 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 		rk->cpu_ops[i].nr_folded = folded(c, &a[i]);
 	}
 	rk->nr_cpu_ops = c->failed ? 0 : n;
+	read_perf(c, o, rk);
 	read_comm(c, o, rk);
 }
 
@@ -862,7 +967,7 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 
 /* What REPORT_READ_LEAN leaves out, passed over unparsed: most of a report's numbers. */
 static const char *const lean_skip[] = { "samples_ns", "spans_ns", "timeline", "generations",
-					 NULL };
+					 "ops_perf", NULL };
 
 int report_read(struct report *r, const char *text, size_t len, unsigned flags, struct err *err)
 {

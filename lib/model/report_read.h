@@ -27,8 +27,8 @@ enum {
 #define REPORT_READ_RUN 1u
 /*
  * With REPORT_READ_LEAN, what only renders or compares a rank is left
- * out: kernel and phase samples, phase spans, memory timelines and
- * generations.  What cross-rank statistics, collectives and suggestions
+ * out: kernel and phase samples, phase spans, memory timelines,
+ * generations and the operators' performance rows (ops_perf).  What cross-rank statistics, collectives and suggestions
  * read stays.  For a reduce over thousands of reports.
  */
 #define REPORT_READ_LEAN 2u

@@ -59,6 +59,7 @@ struct trace_event {
 	uint32_t dtype;		/* args."dtype" (or HCCL's args.data_type) */
 	uint32_t arg_name;	/* args.name: process_name/thread_name of M events */
 	uint32_t args;		/* a collector region's arguments as a JSON object's text; 0 none */
+	uint32_t shapes;	/* record_shapes=True: an index into the batch's shapes; 0 none */
 	/* valid only with their flag: */
 	int64_t correlation, external_id, flow_id;
 	int64_t stream, device;
@@ -67,10 +68,23 @@ struct trace_event {
 	int64_t value;		/* collector counters (frames, blocks, samples) */
 };
 
+/*
+ * The JSON text of args "Input Dims", "Input type" and "Concrete Inputs"
+ * of an operator recorded with record_shapes=True, undecoded (n 0: absent).
+ * Pointers, not interned: a million operators carry them, and hashing them
+ * cost the parse 7 %; read only for the operators lib/model/perf_model knows.
+ */
+struct event_shapes {
+	const char *dims, *types, *concrete;
+	uint32_t nr_dims, nr_types, nr_concrete;
+};
+
 /* The events of one chunk and the strings they refer to. */
 struct event_batch {
 	struct trace_event *ev;
 	size_t n, cap;
+	struct event_shapes *shapes;	/* [0] unused; texts borrowed like strs */
+	size_t nr_shapes, cap_shapes;
 	struct strtab strs;	/* borrows from the chunk text or from arena */
 	struct arena arena;	/* unescaped strings, grown event arrays */
 };

@@ -42,7 +42,7 @@ enum key { K_OTHER, K_END, K_PH, K_TS, K_ID, K_CAT, K_PID, K_TID, K_DUR, K_NAME,
 enum arg_key {
 	A_OTHER, A_END, A_NAME, A_BYTES, A_DTYPE, A_STREAM, A_DEVICE, A_GROUP_SIZE,
 	A_CORRELATION, A_EXTERNAL_ID, A_IN_NELEMS, A_OUT_NELEMS, A_TOTAL_RESERVED,
-	A_TOTAL_ALLOCATED, A_COLL_NAME, A_PG_NAME, A_VALUE
+	A_TOTAL_ALLOCATED, A_COLL_NAME, A_PG_NAME, A_VALUE, A_IN_DIMS, A_IN_TYPES, A_IN_CONCRETE
 };
 
 /*
@@ -230,6 +230,42 @@ HOT int read_id_text(struct parser *ps, const char **pp, uint32_t *id, enum fiel
 		return intern(ps, at, at, (size_t)(*pp - at), (size_t)(ps->js.end - at), id, f);
 	}
 	return skip_odd(ps, pp);
+}
+
+/*
+ * One of the shape args (event.h's struct event_shapes), kept as where its
+ * text lies; the event's entry is made by the first of them.
+ */
+static int read_shape(struct parser *ps, const char **pp, struct trace_event *ev, unsigned key)
+{
+	struct event_batch *b = ps->b;
+	const char *at = *pp;
+	struct event_shapes *sh;
+	int rc = skip_fast(ps, pp);
+
+	if (rc != JS_OK || *pp - at > UINT32_MAX)
+		return rc;
+	if (!ev->shapes) {
+		if (!b->nr_shapes)
+			b->nr_shapes = 1;	/* 0 is "none" */
+		if (b->nr_shapes > UINT32_MAX - 1 ||
+		    ALLOC_GROW(b->shapes, b->nr_shapes + 1, b->cap_shapes))
+			return oom(ps, at);
+		memset(&b->shapes[b->nr_shapes], 0, sizeof(*b->shapes));
+		ev->shapes = (uint32_t)b->nr_shapes++;
+	}
+	sh = &b->shapes[ev->shapes];
+	if (key == A_IN_DIMS) {
+		sh->dims = at;
+		sh->nr_dims = (uint32_t)(*pp - at);
+	} else if (key == A_IN_TYPES) {
+		sh->types = at;
+		sh->nr_types = (uint32_t)(*pp - at);
+	} else {
+		sh->concrete = at;
+		sh->nr_concrete = (uint32_t)(*pp - at);
+	}
+	return JS_OK;
 }
 
 /*
@@ -422,6 +458,10 @@ static unsigned arg_key(const char *k, size_t n)
 	case 10:
 		if (KEY_IS(k, n, "Group size"))
 			return A_GROUP_SIZE;
+		if (KEY_IS(k, n, "Input Dims"))
+			return A_IN_DIMS;
+		if (KEY_IS(k, n, "Input type"))
+			return A_IN_TYPES;
 		break;
 	case 11:
 		if (KEY_IS(k, n, "correlation"))
@@ -444,6 +484,8 @@ static unsigned arg_key(const char *k, size_t n)
 			return A_TOTAL_ALLOCATED;
 		if (KEY_IS(k, n, "Collective name"))
 			return A_COLL_NAME;
+		if (KEY_IS(k, n, "Concrete Inputs"))
+			return A_IN_CONCRETE;
 		break;
 	case 18:
 		if (KEY_IS(k, n, "Process Group Name"))
@@ -487,6 +529,10 @@ HOT int read_arg(struct parser *ps, const char **pp, struct trace_event *ev, uns
 		return read_str(ps, pp, &ev->pg_name, F_PG);
 	case A_VALUE:
 		return read_int(ps, pp, ev, &ev->value, EV_VALUE);
+	case A_IN_DIMS:
+	case A_IN_TYPES:
+	case A_IN_CONCRETE:
+		return read_shape(ps, pp, ev, key);
 	}
 	return skip_value(ps, pp);
 }

@@ -1240,6 +1240,76 @@ static void msg_fps(struct text *t, const struct finding *f)
 		 "parallelism).", what);
 }
 
+/*
+ * below-roof: the modelled operators of one family (GEMM, attention,
+ * convolution; ranks[].perf.families, from ranks[].ops_perf) hold more than t[0] of kernel time and
+ * reach, weighted by their time, less than t[1] of their roofline
+ * (doc/perf-model.md).  At stake: the time above what the roof allows,
+ * the family's time times (1 - the share reached).  Of several families,
+ * the one with the most at stake.
+ */
+static int eval_roof(const struct report_rank *r, const double *t, struct arena *a,
+		     struct finding *f)
+{
+	double kernel = (double)r->gpu.kernel_time_ns, stake = 0;
+	int any = 0;
+
+	(void)a;
+	if (!r->analysed || kernel <= 0)
+		return NO_INPUTS;
+	/* perf.families: the rows' figures, kept where a compact report has no rows */
+	for (size_t k = 0; k < REPORT_PERF_FAMILIES; k++) {
+		const struct report_perf_family *fam = &r->perf.families[k];
+		double ns = (double)fam->time_ns, att = fam->roof_share;
+
+		if (fam->time_ns <= 0 || !fam->top)
+			continue;
+		any = 1;
+		if (!(ns / kernel > t[0] && att < t[1] && ns * (1 - att) > stake))
+			continue;
+		stake = ns * (1 - att);
+		f->value = att;
+		f->threshold = t[1];
+		f->impact_ns = stake;
+		f->basis = "time above the roofline";
+		f->e.category = report_perf_family_name(k);
+		f->e.category_share = ns / kernel;
+		f->e.kernel_ns = ns;
+		f->e.phase = fam->top;	/* the family's operator with the most time */
+		f->e.phase_share = fam->top_roof_share;
+	}
+	return stake > 0 ? FIRES : any ? QUIET : NO_INPUTS;
+}
+
+static void msg_roof(struct text *t, const struct finding *f)
+{
+	char v[METRIC_FMT_MAX], s[METRIC_FMT_MAX], n[METRIC_FMT_MAX], r[METRIC_FMT_MAX];
+	char name[128];
+	const char *fam = f->e.category, *fix;
+
+	if (!strcmp(fam, "attention"))
+		fix = "a fused attention kernel (SDPA's flash or cuDNN backend, not matmul, softmax "
+		      "and matmul apart), bf16/fp16, a head dimension that is a multiple of 64 and "
+		      "longer sequences per call";
+	else if (!strcmp(fam, "conv"))
+		fix = "channels_last layouts, torch.backends.cudnn.benchmark = True, bf16/fp16, "
+		      "channel counts that are multiples of 8 and a larger batch";
+	else
+		fix = "bf16/fp16 (or fp8) instead of fp32, contiguous operands, dimensions that are "
+		      "multiples of 8 (16 for fp8) and larger or batched matrices (a small M leaves "
+		      "the device memory-bound)";
+	snprintf(t->m, sizeof(t->m),
+		 "%s: %s operators take %s of kernel time but reach only %s of their roofline.",
+		 t->where, !strcmp(fam, "gemm") ? "GEMM" : !strcmp(fam, "conv") ? "convolution"
+								 : "attention",
+		 FMT(s, f->e.category_share, UNIT_RATIO), FMT(v, f->value, UNIT_RATIO));
+	snprintf(t->d, sizeof(t->d),
+		 "%s of them; the one with the most time, %s, reaches %s of its roof. What "
+		 "usually fixes it: %s.",
+		 FMT(n, f->e.kernel_ns, UNIT_NS), plain(name, sizeof(name), f->e.phase),
+		 FMT(r, f->e.phase_share, UNIT_RATIO), fix);
+}
+
 /* incomplete-ranks: no evaluator; the ranks whose trace was cut off. */
 static void msg_incomplete(struct text *t, const struct finding *f)
 {
@@ -1360,6 +1430,13 @@ static const struct rule rules[] = {
 	      "the first step is longer than this times the median of the others (medium "
 	      "above twice this; a last step cut off by the end of the trace is left out)" } },
 	  eval_first_step, msg_first_step },
+	{ "below-roof", "perf.roof_share", SEV_MEDIUM, 1,
+	  { { "roof_family_share", 0.2, "fraction",
+	      "with shapes (doc/perf-model.md), GEMM, attention or convolution operators take "
+	      "more than this share of kernel time ..." },
+	    { "roof_share", 0.3, "fraction",
+	      "... and reach, weighted by time, less than this share of their roofline" } },
+	  eval_roof, msg_roof },
 	{ "below-target-fps", "throughput.realtime_factor", SEV_HIGH, 1,
 	  { { "realtime_factor", 1, "ratio",
 	      "with `--target-fps`, the real-time factor is below this" } },

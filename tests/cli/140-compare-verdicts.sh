@@ -174,6 +174,13 @@ def metrics(rk):
     for mem in rk["memory"]:
         for k in ("peak_allocated", "peak_reserved"):
             m["memory:%d.%s" % (mem["device"], k)] = (mem[k], [], True)
+    pf = rk.get("perf") or {}     # doc/perf-model.md: higher is better
+    for k in ("mfu", "tflops"):
+        if pf.get("flops") and pf.get(k) is not None:
+            m["perf." + k] = (pf[k], [], False)
+    for o in rk.get("ops_perf") or []:
+        if o["tflops_median"] is not None:
+            m["tflops:%s %s.median" % (o["name"], o["input_dims"])] = (o["tflops_median"], [], False)
     return m
 
 def run(rep):

@@ -123,6 +123,40 @@ static void one(const char *file, int line, const char *json, const char *want)
 
 #define ONE(json, want) one(__FILE__, __LINE__, json, want)
 
+/* The shape args of record_shapes=True: their text, where it lies, per event. */
+static void test_shapes(void)
+{
+	struct event_batch b;
+	struct evparse_result r;
+	static const char two[] =
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"args\":{\"Concrete Inputs\":[\"\",\"1\"],"
+		"\"Input type\":[\"c10::BFloat16\",\"Scalar\"],\"Input Strides\":[[1024,1],[]],"
+		"\"Input Dims\":[[8944, 1024], []]}},"
+		"{\"ph\":\"X\",\"args\":{\"Input Dims\":[[2]]}},{\"ph\":\"X\"}";
+	char *t = exact(two, sizeof(two) - 1);
+	const struct event_shapes *sh;
+
+	event_batch_init(&b);
+	CHECK_EQ_INT(evparse_run(t, sizeof(two) - 1, 0, EVP_FIRST, &b, &r), 0);
+	CHECK_EQ_INT(b.n, 3);
+	CHECK_EQ_INT(b.nr_shapes, 3);
+	CHECK_EQ_INT(b.ev[0].shapes, 1);
+	CHECK_EQ_INT(b.ev[1].shapes, 2);
+	CHECK_EQ_INT(b.ev[2].shapes, 0);
+	sh = &b.shapes[1];
+	CHECK_EQ_MEM(sh->dims, sh->nr_dims, "[[8944, 1024], []]", 18);
+	CHECK_EQ_MEM(sh->types, sh->nr_types, "[\"c10::BFloat16\",\"Scalar\"]", 26);
+	CHECK_EQ_MEM(sh->concrete, sh->nr_concrete, "[\"\",\"1\"]", 8);
+	sh = &b.shapes[2];
+	CHECK_EQ_MEM(sh->dims, sh->nr_dims, "[[2]]", 5);
+	CHECK_EQ_INT(sh->nr_types, 0);
+	CHECK_EQ_INT(sh->nr_concrete, 0);
+	event_batch_reset(&b);
+	CHECK_EQ_INT(b.nr_shapes, 0);
+	event_batch_release(&b);
+	free(t);
+}
+
 static void test_fields(void)
 {
 	struct event_batch b;
@@ -755,6 +789,7 @@ int main(void)
 {
 	event_batch_init(&shared_batch);
 	test_fields();
+	test_shapes();
 	test_bad_time_string();
 	test_not_objects();
 	test_end_states();

@@ -698,6 +698,34 @@ static void test_memcpy(void)
 	report_release(&rep);
 }
 
+static void test_roof(void)
+{
+	struct report rep;
+	struct report_rank *r;
+	struct report_perf_family *g;
+	const struct report_suggestion *s;
+
+	r = quiet(&rep, 1);
+	g = &r->perf.families[0];	/* gemm */
+	CHECK_EQ_STR(report_perf_family_name(0), "gemm");
+	*g = (struct report_perf_family){ 160 * MS, 0.25, "aten::mm", 0.2 };
+	CHECK_EQ_INT(run(&rep), 0);		/* 160 of 800 ms: 0.2 of kernel time */
+	g->time_ns = 160 * MS + 1000;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "below-roof");
+	CHECK(s && s->severity == SEV_MEDIUM && strcmp(s->metric, "perf.roof_share") == 0);
+	CHECK(s && s->threshold == 0.3 && s->value == 0.25);
+	CHECK_NEAR(s ? s->impact_ns : 0, 0.75 * (160 * MS + 1000), 1);
+	CHECKF(has(s, "GEMM") && has(s, "aten::mm") && has(s, "bf16") && has(s, "25.0%") &&
+	       has(s, "20.0%"), "%s", s ? s->message : "");
+	g->roof_share = 0.3;			/* on the threshold: quiet */
+	CHECK_EQ_INT(run(&rep), 0);
+	g->time_ns = 0;				/* no row with a roof share */
+	g->roof_share = 0.1;
+	CHECK_EQ_INT(run(&rep), 0);
+	report_release(&rep);
+}
+
 static void test_host_sync(void)
 {
 	struct report rep;
@@ -924,12 +952,12 @@ static void test_opts(void)
 	suggest_opts_init(&o);
 	suggest_opts_init(&d);
 	/*
-	 * the table: 36 thresholds of 24 rules (15 of the older 13, one of
-	 * profile-window, two of each of the 9 idle-* rules, two of comm-wait),
-	 * each named once, at its default
+	 * the table: 38 thresholds of 26 rules (15 of the older 13, one of
+	 * profile-window, two of each of the 9 idle-* rules, two of comm-wait,
+	 * two of below-roof), each named once, at its default
 	 */
-	CHECK_EQ_INT(suggest_nr_thresholds(), 36);
-	CHECK(suggest_threshold_at(36, NULL) == NULL);
+	CHECK_EQ_INT(suggest_nr_thresholds(), 38);
+	CHECK(suggest_threshold_at(38, NULL) == NULL);
 	for (size_t i = 0; i < suggest_nr_thresholds(); i++) {
 		const char *rule = NULL;
 		const struct suggest_threshold *t = suggest_threshold_at(i, &rule);
@@ -947,7 +975,7 @@ static void test_opts(void)
 			CHECKF(known, "%s", rule);
 		}
 	}
-	CHECK_EQ_INT(suggest_nr_rules, 25);
+	CHECK_EQ_INT(suggest_nr_rules, 26);
 
 	CHECK_EQ_INT(suggest_set(&o, "utilization", 0.7), 0);
 	CHECK(suggest_get(&o, "utilization", &v) == 0 && v == 0.7);
@@ -994,6 +1022,7 @@ int main(void)
 	test_attention();
 	test_steps();
 	test_memcpy();
+	test_roof();
 	test_host_sync();
 	test_memory();
 	test_first_step();

@@ -1,0 +1,142 @@
+/*
+ * report_perf: see report_perf.h.  Shapes are written as strings holding
+ * the trace's JSON text, not as JSON: the reader skipped them unchecked,
+ * and a string is safe whatever they hold.  NaN figures are null.
+ */
+#include "report_perf.h"
+
+#include <math.h>
+
+const char *report_perf_family_name(size_t i)
+{
+	static const char *const names[REPORT_PERF_FAMILIES] = { "gemm", "attention", "conv" };
+
+	return i < REPORT_PERF_FAMILIES ? names[i] : NULL;
+}
+
+static void num(struct jsonw *w, const char *key, double v)
+{
+	jsonw_key(w, key);
+	jsonw_double(w, v);
+}
+
+static void i64(struct jsonw *w, const char *key, int64_t v)
+{
+	jsonw_key(w, key);
+	jsonw_int(w, v);
+}
+
+static void str_or_null(struct jsonw *w, const char *key, const char *s)
+{
+	jsonw_key(w, key);
+	if (s)
+		jsonw_str(w, s);
+	else
+		jsonw_null(w);
+}
+
+static void row_json(struct jsonw *w, const struct report_op_perf *r)
+{
+	jsonw_obj_begin(w);
+	str_or_null(w, "name", r->name);
+	str_or_null(w, "input_dims", r->input_dims);
+	str_or_null(w, "input_types", r->input_types);
+	str_or_null(w, "concrete_inputs", r->concrete_inputs);
+	str_or_null(w, "family", r->family);
+	str_or_null(w, "dtype", r->dtype);
+	i64(w, "count", r->count);
+	num(w, "flops", r->flops);
+	num(w, "bytes", r->bytes);
+	i64(w, "total_ns", r->total_ns);
+	num(w, "avg_ns", r->mean_ns);
+	i64(w, "median_ns", r->median_ns);
+	i64(w, "min_ns", r->min_ns);
+	i64(w, "max_ns", r->max_ns);
+	num(w, "tflops_median", r->tflops_median);
+	num(w, "tbps_median", r->tbps_median);
+	num(w, "intensity", r->intensity);
+	num(w, "peak_tflops", r->peak_tflops);
+	num(w, "peak_share", r->peak_share);
+	num(w, "roof_share", r->roof_share);
+	str_or_null(w, "bound", r->bound);
+	jsonw_obj_end(w);
+}
+
+void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact)
+{
+	const struct report_perf *p = &rk->perf;
+
+	if (!compact) {
+		jsonw_key(w, "ops_perf");
+		jsonw_arr_begin(w);
+		for (size_t i = 0; i < rk->nr_ops_perf; i++)
+			row_json(w, &rk->ops_perf[i]);
+		jsonw_arr_end(w);
+	}
+	jsonw_key(w, "perf");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "has_shapes");
+	jsonw_bool(w, p->has_shapes);
+	str_or_null(w, "peak_model", p->peak_model);
+	num(w, "peak_tbps", p->peak_tbps);
+	str_or_null(w, "dtype", p->dtype);
+	num(w, "peak_tflops", p->peak_tflops);
+	num(w, "flops", p->flops);
+	i64(w, "window_ns", p->window_ns);
+	num(w, "tflops", p->tflops);
+	num(w, "mfu", p->mfu);
+	jsonw_key(w, "step_flops");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < p->nr_steps; i++)
+		jsonw_double(w, p->step_flops[i]);
+	jsonw_arr_end(w);
+	/* per step of steps.durations_ns, as for the window: FLOPs / wall time / peak */
+	jsonw_key(w, "step_mfu");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; p->step_mfu && i < p->nr_steps; i++)
+		jsonw_double(w, p->step_mfu[i]);
+	jsonw_arr_end(w);
+	jsonw_key(w, "phases");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < p->nr_phases; i++) {
+		const struct report_perf_phase *q = &p->phases[i];
+		double tf = q->time_ns > 0 ? q->flops / (double)q->time_ns / 1e3 : NAN;
+
+		jsonw_obj_begin(w);
+		str_or_null(w, "path", q->path);
+		num(w, "flops", q->flops);
+		i64(w, "time_ns", q->time_ns);
+		num(w, "tflops", tf);
+		num(w, "mfu", tf / p->peak_tflops);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	/* per throughput.generations: FLOPs over its wall time */
+	jsonw_key(w, "generation_flops");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < p->nr_generations; i++)
+		jsonw_double(w, p->generation_flops[i]);
+	jsonw_arr_end(w);
+	jsonw_key(w, "generation_mfu");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; p->generation_mfu && i < p->nr_generations; i++)
+		jsonw_double(w, p->generation_mfu[i]);
+	jsonw_arr_end(w);
+	jsonw_key(w, "families");
+	jsonw_obj_begin(w);
+	for (size_t i = 0; i < REPORT_PERF_FAMILIES; i++) {
+		const struct report_perf_family *f = &p->families[i];
+
+		if (!f->time_ns)
+			continue;
+		jsonw_key(w, report_perf_family_name(i));
+		jsonw_obj_begin(w);
+		i64(w, "time_ns", f->time_ns);
+		num(w, "roof_share", f->roof_share);
+		str_or_null(w, "top", f->top);
+		num(w, "top_roof_share", f->top_roof_share);
+		jsonw_obj_end(w);
+	}
+	jsonw_obj_end(w);
+	jsonw_obj_end(w);
+}
