@@ -132,6 +132,16 @@ def gemm(name, dims, types, conc):
         flops = 2 * m * n * k + (m * n if has_bias else 0)
         by = e * (m * k + n * k + m * n) + (elem(types, 2) * n if has_bias else 0)
         return flops, by, dt(types, 0)
+    if name == "aten::_scaled_mm":
+        # fp8 A[M,K] B[K,N]; the output (out_dtype, not a shape) counted as 2 bytes
+        # (bf16); the tensor scales, bias and result scale read where present
+        (m, k), (k2, n) = dims[0], dims[1]
+        if k != k2:
+            return None
+        extra = sum(elem(types, i) * prod(dims[i]) for i in range(2, min(6, len(dims)))
+                    if elem(types, i))
+        return (2 * m * n * k, elem(types, 0) * m * k + elem(types, 1) * k * n + 2 * m * n + extra,
+                dt(types, 0))
     return None
 
 
@@ -229,7 +239,7 @@ def conv_backward(name, dims, types, conc):
 
 
 FAMILY = {"aten::convolution_backward": ("conv", conv_backward)}
-for n in ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::linear"):
+for n in ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::linear", "aten::_scaled_mm"):
     FAMILY[n] = ("gemm", gemm)
 for n in ATTN:
     FAMILY[n] = ("attention", attention)
