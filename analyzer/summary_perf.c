@@ -149,7 +149,7 @@ void summary_perf(FILE *f, const struct report *rep, size_t top, int width, cons
 		qsort(l, n, sizeof(*l), cmp_line);
 		title(f, rep, width, bold, off);
 		fprintf(f, "  %9s %7s %8s %7s %7s  %s\n", "device", "calls", "TFLOP/s", "% peak",
-			"bound", "operator and input dims");
+			"bound", "operator, dtype and input dims");
 	}
 	for (size_t i = 0; i < n && i < top; i++) {
 		const struct report_op_perf *o = l[i].o;
@@ -163,7 +163,7 @@ void summary_perf(FILE *f, const struct report *rep, size_t top, int width, cons
 		term_value(f, t / o->peak_tflops, UNIT_RATIO, 0, 7);
 		fprintf(f, " %7s  ", o->bound ? o->bound : "-");
 		buf_init(&what);
-		buf_printf(&what, "%s %s", o->name, o->input_dims);
+		buf_printf(&what, "%s %s %s", o->name, o->dtype ? o->dtype : "?", o->input_dims);
 		if (shown && buf_ok(&what))
 			tsafe_put(f, shorten(shown, what.data, (size_t)cols));
 		fputc('\n', f);
