@@ -206,18 +206,21 @@ static inline unsigned rec_kind(const struct gpu_rec *r)
 }
 
 /*
- * The launch.h tag of an event of kind k: cpuops counts runtime calls and
- * device work with a correlation id, by cat (the vendors whose device
- * events carry no cat carry no correlation either).
+ * The launch.h tag of an event of kind k: runtime calls and device work
+ * with a correlation id, by cat (the vendors whose device events carry no
+ * cat carry no correlation either).  cpuops counts all device work, phases
+ * the kernels (report.json's phases gpu_ns).
  */
 static unsigned launch_tag(const struct trace_event *ev, enum dev_kind k)
 {
 	if (ev->phase != 'X' || !(ev->flags & EV_CORRELATION))
 		return 0;
-	if (k == DK_KERNEL || k == DK_MEMCPY || k == DK_MEMSET || k == DK_COMM_TASK)
+	if (k == DK_KERNEL)
+		return LAUNCH_DEV(LAUNCH_CPUOPS) | LAUNCH_DEV(LAUNCH_PHASES);
+	if (k == DK_MEMCPY || k == DK_MEMSET || k == DK_COMM_TASK)
 		return LAUNCH_DEV(LAUNCH_CPUOPS);
 	if (k == DK_RUNTIME || k == DK_SYNC)
-		return LAUNCH_CALL(LAUNCH_CPUOPS);
+		return LAUNCH_CALL(LAUNCH_CPUOPS) | LAUNCH_CALL(LAUNCH_PHASES);
 	return 0;
 }
 
@@ -226,6 +229,7 @@ static unsigned char ev_class_of(enum dev_kind k)
 {
 	switch (k) {
 	case DK_KERNEL:
+		return EVC_KERNEL;
 	case DK_MEMCPY:
 	case DK_MEMSET:
 	case DK_COMM_TASK:

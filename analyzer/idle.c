@@ -193,7 +193,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		if (ev->phase != 'X' || (ev->flags & (EV_TS | EV_DUR)) != (EV_TS | EV_DUR) ||
 		    ev->dur_ns < 0)
 			continue;
-		if (c == EVC_DEVICE) {
+		if (evc_is_device(c)) {
 			if (ev->flags & EV_CORRELATION) {
 				struct idle_dev r = { ev->ts_ns, ev->correlation };
 

@@ -141,8 +141,12 @@ static void phase_name(const struct phase_opts *o, const char *raw, struct buf *
 	}
 }
 
-/* What phases_collect() makes of a cat (by the batch's id). */
-enum cat_class { CAT_OTHER, CAT_UA, CAT_GUA, CAT_LAUNCH, CAT_KERNEL };
+/*
+ * What phases_collect() makes of a cat (by the batch's id): the spans of
+ * user annotations and their GPU copies.  Which events are launches and
+ * kernels gpu.c decides, from device.h's table, and tags for launch.h.
+ */
+enum cat_class { CAT_OTHER, CAT_UA, CAT_GUA };
 
 static const struct {
 	const char *cat;
@@ -150,11 +154,6 @@ static const struct {
 } cat_classes[] = {
 	{ "user_annotation", CAT_UA },
 	{ "gpu_user_annotation", CAT_GUA },
-	{ "cuda_runtime", CAT_LAUNCH },
-	{ "cuda_driver", CAT_LAUNCH },
-	{ "Runtime", CAT_LAUNCH },	/* Kineto 2021 */
-	{ "kernel", CAT_KERNEL },
-	{ "Kernel", CAT_KERNEL },
 };
 
 /* The collector's counters of frames and blocks, as vtrace-export writes them (lib/read/vtr.c). */
@@ -181,7 +180,7 @@ static unsigned exported_count(const struct counter_ids *c, const struct trace_e
 }
 
 int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
-		   struct strtab *tracks, unsigned char *tag)
+		   struct strtab *tracks)
 {
 	const struct strtab *st = &b->strs;
 	struct counter_ids counters;
@@ -254,10 +253,6 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
 				goto out;
 			buf_add(&p->spans, &s, sizeof(s));
-		} else if (cls[ev->cat] == CAT_LAUNCH && (ev->flags & EV_CORRELATION)) {
-			tag[i] |= LAUNCH_CALL(LAUNCH_PHASES);
-		} else if (cls[ev->cat] == CAT_KERNEL && (ev->flags & EV_CORRELATION)) {
-			tag[i] |= LAUNCH_DEV(LAUNCH_PHASES);
 		}
 	}
 	p->has_cat = has_cat;
@@ -841,4 +836,10 @@ out:
 	strtab_release(&f.pnames);
 	strtab_release(&f.paths);
 	return rc;
+}
+
+void phases_device_unknown(struct report_rank *rk)
+{
+	for (size_t i = 0; i < rk->nr_phases; i++)
+		rk->phases[i].gpu_ns = -1;
 }

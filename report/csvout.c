@@ -181,7 +181,10 @@ static void phases(const struct report *r, struct buf *b)
 			f_i64(&w, p->depth);
 			dist(&w, &p->d);
 			f_dbl(&w, p->share);
-			f_i64(&w, p->gpu_ns);
+			if (p->gpu_ns >= 0)
+				f_i64(&w, p->gpu_ns);
+			else
+				f_none(&w);
 			row_end(&w);
 		}
 	}

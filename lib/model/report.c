@@ -518,7 +518,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 			i64(w, "depth", ph->depth);
 			dist(w, &ph->d, 1);
 			num(w, "share", ph->share);
-			i64(w, "gpu_ns", ph->gpu_ns);
+			i64_or_null(w, "gpu_ns", ph->gpu_ns >= 0, ph->gpu_ns);
 			jsonw_key(w, "samples_ns");
 			jsonw_int_array(w, ph->samples.v, ph->samples.n);
 			if (ph->depth <= REPORT_SPANS_DEPTH) {

@@ -447,7 +447,7 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 		ph->depth = (int)get_i64(c, &a[i], "depth");
 		read_dist(c, &a[i], &ph->d, 1);
 		ph->share = get_f64(c, &a[i], "share");
-		ph->gpu_ns = get_i64(c, &a[i], "gpu_ns");
+		ph->gpu_ns = get_i64_or(c, &a[i], "gpu_ns", -1);
 		read_samples(c, &a[i], &ph->samples);
 		if (!c->lean && jdom_get(&a[i], "spans_ns")) {
 			size_t m;
