@@ -80,6 +80,7 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	launches_init(&res->launches);
 	memory_init(&res->mem);
 	idle_init(&res->idle);
+	kctx_init(&res->kctx);
 }
 
 void file_result_release(struct file_result *res)
@@ -93,6 +94,7 @@ void file_result_release(struct file_result *res)
 	strtab_release(&res->tracks);
 	launches_release(&res->launches);
 	memory_release(&res->mem);
+	kctx_release(&res->kctx);
 	idle_release(&res->idle);
 	arena_release(&res->arena);
 }
@@ -141,7 +143,8 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	    cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks) ||
 	    phases_collect(&res->phases, b, res->has_cat, &res->tracks) ||
 	    launches_collect(&res->launches, b, tag, &res->tracks) || memory_collect(&res->mem, b) ||
-	    comm_collect(&res->comm, b, cls) || idle_collect(&res->idle, b, cls, &res->tracks))
+	    comm_collect(&res->comm, b, cls) || idle_collect(&res->idle, b, cls, &res->tracks) ||
+	    kctx_collect(&res->kctx, b, cls, &res->tracks))
 		goto out;
 	rc = 0;
 out:
@@ -347,6 +350,9 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		}
 #pragma omp taskwait
 	}
+	/* the kernel rows' categories from their launches, once gpu has made the rows */
+	if (!rc_gpu && kctx_finish(&res->kctx, rk))
+		rc_gpu = -1;
 	/* kernels, but none that names its launch (torch_npu): unknown, not 0 */
 	if (!rc_gpu && !rc_phases && rk->gpu.kernels > 0 && !(pl.any_device & 1u << LAUNCH_PHASES))
 		phases_device_unknown(rk);

@@ -585,6 +585,7 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 		report_dist_of(&k->d, durs, j - i);
 		k->name = arena_strndup(a, name, len);
 		k->category = cat[id];
+		k->category_source = "name";	/* until kctx.h finds its launch */
 		k->share = rk->gpu.kernel_time_ns ?
 				   (double)k->d.total_ns / (double)rk->gpu.kernel_time_ns : 0.0;
 		if (!k->name || report_samples_of(&k->samples, a, durs, j - i)) {

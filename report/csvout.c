@@ -118,7 +118,8 @@ static void kernels(const struct report *r, struct buf *b)
 {
 	struct row w = { b, 1 };
 
-	header(b, "rank,name,category,count,total_ns,avg_ns,median_ns,min_ns,max_ns,stddev_ns,share");
+	header(b, "rank,name,category,category_source,count,total_ns,avg_ns,median_ns,min_ns,max_ns,"
+		  "stddev_ns,share");
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
@@ -126,6 +127,10 @@ static void kernels(const struct report *r, struct buf *b)
 			f_i64(&w, rk->rank);
 			f_str(&w, rk->kernels[k].name);
 			f_str(&w, rk->kernels[k].category);
+			if (rk->kernels[k].category_source)
+				f_str(&w, rk->kernels[k].category_source);
+			else
+				f_none(&w);
 			dist(&w, &rk->kernels[k].d);
 			f_dbl(&w, rk->kernels[k].share);
 			row_end(&w);

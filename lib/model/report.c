@@ -497,6 +497,10 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 		jsonw_str(w, k->name);
 		jsonw_key(w, "category");
 		jsonw_str(w, k->category);
+		if (k->category_source) {
+			jsonw_key(w, "category_source");
+			jsonw_str(w, k->category_source);
+		}
 		dist(w, &k->d, 1);
 		num(w, "share", k->share);
 		jsonw_key(w, "samples_ns");

@@ -51,6 +51,7 @@ struct report_samples {
 struct report_kernel {
 	const char *name;
 	const char *category;		/* gemm, attention, comm, ... (static) */
+	const char *category_source;	/* "op", "module" or "name" (static), NULL unknown */
 	struct report_dist d;
 	double share;			/* total / gpu.kernel_time_ns */
 	struct report_samples samples;

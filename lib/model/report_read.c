@@ -421,6 +421,7 @@ static void read_kernels(struct rd *c, const struct jdom *o, struct report_rank 
 		memset(k, 0, sizeof(*k));
 		k->name = get_str(c, &a[i], "name");
 		k->category = get_str(c, &a[i], "category");
+		k->category_source = get_str_or_null(c, &a[i], "category_source");	/* older: absent */
 		read_dist(c, &a[i], &k->d, 1);
 		k->share = get_f64(c, &a[i], "share");
 		read_samples(c, &a[i], &k->samples);
