@@ -255,12 +255,13 @@ int kctx_finish(struct kctx *k, struct report_rank *rk)
 	uint32_t nnames = strtab_count(&k->names) + 1;
 	int64_t *t = calloc((size_t)nnames * NR_CATS * NR_SRC, sizeof(*t));	/* by name, cat, src */
 	const struct kx_span **stack = malloc((nops ? nops : 1) * sizeof(*stack));
+	unsigned char *comm = calloc(nnames, 1);	/* by name: 0 unknown, 1 no, 2 a collective */
 	struct kx_point *p = NULL;
 	size_t np = 0, depth = 0, o = 0, bl = 0;
 	int64_t blk_end = INT64_MIN;
 	int rc = -1;
 
-	if (!t || !stack || place(k, &p, &np))
+	if (!t || !stack || !comm || place(k, &p, &np))
 		goto out;
 	if (nops > 1)
 		qsort(ops, nops, sizeof(*ops), cmp_span);
@@ -290,8 +291,11 @@ int kctx_finish(struct kctx *k, struct report_rank *rk)
 		for (; bl < nblk && blk[bl].track == q->track && blk[bl].ts_ns <= q->ts_ns; bl++)
 			if (blk[bl].end_ns > blk_end)
 				blk_end = blk[bl].end_ns;
-		if (kn->name && strcmp(kcat_of(strtab_str(&k->names, kn->name),
-					       strtab_len(&k->names, kn->name)), "comm") == 0)
+		if (!comm[kn->name])	/* once per name: kcat_of() matches many patterns */
+			comm[kn->name] = kn->name && strcmp(kcat_of(strtab_str(&k->names, kn->name),
+								    strtab_len(&k->names, kn->name)),
+							    "comm") == 0 ? 2 : 1;
+		if (comm[kn->name] == 2)
 			continue;	/* a collective is its own, whoever called it */
 		c = context_cat(stack, depth, q->ts_ns, blk_end > q->ts_ns, &src);
 		if (c >= 0) {
@@ -334,6 +338,7 @@ int kctx_finish(struct kctx *k, struct report_rank *rk)
 	rc = 0;
 out:
 	free(t);
+	free(comm);
 	free(stack);
 	free(p);
 	kctx_release(k);
