@@ -6,6 +6,7 @@
 #include "gpu.h"
 
 #include "device.h"
+#include "hostcat.h"
 #include "hugepage.h"
 #include "interval.h"
 #include "kcat.h"
@@ -243,6 +244,16 @@ static unsigned char ev_class_of(enum dev_kind k)
 	}
 }
 
+/* The class of an event of hostcat.h's category h. */
+static unsigned char host_class_of(enum host_cat h)
+{
+	static const unsigned char of[] = { [HC_NONE] = EVC_NONE, [HC_CPU_OP] = EVC_CPU_OP,
+					    [HC_FRAME] = EVC_FRAME, [HC_ANNOT] = EVC_ANNOT,
+					    [HC_GPU_ANNOT] = EVC_GPU_ANNOT };
+
+	return of[h];
+}
+
 int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 		unsigned char *cls)
 {
@@ -255,9 +266,10 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 	signed char *host = calloc(nstr, 1);		/* 0 unknown, 1 none, kind + 2 */
 	struct dev_answer *ans = malloc(nstr * sizeof(*ans));	/* by name, for ans_rule */
 	int16_t *ans_rule = calloc(nstr, sizeof(*ans_rule));	/* 0 none yet, else r + 1 */
+	unsigned char *host_cls = calloc(nstr, 1);	/* by cat: 0 unknown, else ev_class + 1 */
 	int rc = -1;
 
-	if (!map || !pmap || !cat_rule || !host || !ans || !ans_rule)
+	if (!map || !pmap || !cat_rule || !host || !ans || !ans_rule || !host_cls)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -294,6 +306,11 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 				kind = kind_of(g, r, ans[ev->name]);
 				tag[i] |= (unsigned char)launch_tag(ev, ans[ev->name].kind);
 				cls[i] = ev_class_of(ans[ev->name].kind);
+			} else {
+				if (!host_cls[ev->cat])
+					host_cls[ev->cat] = (unsigned char)(1 + host_class_of(
+						hostcat_of(strtab_str(st, ev->cat), strtab_len(st, ev->cat))));
+				cls[i] = host_cls[ev->cat] - 1;
 			}
 		}
 		if (kind < 0 && ev->phase == 'X' && ev->name) {
@@ -351,6 +368,7 @@ out:
 	free(host);
 	free(ans);
 	free(ans_rule);
+	free(host_cls);
 	return rc;
 }
 

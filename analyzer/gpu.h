@@ -41,9 +41,12 @@ enum gpu_kind {
  * analyses after it, which read this and never a cat or a vendor's name:
  * EVC_KERNEL a kernel or compute task, EVC_DEVICE other device work
  * (copies, sets, a collective's transfers), EVC_RUNTIME a call into the
- * vendor runtime, EVC_SYNC one that blocks the host.
+ * vendor runtime, EVC_SYNC one that blocks the host; by hostcat.h's table
+ * EVC_CPU_OP an operator, EVC_FRAME a Python frame or module, EVC_ANNOT a
+ * user annotation, EVC_GPU_ANNOT its copy on the device's timeline.
  */
-enum ev_class { EVC_NONE, EVC_DEVICE, EVC_KERNEL, EVC_RUNTIME, EVC_SYNC };
+enum ev_class { EVC_NONE, EVC_DEVICE, EVC_KERNEL, EVC_RUNTIME, EVC_SYNC, EVC_CPU_OP, EVC_FRAME,
+		EVC_ANNOT, EVC_GPU_ANNOT };
 
 static inline int evc_is_device(unsigned c)
 {

@@ -72,10 +72,6 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 		 struct strtab *tracks)
 {
 	const struct strtab *st = &b->strs;
-	/* the cats of operators (today's and Kineto 2021's) and of frames and annotations */
-	uint32_t op_cats[2] = { strtab_find(st, "cpu_op", 6), strtab_find(st, "Operator", 8) };
-	uint32_t frame_cats[2] = { strtab_find(st, "python_function", 15),
-				   strtab_find(st, "user_annotation", 15) };
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *named = calloc(nstr, 1);	/* by name: 0 unknown, else op_cat + 1 / block + 1 */
@@ -108,10 +104,10 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 			buf_add(&k->calls, &r, sizeof(r));
 			continue;
 		}
-		if (!ev->name || !ev->cat)
+		if (!ev->name)
 			continue;
-		is_op = ev->cat == op_cats[0] || ev->cat == op_cats[1];
-		is_frame = ev->cat == frame_cats[0] || ev->cat == frame_cats[1];
+		is_op = cls[i] == EVC_CPU_OP;
+		is_frame = cls[i] == EVC_FRAME || cls[i] == EVC_ANNOT;
 		if (!is_op && !is_frame)
 			continue;
 		if (!named[ev->name]) {	/* once per name and batch: the tables match patterns */

@@ -18,6 +18,7 @@
 
 #include "annot.h"
 #include "generations.h"
+#include "gpu.h"
 #include "interval.h"
 #include "launch.h"
 #include "sat.h"
@@ -141,21 +142,6 @@ static void phase_name(const struct phase_opts *o, const char *raw, struct buf *
 	}
 }
 
-/*
- * What phases_collect() makes of a cat (by the batch's id): the spans of
- * user annotations and their GPU copies.  Which events are launches and
- * kernels gpu.c decides, from device.h's table, and tags for launch.h.
- */
-enum cat_class { CAT_OTHER, CAT_UA, CAT_GUA };
-
-static const struct {
-	const char *cat;
-	enum cat_class cls;
-} cat_classes[] = {
-	{ "user_annotation", CAT_UA },
-	{ "gpu_user_annotation", CAT_GUA },
-};
-
 /* The collector's counters of frames and blocks, as vtrace-export writes them (lib/read/vtr.c). */
 struct counter_ids {
 	uint32_t cat, frames, block_frames, blocks;
@@ -180,7 +166,7 @@ static unsigned exported_count(const struct counter_ids *c, const struct trace_e
 }
 
 int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
-		   struct strtab *tracks)
+		   struct strtab *tracks, const unsigned char *cls)
 {
 	const struct strtab *st = &b->strs;
 	struct counter_ids counters;
@@ -189,19 +175,14 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes, 3 by name */
 	unsigned char *pstep = calloc(nstr, 1);	/* ProfilerStep#N: 0 unknown, 1 no, 2 yes */
-	unsigned char *cls = calloc(nstr, 1);	/* enum cat_class by cat id */
 	struct track_cache cache = { 0 };
 	struct buf name;
 	int rc = -1;
 
 	buf_init(&name);
 	counter_ids_of(&counters, st);
-	if (!map || !rule || !pstep || !cls)
+	if (!map || !rule || !pstep)
 		goto out;
-	for (size_t k = 0; k < sizeof(cat_classes) / sizeof(cat_classes[0]); k++)
-		cls[strtab_find(st, cat_classes[k].cat, strlen(cat_classes[k].cat))] =
-			(unsigned char)cat_classes[k].cls;
-	cls[0] = CAT_OTHER;	/* where a cat is not in the batch */
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		unsigned produced = ev->flags & (EV_FRAMES | EV_BLOCKS);
@@ -220,7 +201,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 		}
 		if (!(ev->flags & EV_TS))
 			continue;
-		if (ev->phase == 'X' && ev->name && cls[ev->cat] == CAT_UA) {
+		if (ev->phase == 'X' && ev->name && cls[i] == EVC_ANNOT) {
 			span = 1;
 		} else if (ev->phase == 'X' && ev->name && !ev->cat) {
 			if (!rule[ev->name]) {
@@ -235,7 +216,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 			span = rule[ev->name] == 2 ||
 			       (rule[ev->name] == 3 && !has_cat &&
 				!(device_pid && ev->pid == device_pid));
-		} else if (ev->phase == 'X' && ev->name && cls[ev->cat] != CAT_GUA) {
+		} else if (ev->phase == 'X' && ev->name && cls[i] != EVC_GPU_ANNOT) {
 			/*
 			 * ProfilerStep#N whatever its cat: cpu_op (torch_npu), Operator
 			 * (2021); not gpu_user_annotation, the GPU's copy of the span.
@@ -262,7 +243,6 @@ out:
 	free(map);
 	free(rule);
 	free(pstep);
-	free(cls);
 	return rc;
 }
 
