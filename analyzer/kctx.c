@@ -74,7 +74,8 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 	const struct strtab *st = &b->strs;
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
-	unsigned char *named = calloc(nstr, 1);	/* by name: 0 unknown, else op_cat + 1 / block + 1 */
+	/* by name, as an operator and as a frame: 0 unknown, else op_cat + 1 / block + 1 */
+	unsigned char *named = calloc(2 * (size_t)nstr, 1);
 	struct track_cache cache = { 0 };
 	int rc = -1;
 
@@ -83,6 +84,7 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		int is_op, is_frame;
+		unsigned char *slot;
 		uint32_t track;
 
 		if (ev->phase != 'X' || !(ev->flags & EV_TS) || ev->dur_ns < 0)
@@ -110,21 +112,22 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 		is_frame = cls[i] == EVC_FRAME || cls[i] == EVC_ANNOT;
 		if (!is_op && !is_frame)
 			continue;
-		if (!named[ev->name]) {	/* once per name and batch: the tables match patterns */
+		slot = &named[2 * (size_t)ev->name + (size_t)is_frame];
+		if (!*slot) {	/* once per name and batch: the tables match patterns */
 			const char *s = strtab_str(st, ev->name);
 			size_t n = strtab_len(st, ev->name);
 
-			named[ev->name] = (unsigned char)(1 + (is_op ? (int)opcat_of(s, n)
-							      : modcat_is_attention(s, n)));
+			*slot = (unsigned char)(1 + (is_op ? (int)opcat_of(s, n)
+						     : modcat_is_attention(s, n)));
 		}
-		if (named[ev->name] == 1)
+		if (*slot == 1)
 			continue;
 		track = track_id(tracks, &cache, b, ev);
 		if (track == STRTAB_OOM)
 			goto out;
 		{
 			struct kx_span s = { ev->ts_ns, sat_add(ev->ts_ns, ev->dur_ns), track,
-					     k->seq++, is_op ? named[ev->name] - 1u : 0, 0 };
+					     k->seq++, is_op ? *slot - 1u : 0, 0 };
 
 			buf_add(is_op ? &k->ops : &k->blocks, &s, sizeof(s));
 		}
