@@ -30,9 +30,8 @@ Definition, per trace:
             category's op and module time, else "op" when its op time is at
             least its module time, else "module".
 
-The name category of a kernel is vtrace's kcat (tested alone by test_kcat),
-which the caller passes in (name_cat): this oracle checks the join, not the
-name table.
+The name category of a kernel is passed in (name_cat): oracle_analyses.py's
+category(), its own copy of the name rules.
 """
 import bisect
 

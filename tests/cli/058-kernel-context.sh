@@ -7,8 +7,7 @@
 # a kernel without launch, a collective inside an operator, a name whose
 # time splits between categories, crossing spans.  Compared: every kernel
 # row's category and category_source.  The name categories the oracle
-# needs come from a run of vanalyze on the row names alone (no launch):
-# test_kcat checks those.
+# needs are tests/oracle_analyses.py's (its own copy of the name rules).
 . "$VT_ROOT/tests/cli/lib.sh"
 need_shared
 need_vanalyze
@@ -21,6 +20,7 @@ sys.dont_write_bytecode = True
 ROOT = os.environ["VT_ROOT"]
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import oracle  # noqa: E402
+import oracle_analyses  # noqa: E402  (the name categories, its own table)
 import oracle_kctx  # noqa: E402
 from vtcheck import run_vanalyze  # noqa: E402
 
@@ -90,17 +90,6 @@ def edge_files():
     return out
 
 
-def name_categories(i, names):
-    """vtrace's category of each name alone: one kernel each, no launch."""
-    path = os.path.abspath("names-%d.json" % i)
-    with open(path, "w") as f:
-        json.dump({"traceEvents": [X(n, k, 1, "kernel", pid=0) for k, n in enumerate(names)]}, f)
-    rank, problems, err = run_vanalyze(100000 + i, path)
-    if problems:
-        raise SystemExit("names-%d: %s\n%s" % (i, problems, err))
-    return {k["name"]: k["category"] for k in rank.get("kernels") or []}
-
-
 def check(i, path):
     rank, problems, err = run_vanalyze(i, path)
     if problems or rank is None:
@@ -108,8 +97,7 @@ def check(i, path):
     rows = rank.get("kernels") or []
     if not rows:
         return path, [], 0
-    cats = name_categories(i, [r["name"] for r in rows])
-    want = oracle_kctx.rows(oracle.load(path)[1], rows, lambda n: cats.get(n, "other"))
+    want = oracle_kctx.rows(oracle.load(path)[1], rows, oracle_analyses.category)
     bad = []
     for r in rows:
         got = (r["category"], r.get("category_source"))
