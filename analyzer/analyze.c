@@ -351,7 +351,7 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 #pragma omp taskwait
 	}
 	/* the kernel rows' categories from their launches, once gpu has made the rows */
-	if (!rc_gpu && kctx_finish(&res->kctx, rk))
+	if (!rc_gpu && kctx_finish(&res->kctx, strtab_count(&res->tracks), rk))
 		rc_gpu = -1;
 	/* kernels, but none that names its launch (torch_npu): unknown, not 0 */
 	if (!rc_gpu && !rc_phases && rk->gpu.kernels > 0 && !(pl.any_device & 1u << LAUNCH_PHASES))

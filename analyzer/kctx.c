@@ -11,6 +11,7 @@
 #include "modcat.h"
 #include "opcat.h"
 #include "sat.h"
+#include "sort.h"
 #include "track.h"
 
 struct kx_kern {
@@ -140,15 +141,6 @@ out:
 	return rc;
 }
 
-static int cmp_call(const void *a, const void *b)
-{
-	const struct kx_call *x = a, *y = b;
-
-	if (x->corr != y->corr)
-		return x->corr < y->corr ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 /* Thread, then start; the longer (enclosing) span first, then file order. */
 static int cmp_span(const void *a, const void *b)
 {
@@ -161,17 +153,6 @@ static int cmp_span(const void *a, const void *b)
 	if (x->end_ns != y->end_ns)
 		return x->end_ns > y->end_ns ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_point(const void *a, const void *b)
-{
-	const struct kx_point *x = a, *y = b;
-
-	if (x->track != y->track)
-		return x->track < y->track ? -1 : 1;
-	if (x->ts_ns != y->ts_ns)
-		return x->ts_ns < y->ts_ns ? -1 : 1;
-	return x->kern < y->kern ? -1 : x->kern > y->kern;
 }
 
 /* The first call with correlation corr among the n sorted ones, or NULL. */
@@ -220,32 +201,52 @@ static int context_cat(const struct kx_span *const *stack, size_t depth, int64_t
 	return cat_index(opcat_name((enum op_cat)outer->cat));
 }
 
-/* Place each kernel at its launch; the points, sorted, in *out (caller frees). */
-static int place(struct kctx *k, struct kx_point **out, size_t *nr)
+/*
+ * Place each kernel at its launch; the points, sorted by thread and time
+ * (then kernel order), in *out (caller frees).  Calls and points are as
+ * many as the kernels: radix sorts (sort.h), both stable, so the first
+ * call of a correlation is the first in the file.
+ */
+static int place(struct kctx *k, uint32_t nr_tracks, struct kx_point **out, size_t *nr)
 {
 	struct kx_call *c = (struct kx_call *)(void *)k->calls.data;
 	const struct kx_kern *kr = (const struct kx_kern *)(const void *)k->kerns.data;
 	size_t nc = k->calls.len / sizeof(*c), nk = k->kerns.len / sizeof(*kr), n = 0;
 	struct kx_point *p = malloc((nk ? nk : 1) * sizeof(*p));
+	uint32_t *id = NULL;
+	uint64_t *key = NULL;
+	int rc = -1;
 
-	if (!p)
-		return -1;
-	if (nc > 1)
-		qsort(c, nc, sizeof(*c), cmp_call);
+	if (!p || sort_by_first_i64(c, nc, sizeof(*c)))
+		goto out;
 	for (size_t i = 0; i < nk; i++) {
 		const struct kx_call *l = call_of(c, nc, kr[i].corr);
 
 		if (l)
 			p[n++] = (struct kx_point){ l->ts_ns, l->track, (uint32_t)i };
 	}
-	if (n > 1)
-		qsort(p, n, sizeof(*p), cmp_point);
+	id = malloc((n ? n : 1) * sizeof(*id));
+	key = malloc((n ? n : 1) * sizeof(*key));
+	if (!id || !key)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		id[i] = p[i].track;
+		key[i] = sort_key_i64(p[i].ts_ns);
+	}
+	if (sort_recs_id_key(p, n, sizeof(*p), id, nr_tracks, key))
+		goto out;
 	*out = p;
 	*nr = n;
-	return 0;
+	p = NULL;
+	rc = 0;
+out:
+	free(p);
+	free(id);
+	free(key);
+	return rc;
 }
 
-int kctx_finish(struct kctx *k, struct report_rank *rk)
+int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
 {
 	const struct kx_kern *kr = (const struct kx_kern *)(const void *)k->kerns.data;
 	struct kx_span *ops = (struct kx_span *)(void *)k->ops.data;
@@ -260,7 +261,7 @@ int kctx_finish(struct kctx *k, struct report_rank *rk)
 	int64_t blk_end = INT64_MIN;
 	int rc = -1;
 
-	if (!t || !stack || !comm || place(k, &p, &np))
+	if (!t || !stack || !comm || place(k, nr_tracks, &p, &np))
 		goto out;
 	if (nops > 1)
 		qsort(ops, nops, sizeof(*ops), cmp_span);

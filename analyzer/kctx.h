@@ -46,8 +46,9 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 
 /*
  * Set the category and category_source of rk's kernel rows (gpu_finish()
- * filled them by name).  Releases what was collected.  -1 when out of memory.
+ * filled them by name); nr_tracks bounds the track ids.  Releases what was
+ * collected.  -1 when out of memory.
  */
-int kctx_finish(struct kctx *k, struct report_rank *rk);
+int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk);
 
 #endif
