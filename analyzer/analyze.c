@@ -5,9 +5,10 @@
  * distinct ph and cat values of the batch are folded into the per-file
  * tallies, so the per-event work is two array increments and a min/max.
  * The collectors then run one after the other over the batch (the reader
- * calls on_batch() serially, in file order); phases and gpu (for cpuops)
- * mark the batch's launches and device work in a byte per event, and
- * launch.h keeps each marked event once for both.
+ * calls on_batch() serially, in file order); gpu classifies each event
+ * once (a byte per event for the analyses after it) and marks the batch's
+ * launches and device work for phases and cpuops in another, and launch.h
+ * keeps each marked event once for both.
  */
 #include "analyze.h"
 
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "launch.h"
 #include "metric.h"
 #include "rank.h"
 #include "sat.h"
@@ -79,6 +81,7 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	launches_init(&res->launches);
 	memory_init(&res->mem);
 	idle_init(&res->idle);
+	kctx_init(&res->kctx);
 }
 
 void file_result_release(struct file_result *res)
@@ -92,6 +95,7 @@ void file_result_release(struct file_result *res)
 	strtab_release(&res->tracks);
 	launches_release(&res->launches);
 	memory_release(&res->mem);
+	kctx_release(&res->kctx);
 	idle_release(&res->idle);
 	arena_release(&res->arena);
 }
@@ -138,9 +142,10 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	}
 	if (gpu_collect(&res->gpu, b, tag, cls) ||
 	    cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks) ||
-	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, tag) ||
+	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls) ||
 	    launches_collect(&res->launches, b, tag, &res->tracks) || memory_collect(&res->mem, b) ||
-	    comm_collect(&res->comm, b) || idle_collect(&res->idle, b, cls, &res->tracks))
+	    comm_collect(&res->comm, b, cls) || idle_collect(&res->idle, b, cls, &res->tracks) ||
+	    kctx_collect(&res->kctx, b, cls, &res->tracks))
 		goto out;
 	rc = 0;
 out:
@@ -352,6 +357,12 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		}
 #pragma omp taskwait
 	}
+	/* the kernel rows' categories from their launches, once gpu has made the rows */
+	if (!rc_gpu && kctx_finish(&res->kctx, strtab_count(&res->tracks), rk))
+		rc_gpu = -1;
+	/* kernels, but none that names its launch (torch_npu): unknown, not 0 */
+	if (!rc_gpu && !rc_phases && rk->gpu.kernels > 0 && !(pl.any_device & 1u << LAUNCH_PHASES))
+		phases_device_unknown(rk);
 	placement_release(&pl);
 	arena_adopt(&res->arena, &a_gpu);
 	arena_adopt(&res->arena, &a_cpu);

@@ -16,6 +16,7 @@
 #include "cpuops.h"
 #include "gpu.h"
 #include "idle.h"
+#include "kctx.h"
 #include "launch.h"
 #include "memory.h"
 #include "phases.h"
@@ -50,6 +51,7 @@ struct file_result {
 	struct launches launches;	/* what phases and cpuops tagged, see launch.h */
 	struct memory mem;
 	struct idle idle;
+	struct kctx kctx;		/* kernel categories from their launches */
 	struct report_rank rank;	/* the result, strings in arena */
 	struct arena arena;
 };

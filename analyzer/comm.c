@@ -119,10 +119,9 @@ static int64_t dtype_bytes(const char *s, size_t n)
 	return 0;
 }
 
-int comm_collect(struct comm *c, const struct event_batch *b)
+int comm_collect(struct comm *c, const struct event_batch *b, const unsigned char *cls)
 {
 	const struct strtab *st = &b->strs;
-	uint32_t kernel = strtab_find(st, "kernel", 6);
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *kind = calloc(nstr, 1);	/* name: 0 unknown, 1 comm, 2 not */
@@ -132,7 +131,7 @@ int comm_collect(struct comm *c, const struct event_batch *b)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
-		int is_kernel = ev->cat && ev->cat == kernel;
+		int is_kernel = cls[i] == EVC_KERNEL;
 
 		if (!is_kernel && ev->flags & EV_EXTERNAL_ID &&
 		    (ev->coll_name || ev->pg_name || ev->flags & (EV_IN_NELEMS | EV_OUT_NELEMS))) {

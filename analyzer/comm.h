@@ -33,8 +33,11 @@ struct comm {
 void comm_init(struct comm *c);
 void comm_release(struct comm *c);
 
-/* Keep the collectives of batch b.  -1 when out of memory. */
-int comm_collect(struct comm *c, const struct event_batch *b);
+/*
+ * Keep the collectives of batch b; cls: gpu.h's class of each event, which
+ * tells the kernels.  -1 when out of memory.
+ */
+int comm_collect(struct comm *c, const struct event_batch *b, const unsigned char *cls);
 
 /*
  * Fill rk->comm and rk->nr_comm (strings and arrays in arena a): the GPU

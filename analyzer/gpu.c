@@ -6,6 +6,7 @@
 #include "gpu.h"
 
 #include "device.h"
+#include "hostcat.h"
 #include "hugepage.h"
 #include "interval.h"
 #include "kcat.h"
@@ -206,18 +207,21 @@ static inline unsigned rec_kind(const struct gpu_rec *r)
 }
 
 /*
- * The launch.h tag of an event of kind k: cpuops counts runtime calls and
- * device work with a correlation id, by cat (the vendors whose device
- * events carry no cat carry no correlation either).
+ * The launch.h tag of an event of kind k: runtime calls and device work
+ * with a correlation id, by cat (the vendors whose device events carry no
+ * cat carry no correlation either).  cpuops counts all device work, phases
+ * the kernels (report.json's phases gpu_ns).
  */
 static unsigned launch_tag(const struct trace_event *ev, enum dev_kind k)
 {
 	if (ev->phase != 'X' || !(ev->flags & EV_CORRELATION))
 		return 0;
-	if (k == DK_KERNEL || k == DK_MEMCPY || k == DK_MEMSET || k == DK_COMM_TASK)
+	if (k == DK_KERNEL)
+		return LAUNCH_DEV(LAUNCH_CPUOPS) | LAUNCH_DEV(LAUNCH_PHASES);
+	if (k == DK_MEMCPY || k == DK_MEMSET || k == DK_COMM_TASK)
 		return LAUNCH_DEV(LAUNCH_CPUOPS);
 	if (k == DK_RUNTIME || k == DK_SYNC)
-		return LAUNCH_CALL(LAUNCH_CPUOPS);
+		return LAUNCH_CALL(LAUNCH_CPUOPS) | LAUNCH_CALL(LAUNCH_PHASES);
 	return 0;
 }
 
@@ -226,6 +230,7 @@ static unsigned char ev_class_of(enum dev_kind k)
 {
 	switch (k) {
 	case DK_KERNEL:
+		return EVC_KERNEL;
 	case DK_MEMCPY:
 	case DK_MEMSET:
 	case DK_COMM_TASK:
@@ -237,6 +242,16 @@ static unsigned char ev_class_of(enum dev_kind k)
 	default:
 		return EVC_NONE;
 	}
+}
+
+/* The class of an event of hostcat.h's category h. */
+static unsigned char host_class_of(enum host_cat h)
+{
+	static const unsigned char of[] = { [HC_NONE] = EVC_NONE, [HC_CPU_OP] = EVC_CPU_OP,
+					    [HC_FRAME] = EVC_FRAME, [HC_ANNOT] = EVC_ANNOT,
+					    [HC_GPU_ANNOT] = EVC_GPU_ANNOT };
+
+	return of[h];
 }
 
 int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
@@ -251,9 +266,10 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 	signed char *host = calloc(nstr, 1);		/* 0 unknown, 1 none, kind + 2 */
 	struct dev_answer *ans = malloc(nstr * sizeof(*ans));	/* by name, for ans_rule */
 	int16_t *ans_rule = calloc(nstr, sizeof(*ans_rule));	/* 0 none yet, else r + 1 */
+	unsigned char *host_cls = calloc(nstr, 1);	/* by cat: 0 unknown, else ev_class + 1 */
 	int rc = -1;
 
-	if (!map || !pmap || !cat_rule || !host || !ans || !ans_rule)
+	if (!map || !pmap || !cat_rule || !host || !ans || !ans_rule || !host_cls)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -290,6 +306,11 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 				kind = kind_of(g, r, ans[ev->name]);
 				tag[i] |= (unsigned char)launch_tag(ev, ans[ev->name].kind);
 				cls[i] = ev_class_of(ans[ev->name].kind);
+			} else {
+				if (!host_cls[ev->cat])
+					host_cls[ev->cat] = (unsigned char)(1 + host_class_of(
+						hostcat_of(strtab_str(st, ev->cat), strtab_len(st, ev->cat))));
+				cls[i] = host_cls[ev->cat] - 1;
 			}
 		}
 		if (kind < 0 && ev->phase == 'X' && ev->name) {
@@ -347,6 +368,7 @@ out:
 	free(host);
 	free(ans);
 	free(ans_rule);
+	free(host_cls);
 	return rc;
 }
 
@@ -582,6 +604,7 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 		k->name = arena_strndup(a, name, len);
 		k->category = cat[id];
 		k->nr_folded = 0;
+		k->category_source = "name";	/* until kctx.h finds its launch */
 		k->share = rk->gpu.kernel_time_ns ?
 				   (double)k->d.total_ns / (double)rk->gpu.kernel_time_ns : 0.0;
 		if (!k->name || report_samples_of(&k->samples, a, durs, j - i)) {

@@ -175,7 +175,6 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		 struct strtab *tracks)
 {
 	const struct strtab *st = &b->strs;
-	uint32_t gpu_annot = strtab_find(st, "gpu_user_annotation", 19);
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));		/* local name id -> ours */
 	unsigned char *npu = calloc(nstr, 1);			/* no cat: 0 unknown, 1 no, 2 call, 3 sync */
@@ -193,7 +192,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		if (ev->phase != 'X' || (ev->flags & (EV_TS | EV_DUR)) != (EV_TS | EV_DUR) ||
 		    ev->dur_ns < 0)
 			continue;
-		if (c == EVC_DEVICE) {
+		if (evc_is_device(c)) {
 			if (ev->flags & EV_CORRELATION) {
 				struct idle_dev r = { ev->ts_ns, ev->correlation };
 
@@ -201,7 +200,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			}
 			continue;
 		}
-		if (ev->cat && ev->cat == gpu_annot)
+		if (c == EVC_GPU_ANNOT)
 			continue;
 		if (c == EVC_NONE && !ev->cat && ev->name && d->cann_rule >= 0) {
 			/* torch_npu writes no cat: its AscendCL calls by name */

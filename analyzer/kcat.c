@@ -22,6 +22,38 @@ struct kcat_rule {
 };
 
 static const struct kcat_rule rules[] = {
+	/*
+	 * Inductor names its kernels by their shape, then the aten ops fused
+	 * into them: a pointwise kernel is elementwise and a reduction reduce
+	 * whatever those ops were (triton_poi_fused_addmm_gelu is the bias and
+	 * activation after a GEMM, not the GEMM).  A reduction fused from a
+	 * normalisation is that normalisation (mean_mul_pow_rsqrt is RMSNorm).
+	 */
+	{ "elementwise", NAME_STARTS, "triton_poi_", NULL },
+	{ "norm", NAME_STARTS, "triton_red_", "rsqrt" },
+	{ "norm", NAME_STARTS, "triton_per_", "rsqrt" },
+	{ "norm", NAME_STARTS, "triton_red_", "layer_norm" },
+	{ "norm", NAME_STARTS, "triton_per_", "layer_norm" },
+	{ "norm", NAME_STARTS, "triton_red_", "group_norm" },
+	{ "norm", NAME_STARTS, "triton_per_", "group_norm" },
+	{ "reduce", NAME_STARTS, "triton_red_", NULL },
+	{ "reduce", NAME_STARTS, "triton_per_", NULL },
+
+	/*
+	 * A kernel that normalises and applies rotary embeddings prepares the
+	 * q and k of attention; the attention kernel its name may hold
+	 * (fused_qk_rmsnorm_rope_..._fmha_v3_fwd) is what it feeds, not what it
+	 * runs.  Attention kernels neither normalise nor are named so.
+	 */
+	{ "norm", NAME_HAS, "rmsnorm", "rope" },
+	{ "norm", NAME_HAS, "rms_norm", "rope" },
+	{ "norm", NAME_HAS, "layernorm", "rope" },
+	{ "norm", NAME_HAS, "layer_norm", "rope" },
+	{ "norm", NAME_HAS, "rmsnorm", "rotary" },
+	{ "norm", NAME_HAS, "rms_norm", "rotary" },
+	{ "norm", NAME_HAS, "layernorm", "rotary" },
+	{ "norm", NAME_HAS, "layer_norm", "rotary" },
+
 	/* Collectives: NCCL/RCCL kernels, torch symmetric memory, Ascend HCCL. */
 	{ "comm", NAME_HAS, "nccl", NULL },
 	{ "comm", NAME_HAS, "rccl", NULL },
@@ -51,6 +83,8 @@ static const struct kcat_rule rules[] = {
 	{ "attention", NAME_HAS, "decodewithpagedkv", NULL },
 	{ "attention", NAME_HAS, "mha_fwd", NULL },
 	{ "attention", NAME_HAS, "mha_bwd", NULL },
+	{ "attention", NAME_STARTS, "sage", NULL },	/* SageAttention: sage_fwd, sageattn */
+	{ "attention", NAME_HAS, "sageattn", NULL },
 
 	/* Normalisation, before conv and gemm: vllm's rms_norm has _typeConvert. */
 	{ "norm", NAME_HAS, "layer_norm", NULL },
@@ -64,8 +98,6 @@ static const struct kcat_rule rules[] = {
 	{ "norm", NAME_HAS, "instance_norm", NULL },
 	{ "norm", NAME_HAS, "bn_fw", NULL },		/* cudnn::bn_fw_tr_1C11_kernel_NCHW */
 	{ "norm", NAME_HAS, "bn_bw", NULL },
-	{ "norm", NAME_STARTS, "triton_red_fused", "rsqrt" },	/* inductor's fused RMSNorm */
-	{ "norm", NAME_STARTS, "triton_per_fused", "rsqrt" },
 
 	/* Convolution: cuDNN, MIOpen/CK, cutlass implicit GEMM, Ascend Conv2D. */
 	{ "conv", NAME_HAS, "conv1d", NULL },
@@ -103,8 +135,6 @@ static const struct kcat_rule rules[] = {
 
 	/* Reductions (after comm, which owns all_reduce and reduce_scatter). */
 	{ "reduce", NAME_HAS, "reduce", NULL },	/* at::native::reduce_kernel, ReduceSum */
-	{ "reduce", NAME_STARTS, "triton_red_", NULL },
-	{ "reduce", NAME_STARTS, "triton_per_", NULL },
 	{ "reduce", NAME_HAS, "softmax", NULL },
 	{ "reduce", NAME_HAS, "argmax", NULL },
 	{ "reduce", NAME_HAS, "topk", NULL },
@@ -112,7 +142,6 @@ static const struct kcat_rule rules[] = {
 
 	/* Element-wise: PyTorch's kernels, inductor pointwise, activations, casts, quantisation. */
 	{ "elementwise", NAME_HAS, "elementwise", NULL },
-	{ "elementwise", NAME_STARTS, "triton_poi_", NULL },
 	{ "elementwise", NAME_HAS, "catarraybatchedcopy", NULL },
 	{ "elementwise", NAME_HAS, "multi_tensor_apply", NULL },
 	{ "elementwise", NAME_HAS, "act_and_mul", NULL },
@@ -128,6 +157,40 @@ static const struct kcat_rule rules[] = {
 };
 
 #define NR_RULES (sizeof(rules) / sizeof(rules[0]))
+
+/*
+ * torch_npu names a kernel aclnn<Operator>_<op of CANN>_<task>: every task
+ * of one operator (aclnnMm_TransData_TransData, aclnnMm_MatMulCommon_MatMulV2)
+ * is that operator's, so the category comes from the operator, lowered and
+ * without its Inplace prefix, by this table; an operator not here by the
+ * rules above applied to its name alone, then to the whole name.
+ */
+static const struct kcat_rule ascend_ops[] = {
+	{ "attention", NAME_HAS, "attention", NULL },	/* FlashAttentionScore, FusedInferAttentionScore */
+	{ "norm", NAME_HAS, "layernorm", NULL },
+	{ "norm", NAME_HAS, "rmsnorm", NULL },		/* RmsNorm, AddRmsNorm */
+	{ "norm", NAME_HAS, "groupnorm", NULL },
+	{ "norm", NAME_HAS, "batchnorm", NULL },
+	{ "conv", NAME_STARTS, "conv", NULL },		/* Convolution, ConvDepthwise2d */
+	{ "gemm", NAME_IS, "mm", NULL },
+	{ "gemm", NAME_IS, "addmm", NULL },
+	{ "gemm", NAME_IS, "bmm", NULL },
+	{ "gemm", NAME_IS, "baddbmm", NULL },
+	{ "gemm", NAME_IS, "addbmm", NULL },
+	{ "gemm", NAME_IS, "mv", NULL },
+	{ "gemm", NAME_IS, "addmv", NULL },
+	{ "gemm", NAME_HAS, "matmul", NULL },	/* BatchMatMul, GroupedMatmul, QuantMatmul */
+	{ "reduce", NAME_HAS, "softmax", NULL },
+	{ "reduce", NAME_HAS, "pool", NULL },		/* MaxPool2dWithMask, AdaptiveAvgPool2d */
+	{ "reduce", NAME_HAS, "argm", NULL },		/* ArgMax, ArgMin */
+	{ "reduce", NAME_HAS, "topk", NULL },
+	{ "reduce", NAME_HAS, "reduce", NULL },
+	{ "elementwise", NAME_IS, "cast", NULL },
+	{ "elementwise", NAME_STARTS, "foreach", NULL },	/* ForeachAddListV2 */
+	{ "elementwise", NAME_STARTS, "dropout", NULL },	/* DropoutGenMaskV2 */
+};
+
+#define NR_ASCEND_OPS (sizeof(ascend_ops) / sizeof(ascend_ops[0]))
 
 /* Names longer than this are categorised by their first KCAT_MAX bytes. */
 #define KCAT_MAX 4096
@@ -179,18 +242,48 @@ static int hit(const struct kcat_rule *r, const char *low, size_t n, const struc
 	return !r->also || memmem(low, n, r->also, strlen(r->also)) != NULL;
 }
 
+/* The first of the n rules that the lowered name low[0..len) meets, or NULL. */
+static const char *first_hit(const struct kcat_rule *rules_, size_t n, const char *low,
+			     size_t len)
+{
+	struct pairs p;
+
+	pairs_of(&p, low, len);
+	for (size_t r = 0; r < n; r++)
+		if (hit(&rules_[r], low, len, &p))
+			return rules_[r].category;
+	return NULL;
+}
+
+/* An Ascend kernel's category from its operator (see ascend_ops), or NULL. */
+static const char *ascend_category(const char *low, size_t n)
+{
+	const char *op = low + 5, *end;
+	const char *c;
+
+	if (n - 5 > 7 && memcmp(op, "inplace", 7) == 0)
+		op += 7;
+	end = memchr(op, '_', (size_t)(low + n - op));
+	if (!end)
+		end = low + n;
+	if (end == op)
+		return NULL;
+	c = first_hit(ascend_ops, NR_ASCEND_OPS, op, (size_t)(end - op));
+	return c ? c : first_hit(rules, NR_RULES, op, (size_t)(end - op));
+}
+
 const char *kcat_of(const char *s, size_t n)
 {
 	char low[KCAT_MAX];
-	struct pairs p;
+	const char *c = NULL;
 
 	if (n > KCAT_MAX)
 		n = KCAT_MAX;
 	for (size_t i = 0; i < n; i++)
 		low[i] = (char)tolower((unsigned char)s[i]);
-	pairs_of(&p, low, n);
-	for (size_t r = 0; r < NR_RULES; r++)
-		if (hit(&rules[r], low, n, &p))
-			return rules[r].category;
-	return "other";
+	if (n > 5 && memcmp(low, "aclnn", 5) == 0)
+		c = ascend_category(low, n);
+	if (!c)
+		c = first_hit(rules, NR_RULES, low, n);
+	return c ? c : "other";
 }

@@ -6,10 +6,10 @@
  * thread launched inside its spans, cpuops.c an operator with the device
  * time launched inside it.  The two differ in which calls and which device
  * work they count, so while a batch is read its events are tagged for each
- * user (a byte per event: LAUNCH_CALL or LAUNCH_DEV of the user's bit; by
- * phases.c for phases, by gpu.c, which classifies every event by device.h
- * anyway, for cpuops), and launches_collect() then keeps every tagged
- * event once, with the bits of the users that counted it.  At the end, launches_place() places the work
+ * user (a byte per event: LAUNCH_CALL or LAUNCH_DEV of the user's bit,
+ * both by gpu.c, which classifies every event by device.h once), and
+ * launches_collect() then keeps every tagged event once, with the bits of
+ * the users that counted it.  At the end, launches_place() places the work
  * once for both users, before their sections run, which then only read it.
  *
  * A device record counts, for each user, at the first launch (in file

@@ -18,6 +18,7 @@
 
 #include "annot.h"
 #include "generations.h"
+#include "gpu.h"
 #include "interval.h"
 #include "launch.h"
 #include "sat.h"
@@ -141,22 +142,6 @@ static void phase_name(const struct phase_opts *o, const char *raw, struct buf *
 	}
 }
 
-/* What phases_collect() makes of a cat (by the batch's id). */
-enum cat_class { CAT_OTHER, CAT_UA, CAT_GUA, CAT_LAUNCH, CAT_KERNEL };
-
-static const struct {
-	const char *cat;
-	enum cat_class cls;
-} cat_classes[] = {
-	{ "user_annotation", CAT_UA },
-	{ "gpu_user_annotation", CAT_GUA },
-	{ "cuda_runtime", CAT_LAUNCH },
-	{ "cuda_driver", CAT_LAUNCH },
-	{ "Runtime", CAT_LAUNCH },	/* Kineto 2021 */
-	{ "kernel", CAT_KERNEL },
-	{ "Kernel", CAT_KERNEL },
-};
-
 /* The collector's counters of frames and blocks, as vtrace-export writes them (lib/read/vtr.c). */
 struct counter_ids {
 	uint32_t cat, frames, block_frames, blocks;
@@ -181,7 +166,7 @@ static unsigned exported_count(const struct counter_ids *c, const struct trace_e
 }
 
 int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
-		   struct strtab *tracks, unsigned char *tag)
+		   struct strtab *tracks, const unsigned char *cls)
 {
 	const struct strtab *st = &b->strs;
 	struct counter_ids counters;
@@ -190,19 +175,14 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes, 3 by name */
 	unsigned char *pstep = calloc(nstr, 1);	/* ProfilerStep#N: 0 unknown, 1 no, 2 yes */
-	unsigned char *cls = calloc(nstr, 1);	/* enum cat_class by cat id */
 	struct track_cache cache = { 0 };
 	struct buf name;
 	int rc = -1;
 
 	buf_init(&name);
 	counter_ids_of(&counters, st);
-	if (!map || !rule || !pstep || !cls)
+	if (!map || !rule || !pstep)
 		goto out;
-	for (size_t k = 0; k < sizeof(cat_classes) / sizeof(cat_classes[0]); k++)
-		cls[strtab_find(st, cat_classes[k].cat, strlen(cat_classes[k].cat))] =
-			(unsigned char)cat_classes[k].cls;
-	cls[0] = CAT_OTHER;	/* where a cat is not in the batch */
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		unsigned produced = ev->flags & (EV_FRAMES | EV_BLOCKS);
@@ -221,7 +201,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 		}
 		if (!(ev->flags & EV_TS))
 			continue;
-		if (ev->phase == 'X' && ev->name && cls[ev->cat] == CAT_UA) {
+		if (ev->phase == 'X' && ev->name && cls[i] == EVC_ANNOT) {
 			span = 1;
 		} else if (ev->phase == 'X' && ev->name && !ev->cat) {
 			if (!rule[ev->name]) {
@@ -236,7 +216,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 			span = rule[ev->name] == 2 ||
 			       (rule[ev->name] == 3 && !has_cat &&
 				!(device_pid && ev->pid == device_pid));
-		} else if (ev->phase == 'X' && ev->name && cls[ev->cat] != CAT_GUA) {
+		} else if (ev->phase == 'X' && ev->name && cls[i] != EVC_GPU_ANNOT) {
 			/*
 			 * ProfilerStep#N whatever its cat: cpu_op (torch_npu), Operator
 			 * (2021); not gpu_user_annotation, the GPU's copy of the span.
@@ -254,10 +234,6 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
 				goto out;
 			buf_add(&p->spans, &s, sizeof(s));
-		} else if (cls[ev->cat] == CAT_LAUNCH && (ev->flags & EV_CORRELATION)) {
-			tag[i] |= LAUNCH_CALL(LAUNCH_PHASES);
-		} else if (cls[ev->cat] == CAT_KERNEL && (ev->flags & EV_CORRELATION)) {
-			tag[i] |= LAUNCH_DEV(LAUNCH_PHASES);
 		}
 	}
 	p->has_cat = has_cat;
@@ -267,7 +243,6 @@ out:
 	free(map);
 	free(rule);
 	free(pstep);
-	free(cls);
 	return rc;
 }
 
@@ -847,4 +822,10 @@ out:
 	strtab_release(&f.pnames);
 	strtab_release(&f.paths);
 	return rc;
+}
+
+void phases_device_unknown(struct report_rank *rk)
+{
+	for (size_t i = 0; i < rk->nr_phases; i++)
+		rk->phases[i].gpu_ns = -1;
 }

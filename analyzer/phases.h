@@ -48,12 +48,13 @@ void phases_release(struct phases *p);
 
 /*
  * Keep the spans of batch b, their threads interned into tracks (launch.h's
- * shared table), and tag its launches and kernels for launch.h (tag: a byte
- * per event); has_cat: whether an event of the file so far, b's included,
- * had a cat.  -1 when out of memory.
+ * shared table); has_cat: whether an event of the file so far, b's
+ * included, had a cat; cls: gpu.h's class of each event (user annotations
+ * and their GPU copies).  The launches and kernels whose time the phases
+ * get are gpu_collect()'s to tag.  -1 when out of memory.
  */
 int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
-		   struct strtab *tracks, unsigned char *tag);
+		   struct strtab *tracks, const unsigned char *cls);
 
 /*
  * Fill rk->phases, rk->steps and rk->throughput, with the kernel time of
@@ -62,5 +63,8 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
  */
 int phases_finish(struct phases *p, int64_t min_ts, const struct placement *pl, struct arena *a,
 		  struct report_rank *rk);
+
+/* Mark rk's phases' device time unknown (gpu_ns -1, null in report.json). */
+void phases_device_unknown(struct report_rank *rk);
 
 #endif

@@ -120,7 +120,8 @@ static void kernels(const struct report *r, struct buf *b)
 {
 	struct row w = { b, 1 };
 
-	header(b, "rank,name,category,count,total_ns,avg_ns,median_ns,min_ns,max_ns,stddev_ns,share");
+	header(b, "rank,name,category,category_source,count,total_ns,avg_ns,median_ns,min_ns,max_ns,"
+		  "stddev_ns,share");
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
@@ -128,6 +129,10 @@ static void kernels(const struct report *r, struct buf *b)
 			f_i64(&w, rk->rank);
 			f_str(&w, rk->kernels[k].name);
 			f_str(&w, rk->kernels[k].category);
+			if (rk->kernels[k].category_source)
+				f_str(&w, rk->kernels[k].category_source);
+			else
+				f_none(&w);
 			dist(&w, &rk->kernels[k].d);
 			f_dbl(&w, rk->kernels[k].share);
 			row_end(&w);
@@ -183,7 +188,10 @@ static void phases(const struct report *r, struct buf *b)
 			f_i64(&w, p->depth);
 			dist(&w, &p->d);
 			f_dbl(&w, p->share);
-			f_i64(&w, p->gpu_ns);
+			if (p->gpu_ns >= 0)
+				f_i64(&w, p->gpu_ns);
+			else
+				f_none(&w);
 			row_end(&w);
 		}
 	}

@@ -26,6 +26,7 @@ static const char *const categories[] = {
 
 struct kern {
 	const char *name, *category;
+	const char *source;		/* category_source of the first rank's row, or NULL */
 	int64_t count, total_ns;
 	size_t ranks;
 	int64_t min_ns, max_ns;
@@ -64,7 +65,8 @@ static struct kern *merged(const struct report *r, size_t *n)
 
 			if (rk->nr_folded)	/* the other row: not a kernel of its name */
 				continue;
-			v[k++] = (struct kern){ rk->name, rk->category, rk->d.count, rk->d.total_ns, 1,
+			v[k++] = (struct kern){ rk->name, rk->category, rk->category_source,
+						rk->d.count, rk->d.total_ns, 1,
 						rk->d.min_ns, rk->d.max_ns,
 						(double)rk->d.count * (rk->d.stddev_ns * rk->d.stddev_ns +
 								       rk->d.avg_ns * rk->d.avg_ns),
@@ -244,7 +246,8 @@ void html_kernels(struct page *p)
 		html_legend_item(p, html_palette[c], categories[c]);
 	html_legend_end(p);
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>#</th><th>kernel</th><th>category</th>"
-		       "<th>ranks</th><th>count</th><th>total</th><th>avg</th><th>median</th>"
+		       "<th title=\"op: the operator that launched it; module: the attention block "
+		       "around that; name: its own name\">from</th><th>ranks</th><th>count</th><th>total</th><th>avg</th><th>median</th>"
 		       "<th>min</th><th>max</th><th>stddev</th><th>share of kernel time</th></tr>\n");
 	buf_init(&calc);
 	for (size_t i = 0; i < n && i < TOP_TABLE; i++) {
@@ -256,6 +259,8 @@ void html_kernels(struct page *p)
 		html_text(p, shorten(nm, v[i].name, 96));
 		buf_adds(p->b, "</td><td>");
 		html_text(p, v[i].category);
+		buf_adds(p->b, "</td><td>");
+		html_text(p, v[i].source ? v[i].source : "-");
 		buf_adds(p->b, "</td>");
 		calc_kernel(&calc, v[i].name, "ranks");
 		html_i64(p, "td", NULL, calc.data, (int64_t)v[i].ranks, UNIT_COUNT);

@@ -4,6 +4,7 @@
  * moved by its offset, where collectives gave one; else time since each
  * rank's first event), with stragglers marked.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,7 +283,10 @@ static void phase_table(struct page *p, size_t i)
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"share\"]", i, k);
 		html_dbl(p, "td", key, NULL, ph->share, UNIT_RATIO);
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"gpu_ns\"]", i, k);
-		html_i64(p, "td", key, NULL, ph->gpu_ns, UNIT_NS);
+		if (ph->gpu_ns >= 0)
+			html_i64(p, "td", key, NULL, ph->gpu_ns, UNIT_NS);
+		else	/* unknown: the trace's kernels name no launch */
+			html_dbl(p, "td", key, NULL, NAN, UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table></div>\n");

@@ -63,15 +63,22 @@ Definitions:
              (span_ns as in tests/oracle.py; 0.0 when span_ns is 0), gpu_ns.
              Order: depth-first pre-order of the path tree; siblings by their
              earliest span start, ties by path (byte order of UTF-8).
-  gpu_ns     launches: events with cat "cuda_runtime", "cuda_driver" or
-             "Runtime" (2021), a numeric ts and an integer (not bool)
-             args.correlation; kernels: cat "kernel" or "Kernel" (2021),
-             numeric ts, integer args.correlation.  A kernel
-             belongs to the first launch (file order) with its correlation; a
-             kernel without one is nobody's.  Per thread, the union of the
-             phase's spans on that thread; gpu_ns = sum of the kernels' dur_ns
-             whose launch is on that thread with launch ts in one of the union
-             intervals [lo, hi); summed over threads.
+  gpu_ns     launches: "X" events whose cat (any case) is a host call
+             into a device runtime (RUNTIME_CATS below: CUDA runtime and
+             driver, Kineto 2021's Runtime, Intel XPU, MTIA), a numeric ts
+             and an integer (not bool) args.correlation; kernels: "X" events
+             whose cat is a device's kernels (KERNEL_CATS: CUDA/ROCm kernel,
+             2021 Kernel, MTIA's mtia_ccp_events but its dma_request copies
+             and event_record/event_wait markers), numeric ts, integer
+             args.correlation.  A kernel belongs to the first launch (file
+             order) with its correlation; a kernel without one is nobody's.
+             Per thread, the union of the phase's spans on that thread;
+             gpu_ns = sum of the kernels' dur_ns whose launch is on that
+             thread with launch ts in one of the union intervals [lo, hi);
+             summed over threads.  null (unknown, not 0) when the trace has
+             device kernels but none with a correlation: torch_npu's tasks
+             (events without cat in the process named "Ascend Hardware" that
+             are not its copies and sync tasks, or hcom_* in "HCCL").
   steps      if some phase span has the phase name "ProfilerStep#*": those
              spans, pattern "ProfilerStep#*".  Else the phase spans whose raw
              name matches a step glob: the --step GLOBs (repeatable), or by
@@ -80,6 +87,12 @@ Definitions:
              file order), all threads.  warmup: with 2 or more steps, true when
              float(first) > 1.5 * median(the others) (float median as above);
              a warm-up step stays in durations_ns but leaves the statistics.
+             Cut off: with 2 or more steps, the last one, when the median of
+             the others' gpu_ns (each step span alone, as for phases) is > 0,
+             its own gpu_ns is below half of it and its dur_ns below the
+             others' median dur_ns (the step torch.profiler closes when it
+             stops), stays in durations_ns but leaves the statistics and the
+             warm-up test.
              count, avg_ns, median_ns, min_ns, max_ns, stddev_ns over the
              remaining steps (as for phases); with no step: count 0, avg,
              median and stddev 0.0, min and max 0, durations_ns [].
@@ -152,7 +165,31 @@ PSTEP = "ProfilerStep#*"
 PSTEP_RE = re.compile(r"ProfilerStep#[0-9]+")
 DEFAULT_STEPS = ("denoise_step_*", "*step_[0-9]*")
 DEFAULT_BLOCK = "block_*"
-LAUNCH_CATS = ("cuda_runtime", "cuda_driver", "Runtime")  # Runtime: Kineto 2021
+# Which cats are device kernels and runtime calls, written from Kineto's
+# ActivityType names and the vendors' sample traces (not from vtrace's tables).
+RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "runtime", "xpu_runtime", "xpu_driver",
+                "mtia_runtime")
+KERNEL_CATS = ("kernel", "mtia_ccp_events")
+NOT_KERNELS = ("dma_request", "event_record", "event_wait")  # MTIA's command processor
+NPU_NOT_KERNELS = ("MEMCPY_ASYNC", "SDMA", "EVENT_RECORD", "EVENT_WAIT", "Notify Wait",
+                   "Notify Record", "Write Value")
+
+
+def is_kernel(ev):
+    cat = ev.get("cat")
+    return (ev.get("ph") == "X" and isinstance(cat, str) and cat.lower() in KERNEL_CATS
+            and ev.get("name") not in NOT_KERNELS)
+
+
+def is_npu_kernel(ev, procs):
+    """A torch_npu device task (no cat): in "Ascend Hardware" or an hcom_* in "HCCL"."""
+    if ev.get("ph") != "X" or "cat" in ev or not isinstance(ev.get("name"), str):
+        return False
+    proc = procs.get(ev.get("pid"))
+    name = ev["name"]
+    if proc == "Ascend Hardware":
+        return name not in NPU_NOT_KERNELS and not name.startswith("RDMA")
+    return proc == "HCCL" and name.startswith("hcom_")
 NUMBERED = re.compile(r"([_#])[0-9]+\Z")
 
 
@@ -280,6 +317,10 @@ def analyze_events(top, events, opts):
     no_cat = not any(isinstance(ev, dict) and "cat" in ev for ev in events)
     launches = {}  # correlation -> (thread, ts), first in file order
     kernels = []   # (correlation, dur)
+    any_kernel = False
+    procs = {ev.get("pid"): ev["args"]["name"] for ev in events
+             if isinstance(ev, dict) and ev.get("ph") == "M" and ev.get("name") == "process_name"
+             and isinstance(ev.get("args"), dict) and isinstance(ev["args"].get("name"), str)}
     for i, ev in enumerate(events):
         if not isinstance(ev, dict):
             continue
@@ -296,11 +337,13 @@ def analyze_events(top, events, opts):
         cat = ev.get("cat")
         args = ev.get("args")
         corr = args.get("correlation") if isinstance(args, dict) else None
-        if cat in LAUNCH_CATS and oa.is_int(corr):
+        if ev.get("ph") == "X" and isinstance(cat, str) and cat.lower() in RUNTIME_CATS \
+                and oa.is_int(corr):
             if corr not in launches:
                 launches[corr] = ((oa.thread_key(ev, "pid"), oa.thread_key(ev, "tid")), ts)
-        if cat in ("kernel", "Kernel") and oa.is_int(corr):
+        if is_kernel(ev) and oa.is_int(corr):
             kernels.append((corr, dur))
+        any_kernel = any_kernel or is_kernel(ev) or is_npu_kernel(ev, procs)
         raw = ev.get("name")
         if ev.get("ph") != "X" or not isinstance(raw, str):
             continue
@@ -381,7 +424,7 @@ def analyze_events(top, events, opts):
             row.update(float_stats(durs))
             row["total_ns"] = total
             row["share"] = oa.ratio(total, span_ns) if span_ns else 0.0
-            row["gpu_ns"] = gpu_ns_of(g)
+            row["gpu_ns"] = gpu_ns_of(g) if kernels or not any_kernel else None
             rows.append(row)
             visit(key)
 
@@ -400,12 +443,19 @@ def analyze_events(top, events, opts):
         pattern = "|".join(globs)
         chosen = [s for s in in_order if any(matches(s["raw"], g) for g in globs)]
     durations = [s["dur"] for s in chosen]
+    counted = durations
+    if len(chosen) >= 2:
+        gpu = [gpu_ns_of([s]) for s in chosen]
+        _, med_gpu, _ = oa.stats(gpu[:-1])
+        _, med_dur, _ = oa.stats(durations[:-1])
+        if med_gpu > 0 and gpu[-1] < 0.5 * med_gpu and durations[-1] < med_dur:
+            counted = durations[:-1]
     warmup = False
-    if len(durations) >= 2:
-        _, med_others, _ = oa.stats(durations[1:])
+    if len(counted) >= 2:
+        _, med_others, _ = oa.stats(counted[1:])
         warmup = float(durations[0]) > 1.5 * med_others
     steps = {"pattern": pattern}
-    steps.update(float_stats(durations[1:] if warmup else durations))
+    steps.update(float_stats(counted[1:] if warmup else counted))
     steps["warmup"] = warmup
     steps["durations_ns"] = durations
 

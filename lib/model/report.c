@@ -106,7 +106,7 @@ void report_dist_of(struct report_dist *d, int64_t *v, size_t n)
 static void fold_kernels(struct report_rank *rk, size_t max)
 {
 	struct report_kernel *o = &rk->kernels[max];
-	struct report_kernel sum = { "(other kernels)", "other", { 0 }, 0.0, { NULL, 0 }, 0 };
+	struct report_kernel sum = { .name = "(other kernels)", .category = "other" };
 	double sq = 0;
 
 	sum.d.min_ns = INT64_MAX;
@@ -566,6 +566,10 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 			i64(w, "other", k->nr_folded);
 		jsonw_key(w, "category");
 		jsonw_str(w, k->category);
+		if (k->category_source) {
+			jsonw_key(w, "category_source");
+			jsonw_str(w, k->category_source);
+		}
 		dist(w, &k->d, 1);
 		num(w, "share", k->share);
 		jsonw_key(w, "samples_ns");
@@ -587,7 +591,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 			i64(w, "depth", ph->depth);
 			dist(w, &ph->d, 1);
 			num(w, "share", ph->share);
-			i64(w, "gpu_ns", ph->gpu_ns);
+			i64_or_null(w, "gpu_ns", ph->gpu_ns >= 0, ph->gpu_ns);
 			jsonw_key(w, "samples_ns");
 			jsonw_int_array(w, ph->samples.v, ph->samples.n);
 			if (ph->depth <= REPORT_SPANS_DEPTH) {

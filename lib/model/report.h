@@ -51,6 +51,7 @@ struct report_samples {
 struct report_kernel {
 	const char *name;
 	const char *category;		/* gemm, attention, comm, ... (static) */
+	const char *category_source;	/* "op", "module" or "name" (static), NULL unknown */
 	struct report_dist d;
 	double share;			/* total / gpu.kernel_time_ns */
 	struct report_samples samples;
@@ -67,7 +68,7 @@ struct report_phase {
 	int depth;			/* 0 for a root */
 	struct report_dist d;		/* d.total_ns: union of the spans */
 	double share;			/* total / span_ns */
-	int64_t gpu_ns;			/* kernels launched inside the spans */
+	int64_t gpu_ns;			/* kernels launched inside the spans, -1 unknown */
 	struct report_samples samples;
 	/*
 	 * Rows of depth 0 and 1 only (others: NULL, 0): the union of the spans

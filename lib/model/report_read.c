@@ -427,6 +427,7 @@ static void read_kernels(struct rd *c, const struct jdom *o, struct report_rank 
 		memset(k, 0, sizeof(*k));
 		k->name = get_str(c, &a[i], "name");
 		k->category = get_str(c, &a[i], "category");
+		k->category_source = get_str_or_null(c, &a[i], "category_source");	/* older: absent */
 		read_dist(c, &a[i], &k->d, 1);
 		k->share = get_f64(c, &a[i], "share");
 		read_samples(c, &a[i], &k->samples);
@@ -454,7 +455,7 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 		ph->depth = (int)get_i64(c, &a[i], "depth");
 		read_dist(c, &a[i], &ph->d, 1);
 		ph->share = get_f64(c, &a[i], "share");
-		ph->gpu_ns = get_i64(c, &a[i], "gpu_ns");
+		ph->gpu_ns = get_i64_or(c, &a[i], "gpu_ns", -1);
 		read_samples(c, &a[i], &ph->samples);
 		if (!c->lean && jdom_get(&a[i], "spans_ns")) {
 			size_t m;

@@ -3,7 +3,8 @@
 # (the independent reference; its docstring is the contract) on real traces:
 # testdata/demo with --frames 81, the 7 torch-cpu traces with --frames 16, the
 # 8 DLRM ranks, HTA trace_diff control, ns_resolution and
-# with_gpu_user_annotation with the defaults; plus runs with --target-fps 16
+# with_gpu_user_annotation, every other public trace (each vendor: MTIA,
+# Ascend, ROCm, Kineto 2021) and testdata/gpu with the defaults; plus runs with --target-fps 16
 # and with --phase/--step/--block overrides.  Each run analyses one file alone
 # (vanalyze --json out.json OPTIONS FILE).  Compared: every phase row and
 # field, every steps and throughput field (ints exact, floats to a relative
@@ -149,6 +150,11 @@ def runs():
         "tests__data__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
         "at-9e27c16c__tests__data__with_gpu_user_annotation__step_based_trace_2543932.json.gz")]
     out += [([], f) for f in plain]
+    # every other shared trace and testdata/gpu with the defaults: each
+    # vendor's launches and kernels (MTIA, Ascend's unknown, ROCm, 2021)
+    others = sorted(glob.glob(os.path.join(PUBLIC, "*", "*.json*")) +
+                    glob.glob(os.path.join(ROOT, "testdata", "gpu", "*.trace.json.gz")))
+    out += [([], f) for f in others if f not in plain]
     two = os.path.join(TORCH_CPU, "dev-2rank-default-rank0.trace.json.gz")
     strag = os.path.join(TORCH_CPU, "dev-4rank-straggler2-rank2.trace.json.gz")
     over = ["--phase", "denoise=*denoising*", "--phase", "vae=vae_decode_chunk_*",

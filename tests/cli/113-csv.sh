@@ -46,7 +46,7 @@ if len(rows) != len(want):
     bad.append("kernels.csv: %d rows, report.json %d kernels" % (len(rows), len(want)))
 for row, (rank, k) in zip(rows, want):
     eq("kernels.csv", "rank", row["rank"], rank)
-    for f in ["name", "category"] + DIST + ["share"]:
+    for f in ["name", "category", "category_source"] + DIST + ["share"]:
         eq("kernels.csv", f, row[f], k[f])
 
 head, rows = table("phases.csv")

@@ -69,9 +69,56 @@ static void test_edges(void)
 	CHECK_EQ_STR(kcat_of(big, sizeof(big)), "gemm");
 }
 
+#define CAT(name, want) CHECK_EQ_STR(kcat_of(name, strlen(name)), want)
+
+/* The rules of issue 30, each with the misfire it fixes. */
+static void test_rules(void)
+{
+	/* inductor: the shape decides, not the aten ops fused in (was gemm) */
+	CAT("triton_poi_fused_addmm_gelu_3", "elementwise");
+	CAT("triton_poi_fused__scaled_dot_product_flash_attention_0", "elementwise");
+	CAT("triton_red_fused_addmm_sum_1", "reduce");
+	CAT("triton_per_fused__softmax_bmm_2", "reduce");
+	CAT("triton_per_fused_convolution_mean_4", "reduce");
+	CAT("triton_red_fused_add_mean_mul_pow_rsqrt_0", "norm");
+	CAT("triton_per_fused_native_layer_norm_0", "norm");
+	CAT("triton_red_fused_native_group_norm_5", "norm");
+	/* SageAttention (was other) */
+	CAT("sage_fwd", "attention");
+	CAT("void sageattn::qk_int8_sv_f8_attn_kernel<128>", "attention");
+	CAT("SageAttnKernel", "attention");
+	/* a norm + RoPE prologue named after the attention it feeds (was attention) */
+	CAT("fused_qk_rmsnorm_rope_cache_fmha_v3_fwd_kernel", "norm");
+	CAT("add_rms_norm_rotary_for_fmha_v3_fwd", "norm");
+	CAT("aiter::fmha_v3_fwd_kernel", "attention");
+	CAT("flash_fwd_rotary_kernel", "attention");
+	/* Ascend: by the operator the name starts with */
+	CAT("aclnnMm_TransData_TransData", "gemm");		/* was other */
+	CAT("aclnnMm_CastAiCore_Cast", "gemm");		/* was elementwise */
+	CAT("aclnnAddmm_TransData_TransData", "gemm");
+	CAT("aclnnBatchMatMul_TransposeAiCore_Transpose", "gemm");
+	CAT("aclnnBaddbmm_MulAiCore_Mul", "gemm");
+	CAT("aclnnFlashAttentionScore_FlashAttentionScore_FlashAttentionScore", "attention");
+	CAT("aclnnFusedInferAttentionScore_TransData_TransData", "attention");
+	CAT("aclnnLayerNorm_LayerNormV4_LayerNormV4", "norm");
+	CAT("aclnnRmsNorm_Cast_Cast", "norm");
+	CAT("aclnnInplaceAddRmsNorm_AddRmsNorm_AddRmsNorm", "norm");
+	CAT("aclnnConvolution_TransData_TransData", "conv");
+	CAT("aclnnSoftmax_SoftmaxV2AiCore_SoftmaxV2", "reduce");
+	CAT("aclnnAdaptiveAvgPool2dBackward_AdaptiveAvgPool3dGradAiCore_AdaptiveAvgPool3dGrad",
+	    "reduce");						/* was conv (3dgrad) */
+	CAT("aclnnCast_CastAiCpu_Cast", "elementwise");	/* was other */
+	CAT("aclnnInplaceRelu_Relu_Relu", "elementwise");	/* by the general rules on "relu" */
+	CAT("aclnnArgMax_CastAiCore_Cast", "reduce");
+	CAT("aclnn", "other");
+	CAT("aclnn_", "other");
+	CAT("aclnnInplace", "other");
+}
+
 int main(void)
 {
 	test_corpus();
 	test_edges();
+	test_rules();
 	return check_done("test_kcat");
 }

@@ -1,0 +1,347 @@
+/*
+ * kctx: see kctx.h.
+ */
+#include "kctx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "kcat.h"
+#include "modcat.h"
+#include "opcat.h"
+#include "sat.h"
+#include "sort.h"
+#include "track.h"
+
+struct kx_kern {
+	int64_t corr, dur_ns;
+	uint32_t name, pad;
+};
+
+struct kx_call {
+	int64_t corr, ts_ns;
+	uint32_t track, seq;
+};
+
+struct kx_span {
+	int64_t ts_ns, end_ns;
+	uint32_t track, seq;
+	uint32_t cat, pad;	/* enum op_cat (operators) */
+};
+
+/* A kernel placed at its launch. */
+struct kx_point {
+	int64_t ts_ns;
+	uint32_t track, kern;
+};
+
+/* The categories a row can get, in the order ties are broken. */
+static const char *const cats[] = { "comm", "attention", "norm", "conv", "gemm", "reduce",
+				    "elementwise", "other" };
+#define NR_CATS (sizeof(cats) / sizeof(cats[0]))
+enum { SRC_OP, SRC_MODULE, NR_SRC };
+
+void kctx_init(struct kctx *k)
+{
+	strtab_init(&k->names, 1);
+	buf_init(&k->kerns);
+	buf_init(&k->calls);
+	buf_init(&k->ops);
+	buf_init(&k->blocks);
+	k->seq = 0;
+}
+
+void kctx_release(struct kctx *k)
+{
+	strtab_release(&k->names);
+	buf_release(&k->kerns);
+	buf_release(&k->calls);
+	buf_release(&k->ops);
+	buf_release(&k->blocks);
+}
+
+static int cat_index(const char *c)
+{
+	for (size_t i = 0; i < NR_CATS; i++)
+		if (strcmp(cats[i], c) == 0)
+			return (int)i;
+	return NR_CATS - 1;
+}
+
+int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned char *cls,
+		 struct strtab *tracks)
+{
+	const struct strtab *st = &b->strs;
+	uint32_t nstr = strtab_count(st) + 1;
+	uint32_t *map = calloc(nstr, sizeof(*map));
+	/* by name, as an operator and as a frame: 0 unknown, else op_cat + 1 / block + 1 */
+	unsigned char *named = calloc(2 * (size_t)nstr, 1);
+	struct track_cache cache = { 0 };
+	int rc = -1;
+
+	if (!map || !named)
+		goto out;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct trace_event *ev = &b->ev[i];
+		int is_op, is_frame;
+		unsigned char *slot;
+		uint32_t track;
+
+		if (ev->phase != 'X' || !(ev->flags & EV_TS) || ev->dur_ns < 0)
+			continue;
+		if (cls[i] == EVC_KERNEL && (ev->flags & EV_CORRELATION)) {
+			struct kx_kern r = { ev->correlation, ev->dur_ns, 0, 0 };
+
+			r.name = ev->name ? strtab_map(&k->names, st, ev->name, map) : 0;
+			if (r.name == STRTAB_OOM)
+				goto out;
+			buf_add(&k->kerns, &r, sizeof(r));
+			continue;
+		}
+		if ((cls[i] == EVC_RUNTIME || cls[i] == EVC_SYNC) && (ev->flags & EV_CORRELATION)) {
+			struct kx_call r = { ev->correlation, ev->ts_ns, 0, k->seq++ };
+
+			if ((r.track = track_id(tracks, &cache, b, ev)) == STRTAB_OOM)
+				goto out;
+			buf_add(&k->calls, &r, sizeof(r));
+			continue;
+		}
+		if (!ev->name)
+			continue;
+		is_op = cls[i] == EVC_CPU_OP;
+		is_frame = cls[i] == EVC_FRAME || cls[i] == EVC_ANNOT;
+		if (!is_op && !is_frame)
+			continue;
+		slot = &named[2 * (size_t)ev->name + (size_t)is_frame];
+		if (!*slot) {	/* once per name and batch: the tables match patterns */
+			const char *s = strtab_str(st, ev->name);
+			size_t n = strtab_len(st, ev->name);
+
+			*slot = (unsigned char)(1 + (is_op ? (int)opcat_of(s, n)
+						     : modcat_is_attention(s, n)));
+		}
+		if (*slot == 1)
+			continue;
+		track = track_id(tracks, &cache, b, ev);
+		if (track == STRTAB_OOM)
+			goto out;
+		{
+			struct kx_span s = { ev->ts_ns, sat_add(ev->ts_ns, ev->dur_ns), track,
+					     k->seq++, is_op ? *slot - 1u : 0, 0 };
+
+			buf_add(is_op ? &k->ops : &k->blocks, &s, sizeof(s));
+		}
+	}
+	rc = buf_ok(&k->kerns) && buf_ok(&k->calls) && buf_ok(&k->ops) && buf_ok(&k->blocks) ? 0
+															 : -1;
+out:
+	free(map);
+	free(named);
+	return rc;
+}
+
+/* Thread, then start; the longer (enclosing) span first, then file order. */
+static int cmp_span(const void *a, const void *b)
+{
+	const struct kx_span *x = a, *y = b;
+
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	if (x->end_ns != y->end_ns)
+		return x->end_ns > y->end_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The first call with correlation corr among the n sorted ones, or NULL. */
+static const struct kx_call *call_of(const struct kx_call *c, size_t n, int64_t corr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c[mid].corr < corr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && c[lo].corr == corr ? &c[lo] : NULL;
+}
+
+/*
+ * The context category of the kernel launched at p (cats[] index, and
+ * *src), or -1 where no operator is known.  stack[0..*depth) holds the
+ * operators started at or before p on its thread, outermost first.
+ */
+static int context_cat(const struct kx_span *const *stack, size_t depth, int64_t ts, int in_block,
+		       int *src)
+{
+	const struct kx_span *outer = NULL;
+
+	for (size_t i = 0; i < depth; i++) {
+		if (stack[i]->end_ns <= ts)
+			continue;	/* ended under a span that crossed it */
+		if (stack[i]->cat == OPC_ATTENTION) {
+			*src = SRC_OP;
+			return cat_index("attention");
+		}
+		if (!outer)
+			outer = stack[i];
+	}
+	if (!outer)
+		return -1;
+	if (in_block && (outer->cat == OPC_GEMM || outer->cat == OPC_SOFTMAX)) {
+		*src = SRC_MODULE;
+		return cat_index("attention");
+	}
+	*src = SRC_OP;
+	return cat_index(opcat_name((enum op_cat)outer->cat));
+}
+
+/*
+ * Place each kernel at its launch; the points, sorted by thread and time
+ * (then kernel order), in *out (caller frees).  Calls and points are as
+ * many as the kernels: radix sorts (sort.h), both stable, so the first
+ * call of a correlation is the first in the file.
+ */
+static int place(struct kctx *k, uint32_t nr_tracks, struct kx_point **out, size_t *nr)
+{
+	struct kx_call *c = (struct kx_call *)(void *)k->calls.data;
+	const struct kx_kern *kr = (const struct kx_kern *)(const void *)k->kerns.data;
+	size_t nc = k->calls.len / sizeof(*c), nk = k->kerns.len / sizeof(*kr), n = 0;
+	struct kx_point *p = malloc((nk ? nk : 1) * sizeof(*p));
+	uint32_t *id = NULL;
+	uint64_t *key = NULL;
+	int rc = -1;
+
+	if (!p || sort_by_first_i64(c, nc, sizeof(*c)))
+		goto out;
+	for (size_t i = 0; i < nk; i++) {
+		const struct kx_call *l = call_of(c, nc, kr[i].corr);
+
+		if (l)
+			p[n++] = (struct kx_point){ l->ts_ns, l->track, (uint32_t)i };
+	}
+	id = malloc((n ? n : 1) * sizeof(*id));
+	key = malloc((n ? n : 1) * sizeof(*key));
+	if (!id || !key)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		id[i] = p[i].track;
+		key[i] = sort_key_i64(p[i].ts_ns);
+	}
+	if (sort_recs_id_key(p, n, sizeof(*p), id, nr_tracks, key))
+		goto out;
+	*out = p;
+	*nr = n;
+	p = NULL;
+	rc = 0;
+out:
+	free(p);
+	free(id);
+	free(key);
+	return rc;
+}
+
+int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
+{
+	const struct kx_kern *kr = (const struct kx_kern *)(const void *)k->kerns.data;
+	struct kx_span *ops = (struct kx_span *)(void *)k->ops.data;
+	struct kx_span *blk = (struct kx_span *)(void *)k->blocks.data;
+	size_t nops = k->ops.len / sizeof(*ops), nblk = k->blocks.len / sizeof(*blk);
+	uint32_t nnames = strtab_count(&k->names) + 1;
+	int64_t *t = calloc((size_t)nnames * NR_CATS * NR_SRC, sizeof(*t));	/* by name, cat, src */
+	const struct kx_span **stack = malloc((nops ? nops : 1) * sizeof(*stack));
+	unsigned char *comm = calloc(nnames, 1);	/* by name: 0 unknown, 1 no, 2 a collective */
+	struct kx_point *p = NULL;
+	size_t np = 0, depth = 0, o = 0, bl = 0;
+	int64_t blk_end = INT64_MIN;
+	int rc = -1;
+
+	if (!t || !stack || !comm || place(k, nr_tracks, &p, &np))
+		goto out;
+	if (nops > 1)
+		qsort(ops, nops, sizeof(*ops), cmp_span);
+	if (nblk > 1)
+		qsort(blk, nblk, sizeof(*blk), cmp_span);
+	/* one sweep over the points, the operators and the blocks, thread by thread */
+	for (size_t i = 0; i < np; i++) {
+		const struct kx_point *q = &p[i];
+		const struct kx_kern *kn = &kr[q->kern];
+		int c, src = SRC_OP;
+
+		if (i == 0 || q->track != p[i - 1].track) {
+			depth = 0;
+			blk_end = INT64_MIN;
+			while (o < nops && ops[o].track < q->track)
+				o++;
+			while (bl < nblk && blk[bl].track < q->track)
+				bl++;
+		}
+		for (; o < nops && ops[o].track == q->track && ops[o].ts_ns <= q->ts_ns; o++) {
+			while (depth && stack[depth - 1]->end_ns <= ops[o].ts_ns)
+				depth--;
+			stack[depth++] = &ops[o];
+		}
+		while (depth && stack[depth - 1]->end_ns <= q->ts_ns)
+			depth--;
+		for (; bl < nblk && blk[bl].track == q->track && blk[bl].ts_ns <= q->ts_ns; bl++)
+			if (blk[bl].end_ns > blk_end)
+				blk_end = blk[bl].end_ns;
+		if (!comm[kn->name])	/* once per name: kcat_of() matches many patterns */
+			comm[kn->name] = kn->name && strcmp(kcat_of(strtab_str(&k->names, kn->name),
+								    strtab_len(&k->names, kn->name)),
+							    "comm") == 0 ? 2 : 1;
+		if (comm[kn->name] == 2)
+			continue;	/* a collective is its own, whoever called it */
+		c = context_cat(stack, depth, q->ts_ns, blk_end > q->ts_ns, &src);
+		if (c >= 0) {
+			int64_t *slot = &t[((size_t)kn->name * NR_CATS + (size_t)c) * NR_SRC + src];
+
+			*slot = sat_add(*slot, kn->dur_ns);
+		}
+	}
+	/*
+	 * Each row: the category that holds most of its name's time, the time
+	 * without a known operator counting for the name's own; its source the
+	 * one that gave that category most of it (ties: name, op, module).
+	 */
+	for (size_t r = 0; r < rk->nr_kernels; r++) {
+		struct report_kernel *row = &rk->kernels[r];
+		uint32_t id = strtab_find(&k->names, row->name, strlen(row->name));
+		const int64_t *v = &t[(size_t)id * NR_CATS * NR_SRC];
+		int64_t by_ctx = 0, sum[NR_CATS], own;
+		size_t own_cat = (size_t)cat_index(row->category), best = own_cat;
+
+		row->category_source = "name";
+		if (!id)
+			continue;
+		for (size_t x = 0; x < NR_CATS * NR_SRC; x++)
+			by_ctx = sat_add(by_ctx, v[x]);
+		own = row->d.total_ns - by_ctx;
+		for (size_t c = 0; c < NR_CATS; c++)
+			sum[c] = sat_add(v[c * NR_SRC + SRC_OP], v[c * NR_SRC + SRC_MODULE]);
+		sum[own_cat] = sat_add(sum[own_cat], own);
+		for (size_t c = 0; c < NR_CATS; c++)
+			if (sum[c] > sum[best])
+				best = c;
+		if (best == own_cat && own >= v[best * NR_SRC + SRC_OP] &&
+		    own >= v[best * NR_SRC + SRC_MODULE])
+			continue;
+		row->category = cats[best];
+		row->category_source = v[best * NR_SRC + SRC_OP] >= v[best * NR_SRC + SRC_MODULE]
+					       ? "op" : "module";
+	}
+	rc = 0;
+out:
+	free(t);
+	free(comm);
+	free(stack);
+	free(p);
+	kctx_release(k);
+	kctx_init(k);
+	return rc;
+}

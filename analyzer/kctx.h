@@ -1,0 +1,54 @@
+/*
+ * kctx: kernel categories from what launched them.
+ *
+ * A kernel names its launch by args.correlation; the launch sits on a CPU
+ * thread inside the operators (cpu_op spans) and the Python frames,
+ * modules and annotations that called it.  The category of a kernel comes
+ * from the outermost of those operators that opcat.h knows (any attention
+ * operator among them wins), made attention inside an attention block
+ * (modcat.h) for a matrix product or softmax; where no operator is known,
+ * from its name (kcat.h), and always so for collectives.  A kernel row is
+ * one name: it gets the category, with its source ("op", "module" or
+ * "name"), that holds most of that name's time.
+ *
+ * kctx_collect() keeps, per batch, the kernels and runtime calls with a
+ * correlation, the operators with a category and the attention blocks;
+ * kctx_finish() joins them with sorts and one sweep per thread, n log n.
+ */
+#ifndef VT_KCTX_H
+#define VT_KCTX_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "event.h"
+#include "report.h"
+#include "strtab.h"
+
+struct kctx {
+	struct strtab names;	/* kernel names, copies */
+	struct buf kerns;	/* struct kx_kern[], see kctx.c */
+	struct buf calls;	/* struct kx_call[] */
+	struct buf ops;		/* struct kx_span[]: operators with a category */
+	struct buf blocks;	/* struct kx_span[]: attention blocks */
+	uint32_t seq;		/* file order of the calls and spans */
+};
+
+void kctx_init(struct kctx *k);
+void kctx_release(struct kctx *k);
+
+/*
+ * Keep what batch b holds for the categories; cls is gpu.h's class of each
+ * event, tracks launch.h's shared table of threads.  -1 when out of memory.
+ */
+int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned char *cls,
+		 struct strtab *tracks);
+
+/*
+ * Set the category and category_source of rk's kernel rows (gpu_finish()
+ * filled them by name); nr_tracks bounds the track ids.  Releases what was
+ * collected.  -1 when out of memory.
+ */
+int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk);
+
+#endif
