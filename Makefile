@@ -1,21 +1,38 @@
 # vtrace: one GNU Makefile, no autotools.
 #
 #   make            build everything into build/
-#   make test       install missing Debian packages, then unit + CLI tests in the
-#                   normal build and under ASan/UBSan; ends with "N passed, N failed"
+#   make test       install missing Debian packages (printed first, with why:
+#                   scripts/deps.sh), then unit + CLI tests in the normal build
+#                   and under ASan/UBSan (and a clang build with its unit
+#                   tests); ends with "N passed, N failed"
 #   make demo       build, then analyse the bundled 4-rank trace
 #   make bench      generate a >= 1 GB trace and measure MB/s and peak RSS
 #   make fuzz       a longer libFuzzer run of every target in tests/fuzz/
 #                   (FUZZ_SECONDS each, default 300)
 #   make golden     regenerate testdata/golden/ (review the diff!)
-#   make install    into $(PREFIX) (default /usr/local)
+#   make install    programs, manual pages, libvtrace, vtrace.h, vtrace.pc, the
+#                   Python module and the documents under $(PREFIX) (default
+#                   /usr/local), staged under $(DESTDIR) when it is set
+#   make uninstall  remove exactly what 'make install' puts there
 #
 # Variables: DEV=1 adds -Werror; SANITIZE=address,undefined builds into
 # build-san/; CFLAGS replaces -O2 -g; V=1 shows the commands.
 
 CC ?= cc
 CFLAGS ?= -O2 -g
+
+# Where 'make install' puts things; each can be set on its own.
 PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/vtrace
+PYTHON ?= python3
+# python3's directory of pure modules under PREFIX (dist-packages on Debian),
+# asked only when installing.
+PYTHONDIR ?= $(shell $(PYTHON) scripts/pythondir.py '$(PREFIX)')
 
 ifneq ($(SANITIZE),)
 BUILD ?= build-san
@@ -74,7 +91,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 ALL_TARGETS = $(PROGS) $(TOOLS)
 
-.PHONY: all check-build check-clang test demo bench fuzz golden install clean deps
+.PHONY: all check-build check-clang test demo bench fuzz golden install uninstall clean deps
 # Test objects are intermediate files to make; kept, so that a second
 # 'make test' relinks and recompiles nothing that has not changed.
 .SECONDARY:
@@ -138,15 +155,16 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(COMPARE_A) $(ANALYZE_A) $(RENDER_A) 
 check-build: all $(UNIT_BIN)
 
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh build
 
 # Each build is a sub-make so that HAVE_ISAL and pkg-config see the packages
 # deps.sh may just have installed.
-test: deps
+test:
+	@scripts/deps.sh test
 	@$(MAKE) --no-print-directory check-build
 	@$(MAKE) --no-print-directory check-build SANITIZE=address,undefined CFLAGS="-O1 -g"
 	@$(MAKE) --no-print-directory check-clang
-	@$(MAKE) --no-print-directory fuzz-build
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 	@tests/run.sh build build-san
 
 # The other compiler: everything builds warning-free with clang too, and its
@@ -161,7 +179,8 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/vanalyze --frames 81 --target-fps 16 testdata/demo
 
-bench: deps
+bench:
+	@scripts/deps.sh bench
 	@$(MAKE) --no-print-directory all CFLAGS="-O2 -g -DNDEBUG"
 	bench/run.sh $(BUILD)
 	@if [ -x bench/collector.sh ]; then bench/collector.sh $(BUILD); fi
@@ -170,16 +189,22 @@ bench: deps
 	bench/reduce.sh $(BUILD)
 	bench/scale.sh $(BUILD)
 
-# libFuzzer needs clang; the target links the same lib/ sources.
+# libFuzzer needs clang.  lib/ is compiled once into build-fuzz/ with
+# coverage (fuzzer-no-link) and linked into every target.
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard lib/*/*.h)
-	@mkdir -p build-fuzz
-	$(call quiet,FUZZ,$@)clang -std=c11 -D_GNU_SOURCE -g -O1 $(LIB_INC) -fopenmp=libgomp -fsanitize=fuzzer,address,undefined,float-cast-overflow \
-		$(ZLIB_CFLAGS) -o $@ $< $(LIB_SRC) $(LIBS)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build-fuzz/%.o)
+FUZZ_SAN := address,undefined,float-cast-overflow
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 $(LIB_INC) -fopenmp=libgomp $(ZLIB_CFLAGS) -MMD -MP
+build-fuzz/lib/%.o: lib/%.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
+	$(call quiet,FUZZ,$@)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< \
+		$(FUZZ_LIB_OBJ) $(LIBS)
 .PHONY: fuzz-build
 fuzz-build:
-	@scripts/deps.sh --fuzz
+	@scripts/deps.sh fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 
 FUZZ_SECONDS ?= 300
@@ -189,11 +214,48 @@ fuzz: fuzz-build
 golden: all
 	tests/golden.sh $(BUILD)
 
+# What 'make install' puts where; 'make uninstall' removes the same files.
+INSTALL_BIN := $(PROGS) $(BUILD)/vtrace-export
+INSTALL_LIB := $(BUILD)/libvtrace.so $(BUILD)/libvtrace.a
+INSTALL_MAN1 := $(sort $(wildcard doc/man/*.1))
+INSTALL_MAN3 := $(sort $(wildcard doc/man/*.3))
+INSTALL_DOC := $(sort $(wildcard doc/*.md))
+
+# The installed vtrace.py finds the installed libvtrace.so by its path
+# relative to the module, so that a tree staged under DESTDIR works too.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
+	@test -n '$(PYTHONDIR)' || { echo "install: cannot ask $(PYTHON) for PYTHONDIR" >&2; exit 1; }
+	@install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(DOCDIR)/doc $(DESTDIR)$(PYTHONDIR)
+	$(call quiet,INSTALL,$(BINDIR))install -m 755 $(INSTALL_BIN) $(DESTDIR)$(BINDIR)/
+	$(call quiet,INSTALL,$(LIBDIR))install -m 755 $(BUILD)/libvtrace.so $(DESTDIR)$(LIBDIR)/ && \
+		install -m 644 $(BUILD)/libvtrace.a $(DESTDIR)$(LIBDIR)/
+	$(call quiet,INSTALL,$(INCLUDEDIR))install -m 644 collector/vtrace.h $(DESTDIR)$(INCLUDEDIR)/
+	$(call quiet,INSTALL,$(PKGCONFIGDIR))install -m 644 $(BUILD)/vtrace.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(call quiet,INSTALL,$(MANDIR))install -m 644 $(INSTALL_MAN1) $(DESTDIR)$(MANDIR)/man1/ && \
+		install -m 644 $(INSTALL_MAN3) $(DESTDIR)$(MANDIR)/man3/
+	$(call quiet,INSTALL,$(DOCDIR))install -m 644 README.md $(DESTDIR)$(DOCDIR)/ && \
+		install -m 644 $(INSTALL_DOC) $(DESTDIR)$(DOCDIR)/doc/
+	$(call quiet,INSTALL,$(PYTHONDIR)/vtrace.py)rel=$$($(PYTHON) -c \
+		'import os, sys; print(os.path.relpath(*sys.argv[1:]))' '$(LIBDIR)' '$(PYTHONDIR)') && \
+	sed "s|^_INSTALLED_LIBDIR = None\$$|_INSTALLED_LIBDIR = \"$$rel\"|" \
+		collector/python/vtrace.py >$(DESTDIR)$(PYTHONDIR)/vtrace.py && \
+	grep -q '^_INSTALLED_LIBDIR = "' $(DESTDIR)$(PYTHONDIR)/vtrace.py && \
+	chmod 644 $(DESTDIR)$(PYTHONDIR)/vtrace.py
+
+uninstall:
+	@test -n '$(PYTHONDIR)' || { echo "uninstall: cannot ask $(PYTHON) for PYTHONDIR" >&2; exit 1; }
+	$(call quiet,RM,$(PREFIX))rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(INSTALL_BIN))) \
+		$(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(INSTALL_LIB))) \
+		$(DESTDIR)$(INCLUDEDIR)/vtrace.h $(DESTDIR)$(PKGCONFIGDIR)/vtrace.pc \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(INSTALL_MAN1))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(INSTALL_MAN3))) \
+		$(DESTDIR)$(DOCDIR)/README.md $(addprefix $(DESTDIR)$(DOCDIR)/doc/,$(notdir $(INSTALL_DOC))) \
+		$(DESTDIR)$(PYTHONDIR)/vtrace.py $(DESTDIR)$(PYTHONDIR)/__pycache__/vtrace.*.pyc
+	@rmdir $(DESTDIR)$(DOCDIR)/doc $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 clean:
 	rm -rf build build-san build-clang build-fuzz
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) build-fuzz -name '*.d' 2>/dev/null)

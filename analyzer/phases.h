@@ -11,7 +11,7 @@
  * "fastvideo.region::" and "profiler_region_" prefixes, and a trailing
  * instance number becomes "*" (denoise_step_3 -> denoise_step_*), so the
  * instances of a phase group.  The throughput (generations, blocks, FPS,
- * BPS) is generations.h's.  README's "Definitions" has the details.
+ * BPS) is generations.h's.  doc/figures.md has the details.
  */
 #ifndef VT_PHASES_H
 #define VT_PHASES_H

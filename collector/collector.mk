@@ -1,6 +1,8 @@
 # libvtrace: the in-process collector, vtrace-export, and their tests.
 # Included by the top-level Makefile, which defines BUILD, WARN, CFLAGS,
-# SAN_FLAGS, ALL_CFLAGS, ALL_LDFLAGS, LIBS, LIB_A, ALL_TARGETS and UNIT_BIN.
+# SAN_FLAGS, ALL_CFLAGS, ALL_LDFLAGS, LIBS, LIB_A, ALL_TARGETS, UNIT_BIN and
+# the install directories (PREFIX, LIBDIR, INCLUDEDIR), and installs what
+# is built here.
 #
 # The library lives inside someone else's process, so it has its own flags:
 # no OpenMP, position-independent, only vt_* visible, and it does not link
@@ -41,9 +43,18 @@ $(BUILD)/libvtrace.a: $(COL_LIB_OBJ)
 	@rm -f $@
 	$(call quiet,AR,$@)ar rcs $@ $^
 
-$(BUILD)/vtrace.pc: collector/collector.mk
+# vtrace.pc names where 'make install' puts the header and the library, so
+# it is made again when PREFIX, LIBDIR or INCLUDEDIR change.
+PC_PATHS := $(PREFIX) $(LIBDIR) $(INCLUDEDIR)
+PC_STAMP := $(BUILD)/pc-paths.stamp
+$(shell mkdir -p $(BUILD) && echo '$(PC_PATHS)' | cmp -s - $(PC_STAMP) || \
+	echo '$(PC_PATHS)' >$(PC_STAMP))
+under_prefix = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+
+$(BUILD)/vtrace.pc: collector/collector.mk $(PC_STAMP)
 	@mkdir -p $(dir $@)
-	$(call quiet,GEN,$@)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	$(call quiet,GEN,$@)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(call under_prefix,$(LIBDIR))' \
+		'includedir=$(call under_prefix,$(INCLUDEDIR))' '' \
 		'Name: vtrace' 'Description: lean in-process collector for video-generation pipelines' \
 		'Version: 0.1.0' 'Libs: -L$${libdir} -lvtrace' 'Libs.private: -pthread -ldl' \
 		'Cflags: -I$${includedir}' > $@
@@ -69,16 +80,3 @@ $(BUILD)/tests/collector_%: $(BUILD)/tests/collector/collector_%.o $(BUILD)/libv
 $(COL_FAKE_NVML): tests/collector/fake_nvml.c
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) $(WARN) $(CFLAGS) -shared -fPIC -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
-
-.PHONY: install-collector
-install: install-collector
-install-collector: $(BUILD)/libvtrace.so $(BUILD)/libvtrace.a $(BUILD)/vtrace.pc \
-		$(BUILD)/vtrace-export
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
-		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vtrace/python
-	install -m 755 $(BUILD)/libvtrace.so $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(BUILD)/libvtrace.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(BUILD)/vtrace.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	install -m 644 collector/vtrace.h $(DESTDIR)$(PREFIX)/include/
-	install -m 755 $(BUILD)/vtrace-export $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 collector/python/vtrace.py $(DESTDIR)$(PREFIX)/share/vtrace/python/

@@ -168,7 +168,7 @@ void term_thresholds(FILE *f)
 		const char *rule;
 		const struct suggest_threshold *t = suggest_threshold_at(i, &rule);
 
-		/* plain text at 80 columns: the README's markdown quotes dropped */
+		/* plain text at 80 columns: doc/findings.md's markdown quotes dropped */
 		buf_reset(&text);
 		for (const char *c = t->meaning; *c; c++)
 			if (*c != '`')

@@ -4,7 +4,7 @@
     collectives_oracle.py REPORT.json TRACE...
 
 Reads the traces itself (timestamps through decimal, never float), finds the
-collective instances as README defines them, matches them across ranks and
+collective instances as doc/figures.md defines them, matches them across ranks and
 compares everything vanalyze/vaggregate wrote about them: per rank
 gpu.comm_wait_ns, comm_transfer_ns, effective_utilization, clock_offset_ns
 and its spread; the run's collectives table, straggler_rule, stragglers

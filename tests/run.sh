@@ -62,7 +62,10 @@ no_shared_banner() {
 	[ "$have_shared" = 1 ] && return
 	echo "**********************************************************************"
 	echo "** no shared traces at $VT_SHARED/traces: the tests that read real"
-	echo "** traces skip$( [ "${CI:-}" = true ] && echo ', and with CI=true each such skip fails')"
+	echo "** traces skip$( [ "${CI:-}" = true ] && echo ', and with CI=true each such skip fails')."
+	echo "** They are the team's shared folder, kept beside the repository as"
+	echo "** ../shared (or give its place in VT_SHARED); tests/README.md says"
+	echo "** what it holds and where each trace comes from."
 	echo "**********************************************************************"
 }
 no_shared_banner
@@ -137,8 +140,9 @@ run_cli() {
 }
 
 run_build() {
-	local build=$1 build_abs t name label
+	local build=$1 build_abs t name label sanitized=0
 	build_abs=$(cd "$build" && pwd -P)
+	case $(basename "$build") in *san*) sanitized=1 ;; esac
 
 	for t in "$build"/tests/test_*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
@@ -147,14 +151,22 @@ run_build() {
 		result_of "$label"
 	done
 
-	local scripts=() labels=()
+	# A test whose header says "# plain build only" gains nothing from the
+	# sanitizers (it checks documents, installs, or drives another program)
+	# and runs in the plain build alone.
+	local scripts=() labels=() plain_only=0
 	for t in tests/cli/*.sh; do
 		[ -f "$t" ] || continue
 		name=$(basename "$t" .sh)
 		[ "$name" = lib ] && continue
+		if [ "$sanitized" = 1 ] && head -n 3 "$t" | grep -q '^# plain build only'; then
+			plain_only=$((plain_only + 1))
+			continue
+		fi
 		scripts+=("$ROOT/$t")
 		labels+=("$build/$name")
 	done
+	[ "$plain_only" -gt 0 ] && echo "note: $build: $plain_only CLI tests run in the plain build only"
 
 	# Two at a time, results in name order.
 	local n=${#scripts[@]} next_start=0 next_print=0 running i

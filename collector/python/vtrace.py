@@ -25,9 +25,10 @@ VTRACE_NAME, VTRACE_RANK or RANK, VTRACE_REGIONS, VTRACE_SAMPLE_MS,
 VTRACE_LIVE, VTRACE_TAGS="model=wan2.1,exp=a") configures it without code changes; see collector/vtrace.h.
 
 This is ctypes over libvtrace.so, with no build step.  The library is
-looked for in $VTRACE_LIB, next to this file, in build/ of the source tree
-this file sits in, then by the dynamic loader.  Without it every call is a
-no-op, `available` is False, and one line on stderr says so.
+looked for in $VTRACE_LIB, where `make install` put it (for a module it
+installed), next to this file, in build/ of the source tree this file sits
+in, then by the dynamic loader.  Without it every call is a no-op,
+`available` is False, and one line on stderr says so.
 """
 
 import ctypes
@@ -41,15 +42,23 @@ __all__ = ["available", "init", "shutdown", "flush", "enabled", "path", "region"
            "instant", "counter", "frames", "blocks", "tag"]
 
 
+# The library's directory relative to this file's, as `make install` writes
+# it into the copy it installs; None in the source tree.  Relative, so that
+# a tree staged under DESTDIR or moved as a whole still finds its library.
+_INSTALLED_LIBDIR = None
+
+
 def _candidates():
     env = os.environ.get("VTRACE_LIB")
     if env:
         return [env]
     here = os.path.dirname(os.path.abspath(__file__))
     found = ctypes.util.find_library("vtrace")
-    return [os.path.join(here, "libvtrace.so"),
-            os.path.join(here, "..", "..", "build", "libvtrace.so"),
-            found or "libvtrace.so"]
+    installed = ([os.path.join(here, _INSTALLED_LIBDIR, "libvtrace.so")]
+                 if _INSTALLED_LIBDIR is not None else [])
+    return installed + [os.path.join(here, "libvtrace.so"),
+                        os.path.join(here, "..", "..", "build", "libvtrace.so"),
+                        found or "libvtrace.so"]
 
 
 def _load():

@@ -1,5 +1,5 @@
 /*
- * report: the report model and its JSON form, the contract of DESIGN.md.
+ * report: the report model and its JSON form, the contract of doc/report.md.
  *
  * vanalyze fills a struct report from its analyses; vaggregate and vcompare
  * will read the same struct back.  Every string in it is owned by the

@@ -59,7 +59,7 @@ enum cli_code {
 #define CLI_HELP_TITLE "      --title TEXT   the HTML page's title (default: vtrace report)\n"
 #define CLI_HELP_THRESHOLD                                                         \
 	"      --threshold NAME=V  change when a suggestion fires; NAME is one of the\n" \
-	"                     thresholds listed below (README has the table)\n"
+	"                     thresholds listed below (doc/findings.md has the table)\n"
 #define CLI_HELP_QUIET "  -q, --quiet        print no summary on stdout\n"
 #define CLI_HELP_NO_PROGRESS \
 	"      --no-progress  no progress line on stderr (shown only on a terminal)\n"

@@ -84,7 +84,7 @@ struct trace_read_opts {
 	size_t chunk_size;		/* 0: TRACE_CHUNK_DEFAULT */
 };
 
-#define TRACE_CHUNK_DEFAULT (256u << 10)	/* stays in L2 with its batch; see README */
+#define TRACE_CHUNK_DEFAULT (256u << 10)	/* stays in L2 with its batch; doc/performance.md */
 #define TRACE_MAX_EVENT_BYTES (64u << 20)
 
 /*

@@ -5,7 +5,7 @@
  * the inputs, does the rule fire, and the named evidence in struct
  * evidence, adding a field there if no existing one says what you need),
  * its message (msg_NAME: written from that evidence), add one entry to
- * rules[] below, a row to README's threshold table (test 030 compares it
+ * rules[] below, a row to doc/findings.md's threshold table (test 030 compares it
  * with --help) and one test in tests/unit/test_suggest.c, at the threshold
  * and just past it.  Its evidence metric goes into the metric catalogue
  * (metric.c) so the outputs know its unit.
@@ -1343,7 +1343,7 @@ struct rule {
 
 /*
  * The rules, in the order findings of equal impact and severity are given.
- * The threshold texts are README's "fires when" column.
+ * The threshold texts are doc/findings.md's "fires when" column.
  */
 static const struct rule rules[] = {
 	{ "incomplete-ranks", NULL, SEV_HIGH, 0, { { NULL, 0, NULL, NULL } }, NULL,

@@ -17,8 +17,8 @@
  * The output depends on the report and the options alone, so vanalyze and
  * vaggregate give the same findings for the same ranks.
  *
- * --threshold, --help and README's threshold table all come from the
- * table (tests/cli/030-usage.sh checks README against --help).
+ * --threshold, --help and doc/findings.md's threshold table all come from the
+ * table (tests/cli/030-usage.sh checks doc/findings.md against --help).
  */
 #ifndef VT_SUGGEST_H
 #define VT_SUGGEST_H
@@ -30,12 +30,12 @@
 #define SUGGEST_MAX_RULES 32	/* room in struct suggest_opts */
 #define SUGGEST_RULE_THRESHOLDS 2	/* the most thresholds one rule has */
 
-/* A threshold of a rule, as a flag (--threshold NAME=V) and a README row. */
+/* A threshold of a rule, as a flag (--threshold NAME=V) and a row of doc/findings.md. */
 struct suggest_threshold {
 	const char *name;		/* "utilization"; NULL: the rule has no more */
 	double def;			/* the default */
 	const char *unit;		/* "fraction", "us", "steps", "ratio" */
-	const char *meaning;		/* "fires when ..." for --help and README */
+	const char *meaning;		/* "fires when ..." for --help and doc/findings.md */
 };
 
 /* The thresholds of every rule, by rule and position (see suggest_opts_init()). */

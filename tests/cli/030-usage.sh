@@ -25,8 +25,8 @@ for args in "--no-such-option ok.json" "-Z ok.json" "-j ok.json" "-j x ok.json" 
 	echo "pass: usage error: $args"
 done
 
-# README's threshold table is the rule table of lib/stats/suggest.c, as --help prints it
-python3 - "$VT_ROOT/README.md" help.out <<'PY' || die "README's threshold table differs from --help"
+# doc/findings.md's threshold table is the rule table of lib/stats/suggest.c, as --help prints it
+python3 - "$VT_ROOT/doc/findings.md" help.out <<'PY' || die "doc/findings.md's threshold table differs from --help"
 import re, sys
 
 readme = open(sys.argv[1], encoding="utf-8").read()
@@ -53,7 +53,7 @@ help_rows = [tuple(r) for r in help_rows]
 if len(help_rows) < 15 or rows != help_rows:
     for a, b in zip(rows + [None] * len(help_rows), help_rows + [None] * len(rows)):
         if a != b:
-            print("README %r\n--help %r" % (a, b))
+            print("doc   %r\n--help %r" % (a, b))
     sys.exit(1)
 PY
-echo "pass: README's threshold table matches --help"
+echo "pass: doc/findings.md's threshold table matches --help"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # vaggregate is the reduce of a map/reduce: vanalyze over the 8 DLRM rank
 # files at once, and vanalyze on each file alone (the map, run here with
-# xargs -P 2 as the README recipe does) followed by vaggregate, give the same
+# xargs -P 2 as the recipe of doc/cluster.md does) followed by vaggregate, give the same
 # report apart from the tool name: inputs, ranks, cross_rank, stragglers and
 # suggestions equal, and the JSON bytes equal once the tool line is dropped.
 # The same holds for report files given as arguments, in any order, and at
@@ -14,7 +14,7 @@ need_vaggregate
 dlrm=("$PUBLIC"/facebookresearch__param/*dlrm*worker*.json.gz)
 [ "${#dlrm[@]}" -eq 8 ] || die "expected 8 DLRM worker traces, found ${#dlrm[@]}"
 
-# The map step as the README has it: a manifest, then one vanalyze per
+# The map step as doc/cluster.md has it: a manifest, then one vanalyze per
 # trace, two at a time, each report in reports/NNNNNN/ (vanalyze from
 # $VANALYZE, not $PATH).
 mkdir bin traces

@@ -157,7 +157,7 @@ sys.path.insert(0, sys.argv[1])
 import oracle
 
 def fmt_ns(v):
-    """metric_fmt() of a duration, as README defines it: three significant digits."""
+    """metric_fmt() of a duration, as doc/figures.md defines it: three significant digits."""
     for scale, unit in ((1e9, " s"), (1e6, " ms"), (1e3, " \u00b5s")):
         if abs(v) >= scale * 0.9995:
             x = v / scale

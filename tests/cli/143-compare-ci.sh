@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# README's CI snippets, taken from README.md itself and run as the CI
+# plain build only: vanalyze and vcompare run under the sanitizers in 140-142.
+#
+# The CI snippets of doc/ci.md, taken from that page itself and run as the CI
 # systems run them: the GitHub Actions step under `bash -e -o pipefail`
 # (GitHub's default shell), the GitLab script lines in one `bash -e` shell
 # (as the runner does).  With a failing gate (the pipeline's denoising 20 %
@@ -22,8 +24,8 @@ mkdir -p prep/base prep/slow prep/same bin baseline
 rm -f prep/*/run-truth.json
 "$VANALYZE" -q --json baseline/report.json prep/base || die "vanalyze baseline"
 
-# the snippets, from README
-python3 - "$VT_ROOT/README.md" <<'PY' || die "cannot extract the CI snippets from README.md"
+# the snippets, from doc/ci.md
+python3 - "$VT_ROOT/doc/ci.md" <<'PY' || die "cannot extract the CI snippets from doc/ci.md"
 import re, sys
 text = open(sys.argv[1], encoding="utf-8").read()
 def block_after(title):
