@@ -177,14 +177,14 @@ static void rank_table(const struct out *o, const struct report *rep, int every)
 {
 	static const struct col all[] = {
 		{ "span", "span_ns", 9, 0 },
-		{ "step", "steps.median_ns", 9, 0 },
-		{ "fps", "throughput.fps", 8, 0 },
-		{ "bps", "throughput.bps", 8, 0 },
-		{ "util", "gpu.utilization", 7, 0 },
-		{ "step.util", "gpu.step_utilization", 9, 1 },
-		{ "eff.util", "gpu.effective_utilization", 9, 0 },
-		{ "comm wait", "gpu.comm_wait_ns", 10, 0 },
-		{ "comm", "gpu.comm_ns", 9, 0 },
+		{ "step", MK_STEPS_MEDIAN_NS, 9, 0 },
+		{ "fps", MK_THROUGHPUT_FPS, 8, 0 },
+		{ "bps", MK_THROUGHPUT_BPS, 8, 0 },
+		{ "util", MK_GPU_UTILIZATION, 7, 0 },
+		{ "step.util", MK_GPU_STEP_UTILIZATION, 9, 1 },
+		{ "eff.util", MK_GPU_EFFECTIVE_UTILIZATION, 9, 0 },
+		{ "comm wait", MK_GPU_COMM_WAIT_NS, 10, 0 },
+		{ "comm", MK_GPU_COMM_NS, 9, 0 },
 	};
 	const struct col *cols[sizeof(all) / sizeof(all[0])];
 	const char **why = NULL;	/* beyond RANK_ROWS ranks: the rows shown, and why */
@@ -193,7 +193,7 @@ static void rank_table(const struct out *o, const struct report *rep, int every)
 
 	for (size_t c = 0; c < sizeof(all) / sizeof(all[0]); c++) {
 		/* comm is the fallback of comm wait (one run, no matched collectives) */
-		if (!strcmp(all[c].path, "gpu.comm_ns") && any_metric(rep, "gpu.comm_wait_ns"))
+		if (!strcmp(all[c].path, MK_GPU_COMM_NS) && any_metric(rep, MK_GPU_COMM_WAIT_NS))
 			continue;
 		if (c < 2 || any_metric(rep, all[c].path))
 			cols[nc++] = &all[c];
@@ -720,7 +720,7 @@ static void gpu_lines(const struct out *o, const struct report_rank *rk)
 	char a[METRIC_FMT_MAX], b[METRIC_FMT_MAX], c[METRIC_FMT_MAX], d[METRIC_FMT_MAX];
 
 	if (!g->no_device) {
-		metric_fmt(a, sizeof(a), metric_of(rk, "gpu.utilization"), UNIT_RATIO, 0);
+		metric_fmt(a, sizeof(a), metric_of(rk, MK_GPU_UTILIZATION), UNIT_RATIO, 0);
 		metric_fmt(b, sizeof(b), (double)g->busy_ns, UNIT_NS, 0);
 		metric_fmt(c, sizeof(c), (double)g->active_span_ns, UNIT_NS, 0);
 		metric_fmt(d, sizeof(d), (double)g->kernel_time_ns, UNIT_NS, 0);
@@ -728,13 +728,13 @@ static void gpu_lines(const struct out *o, const struct report_rank *rk)
 			(long long)g->kernels, d);
 	}
 	idle_line(o, rk);
-	if (!isnan(metric_of(rk, "gpu.comm_ns")) && g->comm_ns) {
+	if (!isnan(metric_of(rk, MK_GPU_COMM_NS)) && g->comm_ns) {
 		struct buf l;
 
 		buf_init(&l);
 		metric_fmt(a, sizeof(a), (double)g->comm_ns, UNIT_NS, 0);
 		buf_printf(&l, "%s%s", a, g->cpu_comm ? " on CPU threads" : "");
-		if (!isnan(metric_of(rk, "gpu.comm_compute_overlap")))
+		if (!isnan(metric_of(rk, MK_GPU_COMM_COMPUTE_OVERLAP)))
 			buf_printf(&l, ", %s overlapped with compute",
 				   metric_fmt(b, sizeof(b), g->comm_compute_overlap, UNIT_RATIO, 0));
 		if (g->has_wait) {

@@ -71,7 +71,7 @@ static int selected(const struct selection *s, const struct metric *m)
 
 	if (s->no_steps && !strncmp(m->name, "steps.", 6))
 		return 0;
-	if (s->effective && !strcmp(m->name, "gpu.utilization"))
+	if (s->effective && !strcmp(m->name, MK_GPU_UTILIZATION))
 		return 0;
 	if (!m->is_kernel && !m->is_op)
 		return 1;
@@ -97,8 +97,8 @@ static double sum_of(const struct report *rep, int64_t r, const char *path)
 /* Busy time grew no more than communication time did (rank r, or the run). */
 static int more_waiting(const struct selection *s, int64_t r)
 {
-	double busy = sum_of(s->rn, r, "gpu.busy_ns") - sum_of(s->rb, r, "gpu.busy_ns");
-	double comm = sum_of(s->rn, r, "gpu.comm_ns") - sum_of(s->rb, r, "gpu.comm_ns");
+	double busy = sum_of(s->rn, r, MK_GPU_BUSY_NS) - sum_of(s->rb, r, MK_GPU_BUSY_NS);
+	double comm = sum_of(s->rn, r, MK_GPU_COMM_NS) - sum_of(s->rb, r, MK_GPU_COMM_NS);
 
 	return comm > 0 && busy <= comm;
 }
@@ -226,7 +226,7 @@ static int is_total(const char *name)
 	size_t n = strlen(name);
 
 	return !strcmp(name, "span_ns") || (n > 9 && !strcmp(name + n - 9, ".total_ns")) ||
-	       !strcmp(name, "gpu.memory_ns") || !strcmp(name, "gpu.comm_wait_ns");
+	       !strcmp(name, MK_GPU_MEMORY_NS) || !strcmp(name, MK_GPU_COMM_WAIT_NS);
 }
 
 /*
@@ -376,8 +376,8 @@ int compare_reports(struct comparison *c, const struct report *base, const struc
 			per_step(&rn, c->per_step_new);
 		}
 	}
-	sel.effective = metrics_find(&rb, "gpu.effective_utilization") &&
-			metrics_find(&rn, "gpu.effective_utilization");
+	sel.effective = metrics_find(&rb, MK_GPU_EFFECTIVE_UTILIZATION) &&
+			metrics_find(&rn, MK_GPU_EFFECTIVE_UTILIZATION);
 	sel.keep_base = calloc(rb.n + 1, 1);
 	sel.keep_new = calloc(rn.n + 1, 1);
 	c->added = calloc(rn.n + 1, sizeof(*c->added));

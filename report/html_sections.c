@@ -52,7 +52,7 @@ static void card_rank(struct page *p, const char *label, long i, const char *fie
 
 /*
  * Cards for a scalar of the catalogue: statistics over ranks, or the one
- * rank's value (its data-key the path's parts: "throughput.fps" is
+ * rank's value (its data-key the path's parts: MK_THROUGHPUT_FPS is
  * ["ranks",0,"throughput","fps"]).
  */
 static void card(struct page *p, const char *label, const char *metric)
@@ -100,13 +100,13 @@ void html_summary(struct page *p)
 	html_i64(p, "div class=\"value\"", "[\"ranks\"]", NULL, (int64_t)r->nr_ranks, UNIT_COUNT);
 	buf_adds(p->b, "</div>\n");
 	card(p, "span", "span_ns");
-	card(p, "frames per second", "throughput.fps");
-	card(p, "blocks per second", "throughput.bps");
+	card(p, "frames per second", MK_THROUGHPUT_FPS);
+	card(p, "blocks per second", MK_THROUGHPUT_BPS);
 	/* each labelled for what it divides by: the steps can be mostly idle when the span is not */
 	snprintf(label, sizeof(label), "%s busy, active span", dev);
-	card(p, label, "gpu.utilization");
+	card(p, label, MK_GPU_UTILIZATION);
 	snprintf(label, sizeof(label), "%s busy, steady steps", dev);
-	card(p, label, "gpu.step_utilization");
+	card(p, label, MK_GPU_STEP_UTILIZATION);
 	/* the slowest rank decides whether the run can stream */
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
@@ -120,7 +120,7 @@ void html_summary(struct page *p)
 		}
 	}
 	card_rank(p, "real-time factor", rtf_rank, "\"throughput\",\"realtime_factor\"", rtf,
-		  metric_unit_of("throughput.realtime_factor"),
+		  metric_unit_of(MK_THROUGHPUT_REALTIME_FACTOR),
 		  rtf_rank >= 0 ? "lowest rank; below 1 cannot stream"
 				: "needs --frames and --target-fps");
 	for (size_t i = 0; i < r->nr_ranks; i++) {
@@ -199,7 +199,7 @@ void html_suggestions(struct page *p)
 }
 
 /*
- * A cross-rank figure's key in words: "gpu.comm_wait_ns" is "gpu comm wait
+ * A cross-rank figure's key in words: MK_GPU_COMM_WAIT_NS is "gpu comm wait
  * (time)", a phase's "phase:PATH/denoise.total_ns" is "denoise: total time".
  */
 static void metric_label(const char *m, struct buf *out)

@@ -48,6 +48,33 @@ enum metric_dir {
 	DIR_HIGHER,		/* higher is better (utilization, throughput) */
 };
 
+/*
+ * The catalogue's keys that code outside its table names (a finding's
+ * metric, a summary column, a verdict's special case): each spelled once,
+ * here, so that renaming one is one edit and a misspelling does not compile.
+ */
+#define MK_GPU_UTILIZATION                 "gpu.utilization"
+#define MK_GPU_COMM_WAIT_NS                "gpu.comm_wait_ns"
+#define MK_GPU_COMM_NS                     "gpu.comm_ns"
+#define MK_STEPS_MEDIAN_NS                 "steps.median_ns"
+#define MK_GPU_EFFECTIVE_UTILIZATION       "gpu.effective_utilization"
+#define MK_THROUGHPUT_REALTIME_FACTOR      "throughput.realtime_factor"
+#define MK_THROUGHPUT_FPS                  "throughput.fps"
+#define MK_THROUGHPUT_BPS                  "throughput.bps"
+#define MK_GPU_STEP_UTILIZATION            "gpu.step_utilization"
+#define MK_COMM_WAIT_IMPOSED_NS            "comm.wait_imposed_ns"
+#define MK_STEPS_FIRST_RATIO               "steps.first_ratio"
+#define MK_STEPS_COUNT                     "steps.count"
+#define MK_PERF_ROOF_SHARE                 "perf.roof_share"
+#define MK_KERNELS_ATTENTION_SHARE         "kernels.attention.share"
+#define MK_GPU_MEMORY_SHARE                "gpu.memory_share"
+#define MK_GPU_MEMORY_NS                   "gpu.memory_ns"
+#define MK_GPU_KERNEL_MEDIAN_NS            "gpu.kernel_median_ns"
+#define MK_GPU_COMM_SHARE                  "gpu.comm_share"
+#define MK_GPU_COMM_COMPUTE_OVERLAP        "gpu.comm_compute_overlap"
+#define MK_GPU_BUSY_NS                     "gpu.busy_ns"
+#define MK_CPU_OPS_SYNC_SHARE              "cpu_ops.sync_share"
+
 /* Where a metric goes (flags). */
 #define MF_CROSS	1u	/* a cross_rank statistic, in table order */
 #define MF_COMPARE	2u	/* vcompare compares it */

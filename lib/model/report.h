@@ -384,7 +384,7 @@ struct report_rank {
 
 /* Statistics of one scalar over the ranks that have it. */
 struct report_stat {
-	const char *metric;		/* "span_ns", "gpu.utilization", "phase:PATH.total_ns" */
+	const char *metric;		/* "span_ns", a gpu.* key, "phase:PATH.total_ns" */
 	int64_t count;			/* ranks with a value */
 	double min, max, avg, median, stddev;
 	int64_t min_rank, max_rank;	/* the first rank holding min / max */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metric.h"
 #include "sat.h"
 #include "sort.h"
 
@@ -335,7 +336,7 @@ static int find_stragglers(struct report *rep, const struct acc *acc)
 		sg = &out[rep->nr_stragglers++];
 		memset(sg, 0, sizeof(*sg));
 		sg->rank = rk->rank;
-		sg->metric = "comm.wait_imposed_ns";
+		sg->metric = MK_COMM_WAIT_IMPOSED_NS;
 		sg->value = (double)a->imposed;
 		sg->median = (double)med_imposed;
 		sg->excess = others > 0 ? (double)a->imposed / others - 1 : NAN;

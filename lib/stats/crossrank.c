@@ -343,7 +343,7 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 	struct keyed *pe = NULL, *me = NULL;
 	const char **names = NULL;
 	struct report_stat *out;
-	const struct metric_def *ma, *mb = metric_find("gpu.comm_ns");
+	const struct metric_def *ma, *mb = metric_find(MK_GPU_COMM_NS);
 	const struct report_stat *sa;
 	size_t nr_fixed = 0;
 	int rc = -1, oom_p, oom_m;
@@ -415,7 +415,7 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 	rep->nr_cross_rank = nr_out;
 
 	/* rule (a): steps where any rank has them, else the span */
-	ma = metric_find("steps.median_ns");
+	ma = metric_find(MK_STEPS_MEDIAN_NS);
 	sa = find_stat(out, nr_out, ma->path);
 	if (!sa) {
 		ma = metric_find("span_ns");

@@ -359,7 +359,7 @@ static int eval_low_util(const struct report_rank *r, const double *t, struct ar
 		return QUIET;
 	f->sev = util < t[1] ? SEV_HIGH : SEV_MEDIUM;
 	if (eff)
-		f->metric = "gpu.effective_utilization";
+		f->metric = MK_GPU_EFFECTIVE_UTILIZATION;
 	f->value = util;
 	f->threshold = f->sev == SEV_HIGH ? t[1] : t[0];
 	f->impact_ns = (double)g->idle_ns;
@@ -789,15 +789,15 @@ static void msg_comm_wait(struct text *t, const struct finding *f)
 /* How a metric of the straggler table reads in a sentence. */
 static const char *metric_words(const char *m)
 {
-	if (strcmp(m, "steps.median_ns") == 0)
+	if (strcmp(m, MK_STEPS_MEDIAN_NS) == 0)
 		return "median step";
 	if (strcmp(m, "span_ns") == 0)
 		return "trace span";
-	if (strcmp(m, "gpu.comm_ns") == 0)
+	if (strcmp(m, MK_GPU_COMM_NS) == 0)
 		return "communication time";
-	if (strcmp(m, "comm.wait_imposed_ns") == 0)
+	if (strcmp(m, MK_COMM_WAIT_IMPOSED_NS) == 0)
 		return "wait imposed on the others";
-	if (strcmp(m, "gpu.comm_wait_ns") == 0)
+	if (strcmp(m, MK_GPU_COMM_WAIT_NS) == 0)
 		return "wait inside collectives";
 	return "figure (see the evidence)";	/* no raw key in prose */
 }
@@ -1348,14 +1348,14 @@ struct rule {
 static const struct rule rules[] = {
 	{ "incomplete-ranks", NULL, SEV_HIGH, 0, { { NULL, 0, NULL, NULL } }, NULL,
 	  msg_incomplete },
-	{ "low-gpu-utilization", "gpu.utilization", SEV_MEDIUM, 1,
+	{ "low-gpu-utilization", MK_GPU_UTILIZATION, SEV_MEDIUM, 1,
 	  { { "utilization", 0.6, "fraction",
 	      "GPU busy / active span is below this (medium); where collectives matched, the "
 	      "effective utilization (busy less waiting), so a rank spinning in a collective for "
 	      "a late rank does not pass for a busy one" },
 	    { "utilization_high", 0.4, "fraction", "... below this (high)" } },
 	  eval_low_util, msg_low_util },
-	{ "launch-bound", "gpu.kernel_median_ns", SEV_HIGH, 1,
+	{ "launch-bound", MK_GPU_KERNEL_MEDIAN_NS, SEV_HIGH, 1,
 	  { { "kernel_us", 20, "us",
 	      "the median kernel (over every kernel, `gpu.kernel_median_ns`) is shorter than "
 	      "this many us ..." },
@@ -1378,7 +1378,7 @@ static const struct rule rules[] = {
 	  eval_idle_##l, msg_idle },
 	IDLE_CAUSES_FOUND(IDLE_RULE)
 #undef IDLE_RULE
-	{ "comm-heavy-low-overlap", "gpu.comm_share", SEV_HIGH, 0,
+	{ "comm-heavy-low-overlap", MK_GPU_COMM_SHARE, SEV_HIGH, 0,
 	  { { "comm_share", 0.2, "fraction",
 	      "communication is above this share of GPU busy time (where collectives matched, "
 	      "the transfer over busy time less waiting: waiting is the stragglers' doing) ..." },
@@ -1403,19 +1403,19 @@ static const struct rule rules[] = {
 	      "in a diffusion pipeline, a phase named `*text_encod*`, `*encode_prompt*` or "
 	      "`*pre_denoising*` takes more than this share" } },
 	  eval_text, msg_text },
-	{ "attention-dominant", "kernels.attention.share", SEV_MEDIUM, 0,
+	{ "attention-dominant", MK_KERNELS_ATTENTION_SHARE, SEV_MEDIUM, 0,
 	  { { "attention_share", 0.5, "fraction",
 	      "attention kernels take more than this share of kernel time" } },
 	  eval_attention, msg_attention },
-	{ "many-denoising-steps", "steps.count", SEV_MEDIUM, 0,
+	{ "many-denoising-steps", MK_STEPS_COUNT, SEV_MEDIUM, 0,
 	  { { "steps", 30, "steps",
 	      "in a diffusion pipeline, there are more denoising steps than this" } },
 	  eval_steps, msg_steps },
-	{ "memcpy-heavy", "gpu.memory_share", SEV_MEDIUM, 0,
+	{ "memcpy-heavy", MK_GPU_MEMORY_SHARE, SEV_MEDIUM, 0,
 	  { { "memcpy_share", 0.1, "fraction",
 	      "memcpy/memset time is above this share of GPU busy time" } },
 	  eval_memcpy, msg_memcpy },
-	{ "host-sync", "cpu_ops.sync_share", SEV_MEDIUM, 0,
+	{ "host-sync", MK_CPU_OPS_SYNC_SHARE, SEV_MEDIUM, 0,
 	  { { "sync_share", 0.05, "fraction",
 	      "synchronising calls (`aten::item`, `aten::_local_scalar_dense`, or the "
 	      "runtime calls of `gpu.host_sync_ns`, whichever is larger) hold the CPU for "
@@ -1425,19 +1425,19 @@ static const struct rule rules[] = {
 	  { { "memory_share", 0.9, "fraction",
 	      "peak reserved memory is above this share of the device's capacity" } },
 	  eval_memory, msg_memory },
-	{ "slow-first-step", "steps.first_ratio", SEV_LOW, 0,
+	{ "slow-first-step", MK_STEPS_FIRST_RATIO, SEV_LOW, 0,
 	  { { "first_step_ratio", 1.5, "ratio",
 	      "the first step is longer than this times the median of the others (medium "
 	      "above twice this; a last step cut off by the end of the trace is left out)" } },
 	  eval_first_step, msg_first_step },
-	{ "below-roof", "perf.roof_share", SEV_MEDIUM, 1,
+	{ "below-roof", MK_PERF_ROOF_SHARE, SEV_MEDIUM, 1,
 	  { { "roof_family_share", 0.2, "fraction",
 	      "with shapes (doc/perf-model.md), GEMM, attention or convolution operators take "
 	      "more than this share of kernel time ..." },
 	    { "roof_share", 0.3, "fraction",
 	      "... and reach, weighted by time, less than this share of their roofline" } },
 	  eval_roof, msg_roof },
-	{ "below-target-fps", "throughput.realtime_factor", SEV_HIGH, 1,
+	{ "below-target-fps", MK_THROUGHPUT_REALTIME_FACTOR, SEV_HIGH, 1,
 	  { { "realtime_factor", 1, "ratio",
 	      "with `--target-fps`, the real-time factor is below this" } },
 	  eval_fps, msg_fps },
