@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "jsonw.h"
+#include "report_json.h"
 #include "metric.h"
 #include "report_perf.h"
 #include "sat.h"
@@ -189,36 +190,9 @@ int report_samples_of(struct report_samples *s, struct arena *a, const int64_t *
 	return 0;
 }
 
-static void num(struct jsonw *w, const char *key, double v)
-{
-	jsonw_key(w, key);
-	jsonw_double(w, v);
-}
 
-static void i64(struct jsonw *w, const char *key, int64_t v)
-{
-	jsonw_key(w, key);
-	jsonw_int(w, v);
-}
 
-/* An integer, or null when has is 0. */
-static void i64_or_null(struct jsonw *w, const char *key, int has, int64_t v)
-{
-	jsonw_key(w, key);
-	if (has)
-		jsonw_int(w, v);
-	else
-		jsonw_null(w);
-}
 
-static void str_or_null(struct jsonw *w, const char *key, const char *s)
-{
-	jsonw_key(w, key);
-	if (s)
-		jsonw_str(w, s);
-	else
-		jsonw_null(w);
-}
 
 /* count, total, avg, median, min, max, stddev under the contract's names */
 static void dist(struct jsonw *w, const struct report_dist *d, int with_total)

@@ -7,6 +7,8 @@
 
 #include <math.h>
 
+#include "report_json.h"
+
 const char *report_perf_family_name(size_t i)
 {
 	static const char *const names[REPORT_PERF_FAMILIES] = { "gemm", "attention", "conv" };
@@ -14,26 +16,8 @@ const char *report_perf_family_name(size_t i)
 	return i < REPORT_PERF_FAMILIES ? names[i] : NULL;
 }
 
-static void num(struct jsonw *w, const char *key, double v)
-{
-	jsonw_key(w, key);
-	jsonw_double(w, v);
-}
 
-static void i64(struct jsonw *w, const char *key, int64_t v)
-{
-	jsonw_key(w, key);
-	jsonw_int(w, v);
-}
 
-static void str_or_null(struct jsonw *w, const char *key, const char *s)
-{
-	jsonw_key(w, key);
-	if (s)
-		jsonw_str(w, s);
-	else
-		jsonw_null(w);
-}
 
 static void row_json(struct jsonw *w, const struct report_op_perf *r)
 {

@@ -1,0 +1,44 @@
+/*
+ * report_json: the keyed value writers of the report's JSON, shared by the
+ * writer's files (report.c, report_perf.c) so that a key and its value are
+ * one call and null is written one way.  Private to lib/model.
+ */
+#ifndef VT_REPORT_JSON_H
+#define VT_REPORT_JSON_H
+
+#include <stdint.h>
+
+#include "jsonw.h"
+
+static inline void num(struct jsonw *w, const char *key, double v)
+{
+	jsonw_key(w, key);
+	jsonw_double(w, v);	/* not finite: null */
+}
+
+static inline void i64(struct jsonw *w, const char *key, int64_t v)
+{
+	jsonw_key(w, key);
+	jsonw_int(w, v);
+}
+
+/* An integer, or null when has is 0. */
+static inline void i64_or_null(struct jsonw *w, const char *key, int has, int64_t v)
+{
+	jsonw_key(w, key);
+	if (has)
+		jsonw_int(w, v);
+	else
+		jsonw_null(w);
+}
+
+static inline void str_or_null(struct jsonw *w, const char *key, const char *s)
+{
+	jsonw_key(w, key);
+	if (s)
+		jsonw_str(w, s);
+	else
+		jsonw_null(w);
+}
+
+#endif
