@@ -58,17 +58,21 @@ void cpuops_release(struct cpuops *c)
 	buf_release(&c->when_flops);
 }
 
+/* k[0..n) is s[0..n); s may be NULL when n is 0 (an arg the trace lacks). */
+static int same(const char *k, const char *s, size_t n)
+{
+	return n == 0 || memcmp(k, s, n) == 0;
+}
+
 /* Whether cache entry e holds the key of name[0..n) and shapes sh. */
 static int cached_key(const struct cpuops *c, const struct shape_cache *e, const char *name,
 		      size_t n, const struct event_shapes *sh)
 {
 	const char *k = strtab_str(&c->shapes, e->id);
 
-	return memcmp(k, name, n) == 0 && k[n] == OPSPERF_SEP &&
-	       memcmp(k += n + 1, sh->dims, sh->nr_dims) == 0 && k[sh->nr_dims] == OPSPERF_SEP &&
-	       memcmp(k += sh->nr_dims + 1, sh->types, sh->nr_types) == 0 &&
-	       k[sh->nr_types] == OPSPERF_SEP &&
-	       memcmp(k + sh->nr_types + 1, sh->concrete, sh->nr_concrete) == 0;
+	return same(k, name, n) && k[n] == OPSPERF_SEP && same(k += n + 1, sh->dims, sh->nr_dims) &&
+	       k[sh->nr_dims] == OPSPERF_SEP && same(k += sh->nr_dims + 1, sh->types, sh->nr_types) &&
+	       k[sh->nr_types] == OPSPERF_SEP && same(k + sh->nr_types + 1, sh->concrete, sh->nr_concrete);
 }
 
 /*
