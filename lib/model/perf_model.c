@@ -472,16 +472,11 @@ static int f_sdpa_flash_bwd(const struct pm_shapes *s, struct perf_call *c)
 	return attention(s, &at, c);
 }
 
-/* efficient: (query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, scale) */
+/*
+ * efficient and cudnn, whose arguments lie alike: (query, key, value,
+ * attn_bias, compute_log_sumexp, dropout_p, is_causal, ...)
+ */
 static int f_sdpa_efficient(const struct pm_shapes *s, struct perf_call *c)
-{
-	static const struct attn at = { 0, 1, 2, 1, 6, 0 };
-
-	return attention(s, &at, c);
-}
-
-/* cudnn: (query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, ...) */
-static int f_sdpa_cudnn(const struct pm_shapes *s, struct perf_call *c)
 {
 	static const struct attn at = { 0, 1, 2, 1, 6, 0 };
 
@@ -703,7 +698,7 @@ static const struct perf_entry {
 	  f_sdpa_flash_bwd },
 	{ "aten::_scaled_dot_product_efficient_attention", NAME_IS, "attention",
 	  f_sdpa_efficient },
-	{ "aten::_scaled_dot_product_cudnn_attention", NAME_IS, "attention", f_sdpa_cudnn },
+	{ "aten::_scaled_dot_product_cudnn_attention", NAME_IS, "attention", f_sdpa_efficient },
 	/*
 	 * Not aten::_flash_attention_forward: the SDPA operator above it is
 	 * the one reported (the innermost modelled operator gets the row).
