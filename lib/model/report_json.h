@@ -6,6 +6,7 @@
 #ifndef VT_REPORT_JSON_H
 #define VT_REPORT_JSON_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "jsonw.h"
@@ -30,6 +31,16 @@ static inline void i64_or_null(struct jsonw *w, const char *key, int has, int64_
 		jsonw_int(w, v);
 	else
 		jsonw_null(w);
+}
+
+/* An array of n numbers under key, one a line as the writer indents. */
+static inline void num_array(struct jsonw *w, const char *key, const double *v, size_t n)
+{
+	jsonw_key(w, key);
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_double(w, v[i]);
+	jsonw_arr_end(w);
 }
 
 static inline void str_or_null(struct jsonw *w, const char *key, const char *s)

@@ -69,17 +69,9 @@ void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact
 	i64(w, "window_ns", p->window_ns);
 	num(w, "tflops", p->tflops);
 	num(w, "mfu", p->mfu);
-	jsonw_key(w, "step_flops");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < p->nr_steps; i++)
-		jsonw_double(w, p->step_flops[i]);
-	jsonw_arr_end(w);
+	num_array(w, "step_flops", p->step_flops, p->nr_steps);
 	/* per step of steps.durations_ns, as for the window: FLOPs / wall time / peak */
-	jsonw_key(w, "step_mfu");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; p->step_mfu && i < p->nr_steps; i++)
-		jsonw_double(w, p->step_mfu[i]);
-	jsonw_arr_end(w);
+	num_array(w, "step_mfu", p->step_mfu, p->step_mfu ? p->nr_steps : 0);
 	jsonw_key(w, "phases");
 	jsonw_arr_begin(w);
 	for (size_t i = 0; i < p->nr_phases; i++) {
@@ -96,16 +88,9 @@ void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact
 	}
 	jsonw_arr_end(w);
 	/* per throughput.generations: FLOPs over its wall time */
-	jsonw_key(w, "generation_flops");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < p->nr_generations; i++)
-		jsonw_double(w, p->generation_flops[i]);
-	jsonw_arr_end(w);
-	jsonw_key(w, "generation_mfu");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; p->generation_mfu && i < p->nr_generations; i++)
-		jsonw_double(w, p->generation_mfu[i]);
-	jsonw_arr_end(w);
+	num_array(w, "generation_flops", p->generation_flops, p->nr_generations);
+	num_array(w, "generation_mfu", p->generation_mfu,
+		  p->generation_mfu ? p->nr_generations : 0);
 	jsonw_key(w, "families");
 	jsonw_obj_begin(w);
 	for (size_t i = 0; i < REPORT_PERF_FAMILIES; i++) {
