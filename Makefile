@@ -73,19 +73,19 @@ LIB_SRC := $(sort $(wildcard $(addsuffix /*.c,$(addprefix lib/,$(LIB_TIERS)))))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB_A := $(BUILD)/libvt.a
 
-# Programs and the libraries between them and lib/: librender (report/:
-# HTML, charts, CSV), libanalyze (analyzer/ without its main, so that
-# vcompare analyses traces exactly as vanalyze does) and libcompare
-# (compare/ without its main, for the unit tests).
+# Programs and the libraries between them and lib/: librender (render/:
+# everything people read: the three terminal summaries, HTML, charts, CSV,
+# and the one output dispatch) and libanalyze (analyzer/ without its main,
+# so that vcompare analyses traces exactly as vanalyze does).  vcompare's
+# comparison and vaggregate's merge are computations over reports, in
+# lib/stats.
 PROGS := $(BUILD)/vanalyze $(if $(wildcard aggregate/*.c),$(BUILD)/vaggregate) \
 	 $(if $(wildcard compare/*.c),$(BUILD)/vcompare)
-RENDER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard report/*.c)))
+RENDER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard render/*.c)))
 RENDER_A := $(BUILD)/librender.a
 ANALYZE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(filter-out analyzer/main.c,$(wildcard analyzer/*.c))))
 ANALYZE_A := $(BUILD)/libanalyze.a
 AGGREGATE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard aggregate/*.c)))
-COMPARE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(filter-out compare/main.c,$(wildcard compare/*.c))))
-COMPARE_A := $(BUILD)/libcompare.a
 TOOLS := $(BUILD)/gentrace $(BUILD)/inflate_only
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -111,15 +111,15 @@ $(shell mkdir -p $(BUILD) && echo '$(ALL_CFLAGS)' | cmp -s - $(FLAGS_STAMP) || \
 	echo '$(ALL_CFLAGS)' >$(FLAGS_STAMP))
 
 # Scoped headers: each part sees lib/ and its own folder; the programs
-# also see report/ (librender's interface) and vcompare sees analyzer/include/
+# also see render/ (librender's interface) and vcompare sees analyzer/include/
 # (libanalyze's interface), never another program's private headers.  Unit
 # tests see every module they test.
 $(BUILD)/%.o: INC = $(LIB_INC)
-$(BUILD)/report/%.o: INC = $(LIB_INC) -Ireport
-$(BUILD)/analyzer/%.o: INC = $(LIB_INC) -Ianalyzer -Ianalyzer/include -Ireport
-$(BUILD)/aggregate/%.o: INC = $(LIB_INC) -Iaggregate -Ireport
-$(BUILD)/compare/%.o: INC = $(LIB_INC) -Icompare -Ianalyzer/include -Ireport
-$(BUILD)/tests/unit/%.o: INC = $(LIB_INC) -Ianalyzer -Ianalyzer/include -Icompare -Ireport \
+$(BUILD)/render/%.o: INC = $(LIB_INC) -Irender
+$(BUILD)/analyzer/%.o: INC = $(LIB_INC) -Ianalyzer -Ianalyzer/include -Irender
+$(BUILD)/aggregate/%.o: INC = $(LIB_INC) -Iaggregate -Irender
+$(BUILD)/compare/%.o: INC = $(LIB_INC) -Ianalyzer/include -Irender
+$(BUILD)/tests/unit/%.o: INC = $(LIB_INC) -Ianalyzer -Ianalyzer/include -Irender \
 	-Itests/unit
 
 # One short line per step, as Linux and git do; V=1 shows the commands.
@@ -138,17 +138,16 @@ $(BUILD)/%.a:
 $(LIB_A): $(LIB_OBJ)
 $(RENDER_A): $(RENDER_OBJ)
 $(ANALYZE_A): $(ANALYZE_OBJ)
-$(COMPARE_A): $(COMPARE_OBJ)
 
 $(BUILD)/vanalyze: $(BUILD)/analyzer/main.o $(ANALYZE_A) $(RENDER_A) $(LIB_A)
 $(BUILD)/vaggregate: $(AGGREGATE_OBJ) $(RENDER_A) $(LIB_A)
-$(BUILD)/vcompare: $(BUILD)/compare/main.o $(COMPARE_A) $(ANALYZE_A) $(RENDER_A) $(LIB_A)
+$(BUILD)/vcompare: $(BUILD)/compare/main.o $(ANALYZE_A) $(RENDER_A) $(LIB_A)
 $(BUILD)/gentrace: $(BUILD)/testdata/gentrace.o $(LIB_A)
 $(BUILD)/inflate_only: $(BUILD)/bench/inflate_only.o $(LIB_A)
 $(PROGS) $(TOOLS):
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(COMPARE_A) $(ANALYZE_A) $(RENDER_A) $(LIB_A)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(ANALYZE_A) $(RENDER_A) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 

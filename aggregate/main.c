@@ -3,11 +3,11 @@
  *
  * The reduce step of a map/reduce over a cluster: vanalyze writes one
  * report per rank file wherever the ranks ran, and vaggregate reads them
- * back (lib/model/report_read.c), merges their ranks (merge.c), and computes
- * cross-rank statistics, stragglers and suggestions with the code vanalyze
- * runs on multi-rank input (lib/stats/crossrank.c, lib/stats/suggest.c), so one
- * vanalyze over every trace and vanalyze per trace followed by vaggregate
- * agree.  main() parses options, gathers the inputs, and picks the exit
+ * back (lib/model/report_read.c), merges their ranks (lib/stats/merge.c),
+ * and computes cross-rank statistics, stragglers and suggestions with the
+ * code vanalyze runs on multi-rank input (lib/stats/crossrank.c,
+ * lib/stats/suggest.c), so one vanalyze over every trace and vanalyze per
+ * trace followed by vaggregate agree.  main() parses options, gathers the inputs, and picks the exit
  * code; it analyses nothing.
  */
 #include <getopt.h>
@@ -34,7 +34,7 @@
 #include "report.h"
 #include "suggest.h"
 #include "term.h"
-#include "summary.h"
+#include "term_vaggregate.h"
 
 static const char usage[] =
 	"usage: vaggregate [options] --reports_dir DIR\n"
@@ -374,7 +374,7 @@ int main(int argc, char **argv)
 	}
 	run_info_warn(&rep);
 	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html))
-		summary_print(stdout, &rep, &st, o.details);
+		term_vaggregate(stdout, &rep, &st, o.details);
 	if (write_outputs(&rep, &o, st.bytes) != EXIT_OK)
 		status = EXIT_FAIL;
 	if (st.skipped)

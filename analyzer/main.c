@@ -21,7 +21,7 @@
 #include "run.h"
 #include "suggest.h"
 #include "term.h"
-#include "summary.h"
+#include "term_vanalyze.h"
 
 static const char usage[] =
 	"usage: vanalyze [options] TRACE|DIR...\n"
@@ -203,7 +203,7 @@ int main(int argc, char **argv)
 	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html)) {
 		struct summary_opts so = { (size_t)o.top, o.ranks, o.all, o.details, o.sort };
 
-		summary_print(stdout, &rep, &so);
+		term_vanalyze(stdout, &rep, &so);
 	}
 	if (o.cli.json) {
 		struct buf out;

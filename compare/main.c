@@ -19,7 +19,7 @@
 #include "log.h"
 #include "options.h"
 #include "outfile.h"
-#include "output.h"
+#include "comparison.h"
 #include "report_read.h"
 #include "run_info.h"
 #include "run.h"

@@ -100,7 +100,7 @@ class Page(HTMLParser):
             self.text.append(data)
 
 
-TEXT_MAX = 16384    # report/html.h HTML_TEXT_MAX: bytes of a name the page shows
+TEXT_MAX = 16384    # render/html.h HTML_TEXT_MAX: bytes of a name the page shows
 
 
 def shown(name):

@@ -1,5 +1,5 @@
 /*
- * test_esc: unit tests for report/esc.c, trace strings made safe for HTML
+ * test_esc: unit tests for render/esc.c, trace strings made safe for HTML
  * and for CSV fields.
  *
  * esc.h: the output is valid UTF-8; an invalid sequence (a stray

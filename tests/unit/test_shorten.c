@@ -1,5 +1,5 @@
 /*
- * test_shorten: unit tests for report/shorten.c, long names cut in the
+ * test_shorten: unit tests for render/shorten.c, long names cut in the
  * middle for the terminal and the HTML page.
  *
  * shorten.h: a name that fits is unchanged; one that does not is at most

@@ -1,5 +1,5 @@
 /*
- * metrics: what vcompare compares, taken from a report.
+ * compare_metrics: what vcompare compares, taken from a report.
  *
  * Each rank gives a list of named scalars with a direction and, where the
  * report keeps instance durations, samples for the significance test: the
@@ -19,8 +19,8 @@
  * The run's value of a metric is its worst rank's (a run is as slow as its
  * slowest rank), and its samples are those of every rank together.
  */
-#ifndef VT_METRICS_H
-#define VT_METRICS_H
+#ifndef VT_COMPARE_METRICS_H
+#define VT_COMPARE_METRICS_H
 
 #include <stddef.h>
 #include <stdint.h>

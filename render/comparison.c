@@ -1,12 +1,12 @@
 /*
- * output: see output.h.
+ * comparison: see comparison.h.
  *
  * Values are shown by the catalogue's formatter in their unit (metric_fmt());
  * the JSON keeps the raw numbers.
  * Trace strings (kernel and phase names inside metric names) are escaped
  * for markdown and JSON; the terminal gets them through tsafe.h.
  */
-#include "output.h"
+#include "comparison.h"
 
 #include <math.h>
 #include <stdlib.h>

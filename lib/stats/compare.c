@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "grow.h"
-#include "metrics.h"
+#include "compare_metrics.h"
 
 struct rows {
 	struct row *v;

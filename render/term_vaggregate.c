@@ -1,5 +1,5 @@
 /* summary: see summary.h. */
-#include "summary.h"
+#include "term_vaggregate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +135,7 @@ static void stragglers_grouped(FILE *f, const struct report *rep, const char *bo
 	free(nums);
 }
 
-void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st, int details)
+void term_vaggregate(FILE *f, const struct report *rep, const struct merge_stats *st, int details)
 {
 	int color = term_use_color(f);
 	const char *bold = color ? "\033[1m" : "", *off = color ? "\033[0m" : "";

@@ -1,5 +1,5 @@
 /* metrics: see metrics.h. */
-#include "metrics.h"
+#include "compare_metrics.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * html: the pieces render_html() builds its page from (internal to report/).
+ * html: the pieces render_html() builds its page from (internal to render/).
  *
  * A page is built into one struct buf.  A chart is a marker in that text
  * ("\x01N\x02", bytes no escaped trace string can hold) plus commands in the

@@ -14,8 +14,8 @@
  * rank number with different sources is two traces claiming one rank: both
  * are kept, each with a warning, as vanalyze does.
  */
-#ifndef VT_AGG_MERGE_H
-#define VT_AGG_MERGE_H
+#ifndef VT_MERGE_H
+#define VT_MERGE_H
 
 #include <stddef.h>
 

@@ -6,8 +6,8 @@
  * consecutive numbers become one range, and past RANGES_SHOWN ranges the
  * text ends with how many more ranges and ranks there are.
  */
-#ifndef VT_AGG_RANGES_H
-#define VT_AGG_RANGES_H
+#ifndef VT_RANGES_H
+#define VT_RANGES_H
 
 #include <stdint.h>
 

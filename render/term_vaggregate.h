@@ -1,5 +1,5 @@
 /*
- * summary: vaggregate's terminal summary of a merged report.
+ * term_vaggregate: vaggregate's terminal summary of a merged report.
  *
  * What was read (reports, ranks, what was skipped), then one row per
  * cross-rank metric: min and max with the ranks holding them, avg, median
@@ -14,8 +14,8 @@
  * SUMMARY_WORST worst in full.  Findings are one per rule already, their
  * rank groups cut short by suggest.c.
  */
-#ifndef VT_AGG_SUMMARY_H
-#define VT_AGG_SUMMARY_H
+#ifndef VT_TERM_VAGGREGATE_H
+#define VT_TERM_VAGGREGATE_H
 
 #include <stdio.h>
 
@@ -27,6 +27,6 @@
 #define SUMMARY_MAX_LIST 16
 #define SUMMARY_WORST 3
 
-void summary_print(FILE *f, const struct report *rep, const struct merge_stats *st, int details);
+void term_vaggregate(FILE *f, const struct report *rep, const struct merge_stats *st, int details);
 
 #endif

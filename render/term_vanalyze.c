@@ -1,12 +1,12 @@
 /*
- * summary: see summary.h.  The run first (a table of ranks, the phases,
- * kernels and operators summed over them, the stragglers and the first
- * findings), so that eight ranks fit one screen; --ranks adds each rank's
- * own figures.  Trace warnings went to stderr as they were found: they are
+ * term_vanalyze: see term_vanalyze.h.  The run first (a table of ranks,
+ * the phases, kernels and operators summed over them, the stragglers and
+ * the first findings), so that eight ranks fit one screen; --ranks adds
+ * each rank's own figures.  Trace warnings went to stderr as they were found: they are
  * counted here, not printed again.
  */
-#include "summary.h"
-#include "summary_perf.h"
+#include "term_vanalyze.h"
+#include "term_perf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -917,7 +917,7 @@ static void cross_rank_lines(const struct out *o, const struct report *rep)
 	}
 }
 
-void summary_print(FILE *f, const struct report *rep, const struct summary_opts *so)
+void term_vanalyze(FILE *f, const struct report *rep, const struct summary_opts *so)
 {
 	int color = term_use_color(f);
 	struct out o = { f, term_width(f), color ? "\033[1m" : "", color ? "\033[0m" : "" };
@@ -933,7 +933,7 @@ void summary_print(FILE *f, const struct report *rep, const struct summary_opts 
 	phase_table(&o, rep, so->all);
 	kernel_table(&o, rep, so->top, so->sort);
 	op_table(&o, rep, so->top, so->sort);
-	summary_perf(f, rep, so->top, o.width, o.bold, o.off);
+	term_perf(f, rep, so->top, o.width, o.bold, o.off);
 	term_stragglers(f, rep, o.bold, o.off);
 	term_suggestions(f, rep, o.bold, o.off, so->details || so->ranks);
 }

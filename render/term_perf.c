@@ -1,11 +1,11 @@
 /*
- * summary_perf: see summary_perf.h.  Rows of several ranks with the same
+ * term_perf: see term_perf.h.  Rows of several ranks with the same
  * operator and shape are one line: their device time adds up, and their
  * TFLOP/s is the median of the ranks' medians (a median of calls does not
  * merge).  The peak shown is the first rank's: ranks of one run share a
  * device model.
  */
-#include "summary_perf.h"
+#include "term_perf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -91,7 +91,7 @@ static void title(FILE *f, const struct report *rep, int width, const char *bold
 	buf_release(&l);
 }
 
-void summary_perf(FILE *f, const struct report *rep, size_t top, int width, const char *bold,
+void term_perf(FILE *f, const struct report *rep, size_t top, int width, const char *bold,
 		  const char *off)
 {
 	size_t nr = 0, n = 0, shapes = 0, device = 0;

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics.h"
+#include "compare_metrics.h"
 
 /*
  * V_WAITING: utilization that rose only because communication grew as much

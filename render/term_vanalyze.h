@@ -1,9 +1,10 @@
 /*
- * summary: the terminal summary of a report: the run, then with --ranks each rank.
- * Colour only when the stream is a terminal and NO_COLOR is unset.
+ * term_vanalyze: vanalyze's terminal summary of a report: the run, then
+ * with --ranks each rank.  Colour only when the stream is a terminal and
+ * NO_COLOR is unset.
  */
-#ifndef VT_SUMMARY_H
-#define VT_SUMMARY_H
+#ifndef VT_TERM_VANALYZE_H
+#define VT_TERM_VANALYZE_H
 
 #include <stdio.h>
 
@@ -18,6 +19,6 @@ struct summary_opts {
 };
 
 /* Lines fit term_width(f). */
-void summary_print(FILE *f, const struct report *rep, const struct summary_opts *o);
+void term_vanalyze(FILE *f, const struct report *rep, const struct summary_opts *o);
 
 #endif

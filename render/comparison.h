@@ -1,9 +1,9 @@
 /*
- * output: a comparison as a terminal table, as markdown (for CI job
+ * comparison: a comparison as a terminal table, as markdown (for CI job
  * summaries and pull-request comments), or as JSON (for dashboards).
  */
-#ifndef VT_OUTPUT_H
-#define VT_OUTPUT_H
+#ifndef VT_COMPARISON_H
+#define VT_COMPARISON_H
 
 #include <stdio.h>
 
