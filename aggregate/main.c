@@ -26,7 +26,6 @@
 #include "grow.h"
 #include "log.h"
 #include "merge.h"
-#include "outfile.h"
 #include "report_read.h"
 #include "run_info.h"
 #include "runs.h"
@@ -267,45 +266,6 @@ static int is_output(const char *path, const struct outputs *out)
 	return 0;
 }
 
-static int write_outputs(const struct report *rep, const struct opts *o, size_t bytes_in)
-{
-	struct render_opts ro = { .title = o->cli.title, .no_charts = o->cli.no_charts,
-				  .quiet = o->cli.quiet };
-	struct err e;
-	int status = EXIT_OK;
-
-	if (o->cli.json) {
-		struct buf out;
-
-		/*
-		 * The merged report is about as long as the reports it was made
-		 * of: reserving that at once saves the copies of doubling (a
-		 * quarter of a gigabyte for 4,096 ranks) and their page faults.
-		 */
-		buf_init(&out);
-		if (!rep->compact)
-			buf_reserve(&out, bytes_in + bytes_in / 16);
-		report_to_json(rep, &out);
-		if (!buf_ok(&out)) {
-			log_msg("out of memory writing the report");
-			status = EXIT_FAIL;
-		} else if (outfile_write(o->cli.json, out.data, out.len, &e)) {
-			log_error(NULL, &e);
-			status = EXIT_FAIL;
-		}
-		buf_release(&out);
-	}
-	if (o->cli.html && render_html(rep, o->cli.html, &ro, &e)) {
-		log_error(NULL, &e);
-		status = EXIT_FAIL;
-	}
-	if (o->cli.out && render_out(rep, o->cli.out, &ro, &e)) {
-		log_error(NULL, &e);
-		status = EXIT_FAIL;
-	}
-	return status;
-}
-
 int main(int argc, char **argv)
 {
 	struct find_list files;
@@ -373,9 +333,14 @@ int main(int argc, char **argv)
 		status = EXIT_FAIL;
 	}
 	run_info_warn(&rep);
-	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html))
+	if (cli_summary_on_stdout(&o.cli))
 		term_vaggregate(stdout, &rep, &st, o.details);
-	if (write_outputs(&rep, &o, st.bytes) != EXIT_OK)
+	/*
+	 * A full merged report is about as long as the reports it was made of:
+	 * reserving that at once saves the copies of doubling (a quarter of a
+	 * gigabyte for 4,096 ranks) and their page faults.
+	 */
+	if (render_outputs(&rep, &o.cli, rep.compact ? 0 : st.bytes))
 		status = EXIT_FAIL;
 	if (st.skipped)
 		log_msg("%zu of %zu files skipped (lines above); the other reports were merged",

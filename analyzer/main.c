@@ -11,11 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "cli.h"
 #include "log.h"
 #include "options.h"
-#include "outfile.h"
 #include "render.h"
 #include "report.h"
 #include "run.h"
@@ -145,24 +143,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return -1;
 }
 
-/* --html and --out; the renderer warns itself when gnuplot is missing. */
-static int write_rendered(const struct report *rep, const struct cli *o)
-{
-	struct render_opts ro = { .title = o->title, .no_charts = o->no_charts, .quiet = o->quiet };
-	struct err e;
-	int rc = 0;
-
-	if (o->html && render_html(rep, o->html, &ro, &e)) {
-		log_error(NULL, &e);
-		rc = -1;
-	}
-	if (o->out && render_out(rep, o->out, &ro, &e)) {
-		log_error(NULL, &e);
-		rc = -1;
-	}
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
 	struct report rep;
@@ -200,27 +180,13 @@ int main(int argc, char **argv)
 		analyze_opts_release(&o.a);
 		return status;
 	}
-	if (!o.cli.quiet && !cli_is_stdout(o.cli.json) && !cli_is_stdout(o.cli.html)) {
+	if (cli_summary_on_stdout(&o.cli)) {
 		struct summary_opts so = { (size_t)o.top, o.ranks, o.all, o.details, o.sort };
 
 		term_vanalyze(stdout, &rep, &so);
 	}
-	if (o.cli.json) {
-		struct buf out;
-		struct err e;
-
-		buf_init(&out);
-		report_to_json(&rep, &out);
-		if (!buf_ok(&out)) {
-			log_msg("out of memory writing the report");
-			status = EXIT_FAIL;
-		} else if (outfile_write(o.cli.json, out.data, out.len, &e)) {
-			log_error(NULL, &e);
-			status = EXIT_FAIL;
-		}
-		buf_release(&out);
-	}
-	if (write_rendered(&rep, &o.cli))
+	/* the renderer warns itself when gnuplot is missing */
+	if (render_outputs(&rep, &o.cli, 0))
 		status = EXIT_FAIL;
 	report_release(&rep);
 	analyze_opts_release(&o.a);

@@ -1,6 +1,7 @@
 /*
- * render: render_out(), the whole output directory: report.json,
- * report.html and tables/ with the CSV files.  Each file is written whole
+ * render: render_outputs(), the dispatch of the shared output options, and
+ * render_out(), the whole output directory: report.json, report.html and
+ * tables/ with the CSV files.  Each file is written whole
  * or not at all (outfile), so a failure leaves the previous one in place.
  * Writers of one directory take turns (flock on DIR/.vtrace.lock, kept
  * there), so its files always come from one run: without it, two runs
@@ -17,16 +18,19 @@
 #include "outfile.h"
 #include "render.h"
 
-int render_out(const struct report *r, const char *dir, const struct render_opts *o,
-	       struct err *err)
+/*
+ * DIR/report.json (the text json), DIR/report.html and DIR/tables/, under
+ * DIR's lock.
+ */
+static int out_dir(const struct report *r, const char *dir, const struct buf *json,
+		   const struct render_opts *o, struct err *err)
 {
-	struct buf path, json;
+	struct buf path;
 	int rc = -1, lock = -1;
 
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return err_set(err, -1, "cannot create directory '%s': %s", dir, strerror(errno));
 	buf_init(&path);
-	buf_init(&json);
 	buf_printf(&path, "%s/.vtrace.lock", dir);
 	if (!buf_ok(&path)) {
 		err_set(err, -1, "out of memory writing '%s'", dir);
@@ -49,13 +53,12 @@ int render_out(const struct report *r, const char *dir, const struct render_opts
 		break;
 	}
 	buf_reset(&path);
-	report_to_json(r, &json);
 	buf_printf(&path, "%s/report.json", dir);
-	if (!buf_ok(&json) || !buf_ok(&path)) {
+	if (!buf_ok(json) || !buf_ok(&path)) {
 		err_set(err, -1, "out of memory writing '%s'", dir);
 		goto out;
 	}
-	if (outfile_write(path.data, json.data, json.len, err))
+	if (outfile_write(path.data, json->data, json->len, err))
 		goto out;
 	buf_reset(&path);
 	buf_printf(&path, "%s/report.html", dir);
@@ -72,6 +75,53 @@ out:
 	if (lock >= 0)
 		close(lock);	/* and with it the lock */
 	buf_release(&path);
+	return rc;
+}
+
+int render_out(const struct report *r, const char *dir, const struct render_opts *o,
+	       struct err *err)
+{
+	struct buf json;
+	int rc;
+
+	buf_init(&json);
+	report_to_json(r, &json);
+	rc = out_dir(r, dir, &json, o, err);
+	buf_release(&json);
+	return rc;
+}
+
+int render_outputs(const struct report *r, const struct cli *c, size_t json_size)
+{
+	struct render_opts ro = { .title = c->title, .no_charts = c->no_charts,
+				  .quiet = c->quiet };
+	struct buf json;
+	struct err e;
+	int rc = 0;
+
+	buf_init(&json);
+	if (c->json || c->out) {
+		if (json_size)
+			buf_reserve(&json, json_size + json_size / 16);
+		report_to_json(r, &json);
+	}
+	if (c->json) {
+		if (!buf_ok(&json)) {
+			log_msg("out of memory writing the report");
+			rc = -1;
+		} else if (outfile_write(c->json, json.data, json.len, &e)) {
+			log_error(NULL, &e);
+			rc = -1;
+		}
+	}
+	if (c->html && render_html(r, c->html, &ro, &e)) {
+		log_error(NULL, &e);
+		rc = -1;
+	}
+	if (c->out && out_dir(r, c->out, &json, &ro, &e)) {
+		log_error(NULL, &e);
+		rc = -1;
+	}
 	buf_release(&json);
 	return rc;
 }

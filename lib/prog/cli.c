@@ -66,6 +66,11 @@ int cli_is_stdout(const char *path)
 	return path && !strcmp(path, "-");
 }
 
+int cli_summary_on_stdout(const struct cli *c)
+{
+	return !c->quiet && !cli_is_stdout(c->json) && !cli_is_stdout(c->html);
+}
+
 enum cli_result cli_parse(struct cli *c, int code, char *arg, const char *name)
 {
 	char *end;

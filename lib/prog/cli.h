@@ -109,4 +109,7 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The file named on the command line is '-': standard output. */
 int cli_is_stdout(const char *path);
 
+/* The terminal summary goes to standard output: no -q, and no output there. */
+int cli_summary_on_stdout(const struct cli *c);
+
 #endif
