@@ -20,14 +20,16 @@
 #include "outfile.h"
 #include "trace_sniff.h"
 
-static void add(struct inputs *in, const char *path)
+/* Returns 0, or -1 when out of memory (said). */
+static int add(struct inputs *in, const char *path)
 {
 	if (ALLOC_GROW(in->paths, in->n + 1, in->cap) || !(in->paths[in->n] = strdup(path))) {
-		log_msg("out of memory");
-		exit(EXIT_FAIL);
+		log_msg("out of memory listing the inputs");
+		return -1;
 	}
 	in->n++;
 	outfile_input(path);	/* never replaced by an output of this run */
+	return 0;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -72,18 +74,22 @@ static const char *export_source(char **names, size_t n, const char *path)
 	return NULL;
 }
 
-/* The regular files of dir with a candidate name, as dir/NAME, sorted. */
+/*
+ * The regular files of dir with a candidate name, as dir/NAME, sorted.
+ * Returns 0, or -1 when dir cannot be read or memory ran out (said).
+ */
 static int list_dir(struct inputs *found, const char *dir)
 {
 	const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
 	struct dirent *d;
 	DIR *dh = opendir(dir);
+	int rc = 0;
 
 	if (!dh) {
 		log_msg("%s: cannot open directory: %s", dir, strerror(errno));
 		return -1;
 	}
-	while ((d = readdir(dh))) {
+	while (!rc && (d = readdir(dh))) {
 		struct buf path;
 		struct stat st;
 
@@ -92,17 +98,17 @@ static int list_dir(struct inputs *found, const char *dir)
 		buf_init(&path);
 		buf_printf(&path, "%s%s%s", dir, sep, d->d_name);
 		if (!buf_ok(&path)) {
-			log_msg("out of memory");
-			exit(EXIT_FAIL);
+			log_msg("out of memory listing the inputs");
+			rc = -1;
+		} else if (stat(path.data, &st) == 0 && S_ISREG(st.st_mode)) {
+			rc = add(found, path.data);
 		}
-		if (stat(path.data, &st) == 0 && S_ISREG(st.st_mode))
-			add(found, path.data);
 		buf_release(&path);
 	}
 	closedir(dh);
 	if (found->n > 1)
 		qsort(found->paths, found->n, sizeof(*found->paths), cmp_str);
-	return 0;
+	return rc;
 }
 
 int inputs_expand(struct inputs *in, const char *arg, int jobs)
@@ -110,20 +116,21 @@ int inputs_expand(struct inputs *in, const char *arg, int jobs)
 	struct inputs found = { 0 };
 	struct err *why;
 	size_t kept = 0;
-	int *sniff;
+	int *sniff, oom = 0;
 	struct stat st;
 
-	if (strcmp(arg, "-") == 0 || stat(arg, &st) || !S_ISDIR(st.st_mode)) {
-		add(in, arg);
-		return 0;
-	}
-	if (list_dir(&found, arg))
+	if (strcmp(arg, "-") == 0 || stat(arg, &st) || !S_ISDIR(st.st_mode))
+		return add(in, arg);
+	if (list_dir(&found, arg)) {
+		inputs_release(&found);
 		return -1;
+	}
 	sniff = calloc(found.n + 1, sizeof(*sniff));
 	why = calloc(found.n + 1, sizeof(*why));
 	if (!sniff || !why) {
-		log_msg("out of memory");
-		exit(EXIT_FAIL);
+		log_msg("out of memory listing the inputs");
+		oom = 1;
+		goto out;
 	}
 #pragma omp parallel for schedule(dynamic, 1) num_threads(jobs > 0 ? jobs : 1) default(none) \
 	shared(found, sniff, why)
@@ -138,9 +145,11 @@ int inputs_expand(struct inputs *in, const char *arg, int jobs)
 				found.paths[i], vtr);
 		else if (sniff[i] == 0)
 			log_msg("%s: %s, skipped", found.paths[i], why[i].msg);
-		else {
-			add(in, found.paths[i]);
+		else if (add(in, found.paths[i]) == 0)
 			kept++;
+		else {
+			oom = 1;
+			break;
 		}
 	}
 	if (!found.n)
@@ -148,10 +157,11 @@ int inputs_expand(struct inputs *in, const char *arg, int jobs)
 	else if (!kept)
 		log_msg("%s: no trace among the %zu *.json, *.json.gz or *.vtr files in this "
 			"directory", arg, found.n);
+out:
 	free(sniff);
 	free(why);
 	inputs_release(&found);
-	return kept ? 0 : -1;
+	return kept && !oom ? 0 : -1;
 }
 
 void inputs_release(struct inputs *in)

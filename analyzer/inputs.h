@@ -26,7 +26,7 @@ struct inputs {
 /*
  * Add the files arg stands for; jobs threads sniff a directory's files.
  * Returns 0, or -1 when a directory cannot be read or holds no trace
- * (after saying so).  Exits on out of memory.
+ * or memory ran out (after saying so).
  */
 int inputs_expand(struct inputs *in, const char *arg, int jobs);
 

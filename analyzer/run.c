@@ -27,9 +27,10 @@
  * Analyse each input into done[i].  Each thread has one struct file_result
  * for the file it reads; what is kept of a file moves to done[i] and the
  * rest is released before the next, so memory grows with the ranks kept,
- * not with what reading each file took.
+ * not with what reading each file took.  Returns 0, or -1 when out of
+ * memory before any file was read.
  */
-static void analyze_all(struct file_done *done, char *const *paths, size_t n,
+static int analyze_all(struct file_done *done, char *const *paths, size_t n,
 			const struct analyze_opts *o)
 {
 	int jobs = o->jobs, progress = o->progress;
@@ -39,7 +40,7 @@ static void analyze_all(struct file_done *done, char *const *paths, size_t n,
 
 	if (!work) {
 		log_msg("out of memory");
-		exit(EXIT_FAIL);
+		return -1;
 	}
 	if (many) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(jobs) default(none) \
@@ -61,6 +62,7 @@ static void analyze_all(struct file_done *done, char *const *paths, size_t n,
 		}
 	}
 	free(work);
+	return 0;
 }
 
 struct ranked {
@@ -92,7 +94,11 @@ static const char *warning_text(struct report *rep, const struct err *w)
 	return s;
 }
 
-/* Report each readable input as a rank, deciding ranks as DESIGN.md says. */
+/*
+ * Report each readable input as a rank, deciding ranks as DESIGN.md says.
+ * Returns EXIT_OK, or EXIT_FAIL when an input could not be read completely
+ * or memory ran out (without ranks when it ran out before them).
+ */
 static int build_report(struct report *rep, struct file_done *res, size_t n)
 {
 	struct ranked *order = calloc(n ? n : 1, sizeof(*order));
@@ -102,7 +108,8 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 
 	if (!order || !extra) {
 		log_msg("out of memory");
-		exit(EXIT_FAIL);
+		status = EXIT_FAIL;
+		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct file_done *r = &res[i];
@@ -140,7 +147,8 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 	rep->ranks = arena_alloc(&rep->arena, (k ? k : 1) * sizeof(*rep->ranks));
 	if (!rep->ranks) {
 		log_msg("out of memory");
-		exit(EXIT_FAIL);
+		status = EXIT_FAIL;
+		goto out;
 	}
 	for (size_t j = 0; j < k; j++) {
 		struct file_done *r = &res[order[j].index];
@@ -155,7 +163,13 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 			status = EXIT_FAIL;
 		}
 		rk->rank = order[j].rank;
+		rk->nr_warnings = 0;
 		rk->warnings = arena_alloc(&rep->arena, (nw + 3) * sizeof(*rk->warnings));
+		if (!rk->warnings) {
+			log_msg("%s: out of memory keeping its warnings", r->path);
+			status = EXIT_FAIL;
+			continue;
+		}
 		for (size_t i = 0; i < nw; i++)
 			rk->warnings[w++] = warning_text(rep, &r->warnings[i]);
 		if (r->nr_warnings_total > nw) {
@@ -177,6 +191,7 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 		rk->nr_warnings = w;
 	}
 	rep->nr_ranks = k;
+out:
 	free(order);
 	free(extra);
 	return status;
@@ -231,11 +246,13 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 		if (inputs_expand(&in, args[i], o->jobs))
 			status = EXIT_FAIL;
 	res = calloc(in.n ? in.n : 1, sizeof(*res));
-	if (!res) {
-		log_msg("out of memory");
-		exit(EXIT_FAIL);
+	if (!res || analyze_all(res, in.paths, in.n, o)) {
+		if (!res)
+			log_msg("out of memory");
+		free(res);
+		inputs_release(&in);
+		return EXIT_FAIL;
 	}
-	analyze_all(res, in.paths, in.n, o);
 	if (build_report(rep, res, in.n) != EXIT_OK)
 		status = EXIT_FAIL;
 	if ((rc = pick_run(rep, o)) != EXIT_OK) {

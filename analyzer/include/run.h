@@ -15,8 +15,9 @@
  * their *.json, *.json.gz and *.vtr files) into rep (report_init'ed and
  * empty): one rank per readable input, ranks decided as DESIGN.md says,
  * then cross-rank statistics and suggestions.  Problems are logged as
- * they are found.  Returns EXIT_OK, or EXIT_FAIL when an input could not
- * be read completely or memory ran out (what was read is still in rep).
+ * they are found; libanalyze never exits.  Returns EXIT_OK, or EXIT_FAIL
+ * when an input could not be read completely or memory ran out (what was
+ * read is still in rep).
  */
 int analyze_run(struct report *rep, char *const *args, size_t n, const struct analyze_opts *o);
 
