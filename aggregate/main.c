@@ -7,8 +7,8 @@
  * and computes cross-rank statistics, stragglers and suggestions with the
  * code vanalyze runs on multi-rank input (lib/stats/crossrank.c,
  * lib/stats/suggest.c), so one vanalyze over every trace and vanalyze per
- * trace followed by vaggregate agree.  main() parses options, gathers the inputs, and picks the exit
- * code; it analyses nothing.
+ * trace followed by vaggregate agree.  main() parses options, gathers the
+ * inputs, and picks the exit code; it analyses nothing.
  */
 #include <getopt.h>
 #include <stdio.h>
