@@ -210,11 +210,16 @@ static struct report_count *tally_to_counts(const struct tally *t, struct arena 
 		*nr = 0;
 		return NULL;
 	}
-	for (uint32_t id = 1; id <= n; id++) {
+	/* ids at or past cap: interned when growing the counts ran out of memory */
+	for (uint32_t id = 1; id <= n && id < t->cap; id++) {
 		if (!t->n[id])
 			continue;
 		c[k].key = arena_strndup(a, strtab_str(&t->keys, id),
 					 strtab_len(&t->keys, id));
+		if (!c[k].key) {
+			*nr = 0;
+			return NULL;
+		}
 		c[k].n = t->n[id];
 		k++;
 	}
@@ -430,7 +435,12 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->by_ph = tally_to_counts(&res->by_ph, &res->arena, &rk->nr_by_ph);
 	rk->by_cat = tally_to_counts(&res->by_cat, &res->arena, &rk->nr_by_cat);
 	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
-	if (!rk->path || !rk->source || !rk->by_ph || !rk->by_cat ||
+	/*
+	 * Memory ran out while collecting: a batch is missing from some
+	 * analyses, whose records may no longer agree with each other.  No
+	 * figure is made from them; the rank is reported unanalysed.
+	 */
+	if (!rk->path || !rk->source || !rk->by_ph || !rk->by_cat || res->oom ||
 	    finish_analyses(res, nr_threads, min_ts))
 		return -1;
 	rk->start_ns = min_ts;
@@ -500,6 +510,9 @@ void analyze_keep(struct file_result *res, struct file_done *d)
 		d->nr_warnings = 0;
 	if (d->rc < 0) {
 		d->err = errs_dup(&d->arena, &res->err, 1, &d->oom);
+	} else if (!res->rank.path || !res->rank.source) {
+		d->rc = -1;	/* memory ran out before the rank had a name */
+		d->oom = 1;
 	} else if ((d->result = arena_alloc(&d->arena, sizeof(*d->result)))) {
 		*d->result = res->rank;
 	} else {

@@ -286,6 +286,7 @@ static int name_tables(struct finish *f)
 {
 	uint32_t nraw = strtab_count(&f->p->names);
 	struct buf b;
+	int rc = -1;
 
 	f->pname_of_raw = calloc(nraw + 1, sizeof(*f->pname_of_raw));
 	f->step_raw = calloc(nraw + 1, 1);
@@ -298,15 +299,17 @@ static int name_tables(struct finish *f)
 
 		phase_name(f->p->opts, raw, &b);
 		if (!buf_ok(&b))
-			break;
+			goto out;
 		f->pname_of_raw[id] = strtab_intern(&f->pnames, b.data, b.len);
 		if (f->pname_of_raw[id] == STRTAB_OOM)
-			break;
+			goto out;
 		f->step_raw[id] = (unsigned char)is_step(f->p->opts, raw);
 		f->block_raw[id] = (unsigned char)is_block(f->p->opts, raw);
 	}
+	rc = 0;
+out:
 	buf_release(&b);
-	return buf_ok(&b) ? 0 : -1;
+	return rc;
 }
 
 /* Nest the spans of each thread and give each its path id. */
