@@ -122,11 +122,11 @@ static void term_str(FILE *f, const char *s, int width)
 	tsafe_add(&b, s, strlen(s));
 	len = (int)b.len;
 	if (width < 0) {
-		fprintf(f, "%.*s", len, b.data ? b.data : "");
+		fprintf(f, "%.*s", len, term_text(&b));
 	} else if (len > width) {
-		fprintf(f, "%.*s\n%*s", len, b.data, width + 1, "");
+		fprintf(f, "%.*s\n%*s", len, term_text(&b), width + 1, "");
 	} else {
-		fprintf(f, "%.*s%*s", len, b.data ? b.data : "", width - len + 1, "");
+		fprintf(f, "%.*s%*s", len, term_text(&b), width - len + 1, "");
 	}
 	buf_release(&b);
 }
@@ -239,7 +239,7 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 		buf_printf(&b, "rank %lld only in new\n", (long long)c->ranks_only_new[i]);
 	summary_line(line, sizeof(line), c);
 	buf_printf(&b, "\n%s\n", line);
-	fwrite(b.data ? b.data : "", 1, b.len, f);
+	fputs(term_text(&b), f);
 	buf_release(&b);
 }
 

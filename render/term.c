@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "esc.h"
+#include "log.h"
 #include "run_info.h"
 #include "suggest.h"
 #include "vendor_words.h"
@@ -82,10 +83,18 @@ static size_t word_len(const char *s)
 	return n;
 }
 
+const char *term_text(const struct buf *b)
+{
+	if (b && buf_ok(b))
+		return b->data ? b->data : "";
+	log_stdout_lost();
+	return "";
+}
+
 void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width)
 {
 	int col = first_indent, started = 0, room = width - indent < 10 ? 10 : width - indent;
-	const char *p = text;
+	const char *p = text ? text : term_text(NULL);
 
 	for (;;) {
 		int gap = (int)strspn(p, " "), w;
@@ -143,6 +152,8 @@ void term_run_line(FILE *f, const struct report *rep, const char *bold, const ch
 		tsafe_putn(f, line.data,
 			       width > 5 ? term_bytes(line.data, line.len, width - 5) : line.len);
 		fputc('\n', f);
+	} else if (!buf_ok(&line)) {
+		log_stdout_lost();
 	}
 	buf_release(&line);
 }

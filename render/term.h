@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "buf.h"
 #include "metric.h"
 #include "report.h"
 #include "tsafe.h"	/* every input string shown goes through it */
@@ -28,6 +29,13 @@ int term_width(FILE *f);
  * with a newline.
  */
 void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width);
+
+/*
+ * The text of b for the terminal: "" when memory ran out building it,
+ * which leaves standard output incomplete (log_stdout_lost(): said at exit,
+ * and the exit status says it).
+ */
+const char *term_text(const struct buf *b);
 
 /* Columns of s[0..n): code points (tsafe_putn() writes one column each). */
 int term_cols(const char *s, size_t n);

@@ -87,7 +87,7 @@ static void title(FILE *f, const struct report *rep, int width, const char *bold
 		buf_printf(&l, " (ranks %s to %s)", lo, hi);
 	buf_printf(&l, " of %s's %s %.4g TFLOP/s", p->peak_model, p->dtype, p->peak_tflops);
 	fputs("  ", f);
-	term_wrap(f, buf_ok(&l) ? l.data : "", 28, 4, width);
+	term_wrap(f, term_text(&l), 28, 4, width);
 	buf_release(&l);
 }
 
@@ -164,8 +164,8 @@ void term_perf(FILE *f, const struct report *rep, size_t top, int width, const c
 		fprintf(f, " %7s  ", o->bound ? o->bound : "-");
 		buf_init(&what);
 		buf_printf(&what, "%s %s %s", o->name, o->dtype ? o->dtype : "?", o->input_dims);
-		if (shown && buf_ok(&what))
-			tsafe_put(f, shorten(shown, what.data, (size_t)cols));
+		if (shown)
+			tsafe_put(f, shorten(shown, term_text(&what), (size_t)cols));
 		fputc('\n', f);
 		buf_release(&what);
 		free(shown);

@@ -138,10 +138,8 @@ static void outlier_note(const struct out *o, const struct report *rep, const ch
 		}
 	}
 	buf_printf(&b, "; %zu more ranks: --all lists every one)", rep->nr_ranks - shown);
-	if (buf_ok(&b)) {
-		fputs("  ", o->f);
-		term_wrap(o->f, b.data, 2, 3, o->width);
-	}
+	fputs("  ", o->f);
+	term_wrap(o->f, term_text(&b), 2, 3, o->width);
 	buf_release(&b);
 }
 
@@ -673,7 +671,7 @@ static void counts(FILE *f, const char *label, const struct report_count *c, siz
 	for (size_t i = 0; i < n; i++)
 		buf_printf(&b, "%s%s=%lld", i ? ", " : "", c[i].key, (long long)c[i].n);
 	fprintf(f, "  %-8s ", label);
-	term_wrap(f, n && b.data ? b.data : "–", 11, 11, width);
+	term_wrap(f, n ? term_text(&b) : "–", 11, 11, width);
 	buf_release(&b);
 }
 
@@ -709,7 +707,7 @@ static void idle_line(const struct out *o, const struct report_rank *rk)
 			   metric_fmt(a, sizeof(a), (double)id->in.by_cause[best], UNIT_NS, 0));
 	}
 	fputs("  idle     ", o->f);
-	term_wrap(o->f, l.data ? l.data : "", 11, 11, o->width);
+	term_wrap(o->f, term_text(&l), 11, 11, o->width);
 	buf_release(&l);
 }
 
@@ -747,7 +745,7 @@ static void gpu_lines(const struct out *o, const struct report_rank *rk)
 						      UNIT_RATIO, 0));
 		}
 		fputs("  comm     ", f);
-		term_wrap(f, l.data ? l.data : "", 11, 11, o->width);
+		term_wrap(f, term_text(&l), 11, 11, o->width);
 		buf_release(&l);
 	}
 	/* The CPU's [memory] peak is the profiler's own bookkeeping: device memory only. */
@@ -794,7 +792,7 @@ static void block_line(const struct out *o, const struct report_throughput *t)
 		buf_printf(&l, " (%s real time)",
 			   metric_fmt(a, sizeof(a), t->streaming_realtime_factor, UNIT_FACTOR, 0));
 	fputs("  blocks   ", o->f);
-	term_wrap(o->f, l.data ? l.data : "", 11, 11, o->width);
+	term_wrap(o->f, term_text(&l), 11, 11, o->width);
 	buf_release(&l);
 }
 
@@ -813,7 +811,7 @@ static void step_lines(const struct out *o, const struct report_rank *rk)
 		buf_printf(&l, "%zu x median %s (min %s, max %s)  %s%s", st->nr_durations, a, b, c,
 			   st->pattern, st->warmup ? ", first left out as warm-up" : "");
 		fputs("  steps    ", o->f);
-		term_wrap(o->f, l.data, 11, 11, o->width);
+		term_wrap(o->f, term_text(&l), 11, 11, o->width);
 		buf_reset(&l);
 	}
 	buf_printf(&l, "%s, %zu generation%s", metric_fmt(a, sizeof(a), (double)t->wall_ns, UNIT_NS, 0),
@@ -827,7 +825,7 @@ static void step_lines(const struct out *o, const struct report_rank *rk)
 			   metric_fmt(b, sizeof(b), t->target_fps, UNIT_NUMBER, 0),
 			   t->realtime_factor >= 1 ? "" : ": cannot stream");
 	fputs("  wall     ", o->f);
-	term_wrap(o->f, l.data ? l.data : "", 11, 11, o->width);
+	term_wrap(o->f, term_text(&l), 11, 11, o->width);
 	buf_release(&l);
 	block_line(o, t);
 }
@@ -853,7 +851,7 @@ static void stored_lines(const struct out *o, const struct report_rank *rk)
 	}
 	if (l.len) {
 		fputs("  more     ", o->f);
-		term_wrap(o->f, l.data, 11, 11, o->width);
+		term_wrap(o->f, term_text(&l), 11, 11, o->width);
 	}
 	buf_release(&l);
 }
@@ -868,7 +866,7 @@ static void rank_detail(const struct out *o, const struct report_rank *rk, size_
 	buf_init(&l);
 	buf_printf(&l, "%s  %s%s", rk->source, rk->format, rk->complete ? "" : "  (cut off)");
 	fprintf(o->f, "%srank %lld%s  ", o->bold, (long long)rk->rank, o->off);
-	term_wrap(o->f, l.data ? l.data : "", 7 + snprintf(NULL, 0, "%lld", (long long)rk->rank), 4,
+	term_wrap(o->f, term_text(&l), 7 + snprintf(NULL, 0, "%lld", (long long)rk->rank), 4,
 		  o->width);
 	buf_release(&l);
 	metric_fmt(span, sizeof(span), (double)rk->span_ns, UNIT_NS, 0);

@@ -17,6 +17,7 @@
 
 static const char *progname = "vtrace";
 static int stdout_status = 1;
+static volatile int stdout_lost;
 
 /*
  * At exit: what stdout could not take is an output failure like any other
@@ -31,7 +32,10 @@ static void close_stdout(void)
 
 	errno = 0;
 	if (fclose(stdout) == 0) {
-		if (earlier)
+		if (stdout_lost)
+			fprintf(stderr, "%s: out of memory: standard output is incomplete\n",
+				progname);
+		if (earlier || stdout_lost)
 			_exit(stdout_status);
 		return;
 	}
@@ -45,6 +49,11 @@ static void close_stdout(void)
 void log_stdout_status(int status)
 {
 	stdout_status = status;
+}
+
+void log_stdout_lost(void)
+{
+	stdout_lost = 1;
 }
 
 void log_init(const char *name)

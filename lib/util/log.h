@@ -41,6 +41,11 @@ int err_set(struct err *e, int64_t offset, const char *fmt, ...)
 void log_init(const char *progname);
 /* The exit status for a standard output failure (1 unless set; vcompare: 2). */
 void log_stdout_status(int status);
+/*
+ * Text meant for standard output was lost (memory ran out building it): a
+ * standard output failure like a write error, said once at exit.
+ */
+void log_stdout_lost(void);
 const char *log_progname(void);
 
 /*
