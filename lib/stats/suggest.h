@@ -3,16 +3,21 @@
  * vanalyze runs it on the ranks of one run, vaggregate on ranks merged from
  * many reports; both after crossrank_compute(), whose stragglers it reads.
  *
- * The rules are one table in suggest.c: each entry has a stable id, the
- * report metric it looks at, its thresholds with their defaults, its
- * severity, an evaluator that returns named evidence and the time at stake,
- * and a message written from that evidence.  A rule fires when its value is
+ * The rules are one table (rule_table[] in rule.c, each rule beside its
+ * theme's others in rules_*.c; the engine is suggest.c): each entry has a
+ * stable id, the report metric it looks at, its thresholds with their
+ * defaults, its severity, an evaluator that returns its own typed evidence
+ * and the time at stake, a message written from that evidence, and how it
+ * bears on other rules.  A rule fires when its value is
  * strictly past the threshold: a value exactly on it gives nothing.  Rules
  * look at one complete rank at a time; the ranks where a rule fires make
  * one finding (one per rule and run), whose evidence is the rank with the
  * most time at stake and whose severity is the worst.  Findings are ordered
  * by that time (impact_ns, unknown last), then severity, then rule.  An
- * incomplete rank gets the incomplete-ranks finding and no other.  The run's
+ * incomplete rank gets the incomplete-ranks finding and no other; a rule
+ * that yields to another stays quiet on a rank where that one fires
+ * (low-gpu-utilization to launch-bound, the idle-* rules to
+ * profile-window).  The run's
  * workload (workload.h) picks the rules that apply and the advice's words.
  * The output depends on the report and the options alone, so vanalyze and
  * vaggregate give the same findings for the same ranks.

@@ -1,5 +1,6 @@
 /*
- * test_suggest: unit tests for lib/stats/suggest.c, the bottleneck suggestions.
+ * test_suggest: unit tests for lib/stats/suggest.c and its rules (rule.h), the
+ * bottleneck suggestions.
  *
  * Reports are built by hand from a "quiet" rank on which no rule fires; each
  * test moves one metric to just on its threshold (nothing), then just past
@@ -516,6 +517,53 @@ static void test_incomplete(void)
 	report_release(&rep);
 }
 
+/*
+ * The interactions the rule table declares: low-gpu-utilization yields to
+ * launch-bound on the same rank only, and the idle-* rules to
+ * profile-window as it judges at its default, whatever --threshold says.
+ */
+static void test_interactions(void)
+{
+	struct suggest_opts o;
+	struct report rep;
+	struct report_rank *rk;
+	const struct report_suggestion *s;
+
+	/* both half idle; rank 0 with short kernels, launch-bound */
+	rk = quiet(&rep, 2);
+	for (int i = 0; i < 2; i++) {
+		rk[i].gpu.idle_ns = 500 * MS;
+		rk[i].gpu.busy_ns = 500 * MS;
+		rk[i].gpu.utilization = 0.5;
+	}
+	rk[0].gpu.kernel_median_ns = 10 * 1000;
+	CHECK_EQ_INT(run(&rep), 2);
+	s = find(&rep, "launch-bound");
+	CHECK(s && s->nr_ranks == 1 && s->rank == 0);
+	s = find(&rep, "low-gpu-utilization");
+	CHECK(s && s->nr_ranks == 1 && s->rank == 1);
+	report_release(&rep);
+
+	/* a trace 30 % start-up: profile-window, and no idle-* */
+	rk = quiet(&rep, 1);
+	rk[0].idle.window = "trace";
+	rk[0].idle.in.window_ns = 1000 * MS;
+	rk[0].idle.in.by_cause[IDLE_INIT] = 300 * MS;
+	rk[0].idle.in.by_cause[IDLE_SYNC] = 100 * MS;
+	CHECK_EQ_INT(run(&rep), 1);
+	CHECK(find(&rep, "profile-window"));
+	/* judged at the default: a higher one_time_share quiets profile-window, not the yield */
+	suggest_opts_init(&o);
+	CHECK_EQ_INT(suggest_set(&o, "one_time_share", 0.5), 0);
+	CHECK_EQ_INT(suggest_compute(&rep, &o), 0);
+	CHECK_EQ_INT(rep.nr_suggestions, 0);
+	/* below the default share, the causes speak */
+	rk[0].idle.in.by_cause[IDLE_INIT] = 200 * MS;
+	CHECK_EQ_INT(run(&rep), 2);
+	CHECK(find(&rep, "idle-init") && find(&rep, "idle-sync") && !find(&rep, "profile-window"));
+	report_release(&rep);
+}
+
 /* The workload decides the wording; the diffusion rules need a diffusion pipeline. */
 static void test_workload(void)
 {
@@ -1016,6 +1064,7 @@ int main(void)
 	test_severity();
 	test_stragglers();
 	test_incomplete();
+	test_interactions();
 	test_workload();
 	test_vae();
 	test_text();

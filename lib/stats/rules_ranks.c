@@ -1,0 +1,230 @@
+/*
+ * rules_ranks: the rules about ranks against each other (rule.h): the
+ * ranks whose trace was cut off, and crossrank's stragglers.
+ */
+#include "rule.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rankset.h"
+#include "vendor_words.h"
+
+/*
+ * incomplete-ranks: the ranks whose trace was cut off, at any value.  It
+ * alone sees them (.incomplete): their figures cover only what was read.
+ */
+static int eval_incomplete(const struct report_rank *r, const double *t, struct arena *a,
+			   struct finding *f)
+{
+	(void)r;
+	(void)t;
+	(void)a;
+	(void)f;
+	return FIRES;
+}
+
+static void msg_incomplete(struct text *t, const struct finding *f)
+{
+	(void)f;
+	snprintf(t->m, sizeof(t->m), "%s: the trace is incomplete (cut off while reading).",
+		 t->where);
+	snprintf(t->d, sizeof(t->d),
+		 "Its figures cover only what was read, so every other finding leaves it out and "
+		 "it is never named a straggler. Copy the trace again, or let the profiler "
+		 "finish writing it.");
+}
+
+/* How a metric of the straggler table reads in a sentence. */
+static const char *metric_words(const char *m)
+{
+	if (strcmp(m, MK_STEPS_MEDIAN_NS) == 0)
+		return "median step";
+	if (strcmp(m, "span_ns") == 0)
+		return "trace span";
+	if (strcmp(m, MK_GPU_COMM_NS) == 0)
+		return "communication time";
+	if (strcmp(m, MK_COMM_WAIT_IMPOSED_NS) == 0)
+		return "wait imposed on the others";
+	if (strcmp(m, MK_GPU_COMM_WAIT_NS) == 0)
+		return "wait inside collectives";
+	return "figure (see the evidence)";	/* no raw key in prose */
+}
+
+/* The complete rank with rank number rk, or NULL. */
+static const struct report_rank *rank_of(const struct report *rep, int64_t rk)
+{
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		if (rep->ranks[i].rank == rk && rep->ranks[i].complete)
+			return &rep->ranks[i];
+	return NULL;
+}
+
+static int is_straggler(const struct report *rep, int64_t rk)
+{
+	for (size_t i = 0; i < rep->nr_stragglers; i++)
+		if (rep->stragglers[i].rank == rk)
+			return 1;
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The ranks that wait for the stragglers (complete, not stragglers,
+ * waiting inside collectives) as words in rep's arena; in *share the part
+ * of their communication time spent waiting, in *worst the rank that waits
+ * longest and in *wait its wait.  NULL when none waits (or out of memory).
+ */
+static const char *waiters(struct report *rep, double *share, int64_t *worst, double *wait)
+{
+	int64_t *v = malloc((rep->nr_ranks ? rep->nr_ranks : 1) * sizeof(*v));
+	double w = 0, c = 0;
+	size_t n = 0;
+	char text[160];
+	const char *out = NULL;
+
+	*wait = -1;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		const struct report_rank *r = &rep->ranks[i];
+
+		if (!r->complete || !r->analysed || is_straggler(rep, r->rank) ||
+		    !rule_has_gpu_wait(&r->gpu) || r->gpu.comm_wait_ns <= 0)
+			continue;
+		v[n++] = r->rank;
+		w += (double)r->gpu.comm_wait_ns;
+		c += (double)r->gpu.comm_ns;
+		if ((double)r->gpu.comm_wait_ns > *wait) {
+			*wait = (double)r->gpu.comm_wait_ns;
+			*worst = r->rank;
+		}
+	}
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_i64);
+		rankset_text(text, sizeof(text), v, n, 0);
+		*share = c > 0 ? w / c : 0;
+		out = arena_strndup(&rep->arena, text, strlen(text));
+	}
+	free(v);
+	return out;
+}
+
+/*
+ * straggler: a run-wide rule, its findings are crossrank's stragglers
+ * (value: the rank's, threshold: the median over ranks), at any value.
+ * An incomplete rank is never named.  A straggler by wait has at stake the
+ * longest wait of another rank.
+ */
+static int eval_straggler(struct report *rep, const double *t, struct hits *h)
+{
+	double share = 0, wait = -1;
+	int64_t worst = -1;
+	const char *who = NULL;
+
+	(void)t;
+	for (size_t i = 0; i < rep->nr_stragglers; i++) {
+		const struct report_straggler *st = &rep->stragglers[i];
+		const struct report_rank *r = rank_of(rep, st->rank);
+		struct finding *f;
+		struct straggler_ev *e;
+
+		if (!r)
+			continue;	/* an incomplete rank is never named */
+		if (st->by_wait && !who)
+			who = waiters(rep, &share, &worst, &wait);
+		if (!(f = rule_fire(h, r)))
+			return -1;
+		e = &f->e.straggler;
+		f->metric = st->metric ? st->metric : "?";
+		f->value = st->value;
+		f->threshold = st->median;
+		e->excess = st->excess;
+		e->last_share = st->last_share;
+		e->delays = st->by_wait ? st->delays_name : NULL;
+		if (st->by_wait && who && wait >= 0) {
+			const struct report_rank *wr = rank_of(rep, worst);
+
+			e->waiters = who;
+			e->wait_share = share;
+			f->impact_ns = wait;
+			f->span_ns = wr ? (double)wr->span_ns : f->span_ns;
+			f->basis = "the longest wait of another rank inside collectives";
+		} else if (metric_unit_of(f->metric) == UNIT_NS && isfinite(st->value) &&
+			   isfinite(st->median)) {
+			f->impact_ns = fabs(st->value - st->median);
+			f->basis = "the rank's value less the median over ranks";
+		}
+	}
+	return 0;
+}
+
+static void msg_straggler(struct text *t, const struct finding *f)
+{
+	const struct straggler_ev *e = &f->e.straggler;
+	enum metric_unit u = metric_unit_of(f->metric);
+	char x[METRIC_FMT_MAX], v[METRIC_FMT_MAX], med[METRIC_FMT_MAX], name[124];
+	const char *split = f->wl == WL_DIFFUSION ? "the sequence or blocks" : "the work";
+
+	FMT(v, f->value, u);
+	if (e->delays && e->waiters) {
+		int one = strncmp(e->waiters, "ranks", 5) != 0;	/* "rank 0", "ranks 0-2" */
+
+		snprintf(t->m, sizeof(t->m),
+			 "%s hold%s the others back: %s wait%s %s of %s communication time for %s.",
+			 t->where, t->plural ? "" : "s", e->waiters, one ? "s" : "",
+			 FMT(x, e->wait_share, UNIT_RATIO), one ? "its" : "their",
+			 t->plural ? "them" : "it");
+		snprintf(t->d, sizeof(t->d),
+			 "%s reach%s %s of %s collectives last; the other ranks wait %s for it in "
+			 "all, most at %s. Their long steps%s%s%s are that waiting. "
+			 "Check the slow rank for thermal or power throttling, a slow or busy host, "
+			 "data loading, and an uneven split of %s across ranks.",
+			 t->where, t->plural ? "" : "es", FMT(med, e->last_share, UNIT_RATIO),
+			 t->plural ? "their" : "its", v, rule_plain(name, sizeof(name), e->delays),
+			 vendor_words(f->vendor)->device ? " and busy-looking " : "",
+			 vendor_words(f->vendor)->device ? rule_device(f) : "",
+			 vendor_words(f->vendor)->device ? "s" : "", split);
+		return;
+	}
+	FMT(med, f->threshold, u);
+	if (e->excess >= 0)
+		snprintf(t->m, sizeof(t->m),
+			 "%s: its %s is %s longer than the median over ranks, which holds the "
+			 "others back at every collective.",
+			 t->where, metric_words(f->metric), FMT(x, e->excess, UNIT_RATIO));
+	else
+		snprintf(t->m, sizeof(t->m),
+			 "%s spends %s less time in communication than the median: the others "
+			 "wait for it inside collectives.",
+			 t->where, FMT(x, -e->excess, UNIT_RATIO));
+	snprintf(t->d, sizeof(t->d),
+		 "%s against a median of %s. Check that rank for thermal or power throttling, a "
+		 "slow or busy host, data loading, and an uneven split of %s across ranks.",
+		 v, med, split);
+}
+
+
+const struct rule rule_incomplete = {
+	.id = "incomplete-ranks",
+	.metric = "complete",
+	.sev = SEV_HIGH,
+	.eval = eval_incomplete,
+	.message = msg_incomplete,
+	.incomplete = 1,
+};
+
+const struct rule rule_straggler = {
+	.id = "straggler",
+	.sev = SEV_HIGH,
+	.eval_run = eval_straggler,
+	.message = msg_straggler,
+};
