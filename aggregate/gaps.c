@@ -64,9 +64,9 @@ int64_t gaps_report(const struct report *rep, int64_t world, const char *how)
 		log_msg("warning: ranks outside 0-%lld (%s %lld): %s", (long long)world - 1, how,
 			(long long)world, ranges_str(&outside));
 	if (cut.count)
-		log_msg("warning: %lld incomplete %s (cut-off traces; their figures cover only what "
-			"was read): %s", (long long)cut.count, cut.count > 1 ? "ranks" : "rank",
-			ranges_str(&cut));
+		log_msg("warning: %lld incomplete %s (cut-off traces; their figures cover only "
+			"what was read): %s", (long long)cut.count,
+			cut.count > 1 ? "ranks" : "rank", ranges_str(&cut));
 	ranges_release(&missing);
 	ranges_release(&outside);
 	ranges_release(&cut);

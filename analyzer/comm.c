@@ -188,7 +188,8 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 					r.bytes = ev->in_nelems * size;
 			}
 			r.name = strtab_map(&c->strs, st, ev->name, map);
-			if (r.name == STRTAB_OOM || push(dev ? &c->kernels : &c->spans, &r, sizeof(r)))
+			if (r.name == STRTAB_OOM ||
+			    push(dev ? &c->kernels : &c->spans, &r, sizeof(r)))
 				goto out;
 		}
 	}

@@ -293,7 +293,8 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 			continue;
 		if (ev->cat) {
 			if (!cat_rule[ev->cat]) {
-				r = device_cat_rule(strtab_str(st, ev->cat), strtab_len(st, ev->cat));
+				r = device_cat_rule(strtab_str(st, ev->cat),
+						    strtab_len(st, ev->cat));
 				cat_rule[ev->cat] = (int16_t)(r < 0 ? 1 : r + 2);
 			}
 			if (cat_rule[ev->cat] > 1) {
@@ -309,7 +310,8 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 			} else {
 				if (!host_cls[ev->cat])
 					host_cls[ev->cat] = (unsigned char)(1 + host_class_of(
-						hostcat_of(strtab_str(st, ev->cat), strtab_len(st, ev->cat))));
+						hostcat_of(strtab_str(st, ev->cat),
+							   strtab_len(st, ev->cat))));
 				cls[i] = host_cls[ev->cat] - 1;
 			}
 		}
@@ -721,7 +723,8 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		int64_t lo = r[i].ts_ns, hi = r[i].ts_ns + gpu_rec_dur(g, &r[i]);
 		unsigned kind = rec_kind(&r[i]);
 
-		if (kind <= GPU_LAST_DEVICE && hi > lo) {	/* as interval_sweep_add() joins them */
+		/* as interval_sweep_add() joins them */
+		if (kind <= GPU_LAST_DEVICE && hi > lo) {
 			if (run_open && lo <= run.hi) {
 				run.hi = hi > run.hi ? hi : run.hi;
 			} else {

@@ -117,7 +117,7 @@ static unsigned char class_of(const char *s, size_t n, int sync)
 struct idle_name_stat {
 	int64_t n, sum_ns;		/* spans of the name, their summed durations */
 	int64_t first_ts, first_dur;	/* the earliest (first in the file on ties) */
-	unsigned char cls[2];		/* class_of() + 1 as a plain span and as a sync call; 0 unknown */
+	unsigned char cls[2];		/* class_of() + 1 as plain span, as sync call; 0 unknown */
 	unsigned char capture;		/* CAPTURE_BEGIN, CAPTURE_END or 0 */
 };
 
@@ -177,7 +177,8 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 	const struct strtab *st = &b->strs;
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));		/* local name id -> ours */
-	unsigned char *npu = calloc(nstr, 1);			/* no cat: 0 unknown, 1 no, 2 call, 3 sync */
+	/* no cat: 0 unknown, 1 no, 2 call, 3 sync */
+	unsigned char *npu = calloc(nstr, 1);
 	struct track_cache cache = { 0 };
 	int rc = -1;
 
@@ -231,9 +232,11 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		if (track > d->max_track)
 			d->max_track = track;
 		if (c == EVC_RUNTIME || c == EVC_SYNC) {
-			struct idle_call r = { ev->ts_ns,
-					       ev->flags & EV_CORRELATION ? ev->correlation : INT64_MIN,
-					       track, name };
+			struct idle_call r = {
+				ev->ts_ns,
+				ev->flags & EV_CORRELATION ? ev->correlation : INT64_MIN,
+				track, name
+			};
 
 			idle_calls_add(&d->calls, &r);
 		}
@@ -304,7 +307,8 @@ static int next_gap(struct interval_cursor *busy, int64_t t1, int *done, int64_t
 		if (more)
 			*prev = imax(*prev, run.hi);
 		if (lo > at) {
-			*g = (struct gap){ at, lo, lo, 0, 0, 0, 0, (unsigned char)more, IDLE_OTHER, 0 };
+			*g = (struct gap){ at, lo, lo, 0, 0, 0, 0,
+					   (unsigned char)more, IDLE_OTHER, 0 };
 			return 1;
 		}
 	}
@@ -551,9 +555,10 @@ static int capture_regions(struct idle *d, const struct idle_span *s, size_t n)
 		if (st[s[i].name].capture == CAPTURE_BEGIN) {
 			open = i;
 		} else if (open != SIZE_MAX && st[s[i].name].capture == CAPTURE_END) {
-			struct idle_span r = { s[open].ts_ns,
-					       sat_sub(span_end(&s[i]), s[open].ts_ns), s[open].name,
-					       s[open].track, IDLE_CAPTURE, 0, { 0 } };
+			struct idle_span r = {
+				s[open].ts_ns, sat_sub(span_end(&s[i]), s[open].ts_ns),
+				s[open].name, s[open].track, IDLE_CAPTURE, 0, { 0 }
+			};
 
 			buf_add(&d->spans, &r, sizeof(r));	/* s may move: copied first */
 			s = (const struct idle_span *)(void *)d->spans.data;
@@ -577,7 +582,7 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 	size_t nc = d->calls.n, ns = d->spans.len / sizeof(*s), nl = 0;
 	struct idle_calls_cursor cur;
 	struct idle_call c;
-	size_t nmax = (nc > ns ? nc : ns) + ns / 2;	/* the capture regions may add ns / 2 spans */
+	size_t nmax = (nc > ns ? nc : ns) + ns / 2;	/* capture regions may add ns / 2 spans */
 	uint32_t *id = malloc((nmax ? nmax : 1) * sizeof(*id));
 	uint64_t *key = malloc((nmax ? nmax : 1) * sizeof(*key));
 	struct launch_at *l = malloc((nc ? nc : 1) * sizeof(*l));
@@ -616,10 +621,11 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 			    s[i].cls == IDLE_SYNC;
 
 		/* a launch on its thread starting inside [ts, end) */
-		s[i].launched = lo < nl && l[lo].track == s[i].track && l[lo].ts_ns < span_end(&s[i]);
+		s[i].launched = lo < nl && l[lo].track == s[i].track &&
+				l[lo].ts_ns < span_end(&s[i]);
 		/* the slow first call: dur * (n - 1) >= FACTOR * (sum - dur), exactly */
-		if (later && t->n >= 2 && s[i].ts_ns == t->first_ts && s[i].dur_ns == t->first_dur &&
-		    s[i].dur_ns >= IDLE_SLOW_FIRST_NS &&
+		if (later && t->n >= 2 && s[i].ts_ns == t->first_ts &&
+		    s[i].dur_ns == t->first_dur && s[i].dur_ns >= IDLE_SLOW_FIRST_NS &&
 		    (__int128)s[i].dur_ns * (t->n - 1) >=
 			    (__int128)IDLE_SLOW_FIRST_FACTOR * (t->sum_ns - s[i].dur_ns))
 			s[i].cls = IDLE_INIT;
@@ -716,7 +722,8 @@ static void attribute(struct gap *g, const struct idle_span *s, const size_t *ac
 				const struct idle_span *x = &s[act[i]];
 
 				if (x->cls == cls &&
-				    (best == SIZE_MAX || overlap(x, a, w1) > overlap(&s[best], a, w1) ||
+				    (best == SIZE_MAX ||
+				     overlap(x, a, w1) > overlap(&s[best], a, w1) ||
 				     (overlap(x, a, w1) == overlap(&s[best], a, w1) &&
 				      x->ts_ns < s[best].ts_ns)))
 					best = act[i];
@@ -730,7 +737,8 @@ static void attribute(struct gap *g, const struct idle_span *s, const size_t *ac
 			const struct idle_span *x = &s[act[i]];
 			int64_t o = overlap(x, a, w1), ob;
 
-			if (x->cls != NO_CLASS || x->launched || x->dur_ns < IDLE_HOST_WORK_NS || !o)
+			if (x->cls != NO_CLASS || x->launched ||
+			    x->dur_ns < IDLE_HOST_WORK_NS || !o)
 				continue;
 			tmp[nh++] = (struct interval){ imax(x->ts_ns, a), imin(span_end(x), w1) };
 			ob = best == SIZE_MAX ? -1 : overlap(&s[best], a, w1);
@@ -967,7 +975,8 @@ static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
 
 		y->start_ns = x->a - rk->start_ns;
 		y->dur_ns = x->b - x->a;
-		y->cause = with_steps && x->b <= t->first_step ? IDLE_INIT : (enum idle_cause)x->cause;
+		y->cause = with_steps && x->b <= t->first_step ? IDLE_INIT
+							       : (enum idle_cause)x->cause;
 		y->in_window = x->in_ns > 0;
 		y->step = with_steps ? step_at(&rk->steps, x->a) : -1;
 		y->host = x->host ? arena_strndup(a, strtab_str(&d->names, x->host),

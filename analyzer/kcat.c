@@ -146,7 +146,8 @@ static const struct kcat_rule rules[] = {
 	{ "elementwise", NAME_HAS, "multi_tensor_apply", NULL },
 	{ "elementwise", NAME_HAS, "act_and_mul", NULL },
 	{ "elementwise", NAME_HAS, "rotary_embedding", NULL },
-	{ "elementwise", NAME_HAS, "quant", NULL },	/* scaled_fp8_quant, quantize_with_block_size */
+	/* scaled_fp8_quant, quantize_with_block_size */
+	{ "elementwise", NAME_HAS, "quant", NULL },
 	{ "elementwise", NAME_HAS, "aicore_", NULL },	/* Ascend AddAiCore_Add, CastAiCore_Cast */
 	{ "elementwise", NAME_STARTS, "trans_", NULL },	/* Ascend trans_Cast_N, trans_TransData_N */
 	{ "elementwise", NAME_HAS, "relu", NULL },
@@ -166,7 +167,8 @@ static const struct kcat_rule rules[] = {
  * rules above applied to its name alone, then to the whole name.
  */
 static const struct kcat_rule ascend_ops[] = {
-	{ "attention", NAME_HAS, "attention", NULL },	/* FlashAttentionScore, FusedInferAttentionScore */
+	/* FlashAttentionScore, FusedInferAttentionScore */
+	{ "attention", NAME_HAS, "attention", NULL },
 	{ "norm", NAME_HAS, "layernorm", NULL },
 	{ "norm", NAME_HAS, "rmsnorm", NULL },		/* RmsNorm, AddRmsNorm */
 	{ "norm", NAME_HAS, "groupnorm", NULL },

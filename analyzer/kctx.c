@@ -133,8 +133,8 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 			buf_add(is_op ? &k->ops : &k->blocks, &s, sizeof(s));
 		}
 	}
-	rc = buf_ok(&k->kerns) && buf_ok(&k->calls) && buf_ok(&k->ops) && buf_ok(&k->blocks) ? 0
-															 : -1;
+	rc = buf_ok(&k->kerns) && buf_ok(&k->calls) && buf_ok(&k->ops) && buf_ok(&k->blocks)
+	     ? 0 : -1;
 out:
 	free(map);
 	free(named);
@@ -253,9 +253,10 @@ int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
 	struct kx_span *blk = (struct kx_span *)(void *)k->blocks.data;
 	size_t nops = k->ops.len / sizeof(*ops), nblk = k->blocks.len / sizeof(*blk);
 	uint32_t nnames = strtab_count(&k->names) + 1;
-	int64_t *t = calloc((size_t)nnames * NR_CATS * NR_SRC, sizeof(*t));	/* by name, cat, src */
+	/* by name, cat, src */
+	int64_t *t = calloc((size_t)nnames * NR_CATS * NR_SRC, sizeof(*t));
 	const struct kx_span **stack = malloc((nops ? nops : 1) * sizeof(*stack));
-	unsigned char *comm = calloc(nnames, 1);	/* by name: 0 unknown, 1 no, 2 a collective */
+	unsigned char *comm = calloc(nnames, 1);	/* by name: 0 unknown, 1 no, 2 collective */
 	struct kx_point *p = NULL;
 	size_t np = 0, depth = 0, o = 0, bl = 0;
 	int64_t blk_end = INT64_MIN;
@@ -292,9 +293,10 @@ int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
 			if (blk[bl].end_ns > blk_end)
 				blk_end = blk[bl].end_ns;
 		if (!comm[kn->name])	/* once per name: kcat_of() matches many patterns */
-			comm[kn->name] = kn->name && strcmp(kcat_of(strtab_str(&k->names, kn->name),
-								    strtab_len(&k->names, kn->name)),
-							    "comm") == 0 ? 2 : 1;
+			comm[kn->name] = kn->name &&
+					 strcmp(kcat_of(strtab_str(&k->names, kn->name),
+								strtab_len(&k->names, kn->name)),
+						"comm") == 0 ? 2 : 1;
 		if (comm[kn->name] == 2)
 			continue;	/* a collective is its own, whoever called it */
 		c = context_cat(stack, depth, q->ts_ns, blk_end > q->ts_ns, &src);

@@ -114,7 +114,8 @@ static int first_calls_init(struct first_calls *t)
 /* The first index of t's calls with a correlation not below corr. */
 static size_t lower_bound(struct first_calls *t, int64_t corr)
 {
-	t->at = first_i64_lower_bound_from(t->c, sizeof(*t->c), t->n, t->at, corr);	/* corr first */
+	/* corr first */
+	t->at = first_i64_lower_bound_from(t->c, sizeof(*t->c), t->n, t->at, corr);
 	return t->at;
 }
 

@@ -103,7 +103,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		if (c == 'T') {
 			v = strtol(optarg, &end, 10);
 			if (*end || v < 0 || v > 1000000)
-				return cli_usage_error("--top wants a count from 0, not '%s'", optarg);
+				return cli_usage_error("--top wants a count from 0, not '%s'",
+						       optarg);
 			o->top = v;
 			continue;
 		}

@@ -98,7 +98,8 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 		return read_phase_file(o, arg) ? EXIT_USAGE : 0;
 	case 's':
 		if (o->phase.nr_step_globs == PHASES_MAX_RULES)
-			return cli_usage_error("too many --step globs (at most %d)", PHASES_MAX_RULES);
+			return cli_usage_error("too many --step globs (at most %d)",
+					       PHASES_MAX_RULES);
 		o->phase.step_globs[o->phase.nr_step_globs++] = arg;
 		return 0;
 	case 'b':
@@ -113,7 +114,8 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 	case 'k':
 		v = strtol(arg, &end, 10);
 		if (*end || v < 1)
-			return cli_usage_error("--frames-per-block wants a frame count, not '%s'", arg);
+			return cli_usage_error("--frames-per-block wants a frame count, not '%s'",
+					       arg);
 		o->phase.frames_per_block = v;
 		return 0;
 	case 'r':
@@ -142,7 +144,8 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 		double fps = strtod(arg, &end);
 
 		if (*end || !(fps > 0 && fps < 1e6))
-			return cli_usage_error("--target-fps wants frames per second, not '%s'", arg);
+			return cli_usage_error("--target-fps wants frames per second, not '%s'",
+					       arg);
 		o->phase.target_fps = fps;
 		return 0;
 	}

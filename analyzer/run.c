@@ -133,7 +133,8 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 			struct err w;
 
 			rank = (int64_t)i;
-			err_set(&w, -1, "no rank in the file or its name; rank %lld from its position",
+			err_set(&w, -1,
+				"no rank in the file or its name; rank %lld from its position",
 				(long long)rank);
 			extra[i] = warning_text(rep, &w);
 			log_warn(r->path, &w);
@@ -175,7 +176,8 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 		if (r->nr_warnings_total > nw) {
 			struct err more;
 
-			err_set(&more, -1, "%zu more warnings not shown", r->nr_warnings_total - nw);
+			err_set(&more, -1, "%zu more warnings not shown",
+				r->nr_warnings_total - nw);
 			rk->warnings[w++] = warning_text(rep, &more);
 		}
 		if (extra[order[j].index])
@@ -214,7 +216,8 @@ static int pick_run(struct report *rep, const struct analyze_opts *o)
 		log_msg("out of memory telling the runs apart");
 		rc = EXIT_FAIL;
 	} else if (o->run && o->run > nr_runs) {
-		log_msg("--run %ld: the inputs hold %ld run%s", o->run, nr_runs, nr_runs == 1 ? "" : "s");
+		log_msg("--run %ld: the inputs hold %ld run%s", o->run, nr_runs,
+			nr_runs == 1 ? "" : "s");
 		rc = EXIT_USAGE;
 	} else if (o->run) {
 		for (size_t i = 0; i < rep->nr_ranks; i++)
@@ -224,8 +227,8 @@ static int pick_run(struct report *rep, const struct analyze_opts *o)
 	} else if (nr_runs > 1) {
 		runs_describe(rep, run_of, (size_t)nr_runs, 1, &b);
 		log_msg("%s: these inputs come from %ld different runs (other metadata: device, "
-			"world size, run name, model, resolution, frames or steps; or traces more than "
-			"%lld s apart): %s; %s", o->merge_runs ? "warning" : "error", nr_runs,
+			"world size, run name, model, resolution, frames or steps; or traces more "
+			"than %lld s apart): %s; %s", o->merge_runs ? "warning" : "error", nr_runs,
 			RUNS_GAP_NS / 1000000000, buf_ok(&b) ? b.data : "(out of memory)",
 			o->merge_runs ? "analysed as one (--merge-runs)"
 				      : "pick one with --run N, or merge them with --merge-runs");

@@ -146,7 +146,8 @@ static int export_batch(void *ctx, const struct event_batch *bt)
 			buf_printf(b, ", \"id\": \"gpu%" PRId64 "\"", ev->device);
 		if (ev->args) {	/* the reader's JSON text: keys escaped, numbers or null */
 			buf_adds(b, ", \"args\": ");
-			buf_add(b, strtab_str(&bt->strs, ev->args), strtab_len(&bt->strs, ev->args));
+			buf_add(b, strtab_str(&bt->strs, ev->args),
+				strtab_len(&bt->strs, ev->args));
 		} else if (ev->flags & EV_VALUE) {
 			buf_printf(b, ", \"args\": {\"value\": %" PRId64, ev->value);
 			if (ev->flags & EV_DEVICE)

@@ -135,7 +135,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (!eq) {
 				if (threshold_parse_value(optarg, &o->t.all))
 					return cli_usage_error("--threshold wants a percentage "
-							       "such as 5 or 5%%, not '%s'", optarg);
+							       "such as 5 or 5%%, not '%s'",
+							       optarg);
 				continue;
 			}
 			if (eq == optarg || threshold_parse_value(eq + 1, &v))
@@ -159,7 +160,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'N':
 			n = strtol(optarg, &end, 10);
 			if (*end || n < 0 || n > 1000000)
-				return cli_usage_error("--top wants a count from 0, not '%s'", optarg);
+				return cli_usage_error("--top wants a count from 0, not '%s'",
+						       optarg);
 			o->top = (size_t)n;
 			continue;
 		case 'a':

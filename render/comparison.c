@@ -131,7 +131,7 @@ static void term_str(FILE *f, const char *s, int width)
 	buf_release(&b);
 }
 
-/* The shown rows' metric names cut to cols columns together (shorten.h); caller frees; NULL: none. */
+/* Shown rows' metric names cut to cols columns together (shorten.h); caller frees; NULL: none. */
 static char *shown_names(const struct comparison *c, const struct output_opts *o, size_t n,
 			 size_t cols)
 {
@@ -155,8 +155,8 @@ static char *shown_names(const struct comparison *c, const struct output_opts *o
 static void summary_line(char *s, size_t n, const struct comparison *c)
 {
 	snprintf(s, n, "%zu regression%s (%zu of the run as a whole), %zu improvement%s",
-		 c->regressions, c->regressions == 1 ? "" : "s", c->run_regressions, c->improvements,
-		 c->improvements == 1 ? "" : "s");
+		 c->regressions, c->regressions == 1 ? "" : "s", c->run_regressions,
+		 c->improvements, c->improvements == 1 ? "" : "s");
 }
 
 void output_table(FILE *f, const struct comparison *c, const struct output_opts *o)

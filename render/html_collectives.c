@@ -53,17 +53,17 @@ static void stragglers(struct page *p)
 	}
 	if (vendor_words_of_run(r)->device)
 		buf_printf(p->b, " %s the rank%s the others wait for: %s last at the collectives, "
-				 "and the other ranks spin inside their collective kernels until %s "
-				 "arrives. That waiting counts as busy %s time and as long steps on "
-				 "the ranks that wait, so their plain utilization looks best; "
-				 "effective utilization leaves it out.",
+				 "and the other ranks spin inside their collective kernels until "
+				 "%s arrives. That waiting counts as busy %s time and as long "
+				 "steps on the ranks that wait, so their plain utilization looks "
+				 "best; effective utilization leaves it out.",
 			   r->nr_stragglers > 1 ? "are" : "is", r->nr_stragglers > 1 ? "s" : "",
 			   r->nr_stragglers > 1 ? "they arrive" : "it arrives",
 			   r->nr_stragglers > 1 ? "each" : "it", vendor_words_of_run(r)->device);
 	else
 		buf_printf(p->b, " %s the rank%s the others wait for: %s last at the collectives, "
-				 "and the other ranks block in them until %s arrives, which shows as "
-				 "long steps on the ranks that wait.",
+				 "and the other ranks block in them until %s arrives, which shows "
+				 "as long steps on the ranks that wait.",
 			   r->nr_stragglers > 1 ? "are" : "is", r->nr_stragglers > 1 ? "s" : "",
 			   r->nr_stragglers > 1 ? "they arrive" : "it arrives",
 			   r->nr_stragglers > 1 ? "each" : "it");
@@ -192,10 +192,10 @@ static int own_waits(struct page *p)
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		if (r->ranks[i].gpu.wait_from_tasks) {
 			buf_printf(p->b, "<p>No collective matched across ranks, but the device "
-					 "records its %s%scollectives' own tasks: the time inside them "
-					 "that moves no data is waiting for peers this analysis does "
-					 "not have. Analyse every rank together to name the one they "
-					 "wait for.</p>\n",
+					 "records its %s%scollectives' own tasks: the time inside "
+					 "them that moves no data is waiting for peers this "
+					 "analysis does not have. Analyse every rank together to "
+					 "name the one they wait for.</p>\n",
 				   coll ? coll : "", coll ? " " : "");
 			if (!p->many)
 				ranks(p);

@@ -80,8 +80,8 @@ static void by_rank(struct page *p, const int *shown)
 		for (int c = 0; c < IDLE_NR_CAUSES; c++) {
 			if (!shown[c])
 				continue;
-			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"idle\",\"by_cause\",\"%s\"]", i,
-				 idle_cause_key[c]);
+			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"idle\",\"by_cause\",\"%s\"]",
+				 i, idle_cause_key[c]);
 			html_i64(p, "td", key, NULL, rk->idle.in.by_cause[c], UNIT_NS);
 		}
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"idle\",\"outside\",\"idle_ns\"]", i);
@@ -155,7 +155,8 @@ void html_idle(struct page *p)
 			shown[c] |= r->ranks[i].idle.in.by_cause[c] > 0;
 	}
 	if (!any) {
-		buf_adds(p->b, "<p class=\"muted\">No device work in these traces.</p>\n</section>\n");
+		buf_adds(p->b,
+			 "<p class=\"muted\">No device work in these traces.</p>\n</section>\n");
 		return;
 	}
 	buf_adds(p->b, "<p class=\"muted\">Every moment a rank's device runs nothing (no kernel, "

@@ -34,7 +34,7 @@ static void card_stat(struct page *p, const char *label, const struct report_sta
 	buf_printf(p->b, " (rank %lld)</div></div>\n", (long long)st->max_rank);
 }
 
-/* A card with one rank's value; none when i < 0 or v is null: a card without a value says nothing. */
+/* A card with one rank's value; none when i < 0 or v is null: a card with no value says nothing. */
 static void card_rank(struct page *p, const char *label, long i, const char *field, double v,
 		      enum metric_unit k, const char *sub)
 {
@@ -102,7 +102,7 @@ void html_summary(struct page *p)
 	card(p, "span", "span_ns");
 	card(p, "frames per second", MK_THROUGHPUT_FPS);
 	card(p, "blocks per second", MK_THROUGHPUT_BPS);
-	/* each labelled for what it divides by: the steps can be mostly idle when the span is not */
+	/* each labelled for what it divides by: steps can be mostly idle when the span is not */
 	snprintf(label, sizeof(label), "%s busy, active span", dev);
 	card(p, label, MK_GPU_UTILIZATION);
 	snprintf(label, sizeof(label), "%s busy, steady steps", dev);
@@ -166,7 +166,8 @@ static void suggestion(struct page *p, size_t i)
 	buf_adds(p->b, "</code> = ");
 	snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"value\"]", i);
 	html_dbl(p, "span", key, NULL, s->value, k);
-	if (s->threshold != 0) {	/* a rule that fires at any value has no threshold to show */
+	/* a rule that fires at any value has no threshold to show */
+	if (s->threshold != 0) {
 		buf_adds(p->b, ", threshold ");
 		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"threshold\"]", i);
 		html_dbl(p, "span", key, NULL, s->threshold, k);
@@ -220,7 +221,8 @@ static void metric_label(const char *m, struct buf *out)
 
 			if (n > k && !strcmp(m + n - k, tails[i].suffix)) {
 				/* the phase's own name; its path is in the CSV */
-				for (slash = m + 6; (slash = memchr(slash, '/', (size_t)(m + n - k - slash)));
+				for (slash = m + 6;
+				     (slash = memchr(slash, '/', (size_t)(m + n - k - slash)));
 				     last = ++slash)
 					;
 				buf_add(out, last, (size_t)(m + n - k - last));
@@ -246,7 +248,8 @@ void html_cross_rank(struct page *p)
 
 	buf_adds(p->b, "<section id=\"cross-rank\">\n<h2>Across ranks</h2>\n");
 	if (r->nr_ranks < 2) {
-		buf_adds(p->b, "<p class=\"muted\">One rank: nothing to compare.</p>\n</section>\n");
+		buf_adds(p->b,
+			 "<p class=\"muted\">One rank: nothing to compare.</p>\n</section>\n");
 		return;
 	}
 	if (r->straggler_rule && !strcmp(r->straggler_rule, "collectives")) {
@@ -286,7 +289,8 @@ void html_cross_rank(struct page *p)
 		if (!n)
 			continue;
 		if (phases)
-			buf_printf(p->b, "<details><summary><h3>Phases (%zu figures)</h3></summary>\n", n);
+			buf_printf(p->b, "<details><summary><h3>Phases (%zu figures)</h3>"
+					 "</summary>\n", n);
 		buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>figure</th><th>ranks</th>"
 			       "<th>min</th><th>median</th><th>avg</th><th>max</th><th>stddev</th>"
 			       "<th>min rank</th><th>max rank</th></tr>\n");

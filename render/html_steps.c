@@ -243,8 +243,8 @@ void html_steps(struct page *p)
 		warm += r->ranks[i].steps.warmup;
 	}
 	if (!most) {
-		buf_adds(p->b, "<p class=\"muted\">No steps: no ProfilerStep# spans and none matching "
-			       "--step.</p>\n</section>\n");
+		buf_adds(p->b, "<p class=\"muted\">No steps: no ProfilerStep# spans and none "
+			       "matching --step.</p>\n</section>\n");
 		return;
 	}
 	if (most < 2) {	/* a chart of one point per rank says nothing the table does not */

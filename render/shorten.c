@@ -102,11 +102,13 @@ static int collective(char *out, const char *s, size_t cols)
 		return 0;
 	for (end = coll; ident(*end); end++)
 		;
-	head = (size_t)(strchr(coll, '_') && strchr(coll, '_') < end ? strchr(coll, '_') : end) - (size_t)s;
+	head = (size_t)(strchr(coll, '_') && strchr(coll, '_') < end ? strchr(coll, '_') : end)
+	       - (size_t)s;
 	/* the data type follows the reduction: "_Sum_int8_t", "_Prod_half" */
 	type = NULL;
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		const char *o = memmem(s + head, (size_t)(end - (s + head)), ops[i], strlen(ops[i]));
+		const char *o = memmem(s + head, (size_t)(end - (s + head)),
+				       ops[i], strlen(ops[i]));
 
 		if (o && (!type || o + strlen(ops[i]) > type))
 			type = o + strlen(ops[i]);
@@ -134,7 +136,8 @@ static int collective(char *out, const char *s, size_t cols)
  */
 static int aten_functor(char *out, const char *s, size_t cols)
 {
-	static const char *const owners[] = { "_kernel_cuda", "_cuda_kernel", "Functor", "_functor" };
+	static const char *const owners[] = { "_kernel_cuda", "_cuda_kernel",
+					      "Functor", "_functor" };
 	const char *fam = s, *lt = strchr(s, '<'), *f = NULL, *e;
 	size_t n, room, famlen;
 

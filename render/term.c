@@ -240,8 +240,8 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 		}
 		term_fmt_ns(a, sizeof(a), sg->wait_imposed_ns);
 		term_fmt_ns(b, sizeof(b), sg->delays_wait_ns);
-		buf_printf(&line, "rank %lld holds the others back: it arrives last at %.0f%% of its "
-			   "collectives and the other ranks wait %s for it in all, most at ",
+		buf_printf(&line, "rank %lld holds the others back: it arrives last at %.0f%% of "
+			   "its collectives and the other ranks wait %s for it in all, most at ",
 			   (long long)sg->rank, 100 * sg->last_share, a);
 		put_collective(&line, sg->delays_group, sg->delays_name);
 		buf_printf(&line, " (%s)", b);
@@ -261,8 +261,8 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 			term_fmt_ns(a, sizeof(a), w->gpu.comm_wait_ns);
 			const char *d = vendor_words_of_run(rep)->device;
 
-			buf_printf(&line, "the other ranks wait for %s: rank %lld waits most (%s inside "
-				   "collectives), which shows as %s%s%slong steps there",
+			buf_printf(&line, "the other ranks wait for %s: rank %lld waits most "
+				   "(%s inside collectives), which shows as %s%s%slong steps there",
 				   rep->nr_stragglers > 1 ? "them" : "it", (long long)w->rank, a,
 				   d ? "busy " : "", d ? d : "", d ? " time and " : "");
 			flush_line(f, &line, width);

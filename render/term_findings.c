@@ -92,15 +92,15 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 		else
 			worst[0] = '\0';
 		if (s->threshold != 0)
-			snprintf(line, sizeof(line), "evidence: %s = %s (threshold %s)%s", s->metric, v,
-				 t, worst);
+			snprintf(line, sizeof(line), "evidence: %s = %s (threshold %s)%s",
+				 s->metric, v, t, worst);
 		else	/* a rule that fires at any value has no threshold to show */
 			snprintf(line, sizeof(line), "evidence: %s = %s%s", s->metric, v, worst);
 		wrap(f, line, "     ", w);
 		if (s->impact_ns >= 0) {
 			at_stake(stake, sizeof(stake), s);
-			snprintf(line, sizeof(line), "at stake: %s of the wall time; estimate: %s", stake,
-				 s->impact_basis ? s->impact_basis : "?");
+			snprintf(line, sizeof(line), "at stake: %s of the wall time; estimate: %s",
+				 stake, s->impact_basis ? s->impact_basis : "?");
 			wrap(f, line, "     ", w);
 		}
 	}

@@ -531,7 +531,8 @@ struct op {
 	const char *conc;		/* the inner operator's "Concrete Inputs"; NULL none */
 };
 
-#define ADDMM_TYPES "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", \"Scalar\"]"
+#define ADDMM_TYPES \
+	"[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", \"Scalar\"]"
 #define ADDMM_CONC "[\"\", \"\", \"\", \"1\", \"1\"]"
 
 #define BF16_3 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]"
@@ -580,7 +581,8 @@ static const struct op ops[NR_OPS] = {
 	[OP_ALLGATHER] = { "c10d::_allgather_base_", "record_param_comms",
 			   "[[3072, 3072], [], [], []]",
 			   "[\"c10::BFloat16\", \"TensorList\", \"Scalar\", \"Scalar\"]", L_KERNEL,
-			   K_ALLGATHER, S_COMM, OP_COMM, NULL, 4718592, "_allgather_base", NULL, NULL, NULL },
+			   K_ALLGATHER, S_COMM, OP_COMM, NULL, 4718592, "_allgather_base",
+			   NULL, NULL, NULL },
 	[OP_ALLTOALL] = { "c10d::alltoall_base_", "record_param_comms",
 			  "[[1, 4096, 3072], [1, 4096, 3072], [], [], []]",
 			  "[\"c10::BFloat16\", \"c10::BFloat16\", \"GenericList\", "
@@ -604,7 +606,8 @@ static const struct op ops[NR_OPS] = {
 	[OP_ZERO] = { "aten::zero_", "aten::fill_", "[[1, 16, 21, 90, 160]]", "[\"float\"]",
 		      L_MEMSET, 0, S_COPY, 0, "Memset (Device)", 19353600, NULL, NULL, NULL, NULL },
 	[OP_ITEM] = { "aten::item", "aten::_local_scalar_dense", "[[]]", "[\"float\"]", L_MEMCPY,
-		      0, S_COMPUTE, OP_SYNC, "Memcpy DtoH (Device -> Pageable)", 4, NULL, NULL, NULL, NULL },
+		      0, S_COMPUTE, OP_SYNC, "Memcpy DtoH (Device -> Pageable)", 4,
+		      NULL, NULL, NULL, NULL },
 	[OP_TOKENS_H2D] = { "aten::to", "aten::copy_", "[[1, 512], [], [], [], []]",
 			    "[\"long int\", \"Scalar\", \"Scalar\", \"Scalar\", \"Scalar\"]",
 			    L_MEMCPY, 0, S_COPY, 0, "Memcpy HtoD (Pageable -> Device)", 4096,
@@ -612,7 +615,8 @@ static const struct op ops[NR_OPS] = {
 	[OP_TE_LN] = { "aten::layer_norm", "aten::native_layer_norm",
 		       "[[1, 512, 4096], [], [4096], [4096], [], []]",
 		       "[\"c10::BFloat16\", \"\", \"c10::BFloat16\", \"c10::BFloat16\", "
-		       "\"Scalar\", \"Scalar\"]", L_KERNEL, K_LN, S_COMPUTE, 0, NULL, 0, NULL, NULL, NULL, NULL },
+		       "\"Scalar\", \"Scalar\"]", L_KERNEL, K_LN, S_COMPUTE, 0, NULL, 0, NULL,
+		       NULL, NULL, NULL },
 	[OP_TE_QKV] = { "aten::linear", "aten::addmm", "[[1, 512, 4096], [12288, 4096], [12288]]",
 			BF16_3, L_KERNEL, K_OUT, S_COMPUTE, 0, NULL, 0, NULL,
 		  "[[12288], [512, 4096], [4096, 12288], [], []]", ADDMM_TYPES, ADDMM_CONC },
@@ -624,8 +628,8 @@ static const struct op ops[NR_OPS] = {
 			 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", "
 			 "\"c10::BFloat16\", \"Scalar\", \"Scalar\", \"\"]", L_KERNEL, K_FMHA,
 			 S_COMPUTE, 0, NULL, 0, NULL,
-			 "[[1, 64, 512, 64], [1, 64, 512, 64], [1, 64, 512, 64], [1, 64, 512, 512], "
-			 "[], [], [], []]",
+			 "[[1, 64, 512, 64], [1, 64, 512, 64], [1, 64, 512, 64], "
+			 "[1, 64, 512, 512], [], [], [], []]",
 			 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", "
 			 "\"c10::BFloat16\", \"Scalar\", \"Scalar\", \"Scalar\", \"\"]",
 			 "[\"\", \"\", \"\", \"\", \"False\", \"0.\", \"False\", \"\"]" },
@@ -641,7 +645,8 @@ static const struct op ops[NR_OPS] = {
 	[OP_GN] = { "aten::group_norm", "aten::native_group_norm",
 		    "[[1, 512, 4, 90, 160], [], [512], [512], [], []]",
 		    "[\"c10::BFloat16\", \"Scalar\", \"c10::BFloat16\", \"c10::BFloat16\", "
-		    "\"Scalar\", \"Scalar\"]", L_KERNEL, K_GN, S_COMPUTE, 0, NULL, 0, NULL, NULL, NULL, NULL },
+		    "\"Scalar\", \"Scalar\"]", L_KERNEL, K_GN, S_COMPUTE, 0, NULL, 0, NULL,
+		    NULL, NULL, NULL },
 	[OP_CONV] = { "aten::conv3d", "aten::cudnn_convolution",
 		      "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [512], [], [], [], []]",
 		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"\", \"\", \"\", "

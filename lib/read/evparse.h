@@ -52,8 +52,8 @@ struct evparse_result {
  * is the input offset of text[0], for messages.  Events of an unfinished
  * element are not appended.  An element that is valid JSON but no object
  * (a number, a list) is appended as an empty record, so that counts of
- * elements stay right, and counted in ->nr_not_object.  Returns 0, or -1 when out of memory (reported
- * as EVP_ERROR as well).
+ * elements stay right, and counted in ->nr_not_object.  Returns 0, or -1 when out of memory
+ * (reported as EVP_ERROR as well).
  */
 int evparse_run(const char *text, size_t len, int64_t offset, enum evparse_state start,
 		struct event_batch *b, struct evparse_result *r);

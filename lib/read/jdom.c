@@ -67,7 +67,8 @@ static int skip_container(struct parser *ps, const char **pp, struct jdom *out)
 		const char *q = memchr(p + 1, ']', (size_t)(end - p - 1));
 		size_t n = q ? (size_t)(q - p - 1) : 0;
 
-		if (q && !memchr(p + 1, '[', n) && !memchr(p + 1, '{', n) && !memchr(p + 1, '"', n)) {
+		if (q && !memchr(p + 1, '[', n) && !memchr(p + 1, '{', n) &&
+		    !memchr(p + 1, '"', n)) {
 			out->type = JDOM_SKIPPED;
 			out->s = start;
 			out->len = (size_t)(q + 1 - start);

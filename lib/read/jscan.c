@@ -313,8 +313,8 @@ int jscan_word(struct jscan *js, const char **pp, const char *word)
 	const char *p = *pp;
 
 	if ((size_t)(js->end - p) < n)
-		return memcmp(p, word, (size_t)(js->end - p)) ? jscan_fail(js, p, "expected a value")
-							       : JS_MORE;
+		return memcmp(p, word, (size_t)(js->end - p))
+		       ? jscan_fail(js, p, "expected a value") : JS_MORE;
 	if (memcmp(p, word, n))
 		return jscan_fail(js, p, "expected a value");
 	*pp = p + n;
@@ -396,7 +396,8 @@ after:
 		depth--;
 		goto after;
 	}
-	return jscan_fail(js, p, stack[depth - 1] == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+	return jscan_fail(js, p, stack[depth - 1] == '}' ? "expected ',' or '}'"
+							 : "expected ',' or ']'");
 }
 
 int jscan_skip_fast(struct jscan *js, const char **pp)
@@ -442,7 +443,8 @@ int jscan_skip_fast(struct jscan *js, const char **pp)
 		default:	/* '}' or ']' */
 			depth--;
 			if ((*p == '}') != (int)(is_obj[depth / 64] >> (depth % 64) & 1))
-				return jscan_fail(js, p, *p == '}' ? "expected ',' or ']'" : "expected ',' or '}'");
+				return jscan_fail(js, p, *p == '}' ? "expected ',' or ']'"
+								   : "expected ',' or '}'");
 			if (depth == 0) {
 				*pp = p + 1;
 				return JS_OK;

@@ -123,8 +123,8 @@ static inline const char *jscan_find_quote(const char *p, const char *end)
  * from the text when it holds no escape, else a NUL-terminated copy in the
  * arena) and *pp is past the closing quote.  \uXXXX escapes become UTF-8;
  * a lone surrogate becomes U+FFFD, and \u0000 the two bytes C0 80 (never
- * valid UTF-8 otherwise), so that a name keeps its NUL as a C string.  Raw control bytes are accepted, as
- * torch's legacy writer emits them unescaped.
+ * valid UTF-8 otherwise), so that a name keeps its NUL as a C string.  Raw control bytes are
+ * accepted, as torch's legacy writer emits them unescaped.
  */
 int jscan_string_slow(struct jscan *js, const char **pp, const char **s, size_t *len);
 

@@ -197,7 +197,7 @@ static int elem_scan_more(struct elem_scan *sc, const char *text, size_t len)
 				i++;
 				continue;
 			}
-			/* The bulk of a long event is string bytes: skip to a quote or backslash. */
+			/* Most of a long event is string bytes: skip to a quote or backslash. */
 			for (q = text + i; q < text + len && *q != '"' && *q != '\\'; q++)
 				;
 			i = (size_t)(q - text);

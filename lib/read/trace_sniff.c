@@ -52,7 +52,8 @@ int trace_sniff(const char *path, struct err *why)
 
 		if (n < 0)
 			break;	/* a corrupt or cut-off gzip: the reader says where */
-		fed = n ? trace_top_feed(&top, chunk, (size_t)n, off, &e) : trace_top_drain(&top, &e);
+		fed = n ? trace_top_feed(&top, chunk, (size_t)n, off, &e)
+			: trace_top_drain(&top, &e);
 		off += n;
 		if (fed == 1) {
 			rc = 1;
@@ -61,7 +62,7 @@ int trace_sniff(const char *path, struct err *why)
 		if (fed < 0)
 			break;
 		if (top.state == TOP_DONE) {
-			/* a whole object closed without traceEvents: nothing after it can add one */
+			/* a whole object closed without traceEvents: nothing later can add one */
 			err_set(why, -1, "not a trace (a JSON object without traceEvents)");
 			rc = 0;
 			break;

@@ -278,7 +278,8 @@ static int run(struct trace_top *t, int final, struct err *e)
 			if (rc == JS_OK) {
 				p = jscan_ws(p, end);
 				if (p < end && *p != ':') {
-					err_set(e, jscan_off(&js, p), "expected ':' after member name");
+					err_set(e, jscan_off(&js, p),
+						"expected ':' after member name");
 					ret = -1;
 					goto out;
 				}
@@ -300,7 +301,8 @@ static int run(struct trace_top *t, int final, struct err *e)
 				rc = use_value(t, &js, k, n, v, p);
 			if (rc == JS_MORE && !final) {
 				if (t->pend.len > TRACE_MAX_EVENT_BYTES) {
-					err_set(e, t->pend_off, "top-level value larger than %u MiB",
+					err_set(e, t->pend_off,
+						"top-level value larger than %u MiB",
 						TRACE_MAX_EVENT_BYTES >> 20);
 					ret = -1;
 					goto out;

@@ -264,7 +264,8 @@ static int per_rank(struct rows *out, const struct report *base, const struct re
 		j += y == r;
 	}
 	for (size_t k = 0; k < n && !rc; k++) {
-		const struct report_rank *rb = find_rank(base, ids[k]), *rn = find_rank(new, ids[k]);
+		const struct report_rank *rb = find_rank(base, ids[k]),
+					 *rn = find_rank(new, ids[k]);
 		struct metric_list lb = { 0 }, ln = { 0 };
 
 		if (!rb || !rn) {
@@ -384,7 +385,8 @@ int compare_reports(struct comparison *c, const struct report *base, const struc
 	c->removed = calloc(rb.n + 1, sizeof(*c->removed));
 	c->ranks_only_base = calloc(base->nr_ranks + 1, sizeof(*c->ranks_only_base));
 	c->ranks_only_new = calloc(new->nr_ranks + 1, sizeof(*c->ranks_only_new));
-	if (!c->ranks_only_base || !c->ranks_only_new || !sel.keep_base || !sel.keep_new || !c->added || !c->removed ||
+	if (!c->ranks_only_base || !c->ranks_only_new || !sel.keep_base || !sel.keep_new ||
+	    !c->added || !c->removed ||
 	    top_kernels(&rb, top, sel.keep_base) || top_kernels(&rn, top, sel.keep_new))
 		goto out;
 	if (merge(&out, &rb, &rn, &sel, -1, t, c))

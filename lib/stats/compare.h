@@ -35,12 +35,14 @@ struct kernel_delta {
 struct comparison {
 	struct row *rows;
 	size_t nr_rows;
-	struct kernel_delta *added, *removed;	/* only in NEW, only in BASE; by total, descending */
+	struct kernel_delta *added, *removed;	/* only in NEW, only in BASE; by total descending */
 	size_t nr_added, nr_removed;
 	double added_ns, removed_ns;		/* their totals summed */
-	const char *steps_base, *steps_new;	/* step patterns that differ (steps.* not compared), or NULL */
-	size_t per_step_base, per_step_new;	/* steps (videos) of each side where their numbers
-						   differ: the totals compared per one; 0: as they are */
+	const char *steps_base, *steps_new;	/* step patterns that differ (steps.* not compared),
+						   or NULL */
+	size_t per_step_base, per_step_new;	/* steps (videos) of each side where their
+						   numbers differ: the totals compared per one;
+						   0: as they are */
 	int per_generation;			/* ... per video, not per step */
 	int64_t *ranks_only_base, *ranks_only_new;	/* ranks one side lacks: no rows */
 	size_t nr_only_base, nr_only_new;

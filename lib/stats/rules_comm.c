@@ -92,7 +92,8 @@ static int eval_comm_wait(const struct report_rank *r, const double *t, struct a
 	    r->span_ns <= 0)
 		return NO_INPUTS;
 	share = (double)g->comm_wait_ns / (double)g->comm_ns;
-	if (r->has_clock || !(share > t[0]) || !((double)g->comm_wait_ns > t[1] * (double)r->span_ns))
+	if (r->has_clock || !(share > t[0]) ||
+	    !((double)g->comm_wait_ns > t[1] * (double)r->span_ns))
 		return QUIET;
 	f->value = share;
 	f->threshold = t[0];
@@ -112,7 +113,8 @@ static void msg_comm_wait(struct text *t, const struct finding *f)
 	snprintf(t->m, sizeof(t->m),
 		 "%s wait%s %s inside %s%scollectives for %s peers (%s of %s communication "
 		 "time); only %s of it moves data.",
-		 t->where, t->plural ? "" : "s", FMT(w, e->wait_ns, UNIT_NS), coll ? coll : "", coll ? " " : "",
+		 t->where, t->plural ? "" : "s", FMT(w, e->wait_ns, UNIT_NS),
+		 coll ? coll : "", coll ? " " : "",
 		 t->plural ? "their" : "its", FMT(v, f->value, UNIT_RATIO),
 		 t->plural ? "their" : "its", FMT(x, e->transfer_ns, UNIT_NS));
 	snprintf(t->d, sizeof(t->d),

@@ -44,7 +44,8 @@ static void msg_attention(struct text *t, const struct finding *f)
 		snprintf(t->d, sizeof(t->d),
 			 "%s of attention. Long video token sequences make attention quadratic: "
 			 "use sparse or sliding-window attention, FP8 attention (e.g. "
-			 "SageAttention), or FlashAttention-3 on Hopper GPUs where the run has them.",
+			 "SageAttention), or FlashAttention-3 on Hopper GPUs "
+			 "where the run has them.",
 			 FMT(a, e->kernel_ns, UNIT_NS));
 	else
 		snprintf(t->d, sizeof(t->d),
@@ -86,7 +87,8 @@ static void msg_memcpy(struct text *t, const struct finding *f)
 		 "%s of copies. Use pinned host memory and non_blocking=True copies, keep %s on "
 		 "the device, and avoid .cpu() and .item() inside %s.",
 		 FMT(a, e->memory_ns, UNIT_NS),
-		 f->wl == WL_DIFFUSION ? "latents and embeddings" : "tensors", rule_loop_words(f->wl));
+		 f->wl == WL_DIFFUSION ? "latents and embeddings" : "tensors",
+		 rule_loop_words(f->wl));
 }
 
 /* memory-near-capacity: the fullest GPU's peak reserved above t[0] of its capacity. */
@@ -197,16 +199,16 @@ static void msg_roof(struct text *t, const struct finding *f)
 	const char *fam = e->family, *fix;
 
 	if (!strcmp(fam, "attention"))
-		fix = "a fused attention kernel (SDPA's flash or cuDNN backend, not matmul, softmax "
-		      "and matmul apart), bf16/fp16, a head dimension that is a multiple of 64 and "
-		      "longer sequences per call";
+		fix = "a fused attention kernel (SDPA's flash or cuDNN backend, not matmul, "
+		      "softmax and matmul apart), bf16/fp16, a head dimension that is a multiple "
+		      "of 64 and longer sequences per call";
 	else if (!strcmp(fam, "conv"))
 		fix = "channels_last layouts, torch.backends.cudnn.benchmark = True, bf16/fp16, "
 		      "channel counts that are multiples of 8 and a larger batch";
 	else
-		fix = "bf16/fp16 (or fp8) instead of fp32, contiguous operands, dimensions that are "
-		      "multiples of 8 (16 for fp8) and larger or batched matrices (a small M leaves "
-		      "the device memory-bound)";
+		fix = "bf16/fp16 (or fp8) instead of fp32, contiguous operands, dimensions that "
+		      "are multiples of 8 (16 for fp8) and larger or batched matrices (a small M "
+		      "leaves the device memory-bound)";
 	snprintf(t->m, sizeof(t->m),
 		 "%s: %s operators take %s of kernel time but reach only %s of their roofline.",
 		 t->where, !strcmp(fam, "gemm") ? "GEMM" : !strcmp(fam, "conv") ? "convolution"

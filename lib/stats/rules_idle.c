@@ -310,7 +310,8 @@ static const struct {
 	[IDLE_LAUNCH] = { "kernel launches (gaps of 1 ms or less)", "", "" },
 	[IDLE_SYNC] = { "synchronising calls that empty its queue",
 			"Remove .item(), .cpu() and printing of tensors from ",
-			", read results a step later, and wait on events instead of synchronising." },
+			", read results a step later, and wait on events instead of "
+			"synchronising." },
 	[IDLE_DATA_LOADING] = { "the DataLoader",
 				"Raise num_workers, set pin_memory=True and a prefetch_factor, and "
 				"copy the next batch to the device while ",

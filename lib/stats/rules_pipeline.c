@@ -119,7 +119,7 @@ static int eval_phase(const struct report_rank *r, double t, struct arena *a, st
 	return FIRES;
 }
 
-/* vae-decode-dominant: in a diffusion pipeline, a *vae* or *decode* phase above t[0] of the span. */
+/* vae-decode-dominant: in diffusion pipelines, a *vae* or *decode* phase above t[0] of the span. */
 static int eval_vae(const struct report_rank *r, const double *t, struct arena *a,
 		    struct finding *f)
 {

@@ -186,8 +186,8 @@ static void msg_straggler(struct text *t, const struct finding *f)
 		snprintf(t->d, sizeof(t->d),
 			 "%s reach%s %s of %s collectives last; the other ranks wait %s for it in "
 			 "all, most at %s. Their long steps%s%s%s are that waiting. "
-			 "Check the slow rank for thermal or power throttling, a slow or busy host, "
-			 "data loading, and an uneven split of %s across ranks.",
+			 "Check the slow rank for thermal or power throttling, a slow or busy "
+			 "host, data loading, and an uneven split of %s across ranks.",
 			 t->where, t->plural ? "" : "es", FMT(med, e->last_share, UNIT_RATIO),
 			 t->plural ? "their" : "its", v, rule_plain(name, sizeof(name), e->delays),
 			 vendor_words(f->vendor)->device ? " and busy-looking " : "",

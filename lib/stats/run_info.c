@@ -72,7 +72,8 @@ static const char *name_of(struct report *rep)
 
 	for (size_t i = 0; i < rep->nr_ranks; i++)
 		for (size_t k = 0; k < rep->ranks[i].nr_tags; k++)
-			if (!strcmp(rep->ranks[i].tags[k].key, "name") && rep->ranks[i].tags[k].value[0])
+			if (!strcmp(rep->ranks[i].tags[k].key, "name") &&
+			    rep->ranks[i].tags[k].value[0])
 				return rep->ranks[i].tags[k].value;
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		const char *s;

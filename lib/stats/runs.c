@@ -79,7 +79,8 @@ long runs_find(const struct report *rep, size_t *run_of)
 		int64_t e = sat_add(rk->start_unix_ns, rk->span_ns > 0 ? rk->span_ns : 0);
 
 		/* another identity, or a start long after the run before ended */
-		if (i == nt || strcmp(v[i].id, v[i - 1].id) || rk->start_unix_ns > sat_add(end, RUNS_GAP_NS)) {
+		if (i == nt || strcmp(v[i].id, v[i - 1].id) ||
+		    rk->start_unix_ns > sat_add(end, RUNS_GAP_NS)) {
 			nr_runs++;
 			end = e;
 		}
@@ -99,7 +100,8 @@ long runs_find(const struct report *rep, size_t *run_of)
 			run_of[v[i].i] = run_of[v[i - 1].i];
 			continue;
 		}
-		while (lo < hi) {	/* the first timed rank not before v[i]'s identity and stem */
+		/* the first timed rank not before v[i]'s identity and stem */
+		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 			int c = strcmp(v[mid].id, v[i].id);
 
@@ -108,7 +110,8 @@ long runs_find(const struct report *rep, size_t *run_of)
 			else
 				hi = mid;
 		}
-		run_of[v[i].i] = lo < n && !strcmp(v[lo].id, v[i].id) && !strcmp(v[lo].stem, v[i].stem)
+		run_of[v[i].i] = lo < n && !strcmp(v[lo].id, v[i].id) &&
+				 !strcmp(v[lo].stem, v[i].stem)
 					 ? run_of[v[lo].i]
 					 : nr_runs++;
 	}
@@ -155,8 +158,9 @@ void runs_describe(const struct report *rep, const size_t *run_of, size_t nr_run
 		buf_adds(out, r ? "; " : "");
 		if (numbered)
 			buf_printf(out, "run %zu: ", r + 1);
-		buf_printf(out, "%zu %s from %s ('%s', rank %lld)", ranks, ranks > 1 ? "ranks" : "rank",
-			   t, first->report_path ? first->report_path : first->path,
+		buf_printf(out, "%zu %s from %s ('%s', rank %lld)", ranks,
+			   ranks > 1 ? "ranks" : "rank", t,
+			   first->report_path ? first->report_path : first->path,
 			   (long long)first->rank);
 	}
 	if (nr_runs > RUNS_SHOWN)
@@ -178,8 +182,8 @@ int runs_check(const struct report *rep)
 		buf_init(&b);
 		runs_describe(rep, run_of, (size_t)nr_runs, 0, &b);
 		log_msg("warning: these reports come from %ld different runs (other metadata: "
-			"device, world size, run name, model, resolution, frames or steps; or traces "
-			"more than %lld s apart that never overlap): %s", nr_runs,
+			"device, world size, run name, model, resolution, frames or steps; or "
+			"traces more than %lld s apart that never overlap): %s", nr_runs,
 			RUNS_GAP_NS / 1000000000, buf_ok(&b) ? b.data : "(out of memory)");
 		buf_release(&b);
 	}

@@ -28,7 +28,8 @@ int workload_text_has(const char *hay, const char *needle)
 
 		if (lower((unsigned char)*hay) != first)
 			continue;
-		while (i < n && hay[i] && lower((unsigned char)hay[i]) == lower((unsigned char)needle[i]))
+		while (i < n && hay[i] &&
+		       lower((unsigned char)hay[i]) == lower((unsigned char)needle[i]))
 			i++;
 		if (i == n)
 			return 1;

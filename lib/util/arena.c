@@ -39,7 +39,8 @@ void *arena_alloc(struct arena *a, size_t n)
 		return p;
 	}
 	/* doubling from ARENA_FIRST to ARENA_BLOCK: total counts the headers too */
-	size = a->total < ARENA_FIRST ? ARENA_FIRST : a->total < ARENA_BLOCK ? a->total : ARENA_BLOCK;
+	size = a->total < ARENA_FIRST ? ARENA_FIRST
+	       : a->total < ARENA_BLOCK ? a->total : ARENA_BLOCK;
 	size = n > size ? n : size;
 	if (size > SIZE_MAX - sizeof(*b))
 		return NULL;

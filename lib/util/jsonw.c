@@ -113,7 +113,8 @@ void jsonw_escape(struct buf *out, const char *str, size_t n)
 				 * reads back the same.
 				 */
 				if (cp >= 0x10000)
-					buf_printf(out, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
+					buf_printf(out, "\\u%04x\\u%04x",
+						   0xd800 + ((cp - 0x10000) >> 10),
 						   0xdc00 + ((cp - 0x10000) & 0x3ff));
 				else
 					buf_printf(out, "\\u%04x", cp);

@@ -76,7 +76,8 @@ static void test_session(void)
 	ctest_load(path, &tr);
 	CHECK_MSG(tr.rc == 1 && !tr.info.complete,
 		  "before shutdown the file reads as incomplete (rc %d)", tr.rc);
-	CHECK_MSG(ctest_count(&tr, 'X', "outer") == 1, "flushed events are readable before shutdown");
+	CHECK_MSG(ctest_count(&tr, 'X', "outer") == 1,
+		  "flushed events are readable before shutdown");
 	ctest_free(&tr);
 
 	vt_shutdown();
@@ -105,7 +106,8 @@ static void test_session(void)
 		snprintf(tid, sizeof(tid), "%d", (int)gettid());
 		CHECK_MSG(!strcmp(outer->cat, "user_annotation"), "region cat is user_annotation");
 		CHECK_MSG(!strcmp(outer->pid, pid) && !strcmp(outer->tid, tid),
-			  "pid and tid are the process and thread ids (%s/%s)", outer->pid, outer->tid);
+			  "pid and tid are the process and thread ids (%s/%s)",
+			  outer->pid, outer->tid);
 		CHECK_MSG(outer->ts_ns <= inner->ts_ns &&
 			      inner->ts_ns + inner->dur_ns <= outer->ts_ns + outer->dur_ns,
 			  "inner lies inside outer");
@@ -132,7 +134,8 @@ static void test_session(void)
 		  "vt_blocks: vtrace.blocks, EV_BLOCKS");
 	CHECK_MSG(ctest_count(&tr, 'X', "(null)") == 1, "a NULL name reads as (null)");
 	longname[VTR_NAME_MAX] = '\0';
-	CHECK_MSG(ctest_count(&tr, 'X', longname) == 1, "long names are cut at %d bytes", VTR_NAME_MAX);
+	CHECK_MSG(ctest_count(&tr, 'X', longname) == 1,
+		  "long names are cut at %d bytes", VTR_NAME_MAX);
 	CHECK_MSG(ctest_count(&tr, 'X', NULL) == 4, "every region and only those (%zu)",
 		  ctest_count(&tr, 'X', NULL));
 	ctest_free(&tr);
@@ -257,7 +260,8 @@ static void test_metadata(void)
 		if (!strcmp(t->key, "name"))
 			name = t->value;
 	}
-	CHECK_MSG(model && !strcmp(model, "wan2.2"), "vt_tag: the last value (%s)", model ? model : "none");
+	CHECK_MSG(model && !strcmp(model, "wan2.2"), "vt_tag: the last value (%s)",
+		  model ? model : "none");
 	CHECK_MSG(exp && !strcmp(exp, "a") && name && !strcmp(name, "meta"),
 		  "VTRACE_TAGS and the run name are tags");
 	for (size_t i = 0; i < tr.n; i++) {

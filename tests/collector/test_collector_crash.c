@@ -112,15 +112,18 @@ int main(void)
 
 	snprintf(path, sizeof(path), "%s/crash-rank1.vtr", dir);
 	ctest_load(path, &tr);
-	CHECK_MSG(tr.rc == 1 && !tr.info.complete, "the file reads as incomplete (rc %d: %s)", tr.rc,
-		  tr.err.msg);
+	CHECK_MSG(tr.rc == 1 && !tr.info.complete,
+		  "the file reads as incomplete (rc %d: %s)", tr.rc, tr.err.msg);
 	CHECK_MSG(tr.info.rank == 1, "the rank is in the header");
 	CHECK_MSG(ctest_warned(&tr, "no end record") || ctest_warned(&tr, "cut off"),
-		  "a warning says why (%s)", tr.info.nr_warnings ? tr.info.warnings[0].msg : "none");
-	CHECK_MSG(ctest_count(&tr, 'X', "before") == BEFORE, "every region before the flush is there");
+		  "a warning says why (%s)",
+		  tr.info.nr_warnings ? tr.info.warnings[0].msg : "none");
+	CHECK_MSG(ctest_count(&tr, 'X', "before") == BEFORE,
+		  "every region before the flush is there");
 	CHECK_MSG(ctest_count(&tr, 'C', "vtrace.frames") == BEFORE, "and every frame");
 	CHECK_MSG(ctest_count(&tr, 'B', "run") == 1, "the open outer region is kept as a B event");
-	CHECK_MSG(ctest_count(&tr, 'X', "after") > 0, "the timer flushed some regions after it (%zu)",
+	CHECK_MSG(ctest_count(&tr, 'X', "after") > 0,
+		  "the timer flushed some regions after it (%zu)",
 		  ctest_count(&tr, 'X', "after"));
 	CHECK_MSG(ctest_count(&tr, 'X', "inner") >= ctest_count(&tr, 'X', "after"),
 		  "inner regions end before their outer ones");
@@ -140,8 +143,8 @@ int main(void)
 			copy_head(path, cut, points[i]);
 			ctest_load(cut, &tr);
 			w = tr.info.nr_warnings ? tr.info.warnings[0].msg : "";
-			CHECK_MSG(tr.rc == 1 && ctest_warned(&tr, "cut off") && tr.info.nr_warnings &&
-				      tr.info.warnings[0].offset == start,
+			CHECK_MSG(tr.rc == 1 && ctest_warned(&tr, "cut off") &&
+				      tr.info.nr_warnings && tr.info.warnings[0].offset == start,
 				  "cut at %lld: reads with a warning at the block (%s)",
 				  (long long)points[i], w);
 			CHECK_MSG(ctest_count(&tr, 'X', "before") == BEFORE, "cut at %lld: %s kept",
@@ -153,8 +156,8 @@ int main(void)
 
 	copy_head(path, cut, 100);
 	ctest_load(cut, &tr);
-	CHECK_MSG(tr.rc == -1 && strstr(tr.err.msg, "header"), "cut in the header: not readable (%s)",
-		  tr.err.msg);
+	CHECK_MSG(tr.rc == -1 && strstr(tr.err.msg, "header"),
+		  "cut in the header: not readable (%s)", tr.err.msg);
 	ctest_free(&tr);
 
 	ctest_rmdir(dir);

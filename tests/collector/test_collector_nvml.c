@@ -76,7 +76,8 @@ static int run(const char *dir, int with_gpus)
 		CHECK_MSG(ev && ev->value == 300000, "GPU power");
 		ev = ctest_find(&tr, 'C', "gpu.mem_total_bytes");
 		CHECK_MSG(ev && ev->value == 80ll << 30, "GPU memory total");
-		CHECK_MSG(strstr(err, "gpu0 1.0/80.0 GiB 40%") && strstr(err, "gpu1 2.0/80.0 GiB 41%"),
+		CHECK_MSG(strstr(err, "gpu0 1.0/80.0 GiB 40%") &&
+			      strstr(err, "gpu1 2.0/80.0 GiB 41%"),
 			  "the live line shows both GPUs: %.200s", err);
 	} else {
 		CHECK_MSG(ctest_count(&tr, 0, "gpu.mem_used_bytes") == 0,

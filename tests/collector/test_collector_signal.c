@@ -57,7 +57,8 @@ int main(void)
 
 	ctest_load(path, &tr);
 	handled = ctest_count(&tr, 'i', "tick");
-	CHECK_MSG(tr.rc == 0 && tr.info.nr_warnings == 0, "the file is complete and well nested (%s)",
+	CHECK_MSG(tr.rc == 0 && tr.info.nr_warnings == 0,
+		  "the file is complete and well nested (%s)",
 		  tr.info.nr_warnings ? tr.info.warnings[0].msg : "");
 	CHECK_MSG(ctest_count(&tr, 'X', "work") == LOOPS && ctest_count(&tr, 'C', "i") == LOOPS,
 		  "every region and counter of the loop is there");

@@ -161,16 +161,16 @@ static void run(const char *dir, const char *label)
 		struct stress_thread *t = &c.t[i];
 		long groups = t->group, marks = (groups + MARK_EVERY - 1) / MARK_EVERY;
 
-		CHECK_MSG(t->regions == REGIONS && t->pos == 0, "%s: thread %d: %ld regions", label, i,
-			  t->regions);
+		CHECK_MSG(t->regions == REGIONS && t->pos == 0,
+			  "%s: thread %d: %ld regions", label, i, t->regions);
 		CHECK_MSG(!t->bad_name && !t->bad_nest,
-			  "%s: thread %d: nesting (%ld names, %ld spans off)", label, i, t->bad_name,
-			  t->bad_nest);
+			  "%s: thread %d: nesting (%ld names, %ld spans off)", label, i,
+			  t->bad_name, t->bad_nest);
 		CHECK_MSG(!t->bad_order, "%s: thread %d: groups in order (%ld off)", label, i,
 			  t->bad_order);
 		CHECK_MSG(t->counters == marks && t->frames == marks && !t->bad_counter,
-			  "%s: thread %d: %ld counters and %ld frames in order, %ld expected", label, i,
-			  t->counters, t->frames, marks);
+			  "%s: thread %d: %ld counters and %ld frames in order, %ld expected",
+			  label, i, t->counters, t->frames, marks);
 	}
 	unlink(path);
 }

@@ -80,7 +80,8 @@ static int run_case(int which, const char *dir)
 
 int main(void)
 {
-	static const char *const what[3] = { "directory cannot be made", "a planted link is not followed",
+	static const char *const what[3] = { "directory cannot be made",
+					     "a planted link is not followed",
 					     "disk fills up mid-run" };
 	static const char *const expect[3] = { "cannot create", "cannot create", "cannot write" };
 	char *dir = ctest_tmpdir(), path[4096], err[4096], out[4096];
@@ -123,7 +124,8 @@ int main(void)
 			fclose(f);
 		}
 		CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-			  "%s: never exits, calls are no-ops afterwards (status %#x)", what[i], status);
+			  "%s: never exits, calls are no-ops afterwards (status %#x)",
+			  what[i], status);
 		CHECK_MSG(lines == 1 && !strncmp(err, "vtrace: ", 8) && strstr(err, expect[i]) &&
 			      strstr(err, "recording is off"),
 			  "%s: one line on stderr: %s", what[i], err);

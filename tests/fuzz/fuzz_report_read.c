@@ -71,7 +71,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (rc != REPORT_READ_OK) {
 		ASSERT(r.nr_ranks == 0 && r.nr_cross_rank == 0 && r.nr_suggestions == 0,
 		       "a failed read (%d) changed the report", rc);
-		ASSERT(e.offset >= -1 && e.offset <= (int64_t)size, "error offset %" PRId64, e.offset);
+		ASSERT(e.offset >= -1 && e.offset <= (int64_t)size,
+		       "error offset %" PRId64, e.offset);
 		goto out;
 	}
 	ASSERT(lean == (long)r.nr_ranks, "the lean read gave %ld ranks, the full one %zu", lean,

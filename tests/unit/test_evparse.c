@@ -293,7 +293,8 @@ static void test_fields(void)
 		struct parsed p;
 		static const char s[] = "{\"ts\":1e30,\"dur\":1,\"name\":\"x\"},"
 					"{\"ts\":9223372036854775.808},{\"dur\":-1e300},"
-					"{\"ts\":4611686018427387.903},{\"ts\":4611686018427387.904},"
+					"{\"ts\":4611686018427387.903},"
+					"{\"ts\":4611686018427387.904},"
 					"{\"ts\":4611686018427387.000,\"dur\":1},"
 					"{\"ts\":-4611686018427387.903,\"dur\":0}";
 
@@ -604,7 +605,8 @@ static void test_cuts(void)
 			     recs(done));
 		ok &= CHECKF(strncmp(p.lines.data, whole.lines.data,
 				     lines_len(whole.lines.data, recs(done))) == 0 &&
-				     strlen(p.lines.data) == lines_len(whole.lines.data, recs(done)),
+				     strlen(p.lines.data) == lines_len(whole.lines.data,
+									       recs(done)),
 			     "cut at %zu: events differ from the whole parse", k);
 
 		/* resume where the prefix ended, as the reader does */
@@ -711,14 +713,18 @@ static void test_batch_reuse(void)
  */
 static const char *const shapes[] = {
 	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 2,\n"
-	"    \"ts\": 10, \"dur\": 5,\n    \"args\": {\n      \"External id\": 3,\"Ev Idx\": 0\n    }\n  }",
+	"    \"ts\": 10, \"dur\": 5,\n    \"args\": {\n      \"External id\": 3,\"Ev Idx\": 0\n"
+	"    }\n  }",
 	"{\"ph\": \"X\", \"cat\":  \"cpu_op\", \"name\": \"two spaces\", \"pid\": 1, \"tid\": 2,\n"
-	"    \"ts\": 11, \"dur\": 5,\n    \"args\": {\n      \"External id\":  4,\"Ev Idx\": 0\n    }\n  }",
+	"    \"ts\": 11, \"dur\": 5,\n    \"args\": {\n      \"External id\":  4,\"Ev Idx\": 0\n"
+	"    }\n  }",
 	"{\"ph\": \"X\", \"cat\":\t\"kernel\", \"name\": \"tab\", \"pid\": 1, \"tid\": 2,\n"
 	"    \"ts\": 12, \"dur\":\n5,\n    \"args\": {\n      \"correlation\": 5\n    }\n  }",
 	"{\"ph\": \"X\", \"cat\": 7, \"name\": \"number cat\", \"pid\": \"1\", \"tid\": 2.5,\n"
-	"    \"ts\": \"13.25\", \"dur\": -5,\n    \"args\": {\n      \"External id\": [1, 2],\"Ev Idx\": {}\n    }\n  }",
-	"{\"ph\": \"X\", \"c\\u0061t\": \"escaped key\", \"name\": \"e\\n\", \"pid\": 1, \"tid\": 2,\n"
+	"    \"ts\": \"13.25\", \"dur\": -5,\n    \"args\": {\n"
+	"      \"External id\": [1, 2],\"Ev Idx\": {}\n    }\n  }",
+	"{\"ph\": \"X\", \"c\\u0061t\": \"escaped key\", \"name\": \"e\\n\", "
+	"\"pid\": 1, \"tid\": 2,\n"
 	"    \"ts\": 14, \"dur\": 5,\n    \"args\": {\n      \"External\\u0020id\": 6\n    }\n  }",
 	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,"
 	"\"ts\":15,\"dur\":1,\"args\":{\"correlation\":7,\"External id\":8}}",
@@ -728,8 +734,9 @@ static const char *const shapes[] = {
 	"    \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"\n  }",
 	"{\"ph\": \"f\", \"idx\": 12, \"pid\": 1, \"tid\": 7, \"ts\": 18, \"ts\": 19,\n"
 	"    \"cat\": \"ac2g\", \"name\": \"dup ts\", \"bp\": \"e\"\n  }",
-	"{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1,\n"
-	"    \"ts\": 20,\n    \"args\": {\n      \"Total Reserved\": 2097152, \"Total Allocated\": 1024, "
+	"{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 1, "
+	"\"tid\": 1,\n    \"ts\": 20,\n    \"args\": {\n"
+	"      \"Total Reserved\": 2097152, \"Total Allocated\": 1024, "
 	"\"Bytes\": -512, \"Device Id\": 0\n    }\n  }",
 	"{\"ph\": \"X\", \"a_key_far_longer_than_what_the_memo_of_runs_keeps_whole\": 1, "
 	"\"name\": \"long key\", \"ts\": 21}",
@@ -737,7 +744,8 @@ static const char *const shapes[] = {
 	"{ }",
 	"{\"ph\": \"X\", \"name\": \"close with spaces\", \"ts\": 22 }",
 	"{\"ph\": \"X\", \"name\": \"args not an object\", \"ts\": 23, \"args\": 5}",
-	"{\"ph\": \"X\", \"name\": \"args at the start\", \"args\": {\"stream\": 7, \"device\": 1}, \"ts\": 24}",
+	"{\"ph\": \"X\", \"name\": \"args at the start\", \"args\": {\"stream\": 7, \"device\": "
+	"1}, \"ts\": 24}",
 };
 
 #define NR_SHAPES (sizeof(shapes) / sizeof(shapes[0]))

@@ -271,7 +271,8 @@ static void test_tiny_files(void)
 
 	path = write_tmp("\x1f", 1);
 	read_all(path, 1, &r);
-	CHECK_MSG(r.opened && r.rc == 0 && same(&r.out, "\x1f", 1), "1-byte file 1f passes through");
+	CHECK_MSG(r.opened && r.rc == 0 && same(&r.out, "\x1f", 1),
+		  "1-byte file 1f passes through");
 	result_free(&r);
 }
 
@@ -399,15 +400,16 @@ static void test_truncated(void)
 		CHECK_MSG(r.opened && r.rc == -1 && !strcmp(r.e.msg, "truncated gzip stream") &&
 			  r.e.compressed && r.e.offset == (int64_t)cuts[i] &&
 			  is_prefix(&r.out, p.data, p.len),
-			  "cut at %zu of %zu [%s]: %zu good bytes, then \"%s\" at compressed byte %lld",
+			  "cut at %zu of %zu [%s]: %zu good bytes, then \"%s\" at compressed byte "
+			  "%lld",
 			  cuts[i], gz.len, tag(), r.out.len, r.e.msg, (long long)r.e.offset);
 		if (cuts[i] == gz.len - 8 || cuts[i] == gz.len - 1 || cuts[i] >= boundary + 1)
 			CHECK_MSG(r.out.len >= (cuts[i] >= gz.len - 8 ? p.len : p.len / 2),
 				  "cut at %zu [%s]: every good byte came before the error", cuts[i],
 				  tag());
 		if (i == 0)
-			CHECK_MSG(r.error_repeats, "truncated [%s]: the error repeats on later reads",
-				  tag());
+			CHECK_MSG(r.error_repeats,
+				  "truncated [%s]: the error repeats on later reads", tag());
 		result_free(&r);
 	}
 	bytes_free(&gz);
@@ -470,7 +472,8 @@ static void test_corrupt(void)
 			  (!strncmp(r.e.msg, "corrupt gzip data: ", 19) ||
 		       !strcmp(r.e.msg, "gzip trailer check failed") ||
 		       !strcmp(r.e.msg, "truncated gzip stream")),
-			  "flipped byte at %zu [%s]: %zu bytes, then \"%s\" at compressed byte %lld",
+			  "flipped byte at %zu [%s]: %zu bytes, then \"%s\" at compressed byte "
+			  "%lld",
 			  flips[i], tag(), r.out.len, r.e.msg, (long long)r.e.offset);
 		result_free(&r);
 		bytes_free(&bad);
@@ -529,8 +532,8 @@ static void test_corrupt(void)
 	CHECK_MSG(r.rc == -1 && same(&r.out, p.data, p.len) &&
 		  !strcmp(r.e.msg, "trailing garbage after gzip data") &&
 		  r.e.offset == (int64_t)gz.len && r.e.compressed,
-		  "trailing garbage [%s]: all %zu bytes, then \"%s\" at compressed byte %lld", tag(),
-		  r.out.len, r.e.msg, (long long)r.e.offset);
+		  "trailing garbage [%s]: all %zu bytes, then \"%s\" at compressed byte %lld",
+		  tag(), r.out.len, r.e.msg, (long long)r.e.offset);
 	result_free(&r);
 	bytes_free(&bad);
 

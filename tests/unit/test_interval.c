@@ -189,8 +189,10 @@ static void test_list(void)
 	while (n < 1999) {
 		uint64_t r = next();
 		/* mostly short gaps and runs, sometimes seconds or far more */
-		int64_t gap = (int64_t)(r % 7 == 0 ? (next() >> 2) % ((uint64_t)1 << 50) : 1 + r % 5000);
-		int64_t len = (int64_t)(r % 11 == 0 ? (next() >> 2) % ((uint64_t)1 << 40) : 1 + r % 300);
+		int64_t gap = (int64_t)(r % 7 == 0 ? (next() >> 2) % ((uint64_t)1 << 50)
+					: 1 + r % 5000);
+		int64_t len = (int64_t)(r % 11 == 0 ? (next() >> 2) % ((uint64_t)1 << 40)
+					: 1 + r % 300);
 
 		if (at > INT64_MAX - gap - len - 2)
 			break;

@@ -81,8 +81,8 @@ static void test_searches(void)
 			for (size_t off = 0; off <= n; off++) {
 				const char *end = t + n, *p = t + off;
 
-				CHECKF(ops->skip_ws(p, end) == ref_ws(p, end), "level %d n %zu off %zu",
-				       lv, n, off);
+				CHECKF(ops->skip_ws(p, end) == ref_ws(p, end),
+				       "level %d n %zu off %zu", lv, n, off);
 				CHECKF(ops->find_quote(p, end) == ref_quote(p, end),
 				       "level %d n %zu off %zu", lv, n, off);
 				CHECKF(ops->find_struct(p, end) == ref_struct(p, end),
@@ -209,7 +209,8 @@ static void test_boundaries(void)
 				check_levels(OP_STRING, s, cut);	/* JS_MORE at each level */
 
 			/* The same string inside a value to skip, after a run of spaces. */
-			m = (size_t)snprintf(v, sizeof(v), "%*s[{\"a\": %.*s}, [[1, 2], [3]], \"x\"] ,",
+			m = (size_t)snprintf(v, sizeof(v),
+					     "%*s[{\"a\": %.*s}, [[1, 2], [3]], \"x\"] ,",
 					     (int)(at % 40), "", (int)n, s);
 			check_levels(OP_SKIP_FAST, v, m);
 			check_levels(OP_SKIP, v, m);
@@ -243,7 +244,8 @@ static void test_skip_fast(void)
 			struct outcome c = run_op(OP_SKIP_FAST, valid[i], cut);
 
 			if (valid[i][0] == '[' || valid[i][0] == '{' || valid[i][0] == ' ')
-				CHECKF(c.rc == JS_MORE, "%s cut at %zu: rc %d", valid[i], cut, c.rc);
+				CHECKF(c.rc == JS_MORE,
+				       "%s cut at %zu: rc %d", valid[i], cut, c.rc);
 		}
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -316,12 +318,16 @@ static void test_numbers(void)
 	{
 		static const char *const edge[] = { "9223372036854775,", "9223372036854776,",
 						    "999999999999999999,", "9223372036854775807,",
-						    "9223372036854775.807,", "9223372036854775.808,",
-						    "9223372036854775.999,", "9223372036854774.999,",
+						    "9223372036854775.807,",
+						    "9223372036854775.808,",
+						    "9223372036854775.999,",
+						    "9223372036854774.999,",
 						    "1.,", "0.000001,", "1712195495541300.987654]",
 						    "-1,", "-524288}", "-0,", "-0.5,", "-,", "--1,",
-						    "-9223372036854775807,", "-9223372036854775808,",
-						    "-9223372036854775.808,", "-9223372036854775.809," };
+						    "-9223372036854775807,",
+						    "-9223372036854775808,",
+						    "-9223372036854775.808,",
+						    "-9223372036854775.809," };
 
 		for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
 			struct outcome slow = run_op(OP_NUMBER, edge[i], strlen(edge[i]));
@@ -382,7 +388,8 @@ static void test_events(void)
 		for (int pretty = 0; pretty < 2; pretty++) {
 			const char *sp = pretty ? "\n    " : "";
 			int n = snprintf(text, sizeof(text),
-				"{%s\"ph\": \"X\",%s\"cat\": \"kernel\",%s\"name\": \"%.*sk\\\"q\\\\\",%s"
+				"{%s\"ph\": \"X\",%s\"cat\": \"kernel\",%s\"name\": "
+				"\"%.*sk\\\"q\\\\\",%s"
 				"\"pid\": 0, \"tid\": \"stream 7\",%s\"ts\": 1712195495541300.987,"
 				"%s\"dur\": 12.5,%s\"args\": {\"Input Dims\": [[1, 3], [%d]], "
 				"\"correlation\": %d, \"Concrete Inputs\": [\"\", \"]\\\"\"], "

@@ -19,14 +19,15 @@ static struct perf_call eval(const char *name, const char *dims, const char *typ
 	return c;
 }
 
-#define NEAR(x, want) CHECKF(fabs((x) - (double)(want)) <= 1e-9 * fabs((double)(want)) + 1e-9, "%.6f != %.6f", (double)(x), (double)(want))
+#define NEAR(x, want) CHECKF(fabs((x) - (double)(want)) <= 1e-9 * fabs((double)(want)) + 1e-9, \
+			     "%.6f != %.6f", (double)(x), (double)(want))
 
 static void test_tracelens_rows(void)
 {
 	struct perf_call c;
 
-	c = eval("aten::mm", "[[8944, 1024], [1024, 2816]]", "[\"c10::BFloat16\", \"c10::BFloat16\"]",
-		 "[\"\", \"\"]");
+	c = eval("aten::mm", "[[8944, 1024], [1024, 2816]]",
+		 "[\"c10::BFloat16\", \"c10::BFloat16\"]", "[\"\", \"\"]");
 	CHECK(c.known);
 	NEAR(c.flops, 51581550592.0);	/* 2 * 8944 * 1024 * 2816: 51.5816 GFLOP */
 	NEAR(c.bytes / 1048576, 71.0078125);
@@ -34,7 +35,8 @@ static void test_tracelens_rows(void)
 	CHECK_EQ_STR(c.family, "gemm");
 
 	c = eval("aten::addmm", "[[1024], [8944, 1024], [1024, 1024], [], []]",
-		 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", \"Scalar\"]",
+		 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", "
+		 "\"Scalar\"]",
 		 "[\"\", \"\", \"\", \"1\", \"1\"]");
 	CHECK(c.known);
 	NEAR(c.flops, 18766086144.0);
@@ -42,8 +44,8 @@ static void test_tracelens_rows(void)
 
 	c = eval("aten::_scaled_dot_product_flash_attention",
 		 "[[16, 16, 559, 64], [16, 16, 559, 64], [16, 16, 559, 64], [], [], [], []]",
-		 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", \"Scalar\", "
-		 "\"Scalar\", \"Scalar\"]",
+		 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", "
+		 "\"Scalar\", \"Scalar\", \"Scalar\"]",
 		 "[\"\", \"\", \"\", \"0.\", \"True\", \"False\", \"0.125\"]");
 	CHECK(c.known);
 	NEAR(c.flops, 10239377408.0);
@@ -74,8 +76,8 @@ static void test_gemm(void)
 	c = eval("aten::matmul", "[[3, 5, 7], [7, 2]]", "[\"float\", \"float\"]", NULL);
 	NEAR(c.flops, 2.0 * 3 * 5 * 2 * 7);
 	c = eval("aten::_scaled_mm", "[[64, 128], [128, 256], [], [], [], [], []]",
-		 "[\"c10::Float8_e4m3fn\", \"c10::Float8_e4m3fn\", \"float\", \"float\", \"\", \"\", "
-		 "\"ScalarType\"]",
+		 "[\"c10::Float8_e4m3fn\", \"c10::Float8_e4m3fn\", \"float\", \"float\", \"\", "
+		 "\"\", \"ScalarType\"]",
 		 NULL);
 	NEAR(c.flops, 2.0 * 64 * 128 * 256);
 	NEAR(c.bytes, 64.0 * 128 + 128 * 256 + 64 * 256 * 2 + 4 + 4);
@@ -93,37 +95,39 @@ static void test_attention(void)
 	/* not causal, GQA: Q 32 heads, K and V 8 */
 	c = eval("aten::_scaled_dot_product_flash_attention",
 		 "[[2, 32, 100, 128], [2, 8, 300, 128], [2, 8, 300, 128], [], [], [], []]",
-		 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", \"Scalar\", "
-		 "\"Scalar\", \"Scalar\"]",
+		 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", "
+		 "\"Scalar\", \"Scalar\", \"Scalar\"]",
 		 "[\"\", \"\", \"\", \"0.\", \"False\", \"False\", \"\"]");
 	NEAR(c.flops, 4.0 * 2 * 32 * 100 * 300 * 128);
 	NEAR(c.bytes, 2.0 * (2 * 32 * 100 * 128 * 2 + 2 * 2 * 8 * 300 * 128));
 	/* is_causal unknown (no Concrete Inputs): no guess */
 	c = eval("aten::_scaled_dot_product_flash_attention",
 		 "[[2, 32, 100, 128], [2, 8, 300, 128], [2, 8, 300, 128], [], [], [], []]",
-		 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", \"Scalar\", "
-		 "\"Scalar\", \"Scalar\"]",
+		 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", "
+		 "\"Scalar\", \"Scalar\", \"Scalar\"]",
 		 NULL);
 	CHECK(!c.known);
 	c = eval("aten::_scaled_dot_product_efficient_attention",
 		 "[[1, 4, 64, 32], [1, 4, 64, 32], [1, 4, 64, 32], [], [], [], [], []]",
-		 "[\"float\", \"float\", \"float\", \"\", \"Scalar\", \"Scalar\", \"Scalar\", \"\"]",
+		 "[\"float\", \"float\", \"float\", \"\", \"Scalar\", \"Scalar\", \"Scalar\", "
+		 "\"\"]",
 		 "[\"\", \"\", \"\", \"\", \"True\", \"0.\", \"True\", \"\"]");
 	NEAR(c.flops, 2.0 * 4 * 64 * 64 * 32);
 	/* flash_attn layout [B, N, H, d] */
 	c = eval("flash_attn::_flash_attn_forward",
 		 "[[2, 1024, 16, 64], [2, 1024, 16, 64], [2, 1024, 16, 64], [], [], []]",
-		 "[\"c10::Half\", \"c10::Half\", \"c10::Half\", \"Scalar\", \"Scalar\", \"Scalar\"]",
+		 "[\"c10::Half\", \"c10::Half\", \"c10::Half\", \"Scalar\", \"Scalar\", "
+		 "\"Scalar\"]",
 		 "[\"\", \"\", \"\", \"0.\", \"0.125\", \"False\"]");
 	NEAR(c.flops, 4.0 * 2 * 16 * 1024 * 1024 * 64);
 	/* the backward: 2.5 times */
 	c = eval("aten::_scaled_dot_product_flash_attention_backward",
-		 "[[1, 2, 8, 4], [1, 2, 8, 4], [1, 2, 8, 4], [1, 2, 8, 4], [1, 2, 8, 4], [1, 2, 8], "
-		 "[], [], [], [], [], [], [], [], []]",
+		 "[[1, 2, 8, 4], [1, 2, 8, 4], [1, 2, 8, 4], [1, 2, 8, 4], [1, 2, 8, 4], [1, 2, "
+		 "8], [], [], [], [], [], [], [], [], []]",
 		 "[\"float\", \"float\", \"float\", \"float\", \"float\", \"float\", \"\", \"\", "
 		 "\"Scalar\", \"Scalar\", \"Scalar\", \"Scalar\", \"\", \"\", \"Scalar\"]",
-		 "[\"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"8\", \"8\", \"0.\", \"False\", "
-		 "\"\", \"\", \"\"]");
+		 "[\"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"8\", \"8\", \"0.\", "
+		 "\"False\", \"\", \"\", \"\"]");
 	NEAR(c.flops, 2.5 * 4 * 2 * 8 * 8 * 4);
 }
 
@@ -136,7 +140,8 @@ static void test_conv(void)
 		 "[[8, 64, 56, 56], [128, 64, 3, 3], [128], [], [], [], [], [], []]",
 		 "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"ScalarList\", "
 		 "\"ScalarList\", \"ScalarList\", \"Scalar\", \"ScalarList\", \"Scalar\"]",
-		 "[\"\", \"\", \"\", \"[2, 2]\", \"[1, 1]\", \"[1, 1]\", \"False\", \"[0, 0]\", \"1\"]");
+		 "[\"\", \"\", \"\", \"[2, 2]\", \"[1, 1]\", \"[1, 1]\", \"False\", \"[0, 0]\", "
+		 "\"1\"]");
 	CHECK(c.known);
 	NEAR(c.flops, 2.0 * 8 * 128 * 28 * 28 * 64 * 9 + 8 * 128 * 28 * 28);
 	NEAR(c.bytes, 2.0 * (8 * 64 * 56 * 56 + 128 * 64 * 9 + 128 + 8 * 128 * 28 * 28));
@@ -158,11 +163,12 @@ static void test_conv(void)
 	NEAR(c.bytes, 4.0 * (2 * 3 * 10 + 3 * 5 * 4 + 2 * 5 * 22));
 	/* backward, both gradients */
 	c = eval("aten::convolution_backward",
-		 "[[8, 128, 28, 28], [8, 64, 56, 56], [128, 64, 3, 3], [], [], [], [], [], [], [], []]",
-		 "[\"float\", \"float\", \"float\", \"\", \"ScalarList\", \"ScalarList\", \"ScalarList\", "
-		 "\"Scalar\", \"ScalarList\", \"Scalar\", \"\"]",
-		 "[\"\", \"\", \"\", \"[128]\", \"[2, 2]\", \"[1, 1]\", \"[1, 1]\", \"False\", \"[0, 0]\", "
-		 "\"1\", \"[True, True, False]\"]");
+		 "[[8, 128, 28, 28], [8, 64, 56, 56], [128, 64, 3, 3], [], [], [], [], [], [], [], "
+		 "[]]",
+		 "[\"float\", \"float\", \"float\", \"\", \"ScalarList\", \"ScalarList\", "
+		 "\"ScalarList\", \"Scalar\", \"ScalarList\", \"Scalar\", \"\"]",
+		 "[\"\", \"\", \"\", \"[128]\", \"[2, 2]\", \"[1, 1]\", \"[1, 1]\", \"False\", "
+		 "\"[0, 0]\", \"1\", \"[True, True, False]\"]");
 	NEAR(c.flops, 2 * 2.0 * 8 * 128 * 28 * 28 * 64 * 9);
 }
 
@@ -178,17 +184,19 @@ static void test_memory_bound(void)
 		 NULL);
 	NEAR(c.flops, 40);
 	NEAR(c.bytes, 2.0 * (40 + 10 + 40));
-	c = eval("aten::_softmax", "[[8, 100], [], []]", "[\"float\", \"Scalar\", \"Scalar\"]", NULL);
+	c = eval("aten::_softmax", "[[8, 100], [], []]",
+		 "[\"float\", \"Scalar\", \"Scalar\"]", NULL);
 	NEAR(c.flops, 5.0 * 800);
-	c = eval("aten::sum", "[[8, 100], [], [], []]", "[\"float\", \"\", \"Scalar\", \"\"]", NULL);
+	c = eval("aten::sum", "[[8, 100], [], [], []]",
+		 "[\"float\", \"\", \"Scalar\", \"\"]", NULL);
 	NEAR(c.flops, 800);
 	NEAR(c.bytes, 3200);
 }
 
 static void test_unknown(void)
 {
-	struct perf_call c = eval("aten::copy_", "[[4], [4], []]", "[\"float\", \"float\", \"Scalar\"]",
-				  NULL);
+	struct perf_call c = eval("aten::copy_", "[[4], [4], []]",
+				  "[\"float\", \"float\", \"Scalar\"]", NULL);
 
 	CHECK(!c.known && !c.family && isnan(c.flops));
 	CHECK(!perf_model_family("aten::copy_", 11));
@@ -198,7 +206,8 @@ static void test_unknown(void)
 	CHECK(!c.known);
 	c = eval("aten::mm", "[[99999999999999999999, 2], [2, 3]]", "[\"float\", \"float\"]", NULL);
 	CHECK(c.known);
-	c = eval("aten::mm", "[[1, 2, 3, 4, 5, 6, 7, 8, 9], [2, 3]]", "[\"float\", \"float\"]", NULL);
+	c = eval("aten::mm", "[[1, 2, 3, 4, 5, 6, 7, 8, 9], [2, 3]]",
+		 "[\"float\", \"float\"]", NULL);
 	CHECK(!c.known);
 	c = eval("aten::mm", "[[1, 2], [2, 3]]", NULL, NULL);
 	CHECK(!c.known);

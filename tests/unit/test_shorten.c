@@ -57,29 +57,30 @@ static void cut_in_the_middle(void)
 	CHECKF(shorten_cols(out) <= 40, "%s", out);
 	CHECKF(!strcmp(out, "vectorized_elemen\xe2\x80\xa6" "CUDAFunctor_add<float>"), "%s", out);
 	shorten(out, k, 20);
-	CHECKF(!strcmp(out, "\xe2\x80\xa6" "CUDAFunctor_add<float>") || shorten_cols(out) <= 20, "%s",
-	       out);
+	CHECKF(!strcmp(out, "\xe2\x80\xa6" "CUDAFunctor_add<float>") || shorten_cols(out) <= 20,
+	       "%s", out);
 	/* a C++ name of no known form: no "void ", its start and its end, no parameters */
 	shorten(out, g, 40);
 	CHECKF(shorten_cols(out) <= 40, "%s", out);
 	CHECKF(!strncmp(out, "some::lib::generic", 18), "%s", out);
 	CHECKF(strstr(out, "char*, 3> >(\xe2\x80\xa6)"), "%s", out);
 	/* a collective: its name and its data type */
-	shorten(out, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
-		29);
+	shorten(out, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, "
+		"ncclWork*)", 29);
 	CHECKF(!strcmp(out, "ncclKernel_SendRecv\xe2\x80\xa6" "int8_t"), "%s", out);
-	shorten(out, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
-		29);
+	shorten(out, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, "
+		"ncclWork*)", 29);
 	CHECKF(!strcmp(out, "ncclKernel_AllReduce\xe2\x80\xa6" "float"), "%s", out);
 	shorten(out, plain, 40);
 	CHECK_EQ_INT(shorten_cols(out), 40);
 	CHECKF(!strncmp(out, "abcdefghijklmnopqrstuvwxyz", 26), "%s", out);
-	CHECKF(strstr(out, "\xe2\x80\xa6") && !strcmp(out + strlen(out) - 13, "NOPQRSTUVWXYZ"), "%s",
-	       out);
+	CHECKF(strstr(out, "\xe2\x80\xa6") && !strcmp(out + strlen(out) - 13, "NOPQRSTUVWXYZ"),
+	       "%s", out);
 	/* multi-byte characters are never split, whatever the width */
 	for (size_t cols = 8; cols < 40; cols++) {
 		const char *u = "\xc3\xa9t\xc3\xa9_\xe2\x82\xac_\xf0\x9f\x8e\xac_\xc3\xa9t\xc3\xa9_"
-				"\xe2\x82\xac_\xf0\x9f\x8e\xac_\xc3\xa9t\xc3\xa9_\xe2\x82\xac_end(int)";
+				"\xe2\x82\xac_\xf0\x9f\x8e\xac_\xc3\xa9t\xc3\xa9_"
+				"\xe2\x82\xac_end(int)";
 
 		shorten(out, u, cols);
 		CHECKF(utf8_ok(out) && shorten_cols(out) <= cols, "%zu: %s", cols, out);
@@ -90,8 +91,10 @@ static void set_apart(void)
 {
 	/* they differ only in the middle: the plain cut reads the same */
 	const char *names[] = {
-		"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
-		"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
+		"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_"
+		"execute_segment_k_off_kernel__5x_cublas",
+		"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize1x1x1_"
+		"execute_segment_k_off_kernel__5x_cublas",
 		"short",
 	};
 	size_t stride = SHORTEN_CAP(30);
@@ -107,7 +110,8 @@ static void set_apart(void)
 
 	/* overloads that differ in their parameters only keep them */
 	names[0] = "void at::native::some_rather_long_kernel_name<float>(float*, long, long, long)";
-	names[1] = "void at::native::some_rather_long_kernel_name<float>(double*, long, long, long)";
+	names[1] = "void at::native::some_rather_long_kernel_name<float>(double*, long, long, "
+		   "long)";
 	shorten_set(out, stride, names, 2, 30);
 	CHECKF(strcmp(out, out + stride) != 0, "%s | %s", out, out + stride);
 	CHECK(shorten_cols(out) <= 30 && shorten_cols(out + stride) <= 30);

@@ -457,7 +457,8 @@ static void test_stragglers(void)
 	CHECK(s->rank == -1 && s->nr_ranks == 2 && s->ranks[0] == 1 && s->ranks[1] == 2);
 	CHECKF(s->ranks_text && !strcmp(s->ranks_text, "ranks 1, 2"), "%s", s->ranks_text);
 	/* the worst is the one with more time at stake: 60 ms below the median */
-	CHECK(s->worst_rank == 1 && s->impact_ns == 60 * MS && strcmp(s->metric, "gpu.comm_ns") == 0);
+	CHECK(s->worst_rank == 1 && s->impact_ns == 60 * MS &&
+	      strcmp(s->metric, "gpu.comm_ns") == 0);
 	CHECKF(has(s, "60.0% less") && has(s, "throttling"), "%s", s->message);
 	report_release(&rep);
 
@@ -616,13 +617,16 @@ static void test_vae(void)
 	r = quiet(&rep, 1);
 	r->nr_phases = 4;
 	r->phases[1].share = 0.5;
-	r->phases[2] = (struct report_phase){ .name = "VAE_Decode", .path = "generate/VAE_Decode", .depth = 1,
+	r->phases[2] = (struct report_phase){ .name = "VAE_Decode", .path = "generate/VAE_Decode",
+					      .depth = 1,
 					      .d = { 1, 300 * MS, 300 * MS, 300 * MS, 300 * MS,
 						300 * MS, 0 },
 					      .share = 0.3 };
-	r->phases[3] = (struct report_phase){ .name = "decode_chunk", .path = "generate/VAE_Decode/decode_chunk", .depth = 2,
-					      .d = { 3, 250 * MS, 80 * MS, 90 * MS, 83 * MS, 80 * MS,
-						4 },
+	r->phases[3] = (struct report_phase){ .name = "decode_chunk",
+					      .path = "generate/VAE_Decode/decode_chunk",
+					      .depth = 2,
+					      .d = { 3, 250 * MS, 80 * MS, 90 * MS, 83 * MS,
+						80 * MS, 4 },
 					      .share = 0.25 };
 	CHECK_EQ_INT(run(&rep), 0);
 
@@ -661,7 +665,8 @@ static void test_text(void)
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
 		r = quiet(&rep, 1);
 		r->nr_phases = 3;
-		r->phases[2] = (struct report_phase){ .name = names[i], .path = names[i], .depth = 0,
+		r->phases[2] = (struct report_phase){ .name = names[i], .path = names[i],
+					      .depth = 0,
 					      .d = { 2, 150 * MS, 75 * MS, 70 * MS, 80 * MS,
 							75 * MS, 5 * MS },
 					      .share = 0.15 };
@@ -685,11 +690,14 @@ static void test_attention(void)
 	r = quiet(&rep, 1);
 	r->nr_kernels = 3;
 	r->kernels[0] = (struct report_kernel){ .name = "flash_fwd", .category = "attention",
-						.d = { 10, 300 * MS, 30 * MS, 30 * MS, 30 * MS, 30 * MS, 0 } };
+						.d = { 10, 300 * MS, 30 * MS, 30 * MS, 30 * MS,
+						       30 * MS, 0 } };
 	r->kernels[1] = (struct report_kernel){ .name = "fmha_bwd", .category = "attention",
-						.d = { 10, 100 * MS, 10 * MS, 10 * MS, 10 * MS, 10 * MS, 0 } };
+						.d = { 10, 100 * MS, 10 * MS, 10 * MS, 10 * MS,
+						       10 * MS, 0 } };
 	r->kernels[2] = (struct report_kernel){ .name = "gemm", .category = "gemm",
-						.d = { 10, 400 * MS, 40 * MS, 40 * MS, 40 * MS, 40 * MS, 0 } };
+						.d = { 10, 400 * MS, 40 * MS, 40 * MS, 40 * MS,
+						       40 * MS, 0 } };
 	r->gpu.kernel_time_ns = 800 * MS;	/* attention: 400 of 800 */
 	CHECK_EQ_INT(run(&rep), 0);
 
@@ -784,8 +792,10 @@ static void test_host_sync(void)
 	r = quiet(&rep, 1);
 	r->nr_cpu_ops = 4;
 	r->cpu_ops[1] = (struct report_cpu_op){ "aten::item", 50, 50 * MS, MS, -1, -1, 0 };
-	r->cpu_ops[2] = (struct report_cpu_op){ "aten::_local_scalar_dense", 50, 48 * MS, MS, -1, -1, 0 };
-	r->cpu_ops[3] = (struct report_cpu_op){ "cudaStreamSynchronize", 50, 45 * MS, 45 * MS, -1, -1, 0 };
+	r->cpu_ops[2] = (struct report_cpu_op){ "aten::_local_scalar_dense", 50, 48 * MS, MS,
+						  -1, -1, 0 };
+	r->cpu_ops[3] = (struct report_cpu_op){ "cudaStreamSynchronize", 50, 45 * MS, 45 * MS,
+						  -1, -1, 0 };
 	CHECK_EQ_INT(run(&rep), 0);
 
 	r->cpu_ops[1].total_ns = 50 * MS + 1;
@@ -798,8 +808,10 @@ static void test_host_sync(void)
 
 	/* runtime calls add up: 30 + 30 ms of sync against 40 ms in aten */
 	r->cpu_ops[1] = (struct report_cpu_op){ "aten::item", 50, 40 * MS, MS, -1, -1, 0 };
-	r->cpu_ops[2] = (struct report_cpu_op){ "cudaDeviceSynchronize", 5, 30 * MS, 30 * MS, -1, -1, 0 };
-	r->cpu_ops[3] = (struct report_cpu_op){ "cudaStreamSynchronize", 50, 30 * MS, 30 * MS, -1, -1, 0 };
+	r->cpu_ops[2] = (struct report_cpu_op){ "cudaDeviceSynchronize", 5, 30 * MS, 30 * MS,
+						  -1, -1, 0 };
+	r->cpu_ops[3] = (struct report_cpu_op){ "cudaStreamSynchronize", 50, 30 * MS, 30 * MS,
+						  -1, -1, 0 };
 	CHECK_EQ_INT(run(&rep), 1);
 	s = find(&rep, "host-sync");
 	CHECK(s && s->value == 0.06);

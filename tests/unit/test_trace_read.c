@@ -781,7 +781,8 @@ static void test_odd_but_fine(void)
 		struct run *r = read_trace(path, 1, "64", 0);
 
 		CHECKF(r->rc == 0 && r->info.complete && r->info.nr_warnings == 0,
-		       "white space after the end: rc %d, %zu warnings", r->rc, r->info.nr_warnings);
+		       "white space after the end: rc %d, %zu warnings", r->rc,
+		       r->info.nr_warnings);
 		run_free(r);
 	}
 
@@ -795,7 +796,8 @@ static void test_odd_but_fine(void)
 		static const char text[] = "[{\"name\":\"a\",\"ts\":true},{\"name\":7},"
 					   "{\"name\":\"b\",\"args\":[]},"
 					   "{\"name\":\"c\",\"pid\":{},\"cat\":null},"
-					   "{\"name\":\"d\",\"ts\":\"1.5\",\"args\":{\"stream\":\"0x0\"}}]";
+					   "{\"name\":\"d\",\"ts\":\"1.5\","
+					   "\"args\":{\"stream\":\"0x0\"}}]";
 		const char *path = write_file("odd.json", text, sizeof(text) - 1);
 		struct run *r = read_trace(path, threads, "64", 0);
 		size_t n = 0;

@@ -12,7 +12,8 @@ static const struct {
 } cases[] = {
 	{ "", "" },
 	{ "plain ascii, kernel<float>", "plain ascii, kernel<float>" },
-	{ "caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x8e\xac", "caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x8e\xac" },
+	{ "caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x8e\xac",
+	  "caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x8e\xac" },
 	/* OSC window title and clear screen: ESC and BEL */
 	{ "\x1b]0;pwned\x07\x1b[2J", "?]0;pwned??[2J" },
 	{ "tab\tnl\ncr\r", "tab?nl?cr?" },
@@ -23,7 +24,8 @@ static const struct {
 	{ "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x81\xa9" "d\xd8\x9c" "e\xe2\x80\x8e\xe2\x80\x8f",
 	  "a?b?c?d?e??" },
 	/* invisible: BOM, ZWSP, ZWJ, WJ, soft hyphen, a tag; U+2028 line separator */
-	{ "\xef\xbb\xbf" "x\xe2\x80\x8b\xe2\x80\x8dy\xe2\x81\xa0z\xc2\xad\xf3\xa0\x81\x81\xe2\x80\xa8",
+	{ "\xef\xbb\xbf" "x\xe2\x80\x8b\xe2\x80\x8dy\xe2\x81\xa0z\xc2\xad"
+	  "\xf3\xa0\x81\x81\xe2\x80\xa8",
 	  "?x??y?z???" },
 	/* invalid UTF-8: a lone continuation, a cut sequence, an overlong, a surrogate */
 	{ "\x80" "a\xe2\x82" "b\xc1\xbf" "c\xed\xa0\x80", "?a??b??c???" },
