@@ -186,6 +186,8 @@ int render_html(const struct report *r, const char *path, const struct render_op
 	int rc;
 
 	memset(&p, 0, sizeof(p));
+	if (rollup_init(&p.ru, r))
+		return err_set(err, -1, "out of memory writing '%s'", path);
 	buf_init(&page);
 	buf_init(&out);
 	p.r = r;
@@ -235,5 +237,6 @@ int render_html(const struct report *r, const char *path, const struct render_op
 		rc = outfile_write(path, out.data, out.len, err);
 	buf_release(&page);
 	buf_release(&out);
+	rollup_release(&p.ru);
 	return rc;
 }

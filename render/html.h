@@ -22,12 +22,14 @@
 #include "gnuplot.h"
 #include "metric.h"
 #include "report.h"
+#include "rollup.h"
 
 #define HTML_MANY_RANKS 32	/* above this, per-rank bars become distributions */
 #define HTML_PALETTE 12
 
 struct page {
 	const struct report *r;
+	struct rollup ru;	/* r's kernels, operators and phases summed over its ranks */
 	struct buf *b;
 	struct gnuplot gp;
 	int charts;		/* 1: charts go to the gnuplot script */

@@ -2,8 +2,8 @@
  * html_gpu: what the GPUs did: the top kernels over all ranks, GPU time
  * by kernel category per rank, and memory peaks per device.
  *
- * Kernel rows of all ranks are merged by name here (count and total add
- * up); those figures carry data-calc, naming the sum a test recomputes.
+ * The kernels are the report's roll-up (rollup.h): each rank's rows summed
+ * by name; those figures carry data-calc, naming the sum a test recomputes.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,75 +23,6 @@ static const char *const categories[] = {
 	"gemm", "attention", "comm", "conv", "norm", "elementwise", "reduce", "other",
 };
 #define NR_CAT (sizeof(categories) / sizeof(categories[0]))
-
-struct kern {
-	const char *name, *category;
-	const char *source;		/* category_source of the first rank's row, or NULL */
-	int64_t count, total_ns;
-	size_t ranks;
-	int64_t min_ns, max_ns;
-	double sq;			/* sum of count * (stddev^2 + avg^2): the pooled stddev */
-	double median_ns;		/* one rank's; several: see pooled_median() */
-};
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(((const struct kern *)a)->name, ((const struct kern *)b)->name);
-}
-
-static int cmp_total(const void *a, const void *b)
-{
-	const struct kern *x = a, *y = b;
-
-	if (x->total_ns != y->total_ns)
-		return x->total_ns > y->total_ns ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-/* Kernels of all ranks merged by name, by total time; *n set; NULL when none. */
-static struct kern *merged(const struct report *r, size_t *n)
-{
-	size_t all = 0, k = 0;
-	struct kern *v;
-
-	*n = 0;
-	for (size_t i = 0; i < r->nr_ranks; i++)
-		all += r->ranks[i].analysed ? r->ranks[i].nr_kernels : 0;
-	if (!all || !(v = malloc(all * sizeof(*v))))
-		return NULL;
-	for (size_t i = 0; i < r->nr_ranks; i++)
-		for (size_t j = 0; r->ranks[i].analysed && j < r->ranks[i].nr_kernels; j++) {
-			const struct report_kernel *rk = &r->ranks[i].kernels[j];
-
-			if (rk->nr_folded)	/* the other row: not a kernel of its name */
-				continue;
-			v[k++] = (struct kern){ rk->name, rk->category, rk->category_source,
-						rk->d.count, rk->d.total_ns, 1,
-						rk->d.min_ns, rk->d.max_ns,
-						(double)rk->d.count * (rk->d.stddev_ns * rk->d.stddev_ns +
-								       rk->d.avg_ns * rk->d.avg_ns),
-						rk->d.median_ns };
-		}
-	all = k;
-	qsort(v, all, sizeof(*v), cmp_name);
-	k = 0;
-	for (size_t i = 0; i < all; i++) {
-		if (k && !strcmp(v[k - 1].name, v[i].name)) {
-			v[k - 1].count = sat_add(v[k - 1].count, v[i].count);
-			v[k - 1].total_ns = sat_add(v[k - 1].total_ns, v[i].total_ns);
-			v[k - 1].ranks++;
-			v[k - 1].min_ns = v[i].min_ns < v[k - 1].min_ns ? v[i].min_ns : v[k - 1].min_ns;
-			v[k - 1].max_ns = v[i].max_ns > v[k - 1].max_ns ? v[i].max_ns : v[k - 1].max_ns;
-			v[k - 1].sq += v[i].sq;
-			v[k - 1].median_ns = NAN;	/* pooled_median() */
-		} else {
-			v[k++] = v[i];
-		}
-	}
-	qsort(v, k, sizeof(*v), cmp_total);
-	*n = k;
-	return v;
-}
 
 #define LABEL_COLS 28
 
@@ -124,45 +55,6 @@ static void gp_label(struct buf *b, const char *shown)
 	buf_addc(b, '\'');
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The median over every instance of kernel name on all ranks, where each
- * rank kept all its instances (samples_ns holds them all); NaN otherwise.
- */
-static double pooled_median(const struct page *p, const char *name, int64_t count)
-{
-	const struct report *r = p->r;
-	int64_t *v;
-	size_t n = 0;
-	double m;
-
-	if (count <= 0 || !(v = malloc((size_t)count * sizeof(*v))))
-		return NAN;
-	for (size_t i = 0; i < r->nr_ranks; i++)
-		for (size_t j = 0; r->ranks[i].analysed && j < r->ranks[i].nr_kernels; j++) {
-			const struct report_kernel *k = &r->ranks[i].kernels[j];
-
-			if (strcmp(k->name, name))
-				continue;
-			if (k->samples.n != (size_t)k->d.count || n + k->samples.n > (size_t)count) {
-				free(v);
-				return NAN;	/* only quantiles kept: no exact median */
-			}
-			memcpy(v + n, k->samples.v, k->samples.n * sizeof(*v));
-			n += k->samples.n;
-		}
-	qsort(v, n, sizeof(*v), cmp_i64);
-	m = !n ? NAN : n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
-	free(v);
-	return m;
-}
-
 /* The run's device in words: "GPU", "NPU"; "Device" for a CPU-only or unknown run. */
 static const char *dev_word(const struct report *r)
 {
@@ -190,9 +82,8 @@ static void calc_kernel(struct buf *calc, const char *name, const char *field)
 void html_kernels(struct page *p)
 {
 	const struct report *r = p->r;
-	int64_t all_ns = 0;
-	size_t n, shown;
-	struct kern *v = merged(r, &n);
+	const struct rollup_kernel *v = p->ru.kernels;
+	size_t n = p->ru.nr_kernels, shown;
 	struct buf d, calc;
 	char *names;
 	const char **list;
@@ -200,11 +91,8 @@ void html_kernels(struct page *p)
 	buf_adds(p->b, "<section id=\"kernels\">\n<h2>Top kernels</h2>\n");
 	if (!n) {
 		buf_adds(p->b, "<p class=\"muted\">No device kernels in these traces.</p>\n</section>\n");
-		free(v);
 		return;
 	}
-	for (size_t i = 0; i < r->nr_ranks; i++)
-		all_ns = sat_add(all_ns, r->ranks[i].analysed ? r->ranks[i].gpu.kernel_time_ns : 0);
 	buf_printf(p->b, "<p class=\"muted\">Kernels of all %zu rank%s by total time; long names "
 			 "are shortened in the middle (the table's cells show the whole name on "
 			 "hover).</p>\n",
@@ -260,7 +148,7 @@ void html_kernels(struct page *p)
 		buf_adds(p->b, "</td><td>");
 		html_text(p, v[i].category);
 		buf_adds(p->b, "</td><td>");
-		html_text(p, v[i].source ? v[i].source : "-");
+		html_text(p, v[i].category_source ? v[i].category_source : "-");
 		buf_adds(p->b, "</td>");
 		calc_kernel(&calc, v[i].name, "ranks");
 		html_i64(p, "td", NULL, calc.data, (int64_t)v[i].ranks, UNIT_COUNT);
@@ -269,34 +157,23 @@ void html_kernels(struct page *p)
 		calc_kernel(&calc, v[i].name, "total_ns");
 		html_i64(p, "td", NULL, calc.data, v[i].total_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "avg_ns");
-		html_dbl(p, "td", NULL, calc.data,
-			 v[i].count ? (double)v[i].total_ns / (double)v[i].count : NAN, UNIT_NS);
+		html_dbl(p, "td", NULL, calc.data, v[i].avg_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "median_ns");
-		html_dbl(p, "td", NULL, calc.data,
-			 v[i].ranks == 1 ? v[i].median_ns : pooled_median(p, v[i].name, v[i].count),
-			 UNIT_NS);
+		html_dbl(p, "td", NULL, calc.data, rollup_kernel_median(&p->ru, &v[i]), UNIT_NS);
 		calc_kernel(&calc, v[i].name, "min_ns");
 		html_i64(p, "td", NULL, calc.data, v[i].min_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "max_ns");
 		html_i64(p, "td", NULL, calc.data, v[i].max_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "stddev_ns");
-		{
-			double mean = v[i].count ? (double)v[i].total_ns / (double)v[i].count : 0;
-			double var = v[i].count ? v[i].sq / (double)v[i].count - mean * mean : NAN;
-
-			html_dbl(p, "td", NULL, calc.data, var > 0 ? sqrt(var) : var == var ? 0 : NAN,
-				 UNIT_NS);
-		}
+		html_dbl(p, "td", NULL, calc.data, v[i].stddev_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "share");
-		html_dbl(p, "td", NULL, calc.data,
-			 all_ns ? (double)v[i].total_ns / (double)all_ns : NAN, UNIT_RATIO);
+		html_dbl(p, "td", NULL, calc.data, v[i].share, UNIT_RATIO);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_release(&calc);
 	buf_printf(p->b, "</table></div>\n%s</section>\n",
 		   n > TOP_TABLE ? "<p class=\"muted\">tables/kernels.csv has every kernel of "
 				   "every rank.</p>\n" : "");
-	free(v);
 }
 
 void html_categories(struct page *p)

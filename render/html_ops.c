@@ -1,38 +1,18 @@
 /*
- * html_ops: the CPU operators of all ranks merged by name, as
- * torch.profiler's key_averages() shows them: calls, CPU total and self
- * time, and the device time each launched (by correlation) and launched
- * itself.  Figures carry data-calc naming the sum a test recomputes.
+ * html_ops: the CPU operators of all ranks summed by name (the roll-up,
+ * rollup.h), as torch.profiler's key_averages() shows them: calls, CPU
+ * total and self time, and the device time each launched (by correlation)
+ * and launched itself.  Figures carry data-calc naming the sum a test recomputes.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "html.h"
-#include "sat.h"
 #include "shorten.h"
 
 #define TOP_OPS 20
 #define NAME_COLS 64
-
-struct op {
-	const char *name;
-	int64_t v[5];		/* count, total, self, device, self device; -1 null */
-};
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(((const struct op *)a)->name, ((const struct op *)b)->name);
-}
-
-static int cmp_total(const void *a, const void *b)
-{
-	const struct op *x = a, *y = b;
-
-	if (x->v[1] != y->v[1])
-		return x->v[1] > y->v[1] ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
 
 static void calc_op(struct buf *calc, const char *name, const char *field)
 {
@@ -42,49 +22,12 @@ static void calc_op(struct buf *calc, const char *name, const char *field)
 	buf_printf(calc, ",\"%s\"]", field);
 }
 
-/* Operators of all ranks merged by name, by CPU total; *n set; NULL when none. */
-static struct op *merged(const struct report *r, size_t *n)
-{
-	size_t all = 0, k = 0;
-	struct op *v;
-
-	*n = 0;
-	for (size_t i = 0; i < r->nr_ranks; i++)
-		all += r->ranks[i].analysed ? r->ranks[i].nr_cpu_ops : 0;
-	if (!all || !(v = malloc(all * sizeof(*v))))
-		return NULL;
-	for (size_t i = 0; i < r->nr_ranks; i++)
-		for (size_t j = 0; r->ranks[i].analysed && j < r->ranks[i].nr_cpu_ops; j++) {
-			const struct report_cpu_op *o = &r->ranks[i].cpu_ops[j];
-
-			if (o->nr_folded)	/* the other row: not an operator of its name */
-				continue;
-			v[k++] = (struct op){ o->name, { o->count, o->total_ns, o->self_ns, o->device_ns,
-							 o->self_device_ns } };
-		}
-	all = k;
-	qsort(v, all, sizeof(*v), cmp_name);
-	k = 0;
-	for (size_t i = 0; i < all; i++) {
-		if (!k || strcmp(v[k - 1].name, v[i].name)) {
-			v[k++] = v[i];
-			continue;
-		}
-		for (int f = 0; f < 5; f++)
-			if (v[i].v[f] >= 0)
-				v[k - 1].v[f] = v[k - 1].v[f] < 0 ? v[i].v[f] : sat_add(v[k - 1].v[f], v[i].v[f]);
-	}
-	qsort(v, k, sizeof(*v), cmp_total);
-	*n = k;
-	return v;
-}
-
 void html_ops(struct page *p)
 {
 	static const char *const field[] = { "count", "total_ns", "self_ns", "device_ns",
 					     "self_device_ns" };
-	size_t n, shown;
-	struct op *v = merged(p->r, &n);
+	const struct rollup_op *v = p->ru.ops;
+	size_t n = p->ru.nr_ops, shown;
 	struct buf calc;
 	char *names;
 	const char **list;
@@ -109,6 +52,9 @@ void html_ops(struct page *p)
 		       "<th>CPU total</th><th>CPU self</th><th>device</th><th>device self</th></tr>\n");
 	buf_init(&calc);
 	for (size_t i = 0; i < shown; i++) {
+		const int64_t fig[] = { v[i].count, v[i].total_ns, v[i].self_ns, v[i].device_ns,
+					v[i].self_device_ns };
+
 		buf_adds(p->b, "<tr><td class=\"name\" title=\"");
 		html_text(p, v[i].name);
 		buf_adds(p->b, "\">");
@@ -116,10 +62,10 @@ void html_ops(struct page *p)
 		buf_adds(p->b, "</td>");
 		for (int f = 0; f < 5; f++) {
 			calc_op(&calc, v[i].name, field[f]);
-			if (v[i].v[f] < 0)
+			if (fig[f] < 0)
 				html_dbl(p, "td", NULL, calc.data, NAN, UNIT_NS);
 			else
-				html_i64(p, "td", NULL, calc.data, v[i].v[f], f ? UNIT_NS : UNIT_COUNT);
+				html_i64(p, "td", NULL, calc.data, fig[f], f ? UNIT_NS : UNIT_COUNT);
 		}
 		buf_adds(p->b, "</tr>\n");
 	}
@@ -130,5 +76,4 @@ void html_ops(struct page *p)
 out:
 	free(names);
 	free(list);
-	free(v);
 }

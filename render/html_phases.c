@@ -10,10 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
 #include "html.h"
 #include "sat.h"
-#include "strtab.h"
 
 #define SERIES_MAX (HTML_PALETTE - 1)	/* the last colour is "other" */
 #define TIMELINE_RECTS 12000		/* keeps a 1,024-rank page small */
@@ -37,64 +35,41 @@ static int series_find(const struct series *s, const char *path)
 	return -1;
 }
 
-struct seen {
-	const char *path;
-	double total;
-	int depth;
-	size_t first;		/* order of first sight */
-};
-
 /* Most time first; of equal times, the first seen. */
 static int cmp_seen(const void *a, const void *b)
 {
-	const struct seen *x = a, *y = b;
+	const struct rollup_phase *x = *(const struct rollup_phase *const *)a;
+	const struct rollup_phase *y = *(const struct rollup_phase *const *)b;
 
-	if (x->total != y->total)
-		return x->total > y->total ? -1 : 1;
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
 static int cmp_first(const void *a, const void *b)
 {
-	const struct seen *x = a, *y = b;
+	const struct rollup_phase *x = *(const struct rollup_phase *const *)a;
+	const struct rollup_phase *y = *(const struct rollup_phase *const *)b;
 
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
 /*
- * The SERIES_MAX paths of depth 0 and 1 holding the most time, kept in the
- * order the ranks first show them (ties cannot reorder them).  Paths are
- * looked up by hash and ranked by a sort: a rank may have a million.
+ * The SERIES_MAX paths of depth 0 and 1 holding the most time over the
+ * ranks (the roll-up's phases), kept in the order the ranks first show
+ * them (ties cannot reorder them).
  */
-static void series_of(const struct report *r, struct series *s)
+static void series_of(const struct rollup *ru, struct series *s)
 {
-	struct seen *v = NULL;
-	size_t alloc = 0, n = 0;
-	struct strtab ids;
+	const struct rollup_phase **v;
+	size_t n = 0;
 
 	memset(s, 0, sizeof(*s));
-	strtab_init(&ids, 0);	/* the paths live in the report */
-	for (size_t i = 0; i < r->nr_ranks; i++) {
-		const struct report_rank *rk = &r->ranks[i];
-
-		for (size_t k = 0; rk->analysed && rk->has_phases && k < rk->nr_phases; k++) {
-			const struct report_phase *ph = &rk->phases[k];
-			uint32_t id;
-
-			if (ph->depth > REPORT_SPANS_DEPTH)
-				continue;
-			id = strtab_intern(&ids, ph->path, strlen(ph->path));
-			if (id == STRTAB_OOM)
-				goto out;
-			if (id > n) {	/* ids are dense: a new path */
-				if (ALLOC_GROW(v, n + 1, alloc))
-					goto out;
-				v[n] = (struct seen){ ph->path, 0, ph->depth, n };
-				n++;
-			}
-			v[id - 1].total += (double)ph->d.total_ns;
-		}
-	}
+	if (!(v = malloc((ru->nr_phases ? ru->nr_phases : 1) * sizeof(*v))))
+		return;
+	for (size_t i = 0; i < ru->nr_phases; i++)
+		if (ru->phases[i].depth <= REPORT_SPANS_DEPTH)
+			v[n++] = &ru->phases[i];
 	/* keep the largest SERIES_MAX, in first-seen order */
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_seen);
@@ -103,11 +78,9 @@ static void series_of(const struct report *r, struct series *s)
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_first);
 	for (size_t j = 0; j < n; j++) {
-		s->path[s->n] = v[j].path;
-		s->depth[s->n++] = v[j].depth;
+		s->path[s->n] = v[j]->path;
+		s->depth[s->n++] = v[j]->depth;
 	}
-out:
-	strtab_release(&ids);
 	free(v);
 }
 
@@ -331,7 +304,7 @@ void html_phases(struct page *p)
 			       "(record_function, fastvideo regions, ProfilerStep).</p>\n</section>\n");
 		return;
 	}
-	series_of(r, &s);
+	series_of(&p->ru, &s);
 	if (r->nr_ranks > 1) {
 		buf_adds(p->b, "<p class=\"muted\">Time in each top-level phase per rank (union of "
 			       "its spans)");
@@ -533,7 +506,7 @@ void html_timeline(struct page *p)
 			       "children per rank, against the time since each rank's first event: "
 			       "no collectives matched across ranks to line their clocks up, so "
 			       "bars of different ranks cannot be compared in time.</p>\n");
-	series_of(r, &s);
+	series_of(&p->ru, &s);
 	h = p->many ? 900 : (int)(90 + 26 * r->nr_ranks);
 	if (h < 180)
 		h = 180;

@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "metric.h"
-#include "sat.h"
+#include "rollup.h"
 #include "shorten.h"
 #include "term.h"
 
@@ -240,118 +241,16 @@ static void rank_table(const struct out *o, const struct report *rep, int every)
 	step_note(o, rep);
 }
 
-/* ---- rows summed over the ranks ----------------------------------------- */
+/* ---- rows summed over the ranks (rollup.h) ------------------------------- */
 
-struct agg {
-	const char *key;		/* name or path */
-	const char *label;		/* what is shown: the name, or the phase's own name */
-	const char *category;		/* kernels */
-	size_t first;			/* order of first appearance */
-	int depth;
-	int64_t count;
-	int64_t v[4];			/* summed; v[2], v[3] -1 when null on every rank */
-};
-
-static int cmp_key(const void *a, const void *b)
+/* labels[0..n) shortened together to cols columns, SHORTEN_CAP(cols) bytes apart (caller frees). */
+static char *short_names(const char **labels, size_t n, int cols)
 {
-	const struct agg *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
+	char *out = malloc((n ? n : 1) * SHORTEN_CAP(cols));
 
-	return c ? c : (x->first > y->first) - (x->first < y->first);
-}
-
-static int cmp_v0(const void *a, const void *b)
-{
-	const struct agg *x = a, *y = b;
-
-	if (x->v[0] != y->v[0])
-		return x->v[0] > y->v[0] ? -1 : 1;
-	return strcmp(x->key, y->key);
-}
-
-/* --sort of the operator table: which figure orders the rows, largest first. */
-static enum summary_sort op_sort;
-
-static int64_t op_key(const struct agg *a)
-{
-	switch (op_sort) {
-	case SORT_SELF:
-		return a->v[1];
-	case SORT_DEVICE:
-		return a->v[2];
-	case SORT_COUNT:
-		return a->count;
-	default:
-		return a->v[0];
-	}
-}
-
-static int cmp_sorted(const void *a, const void *b)
-{
-	const struct agg *x = a, *y = b;
-
-	if (op_key(x) != op_key(y))
-		return op_key(x) > op_key(y) ? -1 : 1;
-	return cmp_v0(a, b);
-}
-
-/* Rows with one key merged (sorted by key first); returns how many remain. */
-static size_t merge_rows(struct agg *r, size_t n)
-{
-	size_t k = 0;
-
-	if (!n)
-		return 0;
-	qsort(r, n, sizeof(*r), cmp_key);
-	for (size_t i = 1; i < n; i++) {
-		struct agg *a = &r[k];
-
-		if (strcmp(a->key, r[i].key)) {
-			r[++k] = r[i];
-			continue;
-		}
-		a->count = sat_add(a->count, r[i].count);
-		for (int j = 0; j < 4; j++) {
-			if (r[i].v[j] < 0)
-				continue;
-			a->v[j] = a->v[j] < 0 ? r[i].v[j] : sat_add(a->v[j], r[i].v[j]);
-		}
-	}
-	return k + 1;
-}
-
-/* The names of rows[0..n) shortened together to cols columns (caller frees). */
-static char *short_names(const struct agg *rows, size_t n, int cols)
-{
-	size_t stride = SHORTEN_CAP(cols);
-	const char **names = malloc((n ? n : 1) * sizeof(*names));
-	char *out = malloc((n ? n : 1) * stride);
-
-	if (!names || !out) {
-		free(names);
-		free(out);
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++)
-		names[i] = rows[i].label;
-	shorten_set(out, stride, names, n, (size_t)cols);
-	free(names);
+	if (out)
+		shorten_set(out, SHORTEN_CAP(cols), labels, n, (size_t)cols);
 	return out;
-}
-
-/*
- * r[0..*n) merged by key, ordered by cmp and cut to the first max; returns
- * their names shortened together to cols columns (SHORTEN_CAP(cols) bytes
- * apart; caller frees), NULL when there is no row or no memory.
- */
-static char *top_rows(struct agg *r, size_t *n, size_t max,
-		      int (*cmp)(const void *, const void *), int cols)
-{
-	*n = merge_rows(r, *n);
-	qsort(r, *n, sizeof(*r), cmp);
-	if (*n > max)
-		*n = max;
-	return *n ? short_names(r, *n, cols) : NULL;
 }
 
 static const char *over(const struct report *rep, char *buf, size_t n)
@@ -363,28 +262,45 @@ static const char *over(const struct report *rep, char *buf, size_t n)
 	return buf;
 }
 
-static size_t count_rows(const struct report *rep, size_t (*nr)(const struct report_rank *))
-{
-	size_t n = 0;
+/* A row of a roll-up's table in --sort's order: its figure, then its total, then its name. */
+struct ranked {
+	size_t row;
+	int64_t key, total;
+	const char *name;
+};
 
-	for (size_t i = 0; i < rep->nr_ranks; i++)
-		n += nr(&rep->ranks[i]);
-	return n;
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return strcmp(x->name, y->name);
 }
 
-static size_t nr_phases(const struct report_rank *rk)
+/*
+ * The first top of v[0..*n) (filled by the caller) in --sort's order; *n
+ * cut to them.  Returns their names shortened together to cols columns
+ * (SHORTEN_CAP(cols) bytes apart; caller frees), NULL when there is no row
+ * or no memory.
+ */
+static char *top_rows(struct ranked *v, size_t *n, size_t top, int cols)
 {
-	return rk->has_phases ? rk->nr_phases : 0;
-}
+	const char **labels;
+	char *names;
 
-static size_t nr_kernels(const struct report_rank *rk)
-{
-	return rk->analysed ? rk->nr_kernels : 0;
-}
-
-static size_t nr_ops(const struct report_rank *rk)
-{
-	return rk->analysed ? rk->nr_cpu_ops : 0;
+	qsort(v, *n, sizeof(*v), cmp_ranked);
+	if (*n > top)
+		*n = top;
+	if (!*n || !(labels = malloc(*n * sizeof(*labels))))
+		return NULL;
+	for (size_t i = 0; i < *n; i++)
+		labels[i] = v[i].name;
+	names = short_names(labels, *n, cols);
+	free(labels);
+	return names;
 }
 
 /* Phase rows as a tree: each row's parent, and whether it is shown. */
@@ -394,7 +310,7 @@ struct phase_node {
 };
 
 struct sibling_order {
-	const struct agg *r;
+	const struct rollup_phase *const *r;
 	const struct phase_node *t;
 };
 
@@ -410,34 +326,41 @@ static size_t parent_key(size_t i)
 static int cmp_sibling(const void *a, const void *b)
 {
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct agg *x = &sib.r[i], *y = &sib.r[j];
+	const struct rollup_phase *x = sib.r[i], *y = sib.r[j];
 
 	if (parent_key(i) != parent_key(j))
 		return parent_key(i) < parent_key(j) ? -1 : 1;
-	if (x->v[0] != y->v[0])
-		return x->v[0] > y->v[0] ? -1 : 1;
-	return strcmp(x->key, y->key);
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return strcmp(x->path, y->path);
 }
 
-/* The row of r[0..n) (sorted by key) whose path is that of row i less its last name. */
-static size_t parent_of(const struct agg *r, size_t n, size_t i)
+static int cmp_path(const void *a, const void *b)
 {
-	size_t len = strlen(r[i].key), name = strlen(r[i].label), lo = 0, hi = n;
+	return strcmp((*(const struct rollup_phase *const *)a)->path,
+		      (*(const struct rollup_phase *const *)b)->path);
+}
 
-	if (r[i].depth == 0 || len <= name + 1)
+/* The row of r[0..n) (sorted by path) whose path is that of row i less its last name. */
+static size_t parent_of(const struct rollup_phase *const *r, size_t n, size_t i)
+{
+	size_t len = strlen(r[i]->path), name = strlen(r[i]->name), lo = 0, hi = n;
+
+	if (r[i]->depth == 0 || len <= name + 1)
 		return SIZE_MAX;
 	len -= name + 1;	/* PARENT "/" NAME */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strncmp(r[mid].key, r[i].key, len);
+		int c = strncmp(r[mid]->path, r[i]->path, len);
 
-		if (c < 0 || (c == 0 && strlen(r[mid].key) < len))
+		if (c < 0 || (c == 0 && strlen(r[mid]->path) < len))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && strlen(r[lo].key) == len && !strncmp(r[lo].key, r[i].key, len) ? lo
-											 : SIZE_MAX;
+	return lo < n && strlen(r[lo]->path) == len && !strncmp(r[lo]->path, r[i]->path, len)
+		       ? lo
+		       : SIZE_MAX;
 }
 
 /*
@@ -462,18 +385,25 @@ static void walk(const size_t *kids, size_t nk, size_t p, size_t *out, size_t *k
 	}
 }
 
+/* Whether phase a holds at least PHASE_MIN_SHARE of the span. */
+static int large(const struct rollup_phase *a, int64_t span)
+{
+	return span && (double)a->total_ns >= PHASE_MIN_SHARE * (double)span;
+}
+
 /*
  * Phases to depth 2 as a tree, each level by time, largest first: those
  * of at least PHASE_MIN_SHARE of the span, at most PHASES_SHOWN rows; a
  * line says how many more there are (--all shows every one).
  */
-static void phase_table(const struct out *o, const struct report *rep, int all)
+static void phase_table(const struct out *o, const struct rollup *ru, int all)
 {
-	size_t n = 0, total = count_rows(rep, nr_phases), k = 0, nk = 0, nr_shown = 0;
-	struct agg *r = malloc((total ? total : 1) * sizeof(*r)), *v = NULL;
+	size_t n = 0, k = 0, nk = 0, nr_shown = 0, nr = ru->nr_phases;
+	const struct rollup_phase **r = malloc((nr ? nr : 1) * sizeof(*r));
 	struct phase_node *t = NULL;
 	size_t *order = NULL, *kids = NULL;
-	int64_t span = 0;
+	const char **labels = NULL;
+	int64_t span = ru->span_ns;
 	char note[64], *names = NULL;
 	/* "  share time count  " then two columns of indent per depth */
 	int cols = o->width - 30 - 2 * PHASE_DEPTH_SHOWN;
@@ -482,34 +412,18 @@ static void phase_table(const struct out *o, const struct report *rep, int all)
 		cols = 12;
 	if (!r)
 		return;
-	for (size_t i = 0; i < rep->nr_ranks; i++) {
-		const struct report_rank *rk = &rep->ranks[i];
-
-		if (!nr_phases(rk))
-			continue;
-		span = sat_add(span, rk->span_ns);
-		for (size_t p = 0; p < rk->nr_phases; p++) {
-			const struct report_phase *ph = &rk->phases[p];
-
-			if (ph->depth > PHASE_DEPTH_SHOWN && !all)
-				continue;
-			r[n] = (struct agg){ ph->path, ph->name, NULL, n, ph->depth, ph->d.count,
-					     { ph->d.total_ns, -1, -1, -1 } };
-			n++;
-		}
-	}
-	n = merge_rows(r, n);	/* sorted by path */
+	for (size_t i = 0; i < nr; i++)
+		if (all || ru->phases[i].depth <= PHASE_DEPTH_SHOWN)
+			r[n++] = &ru->phases[i];
+	qsort(r, n, sizeof(*r), cmp_path);	/* for parent_of() */
 	t = malloc((n ? n : 1) * sizeof(*t));
 	order = malloc((n ? n : 1) * sizeof(*order));
 	kids = malloc((n ? n : 1) * sizeof(*kids));
-	v = malloc((n ? n : 1) * sizeof(*v));
-	if (!t || !order || !kids || !v || !n)
+	labels = malloc((n ? n : 1) * sizeof(*labels));
+	if (!t || !order || !kids || !labels || !n)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
-		int large = span && (double)r[i].v[0] >= PHASE_MIN_SHARE * (double)span;
-
-		t[i] = (struct phase_node){ parent_of(r, n, i), all || large };
-	}
+	for (size_t i = 0; i < n; i++)
+		t[i] = (struct phase_node){ parent_of(r, n, i), all || large(r[i], span) };
 	/* a shown row's ancestors are shown (one pass up from each, stopping at a shown one) */
 	for (size_t i = 0; i < n; i++)
 		for (size_t p = t[i].parent; t[i].shown && p != SIZE_MAX && !t[p].shown;
@@ -523,20 +437,20 @@ static void phase_table(const struct out *o, const struct report *rep, int all)
 	walk(kids, nk, SIZE_MAX, order, &k);
 	nr_shown = all || k < PHASES_SHOWN ? k : PHASES_SHOWN;
 	for (size_t i = 0; i < nr_shown; i++)
-		v[i] = r[order[i]];
-	names = short_names(v, nr_shown, cols);
+		labels[i] = r[order[i]]->name;
+	names = short_names(labels, nr_shown, cols);
 	if (names) {
-		fprintf(o->f, "%sphases%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
+		fprintf(o->f, "%sphases%s%s\n", o->bold, o->off, over(ru->rep, note, sizeof(note)));
 		fprintf(o->f, "  %7s %10s %7s  %s\n", "share", "time", "count", "phase");
 	}
 	for (size_t i = 0; names && i < nr_shown; i++) {
-		const struct agg *a = &v[i];
+		const struct rollup_phase *a = r[order[i]];
 		int depth = a->depth > PHASE_DEPTH_SHOWN ? PHASE_DEPTH_SHOWN : a->depth;
 
 		fputs("  ", o->f);
-		val(o->f, span ? (double)a->v[0] / (double)span : NAN, UNIT_RATIO, 7);
+		val(o->f, a->share, UNIT_RATIO, 7);
 		fputc(' ', o->f);
-		val(o->f, (double)a->v[0], UNIT_NS, 10);
+		val(o->f, (double)a->total_ns, UNIT_NS, 10);
 		fprintf(o->f, " %7lld  %*s", (long long)a->count, 2 * depth, "");
 		put_name(o->f, names + i * SHORTEN_CAP(cols));
 	}
@@ -544,9 +458,9 @@ static void phase_table(const struct out *o, const struct report *rep, int all)
 		size_t big_hidden = 0;
 
 		for (size_t i = 0; i < n; i++)	/* not shown, and large */
-			big_hidden += span && (double)r[i].v[0] >= PHASE_MIN_SHARE * (double)span;
+			big_hidden += large(r[i], span);
 		for (size_t i = 0; i < nr_shown; i++)
-			big_hidden -= span && (double)v[i].v[0] >= PHASE_MIN_SHARE * (double)span;
+			big_hidden -= large(r[order[i]], span);
 		if (big_hidden)
 			fprintf(o->f, "  %zu more phases, %zu of them over 1%% of the span (--all)\n",
 				n - nr_shown, big_hidden);
@@ -560,105 +474,99 @@ out:
 	free(t);
 	free(order);
 	free(kids);
-	free(v);
+	free(labels);
 }
 
-static void kernel_table(const struct out *o, const struct report *rep, size_t top,
+static void kernel_table(const struct out *o, const struct rollup *ru, size_t top,
 			 enum summary_sort sort)
 {
-	size_t n = 0, total = count_rows(rep, nr_kernels);
-	struct agg *r = malloc((total ? total : 1) * sizeof(*r));
-	int64_t ktime = 0;
+	size_t n = ru->nr_kernels;
+	struct ranked *v = malloc((n ? n : 1) * sizeof(*v));
 	int cols = o->width - 51 < 12 ? 12 : o->width - 51;	/* what the name may take */
 	char note[64], *names;
 
-	if (!r)
+	if (!v)
 		return;
-	for (size_t i = 0; i < rep->nr_ranks; i++) {
-		const struct report_rank *rk = &rep->ranks[i];
-
-		if (!nr_kernels(rk))
-			continue;
-		ktime = sat_add(ktime, rk->gpu.kernel_time_ns);
-		for (size_t k = 0; k < rk->nr_kernels; k++) {
-			const struct report_kernel *kn = &rk->kernels[k];
-
-			if (kn->nr_folded)	/* the other row: not a kernel of its name */
-				continue;
-			r[n] = (struct agg){ kn->name, kn->name, kn->category, n, 0, kn->d.count,
-					     { kn->d.total_ns, -1, -1, -1 } };
-			n++;
-		}
-	}
 	/* a kernel's time is all its own and all on the device: only a count orders otherwise */
-	op_sort = sort == SORT_COUNT ? SORT_COUNT : SORT_TOTAL;
-	names = top_rows(r, &n, top, cmp_sorted, cols);
+	for (size_t i = 0; i < n; i++) {
+		const struct rollup_kernel *k = &ru->kernels[i];
+
+		v[i] = (struct ranked){ i, sort == SORT_COUNT ? k->count : k->total_ns, k->total_ns,
+					k->name };
+	}
+	names = top_rows(v, &n, top, cols);
 	if (names) {
-		fprintf(o->f, "%skernels%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
+		fprintf(o->f, "%skernels%s%s\n", o->bold, o->off,
+			over(ru->rep, note, sizeof(note)));
 		fprintf(o->f, "  %7s %9s %7s %9s  %-11s %s\n", "share", "time", "count", "avg",
 			"category", "kernel");
 	}
 	for (size_t i = 0; names && i < n; i++) {
-		const struct agg *a = &r[i];
+		const struct rollup_kernel *a = &ru->kernels[v[i].row];
 
 		fputs("  ", o->f);
-		val(o->f, ktime ? (double)a->v[0] / (double)ktime : NAN, UNIT_RATIO, 7);
+		val(o->f, a->share, UNIT_RATIO, 7);
 		fputc(' ', o->f);
-		val(o->f, (double)a->v[0], UNIT_NS, 9);
+		val(o->f, (double)a->total_ns, UNIT_NS, 9);
 		fprintf(o->f, " %7lld ", (long long)a->count);
-		val(o->f, a->count ? (double)a->v[0] / (double)a->count : NAN, UNIT_NS, 9);
+		val(o->f, a->avg_ns, UNIT_NS, 9);
 		fprintf(o->f, "  %-11s ", a->category);
 		put_name(o->f, names + i * SHORTEN_CAP(cols));
 	}
 	free(names);
-	free(r);
+	free(v);
+}
+
+/* The figure an operator is sorted by (unknown ones, -1, last). */
+static int64_t op_key(const struct rollup_op *op, enum summary_sort sort)
+{
+	switch (sort) {
+	case SORT_SELF:
+		return op->self_ns;
+	case SORT_DEVICE:
+		return op->device_ns;
+	case SORT_COUNT:
+		return op->count;
+	default:
+		return op->total_ns;
+	}
 }
 
 /* The operators by CPU time, with the device time they launched. */
-static void op_table(const struct out *o, const struct report *rep, size_t top,
+static void op_table(const struct out *o, const struct rollup *ru, size_t top,
 		     enum summary_sort sort)
 {
-	size_t n = 0, total = count_rows(rep, nr_ops);
-	struct agg *r = malloc((total ? total : 1) * sizeof(*r));
+	size_t n = ru->nr_ops;
+	struct ranked *v = malloc((n ? n : 1) * sizeof(*v));
 	int cols = o->width - 51 < 12 ? 12 : o->width - 51;	/* what the name may take */
 	char note[64], *names;
 
-	if (!r)
+	if (!v)
 		return;
-	for (size_t i = 0; i < rep->nr_ranks; i++) {
-		const struct report_rank *rk = &rep->ranks[i];
-
-		for (size_t k = 0; k < nr_ops(rk); k++) {
-			const struct report_cpu_op *op = &rk->cpu_ops[k];
-
-			if (op->nr_folded)
-				continue;
-			r[n] = (struct agg){ op->name, op->name, NULL, n, 0, op->count,
-					     { op->total_ns, op->self_ns, op->device_ns,
-					       op->self_device_ns } };
-			n++;
-		}
-	}
-	op_sort = sort;
-	names = top_rows(r, &n, top, cmp_sorted, cols);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct ranked){ i, op_key(&ru->ops[i], sort), ru->ops[i].total_ns,
+					ru->ops[i].name };
+	names = top_rows(v, &n, top, cols);
 	if (names) {
-		fprintf(o->f, "%soperators%s%s\n", o->bold, o->off, over(rep, note, sizeof(note)));
+		fprintf(o->f, "%soperators%s%s\n", o->bold, o->off,
+			over(ru->rep, note, sizeof(note)));
 		fprintf(o->f, "  %7s %9s %9s %9s %9s  %s\n", "calls", "cpu", "cpu self", "device",
 			"dev self", "operator");
 	}
 	for (size_t i = 0; names && i < n; i++) {
-		const struct agg *a = &r[i];
+		const struct rollup_op *a = &ru->ops[v[i].row];
+		const int64_t t[] = { a->total_ns, a->self_ns, a->device_ns, a->self_device_ns };
 
 		fprintf(o->f, "  %7lld ", (long long)a->count);
 		for (int j = 0; j < 4; j++) {
-			val(o->f, a->v[j] < 0 ? NAN : (double)a->v[j], UNIT_NS, 9);
+			val(o->f, t[j] < 0 ? NAN : (double)t[j], UNIT_NS, 9);
 			fputc(' ', o->f);
 		}
 		fputc(' ', o->f);
 		put_name(o->f, names + i * SHORTEN_CAP(cols));
 	}
 	free(names);
-	free(r);
+	free(v);
 }
 
 /* ---- one rank (--ranks) -------------------------------------------------- */
@@ -860,6 +768,7 @@ static void stored_lines(const struct out *o, const struct report_rank *rk)
 static void rank_detail(const struct out *o, const struct report_rank *rk, size_t top, int tables)
 {
 	struct report one = { 0 };
+	struct rollup ru;
 	char span[METRIC_FMT_MAX];
 	struct buf l;
 
@@ -883,9 +792,14 @@ static void rank_detail(const struct out *o, const struct report_rank *rk, size_
 	/* the tables of the run, for this rank alone */
 	one.ranks = (struct report_rank *)rk;
 	one.nr_ranks = 1;
-	phase_table(o, &one, 0);
-	kernel_table(o, &one, top, SORT_TOTAL);
-	op_table(o, &one, top, SORT_TOTAL);
+	if (rollup_init(&ru, &one)) {
+		log_stdout_lost();
+		return;
+	}
+	phase_table(o, &ru, 0);
+	kernel_table(o, &ru, top, SORT_TOTAL);
+	op_table(o, &ru, top, SORT_TOTAL);
+	rollup_release(&ru);
 }
 
 /*
@@ -919,6 +833,7 @@ void term_vanalyze(FILE *f, const struct report *rep, const struct summary_opts 
 {
 	int color = term_use_color(f);
 	struct out o = { f, term_width(f), color ? "\033[1m" : "", color ? "\033[0m" : "" };
+	struct rollup ru;
 
 	term_run_line(f, rep, o.bold, o.off, o.width);
 	if (so->ranks)
@@ -928,9 +843,14 @@ void term_vanalyze(FILE *f, const struct report *rep, const struct summary_opts 
 		cross_rank_lines(&o, rep);
 	if (rep->nr_ranks)
 		rank_table(&o, rep, so->all || so->ranks);
-	phase_table(&o, rep, so->all);
-	kernel_table(&o, rep, so->top, so->sort);
-	op_table(&o, rep, so->top, so->sort);
+	if (!rollup_init(&ru, rep)) {
+		phase_table(&o, &ru, so->all);
+		kernel_table(&o, &ru, so->top, so->sort);
+		op_table(&o, &ru, so->top, so->sort);
+		rollup_release(&ru);
+	} else {
+		log_stdout_lost();	/* the tables memory ran out for */
+	}
 	term_perf(f, rep, so->top, o.width, o.bold, o.off);
 	term_stragglers(f, rep, o.bold, o.off);
 	term_suggestions(f, rep, o.bold, o.off, so->details || so->ranks);
