@@ -205,8 +205,10 @@ int gnuplot_data(struct gnuplot *g, const struct buf *data)
 	int n = g->nr_data;
 
 	snprintf(path, sizeof(path), "%s/d%d.dat", g->dir, n);
-	if (!buf_ok(data))
+	if (!buf_ok(data)) {
+		buf_fail(&g->script);	/* a script without its data: the page fails */
 		return err_set(&g->err, -1, "out of memory writing chart data");
+	}
 	g->nr_data++;
 	if (write_new(path, data->len ? data->data : "", data->len))
 		return err_set(&g->err, -1, "cannot write '%s': %s", path, strerror(errno));
@@ -259,6 +261,7 @@ static int spawn(const char *script, pid_t *pid, int *fd)
 	return 0;
 }
 
+/* Returns 0, -1 when path cannot be read, or -2 when out of memory. */
 static int read_file(const char *path, struct buf *b)
 {
 	char chunk[65536];
@@ -277,7 +280,7 @@ static int read_file(const char *path, struct buf *b)
 		buf_add(b, chunk, (size_t)k);
 	}
 	close(fd);
-	return buf_ok(b) ? 0 : -1;
+	return buf_ok(b) ? 0 : -2;
 }
 
 int gnuplot_run(struct gnuplot *g)
@@ -339,7 +342,10 @@ int gnuplot_run(struct gnuplot *g)
 	for (int i = 0; i < g->nr_charts; i++) {
 		buf_init(&g->svg[i]);
 		snprintf(script, sizeof(script), "%s/c%d.svg", g->dir, i);
-		if (read_file(script, &g->svg[i]))
+		rc = read_file(script, &g->svg[i]);
+		if (rc == -2)
+			return err_set(&g->err, -1, "out of memory reading '%s'", script);
+		if (rc)
 			return err_set(&g->err, -1, "gnuplot wrote no readable '%s'", script);
 	}
 	g->ran = 1;
@@ -382,11 +388,12 @@ int gnuplot_svg(const struct gnuplot *g, int n, int defs, struct buf *out)
 	/* The prolog goes; so do the canvas id and the "Gnuplot" tooltip title. */
 	cut(&a, start, svg->len - (size_t)(start - svg->data), "<title>", "</title>");
 	cut(&b, a.data ? a.data : "", a.len, " id=\"gnuplot_canvas", "\"");
-	if (defs) {
+	if (!buf_ok(&a) || !buf_ok(&b))
+		buf_fail(out);	/* the page fails with its chart */
+	else if (defs)
 		buf_add(out, b.data, b.len);
-	} else {
+	else
 		cut(out, b.data ? b.data : "", b.len, "<defs>", "</defs>");
-	}
 	buf_release(&a);
 	buf_release(&b);
 	return 0;

@@ -56,7 +56,8 @@ int gnuplot_run(struct gnuplot *g);
  * Append chart n's SVG element to out, ready to inline: no XML prolog, no
  * ids that would repeat on a page.  defs: keep gnuplot's <defs> block, which
  * every chart on a page shares, so one copy is enough.  Returns 0, or -1
- * when there is no such chart (out is unchanged).
+ * when there is no such chart (out is unchanged); out fails (buf_fail())
+ * when memory runs out.
  */
 int gnuplot_svg(const struct gnuplot *g, int n, int defs, struct buf *out);
 

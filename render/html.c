@@ -92,8 +92,7 @@ static void run_header(struct page *p)
 	buf_init(&line);
 	run_info_line(p->r, &line, 0);	/* the tags go in the list below */
 	buf_adds(p->b, "<p class=\"run\">");
-	if (buf_ok(&line))
-		html_text(p, line.data);
+	html_text(p, html_buf(p, &line));
 	buf_adds(p->b, "</p>\n");
 	buf_release(&line);
 	if (!run->nr_tags)

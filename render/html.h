@@ -49,6 +49,13 @@ extern const uint32_t html_palette[HTML_PALETTE];
 /* Text of a trace string, escaped for HTML. */
 void html_text(struct page *p, const char *s);
 
+/*
+ * The text of b, a piece of the page built apart ("" when empty); when
+ * memory ran out building it, "" and the page fails with it (buf_fail()),
+ * so that no page goes out without a piece.
+ */
+const char *html_buf(struct page *p, const struct buf *b);
+
 /* A JSON string for a data-key or data-calc, from a trace string (quotes included). */
 void html_key_str(struct buf *key, const char *s);
 

@@ -140,6 +140,7 @@ void html_kernels(struct page *p)
 	buf_init(&calc);
 	for (size_t i = 0; i < n && i < TOP_TABLE; i++) {
 		char nm[SHORTEN_CAP(96)];
+		double median;
 
 		buf_printf(p->b, "<tr><td class=\"num\">%zu</td><td class=\"name\" title=\"", i + 1);
 		html_text(p, v[i].name);
@@ -151,23 +152,25 @@ void html_kernels(struct page *p)
 		html_text(p, v[i].category_source ? v[i].category_source : "-");
 		buf_adds(p->b, "</td>");
 		calc_kernel(&calc, v[i].name, "ranks");
-		html_i64(p, "td", NULL, calc.data, (int64_t)v[i].ranks, UNIT_COUNT);
+		html_i64(p, "td", NULL, html_buf(p, &calc), (int64_t)v[i].ranks, UNIT_COUNT);
 		calc_kernel(&calc, v[i].name, "count");
-		html_i64(p, "td", NULL, calc.data, v[i].count, UNIT_COUNT);
+		html_i64(p, "td", NULL, html_buf(p, &calc), v[i].count, UNIT_COUNT);
 		calc_kernel(&calc, v[i].name, "total_ns");
-		html_i64(p, "td", NULL, calc.data, v[i].total_ns, UNIT_NS);
+		html_i64(p, "td", NULL, html_buf(p, &calc), v[i].total_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "avg_ns");
-		html_dbl(p, "td", NULL, calc.data, v[i].avg_ns, UNIT_NS);
+		html_dbl(p, "td", NULL, html_buf(p, &calc), v[i].avg_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "median_ns");
-		html_dbl(p, "td", NULL, calc.data, rollup_kernel_median(&p->ru, &v[i]), UNIT_NS);
+		if (rollup_kernel_median(&p->ru, &v[i], &median))
+			buf_fail(p->b);	/* a cell memory ran out for: the page fails */
+		html_dbl(p, "td", NULL, html_buf(p, &calc), median, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "min_ns");
-		html_i64(p, "td", NULL, calc.data, v[i].min_ns, UNIT_NS);
+		html_i64(p, "td", NULL, html_buf(p, &calc), v[i].min_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "max_ns");
-		html_i64(p, "td", NULL, calc.data, v[i].max_ns, UNIT_NS);
+		html_i64(p, "td", NULL, html_buf(p, &calc), v[i].max_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "stddev_ns");
-		html_dbl(p, "td", NULL, calc.data, v[i].stddev_ns, UNIT_NS);
+		html_dbl(p, "td", NULL, html_buf(p, &calc), v[i].stddev_ns, UNIT_NS);
 		calc_kernel(&calc, v[i].name, "share");
-		html_dbl(p, "td", NULL, calc.data, v[i].share, UNIT_RATIO);
+		html_dbl(p, "td", NULL, html_buf(p, &calc), v[i].share, UNIT_RATIO);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_release(&calc);

@@ -63,9 +63,10 @@ void html_ops(struct page *p)
 		for (int f = 0; f < 5; f++) {
 			calc_op(&calc, v[i].name, field[f]);
 			if (fig[f] < 0)
-				html_dbl(p, "td", NULL, calc.data, NAN, UNIT_NS);
+				html_dbl(p, "td", NULL, html_buf(p, &calc), NAN, UNIT_NS);
 			else
-				html_i64(p, "td", NULL, calc.data, fig[f], f ? UNIT_NS : UNIT_COUNT);
+				html_i64(p, "td", NULL, html_buf(p, &calc), fig[f],
+					 f ? UNIT_NS : UNIT_COUNT);
 		}
 		buf_adds(p->b, "</tr>\n");
 	}

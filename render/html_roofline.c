@@ -127,9 +127,9 @@ static void table(struct page *p, const struct report_rank *rk, size_t at)
 		buf_reset(&what);
 		buf_printf(&what, "%s %s", o->name, o->input_dims);
 		buf_adds(p->b, "<tr><td class=\"name\" title=\"");
-		html_text(p, buf_ok(&what) ? what.data : "");
+		html_text(p, html_buf(p, &what));
 		buf_adds(p->b, "\">");
-		html_text(p, shorten(name, buf_ok(&what) ? what.data : "", NAME_COLS));
+		html_text(p, shorten(name, html_buf(p, &what), NAME_COLS));
 		buf_adds(p->b, "</td><td>");
 		html_text(p, o->dtype ? o->dtype : "-");
 		buf_adds(p->b, "</td>");

@@ -85,6 +85,15 @@ static void attr1(struct buf *b, const char *s)
 	}
 }
 
+const char *html_buf(struct page *p, const struct buf *b)
+{
+	if (!buf_ok(b)) {
+		buf_fail(p->b);
+		return "";
+	}
+	return b->data ? b->data : "";
+}
+
 void html_fmt(struct buf *b, double v, enum metric_unit k)
 {
 	char s[METRIC_FMT_MAX];
@@ -147,15 +156,16 @@ void html_stat(struct page *p, const char *tag, const struct report_stat *st, co
 	html_key_str(&key, st->metric);
 	buf_printf(&key, ",\"%s\"]", field);
 	if (!strcmp(field, "count"))
-		html_i64(p, tag, key.data, NULL, st->count, UNIT_COUNT);
+		html_i64(p, tag, html_buf(p, &key), NULL, st->count, UNIT_COUNT);
 	else if (!strcmp(field, "min_rank"))
-		html_i64(p, tag, key.data, NULL, st->min_rank, UNIT_COUNT);
+		html_i64(p, tag, html_buf(p, &key), NULL, st->min_rank, UNIT_COUNT);
 	else if (!strcmp(field, "max_rank"))
-		html_i64(p, tag, key.data, NULL, st->max_rank, UNIT_COUNT);
+		html_i64(p, tag, html_buf(p, &key), NULL, st->max_rank, UNIT_COUNT);
 	else {
 		for (size_t i = 0; i < sizeof(dbl) / sizeof(dbl[0]); i++)
 			if (!strcmp(field, dbl[i]))
-				html_dbl(p, tag, key.data, NULL, v[i], metric_unit_of(st->metric));
+				html_dbl(p, tag, html_buf(p, &key), NULL, v[i],
+					 metric_unit_of(st->metric));
 	}
 	buf_release(&key);
 }

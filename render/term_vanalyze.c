@@ -250,6 +250,8 @@ static char *short_names(const char **labels, size_t n, int cols)
 
 	if (out)
 		shorten_set(out, SHORTEN_CAP(cols), labels, n, (size_t)cols);
+	else
+		log_stdout_lost();	/* the table is left out */
 	return out;
 }
 
@@ -294,8 +296,12 @@ static char *top_rows(struct ranked *v, size_t *n, size_t top, int cols)
 	qsort(v, *n, sizeof(*v), cmp_ranked);
 	if (*n > top)
 		*n = top;
-	if (!*n || !(labels = malloc(*n * sizeof(*labels))))
+	if (!*n)
 		return NULL;
+	if (!(labels = malloc(*n * sizeof(*labels)))) {
+		log_stdout_lost();
+		return NULL;
+	}
 	for (size_t i = 0; i < *n; i++)
 		labels[i] = v[i].name;
 	names = short_names(labels, *n, cols);
@@ -410,8 +416,10 @@ static void phase_table(const struct out *o, const struct rollup *ru, int all)
 
 	if (cols < 12)
 		cols = 12;
-	if (!r)
+	if (!r) {
+		log_stdout_lost();
 		return;
+	}
 	for (size_t i = 0; i < nr; i++)
 		if (all || ru->phases[i].depth <= PHASE_DEPTH_SHOWN)
 			r[n++] = &ru->phases[i];
@@ -420,7 +428,11 @@ static void phase_table(const struct out *o, const struct rollup *ru, int all)
 	order = malloc((n ? n : 1) * sizeof(*order));
 	kids = malloc((n ? n : 1) * sizeof(*kids));
 	labels = malloc((n ? n : 1) * sizeof(*labels));
-	if (!t || !order || !kids || !labels || !n)
+	if (!t || !order || !kids || !labels) {
+		log_stdout_lost();
+		goto out;
+	}
+	if (!n)
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		t[i] = (struct phase_node){ parent_of(r, n, i), all || large(r[i], span) };
@@ -485,8 +497,10 @@ static void kernel_table(const struct out *o, const struct rollup *ru, size_t to
 	int cols = o->width - 51 < 12 ? 12 : o->width - 51;	/* what the name may take */
 	char note[64], *names;
 
-	if (!v)
+	if (!v) {
+		log_stdout_lost();
 		return;
+	}
 	/* a kernel's time is all its own and all on the device: only a count orders otherwise */
 	for (size_t i = 0; i < n; i++) {
 		const struct rollup_kernel *k = &ru->kernels[i];
@@ -541,8 +555,10 @@ static void op_table(const struct out *o, const struct rollup *ru, size_t top,
 	int cols = o->width - 51 < 12 ? 12 : o->width - 51;	/* what the name may take */
 	char note[64], *names;
 
-	if (!v)
+	if (!v) {
+		log_stdout_lost();
 		return;
+	}
 	for (size_t i = 0; i < n; i++)
 		v[i] = (struct ranked){ i, op_key(&ru->ops[i], sort), ru->ops[i].total_ns,
 					ru->ops[i].name };

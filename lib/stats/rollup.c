@@ -243,15 +243,17 @@ static int summed_into(const struct report_kernel *kn, const char *name)
 	return !kn->nr_folded && !strcmp(kn->name, name);
 }
 
-double rollup_kernel_median(const struct rollup *ru, const struct rollup_kernel *k)
+int rollup_kernel_median(const struct rollup *ru, const struct rollup_kernel *k, double *median)
 {
 	const struct report *rep = ru->rep;
 	size_t all = 0, n = 0;
 	int64_t *v;
-	double m;
 
-	if (k->ranks == 1)
-		return k->median_ns;
+	*median = NAN;
+	if (k->ranks == 1) {
+		*median = k->median_ns;
+		return 0;
+	}
 	/* the size first, so that memory follows the samples there are, not a count read back */
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		const struct report_rank *rk = &rep->ranks[i];
@@ -262,12 +264,14 @@ double rollup_kernel_median(const struct rollup *ru, const struct rollup_kernel 
 			if (!summed_into(kn, k->name))
 				continue;
 			if (kn->d.count < 0 || kn->samples.n != (uint64_t)kn->d.count)
-				return NAN;	/* only quantiles kept: no exact median */
+				return 0;	/* only quantiles kept: no exact median */
 			all += kn->samples.n;
 		}
 	}
-	if (!all || !(v = malloc(all * sizeof(*v))))
-		return NAN;
+	if (!all)
+		return 0;
+	if (!(v = malloc(all * sizeof(*v))))
+		return -1;
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		const struct report_rank *rk = &rep->ranks[i];
 
@@ -281,7 +285,7 @@ double rollup_kernel_median(const struct rollup *ru, const struct rollup_kernel 
 		}
 	}
 	qsort(v, n, sizeof(*v), cmp_i64);
-	m = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+	*median = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
 	free(v);
-	return m;
+	return 0;
 }

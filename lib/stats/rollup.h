@@ -69,11 +69,12 @@ int rollup_init(struct rollup *ru, const struct report *rep);
 void rollup_release(struct rollup *ru);
 
 /*
- * The median of every instance of kernel k over the ranks: its one rank's
- * median, or, where it ran on several, the middle of their pooled samples
- * when each rank kept all its instances (an even count: the mean of the
- * two middle ones); NaN where only quantiles were kept or out of memory.
+ * *median: the median of every instance of kernel k over the ranks: its
+ * one rank's median, or, where it ran on several, the middle of their
+ * pooled samples when each rank kept all its instances (an even count:
+ * the mean of the two middle ones); NaN where only quantiles were kept.
+ * Returns 0, or -1 when out of memory (*median NaN).
  */
-double rollup_kernel_median(const struct rollup *ru, const struct rollup_kernel *k);
+int rollup_kernel_median(const struct rollup *ru, const struct rollup_kernel *k, double *median);
 
 #endif

@@ -58,6 +58,15 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((form
 /* Drop the content, keep the memory. */
 void buf_reset(struct buf *b);
 
+/*
+ * Fail b as if it had run out of memory: what is built from a part that
+ * failed fails with it (the HTML page with a cell's attribute).
+ */
+static inline void buf_fail(struct buf *b)
+{
+	b->oom = 1;
+}
+
 /* 1 when every append so far succeeded. */
 static inline int buf_ok(const struct buf *b)
 {
