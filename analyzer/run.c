@@ -223,7 +223,7 @@ static int pick_run(struct report *rep, const struct analyze_opts *o)
 
 int analyze_run(struct report *rep, char *const *args, size_t n, const struct analyze_opts *o)
 {
-	struct inputs in = { 0 };
+	struct pathlist in = { 0 };
 	struct file_done *res;
 	int status = EXIT_OK, rc;
 
@@ -253,6 +253,6 @@ out:
 	for (size_t i = 0; i < in.n; i++)
 		file_done_release(&res[i]);
 	free(res);
-	inputs_release(&in);
+	pathlist_release(&in);
 	return status;
 }
