@@ -19,6 +19,7 @@
 #include "annot.h"
 #include "generations.h"
 #include "gpu.h"
+#include "grow.h"
 #include "interval.h"
 #include "launch.h"
 #include "sat.h"
@@ -312,16 +313,16 @@ static int name_tables(struct finish *f)
 /* Nest the spans of each thread and give each its path id. */
 static int nest(struct finish *f)
 {
-	size_t *stack = malloc((f->n ? f->n : 1) * sizeof(*stack)), depth = 0, cap = 64;
+	size_t *stack = malloc((f->n ? f->n : 1) * sizeof(*stack)), depth = 0, info_alloc = 0;
 	struct buf path;
 	int rc = -1;
 	uint32_t pstep = strtab_find(&f->pnames, profiler_step, strlen(profiler_step));
 
 	f->path_of = malloc((f->n ? f->n : 1) * sizeof(*f->path_of));
 	f->core = calloc(f->n ? f->n : 1, 1);
-	f->info = malloc(cap * sizeof(*f->info));
+	f->info = NULL;
 	buf_init(&path);
-	if (!stack || !f->path_of || !f->core || !f->info)
+	if (!stack || !f->path_of || !f->core || ALLOC_GROW(f->info, 1, info_alloc))
 		goto out;
 	if (f->n > 1)
 		qsort(f->s, f->n, sizeof(*f->s), cmp_nesting);
@@ -362,14 +363,8 @@ static int nest(struct finish *f)
 		id = strtab_intern(&f->paths, path.data, path.len);
 		if (id == STRTAB_OOM)
 			goto out;
-		if (id >= cap) {
-			struct path_info *grown = realloc(f->info, cap * 2 * sizeof(*grown));
-
-			if (!grown)
-				goto out;
-			f->info = grown;
-			cap *= 2;
-		}
+		if (ALLOC_GROW(f->info, (size_t)id + 1, info_alloc))
+			goto out;
 		if (id > f->nr_paths) {		/* ids are dense: a new path */
 			f->nr_paths = id;
 			f->info[id].pname = pname;
