@@ -48,11 +48,11 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 {
 	p->opts = o;
 	strtab_init(&p->names, 1);
-	buf_init(&p->spans);
+	p->spans = NULL;
+	p->nr_spans = p->spans_alloc = 0;
 	p->seq = 0;
 	p->nr_too_deep = 0;
-	buf_init(&p->frame_counts);
-	buf_init(&p->block_counts);
+	p->frame_counts = p->block_counts = (struct phase_counts){ 0 };
 	p->has_frames = p->has_blocks = 0;
 	p->has_cat = 0;
 }
@@ -60,9 +60,9 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 void phases_release(struct phases *p)
 {
 	strtab_release(&p->names);
-	buf_release(&p->spans);
-	buf_release(&p->frame_counts);
-	buf_release(&p->block_counts);
+	free(p->spans);
+	free(p->frame_counts.v);
+	free(p->block_counts.v);
 }
 
 static int starts_with(const char *s, const char *prefix)
@@ -192,11 +192,13 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 		if (!produced && ev->phase == 'C' && (ev->flags & EV_VALUE))
 			produced = exported_count(&counters, ev);
 		if (produced) {
-			struct gen_count c = { ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
-					       ev->value };
+			struct phase_counts *to = produced & EV_FRAMES ? &p->frame_counts
+								       : &p->block_counts;
 
-			buf_add(produced & EV_FRAMES ? &p->frame_counts : &p->block_counts, &c,
-				sizeof(c));
+			if (ALLOC_GROW(to->v, to->n + 1, to->alloc))
+				goto out;
+			to->v[to->n++] = (struct gen_count){ ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
+							     ev->value };
 			p->has_frames |= (produced & EV_FRAMES) != 0;
 			p->has_blocks |= (produced & EV_BLOCKS) != 0;
 		}
@@ -232,13 +234,14 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 					      track_id(tracks, &cache, b, ev), p->seq++,
 					      rule[ev->name] == 3, 0 };
 
-			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
+			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM ||
+			    ALLOC_GROW(p->spans, p->nr_spans + 1, p->spans_alloc))
 				goto out;
-			buf_add(&p->spans, &s, sizeof(s));
+			p->spans[p->nr_spans++] = s;
 		}
 	}
 	p->has_cat = has_cat;
-	rc = buf_ok(&p->spans) && buf_ok(&p->frame_counts) && buf_ok(&p->block_counts) ? 0 : -1;
+	rc = 0;
 out:
 	buf_release(&name);
 	free(map);
@@ -754,10 +757,10 @@ static int throughput(struct finish *f, int64_t min_ts, struct arena *a, struct 
 	}
 	in.roots = roots;
 	in.blocks = blocks;
-	in.frames = (const struct gen_count *)p->frame_counts.data;
-	in.nr_frames = p->frame_counts.len / sizeof(struct gen_count);
-	in.block_counts = (const struct gen_count *)p->block_counts.data;
-	in.nr_block_counts = p->block_counts.len / sizeof(struct gen_count);
+	in.frames = p->frame_counts.v;
+	in.nr_frames = p->frame_counts.n;
+	in.block_counts = p->block_counts.v;
+	in.nr_block_counts = p->block_counts.n;
 	in.has_frame_counts = p->has_frames;
 	in.has_block_counts = p->has_blocks;
 	in.min_ts = min_ts;
@@ -794,8 +797,8 @@ int phases_finish(struct phases *p, int64_t min_ts, const struct placement *pl, 
 	f.p = p;
 	f.min_ts = min_ts;
 	f.placed = pl;
-	f.s = (struct span_rec *)p->spans.data;
-	f.n = p->spans.len / sizeof(*f.s);
+	f.s = p->spans;
+	f.n = p->nr_spans;
 	strtab_init(&f.pnames, 1);
 	strtab_init(&f.paths, 1);
 	drop_by_name(&f);
