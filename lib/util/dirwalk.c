@@ -62,7 +62,6 @@ static int list_names(const struct walk *s, const char *dir, struct pathlist *na
 
 	if (!dh)
 		return -1;
-	errno = 0;
 	while ((d = readdir(dh))) {
 		if (d->d_name[0] == '.' || (!s->w->recurse && !s->w->want(d->d_name)))
 			continue;
@@ -90,12 +89,14 @@ static int walk(struct walk *s, const char *dir, int depth)
 
 	pathlist_init(&names);
 	if (list_names(s, dir, &names)) {
+		int e = errno;
+
 		pathlist_release(&names);
-		if (errno == ENOMEM)
+		if (e == ENOMEM)
 			return err_set(s->err, -1, "out of memory");
 		if (depth == 1)
-			return err_set(s->err, -1, "cannot open directory: %s", strerror(errno));
-		warn(s, dir, "cannot open directory: %s", strerror(errno));
+			return err_set(s->err, -1, "cannot open directory: %s", strerror(e));
+		warn(s, dir, "cannot open directory: %s", strerror(e));
 		return 0;
 	}
 	for (size_t i = 0; i < names.n && rc == 0; i++) {
