@@ -96,7 +96,7 @@ struct opts {
 	int full;			/* --full: the rank tables in report.json */
 	int details;			/* --details: the findings in full in the summary */
 	int64_t expect_ranks;		/* --expect-ranks; 0: the reports' world_size */
-	struct find_list dirs;		/* --reports_dir, in order */
+	struct pathlist dirs;		/* --reports_dir, in order */
 };
 
 /* Returns -1 to go on, or the exit status. */
@@ -120,12 +120,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->full = 0;
 	o->details = 0;
 	o->expect_ranks = 0;
-	find_list_init(&o->dirs);
+	pathlist_init(&o->dirs);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, CLI_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'R':
-			if (find_list_add(&o->dirs, optarg)) {
+			if (pathlist_add(&o->dirs, optarg)) {
 				log_msg("out of memory");
 				return EXIT_FAIL;
 			}
@@ -176,7 +176,7 @@ static void mark(unsigned char **named, size_t *cap, size_t *done, size_t n, int
 }
 
 /* find_reports() with a note for a directory without candidates; -1 if unreadable. */
-static int walk_dir(struct find_list *files, const char *dir)
+static int walk_dir(struct pathlist *files, const char *dir)
 {
 	long k = find_reports(files, dir);
 
@@ -191,7 +191,7 @@ static int walk_dir(struct find_list *files, const char *dir)
  * was named on the command line.  Returns 0, or -1 when a directory could
  * not be opened (printed).
  */
-static int gather(struct opts *o, int argc, char **argv, struct find_list *files,
+static int gather(struct opts *o, int argc, char **argv, struct pathlist *files,
 		  unsigned char **named)
 {
 	size_t cap = 0, done = 0;
@@ -211,7 +211,7 @@ static int gather(struct opts *o, int argc, char **argv, struct find_list *files
 			mark(named, &cap, &done, files->n, 0);
 			continue;
 		}
-		if (find_list_add(files, argv[i])) {
+		if (pathlist_add(files, argv[i])) {
 			log_msg("out of memory");
 			exit(EXIT_FAIL);
 		}
@@ -268,7 +268,7 @@ static int is_output(const char *path, const struct outputs *out)
 
 int main(int argc, char **argv)
 {
-	struct find_list files;
+	struct pathlist files;
 	struct merge_input *in;
 	size_t nr_in = 0;
 	struct merge_stats st;
@@ -283,10 +283,10 @@ int main(int argc, char **argv)
 	log_init("vaggregate");
 	rc = parse_opts(argc, argv, &o);
 	if (rc >= 0) {
-		find_list_release(&o.dirs);
+		pathlist_release(&o.dirs);
 		return rc;
 	}
-	find_list_init(&files);
+	pathlist_init(&files);
 	if (gather(&o, argc, argv, &files, &named))
 		status = EXIT_FAIL;
 	in = calloc(files.n ? files.n : 1, sizeof(*in));
@@ -349,7 +349,7 @@ int main(int argc, char **argv)
 	report_release(&rep);
 	free(in);
 	free(named);
-	find_list_release(&files);
-	find_list_release(&o.dirs);
+	pathlist_release(&files);
+	pathlist_release(&o.dirs);
 	return status;
 }

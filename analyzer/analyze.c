@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "grow.h"
 #include "launch.h"
 #include "metric.h"
 #include "rank.h"
@@ -30,7 +31,7 @@ static void tally_init(struct tally *t)
 {
 	strtab_init(&t->keys, 1);
 	t->n = NULL;
-	t->cap = 0;
+	t->alloc = 0;
 }
 
 static void tally_release(struct tally *t)
@@ -38,7 +39,7 @@ static void tally_release(struct tally *t)
 	strtab_release(&t->keys);
 	free(t->n);
 	t->n = NULL;
-	t->cap = 0;
+	t->alloc = 0;
 }
 
 static int tally_add(struct tally *t, const char *s, size_t len, int64_t n)
@@ -47,19 +48,8 @@ static int tally_add(struct tally *t, const char *s, size_t len, int64_t n)
 
 	if (id == STRTAB_OOM)
 		return -1;
-	if (id >= t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 16;
-		int64_t *p;
-
-		while (cap <= id)
-			cap *= 2;
-		p = realloc(t->n, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		memset(p + t->cap, 0, (cap - t->cap) * sizeof(*p));
-		t->n = p;
-		t->cap = cap;
-	}
+	if (ALLOC_GROW_ZERO(t->n, (size_t)id + 1, t->alloc))
+		return -1;
 	t->n[id] += n;
 	return 0;
 }
@@ -210,8 +200,8 @@ static struct report_count *tally_to_counts(const struct tally *t, struct arena 
 		*nr = 0;
 		return NULL;
 	}
-	/* ids at or past cap: interned when growing the counts ran out of memory */
-	for (uint32_t id = 1; id <= n && id < t->cap; id++) {
+	/* ids at or past alloc: interned when growing the counts ran out of memory */
+	for (uint32_t id = 1; id <= n && id < t->alloc; id++) {
 		if (!t->n[id])
 			continue;
 		c[k].key = arena_strndup(a, strtab_str(&t->keys, id),

@@ -27,8 +27,8 @@
 /* Counts keyed by string, for by_ph and by_cat. */
 struct tally {
 	struct strtab keys;	/* copies */
-	int64_t *n;		/* n[id] */
-	uint32_t cap;
+	int64_t *n;		/* n[id]; zero where not added to */
+	size_t alloc;
 };
 
 struct file_result {

@@ -16,6 +16,7 @@
 
 #include "device.h"
 #include "gpu.h"
+#include "grow.h"
 #include "kcat.h"
 #include "sat.h"
 #include "sort.h"
@@ -38,23 +39,28 @@ struct comm_meta {
 
 void comm_init(struct comm *c)
 {
+	memset(c, 0, sizeof(*c));
 	strtab_init(&c->strs, 1);
-	buf_init(&c->kernels);
-	buf_init(&c->spans);
-	buf_init(&c->meta);
 	strtab_init(&c->kernel_names, 1);
-	buf_init(&c->kernel_is_comm);
-	buf_addc(&c->kernel_is_comm, 0);	/* id 0: no name */
+	c->nr_kernel_is_comm = 1;	/* id 0: no name, and no room yet */
+}
+
+static void free_recs(struct comm_recs *r)
+{
+	free(r->v);
+	r->v = NULL;
+	r->n = r->alloc = 0;
 }
 
 void comm_release(struct comm *c)
 {
 	strtab_release(&c->strs);
-	buf_release(&c->kernels);
-	buf_release(&c->spans);
-	buf_release(&c->meta);
+	free_recs(&c->kernels);
+	free_recs(&c->spans);
+	free(c->meta);
 	strtab_release(&c->kernel_names);
-	buf_release(&c->kernel_is_comm);
+	free(c->kernel_is_comm);
+	comm_init(c);
 }
 
 /* CPU spans that are the collective itself (the worker thread's), not its enqueue. */
@@ -63,10 +69,12 @@ static int is_cpu_collective(const char *s, size_t n)
 	return n > 5 && memcmp(s, "gloo:", 5) == 0;
 }
 
-static int push(struct buf *b, const void *rec, size_t size)
+static int push(struct comm_recs *to, const struct comm_rec *r)
 {
-	buf_add(b, rec, size);
-	return buf_ok(b) ? 0 : -1;
+	if (ALLOC_GROW(to->v, to->n + 1, to->alloc))
+		return -1;
+	to->v[to->n++] = *r;
+	return 0;
 }
 
 /*
@@ -81,12 +89,13 @@ static int kernel_is_comm(struct comm *c, const char *s, size_t n)
 
 	if (id == STRTAB_OOM)
 		return -1;
-	if (id >= c->kernel_is_comm.len) {	/* new: ids are handed out in order */
-		buf_addc(&c->kernel_is_comm, (char)!strcmp(kcat_of(s, n), "comm"));
-		if (!buf_ok(&c->kernel_is_comm))
+	if (id >= c->nr_kernel_is_comm) {	/* new: ids are handed out in order */
+		if (ALLOC_GROW_ZERO(c->kernel_is_comm, (size_t)id + 1, c->kernel_is_comm_alloc))
 			return -1;
+		c->kernel_is_comm[id] = (unsigned char)!strcmp(kcat_of(s, n), "comm");
+		c->nr_kernel_is_comm = (size_t)id + 1;
 	}
-	return c->kernel_is_comm.data[id];
+	return c->kernel_is_comm[id];
 }
 
 /*
@@ -136,7 +145,7 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 		if (!is_kernel && ev->flags & EV_EXTERNAL_ID &&
 		    (ev->coll_name || ev->pg_name || ev->flags & (EV_IN_NELEMS | EV_OUT_NELEMS))) {
 			struct comm_meta m = { ev->external_id, -1, -1, -1,
-					       c->meta.len / sizeof(struct comm_meta), 0, 0, 0, 0 };
+					       c->nr_meta, 0, 0, 0, 0 };
 
 			if (ev->flags & EV_IN_NELEMS)
 				m.in_nelems = ev->in_nelems;
@@ -151,8 +160,10 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 			if (ev->dtype)
 				m.dtype = strtab_map(&c->strs, st, ev->dtype, map);
 			if (m.coll == STRTAB_OOM || m.group == STRTAB_OOM ||
-			    m.dtype == STRTAB_OOM || push(&c->meta, &m, sizeof(m)))
+			    m.dtype == STRTAB_OOM ||
+			    ALLOC_GROW(c->meta, c->nr_meta + 1, c->meta_alloc))
 				goto out;
+			c->meta[c->nr_meta++] = m;
 			continue;
 		}
 		if (!(ev->flags & EV_TS) || !ev->name || (!is_kernel && ev->phase != 'X'))
@@ -188,8 +199,7 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 					r.bytes = ev->in_nelems * size;
 			}
 			r.name = strtab_map(&c->strs, st, ev->name, map);
-			if (r.name == STRTAB_OOM ||
-			    push(dev ? &c->kernels : &c->spans, &r, sizeof(r)))
+			if (r.name == STRTAB_OOM || push(dev ? &c->kernels : &c->spans, &r))
 				goto out;
 		}
 	}
@@ -298,14 +308,15 @@ static int make_series(struct report_comm_series *s, const struct inst *v, size_
 	return 0;
 }
 
-int comm_finish(struct comm *c, const struct buf *tasks, struct arena *a, struct report_rank *rk)
+int comm_finish(struct comm *c, const struct interval_set *tasks, struct arena *a,
+		struct report_rank *rk)
 {
-	const struct interval *t = (const struct interval *)(const void *)tasks->data;
-	size_t nt = tasks->len / sizeof(*t);
-	struct buf *src = c->kernels.len ? &c->kernels : &c->spans;
-	const struct comm_rec *r = (const struct comm_rec *)src->data;
-	size_t n = src->len / sizeof(*r), nm = c->meta.len / sizeof(struct comm_meta), k = 0;
-	struct comm_meta *m = (struct comm_meta *)c->meta.data;
+	const struct interval *t = tasks->v;
+	size_t nt = tasks->n;
+	struct comm_recs *src = c->kernels.n ? &c->kernels : &c->spans;
+	const struct comm_rec *r = src->v;
+	size_t n = src->n, nm = c->nr_meta, k = 0;
+	struct comm_meta *m = c->meta;
 	struct inst *v;
 	int rc = -1;
 
@@ -350,7 +361,7 @@ int comm_finish(struct comm *c, const struct buf *tasks, struct arena *a, struct
 			interval_covered(t, nt, r[i].ts_ns, sat_add(r[i].ts_ns, r[i].dur_ns)) : -1;
 		v[i].seq = i;	/* each list is in file order */
 	}
-	buf_release(src);	/* v holds all it gave, and is as large again: not both at once */
+	free_recs(src);	/* v holds all it gave, and is as large again: not both at once */
 	qsort(v, n, sizeof(*v), cmp_inst);
 	for (size_t i = 0; i < n; i++)
 		k += i == 0 || !same_key(&v[i], &v[i - 1]);

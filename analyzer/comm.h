@@ -21,13 +21,21 @@
 #include "report.h"
 #include "strtab.h"
 
+/* Collective records (see comm.c), in file order. */
+struct comm_recs {
+	struct comm_rec *v;
+	size_t n, alloc;
+};
+
 struct comm {
 	struct strtab strs;	/* copies: names, collective names, groups, dtypes */
-	struct buf kernels;	/* struct comm_rec[], GPU collective kernels, file order */
-	struct buf spans;	/* struct comm_rec[], CPU collective spans, file order */
-	struct buf meta;	/* struct comm_meta[], ops that describe a collective */
+	struct comm_recs kernels;	/* GPU collective kernels, file order */
+	struct comm_recs spans;		/* CPU collective spans, file order */
+	struct comm_meta *meta;		/* ops that describe a collective, see comm.c */
+	size_t nr_meta, meta_alloc;
 	struct strtab kernel_names;	/* copies: every kernel name classified so far */
-	struct buf kernel_is_comm;	/* a byte per id of kernel_names: 1 comm, 0 not */
+	unsigned char *kernel_is_comm;	/* per id of kernel_names: 1 comm, 0 not */
+	size_t nr_kernel_is_comm, kernel_is_comm_alloc;
 };
 
 void comm_init(struct comm *c);
@@ -42,11 +50,12 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 /*
  * Fill rk->comm and rk->nr_comm (strings and arrays in arena a): the GPU
  * kernels when the trace has any, else the CPU spans; ends count from
- * rk->start_ns, which must be set.  tasks (struct interval[], disjoint, in
- * order: struct gpu's comm_tasks) give each device collective its
+ * rk->start_ns, which must be set.  tasks (disjoint, in order: struct
+ * gpu's comm_tasks) give each device collective its
  * transfer time where the device records its collectives' tasks.  Frees
  * the records it used.  -1 when out of memory.
  */
-int comm_finish(struct comm *c, const struct buf *tasks, struct arena *a, struct report_rank *rk);
+int comm_finish(struct comm *c, const struct interval_set *tasks, struct arena *a,
+		struct report_rank *rk);
 
 #endif

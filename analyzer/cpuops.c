@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "annot.h"
+#include "grow.h"
 #include "hugepage.h"
 #include "launch.h"
 #include "opsperf.h"
@@ -37,25 +38,39 @@ struct cpu_sums {
 	int claimed;		/* a modelled operator inside it launched device work */
 };
 
+static void free_recs(struct cpuops *c)
+{
+	free(c->recs);
+	c->recs = NULL;
+	c->nr_recs = c->recs_alloc = 0;
+}
+
+static void free_when_flops(struct cpuops *c)
+{
+	free(c->when_flops.v);
+	c->when_flops = (struct opsperf_when){ 0 };
+}
+
 void cpuops_init(struct cpuops *c)
 {
 	strtab_init(&c->names, 1);
-	buf_init(&c->recs);
+	c->recs = NULL;
+	c->nr_recs = c->recs_alloc = 0;
 	c->has_cat = 0;
 	strtab_init(&c->shapes, 1);
 	memset(c->cache, 0, sizeof(c->cache));
 	buf_init(&c->key);
-	buf_init(&c->when_flops);
+	c->when_flops = (struct opsperf_when){ 0 };
 	c->has_shapes = 0;
 }
 
 void cpuops_release(struct cpuops *c)
 {
 	strtab_release(&c->names);
-	buf_release(&c->recs);
+	free_recs(c);
 	strtab_release(&c->shapes);
 	buf_release(&c->key);
-	buf_release(&c->when_flops);
+	free_when_flops(c);
 }
 
 /* k[0..n) is s[0..n); s may be NULL when n is 0 (an arg the trace lacks). */
@@ -131,8 +146,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 	uint32_t *map = calloc(nstr, sizeof(*map));
 	int rc = -1;
 
-	if (!map || !op_name || !known ||
-	    buf_reserve(&c->recs, b->n * sizeof(struct cpu_rec)))
+	if (!map || !op_name || !known || ALLOC_GROW(c->recs, c->nr_recs + b->n, c->recs_alloc))
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -167,11 +181,8 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 		if (track >= 1u << 31)	/* STRTAB_OOM, or more threads than the field holds */
 			goto out;
 		rec.track = track;
-		/* room for the whole batch was reserved above */
-		memcpy(c->recs.data + c->recs.len, &rec, sizeof(rec));
-		c->recs.len += sizeof(rec);
+		c->recs[c->nr_recs++] = rec;	/* room for the whole batch was made above */
 	}
-	c->recs.data[c->recs.len] = '\0';	/* buf's invariant, kept by hand */
 	c->has_cat = has_cat;
 	rc = 0;
 out:
@@ -230,15 +241,15 @@ static int cmp_row(const void *a, const void *b)
 /* Drop the operators found by name when the trace turned out to have cats. */
 static size_t keep_ops(struct cpuops *c)
 {
-	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
-	size_t n = c->recs.len / sizeof(*r), k = 0;
+	struct cpu_rec *r = c->recs;
+	size_t k = 0;
 
 	if (!c->has_cat)
-		return n;
-	for (size_t i = 0; i < n; i++)
+		return c->nr_recs;
+	for (size_t i = 0; i < c->nr_recs; i++)
 		if (!r[i].by_name)
 			r[k++] = r[i];
-	c->recs.len = k * sizeof(*r);
+	c->nr_recs = k;
 	return k;
 }
 
@@ -277,7 +288,7 @@ int cpuops_perf_steps(struct cpuops *c, struct arena *a, struct report_rank *rk)
 {
 	int rc = opsperf_steps(&c->when_flops, a, rk);
 
-	buf_release(&c->when_flops);
+	free_when_flops(c);
 	return rc;
 }
 
@@ -285,7 +296,7 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		  struct report_rank *rk)
 {
 	size_t n = keep_ops(c), depth = 0, rows = 0, at = 0;
-	struct cpu_rec *r = (struct cpu_rec *)(void *)c->recs.data;
+	struct cpu_rec *r = c->recs;
 	uint32_t *stack = hugepage_malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
 	/* else device times are null */
 	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
@@ -383,6 +394,6 @@ out:
 	free(sum);
 	free(by_name);
 	/* The rows hold what the records gave: free them before comm_finish() runs. */
-	buf_release(&c->recs);
+	free_recs(c);
 	return rc;
 }

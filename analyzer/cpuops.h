@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "event.h"
 #include "launch.h"
+#include "opsperf.h"
 #include "report.h"
 #include "strtab.h"
 
@@ -35,13 +36,14 @@ struct shape_cache {
 
 struct cpuops {
 	struct strtab names;		/* copies */
-	struct buf recs;		/* struct cpu_rec[] in file order, see cpuops.c */
+	struct cpu_rec *recs;		/* in file order, see cpuops.c */
+	size_t nr_recs, recs_alloc;
 	int has_cat;			/* some event had a cat: no operators by name */
 	/* record_shapes: the shape keys (opsperf.h) of the operators perf_model knows */
 	struct strtab shapes;		/* copies */
 	struct shape_cache cache[CPUOPS_SHAPE_CACHE];
 	struct buf key;			/* scratch for one key */
-	struct buf when_flops;		/* opsperf_finish()'s, for opsperf_steps() */
+	struct opsperf_when when_flops;	/* opsperf_finish()'s, for opsperf_steps() */
 	int has_shapes;			/* some operator had shape args */
 };
 

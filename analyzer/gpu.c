@@ -6,6 +6,7 @@
 #include "gpu.h"
 
 #include "device.h"
+#include "grow.h"
 #include "hostcat.h"
 #include "hugepage.h"
 #include "interval.h"
@@ -23,29 +24,42 @@ void gpu_init(struct gpu *g)
 {
 	memset(g, 0, sizeof(*g));
 	strtab_init(&g->names, 1);
-	buf_init(&g->recs);
 	strtab_init(&g->pids, 1);
-	buf_init(&g->proc_rule);
-	buf_init(&g->pending);
-	buf_init(&g->graph_corr);
 	buf_init(&g->kern_corr);
-	buf_init(&g->long_dur);
 	interval_list_init(&g->busy);
-	buf_init(&g->comm_tasks);
+}
+
+/* What gpu_finish() is done with. */
+static void free_records(struct gpu *g)
+{
+	free(g->recs);
+	g->recs = NULL;
+	g->nr_recs = g->recs_alloc = 0;
+	free(g->long_dur);
+	g->long_dur = NULL;
+	g->nr_long_dur = g->long_dur_alloc = 0;
+	free(g->graph_corr);
+	g->graph_corr = NULL;
+	g->nr_graph_corr = g->graph_corr_alloc = 0;
+	buf_release(&g->kern_corr);
+}
+
+static void free_pending(struct gpu *g)
+{
+	free(g->pending);
+	g->pending = NULL;
+	g->nr_pending = g->pending_alloc = 0;
 }
 
 void gpu_release(struct gpu *g)
 {
 	strtab_release(&g->names);
-	buf_release(&g->recs);
 	strtab_release(&g->pids);
-	buf_release(&g->proc_rule);
-	buf_release(&g->pending);
-	buf_release(&g->graph_corr);
-	buf_release(&g->kern_corr);
-	buf_release(&g->long_dur);
+	free(g->proc_rule);
+	free_pending(g);
+	free_records(g);
 	interval_list_release(&g->busy);
-	buf_release(&g->comm_tasks);
+	interval_set_release(&g->comm_tasks);
 }
 
 static int has_prefix(const char *s, size_t n, const char *prefix)
@@ -85,7 +99,9 @@ struct pend_rec {
 /* The rule slot of pid id `pid` in g->proc_rule, grown as needed; NULL when out of memory. */
 static int16_t *proc_slot(struct gpu *g, uint32_t pid)
 {
-	return buf_slot(&g->proc_rule, pid, sizeof(int16_t));
+	if (ALLOC_GROW_ZERO(g->proc_rule, (size_t)pid + 1, g->proc_rule_alloc))
+		return NULL;
+	return &g->proc_rule[pid];
 }
 
 /*
@@ -155,16 +171,18 @@ static int push_rec(struct gpu *g, int64_t ts, int64_t dur, uint32_t name, int k
 
 	if (name >= 1u << (32 - GPU_KIND_BITS))
 		return -1;
+	if (ALLOC_GROW(g->recs, g->nr_recs + 1, g->recs_alloc))
+		return -1;
 	if (dur < 0 || dur >= GPU_LONG_DUR) {
-		size_t idx = g->long_dur.len / sizeof(dur);
+		size_t idx = g->nr_long_dur;
 
-		if (idx >= GPU_LONG_DUR)
+		if (idx >= GPU_LONG_DUR || ALLOC_GROW(g->long_dur, idx + 1, g->long_dur_alloc))
 			return -1;
 		rec.dur = GPU_LONG_DUR | (uint32_t)idx;
-		buf_add(&g->long_dur, &dur, sizeof(dur));
+		g->long_dur[g->nr_long_dur++] = dur;
 	}
-	buf_add(&g->recs, &rec, sizeof(rec));
-	return buf_ok(&g->recs) && buf_ok(&g->long_dur) ? 0 : -1;
+	g->recs[g->nr_recs++] = rec;
+	return 0;
 }
 
 /*
@@ -332,11 +350,10 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 				struct pend_rec p = { ev->ts_ns, ev->dur_ns, 0, pid };
 
 				p.name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
-				if (p.name == STRTAB_OOM)
+				if (p.name == STRTAB_OOM ||
+				    ALLOC_GROW(g->pending, g->nr_pending + 1, g->pending_alloc))
 					goto out;
-				buf_add(&g->pending, &p, sizeof(p));
-				if (!buf_ok(&g->pending))
-					goto out;
+				g->pending[g->nr_pending++] = p;
 				continue;
 			}
 			if (*slot > 1) {
@@ -348,9 +365,10 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 			continue;
 		if (kind == GRAPH_LAUNCH) {
 			if (ev->flags & EV_CORRELATION) {
-				buf_add(&g->graph_corr, &ev->correlation, sizeof(ev->correlation));
-				if (!buf_ok(&g->graph_corr))
+				if (ALLOC_GROW(g->graph_corr, g->nr_graph_corr + 1,
+					       g->graph_corr_alloc))
 					goto out;
+				g->graph_corr[g->nr_graph_corr++] = ev->correlation;
 			}
 			g->nr_graph_launches++;
 			continue;
@@ -377,10 +395,9 @@ out:
 /* Decide the pending records now that every process name has been read. */
 static int resolve_pending(struct gpu *g)
 {
-	const struct pend_rec *p = (const struct pend_rec *)(void *)g->pending.data;
-	size_t n = g->pending.len / sizeof(*p);
-	size_t nr_rules = g->proc_rule.len / sizeof(int16_t);
-	const int16_t *rule = (const int16_t *)(void *)g->proc_rule.data;
+	const struct pend_rec *p = g->pending;
+	size_t n = g->nr_pending, nr_rules = g->proc_rule_alloc;
+	const int16_t *rule = g->proc_rule;
 
 	for (size_t i = 0; i < n; i++) {
 		int16_t r = p[i].pid < nr_rules ? rule[p[i].pid] : 0;
@@ -398,7 +415,7 @@ static int resolve_pending(struct gpu *g)
 		if (kind >= 0 && push_rec(g, p[i].ts_ns, p[i].dur_ns, p[i].name, kind))
 			return -1;
 	}
-	buf_release(&g->pending);
+	free_pending(g);
 	return 0;
 }
 
@@ -478,10 +495,10 @@ static int cmp_i64(const void *a, const void *b)
  */
 static int64_t graph_kernels(struct gpu *g)
 {
-	int64_t *gc = (int64_t *)(void *)g->graph_corr.data;
+	int64_t *gc = g->graph_corr;
 	const unsigned char *p = (const unsigned char *)g->kern_corr.data;
 	const unsigned char *end = p + g->kern_corr.len;
-	size_t ng = g->graph_corr.len / sizeof(*gc);
+	size_t ng = g->nr_graph_corr;
 	int64_t hits = 0, corr = 0;
 
 	if (!ng)
@@ -630,12 +647,11 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
  * device's useful work is everything but the operators: compute, copies and
  * the tasks (work).  Matching across ranks would see only the arrival.
  */
-static void wait_from_tasks(struct report_gpu *gp, const struct buf *coll, const struct buf *tasks,
-			    int64_t work)
+static void wait_from_tasks(struct report_gpu *gp, const struct interval_set *coll,
+			    const struct interval_set *tasks, int64_t work)
 {
-	const struct interval *c = (const struct interval *)(const void *)coll->data;
-	const struct interval *t = (const struct interval *)(const void *)tasks->data;
-	size_t nc = coll->len / sizeof(*c), nt = tasks->len / sizeof(*t);
+	const struct interval *c = coll->v, *t = tasks->v;
+	size_t nc = coll->n, nt = tasks->n;
 
 	gp->has_wait = 1;
 	gp->wait_from_tasks = 1;
@@ -651,7 +667,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	size_t n, nk = 0, ndev = 0, ncomm = 0, ndev_comm = 0, nsweep = 0, ntask = 0;
 	struct interval_sweep mem = { 0 }, comm = { 0 }, comp = { 0 }, comm_comp = { 0 };
 	struct interval_sweep busy = { 0 }, work = { 0 };
-	struct buf coll;	/* struct interval[]: the union of the collective operators */
+	struct interval_set coll = { 0 };	/* the union of the collective operators */
 	struct interval run = { 0, 0 };	/* the busy run open in the sweep, for idle.h */
 	int run_open = 0;
 	struct report_gpu *gp = &rk->gpu;
@@ -661,11 +677,10 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	int64_t first = 0, last = 0;
 	int any = 0, rc = -1;
 
-	buf_init(&coll);
 	if (resolve_pending(g))
 		return -1;
-	r = (struct gpu_rec *)(void *)g->recs.data;
-	n = g->recs.len / sizeof(*r);
+	r = g->recs;
+	n = g->nr_recs;
 	memset(gp, 0, sizeof(*gp));
 	device_of(g, &rk->device);
 	is_comm = calloc(strtab_count(&g->names) + 1, 1);
@@ -784,14 +799,14 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	gp->idle_ns = sat_sub(gp->active_span_ns, gp->busy_ns);
 	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
 					     : NAN;
-	if (coll.len && g->comm_tasks.len)
+	if (coll.n && g->comm_tasks.n)
 		wait_from_tasks(gp, &coll, &g->comm_tasks, interval_sweep_length(&work));
 
 	/* The kernel table: kernels first, grouped by name (in time order within one). */
 	for (size_t i = 0, k = 0; i < n; i++)
 		if (rec_kind(&r[i]) == GPU_KERNEL)
 			r[k++] = r[i];
-	g->recs.len = nk * sizeof(*r);	/* the other records were folded in above */
+	g->nr_recs = nk;	/* the other records were folded in above */
 	if (kernel_median(g, r, nk, &gp->kernel_median_ns))
 		goto out;
 	gp->graph_launches = g->nr_graph_launches;
@@ -801,14 +816,11 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		goto out;
 	rc = kernel_table(g, r, perm, nk, cat, a, rk);
 out:
-	buf_release(&coll);
+	interval_set_release(&coll);
 	free(is_comm);
 	free(cat);
 	free(perm);
 	/* The report holds what the records gave: free them for comm_finish's peak. */
-	buf_release(&g->recs);
-	buf_release(&g->long_dur);
-	buf_release(&g->kern_corr);
-	buf_release(&g->graph_corr);
+	free_records(g);
 	return rc;
 }

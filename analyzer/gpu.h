@@ -67,33 +67,36 @@ struct gpu_rec {
 
 struct gpu {
 	struct strtab names;	/* copies */
-	struct buf recs;	/* struct gpu_rec[], in file order until gpu_finish() */
+	struct gpu_rec *recs;	/* in file order until gpu_finish() */
+	size_t nr_recs, recs_alloc;
 	struct strtab pids;	/* copies of pid texts */
-	struct buf proc_rule;	/* int16_t per pid id: 0 unnamed, 1 no rule, else rule + 2 */
-	struct buf pending;	/* events without cat of unnamed processes */
+	int16_t *proc_rule;	/* per pid id: 0 unnamed, 1 no rule, else rule + 2 */
+	size_t proc_rule_alloc;	/* (ALLOC_GROW_ZERO: 0 up to here) */
+	struct pend_rec *pending;	/* events without cat of unnamed processes, see gpu.c */
+	size_t nr_pending, pending_alloc;
 	int64_t nr_device[GPU_MAX_RULES];	/* device events per device.c rule */
 	int64_t nr_runtime[GPU_MAX_RULES];	/* runtime calls per rule */
 	int64_t nr_hip, nr_cuda;		/* runtime calls by name */
-	struct buf graph_corr;	/* int64_t correlation of each graph launch */
+	int64_t *graph_corr;	/* the correlation of each graph launch */
+	size_t nr_graph_corr, graph_corr_alloc;
 	struct buf kern_corr;	/* correlation of each kernel that has one, see gpu.c */
 	int64_t last_kern_corr;	/* the last one added to kern_corr */
 	int64_t nr_graph_launches;
-	struct buf long_dur;	/* int64_t durations that gpu_rec.dur cannot hold */
+	int64_t *long_dur;	/* durations that gpu_rec.dur cannot hold */
+	size_t nr_long_dur, long_dur_alloc;
 	struct interval_list busy;	/* the busy runs, in time order, for idle.h */
 	/*
-	 * The union of the GPU_COMM_TASK records, disjoint and in time order
-	 * (struct interval[]): what each collective instance spent moving
-	 * data, for comm_finish().  Empty where the device records no tasks
-	 * inside its collectives (CUDA, Ascend without HCCL tasks).
+	 * The union of the GPU_COMM_TASK records, disjoint and in time order:
+	 * what each collective instance spent moving data, for comm_finish().
+	 * Empty where the device records no tasks inside its collectives
+	 * (CUDA, Ascend without HCCL tasks).
 	 */
-	struct buf comm_tasks;
+	struct interval_set comm_tasks;
 };
 
 static inline int64_t gpu_rec_dur(const struct gpu *g, const struct gpu_rec *r)
 {
-	const int64_t *lng = (const int64_t *)(const void *)g->long_dur.data;
-
-	return r->dur < GPU_LONG_DUR ? (int64_t)r->dur : lng[r->dur & ~GPU_LONG_DUR];
+	return r->dur < GPU_LONG_DUR ? (int64_t)r->dur : g->long_dur[r->dur & ~GPU_LONG_DUR];
 }
 
 void gpu_init(struct gpu *g);

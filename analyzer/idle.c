@@ -151,24 +151,37 @@ struct idle_span {
 	unsigned char pad[6];
 };
 
+static void free_dev(struct idle *d)
+{
+	free(d->dev);
+	d->dev = NULL;
+	d->nr_dev = d->dev_alloc = 0;
+}
+
+/* Append r to d->spans.  -1 when out of memory. */
+static int push_span(struct idle *d, const struct idle_span *r)
+{
+	if (ALLOC_GROW(d->spans, d->nr_spans + 1, d->spans_alloc))
+		return -1;
+	d->spans[d->nr_spans++] = *r;
+	return 0;
+}
+
 void idle_init(struct idle *d)
 {
 	memset(d, 0, sizeof(*d));
 	strtab_init(&d->names, 1);
-	buf_init(&d->stats);
-	buf_init(&d->dev);
 	idle_calls_init(&d->calls);
-	buf_init(&d->spans);
 	d->cann_rule = device_process_rule("CANN", 4);
 }
 
 void idle_release(struct idle *d)
 {
 	strtab_release(&d->names);
-	buf_release(&d->stats);
-	buf_release(&d->dev);
+	free(d->stats);
+	free_dev(d);
 	idle_calls_release(&d->calls);
-	buf_release(&d->spans);
+	free(d->spans);
 }
 
 int idle_collect(struct idle *d, const struct event_batch *b, const unsigned char *cls,
@@ -195,9 +208,9 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			continue;
 		if (evc_is_device(c)) {
 			if (ev->flags & EV_CORRELATION) {
-				struct idle_dev r = { ev->ts_ns, ev->correlation };
-
-				buf_add(&d->dev, &r, sizeof(r));
+				if (ALLOC_GROW(d->dev, d->nr_dev + 1, d->dev_alloc))
+					goto out;
+				d->dev[d->nr_dev++] = (struct idle_dev){ ev->ts_ns, ev->correlation };
 			}
 			continue;
 		}
@@ -218,8 +231,9 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		}
 		sync = c == EVC_SYNC;
 		name = ev->name ? strtab_map(&d->names, st, ev->name, map) : 0;
-		if (name == STRTAB_OOM || !(s = buf_slot(&d->stats, name, sizeof(*s))))
+		if (name == STRTAB_OOM || ALLOC_GROW_ZERO(d->stats, (size_t)name + 1, d->stats_alloc))
 			goto out;
+		s = &d->stats[name];
 		if (!s->n || ev->ts_ns < s->first_ts) {
 			s->first_ts = ev->ts_ns;
 			s->first_dur = ev->dur_ns;
@@ -251,10 +265,11 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			struct idle_span r = { ev->ts_ns, ev->dur_ns, name, track,
 					       (unsigned char)(s->cls[sync] - 1), 0, { 0 } };
 
-			buf_add(&d->spans, &r, sizeof(r));
+			if (push_span(d, &r))
+				goto out;
 		}
 	}
-	rc = buf_ok(&d->dev) && idle_calls_ok(&d->calls) && buf_ok(&d->spans) ? 0 : -1;
+	rc = idle_calls_ok(&d->calls) ? 0 : -1;
 out:
 	free(map);
 	free(npu);
@@ -345,8 +360,8 @@ struct gap_corr {
  */
 static int mark_launches(struct idle *d)
 {
-	struct idle_dev *dev = (struct idle_dev *)(void *)d->dev.data;
-	size_t ndev = d->dev.len / sizeof(*dev), at = 0;
+	struct idle_dev *dev = d->dev;
+	size_t ndev = d->nr_dev, at = 0;
 	int64_t *corrs = malloc((ndev ? ndev : 1) * sizeof(*corrs));
 	unsigned char *seen = calloc(ndev / 8 + 1, 1);
 	struct idle_calls_cursor cur;
@@ -385,8 +400,8 @@ out:
  */
 static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 {
-	const struct idle_dev *dev = (const struct idle_dev *)(void *)d->dev.data;
-	size_t ndev = d->dev.len / sizeof(*dev), ngc = 0;
+	const struct idle_dev *dev = d->dev;
+	size_t ndev = d->nr_dev, ngc = 0;
 	struct gap_corr *gc = malloc((ng ? ng : 1) * sizeof(*gc));
 	struct idle_calls_cursor cur;
 	struct idle_call c;
@@ -399,7 +414,7 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 		if (g[i].has_next && k < ndev && dev[k].ts_ns == g[i].b)
 			gc[ngc++] = (struct gap_corr){ dev[k].corr, i };
 	}
-	buf_release(&d->dev);
+	free_dev(d);
 	if (sort_by_first_i64(gc, ngc, sizeof(*gc))) {
 		free(gc);
 		return -1;
@@ -544,7 +559,7 @@ static size_t launch_bound(const struct launch_at *l, size_t n, uint32_t tr, int
  */
 static int capture_regions(struct idle *d, const struct idle_span *s, size_t n)
 {
-	const struct idle_name_stat *st = (const struct idle_name_stat *)(void *)d->stats.data;
+	const struct idle_name_stat *st = d->stats;
 	size_t open = SIZE_MAX, added = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -560,13 +575,14 @@ static int capture_regions(struct idle *d, const struct idle_span *s, size_t n)
 				s[open].name, s[open].track, IDLE_CAPTURE, 0, { 0 }
 			};
 
-			buf_add(&d->spans, &r, sizeof(r));	/* s may move: copied first */
-			s = (const struct idle_span *)(void *)d->spans.data;
+			if (push_span(d, &r))	/* s may move: r is copied first */
+				return -1;
+			s = d->spans;
 			open = SIZE_MAX;
 			added++;
 		}
 	}
-	return !buf_ok(&d->spans) ? -1 : added > 0;
+	return added > 0;
 }
 
 /*
@@ -577,9 +593,9 @@ static int capture_regions(struct idle *d, const struct idle_span *s, size_t n)
  */
 static int prepare_spans(struct idle *d, uint32_t max_track)
 {
-	struct idle_span *s = (struct idle_span *)(void *)d->spans.data;
-	const struct idle_name_stat *st = (const struct idle_name_stat *)(void *)d->stats.data;
-	size_t nc = d->calls.n, ns = d->spans.len / sizeof(*s), nl = 0;
+	struct idle_span *s = d->spans;
+	const struct idle_name_stat *st = d->stats;
+	size_t nc = d->calls.n, ns = d->nr_spans, nl = 0;
 	struct idle_calls_cursor cur;
 	struct idle_call c;
 	size_t nmax = (nc > ns ? nc : ns) + ns / 2;	/* capture regions may add ns / 2 spans */
@@ -600,8 +616,8 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 	if (sort_recs_id_key(l, nl, sizeof(*l), id, max_track, key))
 		goto out;
 	for (int pass = 0; pass < 2; pass++) {	/* again after capture regions were added */
-		s = (struct idle_span *)(void *)d->spans.data;
-		ns = d->spans.len / sizeof(*s);
+		s = d->spans;
+		ns = d->nr_spans;
 		for (size_t i = 0; i < ns; i++) {
 			id[i] = s[i].track;
 			key[i] = sort_key_i64(s[i].ts_ns);
@@ -790,8 +806,8 @@ static void attribute(struct gap *g, const struct idle_span *s, const size_t *ac
  */
 static int attribute_all(struct idle *d, struct gap *g, size_t ng, uint32_t max_track)
 {
-	const struct idle_span *s = (const struct idle_span *)(void *)d->spans.data;
-	size_t ns = d->spans.len / sizeof(*s);
+	const struct idle_span *s = d->spans;
+	size_t ns = d->nr_spans;
 	uint32_t *perm = sort_identity(ng), *id = malloc((ng ? ng : 1) * sizeof(*id));
 	uint64_t *key = malloc((ng ? ng : 1) * sizeof(*key));
 	size_t *act = NULL, nact = 0, act_alloc = 0, tmp_alloc = 0, sp = 0;

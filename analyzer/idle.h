@@ -34,10 +34,13 @@
 
 struct idle {
 	struct strtab names;	/* host span names, copies */
-	struct buf stats;	/* struct idle_name_stat per name id */
-	struct buf dev;		/* device work with a correlation */
+	struct idle_name_stat *stats;	/* per name id, see idle.c (ALLOC_GROW_ZERO) */
+	size_t stats_alloc;
+	struct idle_dev *dev;	/* device work with a correlation */
+	size_t nr_dev, dev_alloc;
 	struct idle_calls calls;	/* runtime calls, packed */
-	struct buf spans;	/* host spans kept */
+	struct idle_span *spans;	/* host spans kept */
+	size_t nr_spans, spans_alloc;
 	int cann_rule;		/* device.c's rule of torch_npu's runtime calls */
 	uint32_t max_track;	/* the largest thread id of calls and spans */
 	int prepared;		/* idle_prepare() ran */

@@ -7,27 +7,24 @@
  */
 #include "inputs.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "buf.h"
-#include "grow.h"
+#include "dirwalk.h"
 #include "log.h"
 #include "outfile.h"
 #include "trace_sniff.h"
 
 /* Returns 0, or -1 when out of memory (said). */
-static int add(struct inputs *in, const char *path)
+static int add(struct pathlist *in, const char *path)
 {
-	if (ALLOC_GROW(in->paths, in->n + 1, in->cap) || !(in->paths[in->n] = strdup(path))) {
+	if (pathlist_add(in, path)) {
 		log_msg("out of memory listing the inputs");
 		return -1;
 	}
-	in->n++;
 	outfile_input(path);	/* never replaced by an output of this run */
 	return 0;
 }
@@ -74,57 +71,24 @@ static const char *export_source(char **names, size_t n, const char *path)
 	return NULL;
 }
 
-/*
- * The regular files of dir with a candidate name, as dir/NAME, sorted.
- * Returns 0, or -1 when dir cannot be read or memory ran out (said).
- */
-static int list_dir(struct inputs *found, const char *dir)
+int inputs_expand(struct pathlist *in, const char *arg, int jobs)
 {
-	const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
-	struct dirent *d;
-	DIR *dh = opendir(dir);
-	int rc = 0;
-
-	if (!dh) {
-		log_msg("%s: cannot open directory: %s", dir, strerror(errno));
-		return -1;
-	}
-	while (!rc && (d = readdir(dh))) {
-		struct buf path;
-		struct stat st;
-
-		if (d->d_name[0] == '.' || !is_trace_name(d->d_name))
-			continue;
-		buf_init(&path);
-		buf_printf(&path, "%s%s%s", dir, sep, d->d_name);
-		if (!buf_ok(&path)) {
-			log_msg("out of memory listing the inputs");
-			rc = -1;
-		} else if (stat(path.data, &st) == 0 && S_ISREG(st.st_mode)) {
-			rc = add(found, path.data);
-		}
-		buf_release(&path);
-	}
-	closedir(dh);
-	if (found->n > 1)
-		qsort(found->paths, found->n, sizeof(*found->paths), cmp_str);
-	return rc;
-}
-
-int inputs_expand(struct inputs *in, const char *arg, int jobs)
-{
-	struct inputs found = { 0 };
-	struct err *why;
+	static const struct dirwalk traces = { .want = is_trace_name };
+	struct pathlist found;
+	struct err err, *why;
 	size_t kept = 0;
 	int *sniff, oom = 0;
 	struct stat st;
 
 	if (strcmp(arg, "-") == 0 || stat(arg, &st) || !S_ISDIR(st.st_mode))
 		return add(in, arg);
-	if (list_dir(&found, arg)) {
-		inputs_release(&found);
+	pathlist_init(&found);
+	if (dirwalk(&found, arg, &traces, &err) < 0) {
+		log_error(arg, &err);
 		return -1;
 	}
+	for (size_t i = 0; i < found.n; i++)
+		outfile_input(found.paths[i]);	/* skipped or not, never replaced */
 	sniff = calloc(found.n + 1, sizeof(*sniff));
 	why = calloc(found.n + 1, sizeof(*why));
 	if (!sniff || !why) {
@@ -160,14 +124,6 @@ int inputs_expand(struct inputs *in, const char *arg, int jobs)
 out:
 	free(sniff);
 	free(why);
-	inputs_release(&found);
+	pathlist_release(&found);
 	return kept && !oom ? 0 : -1;
-}
-
-void inputs_release(struct inputs *in)
-{
-	for (size_t i = 0; i < in->n; i++)
-		free(in->paths[i]);
-	free(in->paths);
-	memset(in, 0, sizeof(*in));
 }

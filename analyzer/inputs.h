@@ -16,20 +16,14 @@
 #ifndef VT_INPUTS_H
 #define VT_INPUTS_H
 
-#include <stddef.h>
-
-struct inputs {
-	char **paths;		/* caller frees each, then the array (inputs_release()) */
-	size_t n, cap;
-};
+#include "pathlist.h"
 
 /*
- * Add the files arg stands for; jobs threads sniff a directory's files.
+ * Add the files arg stands for to in (found by dirwalk: a directory's own
+ * files, sorted); jobs threads sniff a directory's files.
  * Returns 0, or -1 when a directory cannot be read or holds no trace
  * or memory ran out (after saying so).
  */
-int inputs_expand(struct inputs *in, const char *arg, int jobs);
-
-void inputs_release(struct inputs *in);
+int inputs_expand(struct pathlist *in, const char *arg, int jobs);
 
 #endif

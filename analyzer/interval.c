@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "grow.h"
 #include "sat.h"
 #include "sort.h"
 #include "varint.h"
@@ -67,10 +68,16 @@ int64_t interval_length(const struct interval *v, size_t n)
  * The list starts at INT64_MIN, so a first interval anywhere is a
  * distance that fits in 64 unsigned bits; every sum wraps exactly.
  */
-int interval_union_push(struct buf *b, int64_t lo, int64_t hi)
+void interval_set_release(struct interval_set *s)
 {
-	struct interval *last = b->len ? (struct interval *)(void *)(b->data + b->len) - 1 : NULL;
-	struct interval v = { lo, hi };
+	free(s->v);
+	s->v = NULL;
+	s->n = s->alloc = 0;
+}
+
+int interval_union_push(struct interval_set *s, int64_t lo, int64_t hi)
+{
+	struct interval *last = s->n ? &s->v[s->n - 1] : NULL;
 
 	if (hi <= lo)
 		return 0;
@@ -79,8 +86,10 @@ int interval_union_push(struct buf *b, int64_t lo, int64_t hi)
 			last->hi = hi;
 		return 0;
 	}
-	buf_add(b, &v, sizeof(v));
-	return buf_ok(b) ? 0 : -1;
+	if (ALLOC_GROW(s->v, s->n + 1, s->alloc))
+		return -1;
+	s->v[s->n++] = (struct interval){ lo, hi };
+	return 0;
 }
 
 int64_t interval_overlap(const struct interval *a, size_t na, const struct interval *b,

@@ -25,12 +25,20 @@ size_t interval_union(struct interval *v, size_t n);
 /* Total length of disjoint intervals. */
 int64_t interval_length(const struct interval *v, size_t n);
 
+/* Disjoint intervals in order, as interval_union_push() builds them. */
+struct interval_set {
+	struct interval *v;	/* owned; interval_set_release() frees it */
+	size_t n, alloc;
+};
+
+void interval_set_release(struct interval_set *s);
+
 /*
- * Append [lo, hi) to the disjoint intervals in b (struct interval[]),
- * joining it to the last one when they touch: fed in order of lo, b ends
- * as their union.  Empty intervals are dropped.  -1 when out of memory.
+ * Append [lo, hi) to the disjoint intervals in s, joining it to the last
+ * one when they touch: fed in order of lo, s ends as their union.  Empty
+ * intervals are dropped.  -1 when out of memory (s unchanged).
  */
-int interval_union_push(struct buf *b, int64_t lo, int64_t hi);
+int interval_union_push(struct interval_set *s, int64_t lo, int64_t hi);
 
 /* The length of the intersection of two sets of disjoint intervals in order. */
 int64_t interval_overlap(const struct interval *a, size_t na, const struct interval *b,

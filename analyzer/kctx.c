@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gpu.h"
+#include "grow.h"
 #include "kcat.h"
 #include "modcat.h"
 #include "opcat.h"
@@ -44,21 +45,18 @@ enum { SRC_OP, SRC_MODULE, NR_SRC };
 
 void kctx_init(struct kctx *k)
 {
+	memset(k, 0, sizeof(*k));
 	strtab_init(&k->names, 1);
-	buf_init(&k->kerns);
-	buf_init(&k->calls);
-	buf_init(&k->ops);
-	buf_init(&k->blocks);
-	k->seq = 0;
 }
 
 void kctx_release(struct kctx *k)
 {
 	strtab_release(&k->names);
-	buf_release(&k->kerns);
-	buf_release(&k->calls);
-	buf_release(&k->ops);
-	buf_release(&k->blocks);
+	free(k->kerns);
+	free(k->calls);
+	free(k->ops.v);
+	free(k->blocks.v);
+	kctx_init(k);
 }
 
 static int cat_index(const char *c)
@@ -94,17 +92,19 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 			struct kx_kern r = { ev->correlation, ev->dur_ns, 0, 0 };
 
 			r.name = ev->name ? strtab_map(&k->names, st, ev->name, map) : 0;
-			if (r.name == STRTAB_OOM)
+			if (r.name == STRTAB_OOM ||
+			    ALLOC_GROW(k->kerns, k->nr_kerns + 1, k->kerns_alloc))
 				goto out;
-			buf_add(&k->kerns, &r, sizeof(r));
+			k->kerns[k->nr_kerns++] = r;
 			continue;
 		}
 		if ((cls[i] == EVC_RUNTIME || cls[i] == EVC_SYNC) && (ev->flags & EV_CORRELATION)) {
 			struct kx_call r = { ev->correlation, ev->ts_ns, 0, k->seq++ };
 
-			if ((r.track = track_id(tracks, &cache, b, ev)) == STRTAB_OOM)
+			if ((r.track = track_id(tracks, &cache, b, ev)) == STRTAB_OOM ||
+			    ALLOC_GROW(k->calls, k->nr_calls + 1, k->calls_alloc))
 				goto out;
-			buf_add(&k->calls, &r, sizeof(r));
+			k->calls[k->nr_calls++] = r;
 			continue;
 		}
 		if (!ev->name)
@@ -129,12 +129,14 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 		{
 			struct kx_span s = { ev->ts_ns, sat_add(ev->ts_ns, ev->dur_ns), track,
 					     k->seq++, is_op ? *slot - 1u : 0, 0 };
+			struct kx_spans *to = is_op ? &k->ops : &k->blocks;
 
-			buf_add(is_op ? &k->ops : &k->blocks, &s, sizeof(s));
+			if (ALLOC_GROW(to->v, to->n + 1, to->alloc))
+				goto out;
+			to->v[to->n++] = s;
 		}
 	}
-	rc = buf_ok(&k->kerns) && buf_ok(&k->calls) && buf_ok(&k->ops) && buf_ok(&k->blocks)
-	     ? 0 : -1;
+	rc = 0;
 out:
 	free(map);
 	free(named);
@@ -209,9 +211,9 @@ static int context_cat(const struct kx_span *const *stack, size_t depth, int64_t
  */
 static int place(struct kctx *k, uint32_t nr_tracks, struct kx_point **out, size_t *nr)
 {
-	struct kx_call *c = (struct kx_call *)(void *)k->calls.data;
-	const struct kx_kern *kr = (const struct kx_kern *)(const void *)k->kerns.data;
-	size_t nc = k->calls.len / sizeof(*c), nk = k->kerns.len / sizeof(*kr), n = 0;
+	struct kx_call *c = k->calls;
+	const struct kx_kern *kr = k->kerns;
+	size_t nc = k->nr_calls, nk = k->nr_kerns, n = 0;
 	struct kx_point *p = malloc((nk ? nk : 1) * sizeof(*p));
 	uint32_t *id = NULL;
 	uint64_t *key = NULL;
@@ -248,10 +250,9 @@ out:
 
 int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
 {
-	const struct kx_kern *kr = (const struct kx_kern *)(const void *)k->kerns.data;
-	struct kx_span *ops = (struct kx_span *)(void *)k->ops.data;
-	struct kx_span *blk = (struct kx_span *)(void *)k->blocks.data;
-	size_t nops = k->ops.len / sizeof(*ops), nblk = k->blocks.len / sizeof(*blk);
+	const struct kx_kern *kr = k->kerns;
+	struct kx_span *ops = k->ops.v, *blk = k->blocks.v;
+	size_t nops = k->ops.n, nblk = k->blocks.n;
 	uint32_t nnames = strtab_count(&k->names) + 1;
 	/* by name, cat, src */
 	int64_t *t = calloc((size_t)nnames * NR_CATS * NR_SRC, sizeof(*t));

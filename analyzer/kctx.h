@@ -25,12 +25,19 @@
 #include "report.h"
 #include "strtab.h"
 
+/* Spans in file order: operators with a category, or attention blocks. */
+struct kx_spans {
+	struct kx_span *v;	/* see kctx.c */
+	size_t n, alloc;
+};
+
 struct kctx {
 	struct strtab names;	/* kernel names, copies */
-	struct buf kerns;	/* struct kx_kern[], see kctx.c */
-	struct buf calls;	/* struct kx_call[] */
-	struct buf ops;		/* struct kx_span[]: operators with a category */
-	struct buf blocks;	/* struct kx_span[]: attention blocks */
+	struct kx_kern *kerns;	/* see kctx.c */
+	struct kx_call *calls;
+	size_t nr_kerns, kerns_alloc, nr_calls, calls_alloc;
+	struct kx_spans ops;	/* operators with a category */
+	struct kx_spans blocks;	/* attention blocks */
 	uint32_t seq;		/* file order of the calls and spans */
 };
 

@@ -28,15 +28,17 @@ struct launch_dev {
 
 void launches_init(struct launches *l)
 {
-	buf_init(&l->calls);
-	buf_init(&l->device);
+	l->calls = NULL;
+	l->device = NULL;
+	l->nr_calls = l->calls_alloc = l->nr_device = l->device_alloc = 0;
 	l->any_device = 0;
 }
 
 void launches_release(struct launches *l)
 {
-	buf_release(&l->calls);
-	buf_release(&l->device);
+	free(l->calls);
+	free(l->device);
+	launches_init(l);
 }
 
 int launches_collect(struct launches *l, const struct event_batch *b, const unsigned char *tag,
@@ -55,19 +57,22 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 			struct launch_call c = { ev->correlation, ev->ts_ns,
 						 track_id(tracks, &cache, b, ev), t & calls };
 
-			if (c.track == STRTAB_OOM)
+			if (c.track == STRTAB_OOM ||
+			    ALLOC_GROW(l->calls, l->nr_calls + 1, l->calls_alloc))
 				return -1;
-			buf_add(&l->calls, &c, sizeof(c));
+			l->calls[l->nr_calls++] = c;
 		}
 		if (t >> LAUNCH_NR_USERS) {	/* never both by device.h, but exact if so */
 			struct launch_dev d = { ev->correlation, ev->dur_ns, t >> LAUNCH_NR_USERS,
 						0 };
 
+			if (ALLOC_GROW(l->device, l->nr_device + 1, l->device_alloc))
+				return -1;
 			l->any_device |= d.users;
-			buf_add(&l->device, &d, sizeof(d));
+			l->device[l->nr_device++] = d;
 		}
 	}
-	return buf_ok(&l->calls) && buf_ok(&l->device) ? 0 : -1;
+	return 0;
 }
 
 /*
@@ -149,9 +154,9 @@ static int push_placed(struct placed **out, size_t *n, size_t *cap, const struct
 
 int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 {
-	struct launch_call *c = (struct launch_call *)(void *)l->calls.data;
-	const struct launch_dev *d = (const struct launch_dev *)(void *)l->device.data;
-	size_t nc = l->calls.len / sizeof(*c), nd = l->device.len / sizeof(*d), n = 0;
+	struct launch_call *c = l->calls;
+	const struct launch_dev *d = l->device;
+	size_t nc = l->nr_calls, nd = l->nr_device, n = 0;
 	struct first_calls first = { .c = c, .n = nc };
 	size_t cap = nd + 2;
 	struct placed *out = hugepage_malloc(cap * sizeof(*out));

@@ -40,8 +40,9 @@ enum launch_user { LAUNCH_PHASES, LAUNCH_CPUOPS, LAUNCH_NR_USERS };
 #define LAUNCH_DEV(u) (1u << (LAUNCH_NR_USERS + (u)))
 
 struct launches {
-	struct buf calls;	/* struct launch_call[]: runtime calls with a correlation */
-	struct buf device;	/* struct launch_dev[]: device work with a correlation */
+	struct launch_call *calls;	/* runtime calls with a correlation */
+	struct launch_dev *device;	/* device work with a correlation */
+	size_t nr_calls, calls_alloc, nr_device, device_alloc;
 	unsigned any_device;	/* user bits of the device work collected */
 };
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "sat.h"
 #include "sort.h"
 
@@ -21,8 +22,8 @@ struct mem_sample {
  */
 struct mem_row {
 	struct report_memory out;
-	struct buf samples;		/* struct mem_sample[], in file order */
-	size_t n;			/* samples */
+	struct mem_sample *samples;	/* in file order */
+	size_t n, samples_alloc;
 	int any_total, any_bytes;	/* some sample had Total Allocated, a non-zero Bytes */
 	/* the walk */
 	size_t seen, group, group_last;	/* samples walked; group, and its last sample */
@@ -32,7 +33,7 @@ struct mem_row {
 void memory_init(struct memory *m)
 {
 	m->rows = NULL;
-	m->nr_rows = m->last = 0;
+	m->nr_rows = m->rows_alloc = m->last = 0;
 	m->nr_left_out = 0;
 	m->util_sum = m->util_samples = 0;
 }
@@ -40,7 +41,7 @@ void memory_init(struct memory *m)
 void memory_release(struct memory *m)
 {
 	for (size_t i = 0; i < m->nr_rows; i++)
-		buf_release(&m->rows[i].samples);
+		free(m->rows[i].samples);
 	free(m->rows);
 	memory_init(m);
 }
@@ -69,14 +70,11 @@ static struct mem_row *row_of(struct memory *m, int64_t dev)
 	}
 	if (m->nr_rows >= MEMORY_MAX_DEVICES)
 		return NULL;
-	p = realloc(m->rows, (m->nr_rows + 1) * sizeof(*p));
-	if (!p)
+	if (ALLOC_GROW(m->rows, m->nr_rows + 1, m->rows_alloc))
 		return NULL;
-	m->rows = p;
 	m->last = m->nr_rows++;
-	p = &p[m->last];
+	p = &m->rows[m->last];
 	memset(p, 0, sizeof(*p));
-	buf_init(&p->samples);
 	p->out.device = dev;
 	p->out.capacity = -1;
 	return p;
@@ -122,10 +120,9 @@ int memory_collect(struct memory *m, const struct event_batch *b)
 				ev->flags & EV_MEM_RESERVED ? ev->mem_reserved : 0, has_total
 			};
 
-			buf_add(&r->samples, &s, sizeof(s));
-			if (!buf_ok(&r->samples))
+			if (ALLOC_GROW(r->samples, r->n + 1, r->samples_alloc))
 				return -1;
-			r->n++;
+			r->samples[r->n++] = s;
 			r->any_total |= has_total;
 			r->any_bytes |= !has_total && s.value != 0;
 			if (has_total)
@@ -256,7 +253,7 @@ static void sift_down(uint32_t *heap, size_t n, size_t i, const struct mem_run *
 /* Walk row r's samples in time order, equal times in file order. */
 static int walk_row(struct mem_row *r, int64_t min_ts)
 {
-	struct mem_sample *s = (struct mem_sample *)(void *)r->samples.data;
+	struct mem_sample *s = r->samples;
 	struct mem_run run[MEM_MERGE_RUNS];
 	uint32_t heap[MEM_MERGE_RUNS];
 	size_t n = r->n, k = 1, nh;
@@ -305,7 +302,10 @@ int memory_finish(struct memory *m, const struct trace_info *info, int64_t min_t
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		if (walk_row(&m->rows[i], min_ts))
 			return -1;
-		buf_release(&m->rows[i].samples);	/* not under the peak of what follows */
+		/* not under the peak of what follows */
+		free(m->rows[i].samples);
+		m->rows[i].samples = NULL;
+		m->rows[i].samples_alloc = 0;
 	}
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		struct report_memory *out = &rk->memory[i];

@@ -39,7 +39,7 @@ struct mem_row;		/* one per device, in memory.c */
 
 struct memory {
 	struct mem_row *rows;		/* in order of first appearance, with their samples */
-	size_t nr_rows, last;		/* last: the row found last, tried first */
+	size_t nr_rows, rows_alloc, last;	/* last: the row found last, tried first */
 	int64_t nr_left_out;		/* events of devices beyond MEMORY_MAX_DEVICES */
 	int64_t util_sum, util_samples;	/* collector gpu.util_pct samples */
 };

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "perf_model.h"
 #include "sat.h"
 
@@ -19,12 +20,6 @@
  * thousands of root annotations, and a million calls).
  */
 #define OPSPERF_MAX_PHASES 64
-
-struct opsperf_flops {
-	int64_t ts_ns;
-	double flops;
-	uint32_t dtype;
-};
 
 /*
  * JSON text s[0..n) on one line, as a Python list prints ("[[8944, 1024],
@@ -134,7 +129,7 @@ static int fill_row(const struct strtab *keys, uint32_t id, const struct opsperf
 }
 
 int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t n,
-		   struct arena *a, struct report_rank *rk, struct buf *when_flops)
+		   struct arena *a, struct report_rank *rk, struct opsperf_when *when_flops)
 {
 	size_t rows = 0;
 	uint32_t *norm = calloc((size_t)strtab_count(keys) + 1, sizeof(*norm));
@@ -182,13 +177,11 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 			goto out;
 		if (!pc.known)
 			continue;
-		for (size_t k = i; k < j; k++) {
-			struct opsperf_flops w = { calls[k].ts_ns, pc.flops, (uint32_t)pc.dtype };
-
-			buf_add(when_flops, &w, sizeof(w));
-		}
-		if (!buf_ok(when_flops))
+		if (ALLOC_GROW(when_flops->v, when_flops->n + (j - i), when_flops->alloc))
 			goto out;
+		for (size_t k = i; k < j; k++)
+			when_flops->v[when_flops->n++] =
+				(struct opsperf_flops){ calls[k].ts_ns, pc.flops, (uint32_t)pc.dtype };
 	}
 	if (rows > 1)
 		qsort(rk->ops_perf, rows, sizeof(*rk->ops_perf), cmp_row);
@@ -271,10 +264,10 @@ static int by_phase(const struct opsperf_flops *w, size_t n, struct arena *a,
 	return 0;
 }
 
-int opsperf_steps(const struct buf *when_flops, struct arena *a, struct report_rank *rk)
+int opsperf_steps(const struct opsperf_when *when_flops, struct arena *a, struct report_rank *rk)
 {
-	const struct opsperf_flops *w = (const void *)when_flops->data;
-	size_t n = when_flops->len / sizeof(*w);
+	const struct opsperf_flops *w = when_flops->v;
+	size_t n = when_flops->n;
 	const struct report_steps *st = &rk->steps;
 	struct report_perf *p = &rk->perf;
 	double by_dtype[PERF_NR_DTYPES] = { 0 }, best = 0;

@@ -27,15 +27,27 @@ struct opsperf_call {
  */
 #define OPSPERF_SEP '\x1f'
 
+/* A call with known FLOPs. */
+struct opsperf_flops {
+	int64_t ts_ns;
+	double flops;
+	uint32_t dtype;
+};
+
+struct opsperf_when {
+	struct opsperf_flops *v;	/* the caller frees it */
+	size_t n, alloc;
+};
+
 /*
  * Fill rk->ops_perf (strings in arena a) from calls[0..n) (reordered);
- * when_flops gets a struct opsperf_flops per call with known FLOPs, for
- * opsperf_steps().  -1 when out of memory.
+ * when_flops gets a record per call with known FLOPs, for opsperf_steps().
+ * -1 when out of memory.
  */
 int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t n,
-		   struct arena *a, struct report_rank *rk, struct buf *when_flops);
+		   struct arena *a, struct report_rank *rk, struct opsperf_when *when_flops);
 
 /* rk->perf's FLOPs per step and in the window, from when_flops and rk's steps. */
-int opsperf_steps(const struct buf *when_flops, struct arena *a, struct report_rank *rk);
+int opsperf_steps(const struct opsperf_when *when_flops, struct arena *a, struct report_rank *rk);
 
 #endif

@@ -19,6 +19,7 @@
 #include "annot.h"
 #include "generations.h"
 #include "gpu.h"
+#include "grow.h"
 #include "interval.h"
 #include "launch.h"
 #include "sat.h"
@@ -47,11 +48,11 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 {
 	p->opts = o;
 	strtab_init(&p->names, 1);
-	buf_init(&p->spans);
+	p->spans = NULL;
+	p->nr_spans = p->spans_alloc = 0;
 	p->seq = 0;
 	p->nr_too_deep = 0;
-	buf_init(&p->frame_counts);
-	buf_init(&p->block_counts);
+	p->frame_counts = p->block_counts = (struct phase_counts){ 0 };
 	p->has_frames = p->has_blocks = 0;
 	p->has_cat = 0;
 }
@@ -59,9 +60,9 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 void phases_release(struct phases *p)
 {
 	strtab_release(&p->names);
-	buf_release(&p->spans);
-	buf_release(&p->frame_counts);
-	buf_release(&p->block_counts);
+	free(p->spans);
+	free(p->frame_counts.v);
+	free(p->block_counts.v);
 }
 
 static int starts_with(const char *s, const char *prefix)
@@ -191,11 +192,13 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 		if (!produced && ev->phase == 'C' && (ev->flags & EV_VALUE))
 			produced = exported_count(&counters, ev);
 		if (produced) {
-			struct gen_count c = { ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
-					       ev->value };
+			struct phase_counts *to = produced & EV_FRAMES ? &p->frame_counts
+								       : &p->block_counts;
 
-			buf_add(produced & EV_FRAMES ? &p->frame_counts : &p->block_counts, &c,
-				sizeof(c));
+			if (ALLOC_GROW(to->v, to->n + 1, to->alloc))
+				goto out;
+			to->v[to->n++] = (struct gen_count){ ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
+							     ev->value };
 			p->has_frames |= (produced & EV_FRAMES) != 0;
 			p->has_blocks |= (produced & EV_BLOCKS) != 0;
 		}
@@ -231,13 +234,14 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 					      track_id(tracks, &cache, b, ev), p->seq++,
 					      rule[ev->name] == 3, 0 };
 
-			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM)
+			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM ||
+			    ALLOC_GROW(p->spans, p->nr_spans + 1, p->spans_alloc))
 				goto out;
-			buf_add(&p->spans, &s, sizeof(s));
+			p->spans[p->nr_spans++] = s;
 		}
 	}
 	p->has_cat = has_cat;
-	rc = buf_ok(&p->spans) && buf_ok(&p->frame_counts) && buf_ok(&p->block_counts) ? 0 : -1;
+	rc = 0;
 out:
 	buf_release(&name);
 	free(map);
@@ -315,16 +319,16 @@ out:
 /* Nest the spans of each thread and give each its path id. */
 static int nest(struct finish *f)
 {
-	size_t *stack = malloc((f->n ? f->n : 1) * sizeof(*stack)), depth = 0, cap = 64;
+	size_t *stack = malloc((f->n ? f->n : 1) * sizeof(*stack)), depth = 0, info_alloc = 0;
 	struct buf path;
 	int rc = -1;
 	uint32_t pstep = strtab_find(&f->pnames, profiler_step, strlen(profiler_step));
 
 	f->path_of = malloc((f->n ? f->n : 1) * sizeof(*f->path_of));
 	f->core = calloc(f->n ? f->n : 1, 1);
-	f->info = malloc(cap * sizeof(*f->info));
+	f->info = NULL;
 	buf_init(&path);
-	if (!stack || !f->path_of || !f->core || !f->info)
+	if (!stack || !f->path_of || !f->core || ALLOC_GROW(f->info, 1, info_alloc))
 		goto out;
 	if (f->n > 1)
 		qsort(f->s, f->n, sizeof(*f->s), cmp_nesting);
@@ -365,14 +369,8 @@ static int nest(struct finish *f)
 		id = strtab_intern(&f->paths, path.data, path.len);
 		if (id == STRTAB_OOM)
 			goto out;
-		if (id >= cap) {
-			struct path_info *grown = realloc(f->info, cap * 2 * sizeof(*grown));
-
-			if (!grown)
-				goto out;
-			f->info = grown;
-			cap *= 2;
-		}
+		if (ALLOC_GROW(f->info, (size_t)id + 1, info_alloc))
+			goto out;
 		if (id > f->nr_paths) {		/* ids are dense: a new path */
 			f->nr_paths = id;
 			f->info[id].pname = pname;
@@ -762,10 +760,10 @@ static int throughput(struct finish *f, int64_t min_ts, struct arena *a, struct 
 	}
 	in.roots = roots;
 	in.blocks = blocks;
-	in.frames = (const struct gen_count *)p->frame_counts.data;
-	in.nr_frames = p->frame_counts.len / sizeof(struct gen_count);
-	in.block_counts = (const struct gen_count *)p->block_counts.data;
-	in.nr_block_counts = p->block_counts.len / sizeof(struct gen_count);
+	in.frames = p->frame_counts.v;
+	in.nr_frames = p->frame_counts.n;
+	in.block_counts = p->block_counts.v;
+	in.nr_block_counts = p->block_counts.n;
 	in.has_frame_counts = p->has_frames;
 	in.has_block_counts = p->has_blocks;
 	in.min_ts = min_ts;
@@ -802,8 +800,8 @@ int phases_finish(struct phases *p, int64_t min_ts, const struct placement *pl, 
 	f.p = p;
 	f.min_ts = min_ts;
 	f.placed = pl;
-	f.s = (struct span_rec *)p->spans.data;
-	f.n = p->spans.len / sizeof(*f.s);
+	f.s = p->spans;
+	f.n = p->nr_spans;
 	strtab_init(&f.pnames, 1);
 	strtab_init(&f.paths, 1);
 	drop_by_name(&f);

@@ -32,12 +32,19 @@
  */
 #define PHASE_MAX_DEPTH 64
 
+/* Collector counters (generations.h), in file order. */
+struct phase_counts {
+	struct gen_count *v;
+	size_t n, alloc;
+};
+
 struct phases {
 	const struct phase_opts *opts;
 	struct strtab names;		/* raw span names */
-	struct buf spans;		/* records, see phases.c */
+	struct span_rec *spans;		/* records, see phases.c */
+	size_t nr_spans, spans_alloc;
 	uint64_t seq;
-	struct buf frame_counts, block_counts;	/* collector counters as struct gen_count */
+	struct phase_counts frame_counts, block_counts;
 	int has_frames, has_blocks;
 	int has_cat;			/* some event has a cat: no annotations by name */
 	int64_t nr_too_deep;		/* set by phases_finish() */

@@ -241,7 +241,7 @@ static int pick_run(struct report *rep, const struct analyze_opts *o)
 
 int analyze_run(struct report *rep, char *const *args, size_t n, const struct analyze_opts *o)
 {
-	struct inputs in = { 0 };
+	struct pathlist in = { 0 };
 	struct file_done *res;
 	int status = EXIT_OK, rc;
 
@@ -253,7 +253,7 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 		if (!res)
 			log_msg("out of memory");
 		free(res);
-		inputs_release(&in);
+		pathlist_release(&in);
 		return EXIT_FAIL;
 	}
 	if (build_report(rep, res, in.n) != EXIT_OK)
@@ -273,6 +273,6 @@ out:
 	for (size_t i = 0; i < in.n; i++)
 		file_done_release(&res[i]);
 	free(res);
-	inputs_release(&in);
+	pathlist_release(&in);
 	return status;
 }

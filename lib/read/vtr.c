@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "grow.h"
 #include "jsonw.h"
 #include "sat.h"
 
@@ -60,7 +61,14 @@ struct vtr_thread {
 	const char *text;		/* the tid as text, in the arena: batches borrow it */
 	uint32_t bid, bgen;		/* its id in the current batch */
 	struct vtr_open *stack;
-	size_t depth, cap;
+	size_t depth, alloc;
+};
+
+/* A file string, and its id in the current batch (valid when bgen == gen). */
+struct vtr_str {
+	const char *s;			/* in the arena; NULL: not defined (yet) */
+	uint32_t len;
+	uint32_t bid, bgen;
 };
 
 struct vtr_reader {
@@ -75,13 +83,12 @@ struct vtr_reader {
 
 	/* the file's strings: ids 1..nr_str-1 */
 	struct arena arena;
-	const char **str;
-	uint32_t *str_len;
-	uint32_t *bid, *bgen;		/* batch id per file id, valid when bgen == gen */
-	uint32_t nr_str, cap_str;
+	struct vtr_str *str;		/* str[id] */
+	uint32_t nr_str;
+	size_t str_alloc;
 
 	struct vtr_thread *threads;
-	size_t nr_threads;
+	size_t nr_threads, threads_alloc;
 
 	struct event_batch batch;
 	uint32_t gen;
@@ -147,13 +154,16 @@ static uint32_t vtr_const(struct vtr_reader *r, enum vtr_const k)
 /* The batch id of file string id (unknown ids read "(unknown)"). */
 static uint32_t vtr_name(struct vtr_reader *r, uint32_t id)
 {
-	if (!id || id >= r->nr_str || !r->str[id])
+	struct vtr_str *fs;
+
+	if (!id || id >= r->nr_str || !r->str[id].s)
 		return vtr_const(r, K_UNKNOWN);
-	if (r->bgen[id] != r->gen) {
-		r->bid[id] = vtr_intern(r, r->str[id], r->str_len[id]);
-		r->bgen[id] = r->gen;
+	fs = &r->str[id];
+	if (fs->bgen != r->gen) {
+		fs->bid = vtr_intern(r, fs->s, fs->len);
+		fs->bgen = r->gen;
 	}
-	return r->bid[id];
+	return fs->bid;
 }
 
 static uint32_t vtr_tid(struct vtr_reader *r, struct vtr_thread *t)
@@ -199,36 +209,6 @@ static struct trace_event *vtr_emit(struct vtr_reader *r, struct vtr_thread *t, 
 
 /* ---- strings and threads ---- */
 
-static int vtr_str_grow(struct vtr_reader *r, uint32_t need)
-{
-	uint32_t cap = r->cap_str ? r->cap_str : 256;
-	void *p;
-
-	while (cap < need)
-		cap *= 2;
-	if (cap == r->cap_str)
-		return 0;
-	if (!(p = realloc(r->str, cap * sizeof(*r->str))))
-		return -1;
-	r->str = p;
-	if (!(p = realloc(r->str_len, cap * sizeof(*r->str_len))))
-		return -1;
-	r->str_len = p;
-	if (!(p = realloc(r->bid, cap * sizeof(*r->bid))))
-		return -1;
-	r->bid = p;
-	if (!(p = realloc(r->bgen, cap * sizeof(*r->bgen))))
-		return -1;
-	r->bgen = p;
-	for (uint32_t i = r->cap_str; i < cap; i++) {
-		r->str[i] = NULL;
-		r->str_len[i] = 0;
-		r->bgen[i] = UINT32_MAX;
-	}
-	r->cap_str = cap;
-	return 0;
-}
-
 /* A string block: ids first..; returns -1 when it does not parse. */
 static int vtr_strings(struct vtr_reader *r, uint32_t first, const unsigned char *p, size_t size)
 {
@@ -252,13 +232,11 @@ static int vtr_strings(struct vtr_reader *r, uint32_t first, const unsigned char
 		at += 4;
 		if (len > size - at || id >= VTR_MAX_STRINGS)
 			return -1;
-		if (id >= r->cap_str && vtr_str_grow(r, id + 1))
+		if (ALLOC_GROW(r->str, (size_t)id + 1, r->str_alloc))
 			goto oom;
 		if (!(s = arena_strndup(&r->arena, (const char *)p + at, len)))
 			goto oom;
-		r->str[id] = s;
-		r->str_len[id] = len;
-		r->bgen[id] = UINT32_MAX;
+		r->str[id] = (struct vtr_str){ s, len, 0, UINT32_MAX };
 		at += len;
 		id++;
 		if (id > r->nr_str)
@@ -275,18 +253,15 @@ static struct vtr_thread *vtr_thread_of(struct vtr_reader *r, int32_t tid)
 	struct vtr_thread *t;
 	char text[16];
 	const char *text_copy;
-	void *p;
 
 	for (size_t i = 0; i < r->nr_threads; i++)
 		if (r->threads[i].tid == tid)
 			return &r->threads[i];
 	snprintf(text, sizeof(text), "%d", (int)tid);
-	if (!(p = arena_strndup(&r->arena, text, strlen(text))))
+	if (!(text_copy = arena_strndup(&r->arena, text, strlen(text))))
 		return NULL;
-	text_copy = p;
-	if (!(p = realloc(r->threads, (r->nr_threads + 1) * sizeof(*r->threads))))
+	if (ALLOC_GROW(r->threads, r->nr_threads + 1, r->threads_alloc))
 		return NULL;
-	r->threads = p;
 	t = &r->threads[r->nr_threads++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
@@ -297,15 +272,8 @@ static struct vtr_thread *vtr_thread_of(struct vtr_reader *r, int32_t tid)
 
 static int vtr_push(struct vtr_thread *t, uint32_t name, int64_t ts)
 {
-	if (t->depth == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		void *p;
-
-		if (cap > VTR_MAX_DEPTH || !(p = realloc(t->stack, cap * sizeof(*t->stack))))
-			return -1;
-		t->stack = p;
-		t->cap = cap;
-	}
+	if (t->depth == VTR_MAX_DEPTH || ALLOC_GROW(t->stack, t->depth + 1, t->alloc))
+		return -1;
 	t->stack[t->depth++] = (struct vtr_open){ name, 0, ts, { { 0, 0, 0 } } };
 	return 0;
 }
@@ -341,12 +309,12 @@ static void vtr_value(struct vtr_reader *r, struct vtr_thread *t, const struct v
 /* A file string, or "(unknown)". */
 static const char *vtr_str(const struct vtr_reader *r, uint32_t id, size_t *len)
 {
-	if (!id || id >= r->nr_str || !r->str[id]) {
+	if (!id || id >= r->nr_str || !r->str[id].s) {
 		*len = 9;
 		return "(unknown)";
 	}
-	*len = r->str_len[id];
-	return r->str[id];
+	*len = r->str[id].len;
+	return r->str[id].s;
 }
 
 /*
@@ -588,9 +556,6 @@ static void vtr_close(struct vtr_reader *r)
 		free(r->threads[i].stack);
 	free(r->threads);
 	free(r->str);
-	free(r->str_len);
-	free(r->bid);
-	free(r->bgen);
 	free(r->payload);
 	buf_release(&r->args_text);
 	arena_release(&r->arena);
@@ -620,7 +585,8 @@ static int vtr_block(struct vtr_reader *r)
 	}
 	/*
 	 * The size is the file's word: never allocate more than the bytes that
-	 * are there.  A regular file says how many are left; a pipe is read
+	 * are there (so the payload grows to what was read, not by ALLOC_GROW's
+	 * half again).  A regular file says how many are left; a pipe is read
 	 * in steps of 1 MiB, so a lying header costs at most what was sent.
 	 */
 	if (r->left >= 0 && b.size > r->left - r->off) {

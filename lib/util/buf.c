@@ -48,24 +48,6 @@ fail:
 }
 
 /* buf_add() when the bytes do not fit (or there are none): grows the buffer. */
-void *buf_slot(struct buf *b, size_t i, size_t size)
-{
-	size_t need;
-
-	if (i >= (size_t)-1 / size)
-		return NULL;
-	need = (i + 1) * size;
-	if (b->len < need) {
-		size_t old = b->len;
-
-		if (buf_reserve(b, need - old))
-			return NULL;
-		memset(b->data + old, 0, need - old);
-		b->len = need;
-	}
-	return b->data + i * size;
-}
-
 void buf_add_slow(struct buf *b, const void *p, size_t n)
 {
 	if (n == 0)

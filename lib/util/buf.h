@@ -1,5 +1,6 @@
 /*
- * buf: a growable byte buffer for building text (JSON, HTML, CSV, messages).
+ * buf: a growable byte buffer for building text (JSON, HTML, CSV, messages)
+ * and packed bytes.  Arrays of records grow with ALLOC_GROW (grow.h).
  *
  * Allocation failure is sticky, as in sqlite's StrAccum: the buffer stops
  * growing, sets ->oom, and later appends are ignored.  Check buf_ok() once
@@ -25,19 +26,13 @@ void buf_release(struct buf *b);
 /* Make room for n more bytes.  Returns 0, or -1 (and sets oom). */
 int buf_reserve(struct buf *b, size_t n);
 
-/*
- * The buffer as an array of elements of size bytes: element i, the array
- * grown to hold it with the new elements zeroed.  NULL when out of memory
- * (or when i * size overflows).  The pointer is valid until the next growth.
- */
-void *buf_slot(struct buf *b, size_t i, size_t size);
-
 /* The part of buf_add() that grows the buffer: call buf_add(). */
 void buf_add_slow(struct buf *b, const void *p, size_t n);
 
 /*
- * Append n bytes.  Inline when they fit, as the analyses append a record
- * per event: a constant n then compiles to plain moves.
+ * Append n bytes.  Inline when they fit, as the writers append a few bytes
+ * at a time (and packed lists a varint per event): a constant n then
+ * compiles to plain moves.
  */
 static inline void buf_add(struct buf *b, const void *p, size_t n)
 {

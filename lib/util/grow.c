@@ -38,3 +38,15 @@ int grow_array(void *pp, size_t elem, size_t nr, size_t *alloc)
 	*alloc = cap;
 	return 0;
 }
+
+int grow_array_zero(void *pp, size_t elem, size_t nr, size_t *alloc)
+{
+	size_t old = *alloc;
+	char *p;
+
+	if (grow_array(pp, elem, nr, alloc))
+		return -1;
+	memcpy(&p, pp, sizeof(p));
+	memset(p + old * elem, 0, (*alloc - old) * elem);
+	return 0;
+}

@@ -23,10 +23,21 @@
 	((size_t)(nr) <= (alloc) ? 0 : grow_array((void *)&(x), sizeof(*(x)), (nr), &(alloc)))
 
 /*
+ * ALLOC_GROW for arrays indexed by an id that may skip ahead (a table per
+ * name id): the new elements, from the old capacity to the new, are zeroed,
+ * so every element below alloc reads as zero until written.
+ */
+#define ALLOC_GROW_ZERO(x, nr, alloc) \
+	((size_t)(nr) <= (alloc) ? 0 : grow_array_zero((void *)&(x), sizeof(*(x)), (nr), &(alloc)))
+
+/*
  * Make *pp (a pointer to an array of elements of elem bytes, with room for
  * *alloc of them) hold at least nr.  Returns 0, or -1 when out of memory or
  * when the size overflows, with *pp and *alloc unchanged.  Use ALLOC_GROW.
  */
 int grow_array(void *pp, size_t elem, size_t nr, size_t *alloc);
+
+/* grow_array(), zeroing the new elements.  Use ALLOC_GROW_ZERO. */
+int grow_array_zero(void *pp, size_t elem, size_t nr, size_t *alloc);
 
 #endif

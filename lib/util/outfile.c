@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "sigclean.h"
 
 /* ".tmp.XXXXXX": what the temporary adds to the output's name. */
@@ -53,7 +54,7 @@ static struct {
 	dev_t dev;
 	ino_t ino;
 } *inputs;
-static size_t nr_inputs, cap_inputs;
+static size_t nr_inputs, inputs_alloc;
 
 void outfile_input(const char *path)
 {
@@ -61,15 +62,8 @@ void outfile_input(const char *path)
 
 	if (!strcmp(path, "-") || stat(path, &st))
 		return;
-	if (nr_inputs == cap_inputs) {
-		size_t cap = cap_inputs ? 2 * cap_inputs : 16;
-		void *p = realloc(inputs, cap * sizeof(*inputs));
-
-		if (!p)
-			return;	/* the check is lost, nothing else */
-		inputs = p;
-		cap_inputs = cap;
-	}
+	if (ALLOC_GROW(inputs, nr_inputs + 1, inputs_alloc))
+		return;	/* the check is lost, nothing else */
 	inputs[nr_inputs].dev = st.st_dev;
 	inputs[nr_inputs++].ino = st.st_ino;
 }

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
+
 static inline uint64_t load64(const char *p)
 {
 	uint64_t v;
@@ -169,15 +171,8 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
 	}
 	if (t->n == UINT32_MAX - 1)
 		return STRTAB_OOM;
-	if (t->n >= t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 64;
-		struct strtab_entry *ents = realloc(t->ents, (size_t)cap * sizeof(*ents));
-
-		if (!ents)
-			return STRTAB_OOM;
-		t->ents = ents;
-		t->cap = cap;
-	}
+	if (ALLOC_GROW(t->ents, (size_t)t->n + 1, t->alloc))
+		return STRTAB_OOM;
 	id = t->n;
 	en = &t->ents[id];
 	if (t->copy) {

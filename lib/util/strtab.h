@@ -26,7 +26,8 @@ struct strtab_entry {
 
 struct strtab {
 	struct strtab_entry *ents;	/* ents[id], ents[0] unused */
-	uint32_t n, cap;		/* ids in use are 1..n-1 */
+	uint32_t n;			/* ids in use are 1..n-1 */
+	size_t alloc;			/* ents' room, for ALLOC_GROW */
 	uint32_t *slots;		/* open addressing, 0 = empty */
 	uint32_t mask;
 	int copy;

@@ -1,7 +1,8 @@
 /*
  * test_grow: ALLOC_GROW keeps what the array held, grows to at least the
  * count asked for, leaves the array alone when there is room, and fails
- * cleanly (array and capacity unchanged) when the size would overflow.
+ * cleanly (array and capacity unchanged) when the size would overflow;
+ * ALLOC_GROW_ZERO also zeroes what it adds.
  */
 #include "check.h"
 #include "grow.h"
@@ -63,10 +64,37 @@ static void test_overflow(void)
 	free(v);
 }
 
+/* Ids that skip ahead: every element below the capacity reads zero until set. */
+static void test_zero(void)
+{
+	static const size_t ids[] = { 3, 40, 41, 1000, 7, 5000 };
+	int64_t *v = NULL;
+	size_t alloc = 0, nonzero = 0, failed = 0;
+
+	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+		if (ALLOC_GROW_ZERO(v, ids[k] + 1, alloc)) {
+			failed++;
+			break;
+		}
+		v[ids[k]] += (int64_t)ids[k];
+	}
+	CHECK(!failed && alloc >= 5001);
+	for (size_t i = 0; !failed && i < alloc; i++) {
+		int set = i == 3 || i == 7 || i == 40 || i == 41 || i == 1000 || i == 5000;
+
+		nonzero += v[i] != (set ? (int64_t)i : 0);
+	}
+	CHECK_EQ_INT(nonzero, 0);
+	CHECK(ALLOC_GROW_ZERO(v, SIZE_MAX / 4, alloc) == -1);
+	CHECK(alloc >= 5001 && alloc < SIZE_MAX / 16 && v[5000] == 5000);
+	free(v);
+}
+
 int main(void)
 {
 	test_push();
 	test_room_and_jump();
 	test_overflow();
+	test_zero();
 	return check_done("test_grow");
 }

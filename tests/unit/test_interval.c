@@ -143,13 +143,11 @@ static void test_push_overlap(void)
 		struct interval a[32], b[32];
 		unsigned char on_a[LINE] = { 0 }, on_b[LINE] = { 0 };
 		size_t na = random_set(a, 32), nb = random_set(b, 32);
-		struct buf ua, ub;
+		struct interval_set ua = { 0 }, ub = { 0 };
 		const struct interval *pa, *pb;
 		int64_t both = 0, lo = (int64_t)(next() % LINE), hi = lo + (int64_t)(next() % 80);
 		int64_t in_w = 0;
 
-		buf_init(&ua);
-		buf_init(&ub);
 		mark(a, na, on_a);
 		mark(b, nb, on_b);
 		qsort(a, na, sizeof(*a), cmp_lo);
@@ -158,19 +156,18 @@ static void test_push_overlap(void)
 			CHECK_EQ_INT(interval_union_push(&ua, a[i].lo, a[i].hi), 0);
 		for (size_t i = 0; i < nb; i++)
 			CHECK_EQ_INT(interval_union_push(&ub, b[i].lo, b[i].hi), 0);
-		pa = (const struct interval *)(void *)ua.data;
-		pb = (const struct interval *)(void *)ub.data;
-		CHECK(is_union(pa, ua.len / sizeof(*pa)));
-		CHECK_EQ_INT(interval_length(pa, ua.len / sizeof(*pa)), count(on_a));
+		pa = ua.v;
+		pb = ub.v;
+		CHECK(is_union(pa, ua.n));
+		CHECK_EQ_INT(interval_length(pa, ua.n), count(on_a));
 		for (int t = 0; t < LINE; t++) {
 			both += on_a[t] & on_b[t];
 			in_w += t >= lo && t < hi && on_a[t];
 		}
-		CHECK_EQ_INT(interval_overlap(pa, ua.len / sizeof(*pa), pb, ub.len / sizeof(*pb)),
-			     both);
-		CHECK_EQ_INT(interval_covered(pa, ua.len / sizeof(*pa), lo, hi), in_w);
-		buf_release(&ua);
-		buf_release(&ub);
+		CHECK_EQ_INT(interval_overlap(pa, ua.n, pb, ub.n), both);
+		CHECK_EQ_INT(interval_covered(pa, ua.n, lo, hi), in_w);
+		interval_set_release(&ua);
+		interval_set_release(&ub);
 	}
 }
 
