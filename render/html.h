@@ -56,6 +56,14 @@ void html_text(struct page *p, const char *s);
  */
 const char *html_buf(struct page *p, const struct buf *b);
 
+/*
+ * malloc() and calloc() for a piece of the page: NULL when out of memory,
+ * and the page fails with it (buf_fail()), so that no page goes out with a
+ * section or a chart left out.
+ */
+void *html_alloc(struct page *p, size_t n);
+void *html_calloc(struct page *p, size_t n, size_t size);
+
 /* A JSON string for a data-key or data-calc, from a trace string (quotes included). */
 void html_key_str(struct buf *key, const char *s);
 

@@ -107,8 +107,8 @@ void html_kernels(struct page *p)
 		buf_printf(&p->gp.script, "set xlabel 'ms, all ranks'\nset key off\nset grid xtics\n"
 					  "set xrange [0:*]\nset yrange [%zu.6:-0.6]\nset ytics (",
 			   shown - 1);
-		names = malloc(shown * SHORTEN_CAP(LABEL_COLS));
-		list = malloc(shown * sizeof(*list));
+		names = html_alloc(p, shown * SHORTEN_CAP(LABEL_COLS));
+		list = html_alloc(p, shown * sizeof(*list));
 		for (size_t i = 0; names && list && i < shown; i++)
 			list[i] = v[i].name;
 		if (names && list)
@@ -184,7 +184,7 @@ void html_categories(struct page *p)
 	const struct report *r = p->r;
 	size_t ns = NR_CAT + 1, any = 0;
 	uint32_t colors[NR_CAT + 1];
-	double *v = calloc(r->nr_ranks * ns + 1, sizeof(*v));
+	double *v = html_calloc(p, r->nr_ranks * ns + 1, sizeof(*v));
 	char calc[64], key[64];
 
 	buf_printf(p->b, "<section id=\"categories\">\n<h2>%s time by category</h2>\n", dev_word(r));
@@ -270,7 +270,7 @@ static void memory_timeline(struct page *p)
 			all += r->ranks[i].memory[m].nr_timeline > 0 &&
 			       r->ranks[i].memory[m].peak_allocated > 0 &&
 			       r->ranks[i].memory[m].device >= 0;
-	if (!all || !(v = malloc(all * sizeof(*v))))
+	if (!all || !(v = html_alloc(p, all * sizeof(*v))))
 		return;
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		for (size_t m = 0; r->ranks[i].analysed && m < r->ranks[i].nr_memory; m++)
@@ -321,7 +321,7 @@ void html_memory(struct page *p)
 	const struct report *r = p->r;
 	size_t rows = 0, positive = 0;
 	uint32_t colors[2] = { 0x4e79a7, 0xa0cbe8 };
-	double *v = calloc(2 * r->nr_ranks + 1, sizeof(*v));
+	double *v = html_calloc(p, 2 * r->nr_ranks + 1, sizeof(*v));
 	char key[96];
 
 	buf_adds(p->b, "<section id=\"memory\">\n<h2>Memory</h2>\n");

@@ -38,7 +38,7 @@ static void by_rank(struct page *p, const int *shown)
 {
 	const struct report *r = p->r;
 	uint32_t colors[IDLE_NR_CAUSES];
-	double *v = calloc(r->nr_ranks * IDLE_NR_CAUSES + 1, sizeof(*v));
+	double *v = html_calloc(p, r->nr_ranks * IDLE_NR_CAUSES + 1, sizeof(*v));
 	char key[96];
 
 	for (int c = 0; c < IDLE_NR_CAUSES; c++)
@@ -103,7 +103,7 @@ static void longest(struct page *p)
 
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		all += has_idle(&r->ranks[i]) ? r->ranks[i].idle.nr_top : 0;
-	if (!all || !(v = malloc(all * sizeof(*v))))
+	if (!all || !(v = html_alloc(p, all * sizeof(*v))))
 		return;
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		for (size_t k = 0; has_idle(&r->ranks[i]) && k < r->ranks[i].idle.nr_top; k++)

@@ -34,8 +34,8 @@ void html_ops(struct page *p)
 
 	buf_adds(p->b, "<section id=\"operators\">\n<h2>CPU operators</h2>\n");
 	shown = n < TOP_OPS ? n : TOP_OPS;
-	names = malloc((shown ? shown : 1) * SHORTEN_CAP(NAME_COLS));
-	list = malloc((shown ? shown : 1) * sizeof(*list));
+	names = html_alloc(p, (shown ? shown : 1) * SHORTEN_CAP(NAME_COLS));
+	list = html_alloc(p, (shown ? shown : 1) * sizeof(*list));
 	if (!n || !names || !list) {
 		buf_adds(p->b, "<p class=\"muted\">No CPU operators in these traces.</p>\n</section>\n");
 		goto out;

@@ -59,13 +59,13 @@ static int cmp_first(const void *a, const void *b)
  * ranks (the roll-up's phases), kept in the order the ranks first show
  * them (ties cannot reorder them).
  */
-static void series_of(const struct rollup *ru, struct series *s)
+static void series_of(struct page *p, const struct rollup *ru, struct series *s)
 {
 	const struct rollup_phase **v;
 	size_t n = 0;
 
 	memset(s, 0, sizeof(*s));
-	if (!(v = malloc((ru->nr_phases ? ru->nr_phases : 1) * sizeof(*v))))
+	if (!(v = html_alloc(p, (ru->nr_phases ? ru->nr_phases : 1) * sizeof(*v))))
 		return;
 	for (size_t i = 0; i < ru->nr_phases; i++)
 		if (ru->phases[i].depth <= REPORT_SPANS_DEPTH)
@@ -190,12 +190,12 @@ static int64_t floor_of(int64_t *t, size_t n, size_t keep, size_t *ties)
 }
 
 /* floor_of() over a rank's phase rows. */
-static int64_t shown_floor(const struct report_rank *rk, size_t *ties)
+static int64_t shown_floor(struct page *p, const struct report_rank *rk, size_t *ties)
 {
 	int64_t *t, floor;
 
 	*ties = 0;
-	if (rk->nr_phases <= PHASE_ROWS || !(t = malloc(rk->nr_phases * sizeof(*t))))
+	if (rk->nr_phases <= PHASE_ROWS || !(t = html_alloc(p, rk->nr_phases * sizeof(*t))))
 		return INT64_MIN;
 	for (size_t k = 0; k < rk->nr_phases; k++)
 		t[k] = rk->phases[k].d.total_ns;
@@ -220,7 +220,7 @@ static void phase_table(struct page *p, size_t i)
 	const struct report_rank *rk = &p->r->ranks[i];
 	char key[96];
 	size_t ties;
-	int64_t floor = shown_floor(rk, &ties);
+	int64_t floor = shown_floor(p, rk, &ties);
 
 	/* beyond two ranks, each rank's table is folded: the page stays readable */
 	buf_printf(p->b, "%s<h3>Rank %lld</h3>%s\n<div class=\"wrap\"><table><tr><th>phase</th>"
@@ -304,7 +304,7 @@ void html_phases(struct page *p)
 			       "(record_function, fastvideo regions, ProfilerStep).</p>\n</section>\n");
 		return;
 	}
-	series_of(&p->ru, &s);
+	series_of(p, &p->ru, &s);
 	if (r->nr_ranks > 1) {
 		buf_adds(p->b, "<p class=\"muted\">Time in each top-level phase per rank (union of "
 			       "its spans)");
@@ -316,7 +316,7 @@ void html_phases(struct page *p)
 		}
 		buf_adds(p->b, ".</p>\n");
 	}
-	v = calloc(r->nr_ranks * HTML_PALETTE + 1, sizeof(*v));
+	v = html_calloc(p, r->nr_ranks * HTML_PALETTE + 1, sizeof(*v));
 	for (size_t i = 0; v && i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
@@ -402,15 +402,16 @@ static int64_t rank_end(const struct report_rank *rk)
  * each rank's move onto the shared axis, so that the earliest corrected
  * start is 0, and *ref the reference rank.  0 (and *shift NULL) otherwise.
  */
-static int shift_of(const struct report *r, int64_t *ref, int64_t **shift)
+static int shift_of(struct page *p, int64_t *ref, int64_t **shift)
 {
+	const struct report *r = p->r;
 	int64_t lo = INT64_MAX;
 
 	*shift = NULL;
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		if (!r->ranks[i].has_clock)
 			return 0;
-	if (r->nr_ranks < 2 || !(*shift = malloc(r->nr_ranks * sizeof(**shift))))
+	if (r->nr_ranks < 2 || !(*shift = html_alloc(p, r->nr_ranks * sizeof(**shift))))
 		return 0;
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
@@ -475,7 +476,7 @@ void html_timeline(struct page *p)
 	size_t ties = 0;
 
 	buf_adds(p->b, "<section id=\"timeline\">\n<h2>Timeline</h2>\n");
-	shared = shift_of(r, &ref_rank, &shift);
+	shared = shift_of(p, &ref_rank, &shift);
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		for (size_t k = 0; r->ranks[i].has_phases && k < r->ranks[i].nr_phases; k++)
 			if (r->ranks[i].phases[k].nr_spans) {
@@ -506,13 +507,13 @@ void html_timeline(struct page *p)
 			       "children per rank, against the time since each rank's first event: "
 			       "no collectives matched across ranks to line their clocks up, so "
 			       "bars of different ranks cannot be compared in time.</p>\n");
-	series_of(&p->ru, &s);
+	series_of(p, &p->ru, &s);
 	h = p->many ? 900 : (int)(90 + 26 * r->nr_ranks);
 	if (h < 180)
 		h = 180;
 	if (html_chart(p, 900, h, "phase timeline per rank") >= 0) {
 		/* more rows than boxes: those with the most time, one box each */
-		int64_t *t = rows > TIMELINE_RECTS ? malloc(rows * sizeof(*t)) : NULL;
+		int64_t *t = rows > TIMELINE_RECTS ? html_alloc(p, rows * sizeof(*t)) : NULL;
 		size_t nt = 0;
 
 		for (size_t i = 0; t && i < r->nr_ranks; i++)

@@ -110,8 +110,10 @@ static void band(struct buf *d, const struct report *r, size_t most)
 	double *mean = NULL;
 	size_t *fill = NULL;
 
-	if (!lo || !hi || !count)
+	if (!lo || !hi || !count) {
+		buf_fail(d);	/* the chart, and with it the page, fails */
 		goto out;
+	}
 	/* how many ranks have steps in each run, then their means grouped by run */
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_steps *st = &r->ranks[i].steps;
@@ -129,8 +131,10 @@ static void band(struct buf *d, const struct report *r, size_t most)
 	start = malloc((nr_runs + 1) * sizeof(*start));
 	fill = calloc(nr_runs, sizeof(*fill));
 	mean = malloc((total ? total : 1) * sizeof(*mean));
-	if (!start || !fill || !mean)
+	if (!start || !fill || !mean) {
+		buf_fail(d);
 		goto out;
+	}
 	start[0] = 0;
 	for (size_t g = 0; g < nr_runs; g++) {
 		start[g + 1] = start[g] + count[g];
@@ -272,7 +276,7 @@ void html_steps(struct page *p)
 	}
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>rank</th><th>steps</th><th>warm-up</th>"
 		       "<th>median</th><th>avg</th><th>min</th><th>max</th><th>stddev</th></tr>\n");
-	idx = malloc((r->nr_ranks + 1) * sizeof(*idx));
+	idx = html_alloc(p, (r->nr_ranks + 1) * sizeof(*idx));
 	for (size_t i = 0; idx && i < r->nr_ranks; i++)
 		if (r->ranks[i].has_phases && r->ranks[i].steps.d.count)
 			idx[nidx++] = i;

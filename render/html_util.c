@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "esc.h"
@@ -92,6 +93,24 @@ const char *html_buf(struct page *p, const struct buf *b)
 		return "";
 	}
 	return b->data ? b->data : "";
+}
+
+void *html_alloc(struct page *p, size_t n)
+{
+	void *v = malloc(n);
+
+	if (!v)
+		buf_fail(p->b);
+	return v;
+}
+
+void *html_calloc(struct page *p, size_t n, size_t size)
+{
+	void *v = calloc(n, size);
+
+	if (!v)
+		buf_fail(p->b);
+	return v;
 }
 
 void html_fmt(struct buf *b, double v, enum metric_unit k)
