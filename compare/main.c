@@ -185,12 +185,17 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return -1;
 }
 
-/* path names a report file: one whose first bytes say so (report_sniff()). */
+/*
+ * Whether path names a report file, one whose first bytes say so
+ * (report_sniff()): 1 or 0, or -1 when it cannot be read (errno).
+ */
 static int is_report(const char *path, char *schema, size_t n)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && report_sniff(path, schema, n) == 1;
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return report_sniff(path, schema, n);
 }
 
 /*
@@ -203,18 +208,28 @@ static int load_side(struct report *r, const char *arg, const struct analyze_opt
 	struct buf path;
 	struct stat st;
 	struct err e;
-	int rc = 0;
+	int rc = 0, sniff;
 
 	buf_init(&path);
 	buf_adds(&path, arg);
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (buf_ok(&path) && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
 		buf_printf(&path, "%sreport.json", arg[strlen(arg) - 1] == '/' ? "" : "/");
-		if (!is_report(path.data, schema, sizeof(schema))) {
+		if (buf_ok(&path) && is_report(path.data, schema, sizeof(schema)) == 0) {
 			buf_reset(&path);
 			buf_adds(&path, arg);
 		}
 	}
-	if (is_report(path.data, schema, sizeof(schema))) {
+	if (!buf_ok(&path)) {
+		log_msg("%s: out of memory", arg);
+		buf_release(&path);
+		return EXIT_USAGE;
+	}
+	/* a file that cannot be sniffed is not read as a trace instead */
+	sniff = is_report(path.data, schema, sizeof(schema));
+	if (sniff < 0) {
+		log_msg("%s: cannot read: %s", path.data, strerror(errno));
+		rc = EXIT_USAGE;
+	} else if (sniff) {
 		outfile_input(path.data);	/* --json or --markdown must not replace it */
 		rc = report_read_file(r, path.data, REPORT_READ_RUN, &e);
 		if (rc == REPORT_READ_OTHER || (rc == REPORT_READ_OK && !r->nr_ranks)) {
@@ -260,8 +275,12 @@ static int check_runs(struct report *base, struct report *new, int strict, struc
 	}
 	run_info_line(base, &lines[0], 200);
 	run_info_line(new, &lines[1], 200);
-	oo->base_run = buf_ok(&lines[0]) && lines[0].len ? lines[0].data : NULL;
-	oo->new_run = buf_ok(&lines[1]) && lines[1].len ? lines[1].data : NULL;
+	if (!buf_ok(&lines[0]) || !buf_ok(&lines[1])) {
+		log_msg("out of memory");
+		return EXIT_USAGE;
+	}
+	oo->base_run = lines[0].len ? lines[0].data : NULL;
+	oo->new_run = lines[1].len ? lines[1].data : NULL;
 	oo->nr_mismatch = run_info_mismatch(base, new, keys, vals, MAX_MISMATCH);
 	oo->mismatch = keys;
 	oo->mismatch_vals = vals;
@@ -273,8 +292,12 @@ static int check_runs(struct report *base, struct report *new, int strict, struc
 		for (const char *c = keys[i]; *c; c++)	/* a key from a trace: printable only */
 			buf_addc(&msg, *c >= 0x20 && *c < 0x7f ? *c : '?');
 	}
-	err_set(&e, -1, "base and new differ in what was profiled: %s%s",
-		buf_ok(&msg) ? msg.data : "?",
+	if (!buf_ok(&msg)) {
+		buf_release(&msg);
+		log_msg("out of memory");
+		return EXIT_USAGE;
+	}
+	err_set(&e, -1, "base and new differ in what was profiled: %s%s", msg.data,
 		strict ? "" : "; comparing anyway (--strict makes this an error)");
 	if (strict)
 		log_error(NULL, &e);

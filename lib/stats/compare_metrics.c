@@ -30,8 +30,8 @@ static int add(struct metric_list *l, const char *name, double value, const int6
 
 	if (!isfinite(value))
 		return 0;	/* the rank has no such figure (null in the report) */
-	m = push(l);
-	if (!m || !name || !(d = metric_find(name)))
+	/* the name first: a row without one would be sorted with the others */
+	if (!name || !(d = metric_find(name)) || !(m = push(l)))
 		return -1;
 	*m = (struct metric){ name, d->dir, d->unit, value, samples, n, 0, 0, m->order };
 	return 0;
@@ -274,7 +274,8 @@ int metrics_of_run(const struct report *rep, struct arena *a, struct metric_list
 
 	for (size_t i = 0; i < rep->nr_ranks && !rc; i++)
 		rc = metrics_of_rank(&rep->ranks[i], a, &all);
-	metrics_sort(&all);
+	if (!rc)
+		metrics_sort(&all);
 	for (size_t i = 0; !rc && i < all.n;) {
 		size_t j = i, n = 0;
 		struct metric *m = push(out);
