@@ -338,7 +338,7 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		struct report_cpu_op *op = &by_name[id];
 
 		op->count = op->total_ns = op->self_ns = 0;
-		op->device_ns = op->self_device_ns = has_device ? 0 : -1;
+		op->device_ns = op->self_device_ns = has_device ? 0 : INT64_MIN;
 		op->nr_folded = 0;
 	}
 	for (size_t i = 0; i < n; i++) {

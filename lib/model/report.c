@@ -14,6 +14,7 @@
 #include "jsonw.h"
 #include "report_json.h"
 #include "metric.h"
+#include "report_fields.h"
 #include "report_perf.h"
 #include "sat.h"
 #include "sort.h"
@@ -138,17 +139,17 @@ static void fold_kernels(struct report_rank *rk, size_t max)
 	rk->nr_kernels = max + 1;
 }
 
-/* -1 (null) stays null only when every row has it null. */
+/* Null (INT64_MIN) stays null only when every row has it null. */
 static int64_t add_nullable(int64_t acc, int64_t v)
 {
-	if (v < 0)
+	if (v == INT64_MIN)
 		return acc;
-	return acc < 0 ? v : sat_add(acc, v);
+	return acc == INT64_MIN ? v : sat_add(acc, v);
 }
 
 static void fold_cpu_ops(struct report_rank *rk, size_t max)
 {
-	struct report_cpu_op sum = { "(other operators)", 0, 0, 0, -1, -1, 0 };
+	struct report_cpu_op sum = { "(other operators)", 0, 0, 0, INT64_MIN, INT64_MIN, 0 };
 
 	for (size_t i = max; i < rk->nr_cpu_ops; i++) {
 		const struct report_cpu_op *op = &rk->cpu_ops[i];
@@ -331,31 +332,7 @@ static void idle_json(struct jsonw *w, const struct report_rank *rk)
 /* The rank's collective instances, for matching across reports (vaggregate). */
 static void comm_json(struct jsonw *w, const struct report_rank *rk)
 {
-	jsonw_key(w, "comm_instances");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_comm; i++) {
-		const struct report_comm_series *c = &rk->comm[i];
-
-		jsonw_obj_begin(w);
-		str_or_null(w, "group", c->group);
-		jsonw_key(w, "collective");
-		jsonw_str(w, c->name);
-		i64_or_null(w, "group_size", c->group_size >= 0, c->group_size);
-		jsonw_key(w, "durations_ns");
-		jsonw_int_array(w, c->dur_ns, c->n);
-		jsonw_key(w, "ends_ns");
-		jsonw_int_array(w, c->end_ns, c->n);
-		if (c->bytes) {
-			jsonw_key(w, "bytes");
-			jsonw_int_array(w, c->bytes, c->n);
-		}
-		if (c->transfer_ns) {
-			jsonw_key(w, "transfer_ns");
-			jsonw_int_array(w, c->transfer_ns, c->n);
-		}
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &comm_fields, rk->comm, rk->nr_comm, 0);
 	i64(w, "start_ns", rk->start_ns);
 	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
 	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
@@ -474,36 +451,6 @@ static void steps_json(struct jsonw *w, const struct report_rank *rk, int compac
 	jsonw_obj_end(w);
 }
 
-/* memory rows; compact: without the timeline. */
-static void memory_json(struct jsonw *w, const struct report_rank *rk, int compact)
-{
-	jsonw_key(w, "memory");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_memory; i++) {
-		const struct report_memory *m = &rk->memory[i];
-
-		jsonw_obj_begin(w);
-		i64(w, "device", m->device);
-		i64(w, "peak_allocated", m->peak_allocated);
-		i64(w, "peak_reserved", m->peak_reserved);
-		jsonw_key(w, "capacity");
-		if (m->capacity < 0)
-			jsonw_null(w);
-		else
-			jsonw_int(w, m->capacity);
-		if (m->from_bytes) {
-			jsonw_key(w, "allocated_lower_bound");
-			jsonw_bool(w, 1);
-		}
-		if (!compact) {
-			jsonw_key(w, "timeline");
-			jsonw_int_array(w, m->timeline, 3 * m->nr_timeline);
-		}
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
-}
-
 /* The scalars of a rank in a compact report: no table, the clock kept. */
 static void compact_json(struct jsonw *w, const struct report_rank *rk)
 {
@@ -511,7 +458,7 @@ static void compact_json(struct jsonw *w, const struct report_rank *rk)
 		steps_json(w, rk, 1);
 	if (rk->has_throughput)
 		throughput_json(w, rk, 1);
-	memory_json(w, rk, 1);
+	field_rows_json(w, &memory_fields, rk->memory, rk->nr_memory, FIELD_COMPACT);
 	i64(w, "start_ns", rk->start_ns);
 	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
 	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
@@ -531,76 +478,15 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 		report_perf_json(w, rk, 1);
 		return;
 	}
-	jsonw_key(w, "kernels");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_kernels; i++) {
-		const struct report_kernel *k = &rk->kernels[i];
-
-		jsonw_obj_begin(w);
-		jsonw_key(w, "name");
-		jsonw_str(w, k->name);
-		if (k->nr_folded)	/* the "other" row, not a kernel of its name */
-			i64(w, "other", k->nr_folded);
-		jsonw_key(w, "category");
-		jsonw_str(w, k->category);
-		if (k->category_source) {
-			jsonw_key(w, "category_source");
-			jsonw_str(w, k->category_source);
-		}
-		dist(w, &k->d, 1);
-		num(w, "share", k->share);
-		jsonw_key(w, "samples_ns");
-		jsonw_int_array(w, k->samples.v, k->samples.n);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &kernel_fields, rk->kernels, rk->nr_kernels, 0);
 	if (rk->has_phases) {
-		jsonw_key(w, "phases");
-		jsonw_arr_begin(w);
-		for (size_t i = 0; i < rk->nr_phases; i++) {
-			const struct report_phase *ph = &rk->phases[i];
-
-			jsonw_obj_begin(w);
-			jsonw_key(w, "name");
-			jsonw_str(w, ph->name);
-			jsonw_key(w, "path");
-			jsonw_str(w, ph->path);
-			i64(w, "depth", ph->depth);
-			dist(w, &ph->d, 1);
-			num(w, "share", ph->share);
-			i64_or_null(w, "gpu_ns", ph->gpu_ns >= 0, ph->gpu_ns);
-			jsonw_key(w, "samples_ns");
-			jsonw_int_array(w, ph->samples.v, ph->samples.n);
-			if (ph->depth <= REPORT_SPANS_DEPTH) {
-				jsonw_key(w, "spans_ns");
-				jsonw_int_array(w, ph->spans_ns, 2 * ph->nr_spans);
-			}
-			jsonw_obj_end(w);
-		}
-		jsonw_arr_end(w);
+		field_rows_json(w, &phase_fields, rk->phases, rk->nr_phases, 0);
 		steps_json(w, rk, 0);
 	}
 	if (rk->has_throughput)
 		throughput_json(w, rk, 0);
-	memory_json(w, rk, 0);
-	jsonw_key(w, "cpu_ops");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_cpu_ops; i++) {
-		const struct report_cpu_op *c = &rk->cpu_ops[i];
-
-		jsonw_obj_begin(w);
-		jsonw_key(w, "name");
-		jsonw_str(w, c->name);
-		if (c->nr_folded)	/* the "other" row, not an operator of its name */
-			i64(w, "other", c->nr_folded);
-		i64(w, "count", c->count);
-		i64(w, "total_ns", c->total_ns);
-		i64(w, "self_ns", c->self_ns);
-		i64_or_null(w, "device_ns", c->device_ns >= 0, c->device_ns);
-		i64_or_null(w, "self_device_ns", c->self_device_ns >= 0, c->self_device_ns);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &memory_fields, rk->memory, rk->nr_memory, 0);
+	field_rows_json(w, &cpu_op_fields, rk->cpu_ops, rk->nr_cpu_ops, 0);
 	report_perf_json(w, rk, 0);
 	comm_json(w, rk);
 }

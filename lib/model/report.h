@@ -68,7 +68,7 @@ struct report_phase {
 	int depth;			/* 0 for a root */
 	struct report_dist d;		/* d.total_ns: union of the spans */
 	double share;			/* total / span_ns */
-	int64_t gpu_ns;			/* kernels launched inside the spans, -1 unknown */
+	int64_t gpu_ns;			/* kernels launched inside the spans; INT64_MIN: unknown */
 	struct report_samples samples;
 	/*
 	 * Rows of depth 0 and 1 only (others: NULL, 0): the union of the spans
@@ -143,7 +143,7 @@ struct report_throughput {
 struct report_memory {
 	int64_t device;			/* -1 is the CPU */
 	int64_t peak_allocated, peak_reserved;
-	int64_t capacity;		/* deviceProperties totalGlobalMem, -1 unknown */
+	int64_t capacity;		/* deviceProperties totalGlobalMem; INT64_MIN: unknown */
 	/*
 	 * The [memory] events of the device as triplets (time since the rank's
 	 * first event, Total Allocated, Total Reserved), in time order; beyond
@@ -161,7 +161,7 @@ struct report_memory {
 struct report_cpu_op {
 	const char *name;
 	int64_t count, total_ns, self_ns;
-	/* device work it launched (by correlation), and without its children's; -1: null */
+	/* device work it launched (by correlation), and without its children's; INT64_MIN: null */
 	int64_t device_ns, self_device_ns;
 	int64_t nr_folded;		/* as report_kernel's */
 };
@@ -312,7 +312,7 @@ struct report_device {
 struct report_comm_series {
 	const char *group;		/* "Process Group Name"; NULL without */
 	const char *name;		/* "Collective name", else the name cut at '(' or '<' */
-	int64_t group_size;		/* "Group size"; -1 unknown */
+	int64_t group_size;		/* "Group size"; INT64_MIN: unknown */
 	size_t n;
 	int64_t *dur_ns, *end_ns;	/* n each */
 	int64_t *bytes;			/* n sizes (nccl-tests' S), -1 unknown; NULL: none known */

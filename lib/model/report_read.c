@@ -9,6 +9,7 @@
 #include "report_read.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include "buf.h"
 #include "jdom.h"
 #include "metric.h"
+#include "report_fields.h"
 #include "sat.h"
 
 struct rd {
@@ -164,6 +166,116 @@ static int64_t *int_array(struct rd *c, const struct jdom *obj, const char *key,
 	return v;
 }
 
+/* The earlier array of t sharing f's count (FF_SAME_N). */
+static const char *same_n_key(const struct field_table *t, const struct field *f)
+{
+	for (const struct field *e = t->f; e < f; e++)
+		if (e->type == FT_I64S && e->aux == f->aux)
+			return e->key;
+	return "";
+}
+
+static void read_fields(struct rd *c, const struct field_table *t, const struct jdom *obj,
+			void *row);
+
+/* Field f of obj into row: null or missing is f's null value (field.h). */
+static void read_field(struct rd *c, const struct field_table *t, const struct field *f,
+		       const struct jdom *obj, void *row)
+{
+	char *p = (char *)row + f->off;
+	const struct jdom *v;
+	int64_t x;
+
+	field_null(f, row);
+	if (c->lean && f->flags & FF_LEAN)
+		return;
+	v = jdom_get(obj, f->key);
+	if (!v && f->flags & FF_NONNULL && !(c->compact && f->flags & FF_TABLE))
+		fail(c, obj, "\"%s\" is missing%s", f->key, "");
+	if (!v || (v->type == JDOM_NULL && !(f->flags & FF_NONNULL)))
+		return;
+	switch (f->type) {
+	case FT_I64:
+		if (jdom_i64(v, (int64_t *)p))
+			fail(c, v, "\"%s\" should be %s", f->key, "an integer");
+		break;
+	case FT_F64:
+		if (jdom_f64(v, (double *)p))
+			fail(c, v, "\"%s\" should be %s", f->key, "a number or null");
+		break;
+	case FT_INT:
+		/* a hostile report's INT64_MAX depth is the deepest an int holds */
+		if (jdom_i64(v, &x))
+			fail(c, v, "\"%s\" should be %s", f->key, "an integer");
+		*(int *)p = x < INT_MIN ? INT_MIN : x > INT_MAX ? INT_MAX : (int)x;
+		break;
+	case FT_STR:
+		if (v->type != JDOM_STRING)
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_STRING));
+		else
+			*(const char **)p = copy_str(c, v);
+		break;
+	case FT_BOOL:
+		if (v->type != JDOM_BOOL)
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_BOOL));
+		else
+			*(int *)p = v->boolean;
+		break;
+	case FT_ENUM:
+		for (unsigned k = 0; v->type == JDOM_STRING && k < f->per; k++)
+			if (strlen(f->names[k]) == v->len && !memcmp(f->names[k], v->s, v->len)) {
+				*(int *)p = (int)k;
+				return;
+			}
+		fail(c, v, "\"%s\" should be %s", f->key, "one of its names");
+		break;
+	case FT_I64S: {
+		size_t *n = (size_t *)((char *)row + f->aux), m;
+		int64_t *a = int_array(c, obj, f->key, &m);
+
+		if (m % f->per)
+			fail(c, v, "\"%s\" should hold %u numbers an item", f->key, f->per);
+		else if (f->flags & FF_SAME_N && m != *n)
+			fail(c, v, "\"%s\" should be as long as \"%s\"", f->key, same_n_key(t, f));
+		*(int64_t **)p = a;
+		*n = m / f->per;
+		break;
+	}
+	case FT_OBJ:
+		if (v->type != JDOM_OBJECT) {
+			fail(c, v, "\"%s\" should be %s", f->key, "an object or null");
+			break;
+		}
+		*(int *)((char *)row + f->aux) = 1;
+		read_fields(c, f->sub, v, p);
+		break;
+	}
+}
+
+/* Every field of t from obj into row. */
+static void read_fields(struct rd *c, const struct field_table *t, const struct jdom *obj,
+			void *row)
+{
+	for (size_t i = 0; i < t->n; i++)
+		read_field(c, t, &t->f[i], obj, row);
+}
+
+/* The array t->name of obj as rows of t, *n of them (0 on failure). */
+static void *read_rows(struct rd *c, const struct jdom *obj, const struct field_table *t,
+		       size_t *n)
+{
+	size_t m;
+	const struct jdom *a = get_arr(c, obj, t->name, &m);
+	char *v = alloc_n(c, m, t->size);
+
+	for (size_t i = 0; v && i < m && !c->failed; i++) {
+		memset(v + i * t->size, 0, t->size);
+		read_fields(c, t, &a[i], v + i * t->size);
+	}
+	*n = c->failed ? 0 : m;
+	return v;
+}
+
 static void read_dist(struct rd *c, const struct jdom *o, struct report_dist *d, int with_total)
 {
 	d->count = get_i64(c, o, "count");
@@ -174,15 +286,6 @@ static void read_dist(struct rd *c, const struct jdom *o, struct report_dist *d,
 	d->min_ns = get_i64(c, o, "min_ns");
 	d->max_ns = get_i64(c, o, "max_ns");
 	d->stddev_ns = get_f64(c, o, "stddev_ns");
-}
-
-/* samples_ns came with vtrace 0.1.1; older reports have none. */
-static void read_samples(struct rd *c, const struct jdom *o, struct report_samples *s)
-{
-	s->v = NULL;
-	s->n = 0;
-	if (!c->lean && jdom_get(o, "samples_ns"))
-		s->v = int_array(c, o, "samples_ns", &s->n);
 }
 
 static void read_counts(struct rd *c, const struct jdom *o, const char *key,
@@ -351,9 +454,6 @@ static const char *get_str_or_null(struct rd *c, const struct jdom *obj, const c
 /* comm_instances and the clock came with the collectives matching; older reports lack them. */
 static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	const struct jdom *a;
-	size_t n;
-
 	rk->start_ns = jdom_get(o, "start_ns") ? get_i64(c, o, "start_ns") : 0;
 	rk->has_clock = jdom_get(o, "clock_offset_ns") &&
 			jdom_get(o, "clock_offset_ns")->type != JDOM_NULL;
@@ -363,35 +463,7 @@ static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk
 	}
 	if (!jdom_get(o, "comm_instances"))
 		return;
-	a = get_arr(c, o, "comm_instances", &n);
-	rk->comm = alloc_n(c, n, sizeof(*rk->comm));
-	for (size_t i = 0; rk->comm && i < n && !c->failed; i++) {
-		struct report_comm_series *s = &rk->comm[i];
-		size_t m1, m2, m3;
-
-		memset(s, 0, sizeof(*s));
-		s->group = get_str_or_null(c, &a[i], "group");
-		s->name = get_str(c, &a[i], "collective");
-		s->group_size = get_i64_or(c, &a[i], "group_size", -1);
-		s->dur_ns = int_array(c, &a[i], "durations_ns", &m1);
-		s->end_ns = int_array(c, &a[i], "ends_ns", &m2);
-		s->n = m1;
-		if (jdom_get(&a[i], "bytes")) {
-			s->bytes = int_array(c, &a[i], "bytes", &m3);
-			if (m3 != m1)
-				fail(c, &a[i], "\"%s\" should hold %s", "bytes",
-				     "one size per duration");
-		}
-		if (jdom_get(&a[i], "transfer_ns")) {
-			s->transfer_ns = int_array(c, &a[i], "transfer_ns", &m3);
-			if (m3 != m1)
-				fail(c, &a[i], "\"%s\" should hold %s", "transfer_ns",
-				     "one time per duration");
-		}
-		if (m2 != m1)
-			fail(c, &a[i], "\"%s\" should hold %s", "ends_ns", "one end per duration");
-	}
-	rk->nr_comm = c->failed ? 0 : n;
+	rk->comm = read_rows(c, o, &comm_fields, &rk->nr_comm);
 }
 
 static void read_device(struct rd *c, const struct jdom *o, struct report_device *out)
@@ -409,64 +481,16 @@ static void read_device(struct rd *c, const struct jdom *o, struct report_device
 	out->source = get_str_or_null(c, d, "source");
 }
 
-/* "other": N marks the row that sums N rows beyond the cap (report_fold_rows()). */
-static int64_t folded(struct rd *c, const struct jdom *row)
-{
-	return jdom_get(row, "other") ? get_i64(c, row, "other") : 0;
-}
-
-static void read_kernels(struct rd *c, const struct jdom *o, struct report_rank *rk)
-{
-	size_t n;
-	const struct jdom *a = get_arr(c, o, "kernels", &n);
-
-	rk->kernels = alloc_n(c, n, sizeof(*rk->kernels));
-	for (size_t i = 0; rk->kernels && i < n && !c->failed; i++) {
-		struct report_kernel *k = &rk->kernels[i];
-
-		memset(k, 0, sizeof(*k));
-		k->name = get_str(c, &a[i], "name");
-		k->category = get_str(c, &a[i], "category");
-		k->category_source = get_str_or_null(c, &a[i], "category_source");	/* older: absent */
-		read_dist(c, &a[i], &k->d, 1);
-		k->share = get_f64(c, &a[i], "share");
-		read_samples(c, &a[i], &k->samples);
-		k->nr_folded = folded(c, &a[i]);
-	}
-	rk->nr_kernels = c->failed ? 0 : n;
-}
-
 static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	size_t n = 0;
-	const struct jdom *a = NULL, *st;
+	const struct jdom *st;
 	struct report_steps *s = &rk->steps;
 
 	/* a compact report keeps the steps' figures, not the phase table */
+	rk->nr_phases = 0;
+	rk->phases = NULL;
 	if (!c->compact || jdom_get(o, "phases"))
-		a = get_arr(c, o, "phases", &n);
-	rk->phases = alloc_n(c, n, sizeof(*rk->phases));
-	for (size_t i = 0; rk->phases && i < n && !c->failed; i++) {
-		struct report_phase *ph = &rk->phases[i];
-
-		memset(ph, 0, sizeof(*ph));
-		ph->name = get_str(c, &a[i], "name");
-		ph->path = get_str(c, &a[i], "path");
-		ph->depth = (int)get_i64(c, &a[i], "depth");
-		read_dist(c, &a[i], &ph->d, 1);
-		ph->share = get_f64(c, &a[i], "share");
-		ph->gpu_ns = get_i64_or(c, &a[i], "gpu_ns", -1);
-		read_samples(c, &a[i], &ph->samples);
-		if (!c->lean && jdom_get(&a[i], "spans_ns")) {
-			size_t m;
-
-			ph->spans_ns = int_array(c, &a[i], "spans_ns", &m);
-			if (m % 2)
-				fail(c, &a[i], "\"%s\" should hold %s", "spans_ns", "start/end pairs");
-			ph->nr_spans = m / 2;
-		}
-	}
-	rk->nr_phases = c->failed ? 0 : n;
+		rk->phases = read_rows(c, o, &phase_fields, &rk->nr_phases);
 
 	st = need(c, o, "steps", JDOM_OBJECT);
 	if (!st)
@@ -583,34 +607,10 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 	size_t n = 0;
 
 	/* left out of a lean read: perf.families holds what the findings read */
-	a = !c->lean && jdom_get(o, "ops_perf") ? get_arr(c, o, "ops_perf", &n) : NULL;
-	rk->ops_perf = alloc_n(c, n, sizeof(*rk->ops_perf));
-	for (size_t i = 0; rk->ops_perf && i < n && !c->failed; i++) {
-		struct report_op_perf *r = &rk->ops_perf[i];
-
-		r->name = get_str(c, &a[i], "name");
-		r->input_dims = get_str(c, &a[i], "input_dims");
-		r->input_types = get_str(c, &a[i], "input_types");
-		r->concrete_inputs = get_str(c, &a[i], "concrete_inputs");
-		r->family = get_str_or_null(c, &a[i], "family");
-		r->dtype = get_str_or_null(c, &a[i], "dtype");
-		r->count = get_i64(c, &a[i], "count");
-		r->flops = get_f64(c, &a[i], "flops");
-		r->bytes = get_f64(c, &a[i], "bytes");
-		r->total_ns = get_i64(c, &a[i], "total_ns");
-		r->mean_ns = get_f64(c, &a[i], "avg_ns");
-		r->median_ns = get_i64(c, &a[i], "median_ns");
-		r->min_ns = get_i64(c, &a[i], "min_ns");
-		r->max_ns = get_i64(c, &a[i], "max_ns");
-		r->tflops_median = get_f64(c, &a[i], "tflops_median");
-		r->tbps_median = get_f64(c, &a[i], "tbps_median");
-		r->intensity = get_f64(c, &a[i], "intensity");
-		r->peak_tflops = get_f64(c, &a[i], "peak_tflops");
-		r->peak_share = get_f64(c, &a[i], "peak_share");
-		r->roof_share = get_f64(c, &a[i], "roof_share");
-		r->bound = get_str_or_null(c, &a[i], "bound");
-	}
-	rk->nr_ops_perf = c->failed ? 0 : n;
+	rk->nr_ops_perf = 0;
+	rk->ops_perf = NULL;
+	if (!c->lean && jdom_get(o, "ops_perf"))
+		rk->ops_perf = read_rows(c, o, &op_perf_fields, &rk->nr_ops_perf);
 	memset(f, 0, sizeof(*f));
 	f->peak_tbps = f->peak_tflops = f->flops = f->tflops = f->mfu = NAN;
 	if (!p || p->type != JDOM_OBJECT)
@@ -666,8 +666,7 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 
 static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	const struct jdom *a, *t = jdom_get(o, "throughput");
-	size_t n;
+	const struct jdom *t = jdom_get(o, "throughput");
 
 	rk->analysed = 1;
 	read_device(c, o, &rk->device);
@@ -675,7 +674,7 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	read_stored(c, jdom_get(o, "gpu"), rk, "gpu");
 	read_idle(c, o, rk);
 	if (!c->compact || jdom_get(o, "kernels"))
-		read_kernels(c, o, rk);
+		rk->kernels = read_rows(c, o, &kernel_fields, &rk->nr_kernels);
 	rk->has_phases = jdom_get(o, c->compact ? "steps" : "phases") != NULL;
 	if (rk->has_phases)
 		read_phases(c, o, rk);
@@ -687,43 +686,10 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 		fail(c, t, "\"%s\" should be %s", "throughput", "an object");
 	}
 
-	a = get_arr(c, o, "memory", &n);
-	rk->memory = alloc_n(c, n, sizeof(*rk->memory));
-	for (size_t i = 0; rk->memory && i < n; i++) {
-		rk->memory[i].device = get_i64(c, &a[i], "device");
-		rk->memory[i].peak_allocated = get_i64(c, &a[i], "peak_allocated");
-		rk->memory[i].peak_reserved = get_i64(c, &a[i], "peak_reserved");
-		rk->memory[i].capacity = get_i64_or(c, &a[i], "capacity", -1);
-		rk->memory[i].from_bytes = jdom_get(&a[i], "allocated_lower_bound") &&
-					   get_bool(c, &a[i], "allocated_lower_bound");
-		rk->memory[i].timeline = NULL;
-		rk->memory[i].nr_timeline = 0;
-		if (!c->lean && jdom_get(&a[i], "timeline")) {
-			size_t m;
-
-			rk->memory[i].timeline = int_array(c, &a[i], "timeline", &m);
-			if (m % 3)
-				fail(c, &a[i], "\"%s\" should hold %s", "timeline",
-				     "(time, allocated, reserved) triplets");
-			rk->memory[i].nr_timeline = m / 3;
-		}
-	}
-	rk->nr_memory = c->failed ? 0 : n;
-
-	n = 0;
-	a = !c->compact || jdom_get(o, "cpu_ops") ? get_arr(c, o, "cpu_ops", &n) : NULL;
-	rk->cpu_ops = alloc_n(c, n, sizeof(*rk->cpu_ops));
-	for (size_t i = 0; rk->cpu_ops && i < n && !c->failed; i++) {
-		rk->cpu_ops[i].name = get_str(c, &a[i], "name");
-		rk->cpu_ops[i].count = get_i64(c, &a[i], "count");
-		rk->cpu_ops[i].total_ns = get_i64(c, &a[i], "total_ns");
-		rk->cpu_ops[i].self_ns = get_i64(c, &a[i], "self_ns");
-		/* null, or missing in a report written before they existed */
-		rk->cpu_ops[i].device_ns = get_i64_or(c, &a[i], "device_ns", -1);
-		rk->cpu_ops[i].self_device_ns = get_i64_or(c, &a[i], "self_device_ns", -1);
-		rk->cpu_ops[i].nr_folded = folded(c, &a[i]);
-	}
-	rk->nr_cpu_ops = c->failed ? 0 : n;
+	rk->memory = read_rows(c, o, &memory_fields, &rk->nr_memory);
+	rk->nr_cpu_ops = 0;
+	if (!c->compact || jdom_get(o, "cpu_ops"))
+		rk->cpu_ops = read_rows(c, o, &cpu_op_fields, &rk->nr_cpu_ops);
 	read_perf(c, o, rk);
 	read_comm(c, o, rk);
 }

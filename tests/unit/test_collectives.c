@@ -54,7 +54,7 @@ static void series(struct report *rep, size_t r, const char *group, const char *
 	memset(s, 0, sizeof(*s));
 	s->group = group;
 	s->name = name;
-	s->group_size = -1;
+	s->group_size = INT64_MIN;
 	s->n = n;
 	s->dur_ns = arena_alloc(&rep->arena, n * sizeof(int64_t));
 	s->end_ns = arena_alloc(&rep->arena, n * sizeof(int64_t));

@@ -1,0 +1,139 @@
+/*
+ * report_fields: see report_fields.h.  Each table is in the order
+ * report.json writes the object's keys; .csv numbers the columns of the
+ * object's CSV table (report/csvout.c), after the rank.
+ */
+#include "report_fields.h"
+
+/* The members of a struct report_dist, from CSV column col. */
+#define DIST(F, m, col) \
+	{ F("count", FT_I64, m.count, FF_NONNULL), .csv = (col) }, \
+	{ F("total_ns", FT_I64, m.total_ns, FF_NONNULL), .csv = (col) + 1 }, \
+	{ F("avg_ns", FT_F64, m.avg_ns, 0), .csv = (col) + 2 }, \
+	{ F("median_ns", FT_F64, m.median_ns, 0), .csv = (col) + 3 }, \
+	{ F("min_ns", FT_I64, m.min_ns, FF_NONNULL), .csv = (col) + 4 }, \
+	{ F("max_ns", FT_I64, m.max_ns, FF_NONNULL), .csv = (col) + 5 }, \
+	{ F("stddev_ns", FT_F64, m.stddev_ns, 0), .csv = (col) + 6 }
+
+#define K(k, t, m, fl) FIELD(k, t, struct report_kernel, m, fl)
+static const struct field kernel_f[] = {
+	{ K("name", FT_STR, name, FF_NONNULL), .csv = 1 },
+	/* the "other" row of report_fold_rows(): how many rows it sums */
+	{ K("other", FT_I64, nr_folded, FF_OMIT) },
+	{ K("category", FT_STR, category, FF_NONNULL), .csv = 2 },
+	{ K("category_source", FT_STR, category_source, FF_OMIT), .csv = 3 },	/* older: absent */
+	DIST(K, d, 4),
+	{ K("share", FT_F64, share, 0), .csv = 11 },
+	/* samples_ns came with vtrace 0.1.1; older reports have none */
+	{ K("samples_ns", FT_I64S, samples.v, FF_LEAN),
+	  .aux = offsetof(struct report_kernel, samples.n), .per = 1 },
+};
+#undef K
+
+const struct field_table kernel_fields = FIELD_TABLE("kernels", kernel_f, struct report_kernel);
+
+/* A row of depth 0 or 1 keeps its spans, for the timeline. */
+static int phase_has_spans(const void *row)
+{
+	return ((const struct report_phase *)row)->depth <= REPORT_SPANS_DEPTH;
+}
+
+#define P(k, t, m, fl) FIELD(k, t, struct report_phase, m, fl)
+static const struct field phase_f[] = {
+	{ P("name", FT_STR, name, FF_NONNULL), .csv = 2 },
+	{ P("path", FT_STR, path, FF_NONNULL), .csv = 1 },
+	{ P("depth", FT_INT, depth, FF_NONNULL), .csv = 3 },
+	DIST(P, d, 4),
+	{ P("share", FT_F64, share, 0), .csv = 11 },
+	{ P("gpu_ns", FT_I64, gpu_ns, 0), .csv = 12 },
+	{ P("samples_ns", FT_I64S, samples.v, FF_LEAN),
+	  .aux = offsetof(struct report_phase, samples.n), .per = 1 },
+	{ P("spans_ns", FT_I64S, spans_ns, FF_LEAN),
+	  .aux = offsetof(struct report_phase, nr_spans), .per = 2, .when = phase_has_spans },
+};
+#undef P
+
+const struct field_table phase_fields = FIELD_TABLE("phases", phase_f, struct report_phase);
+
+#define M(k, t, m, fl) FIELD(k, t, struct report_memory, m, fl)
+static const struct field memory_f[] = {
+	{ M("device", FT_I64, device, FF_NONNULL) },
+	{ M("peak_allocated", FT_I64, peak_allocated, FF_NONNULL) },
+	{ M("peak_reserved", FT_I64, peak_reserved, FF_NONNULL) },
+	{ M("capacity", FT_I64, capacity, 0) },
+	{ M("allocated_lower_bound", FT_BOOL, from_bytes, FF_OMIT) },
+	/* (time, allocated, reserved) triplets */
+	{ M("timeline", FT_I64S, timeline, FF_TABLE | FF_LEAN),
+	  .aux = offsetof(struct report_memory, nr_timeline), .per = 3 },
+};
+#undef M
+
+const struct field_table memory_fields = FIELD_TABLE("memory", memory_f, struct report_memory);
+
+#define C(k, t, m, fl) FIELD(k, t, struct report_cpu_op, m, fl)
+static const struct field cpu_op_f[] = {
+	{ C("name", FT_STR, name, FF_NONNULL), .csv = 1 },
+	{ C("other", FT_I64, nr_folded, FF_OMIT) },
+	{ C("count", FT_I64, count, FF_NONNULL), .csv = 2 },
+	{ C("total_ns", FT_I64, total_ns, FF_NONNULL), .csv = 3 },
+	{ C("self_ns", FT_I64, self_ns, FF_NONNULL), .csv = 4 },
+	{ C("device_ns", FT_I64, device_ns, 0), .csv = 5 },
+	{ C("self_device_ns", FT_I64, self_device_ns, 0), .csv = 6 },
+};
+#undef C
+
+const struct field_table cpu_op_fields = FIELD_TABLE("cpu_ops", cpu_op_f, struct report_cpu_op);
+
+#define O(k, t, m, fl) FIELD(k, t, struct report_op_perf, m, fl)
+static const struct field op_perf_f[] = {
+	{ O("name", FT_STR, name, FF_NONNULL), .csv = 1 },
+	{ O("input_dims", FT_STR, input_dims, FF_NONNULL), .csv = 2 },
+	{ O("input_types", FT_STR, input_types, FF_NONNULL), .csv = 3 },
+	{ O("concrete_inputs", FT_STR, concrete_inputs, FF_NONNULL), .csv = 4 },
+	{ O("family", FT_STR, family, 0), .csv = 5 },
+	{ O("dtype", FT_STR, dtype, 0), .csv = 6 },
+	{ O("count", FT_I64, count, FF_NONNULL), .csv = 7 },
+	{ O("flops", FT_F64, flops, 0), .csv = 8 },
+	{ O("bytes", FT_F64, bytes, 0), .csv = 9 },
+	{ O("total_ns", FT_I64, total_ns, FF_NONNULL), .csv = 10 },
+	{ O("avg_ns", FT_F64, mean_ns, 0), .csv = 11 },
+	{ O("median_ns", FT_I64, median_ns, FF_NONNULL), .csv = 12 },
+	{ O("min_ns", FT_I64, min_ns, FF_NONNULL), .csv = 13 },
+	{ O("max_ns", FT_I64, max_ns, FF_NONNULL), .csv = 14 },
+	{ O("tflops_median", FT_F64, tflops_median, 0), .csv = 15 },
+	{ O("tbps_median", FT_F64, tbps_median, 0), .csv = 16 },
+	{ O("intensity", FT_F64, intensity, 0), .csv = 17 },
+	{ O("peak_tflops", FT_F64, peak_tflops, 0), .csv = 18 },
+	{ O("peak_share", FT_F64, peak_share, 0), .csv = 19 },
+	{ O("roof_share", FT_F64, roof_share, 0), .csv = 20 },
+	{ O("bound", FT_STR, bound, 0), .csv = 21 },
+};
+#undef O
+
+const struct field_table op_perf_fields = FIELD_TABLE("ops_perf", op_perf_f, struct report_op_perf);
+
+/* A collective's instances, for matching across reports (vaggregate): n of each array. */
+#define S(k, t, m, fl) FIELD(k, t, struct report_comm_series, m, fl)
+static const struct field comm_f[] = {
+	{ S("group", FT_STR, group, 0) },
+	{ S("collective", FT_STR, name, FF_NONNULL) },
+	{ S("group_size", FT_I64, group_size, 0) },
+	{ S("durations_ns", FT_I64S, dur_ns, FF_NONNULL),
+	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
+	{ S("ends_ns", FT_I64S, end_ns, FF_NONNULL | FF_SAME_N),
+	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
+	/* sizes (nccl-tests' S) and times moving data, where known */
+	{ S("bytes", FT_I64S, bytes, FF_OMIT | FF_SAME_N),
+	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
+	{ S("transfer_ns", FT_I64S, transfer_ns, FF_OMIT | FF_SAME_N),
+	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
+};
+#undef S
+
+const struct field_table comm_fields = FIELD_TABLE("comm_instances", comm_f,
+						   struct report_comm_series);
+
+const struct field_table *const report_field_tables[] = {
+	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
+	&comm_fields, NULL,
+};

@@ -1,0 +1,22 @@
+/*
+ * report_fields: the field tables (field.h) of the report's objects, the
+ * one list of each object's keys, types and CSV columns.  A new key of
+ * one of them is an entry here (and a row of doc/report.md).
+ */
+#ifndef VT_REPORT_FIELDS_H
+#define VT_REPORT_FIELDS_H
+
+#include "field.h"
+#include "report.h"
+
+extern const struct field_table kernel_fields;		/* ranks[].kernels[] */
+extern const struct field_table phase_fields;		/* ranks[].phases[] */
+extern const struct field_table memory_fields;		/* ranks[].memory[] */
+extern const struct field_table cpu_op_fields;		/* ranks[].cpu_ops[] */
+extern const struct field_table op_perf_fields;		/* ranks[].ops_perf[] */
+extern const struct field_table comm_fields;		/* ranks[].comm_instances[] */
+
+/* Every table above, for the tests: NULL-terminated. */
+extern const struct field_table *const report_field_tables[];
+
+#endif
