@@ -157,6 +157,19 @@ static size_t csv_columns(const struct field_table *t, const struct field **col)
 	}
 }
 
+/* The header of a table of columns col: the rank first where with_rank. */
+static void fields_header(struct buf *b, const struct field **col, size_t nc, int with_rank)
+{
+	if (with_rank)
+		buf_adds(b, "rank");
+	for (size_t c = 0; c < nc; c++) {
+		if (c || with_rank)
+			buf_addc(b, ',');
+		buf_adds(b, col[c]->csv_key ? col[c]->csv_key : col[c]->key);
+	}
+	buf_adds(b, "\r\n");
+}
+
 /*
  * The table of t's rows over the ranks: the rank, then t's columns.
  * rows gives a rank's rows of t and their count.
@@ -170,12 +183,7 @@ static void rows_csv(const struct report *r, struct buf *b, const struct field_t
 
 	assert(t->n <= sizeof(col) / sizeof(col[0]));
 	nc = csv_columns(t, col);
-	buf_adds(b, "rank");
-	for (size_t c = 0; c < nc; c++) {
-		buf_addc(b, ',');
-		buf_adds(b, col[c]->csv_key ? col[c]->csv_key : col[c]->key);
-	}
-	buf_adds(b, "\r\n");
+	fields_header(b, col, nc, 1);
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		size_t n;
 		const char *v = rows(&r->ranks[i], &n);
@@ -186,6 +194,23 @@ static void rows_csv(const struct report *r, struct buf *b, const struct field_t
 				field_cell(&w, col[c], v + k * t->size);
 			row_end(&w);
 		}
+	}
+}
+
+/* A table of the run's n rows of t (no rank column). */
+static void run_rows_csv(struct buf *b, const struct field_table *t, const void *rows, size_t n)
+{
+	const struct field *col[64];
+	struct row w = { b, 1 };
+	size_t nc;
+
+	assert(t->n <= sizeof(col) / sizeof(col[0]));
+	nc = csv_columns(t, col);
+	fields_header(b, col, nc, 0);
+	for (size_t k = 0; k < n; k++) {
+		for (size_t c = 0; c < nc; c++)
+			field_cell(&w, col[c], (const char *)rows + k * t->size);
+		row_end(&w);
 	}
 }
 
@@ -275,31 +300,16 @@ static void idle(const struct report *r, struct buf *b)
 	}
 }
 
+static const void *idle_gap_rows(const struct report_rank *rk, size_t *n)
+{
+	*n = rk->analysed && rk->idle.window ? rk->idle.nr_top : 0;
+	return rk->idle.top;
+}
+
 /* The longest gaps of each rank (report.json's idle.top), longest first. */
 static void idle_gaps(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
-
-	header(b, "rank,start_ns,dur_ns,cause,in_window,step,host");
-	for (size_t i = 0; i < r->nr_ranks; i++) {
-		const struct report_idle *id = &r->ranks[i].idle;
-
-		for (size_t k = 0; r->ranks[i].analysed && id->window && k < id->nr_top; k++) {
-			const struct report_idle_gap *g = &id->top[k];
-
-			f_i64(&w, r->ranks[i].rank);
-			f_i64(&w, g->start_ns);
-			f_i64(&w, g->dur_ns);
-			f_str(&w, idle_cause_key[g->cause]);
-			f_i64(&w, g->in_window);
-			if (g->step >= 0)
-				f_i64(&w, g->step);
-			else
-				f_none(&w);
-			f_opt_str(&w, g->host);
-			row_end(&w);
-		}
-	}
+	rows_csv(r, b, &idle_gap_fields, idle_gap_rows);
 }
 
 /*
@@ -380,33 +390,7 @@ static void cross_rank(const struct report *r, struct buf *b)
 
 static void collectives(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
-
-	header(b, "group,collective,ranks,instances,unmatched,wait_ns,transfer_ns,last_rank,"
-		  "last_count,bytes,algbw_gbps,busbw_gbps");
-	for (size_t i = 0; i < r->nr_collectives; i++) {
-		const struct report_collective *c = &r->collectives[i];
-
-		if (c->group)
-			f_str(&w, c->group);
-		else
-			f_none(&w);
-		f_str(&w, c->name);
-		f_i64(&w, c->ranks);
-		f_i64(&w, c->instances);
-		f_i64(&w, c->unmatched);
-		f_i64(&w, c->wait_ns);
-		f_i64(&w, c->transfer_ns);
-		f_i64(&w, c->last_rank);
-		f_i64(&w, c->last_count);
-		if (c->bytes >= 0)
-			f_i64(&w, c->bytes);
-		else
-			f_none(&w);
-		f_dbl(&w, c->algbw);
-		f_dbl(&w, c->busbw);
-		row_end(&w);
-	}
+	run_rows_csv(b, &collective_fields, r->collectives, r->nr_collectives);
 }
 
 static void suggestions(const struct report *r, struct buf *b)

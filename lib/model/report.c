@@ -309,23 +309,7 @@ static void idle_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
-	jsonw_key(w, "top");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < id->nr_top; i++) {
-		const struct report_idle_gap *g = &id->top[i];
-
-		jsonw_obj_begin(w);
-		i64(w, "start_ns", g->start_ns);
-		i64(w, "dur_ns", g->dur_ns);
-		jsonw_key(w, "cause");
-		jsonw_str(w, idle_cause_key[g->cause]);
-		jsonw_key(w, "window");
-		jsonw_bool(w, g->in_window);
-		i64_or_null(w, "step", g->step >= 0, g->step);
-		str_or_null(w, "host", g->host);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &idle_gap_fields, id->top, id->nr_top, 0);
 	jsonw_obj_end(w);
 }
 
@@ -544,28 +528,7 @@ static void run_json(struct jsonw *w, const struct report *r)
 	str_or_null(w, "straggler_rule", r->straggler_rule);
 	jsonw_key(w, "incomplete_ranks");
 	jsonw_int_array(w, r->incomplete_ranks, r->nr_incomplete_ranks);
-	jsonw_key(w, "collectives");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < r->nr_collectives; i++) {
-		const struct report_collective *c = &r->collectives[i];
-
-		jsonw_obj_begin(w);
-		str_or_null(w, "group", c->group);
-		jsonw_key(w, "collective");
-		jsonw_str(w, c->name);
-		i64(w, "ranks", c->ranks);
-		i64(w, "instances", c->instances);
-		i64(w, "unmatched", c->unmatched);
-		i64(w, "wait_ns", c->wait_ns);
-		i64(w, "transfer_ns", c->transfer_ns);
-		i64(w, "last_rank", c->last_rank);
-		i64(w, "last_count", c->last_count);
-		i64_or_null(w, "bytes", c->bytes >= 0, c->bytes);
-		num(w, "algbw_gbps", c->algbw);
-		num(w, "busbw_gbps", c->busbw);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &collective_fields, r->collectives, r->nr_collectives, 0);
 	if (r->workload) {
 		jsonw_key(w, "workload");
 		jsonw_obj_begin(w);

@@ -278,7 +278,7 @@ struct report_idle_gap {
 	int64_t dur_ns;
 	enum idle_cause cause;
 	int in_window;			/* some of it lies in the window */
-	int64_t step;			/* index in steps.durations_ns holding its start; -1: null */
+	int64_t step;			/* index in steps.durations_ns holding its start; INT64_MIN: null */
 	const char *host;		/* what the host was doing; NULL: unknown */
 };
 
@@ -416,7 +416,7 @@ struct report_collective {
 	int64_t instances, unmatched;	/* matched on all of them; left over on some */
 	int64_t wait_ns, transfer_ns;
 	int64_t last_rank, last_count;	/* the rank that arrived last most often */
-	int64_t bytes;			/* -1 unknown */
+	int64_t bytes;			/* INT64_MIN: unknown */
 	double algbw, busbw;
 };
 

@@ -133,7 +133,43 @@ static const struct field comm_f[] = {
 const struct field_table comm_fields = FIELD_TABLE("comm_instances", comm_f,
 						   struct report_comm_series);
 
+/* idle.top: the longest gaps, longest first */
+#define G(k, t, m, fl) FIELD(k, t, struct report_idle_gap, m, fl)
+static const struct field idle_gap_f[] = {
+	{ G("start_ns", FT_I64, start_ns, FF_NONNULL), .csv = 1 },
+	{ G("dur_ns", FT_I64, dur_ns, FF_NONNULL), .csv = 2 },
+	{ G("cause", FT_ENUM, cause, FF_NONNULL), .names = idle_cause_key, .per = IDLE_NR_CAUSES,
+	  .csv = 3 },
+	{ G("window", FT_BOOL, in_window, FF_NONNULL), .csv = 4, .csv_key = "in_window" },
+	{ G("step", FT_I64, step, 0), .csv = 5 },
+	{ G("host", FT_STR, host, 0), .csv = 6 },
+};
+#undef G
+
+const struct field_table idle_gap_fields = FIELD_TABLE("top", idle_gap_f, struct report_idle_gap);
+
+/* The run's collectives (lib/stats/collectives.h), over the ranks. */
+#define L(k, t, m, fl) FIELD(k, t, struct report_collective, m, fl)
+static const struct field collective_f[] = {
+	{ L("group", FT_STR, group, 0), .csv = 1 },
+	{ L("collective", FT_STR, name, FF_NONNULL), .csv = 2 },
+	{ L("ranks", FT_I64, ranks, FF_NONNULL), .csv = 3 },
+	{ L("instances", FT_I64, instances, FF_NONNULL), .csv = 4 },
+	{ L("unmatched", FT_I64, unmatched, FF_NONNULL), .csv = 5 },
+	{ L("wait_ns", FT_I64, wait_ns, FF_NONNULL), .csv = 6 },
+	{ L("transfer_ns", FT_I64, transfer_ns, FF_NONNULL), .csv = 7 },
+	{ L("last_rank", FT_I64, last_rank, FF_NONNULL), .csv = 8 },
+	{ L("last_count", FT_I64, last_count, FF_NONNULL), .csv = 9 },
+	{ L("bytes", FT_I64, bytes, 0), .csv = 10 },
+	{ L("algbw_gbps", FT_F64, algbw, 0), .csv = 11 },
+	{ L("busbw_gbps", FT_F64, busbw, 0), .csv = 12 },
+};
+#undef L
+
+const struct field_table collective_fields = FIELD_TABLE("collectives", collective_f,
+							 struct report_collective);
+
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
-	&comm_fields, NULL,
+	&comm_fields, &idle_gap_fields, &collective_fields, NULL,
 };

@@ -15,6 +15,8 @@ extern const struct field_table memory_fields;		/* ranks[].memory[] */
 extern const struct field_table cpu_op_fields;		/* ranks[].cpu_ops[] */
 extern const struct field_table op_perf_fields;		/* ranks[].ops_perf[] */
 extern const struct field_table comm_fields;		/* ranks[].comm_instances[] */
+extern const struct field_table idle_gap_fields;	/* ranks[].idle.top[] */
+extern const struct field_table collective_fields;	/* collectives[] */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

@@ -356,18 +356,6 @@ static void read_stored_tree(struct rd *c, const struct jdom *obj, struct report
 	}
 }
 
-static enum idle_cause idle_cause_of(struct rd *c, const struct jdom *o)
-{
-	const struct jdom *v = need(c, o, "cause", JDOM_STRING);
-
-	for (int k = 0; v && k < IDLE_NR_CAUSES; k++)
-		if (strlen(idle_cause_key[k]) == v->len && !memcmp(idle_cause_key[k], v->s, v->len))
-			return (enum idle_cause)k;
-	if (v)
-		fail(c, v, "\"%s\" should be %s", "cause", "a known idle cause");
-	return IDLE_OTHER;
-}
-
 /* ranks[].idle: null, missing (an older report) or the object idle_json() writes. */
 static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
@@ -392,18 +380,9 @@ static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk
 		out->hist_gaps[i] = get_i64(c, &a[i], "gaps");
 		out->hist_ns[i] = get_i64(c, &a[i], "idle_ns");
 	}
-	a = get_arr(c, id, "top", &n);
-	out->top = alloc_n(c, n, sizeof(*out->top));
-	for (size_t i = 0; out->top && i < n && i < IDLE_TOP_MAX; i++) {
-		struct report_idle_gap *g = &out->top[out->nr_top++];
-
-		g->start_ns = get_i64(c, &a[i], "start_ns");
-		g->dur_ns = get_i64(c, &a[i], "dur_ns");
-		g->cause = idle_cause_of(c, &a[i]);
-		g->in_window = get_bool(c, &a[i], "window");
-		g->step = get_i64_or(c, &a[i], "step", -1);
-		g->host = get_str_or_null(c, &a[i], "host");
-	}
+	out->top = read_rows(c, id, &idle_gap_fields, &out->nr_top);
+	if (out->nr_top > IDLE_TOP_MAX)
+		out->nr_top = IDLE_TOP_MAX;
 }
 
 static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
@@ -872,25 +851,7 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 						&r->nr_incomplete_ranks);
 	r->nr_collectives = 0;
 	if (jdom_get(root, "collectives")) {
-		a = get_arr(c, root, "collectives", &n);
-		r->collectives = alloc_n(c, n, sizeof(*r->collectives));
-		for (size_t i = 0; r->collectives && i < n && !c->failed; i++) {
-			struct report_collective *co = &r->collectives[i];
-
-			co->group = get_str_or_null(c, &a[i], "group");
-			co->name = get_str(c, &a[i], "collective");
-			co->ranks = get_i64(c, &a[i], "ranks");
-			co->instances = get_i64(c, &a[i], "instances");
-			co->unmatched = get_i64(c, &a[i], "unmatched");
-			co->wait_ns = get_i64(c, &a[i], "wait_ns");
-			co->transfer_ns = get_i64(c, &a[i], "transfer_ns");
-			co->last_rank = get_i64(c, &a[i], "last_rank");
-			co->last_count = get_i64(c, &a[i], "last_count");
-			co->bytes = get_i64_or(c, &a[i], "bytes", -1);
-			co->algbw = get_f64(c, &a[i], "algbw_gbps");
-			co->busbw = get_f64(c, &a[i], "busbw_gbps");
-		}
-		r->nr_collectives = c->failed ? 0 : n;
+		r->collectives = read_rows(c, root, &collective_fields, &r->nr_collectives);
 	}
 
 	a = get_arr(c, root, "suggestions", &n);

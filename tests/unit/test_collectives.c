@@ -138,7 +138,7 @@ static void test_waits_and_straggler(void)
 	CHECK_EQ_INT(rep.collectives[0].transfer_ns, 9);
 	CHECK_EQ_INT(rep.collectives[0].last_rank, 1);
 	CHECK_EQ_INT(rep.collectives[0].last_count, 1);
-	CHECK_EQ_INT(rep.collectives[0].bytes, -1);
+	CHECK_EQ_INT(rep.collectives[0].bytes, INT64_MIN);
 	CHECK(isnan(rep.collectives[0].algbw));
 	/* clocks: rank 1's ends differ by 3 and 0 (median 1, rounded down), rank 2's by 0 and 4 */
 	CHECK_EQ_INT(rk[0].clock_offset_ns, 0);
