@@ -222,11 +222,12 @@ static int block_figures(struct gen_input *in, const struct gen_state *s,
 		struct report_generation *ge = &t->generations[g];
 		size_t j = i, k = 0;
 
-		ge->blocks = has_blocks ? 0 : -1;
+		/* without blocks there are no units: null stays null */
+		ge->blocks = has_blocks ? 0 : INT64_MIN;
 		for (; j < n && u[j].gen == g; j++)
 			ge->blocks = sat_add(ge->blocks, u[j].n);
+		ge->first_block_ns = INT64_MIN;
 		if (j > i) {
-			ge->has_first_block = 1;
 			ge->first_block_ns = u[i].done_ns - s->lo[g];
 			first[nr_first++] = ge->first_block_ns;
 		}
@@ -284,7 +285,7 @@ static void frame_figures(struct gen_input *in, const struct gen_state *s,
 
 	for (size_t g = 0; g < s->n; g++)
 		t->generations[g].frames = o->frames >= 0 ? o->frames
-					   : in->has_frame_counts ? 0 : -1;
+					   : in->has_frame_counts ? 0 : INT64_MIN;
 	if (o->frames < 0 && in->has_frame_counts)
 		for (size_t i = 0; i < in->nr_frames; i++)
 			if (in->frames[i].n > 0) {

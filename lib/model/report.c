@@ -395,23 +395,7 @@ static void throughput_json(struct jsonw *w, const struct report_rank *rk, int c
 	}
 	if (compact)
 		goto stored;
-	jsonw_key(w, "generations");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < t->nr_generations; i++) {
-		const struct report_generation *g = &t->generations[i];
-
-		jsonw_obj_begin(w);
-		i64(w, "start_ns", g->start_ns);
-		i64(w, "wall_ns", g->wall_ns);
-		i64_or_null(w, "frames", g->frames >= 0, g->frames);
-		i64_or_null(w, "blocks", g->blocks >= 0, g->blocks);
-		num(w, "fps", g->fps);
-		num(w, "bps", g->bps);
-		i64_or_null(w, "first_block_ns", g->has_first_block, g->first_block_ns);
-		quantiles_json(w, "block_cadence", g->has_cadence, &g->cadence);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &generation_fields, t->generations, t->nr_generations, 0);
 stored:
 	stored_json(w, rk, "throughput");
 	jsonw_obj_end(w);

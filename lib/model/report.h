@@ -104,18 +104,17 @@ struct report_quantiles {
 
 /*
  * One generation: one run of the pipeline on one input (one video).  blocks
- * is -1 (null) in a trace without block spans or counters; then bps,
+ * is null (INT64_MIN) in a trace without block spans or counters; then bps,
  * first_block and cadence are null too.
  */
 struct report_generation {
 	int64_t start_ns;		/* since the rank's first event */
 	int64_t wall_ns;
-	int64_t frames;			/* -1: unknown (null) */
-	int64_t blocks;			/* completed blocks; -1: null */
+	int64_t frames;			/* INT64_MIN: unknown (null) */
+	int64_t blocks;			/* completed blocks; INT64_MIN: null */
 	double fps, bps;		/* NaN: null */
-	int has_first_block;
-	int64_t first_block_ns;		/* first completion - start */
-	int has_cadence;		/* 2+ completions */
+	int64_t first_block_ns;		/* first completion - start; INT64_MIN: null */
+	int has_cadence;		/* 2+ completions: the object is there, else null */
 	struct report_quantiles cadence;	/* between consecutive completions */
 };
 

@@ -169,7 +169,37 @@ static const struct field collective_f[] = {
 const struct field_table collective_fields = FIELD_TABLE("collectives", collective_f,
 							 struct report_collective);
 
+/* Order statistics of block times (struct report_quantiles): an object or null. */
+#define Q(k, m) FIELD(k, FT_I64, struct report_quantiles, m, FF_NONNULL)
+static const struct field quantile_f[] = {
+	{ Q("median_ns", median_ns) },
+	{ Q("p90_ns", p90_ns) },
+	{ Q("max_ns", max_ns) },
+};
+#undef Q
+
+static const struct field_table quantile_fields = FIELD_TABLE("quantiles", quantile_f,
+							      struct report_quantiles);
+
+/* throughput.generations: one run of the pipeline on one input each */
+#define E(k, t, m, fl) FIELD(k, t, struct report_generation, m, fl)
+static const struct field generation_f[] = {
+	{ E("start_ns", FT_I64, start_ns, FF_NONNULL) },
+	{ E("wall_ns", FT_I64, wall_ns, FF_NONNULL) },
+	{ E("frames", FT_I64, frames, 0) },
+	{ E("blocks", FT_I64, blocks, 0) },
+	{ E("fps", FT_F64, fps, 0) },
+	{ E("bps", FT_F64, bps, 0) },
+	{ E("first_block_ns", FT_I64, first_block_ns, 0) },
+	{ E("block_cadence", FT_OBJ, cadence, 0),
+	  .aux = offsetof(struct report_generation, has_cadence), .sub = &quantile_fields },
+};
+#undef E
+
+const struct field_table generation_fields = FIELD_TABLE("generations", generation_f,
+							 struct report_generation);
+
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
-	&comm_fields, &idle_gap_fields, &collective_fields, NULL,
+	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, NULL,
 };

@@ -17,6 +17,7 @@ extern const struct field_table op_perf_fields;		/* ranks[].ops_perf[] */
 extern const struct field_table comm_fields;		/* ranks[].comm_instances[] */
 extern const struct field_table idle_gap_fields;	/* ranks[].idle.top[] */
 extern const struct field_table collective_fields;	/* collectives[] */
+extern const struct field_table generation_fields;	/* ranks[].throughput.generations[] */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

@@ -512,27 +512,6 @@ static int64_t get_i64_has(struct rd *c, const struct jdom *o, const char *key, 
 	return *has ? get_i64(c, o, key) : 0;
 }
 
-static void read_generations(struct rd *c, const struct jdom *t, struct report_throughput *out)
-{
-	size_t n;
-	const struct jdom *a = get_arr(c, t, "generations", &n);
-
-	out->generations = alloc_n(c, n, sizeof(*out->generations));
-	for (size_t i = 0; out->generations && i < n; i++) {
-		struct report_generation *g = &out->generations[i];
-
-		g->start_ns = get_i64(c, &a[i], "start_ns");
-		g->wall_ns = get_i64(c, &a[i], "wall_ns");
-		g->frames = get_i64_or(c, &a[i], "frames", -1);
-		g->blocks = get_i64_or(c, &a[i], "blocks", -1);
-		g->fps = get_f64(c, &a[i], "fps");
-		g->bps = get_f64(c, &a[i], "bps");
-		g->first_block_ns = get_i64_has(c, &a[i], "first_block_ns", &g->has_first_block);
-		read_quantiles(c, &a[i], "block_cadence", &g->has_cadence, &g->cadence);
-	}
-	out->nr_generations = c->failed || !out->generations ? 0 : n;
-}
-
 static void read_throughput(struct rd *c, const struct jdom *t, struct report_throughput *out)
 {
 	struct report_quantiles lat = { 0, 0, 0 };
@@ -560,7 +539,7 @@ static void read_throughput(struct rd *c, const struct jdom *t, struct report_th
 		out->streaming_realtime_factor = get_f64(c, t, "streaming_realtime_factor");
 	}
 	if (!c->lean && (!c->compact || jdom_get(t, "generations")))
-		read_generations(c, t, out);
+		out->generations = read_rows(c, t, &generation_fields, &out->nr_generations);
 }
 
 /* obj's array key of n numbers or nulls (NaN); NULL (and a failure) when it is not. */

@@ -40,6 +40,7 @@ static const struct {
 	PLACE(op_perf_fields, ops_perf, nr_ops_perf, "ops_perf.csv"),
 	PLACE(comm_fields, comm, nr_comm, NULL),
 	PLACE(idle_gap_fields, idle.top, idle.nr_top, "idle_gaps.csv"),
+	PLACE(generation_fields, throughput.generations, throughput.nr_generations, NULL),
 	RUN_PLACE(collective_fields, collectives, nr_collectives, "collectives.csv"),
 #undef PLACE
 #undef RUN_PLACE
@@ -252,7 +253,7 @@ static void round_trip(size_t p, int nulls)
 	rk->rank = 3;
 	rk->source = rk->path = "rank3.json";
 	rk->format = "kineto";
-	rk->complete = rk->analysed = rk->has_phases = 1;
+	rk->complete = rk->analysed = rk->has_phases = rk->has_throughput = 1;
 	rk->steps.pattern = "ProfilerStep#*";
 	report_idle_null(&rk->idle);
 	rk->idle.window = "steps";
