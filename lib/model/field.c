@@ -49,6 +49,8 @@ static void value_json(struct jsonw *w, const struct field *f, const void *row, 
 	case FT_STR:
 		if (AT(const char *, row, f))
 			jsonw_str(w, AT(const char *, row, f));
+		else if (f->flags & FF_NONNULL)
+			jsonw_str(w, "");	/* never null: a reader may count on a string */
 		else
 			jsonw_null(w);
 		break;

@@ -23,6 +23,10 @@
  * cross-rank statistics, vcompare, the terminals, the HTML page and the
  * CSVs carry it, with no other edit.  The older scalars are written by hand
  * in report.c and read through their getters.
+ *
+ * The report's row tables (kernels, phases, cpu_ops, ...) are not scalars
+ * of a rank: their keys, types and CSV columns are field tables
+ * (report_fields.h), and the families above name their items.
  */
 #ifndef VT_METRIC_H
 #define VT_METRIC_H

@@ -195,19 +195,6 @@ int report_samples_of(struct report_samples *s, struct arena *a, const int64_t *
 
 
 
-/* count, total, avg, median, min, max, stddev under the contract's names */
-static void dist(struct jsonw *w, const struct report_dist *d, int with_total)
-{
-	i64(w, "count", d->count);
-	if (with_total)
-		i64(w, "total_ns", d->total_ns);
-	num(w, "avg_ns", d->avg_ns);
-	num(w, "median_ns", d->median_ns);
-	i64(w, "min_ns", d->min_ns);
-	i64(w, "max_ns", d->max_ns);
-	num(w, "stddev_ns", d->stddev_ns);
-}
-
 /*
  * The metric catalogue's scalars stored in group ("gpu", "steps",
  * "throughput"), at the end of that object: null where there is no value.
@@ -406,15 +393,7 @@ static void steps_json(struct jsonw *w, const struct report_rank *rk, int compac
 {
 	jsonw_key(w, "steps");
 	jsonw_obj_begin(w);
-	jsonw_key(w, "pattern");
-	jsonw_str(w, rk->steps.pattern ? rk->steps.pattern : "");
-	dist(w, &rk->steps.d, 0);
-	jsonw_key(w, "warmup");
-	jsonw_bool(w, rk->steps.warmup);
-	if (!compact) {
-		jsonw_key(w, "durations_ns");
-		jsonw_int_array(w, rk->steps.durations_ns, rk->steps.nr_durations);
-	}
+	field_json(w, &steps_fields, &rk->steps, compact ? FIELD_COMPACT : 0);
 	stored_json(w, rk, "steps");
 	jsonw_obj_end(w);
 }
@@ -436,8 +415,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 {
 	jsonw_key(w, "device");
 	jsonw_obj_begin(w);
-	str_or_null(w, "vendor", rk->device.vendor);
-	str_or_null(w, "source", rk->device.source);
+	field_json(w, &device_fields, &rk->device, 0);
 	jsonw_obj_end(w);
 	gpu_json(w, rk);
 	idle_json(w, rk);

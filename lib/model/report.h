@@ -5,6 +5,12 @@
  * will read the same struct back.  Every string in it is owned by the
  * report's arena, so a report outlives the inputs it was made from, and
  * report_release() frees everything at once.
+ *
+ * Null, where report.json has null: INT64_MIN for an int64_t, NaN for a
+ * double, NULL for a string (field.h), in the row tables of
+ * report_fields.h and the catalogue's stored scalars.  The older scalars
+ * (gpu, throughput, inputs, suggestions) still say it as their comments
+ * do: -1, 0 or a has_* flag.
  */
 #ifndef VT_REPORT_H
 #define VT_REPORT_H

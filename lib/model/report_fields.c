@@ -199,7 +199,40 @@ static const struct field generation_f[] = {
 const struct field_table generation_fields = FIELD_TABLE("generations", generation_f,
 							 struct report_generation);
 
+/*
+ * ranks[].steps, less the catalogue's stored scalars that follow (metric.c):
+ * the steps' distribution without its total (the durations' sum, which the
+ * reader adds up again), and the durations but in a compact report.
+ */
+#define T(k, t, m, fl) FIELD(k, t, struct report_steps, m, fl)
+static const struct field steps_f[] = {
+	{ T("pattern", FT_STR, pattern, FF_NONNULL) },
+	{ T("count", FT_I64, d.count, FF_NONNULL) },
+	{ T("avg_ns", FT_F64, d.avg_ns, 0) },
+	{ T("median_ns", FT_F64, d.median_ns, 0) },
+	{ T("min_ns", FT_I64, d.min_ns, FF_NONNULL) },
+	{ T("max_ns", FT_I64, d.max_ns, FF_NONNULL) },
+	{ T("stddev_ns", FT_F64, d.stddev_ns, 0) },
+	{ T("warmup", FT_BOOL, warmup, FF_NONNULL) },
+	{ T("durations_ns", FT_I64S, durations_ns, FF_NONNULL | FF_TABLE),
+	  .aux = offsetof(struct report_steps, nr_durations), .per = 1 },
+};
+#undef T
+
+const struct field_table steps_fields = FIELD_TABLE("steps", steps_f, struct report_steps);
+
+/* ranks[].device: which recogniser found the device work; absent before it */
+#define D(k, m) FIELD(k, FT_STR, struct report_device, m, 0)
+static const struct field device_f[] = {
+	{ D("vendor", vendor) },
+	{ D("source", source) },
+};
+#undef D
+
+const struct field_table device_fields = FIELD_TABLE("device", device_f, struct report_device);
+
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
-	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, NULL,
+	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
+	&device_fields, NULL,
 };

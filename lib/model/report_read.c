@@ -276,18 +276,6 @@ static void *read_rows(struct rd *c, const struct jdom *obj, const struct field_
 	return v;
 }
 
-static void read_dist(struct rd *c, const struct jdom *o, struct report_dist *d, int with_total)
-{
-	d->count = get_i64(c, o, "count");
-	if (with_total)
-		d->total_ns = get_i64(c, o, "total_ns");
-	d->avg_ns = get_f64(c, o, "avg_ns");
-	d->median_ns = get_f64(c, o, "median_ns");
-	d->min_ns = get_i64(c, o, "min_ns");
-	d->max_ns = get_i64(c, o, "max_ns");
-	d->stddev_ns = get_f64(c, o, "stddev_ns");
-}
-
 static void read_counts(struct rd *c, const struct jdom *o, const char *key,
 			struct report_count **out, size_t *n)
 {
@@ -456,8 +444,7 @@ static void read_device(struct rd *c, const struct jdom *o, struct report_device
 		fail(c, d, "\"%s\" should be %s", "device", "an object");
 		return;
 	}
-	out->vendor = get_str_or_null(c, d, "vendor");
-	out->source = get_str_or_null(c, d, "source");
+	read_fields(c, &device_fields, d, out);
 }
 
 static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *rk)
@@ -474,11 +461,7 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 	st = need(c, o, "steps", JDOM_OBJECT);
 	if (!st)
 		return;
-	s->pattern = get_str(c, st, "pattern");
-	read_dist(c, st, &s->d, 0);
-	s->warmup = get_bool(c, st, "warmup");
-	if (!c->compact || jdom_get(st, "durations_ns"))
-		s->durations_ns = int_array(c, st, "durations_ns", &s->nr_durations);
+	read_fields(c, &steps_fields, st, s);
 	read_stored(c, st, rk, "steps");
 	/* The writer leaves the steps' total out; it is the sum it averaged. */
 	for (size_t i = (size_t)s->warmup; i < s->nr_durations; i++)
