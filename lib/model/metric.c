@@ -143,7 +143,7 @@ static int get_tp_bps(const struct report_rank *r, double *v)
 
 static int get_tp_first_block(const struct report_rank *r, double *v)
 {
-	return has_tp(r) && r->throughput.has_first_block &&
+	return has_tp(r) && r->throughput.first_block_ns != INT64_MIN &&
 	       have((double)r->throughput.first_block_ns, v);
 }
 

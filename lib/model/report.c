@@ -342,48 +342,15 @@ static void gpu_json(struct jsonw *w, const struct report_rank *rk)
 	jsonw_obj_end(w);
 }
 
-static void quantiles_json(struct jsonw *w, const char *key, int has,
-			   const struct report_quantiles *q)
-{
-	jsonw_key(w, key);
-	if (!has) {
-		jsonw_null(w);
-		return;
-	}
-	jsonw_obj_begin(w);
-	i64(w, "median_ns", q->median_ns);
-	i64(w, "p90_ns", q->p90_ns);
-	i64(w, "max_ns", q->max_ns);
-	jsonw_obj_end(w);
-}
-
 static void throughput_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
 	const struct report_throughput *t = &rk->throughput;
-	struct report_quantiles lat = { t->latency_median_ns, t->latency_p90_ns,
-					t->latency_max_ns };
 
 	jsonw_key(w, "throughput");
 	jsonw_obj_begin(w);
-	i64_or_null(w, "frames", t->frames >= 0, t->frames);
-	i64_or_null(w, "blocks", t->blocks >= 0, t->blocks);
-	i64(w, "wall_ns", t->wall_ns);
-	num(w, "fps", t->fps);
-	num(w, "bps", t->bps);
-	i64_or_null(w, "first_block_ns", t->has_first_block, t->first_block_ns);
-	quantiles_json(w, "block_latency", t->has_latency, &lat);
-	quantiles_json(w, "block_cadence", t->has_cadence, &t->cadence);
-	num(w, "frames_per_block", t->frames_per_block > 0 ? t->frames_per_block : NAN);
-	num(w, "streaming_fps", t->streaming_fps);
-	if (t->target_fps > 0) {
-		num(w, "target_fps", t->target_fps);
-		num(w, "realtime_factor", t->realtime_factor);
-		num(w, "streaming_realtime_factor", t->streaming_realtime_factor);
-	}
-	if (compact)
-		goto stored;
-	field_rows_json(w, &generation_fields, t->generations, t->nr_generations, 0);
-stored:
+	field_json(w, &throughput_fields, t, 0);
+	if (!compact)
+		field_rows_json(w, &generation_fields, t->generations, t->nr_generations, 0);
 	stored_json(w, rk, "throughput");
 	jsonw_obj_end(w);
 }

@@ -125,20 +125,19 @@ struct report_generation {
 };
 
 struct report_throughput {
-	int64_t frames;			/* all generations; -1: unknown (null) */
-	int64_t blocks;			/* all generations; -1: no blocks (null) */
+	int64_t frames;			/* all generations; INT64_MIN: unknown (null) */
+	int64_t blocks;			/* all generations; INT64_MIN: no blocks (null) */
 	int64_t wall_ns;		/* first generation start to last end */
 	double fps, bps;		/* NaN: null */
-	int64_t first_block_ns;		/* lower median over the generations */
-	int has_first_block;		/* 0 without blocks (null) */
-	int has_latency;		/* 0 without block spans (null) */
-	/* per block, its first span's start to its completion */
-	int64_t latency_median_ns, latency_p90_ns, latency_max_ns;
-	int has_cadence;
+	int64_t first_block_ns;		/* lower median over the generations; INT64_MIN: null */
+	/* the block_latency object is there (else null: no block spans) */
+	int has_latency;
+	struct report_quantiles latency;	/* per block, its first span's start to its completion */
+	int has_cadence;		/* the block_cadence object is there */
 	struct report_quantiles cadence;	/* pooled within generations */
-	double frames_per_block;	/* --frames-per-block or counters; 0: unknown */
+	double frames_per_block;	/* --frames-per-block or counters; NaN: unknown */
 	double streaming_fps;		/* frames_per_block / median cadence; NaN: null */
-	double target_fps;		/* 0: not asked for */
+	double target_fps;		/* 0: not asked for (and the next two not written) */
 	double realtime_factor;		/* video seconds per wall second at target_fps */
 	double streaming_realtime_factor;	/* streaming_fps / target_fps; NaN: null */
 	struct report_generation *generations;	/* in time order */

@@ -199,6 +199,40 @@ static const struct field generation_f[] = {
 const struct field_table generation_fields = FIELD_TABLE("generations", generation_f,
 							 struct report_generation);
 
+/* --target-fps: its figures are written only where it was asked for */
+static int tp_has_target(const void *row)
+{
+	return ((const struct report_throughput *)row)->target_fps > 0;
+}
+
+/*
+ * ranks[].throughput, less its generations (generation_fields, after these)
+ * and the catalogue's stored scalars (metric.c, last).
+ */
+#define U(k, t, m, fl) FIELD(k, t, struct report_throughput, m, fl)
+static const struct field throughput_f[] = {
+	{ U("frames", FT_I64, frames, 0) },
+	{ U("blocks", FT_I64, blocks, 0) },
+	{ U("wall_ns", FT_I64, wall_ns, FF_NONNULL) },
+	{ U("fps", FT_F64, fps, 0) },
+	{ U("bps", FT_F64, bps, 0) },
+	{ U("first_block_ns", FT_I64, first_block_ns, 0) },
+	{ U("block_latency", FT_OBJ, latency, 0),
+	  .aux = offsetof(struct report_throughput, has_latency), .sub = &quantile_fields },
+	{ U("block_cadence", FT_OBJ, cadence, 0),
+	  .aux = offsetof(struct report_throughput, has_cadence), .sub = &quantile_fields },
+	{ U("frames_per_block", FT_F64, frames_per_block, 0) },
+	{ U("streaming_fps", FT_F64, streaming_fps, 0) },
+	{ U("target_fps", FT_F64, target_fps, FF_OMIT), .when = tp_has_target },
+	{ U("realtime_factor", FT_F64, realtime_factor, 0), .when = tp_has_target },
+	{ U("streaming_realtime_factor", FT_F64, streaming_realtime_factor, 0),
+	  .when = tp_has_target },
+};
+#undef U
+
+const struct field_table throughput_fields = FIELD_TABLE("throughput", throughput_f,
+							 struct report_throughput);
+
 /*
  * ranks[].steps, less the catalogue's stored scalars that follow (metric.c):
  * the steps' distribution without its total (the durations' sum, which the
@@ -234,5 +268,5 @@ const struct field_table device_fields = FIELD_TABLE("device", device_f, struct 
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
-	&device_fields, NULL,
+	&device_fields, &throughput_fields, NULL,
 };

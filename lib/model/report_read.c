@@ -468,59 +468,9 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 		s->d.total_ns = sat_add(s->d.total_ns, s->durations_ns[i]);
 }
 
-/* A quantiles object or null: *has says which. */
-static void read_quantiles(struct rd *c, const struct jdom *o, const char *key, int *has,
-			   struct report_quantiles *q)
-{
-	const struct jdom *v = jdom_get(o, key);
-
-	*has = v && v->type != JDOM_NULL;
-	if (!*has)
-		return;
-	if (v->type != JDOM_OBJECT) {
-		fail(c, v, "\"%s\" should be %s", key, "an object or null");
-		return;
-	}
-	q->median_ns = get_i64(c, v, "median_ns");
-	q->p90_ns = get_i64(c, v, "p90_ns");
-	q->max_ns = get_i64(c, v, "max_ns");
-}
-
-/* An integer that may be null: *has says which. */
-static int64_t get_i64_has(struct rd *c, const struct jdom *o, const char *key, int *has)
-{
-	const struct jdom *v = jdom_get(o, key);
-
-	*has = v && v->type != JDOM_NULL;
-	return *has ? get_i64(c, o, key) : 0;
-}
-
 static void read_throughput(struct rd *c, const struct jdom *t, struct report_throughput *out)
 {
-	struct report_quantiles lat = { 0, 0, 0 };
-	double fpb;
-
-	out->frames = get_i64_or(c, t, "frames", -1);
-	out->blocks = get_i64_or(c, t, "blocks", -1);
-	out->wall_ns = get_i64(c, t, "wall_ns");
-	out->fps = get_f64(c, t, "fps");
-	out->bps = get_f64(c, t, "bps");
-	out->first_block_ns = get_i64_has(c, t, "first_block_ns", &out->has_first_block);
-	read_quantiles(c, t, "block_latency", &out->has_latency, &lat);
-	out->latency_median_ns = lat.median_ns;
-	out->latency_p90_ns = lat.p90_ns;
-	out->latency_max_ns = lat.max_ns;
-	read_quantiles(c, t, "block_cadence", &out->has_cadence, &out->cadence);
-	fpb = get_f64(c, t, "frames_per_block");
-	out->frames_per_block = isnan(fpb) ? 0 : fpb;
-	out->streaming_fps = get_f64(c, t, "streaming_fps");
-	out->realtime_factor = NAN;
-	out->streaming_realtime_factor = NAN;
-	if (jdom_get(t, "target_fps")) {
-		out->target_fps = get_f64(c, t, "target_fps");
-		out->realtime_factor = get_f64(c, t, "realtime_factor");
-		out->streaming_realtime_factor = get_f64(c, t, "streaming_realtime_factor");
-	}
+	read_fields(c, &throughput_fields, t, out);
 	if (!c->lean && (!c->compact || jdom_get(t, "generations")))
 		out->generations = read_rows(c, t, &generation_fields, &out->nr_generations);
 }

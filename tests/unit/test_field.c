@@ -48,6 +48,7 @@ static const struct {
 	RUN_PLACE(collective_fields, collectives, nr_collectives, "collectives.csv"),
 	ONE_PLACE(steps_fields, steps),
 	ONE_PLACE(device_fields, device),
+	ONE_PLACE(throughput_fields, throughput),
 #undef PLACE
 #undef RUN_PLACE
 #undef ONE_PLACE
