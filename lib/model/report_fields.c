@@ -265,8 +265,28 @@ static const struct field device_f[] = {
 
 const struct field_table device_fields = FIELD_TABLE("device", device_f, struct report_device);
 
+/*
+ * ranks[].perf's scalars (report_perf.h), before its arrays, phases and
+ * families, which report_perf.c writes by hand: NaN where unknown.
+ */
+#define F(k, t, m, fl) FIELD(k, t, struct report_perf, m, fl)
+static const struct field perf_f[] = {
+	{ F("has_shapes", FT_BOOL, has_shapes, FF_NONNULL) },
+	{ F("peak_model", FT_STR, peak_model, 0) },
+	{ F("peak_tbps", FT_F64, peak_tbps, 0) },
+	{ F("dtype", FT_STR, dtype, 0) },
+	{ F("peak_tflops", FT_F64, peak_tflops, 0) },
+	{ F("flops", FT_F64, flops, 0) },
+	{ F("window_ns", FT_I64, window_ns, FF_NONNULL) },
+	{ F("tflops", FT_F64, tflops, 0) },
+	{ F("mfu", FT_F64, mfu, 0) },
+};
+#undef F
+
+const struct field_table perf_fields = FIELD_TABLE("perf", perf_f, struct report_perf);
+
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
-	&device_fields, &throughput_fields, NULL,
+	&device_fields, &throughput_fields, &perf_fields, NULL,
 };

@@ -25,16 +25,7 @@ void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact
 		field_rows_json(w, &op_perf_fields, rk->ops_perf, rk->nr_ops_perf, 0);
 	jsonw_key(w, "perf");
 	jsonw_obj_begin(w);
-	jsonw_key(w, "has_shapes");
-	jsonw_bool(w, p->has_shapes);
-	str_or_null(w, "peak_model", p->peak_model);
-	num(w, "peak_tbps", p->peak_tbps);
-	str_or_null(w, "dtype", p->dtype);
-	num(w, "peak_tflops", p->peak_tflops);
-	num(w, "flops", p->flops);
-	i64(w, "window_ns", p->window_ns);
-	num(w, "tflops", p->tflops);
-	num(w, "mfu", p->mfu);
+	field_json(w, &perf_fields, p, 0);
 	num_array(w, "step_flops", p->step_flops, p->nr_steps);
 	/* per step of steps.durations_ns, as for the window: FLOPs / wall time / peak */
 	num_array(w, "step_mfu", p->step_mfu, p->step_mfu ? p->nr_steps : 0);

@@ -506,15 +506,7 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 	f->peak_tbps = f->peak_tflops = f->flops = f->tflops = f->mfu = NAN;
 	if (!p || p->type != JDOM_OBJECT)
 		return;
-	f->has_shapes = get_bool(c, p, "has_shapes");
-	f->peak_model = get_str_or_null(c, p, "peak_model");
-	f->peak_tbps = get_f64(c, p, "peak_tbps");
-	f->dtype = get_str_or_null(c, p, "dtype");
-	f->peak_tflops = get_f64(c, p, "peak_tflops");
-	f->flops = get_f64(c, p, "flops");
-	f->window_ns = get_i64(c, p, "window_ns");
-	f->tflops = get_f64(c, p, "tflops");
-	f->mfu = get_f64(c, p, "mfu");
+	read_fields(c, &perf_fields, p, f);
 	a = get_arr(c, p, "step_flops", &n);
 	f->step_flops = alloc_n(c, n, sizeof(*f->step_flops));
 	for (size_t i = 0; f->step_flops && i < n && !c->failed; i++)

@@ -49,6 +49,7 @@ static const struct {
 	ONE_PLACE(steps_fields, steps),
 	ONE_PLACE(device_fields, device),
 	ONE_PLACE(throughput_fields, throughput),
+	ONE_PLACE(perf_fields, perf),
 #undef PLACE
 #undef RUN_PLACE
 #undef ONE_PLACE
