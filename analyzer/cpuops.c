@@ -364,6 +364,11 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		if (!by_name[id].count)
 			continue;
 		*op = by_name[id];
+		/* children's device time beyond the parent's (records that overlap): no figure */
+		if (op->device_ns < 0)
+			op->device_ns = INT64_MIN;
+		if (op->self_device_ns < 0)
+			op->self_device_ns = INT64_MIN;
 		op->name = id ? arena_strndup(a, strtab_str(&c->names, id),
 					      strtab_len(&c->names, id))
 			      : "";

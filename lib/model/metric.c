@@ -85,11 +85,6 @@ static int has_steps(const struct report_rank *r)
 	return r->analysed && r->has_phases;
 }
 
-static int get_steps_count(const struct report_rank *r, double *v)
-{
-	return has_steps(r) && have((double)r->steps.d.count, v);
-}
-
 static int get_steps_median(const struct report_rank *r, double *v)
 {
 	return has_steps(r) && r->steps.d.count > 0 && have(r->steps.d.median_ns, v);
@@ -237,7 +232,7 @@ const struct metric_def metric_table[] = {
 #undef IDLE_OUT
 	{ "steps.cut_off", UNIT_COUNT, DIR_NEUTRAL, 0, NULL, 0, METRIC_I64(steps.cut_off) },
 	{ MK_STEPS_COUNT, UNIT_COUNT, DIR_NEUTRAL, 0, "steps", 17,
-	  METRIC_GET(get_steps_count) },
+	  METRIC_FIELD_I64(steps.d.count) },
 	{ MK_STEPS_MEDIAN_NS, UNIT_NS, DIR_LOWER, X | C | T, "step_median_ns", 18,
 	  METRIC_GET_SAMPLES(get_steps_median, steps_samples) },
 	{ "steps.warmup", UNIT_COUNT, DIR_NEUTRAL, 0, "warmup", 19,
