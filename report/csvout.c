@@ -369,23 +369,7 @@ static void ranks(const struct report *r, struct buf *b)
 
 static void cross_rank(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
-
-	header(b, "metric,count,min,max,avg,median,stddev,min_rank,max_rank");
-	for (size_t i = 0; r->nr_ranks > 1 && i < r->nr_cross_rank; i++) {
-		const struct report_stat *st = &r->cross_rank[i];
-
-		f_str(&w, st->metric);
-		f_i64(&w, st->count);
-		f_dbl(&w, st->min);
-		f_dbl(&w, st->max);
-		f_dbl(&w, st->avg);
-		f_dbl(&w, st->median);
-		f_dbl(&w, st->stddev);
-		f_i64(&w, st->min_rank);
-		f_i64(&w, st->max_rank);
-		row_end(&w);
-	}
+	run_rows_csv(b, &stat_fields, r->cross_rank, r->nr_ranks > 1 ? r->nr_cross_rank : 0);
 }
 
 static void collectives(const struct report *r, struct buf *b)

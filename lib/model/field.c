@@ -11,7 +11,8 @@
 
 int field_written(const struct field *f, const void *row, unsigned flags)
 {
-	if ((flags & FIELD_COMPACT && f->flags & FF_TABLE) || (f->when && !f->when(row)))
+	if ((flags & FIELD_COMPACT && f->flags & FF_TABLE) || (f->when && !f->when(row)) ||
+	    f->flags & FF_KEY)
 		return 0;
 	if (!(f->flags & FF_OMIT))
 		return 1;

@@ -34,6 +34,7 @@ enum field_type {
 #define FF_TABLE	4u	/* a rank table's: left out of a compact report */
 #define FF_LEAN		8u	/* left out of a lean read (REPORT_READ_LEAN) */
 #define FF_SAME_N	16u	/* FT_I64S: as long as the array before it with the same count */
+#define FF_KEY		32u	/* FT_STR: the key naming the row in its object, not a member */
 
 struct field_table;
 
@@ -53,7 +54,8 @@ struct field {
 };
 
 struct field_table {
-	const char *name;		/* the report's key of the rows: "kernels" */
+	const char *name;		/* the report's key of the rows: "kernels" (an array, or
+					   an object of rows named by their FF_KEY field) */
 	const struct field *f;
 	size_t n;
 	size_t size;			/* of a row */

@@ -412,18 +412,9 @@ static void run_json(struct jsonw *w, const struct report *r)
 		jsonw_key(w, "cross_rank");
 		jsonw_obj_begin(w);
 		for (size_t i = 0; i < r->nr_cross_rank; i++) {
-			const struct report_stat *st = &r->cross_rank[i];
-
-			jsonw_key(w, st->metric);
+			jsonw_key(w, r->cross_rank[i].metric);
 			jsonw_obj_begin(w);
-			i64(w, "count", st->count);
-			num(w, "min", st->min);
-			num(w, "max", st->max);
-			num(w, "avg", st->avg);
-			num(w, "median", st->median);
-			num(w, "stddev", st->stddev);
-			i64(w, "min_rank", st->min_rank);
-			i64(w, "max_rank", st->max_rank);
+			field_json(w, &stat_fields, &r->cross_rank[i], 0);
 			jsonw_obj_end(w);
 		}
 		jsonw_obj_end(w);

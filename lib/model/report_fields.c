@@ -285,8 +285,25 @@ static const struct field perf_f[] = {
 
 const struct field_table perf_fields = FIELD_TABLE("perf", perf_f, struct report_perf);
 
+/* cross_rank: an object of these, each named by its metric */
+#define X(k, t, m, fl, col) { FIELD(k, t, struct report_stat, m, fl), .csv = (col) }
+static const struct field stat_f[] = {
+	X("metric", FT_STR, metric, FF_KEY | FF_NONNULL, 1),
+	X("count", FT_I64, count, FF_NONNULL, 2),
+	X("min", FT_F64, min, 0, 3),
+	X("max", FT_F64, max, 0, 4),
+	X("avg", FT_F64, avg, 0, 5),
+	X("median", FT_F64, median, 0, 6),
+	X("stddev", FT_F64, stddev, 0, 7),
+	X("min_rank", FT_I64, min_rank, FF_NONNULL, 8),
+	X("max_rank", FT_I64, max_rank, FF_NONNULL, 9),
+};
+#undef X
+
+const struct field_table stat_fields = FIELD_TABLE("cross_rank", stat_f, struct report_stat);
+
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
-	&device_fields, &throughput_fields, &perf_fields, NULL,
+	&device_fields, &throughput_fields, &perf_fields, &stat_fields, NULL,
 };

@@ -24,6 +24,7 @@ extern const struct field_table steps_fields;		/* ranks[].steps, one object */
 extern const struct field_table device_fields;		/* ranks[].device, one object */
 extern const struct field_table throughput_fields;	/* ranks[].throughput, one object */
 extern const struct field_table perf_fields;		/* ranks[].perf's scalars, one object */
+extern const struct field_table stat_fields;		/* cross_rank, by metric */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

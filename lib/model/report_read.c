@@ -187,7 +187,7 @@ static void read_field(struct rd *c, const struct field_table *t, const struct f
 	int64_t x;
 
 	field_null(f, row);
-	if (c->lean && f->flags & FF_LEAN)
+	if ((c->lean && f->flags & FF_LEAN) || f->flags & FF_KEY)
 		return;
 	v = jdom_get(obj, f->key);
 	if (!v && f->flags & FF_NONNULL && !(c->compact && f->flags & FF_TABLE))
@@ -711,15 +711,8 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 			struct report_stat *st = &r->cross_rank[i];
 			const struct jdom *v = &cr->kids[i];
 
+			read_fields(c, &stat_fields, v, st);
 			st->metric = arena_strndup(&r->arena, v->key, v->key_len);
-			st->count = get_i64(c, v, "count");
-			st->min = get_f64(c, v, "min");
-			st->max = get_f64(c, v, "max");
-			st->avg = get_f64(c, v, "avg");
-			st->median = get_f64(c, v, "median");
-			st->stddev = get_f64(c, v, "stddev");
-			st->min_rank = get_i64(c, v, "min_rank");
-			st->max_rank = get_i64(c, v, "max_rank");
 			if (!st->metric)
 				fail(c, v, "out of memory%s%s", "", "");
 		}

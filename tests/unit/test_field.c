@@ -46,6 +46,7 @@ static const struct {
 	PLACE(idle_gap_fields, idle.top, idle.nr_top, "idle_gaps.csv"),
 	PLACE(generation_fields, throughput.generations, throughput.nr_generations, NULL),
 	RUN_PLACE(collective_fields, collectives, nr_collectives, "collectives.csv"),
+	RUN_PLACE(stat_fields, cross_rank, nr_cross_rank, "cross_rank.csv"),
 	ONE_PLACE(steps_fields, steps),
 	ONE_PLACE(device_fields, device),
 	ONE_PLACE(throughput_fields, throughput),
@@ -260,7 +261,7 @@ static void csv_check(size_t p, void *row, const char *what)
 	}
 }
 
-/* One rank with one row of table p: written, read back and compared, and as CSV. */
+/* Two ranks, the first with one row of table p: written, read back and compared, and as CSV. */
 static void round_trip(size_t p, int nulls)
 {
 	const struct field_table *t = places[p].t;
@@ -283,6 +284,11 @@ static void round_trip(size_t p, int nulls)
 	rk->steps.pattern = "ProfilerStep#*";
 	report_idle_null(&rk->idle);
 	rk->idle.window = "steps";
+	/* a second rank: cross_rank is written for two or more */
+	rk = report_add_rank(&r);
+	rk->rank = 4;
+	rk->source = rk->path = "rank4.json";
+	rk->format = "kineto";
 	row = arena_alloc(&r.arena, t->size);
 	memset(row, 0, t->size);
 	fill(t, row, 1 + (int)p, &r.arena);
@@ -294,8 +300,8 @@ static void round_trip(size_t p, int nulls)
 	if (!CHECKF(report_read(&back, json.data, json.len, REPORT_READ_RUN, &e) == REPORT_READ_OK,
 		    "%s: %s: %s", what, t->name, e.msg))
 		goto out;
-	CHECK_EQ_INT(back.nr_ranks, 1);
-	if (back.nr_ranks == 1) {
+	CHECK_EQ_INT(back.nr_ranks, 2);
+	if (back.nr_ranks == 2) {
 		void *got = rows_of(&back, p, &n);
 
 		CHECKF(n == 1, "%s: %s: %zu rows read", what, t->name, n);
