@@ -7,7 +7,9 @@
  *
  * One null convention: an int64_t is null when INT64_MIN, a double when
  * not finite (NaN), a string when NULL.  JSON writes null, CSV an empty
- * cell, and reading null or a missing key gives that value back.
+ * cell, and reading null or a missing key (a report from before the key)
+ * gives that value back; but a key marked FF_NONNULL must be there and not
+ * null, as report_read() has always refused such a report.
  */
 #ifndef VT_FIELD_H
 #define VT_FIELD_H
@@ -23,13 +25,14 @@ enum field_type {
 	FT_STR,			/* const char *; NULL: null */
 	FT_BOOL,		/* int: false or true */
 	FT_INT,			/* int */
-	FT_ENUM,		/* an enum, written as names[value] */
+	FT_ENUM,		/* an enum (int-sized), written as names[value] */
 	FT_I64S,		/* int64_t *: per times the size_t at aux, one array */
 	FT_OBJ,			/* a struct of sub's fields, or null where the int at aux is 0 */
 };
 
 /* Flags of a field. */
-#define FF_NONNULL	1u	/* never null: a report with null or without it is refused */
+#define FF_NONNULL	1u	/* never null: a report with null or without it is refused;
+				   a NULL string is written "" */
 #define FF_OMIT		2u	/* written only when set (nonzero, non-NULL, true); absent: zero */
 #define FF_TABLE	4u	/* a rank table's: left out of a compact report */
 #define FF_LEAN		8u	/* left out of a lean read (REPORT_READ_LEAN) */

@@ -134,6 +134,7 @@ const struct field_table comm_fields = FIELD_TABLE("comm_instances", comm_f,
 						   struct report_comm_series);
 
 /* idle.top: the longest gaps, longest first */
+_Static_assert(sizeof(enum idle_cause) == sizeof(int), "FT_ENUM reads an int");
 #define G(k, t, m, fl) FIELD(k, t, struct report_idle_gap, m, fl)
 static const struct field idle_gap_f[] = {
 	{ G("start_ns", FT_I64, start_ns, FF_NONNULL), .csv = 1 },
