@@ -1,7 +1,8 @@
 /*
  * report_fields: see report_fields.h.  Each table is in the order
  * report.json writes the object's keys; .csv numbers the columns of the
- * object's CSV table (report/csvout.c), after the rank.
+ * object's CSV table (report/csvout.c), after the rank in a table of the
+ * ranks' rows.
  */
 #include "report_fields.h"
 
