@@ -290,6 +290,8 @@ static int make_series(struct report_comm_series *s, const struct inst *v, size_
 		if (v[i].group_size > s->group_size)
 			s->group_size = v[i].group_size;
 	}
+	if (s->group_size < 0)
+		s->group_size = INT64_MIN;	/* unknown: null */
 	if (any_bytes) {
 		s->bytes = arena_alloc(a, n * sizeof(*s->bytes));
 		if (!s->bytes)

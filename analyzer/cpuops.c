@@ -349,7 +349,7 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		struct report_cpu_op *op = &by_name[id];
 
 		op->count = op->total_ns = op->self_ns = 0;
-		op->device_ns = op->self_device_ns = has_device ? 0 : -1;
+		op->device_ns = op->self_device_ns = has_device ? 0 : INT64_MIN;
 		op->nr_folded = 0;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -375,6 +375,11 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		if (!by_name[id].count)
 			continue;
 		*op = by_name[id];
+		/* children's device time beyond the parent's (records that overlap): no figure */
+		if (op->device_ns < 0)
+			op->device_ns = INT64_MIN;
+		if (op->self_device_ns < 0)
+			op->self_device_ns = INT64_MIN;
 		op->name = id ? arena_strndup(a, strtab_str(&c->names, id),
 					      strtab_len(&c->names, id))
 			      : "";

@@ -217,16 +217,17 @@ static int block_figures(struct gen_input *in, const struct gen_state *s,
 	if (!u || !gaps || !lat || !first)
 		goto out;
 	qsort(u, n, sizeof(*u), cmp_done);
-	t->blocks = has_blocks ? 0 : -1;
+	t->blocks = has_blocks ? 0 : INT64_MIN;
 	for (size_t g = 0, i = 0; g < s->n; g++) {
 		struct report_generation *ge = &t->generations[g];
 		size_t j = i, k = 0;
 
-		ge->blocks = has_blocks ? 0 : -1;
+		/* without blocks there are no units: null stays null */
+		ge->blocks = has_blocks ? 0 : INT64_MIN;
 		for (; j < n && u[j].gen == g; j++)
 			ge->blocks = sat_add(ge->blocks, u[j].n);
+		ge->first_block_ns = INT64_MIN;
 		if (j > i) {
-			ge->has_first_block = 1;
 			ge->first_block_ns = u[i].done_ns - s->lo[g];
 			first[nr_first++] = ge->first_block_ns;
 		}
@@ -249,7 +250,6 @@ static int block_figures(struct gen_input *in, const struct gen_state *s,
 	}
 	if (nr_first) {
 		qsort(first, nr_first, sizeof(*first), cmp_i64);
-		t->has_first_block = 1;
 		t->first_block_ns = first[(nr_first - 1) / 2];
 	}
 	if (nr_gaps) {
@@ -257,15 +257,10 @@ static int block_figures(struct gen_input *in, const struct gen_state *s,
 		quantiles(&t->cadence, gaps, nr_gaps);
 	}
 	if (in->nr_blocks && n) {
-		struct report_quantiles q;
-
 		for (size_t i = 0; i < n; i++)
 			lat[i] = u[i].done_ns - u[i].first_ns;
-		quantiles(&q, lat, n);
+		quantiles(&t->latency, lat, n);
 		t->has_latency = 1;
-		t->latency_median_ns = q.median_ns;
-		t->latency_p90_ns = q.p90_ns;
-		t->latency_max_ns = q.max_ns;
 	}
 	rc = 0;
 out:
@@ -284,7 +279,7 @@ static void frame_figures(struct gen_input *in, const struct gen_state *s,
 
 	for (size_t g = 0; g < s->n; g++)
 		t->generations[g].frames = o->frames >= 0 ? o->frames
-					   : in->has_frame_counts ? 0 : -1;
+					   : in->has_frame_counts ? 0 : INT64_MIN;
 	if (o->frames < 0 && in->has_frame_counts)
 		for (size_t i = 0; i < in->nr_frames; i++)
 			if (in->frames[i].n > 0) {
@@ -293,7 +288,7 @@ static void frame_figures(struct gen_input *in, const struct gen_state *s,
 				ge = &t->generations[gen_of(s, in->frames[i].ts_ns)];
 				ge->frames = sat_add(ge->frames, in->frames[i].n);
 			}
-	t->frames = t->generations[0].frames >= 0 ? 0 : -1;
+	t->frames = t->generations[0].frames >= 0 ? 0 : INT64_MIN;
 	for (size_t g = 0; g < s->n && t->frames >= 0; g++)
 		t->frames = sat_add(t->frames, t->generations[g].frames);
 }
@@ -307,6 +302,7 @@ int generations_fill(struct gen_input *in, struct arena *a, struct report_throug
 	int any_extent = 0, rc = -1;
 
 	memset(t, 0, sizeof(*t));
+	t->first_block_ns = INT64_MIN;
 	/* The roots that count: extent ones, or every root when none is. */
 	for (size_t i = 0; i < in->nr_roots; i++)
 		any_extent |= r[i].extent;
@@ -364,7 +360,7 @@ int generations_fill(struct gen_input *in, struct arena *a, struct report_throug
 	t->frames_per_block = o->frames_per_block > 0 ? (double)o->frames_per_block :
 			      in->has_frame_counts && in->has_block_counts && t->frames > 0 &&
 					      t->blocks > 0 ? (double)t->frames / (double)t->blocks
-							    : 0;
+							    : NAN;
 	t->streaming_fps = t->frames_per_block > 0 && t->has_cadence && t->cadence.median_ns > 0 ?
 				   t->frames_per_block / ((double)t->cadence.median_ns / 1e9) : NAN;
 	t->target_fps = o->target_fps;

@@ -891,12 +891,12 @@ static int64_t step_at(const struct report_steps *st, int64_t t)
 	size_t k;
 
 	if (!st->starts_ns || t == INT64_MAX)
-		return -1;
+		return INT64_MIN;
 	/* the first step starting after t: the one before may hold it */
 	k = first_i64_lower_bound(st->starts_ns, sizeof(int64_t), 0, st->nr_durations, t + 1);
 	if (k && t < sat_add(st->starts_ns[k - 1], st->durations_ns[k - 1]))
 		return (int64_t)(k - 1);
-	return -1;
+	return INT64_MIN;
 }
 
 /* gap i is longer than gap j, or as long and earlier. */
@@ -994,7 +994,7 @@ static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
 		y->cause = with_steps && x->b <= t->first_step ? IDLE_INIT
 							       : (enum idle_cause)x->cause;
 		y->in_window = x->in_ns > 0;
-		y->step = with_steps ? step_at(&rk->steps, x->a) : -1;
+		y->step = with_steps ? step_at(&rk->steps, x->a) : INT64_MIN;
 		y->host = x->host ? arena_strndup(a, strtab_str(&d->names, x->host),
 						  strtab_len(&d->names, x->host))
 				  : NULL;

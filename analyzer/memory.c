@@ -76,7 +76,7 @@ static struct mem_row *row_of(struct memory *m, int64_t dev)
 	p = &m->rows[m->last];
 	memset(p, 0, sizeof(*p));
 	p->out.device = dev;
-	p->out.capacity = -1;
+	p->out.capacity = INT64_MIN;	/* unknown */
 	return p;
 }
 
@@ -134,7 +134,7 @@ int memory_collect(struct memory *m, const struct event_batch *b)
 		} else if (ev->name == rss) {
 			raise_to(&r->out.peak_allocated, ev->value);
 		} else {
-			r->out.capacity = ev->value;
+			r->out.capacity = ev->value >= 0 ? ev->value : INT64_MIN;
 		}
 	}
 	return 0;

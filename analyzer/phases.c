@@ -828,5 +828,5 @@ out:
 void phases_device_unknown(struct report_rank *rk)
 {
 	for (size_t i = 0; i < rk->nr_phases; i++)
-		rk->phases[i].gpu_ns = -1;
+		rk->phases[i].gpu_ns = INT64_MIN;
 }

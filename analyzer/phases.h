@@ -71,7 +71,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 int phases_finish(struct phases *p, int64_t min_ts, const struct placement *pl, struct arena *a,
 		  struct report_rank *rk);
 
-/* Mark rk's phases' device time unknown (gpu_ns -1, null in report.json). */
+/* Mark rk's phases' device time unknown (gpu_ns INT64_MIN, null in report.json). */
 void phases_device_unknown(struct report_rank *rk);
 
 #endif

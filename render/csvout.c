@@ -27,6 +27,7 @@
 #include "metric.h"
 #include "outfile.h"
 #include "render.h"
+#include "report_fields.h"
 
 struct row {
 	struct buf *b;
@@ -105,96 +106,146 @@ static void header(struct buf *b, const char *cols)
 	buf_adds(b, "\r\n");
 }
 
-static void dist(struct row *w, const struct report_dist *d)
+static void field_cell(struct row *w, const struct field *f, const void *row)
 {
-	f_i64(w, d->count);
-	f_i64(w, d->total_ns);
-	f_dbl(w, d->avg_ns);
-	f_dbl(w, d->median_ns);
-	f_i64(w, d->min_ns);
-	f_i64(w, d->max_ns);
-	f_dbl(w, d->stddev_ns);
+	const char *p = (const char *)row + f->off;
+	int e;
+
+	switch (f->type) {
+	case FT_I64:
+		if (*(const int64_t *)p == INT64_MIN)
+			f_none(w);
+		else
+			f_i64(w, *(const int64_t *)p);
+		break;
+	case FT_F64:
+		f_dbl(w, *(const double *)p);
+		break;
+	case FT_STR:
+		f_opt_str(w, *(const char *const *)p);
+		break;
+	case FT_BOOL:
+	case FT_INT:
+		f_i64(w, *(const int *)p);
+		break;
+	case FT_ENUM:
+		e = *(const int *)p;
+		if (e >= 0 && (unsigned)e < f->per)
+			f_str(w, f->names[e]);
+		else
+			f_none(w);
+		break;
+	case FT_I64S:
+	case FT_OBJ:
+		f_none(w);
+		break;
+	}
+}
+
+/* The fields of t with a CSV column, in column order, into col[] (room for t->n). */
+static size_t csv_columns(const struct field_table *t, const struct field **col)
+{
+	size_t n = 0, before;
+
+	for (int c = 1;; c++) {
+		before = n;
+		for (size_t i = 0; i < t->n; i++)
+			if (t->f[i].csv == c)
+				col[n++] = &t->f[i];
+		if (n == before)
+			return n;
+	}
+}
+
+/* The header of a table of columns col: the rank first where with_rank. */
+static void fields_header(struct buf *b, const struct field **col, size_t nc, int with_rank)
+{
+	if (with_rank)
+		buf_adds(b, "rank");
+	for (size_t c = 0; c < nc; c++) {
+		if (c || with_rank)
+			buf_addc(b, ',');
+		buf_adds(b, col[c]->csv_key ? col[c]->csv_key : col[c]->key);
+	}
+	buf_adds(b, "\r\n");
+}
+
+/*
+ * The table of t's rows over the ranks: the rank, then t's columns.
+ * rows gives a rank's rows of t and their count.
+ */
+static void rows_csv(const struct report *r, struct buf *b, const struct field_table *t,
+		     const void *(*rows)(const struct report_rank *, size_t *))
+{
+	const struct field *col[64];
+	struct row w = { b, 1 };
+	size_t nc;
+
+	assert(t->n <= sizeof(col) / sizeof(col[0]));
+	nc = csv_columns(t, col);
+	fields_header(b, col, nc, 1);
+	for (size_t i = 0; i < r->nr_ranks; i++) {
+		size_t n;
+		const char *v = rows(&r->ranks[i], &n);
+
+		for (size_t k = 0; k < n; k++) {
+			f_i64(&w, r->ranks[i].rank);
+			for (size_t c = 0; c < nc; c++)
+				field_cell(&w, col[c], v + k * t->size);
+			row_end(&w);
+		}
+	}
+}
+
+/* A table of the run's n rows of t (no rank column). */
+static void run_rows_csv(struct buf *b, const struct field_table *t, const void *rows, size_t n)
+{
+	const struct field *col[64];
+	struct row w = { b, 1 };
+	size_t nc;
+
+	assert(t->n <= sizeof(col) / sizeof(col[0]));
+	nc = csv_columns(t, col);
+	fields_header(b, col, nc, 0);
+	for (size_t k = 0; k < n; k++) {
+		for (size_t c = 0; c < nc; c++)
+			field_cell(&w, col[c], (const char *)rows + k * t->size);
+		row_end(&w);
+	}
+}
+
+static const void *kernel_rows(const struct report_rank *rk, size_t *n)
+{
+	*n = rk->nr_kernels;
+	return rk->kernels;
 }
 
 static void kernels(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
+	rows_csv(r, b, &kernel_fields, kernel_rows);
+}
 
-	header(b, "rank,name,category,category_source,count,total_ns,avg_ns,median_ns,min_ns,max_ns,"
-		  "stddev_ns,share");
-	for (size_t i = 0; i < r->nr_ranks; i++) {
-		const struct report_rank *rk = &r->ranks[i];
-
-		for (size_t k = 0; k < rk->nr_kernels; k++) {
-			f_i64(&w, rk->rank);
-			f_str(&w, rk->kernels[k].name);
-			f_str(&w, rk->kernels[k].category);
-			if (rk->kernels[k].category_source)
-				f_str(&w, rk->kernels[k].category_source);
-			else
-				f_none(&w);
-			dist(&w, &rk->kernels[k].d);
-			f_dbl(&w, rk->kernels[k].share);
-			row_end(&w);
-		}
-	}
+static const void *cpu_op_rows(const struct report_rank *rk, size_t *n)
+{
+	*n = rk->analysed ? rk->nr_cpu_ops : 0;
+	return rk->cpu_ops;
 }
 
 /* Per rank, as key_averages(): calls, CPU total and self, device time launched and self. */
 static void cpu_ops(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
+	rows_csv(r, b, &cpu_op_fields, cpu_op_rows);
+}
 
-	header(b, "rank,name,count,total_ns,self_ns,device_ns,self_device_ns");
-	for (size_t i = 0; i < r->nr_ranks; i++) {
-		const struct report_rank *rk = &r->ranks[i];
-
-		for (size_t k = 0; rk->analysed && k < rk->nr_cpu_ops; k++) {
-			const struct report_cpu_op *op = &rk->cpu_ops[k];
-
-			f_i64(&w, rk->rank);
-			f_str(&w, op->name);
-			f_i64(&w, op->count);
-			f_i64(&w, op->total_ns);
-			f_i64(&w, op->self_ns);
-			if (op->device_ns >= 0)
-				f_i64(&w, op->device_ns);
-			else
-				f_none(&w);
-			if (op->self_device_ns >= 0)
-				f_i64(&w, op->self_device_ns);
-			else
-				f_none(&w);
-			row_end(&w);
-		}
-	}
+static const void *phase_rows(const struct report_rank *rk, size_t *n)
+{
+	*n = rk->has_phases ? rk->nr_phases : 0;
+	return rk->phases;
 }
 
 static void phases(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
-
-	header(b, "rank,path,name,depth,count,total_ns,avg_ns,median_ns,min_ns,max_ns,stddev_ns,"
-		  "share,gpu_ns");
-	for (size_t i = 0; i < r->nr_ranks; i++) {
-		const struct report_rank *rk = &r->ranks[i];
-
-		for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
-			const struct report_phase *p = &rk->phases[k];
-
-			f_i64(&w, rk->rank);
-			f_str(&w, p->path);
-			f_str(&w, p->name);
-			f_i64(&w, p->depth);
-			dist(&w, &p->d);
-			f_dbl(&w, p->share);
-			if (p->gpu_ns >= 0)
-				f_i64(&w, p->gpu_ns);
-			else
-				f_none(&w);
-			row_end(&w);
-		}
-	}
+	rows_csv(r, b, &phase_fields, phase_rows);
 }
 
 static void steps(const struct report *r, struct buf *b)
@@ -249,31 +300,16 @@ static void idle(const struct report *r, struct buf *b)
 	}
 }
 
+static const void *idle_gap_rows(const struct report_rank *rk, size_t *n)
+{
+	*n = rk->analysed && rk->idle.window ? rk->idle.nr_top : 0;
+	return rk->idle.top;
+}
+
 /* The longest gaps of each rank (report.json's idle.top), longest first. */
 static void idle_gaps(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
-
-	header(b, "rank,start_ns,dur_ns,cause,in_window,step,host");
-	for (size_t i = 0; i < r->nr_ranks; i++) {
-		const struct report_idle *id = &r->ranks[i].idle;
-
-		for (size_t k = 0; r->ranks[i].analysed && id->window && k < id->nr_top; k++) {
-			const struct report_idle_gap *g = &id->top[k];
-
-			f_i64(&w, r->ranks[i].rank);
-			f_i64(&w, g->start_ns);
-			f_i64(&w, g->dur_ns);
-			f_str(&w, idle_cause_key[g->cause]);
-			f_i64(&w, g->in_window);
-			if (g->step >= 0)
-				f_i64(&w, g->step);
-			else
-				f_none(&w);
-			f_opt_str(&w, g->host);
-			row_end(&w);
-		}
-	}
+	rows_csv(r, b, &idle_gap_fields, idle_gap_rows);
 }
 
 /*
@@ -333,54 +369,12 @@ static void ranks(const struct report *r, struct buf *b)
 
 static void cross_rank(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
-
-	header(b, "metric,count,min,max,avg,median,stddev,min_rank,max_rank");
-	for (size_t i = 0; r->nr_ranks > 1 && i < r->nr_cross_rank; i++) {
-		const struct report_stat *st = &r->cross_rank[i];
-
-		f_str(&w, st->metric);
-		f_i64(&w, st->count);
-		f_dbl(&w, st->min);
-		f_dbl(&w, st->max);
-		f_dbl(&w, st->avg);
-		f_dbl(&w, st->median);
-		f_dbl(&w, st->stddev);
-		f_i64(&w, st->min_rank);
-		f_i64(&w, st->max_rank);
-		row_end(&w);
-	}
+	run_rows_csv(b, &stat_fields, r->cross_rank, r->nr_ranks > 1 ? r->nr_cross_rank : 0);
 }
 
 static void collectives(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
-
-	header(b, "group,collective,ranks,instances,unmatched,wait_ns,transfer_ns,last_rank,"
-		  "last_count,bytes,algbw_gbps,busbw_gbps");
-	for (size_t i = 0; i < r->nr_collectives; i++) {
-		const struct report_collective *c = &r->collectives[i];
-
-		if (c->group)
-			f_str(&w, c->group);
-		else
-			f_none(&w);
-		f_str(&w, c->name);
-		f_i64(&w, c->ranks);
-		f_i64(&w, c->instances);
-		f_i64(&w, c->unmatched);
-		f_i64(&w, c->wait_ns);
-		f_i64(&w, c->transfer_ns);
-		f_i64(&w, c->last_rank);
-		f_i64(&w, c->last_count);
-		if (c->bytes >= 0)
-			f_i64(&w, c->bytes);
-		else
-			f_none(&w);
-		f_dbl(&w, c->algbw);
-		f_dbl(&w, c->busbw);
-		row_end(&w);
-	}
+	run_rows_csv(b, &collective_fields, r->collectives, r->nr_collectives);
 }
 
 static void suggestions(const struct report *r, struct buf *b)
@@ -419,45 +413,16 @@ static void suggestions(const struct report *r, struct buf *b)
 	}
 }
 
+static const void *op_perf_rows(const struct report_rank *rk, size_t *n)
+{
+	*n = rk->analysed ? rk->nr_ops_perf : 0;
+	return rk->ops_perf;
+}
+
 /* Per rank, operator and shape: the performance model's figures (report_op_perf). */
 static void ops_perf(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
-
-	header(b, "rank,name,input_dims,input_types,concrete_inputs,family,dtype,count,flops,bytes,"
-		  "total_ns,avg_ns,median_ns,min_ns,max_ns,tflops_median,tbps_median,intensity,"
-		  "peak_tflops,peak_share,roof_share,bound");
-	for (size_t i = 0; i < r->nr_ranks; i++) {
-		const struct report_rank *rk = &r->ranks[i];
-
-		for (size_t k = 0; rk->analysed && k < rk->nr_ops_perf; k++) {
-			const struct report_op_perf *o = &rk->ops_perf[k];
-
-			f_i64(&w, rk->rank);
-			f_str(&w, o->name);
-			f_str(&w, o->input_dims);
-			f_str(&w, o->input_types);
-			f_str(&w, o->concrete_inputs);
-			f_opt_str(&w, o->family);
-			f_opt_str(&w, o->dtype);
-			f_i64(&w, o->count);
-			f_dbl(&w, o->flops);
-			f_dbl(&w, o->bytes);
-			f_i64(&w, o->total_ns);
-			f_dbl(&w, o->mean_ns);
-			f_i64(&w, o->median_ns);
-			f_i64(&w, o->min_ns);
-			f_i64(&w, o->max_ns);
-			f_dbl(&w, o->tflops_median);
-			f_dbl(&w, o->tbps_median);
-			f_dbl(&w, o->intensity);
-			f_dbl(&w, o->peak_tflops);
-			f_dbl(&w, o->peak_share);
-			f_dbl(&w, o->roof_share);
-			f_opt_str(&w, o->bound);
-			row_end(&w);
-		}
-	}
+	rows_csv(r, b, &op_perf_fields, op_perf_rows);
 }
 
 static const struct {

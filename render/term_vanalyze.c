@@ -700,7 +700,7 @@ static void block_line(const struct out *o, const struct report_throughput *t)
 	buf_printf(&l, "%lld", (long long)t->blocks);
 	if (!isnan(t->bps))
 		buf_printf(&l, "  %s blocks/s", metric_fmt(a, sizeof(a), t->bps, UNIT_NUMBER, 0));
-	if (t->has_first_block)
+	if (t->first_block_ns != INT64_MIN)
 		buf_printf(&l, ", first after %s",
 			   metric_fmt(a, sizeof(a), (double)t->first_block_ns, UNIT_NS, 0));
 	if (t->has_cadence) {

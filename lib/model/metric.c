@@ -85,11 +85,6 @@ static int has_steps(const struct report_rank *r)
 	return r->analysed && r->has_phases;
 }
 
-static int get_steps_count(const struct report_rank *r, double *v)
-{
-	return has_steps(r) && have((double)r->steps.d.count, v);
-}
-
 static int get_steps_median(const struct report_rank *r, double *v)
 {
 	return has_steps(r) && r->steps.d.count > 0 && have(r->steps.d.median_ns, v);
@@ -121,32 +116,6 @@ static int has_tp(const struct report_rank *r)
 	return r->analysed && r->has_throughput;
 }
 
-static int get_tp_wall(const struct report_rank *r, double *v)
-{
-	return has_tp(r) && have((double)r->throughput.wall_ns, v);
-}
-
-static int get_tp_frames(const struct report_rank *r, double *v)
-{
-	return has_tp(r) && r->throughput.frames >= 0 && have((double)r->throughput.frames, v);
-}
-
-static int get_tp_fps(const struct report_rank *r, double *v)
-{
-	return has_tp(r) && have(r->throughput.fps, v);
-}
-
-static int get_tp_bps(const struct report_rank *r, double *v)
-{
-	return has_tp(r) && have(r->throughput.bps, v);
-}
-
-static int get_tp_first_block(const struct report_rank *r, double *v)
-{
-	return has_tp(r) && r->throughput.has_first_block &&
-	       have((double)r->throughput.first_block_ns, v);
-}
-
 /* Null blocks (no block spans), or none and no wall time: no generation to count in. */
 static int get_tp_blocks(const struct report_rank *r, double *v)
 {
@@ -154,11 +123,6 @@ static int get_tp_blocks(const struct report_rank *r, double *v)
 
 	return has_tp(r) && t->blocks >= 0 && (t->blocks > 0 || t->wall_ns > 0) &&
 	       have((double)t->blocks, v);
-}
-
-static int get_tp_realtime_factor(const struct report_rank *r, double *v)
-{
-	return has_tp(r) && r->throughput.target_fps > 0 && have(r->throughput.realtime_factor, v);
 }
 
 /* The largest peak over the GPUs (devices >= 0) of a rank. */
@@ -268,24 +232,26 @@ const struct metric_def metric_table[] = {
 #undef IDLE_OUT
 	{ "steps.cut_off", UNIT_COUNT, DIR_NEUTRAL, 0, NULL, 0, METRIC_I64(steps.cut_off) },
 	{ MK_STEPS_COUNT, UNIT_COUNT, DIR_NEUTRAL, 0, "steps", 17,
-	  METRIC_GET(get_steps_count) },
+	  METRIC_FIELD_I64(steps.d.count) },
 	{ MK_STEPS_MEDIAN_NS, UNIT_NS, DIR_LOWER, X | C | T, "step_median_ns", 18,
 	  METRIC_GET_SAMPLES(get_steps_median, steps_samples) },
 	{ "steps.warmup", UNIT_COUNT, DIR_NEUTRAL, 0, "warmup", 19,
 	  METRIC_GET(get_steps_warmup) },
 	{ "steps.avg_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_GET(get_steps_avg) },
 	{ "throughput.wall_ns", UNIT_NS, DIR_LOWER, X, "wall_ns", 20,
-	  METRIC_GET(get_tp_wall) },
+	  METRIC_FIELD_I64(throughput.wall_ns) },
 	{ "throughput.frames", UNIT_COUNT, DIR_NEUTRAL, 0, "frames", 21,
-	  METRIC_GET(get_tp_frames) },
-	{ MK_THROUGHPUT_FPS, UNIT_PER_S, DIR_HIGHER, X | C, "fps", 23, METRIC_GET(get_tp_fps) },
-	{ MK_THROUGHPUT_BPS, UNIT_PER_S, DIR_HIGHER, X | C, "bps", 24, METRIC_GET(get_tp_bps) },
+	  METRIC_FIELD_I64(throughput.frames) },
+	{ MK_THROUGHPUT_FPS, UNIT_PER_S, DIR_HIGHER, X | C, "fps", 23,
+	  METRIC_FIELD_F64(throughput.fps) },
+	{ MK_THROUGHPUT_BPS, UNIT_PER_S, DIR_HIGHER, X | C, "bps", 24,
+	  METRIC_FIELD_F64(throughput.bps) },
 	{ "throughput.first_block_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0,
-	  METRIC_GET(get_tp_first_block) },
+	  METRIC_FIELD_I64(throughput.first_block_ns) },
 	{ "throughput.blocks", UNIT_COUNT, DIR_NEUTRAL, X, "blocks", 22,
 	  METRIC_GET(get_tp_blocks) },
 	{ MK_THROUGHPUT_REALTIME_FACTOR, UNIT_FACTOR, DIR_HIGHER, 0, "realtime_factor", 25,
-	  METRIC_GET(get_tp_realtime_factor) },
+	  METRIC_FIELD_F64(throughput.realtime_factor) },
 	{ "memory.gpu_peak_allocated", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_allocated", 26,
 	  METRIC_GET(get_gpu_peak_allocated) },
 	{ "memory.gpu_peak_reserved", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_reserved", 27,
@@ -327,6 +293,12 @@ const struct metric_def metric_table[] = {
 
 const size_t metric_nr = sizeof(metric_table) / sizeof(metric_table[0]);
 
+/* 1 when the catalogue writes d's value (STORE_*), not a getter or a field table. */
+static int catalogue_writes(const struct metric_def *d)
+{
+	return d->store == STORE_I64 || d->store == STORE_F64;
+}
+
 /* 1 when d lies in group's object, at any depth ("idle" for "idle.by_cause.x"). */
 static int under(const struct metric_def *d, const char *group)
 {
@@ -351,7 +323,7 @@ const char *metric_next_group(const char *group, size_t *i)
 		const char *rest = d->path + n + 1, *dot;
 		size_t len;
 
-		if (d->store == STORE_BY_HAND || !under(d, group) || !(dot = strchr(rest, '.')))
+		if (!catalogue_writes(d) || !under(d, group) || !(dot = strchr(rest, '.')))
 			continue;
 		len = (size_t)(dot - rest);
 		if (len >= sizeof(name))
@@ -360,7 +332,7 @@ const char *metric_next_group(const char *group, size_t *i)
 		for (size_t k = 0; k + 1 < *i; k++) {
 			const char *p = metric_table[k].path;
 
-			if (metric_table[k].store != STORE_BY_HAND && under(&metric_table[k], group) &&
+			if (catalogue_writes(&metric_table[k]) && under(&metric_table[k], group) &&
 			    !strncmp(p + n + 1, rest, len) && p[n + 1 + len] == '.')
 				goto seen;
 		}
@@ -377,7 +349,7 @@ const struct metric_def *metric_next_stored(const char *group, size_t *i)
 	while (*i < metric_nr) {
 		const struct metric_def *d = &metric_table[(*i)++];
 
-		if (d->store != STORE_BY_HAND && in_group(d, group))
+		if (catalogue_writes(d) && in_group(d, group))
 			return d;
 	}
 	return NULL;
@@ -397,7 +369,7 @@ int metric_value(const struct metric_def *d, const struct report_rank *r, double
 	    (in_group(d, "throughput") && !r->has_throughput) ||
 	    (under(d, "idle") && !r->idle.window))
 		return 0;
-	if (d->store == STORE_I64) {
+	if (d->store == STORE_I64 || d->store == FIELD_I64) {
 		memcpy(&i, p, sizeof(i));
 		return i != INT64_MIN && have((double)i, v);
 	}

@@ -23,6 +23,10 @@
  * cross-rank statistics, vcompare, the terminals, the HTML page and the
  * CSVs carry it, with no other edit.  The older scalars are written by hand
  * in report.c and read through their getters.
+ *
+ * The report's row tables (kernels, phases, cpu_ops, ...) are not scalars
+ * of a rank: their keys, types and CSV columns are field tables
+ * (report_fields.h), and the families above name their items.
  */
 #ifndef VT_METRIC_H
 #define VT_METRIC_H
@@ -89,13 +93,18 @@ enum metric_dir {
 /*
  * How a scalar is stored: by hand (report.c writes it, a getter reads it),
  * or as an int64_t (INT64_MIN: none, null) or a double (NaN: none) field of
- * struct report_rank that report.c and report_read.c handle from the table.
+ * struct report_rank that report.c and report_read.c handle from the table
+ * (STORE_*), or that a field table of report_fields.c writes and reads
+ * (FIELD_*: the catalogue only reads it, by the same offset and null).
  */
-enum metric_store { STORE_BY_HAND, STORE_I64, STORE_F64 };
+enum metric_store { STORE_BY_HAND, STORE_I64, STORE_F64, FIELD_I64, FIELD_F64 };
 
 /* The tail of an entry for a stored field: METRIC_I64(gpu.comm_wait_ns). */
 #define METRIC_I64(f) NULL, NULL, STORE_I64, offsetof(struct report_rank, f)
 #define METRIC_F64(f) NULL, NULL, STORE_F64, offsetof(struct report_rank, f)
+/* ... and of a field a field table writes: METRIC_FIELD_I64(throughput.frames) */
+#define METRIC_FIELD_I64(f) NULL, NULL, FIELD_I64, offsetof(struct report_rank, f)
+#define METRIC_FIELD_F64(f) NULL, NULL, FIELD_F64, offsetof(struct report_rank, f)
 
 struct metric_def {
 	const char *path;		/* "gpu.utilization"; a family holds one '*' */

@@ -14,6 +14,7 @@
 #include "jsonw.h"
 #include "report_json.h"
 #include "metric.h"
+#include "report_fields.h"
 #include "report_perf.h"
 #include "sat.h"
 #include "sort.h"
@@ -138,17 +139,17 @@ static void fold_kernels(struct report_rank *rk, size_t max)
 	rk->nr_kernels = max + 1;
 }
 
-/* -1 (null) stays null only when every row has it null. */
+/* Null (INT64_MIN) stays null only when every row has it null. */
 static int64_t add_nullable(int64_t acc, int64_t v)
 {
-	if (v < 0)
+	if (v == INT64_MIN)
 		return acc;
-	return acc < 0 ? v : sat_add(acc, v);
+	return acc == INT64_MIN ? v : sat_add(acc, v);
 }
 
 static void fold_cpu_ops(struct report_rank *rk, size_t max)
 {
-	struct report_cpu_op sum = { "(other operators)", 0, 0, 0, -1, -1, 0 };
+	struct report_cpu_op sum = { "(other operators)", 0, 0, 0, INT64_MIN, INT64_MIN, 0 };
 
 	for (size_t i = max; i < rk->nr_cpu_ops; i++) {
 		const struct report_cpu_op *op = &rk->cpu_ops[i];
@@ -193,19 +194,6 @@ int report_samples_of(struct report_samples *s, struct arena *a, const int64_t *
 
 
 
-
-/* count, total, avg, median, min, max, stddev under the contract's names */
-static void dist(struct jsonw *w, const struct report_dist *d, int with_total)
-{
-	i64(w, "count", d->count);
-	if (with_total)
-		i64(w, "total_ns", d->total_ns);
-	num(w, "avg_ns", d->avg_ns);
-	num(w, "median_ns", d->median_ns);
-	i64(w, "min_ns", d->min_ns);
-	i64(w, "max_ns", d->max_ns);
-	num(w, "stddev_ns", d->stddev_ns);
-}
 
 /*
  * The metric catalogue's scalars stored in group ("gpu", "steps",
@@ -308,54 +296,14 @@ static void idle_json(struct jsonw *w, const struct report_rank *rk)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
-	jsonw_key(w, "top");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < id->nr_top; i++) {
-		const struct report_idle_gap *g = &id->top[i];
-
-		jsonw_obj_begin(w);
-		i64(w, "start_ns", g->start_ns);
-		i64(w, "dur_ns", g->dur_ns);
-		jsonw_key(w, "cause");
-		jsonw_str(w, idle_cause_key[g->cause]);
-		jsonw_key(w, "window");
-		jsonw_bool(w, g->in_window);
-		i64_or_null(w, "step", g->step >= 0, g->step);
-		str_or_null(w, "host", g->host);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &idle_gap_fields, id->top, id->nr_top, 0);
 	jsonw_obj_end(w);
 }
 
 /* The rank's collective instances, for matching across reports (vaggregate). */
 static void comm_json(struct jsonw *w, const struct report_rank *rk)
 {
-	jsonw_key(w, "comm_instances");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_comm; i++) {
-		const struct report_comm_series *c = &rk->comm[i];
-
-		jsonw_obj_begin(w);
-		str_or_null(w, "group", c->group);
-		jsonw_key(w, "collective");
-		jsonw_str(w, c->name);
-		i64_or_null(w, "group_size", c->group_size >= 0, c->group_size);
-		jsonw_key(w, "durations_ns");
-		jsonw_int_array(w, c->dur_ns, c->n);
-		jsonw_key(w, "ends_ns");
-		jsonw_int_array(w, c->end_ns, c->n);
-		if (c->bytes) {
-			jsonw_key(w, "bytes");
-			jsonw_int_array(w, c->bytes, c->n);
-		}
-		if (c->transfer_ns) {
-			jsonw_key(w, "transfer_ns");
-			jsonw_int_array(w, c->transfer_ns, c->n);
-		}
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &comm_fields, rk->comm, rk->nr_comm, 0);
 	i64(w, "start_ns", rk->start_ns);
 	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
 	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
@@ -394,64 +342,15 @@ static void gpu_json(struct jsonw *w, const struct report_rank *rk)
 	jsonw_obj_end(w);
 }
 
-static void quantiles_json(struct jsonw *w, const char *key, int has,
-			   const struct report_quantiles *q)
-{
-	jsonw_key(w, key);
-	if (!has) {
-		jsonw_null(w);
-		return;
-	}
-	jsonw_obj_begin(w);
-	i64(w, "median_ns", q->median_ns);
-	i64(w, "p90_ns", q->p90_ns);
-	i64(w, "max_ns", q->max_ns);
-	jsonw_obj_end(w);
-}
-
 static void throughput_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
 	const struct report_throughput *t = &rk->throughput;
-	struct report_quantiles lat = { t->latency_median_ns, t->latency_p90_ns,
-					t->latency_max_ns };
 
 	jsonw_key(w, "throughput");
 	jsonw_obj_begin(w);
-	i64_or_null(w, "frames", t->frames >= 0, t->frames);
-	i64_or_null(w, "blocks", t->blocks >= 0, t->blocks);
-	i64(w, "wall_ns", t->wall_ns);
-	num(w, "fps", t->fps);
-	num(w, "bps", t->bps);
-	i64_or_null(w, "first_block_ns", t->has_first_block, t->first_block_ns);
-	quantiles_json(w, "block_latency", t->has_latency, &lat);
-	quantiles_json(w, "block_cadence", t->has_cadence, &t->cadence);
-	num(w, "frames_per_block", t->frames_per_block > 0 ? t->frames_per_block : NAN);
-	num(w, "streaming_fps", t->streaming_fps);
-	if (t->target_fps > 0) {
-		num(w, "target_fps", t->target_fps);
-		num(w, "realtime_factor", t->realtime_factor);
-		num(w, "streaming_realtime_factor", t->streaming_realtime_factor);
-	}
-	if (compact)
-		goto stored;
-	jsonw_key(w, "generations");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < t->nr_generations; i++) {
-		const struct report_generation *g = &t->generations[i];
-
-		jsonw_obj_begin(w);
-		i64(w, "start_ns", g->start_ns);
-		i64(w, "wall_ns", g->wall_ns);
-		i64_or_null(w, "frames", g->frames >= 0, g->frames);
-		i64_or_null(w, "blocks", g->blocks >= 0, g->blocks);
-		num(w, "fps", g->fps);
-		num(w, "bps", g->bps);
-		i64_or_null(w, "first_block_ns", g->has_first_block, g->first_block_ns);
-		quantiles_json(w, "block_cadence", g->has_cadence, &g->cadence);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
-stored:
+	field_json(w, &throughput_fields, t, 0);
+	if (!compact)
+		field_rows_json(w, &generation_fields, t->generations, t->nr_generations, 0);
 	stored_json(w, rk, "throughput");
 	jsonw_obj_end(w);
 }
@@ -461,47 +360,9 @@ static void steps_json(struct jsonw *w, const struct report_rank *rk, int compac
 {
 	jsonw_key(w, "steps");
 	jsonw_obj_begin(w);
-	jsonw_key(w, "pattern");
-	jsonw_str(w, rk->steps.pattern ? rk->steps.pattern : "");
-	dist(w, &rk->steps.d, 0);
-	jsonw_key(w, "warmup");
-	jsonw_bool(w, rk->steps.warmup);
-	if (!compact) {
-		jsonw_key(w, "durations_ns");
-		jsonw_int_array(w, rk->steps.durations_ns, rk->steps.nr_durations);
-	}
+	field_json(w, &steps_fields, &rk->steps, compact ? FIELD_COMPACT : 0);
 	stored_json(w, rk, "steps");
 	jsonw_obj_end(w);
-}
-
-/* memory rows; compact: without the timeline. */
-static void memory_json(struct jsonw *w, const struct report_rank *rk, int compact)
-{
-	jsonw_key(w, "memory");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_memory; i++) {
-		const struct report_memory *m = &rk->memory[i];
-
-		jsonw_obj_begin(w);
-		i64(w, "device", m->device);
-		i64(w, "peak_allocated", m->peak_allocated);
-		i64(w, "peak_reserved", m->peak_reserved);
-		jsonw_key(w, "capacity");
-		if (m->capacity < 0)
-			jsonw_null(w);
-		else
-			jsonw_int(w, m->capacity);
-		if (m->from_bytes) {
-			jsonw_key(w, "allocated_lower_bound");
-			jsonw_bool(w, 1);
-		}
-		if (!compact) {
-			jsonw_key(w, "timeline");
-			jsonw_int_array(w, m->timeline, 3 * m->nr_timeline);
-		}
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
 }
 
 /* The scalars of a rank in a compact report: no table, the clock kept. */
@@ -511,7 +372,7 @@ static void compact_json(struct jsonw *w, const struct report_rank *rk)
 		steps_json(w, rk, 1);
 	if (rk->has_throughput)
 		throughput_json(w, rk, 1);
-	memory_json(w, rk, 1);
+	field_rows_json(w, &memory_fields, rk->memory, rk->nr_memory, FIELD_COMPACT);
 	i64(w, "start_ns", rk->start_ns);
 	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
 	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
@@ -521,8 +382,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 {
 	jsonw_key(w, "device");
 	jsonw_obj_begin(w);
-	str_or_null(w, "vendor", rk->device.vendor);
-	str_or_null(w, "source", rk->device.source);
+	field_json(w, &device_fields, &rk->device, 0);
 	jsonw_obj_end(w);
 	gpu_json(w, rk);
 	idle_json(w, rk);
@@ -531,76 +391,15 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 		report_perf_json(w, rk, 1);
 		return;
 	}
-	jsonw_key(w, "kernels");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_kernels; i++) {
-		const struct report_kernel *k = &rk->kernels[i];
-
-		jsonw_obj_begin(w);
-		jsonw_key(w, "name");
-		jsonw_str(w, k->name);
-		if (k->nr_folded)	/* the "other" row, not a kernel of its name */
-			i64(w, "other", k->nr_folded);
-		jsonw_key(w, "category");
-		jsonw_str(w, k->category);
-		if (k->category_source) {
-			jsonw_key(w, "category_source");
-			jsonw_str(w, k->category_source);
-		}
-		dist(w, &k->d, 1);
-		num(w, "share", k->share);
-		jsonw_key(w, "samples_ns");
-		jsonw_int_array(w, k->samples.v, k->samples.n);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &kernel_fields, rk->kernels, rk->nr_kernels, 0);
 	if (rk->has_phases) {
-		jsonw_key(w, "phases");
-		jsonw_arr_begin(w);
-		for (size_t i = 0; i < rk->nr_phases; i++) {
-			const struct report_phase *ph = &rk->phases[i];
-
-			jsonw_obj_begin(w);
-			jsonw_key(w, "name");
-			jsonw_str(w, ph->name);
-			jsonw_key(w, "path");
-			jsonw_str(w, ph->path);
-			i64(w, "depth", ph->depth);
-			dist(w, &ph->d, 1);
-			num(w, "share", ph->share);
-			i64_or_null(w, "gpu_ns", ph->gpu_ns >= 0, ph->gpu_ns);
-			jsonw_key(w, "samples_ns");
-			jsonw_int_array(w, ph->samples.v, ph->samples.n);
-			if (ph->depth <= REPORT_SPANS_DEPTH) {
-				jsonw_key(w, "spans_ns");
-				jsonw_int_array(w, ph->spans_ns, 2 * ph->nr_spans);
-			}
-			jsonw_obj_end(w);
-		}
-		jsonw_arr_end(w);
+		field_rows_json(w, &phase_fields, rk->phases, rk->nr_phases, 0);
 		steps_json(w, rk, 0);
 	}
 	if (rk->has_throughput)
 		throughput_json(w, rk, 0);
-	memory_json(w, rk, 0);
-	jsonw_key(w, "cpu_ops");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_cpu_ops; i++) {
-		const struct report_cpu_op *c = &rk->cpu_ops[i];
-
-		jsonw_obj_begin(w);
-		jsonw_key(w, "name");
-		jsonw_str(w, c->name);
-		if (c->nr_folded)	/* the "other" row, not an operator of its name */
-			i64(w, "other", c->nr_folded);
-		i64(w, "count", c->count);
-		i64(w, "total_ns", c->total_ns);
-		i64(w, "self_ns", c->self_ns);
-		i64_or_null(w, "device_ns", c->device_ns >= 0, c->device_ns);
-		i64_or_null(w, "self_device_ns", c->self_device_ns >= 0, c->self_device_ns);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &memory_fields, rk->memory, rk->nr_memory, 0);
+	field_rows_json(w, &cpu_op_fields, rk->cpu_ops, rk->nr_cpu_ops, 0);
 	report_perf_json(w, rk, 0);
 	comm_json(w, rk);
 }
@@ -613,18 +412,9 @@ static void run_json(struct jsonw *w, const struct report *r)
 		jsonw_key(w, "cross_rank");
 		jsonw_obj_begin(w);
 		for (size_t i = 0; i < r->nr_cross_rank; i++) {
-			const struct report_stat *st = &r->cross_rank[i];
-
-			jsonw_key(w, st->metric);
+			jsonw_key(w, r->cross_rank[i].metric);
 			jsonw_obj_begin(w);
-			i64(w, "count", st->count);
-			num(w, "min", st->min);
-			num(w, "max", st->max);
-			num(w, "avg", st->avg);
-			num(w, "median", st->median);
-			num(w, "stddev", st->stddev);
-			i64(w, "min_rank", st->min_rank);
-			i64(w, "max_rank", st->max_rank);
+			field_json(w, &stat_fields, &r->cross_rank[i], 0);
 			jsonw_obj_end(w);
 		}
 		jsonw_obj_end(w);
@@ -658,28 +448,7 @@ static void run_json(struct jsonw *w, const struct report *r)
 	str_or_null(w, "straggler_rule", r->straggler_rule);
 	jsonw_key(w, "incomplete_ranks");
 	jsonw_int_array(w, r->incomplete_ranks, r->nr_incomplete_ranks);
-	jsonw_key(w, "collectives");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < r->nr_collectives; i++) {
-		const struct report_collective *c = &r->collectives[i];
-
-		jsonw_obj_begin(w);
-		str_or_null(w, "group", c->group);
-		jsonw_key(w, "collective");
-		jsonw_str(w, c->name);
-		i64(w, "ranks", c->ranks);
-		i64(w, "instances", c->instances);
-		i64(w, "unmatched", c->unmatched);
-		i64(w, "wait_ns", c->wait_ns);
-		i64(w, "transfer_ns", c->transfer_ns);
-		i64(w, "last_rank", c->last_rank);
-		i64(w, "last_count", c->last_count);
-		i64_or_null(w, "bytes", c->bytes >= 0, c->bytes);
-		num(w, "algbw_gbps", c->algbw);
-		num(w, "busbw_gbps", c->busbw);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &collective_fields, r->collectives, r->nr_collectives, 0);
 	if (r->workload) {
 		jsonw_key(w, "workload");
 		jsonw_obj_begin(w);

@@ -5,6 +5,12 @@
  * will read the same struct back.  Every string in it is owned by the
  * report's arena, so a report outlives the inputs it was made from, and
  * report_release() frees everything at once.
+ *
+ * Null, where report.json has null: INT64_MIN for an int64_t, NaN for a
+ * double, NULL for a string (field.h), in the row tables of
+ * report_fields.h and the catalogue's stored scalars.  The older scalars
+ * (gpu, throughput, inputs, suggestions) still say it as their comments
+ * do: -1, 0 or a has_* flag.
  */
 #ifndef VT_REPORT_H
 #define VT_REPORT_H
@@ -68,7 +74,7 @@ struct report_phase {
 	int depth;			/* 0 for a root */
 	struct report_dist d;		/* d.total_ns: union of the spans */
 	double share;			/* total / span_ns */
-	int64_t gpu_ns;			/* kernels launched inside the spans, -1 unknown */
+	int64_t gpu_ns;			/* kernels launched inside the spans; INT64_MIN: unknown */
 	struct report_samples samples;
 	/*
 	 * Rows of depth 0 and 1 only (others: NULL, 0): the union of the spans
@@ -104,36 +110,34 @@ struct report_quantiles {
 
 /*
  * One generation: one run of the pipeline on one input (one video).  blocks
- * is -1 (null) in a trace without block spans or counters; then bps,
+ * is null (INT64_MIN) in a trace without block spans or counters; then bps,
  * first_block and cadence are null too.
  */
 struct report_generation {
 	int64_t start_ns;		/* since the rank's first event */
 	int64_t wall_ns;
-	int64_t frames;			/* -1: unknown (null) */
-	int64_t blocks;			/* completed blocks; -1: null */
+	int64_t frames;			/* INT64_MIN: unknown (null) */
+	int64_t blocks;			/* completed blocks; INT64_MIN: null */
 	double fps, bps;		/* NaN: null */
-	int has_first_block;
-	int64_t first_block_ns;		/* first completion - start */
-	int has_cadence;		/* 2+ completions */
+	int64_t first_block_ns;		/* first completion - start; INT64_MIN: null */
+	int has_cadence;		/* 2+ completions: the object is there, else null */
 	struct report_quantiles cadence;	/* between consecutive completions */
 };
 
 struct report_throughput {
-	int64_t frames;			/* all generations; -1: unknown (null) */
-	int64_t blocks;			/* all generations; -1: no blocks (null) */
+	int64_t frames;			/* all generations; INT64_MIN: unknown (null) */
+	int64_t blocks;			/* all generations; INT64_MIN: no blocks (null) */
 	int64_t wall_ns;		/* first generation start to last end */
 	double fps, bps;		/* NaN: null */
-	int64_t first_block_ns;		/* lower median over the generations */
-	int has_first_block;		/* 0 without blocks (null) */
-	int has_latency;		/* 0 without block spans (null) */
-	/* per block, its first span's start to its completion */
-	int64_t latency_median_ns, latency_p90_ns, latency_max_ns;
-	int has_cadence;
+	int64_t first_block_ns;		/* lower median over the generations; INT64_MIN: null */
+	/* the block_latency object is there (else null: no block spans) */
+	int has_latency;
+	struct report_quantiles latency;	/* per block, its first span's start to its completion */
+	int has_cadence;		/* the block_cadence object is there */
 	struct report_quantiles cadence;	/* pooled within generations */
-	double frames_per_block;	/* --frames-per-block or counters; 0: unknown */
+	double frames_per_block;	/* --frames-per-block or counters; NaN: unknown */
 	double streaming_fps;		/* frames_per_block / median cadence; NaN: null */
-	double target_fps;		/* 0: not asked for */
+	double target_fps;		/* 0: not asked for (and the next two not written) */
 	double realtime_factor;		/* video seconds per wall second at target_fps */
 	double streaming_realtime_factor;	/* streaming_fps / target_fps; NaN: null */
 	struct report_generation *generations;	/* in time order */
@@ -143,7 +147,7 @@ struct report_throughput {
 struct report_memory {
 	int64_t device;			/* -1 is the CPU */
 	int64_t peak_allocated, peak_reserved;
-	int64_t capacity;		/* deviceProperties totalGlobalMem, -1 unknown */
+	int64_t capacity;		/* deviceProperties totalGlobalMem; INT64_MIN: unknown */
 	/*
 	 * The [memory] events of the device as triplets (time since the rank's
 	 * first event, Total Allocated, Total Reserved), in time order; beyond
@@ -161,7 +165,7 @@ struct report_memory {
 struct report_cpu_op {
 	const char *name;
 	int64_t count, total_ns, self_ns;
-	/* device work it launched (by correlation), and without its children's; -1: null */
+	/* device work it launched (by correlation), and without its children's; INT64_MIN: null */
 	int64_t device_ns, self_device_ns;
 	int64_t nr_folded;		/* as report_kernel's */
 };
@@ -278,7 +282,7 @@ struct report_idle_gap {
 	int64_t dur_ns;
 	enum idle_cause cause;
 	int in_window;			/* some of it lies in the window */
-	int64_t step;			/* index in steps.durations_ns holding its start; -1: null */
+	int64_t step;			/* index in steps.durations_ns holding its start; INT64_MIN: null */
 	const char *host;		/* what the host was doing; NULL: unknown */
 };
 
@@ -312,7 +316,7 @@ struct report_device {
 struct report_comm_series {
 	const char *group;		/* "Process Group Name"; NULL without */
 	const char *name;		/* "Collective name", else the name cut at '(' or '<' */
-	int64_t group_size;		/* "Group size"; -1 unknown */
+	int64_t group_size;		/* "Group size"; INT64_MIN: unknown */
 	size_t n;
 	int64_t *dur_ns, *end_ns;	/* n each */
 	int64_t *bytes;			/* n sizes (nccl-tests' S), -1 unknown; NULL: none known */
@@ -416,7 +420,7 @@ struct report_collective {
 	int64_t instances, unmatched;	/* matched on all of them; left over on some */
 	int64_t wait_ns, transfer_ns;
 	int64_t last_rank, last_count;	/* the rank that arrived last most often */
-	int64_t bytes;			/* -1 unknown */
+	int64_t bytes;			/* INT64_MIN: unknown */
 	double algbw, busbw;
 };
 

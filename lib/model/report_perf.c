@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "report_fields.h"
 #include "report_json.h"
 
 const char *report_perf_family_name(size_t i)
@@ -16,59 +17,15 @@ const char *report_perf_family_name(size_t i)
 	return i < REPORT_PERF_FAMILIES ? names[i] : NULL;
 }
 
-
-
-
-static void row_json(struct jsonw *w, const struct report_op_perf *r)
-{
-	jsonw_obj_begin(w);
-	str_or_null(w, "name", r->name);
-	str_or_null(w, "input_dims", r->input_dims);
-	str_or_null(w, "input_types", r->input_types);
-	str_or_null(w, "concrete_inputs", r->concrete_inputs);
-	str_or_null(w, "family", r->family);
-	str_or_null(w, "dtype", r->dtype);
-	i64(w, "count", r->count);
-	num(w, "flops", r->flops);
-	num(w, "bytes", r->bytes);
-	i64(w, "total_ns", r->total_ns);
-	num(w, "avg_ns", r->mean_ns);
-	i64(w, "median_ns", r->median_ns);
-	i64(w, "min_ns", r->min_ns);
-	i64(w, "max_ns", r->max_ns);
-	num(w, "tflops_median", r->tflops_median);
-	num(w, "tbps_median", r->tbps_median);
-	num(w, "intensity", r->intensity);
-	num(w, "peak_tflops", r->peak_tflops);
-	num(w, "peak_share", r->peak_share);
-	num(w, "roof_share", r->roof_share);
-	str_or_null(w, "bound", r->bound);
-	jsonw_obj_end(w);
-}
-
 void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
 	const struct report_perf *p = &rk->perf;
 
-	if (!compact) {
-		jsonw_key(w, "ops_perf");
-		jsonw_arr_begin(w);
-		for (size_t i = 0; i < rk->nr_ops_perf; i++)
-			row_json(w, &rk->ops_perf[i]);
-		jsonw_arr_end(w);
-	}
+	if (!compact)
+		field_rows_json(w, &op_perf_fields, rk->ops_perf, rk->nr_ops_perf, 0);
 	jsonw_key(w, "perf");
 	jsonw_obj_begin(w);
-	jsonw_key(w, "has_shapes");
-	jsonw_bool(w, p->has_shapes);
-	str_or_null(w, "peak_model", p->peak_model);
-	num(w, "peak_tbps", p->peak_tbps);
-	str_or_null(w, "dtype", p->dtype);
-	num(w, "peak_tflops", p->peak_tflops);
-	num(w, "flops", p->flops);
-	i64(w, "window_ns", p->window_ns);
-	num(w, "tflops", p->tflops);
-	num(w, "mfu", p->mfu);
+	field_json(w, &perf_fields, p, 0);
 	num_array(w, "step_flops", p->step_flops, p->nr_steps);
 	/* per step of steps.durations_ns, as for the window: FLOPs / wall time / peak */
 	num_array(w, "step_mfu", p->step_mfu, p->step_mfu ? p->nr_steps : 0);

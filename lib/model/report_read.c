@@ -9,6 +9,7 @@
 #include "report_read.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include "buf.h"
 #include "jdom.h"
 #include "metric.h"
+#include "report_fields.h"
 #include "sat.h"
 
 struct rd {
@@ -164,25 +166,114 @@ static int64_t *int_array(struct rd *c, const struct jdom *obj, const char *key,
 	return v;
 }
 
-static void read_dist(struct rd *c, const struct jdom *o, struct report_dist *d, int with_total)
+/* The earlier array of t sharing f's count (FF_SAME_N). */
+static const char *same_n_key(const struct field_table *t, const struct field *f)
 {
-	d->count = get_i64(c, o, "count");
-	if (with_total)
-		d->total_ns = get_i64(c, o, "total_ns");
-	d->avg_ns = get_f64(c, o, "avg_ns");
-	d->median_ns = get_f64(c, o, "median_ns");
-	d->min_ns = get_i64(c, o, "min_ns");
-	d->max_ns = get_i64(c, o, "max_ns");
-	d->stddev_ns = get_f64(c, o, "stddev_ns");
+	for (const struct field *e = t->f; e < f; e++)
+		if (e->type == FT_I64S && e->aux == f->aux)
+			return e->key;
+	return "";
 }
 
-/* samples_ns came with vtrace 0.1.1; older reports have none. */
-static void read_samples(struct rd *c, const struct jdom *o, struct report_samples *s)
+static void read_fields(struct rd *c, const struct field_table *t, const struct jdom *obj,
+			void *row);
+
+/* Field f of obj into row: null or missing is f's null value (field.h). */
+static void read_field(struct rd *c, const struct field_table *t, const struct field *f,
+		       const struct jdom *obj, void *row)
 {
-	s->v = NULL;
-	s->n = 0;
-	if (!c->lean && jdom_get(o, "samples_ns"))
-		s->v = int_array(c, o, "samples_ns", &s->n);
+	char *p = (char *)row + f->off;
+	const struct jdom *v;
+	int64_t x;
+
+	field_null(f, row);
+	if ((c->lean && f->flags & FF_LEAN) || f->flags & FF_KEY)
+		return;
+	v = jdom_get(obj, f->key);
+	if (!v && f->flags & FF_NONNULL && !(c->compact && f->flags & FF_TABLE))
+		fail(c, obj, "\"%s\" is missing%s", f->key, "");
+	if (!v || (v->type == JDOM_NULL && !(f->flags & FF_NONNULL)))
+		return;
+	switch (f->type) {
+	case FT_I64:
+		if (jdom_i64(v, (int64_t *)p))
+			fail(c, v, "\"%s\" should be %s", f->key, "an integer");
+		break;
+	case FT_F64:
+		if (jdom_f64(v, (double *)p))
+			fail(c, v, "\"%s\" should be %s", f->key, "a number or null");
+		break;
+	case FT_INT:
+		/* a hostile report's INT64_MAX depth is the deepest an int holds */
+		if (jdom_i64(v, &x))
+			fail(c, v, "\"%s\" should be %s", f->key, "an integer");
+		*(int *)p = x < INT_MIN ? INT_MIN : x > INT_MAX ? INT_MAX : (int)x;
+		break;
+	case FT_STR:
+		if (v->type != JDOM_STRING)
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_STRING));
+		else
+			*(const char **)p = copy_str(c, v);
+		break;
+	case FT_BOOL:
+		if (v->type != JDOM_BOOL)
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_BOOL));
+		else
+			*(int *)p = v->boolean;
+		break;
+	case FT_ENUM:
+		for (unsigned k = 0; v->type == JDOM_STRING && k < f->per; k++)
+			if (strlen(f->names[k]) == v->len && !memcmp(f->names[k], v->s, v->len)) {
+				*(int *)p = (int)k;
+				return;
+			}
+		fail(c, v, "\"%s\" should be %s", f->key, "one of its names");
+		break;
+	case FT_I64S: {
+		size_t *n = (size_t *)((char *)row + f->aux), m;
+		int64_t *a = int_array(c, obj, f->key, &m);
+
+		if (m % f->per)
+			fail(c, v, "\"%s\" should hold %u numbers an item", f->key, f->per);
+		else if (f->flags & FF_SAME_N && m != *n)
+			fail(c, v, "\"%s\" should be as long as \"%s\"", f->key, same_n_key(t, f));
+		*(int64_t **)p = a;
+		*n = m / f->per;
+		break;
+	}
+	case FT_OBJ:
+		if (v->type != JDOM_OBJECT) {
+			fail(c, v, "\"%s\" should be %s", f->key, "an object or null");
+			break;
+		}
+		*(int *)((char *)row + f->aux) = 1;
+		read_fields(c, f->sub, v, p);
+		break;
+	}
+}
+
+/* Every field of t from obj into row. */
+static void read_fields(struct rd *c, const struct field_table *t, const struct jdom *obj,
+			void *row)
+{
+	for (size_t i = 0; i < t->n; i++)
+		read_field(c, t, &t->f[i], obj, row);
+}
+
+/* The array t->name of obj as rows of t, *n of them (0 on failure). */
+static void *read_rows(struct rd *c, const struct jdom *obj, const struct field_table *t,
+		       size_t *n)
+{
+	size_t m;
+	const struct jdom *a = get_arr(c, obj, t->name, &m);
+	char *v = alloc_n(c, m, t->size);
+
+	for (size_t i = 0; v && i < m && !c->failed; i++) {
+		memset(v + i * t->size, 0, t->size);
+		read_fields(c, t, &a[i], v + i * t->size);
+	}
+	*n = c->failed ? 0 : m;
+	return v;
 }
 
 static void read_counts(struct rd *c, const struct jdom *o, const char *key,
@@ -253,18 +344,6 @@ static void read_stored_tree(struct rd *c, const struct jdom *obj, struct report
 	}
 }
 
-static enum idle_cause idle_cause_of(struct rd *c, const struct jdom *o)
-{
-	const struct jdom *v = need(c, o, "cause", JDOM_STRING);
-
-	for (int k = 0; v && k < IDLE_NR_CAUSES; k++)
-		if (strlen(idle_cause_key[k]) == v->len && !memcmp(idle_cause_key[k], v->s, v->len))
-			return (enum idle_cause)k;
-	if (v)
-		fail(c, v, "\"%s\" should be %s", "cause", "a known idle cause");
-	return IDLE_OTHER;
-}
-
 /* ranks[].idle: null, missing (an older report) or the object idle_json() writes. */
 static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
@@ -289,18 +368,9 @@ static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk
 		out->hist_gaps[i] = get_i64(c, &a[i], "gaps");
 		out->hist_ns[i] = get_i64(c, &a[i], "idle_ns");
 	}
-	a = get_arr(c, id, "top", &n);
-	out->top = alloc_n(c, n, sizeof(*out->top));
-	for (size_t i = 0; out->top && i < n && i < IDLE_TOP_MAX; i++) {
-		struct report_idle_gap *g = &out->top[out->nr_top++];
-
-		g->start_ns = get_i64(c, &a[i], "start_ns");
-		g->dur_ns = get_i64(c, &a[i], "dur_ns");
-		g->cause = idle_cause_of(c, &a[i]);
-		g->in_window = get_bool(c, &a[i], "window");
-		g->step = get_i64_or(c, &a[i], "step", -1);
-		g->host = get_str_or_null(c, &a[i], "host");
-	}
+	out->top = read_rows(c, id, &idle_gap_fields, &out->nr_top);
+	if (out->nr_top > IDLE_TOP_MAX)
+		out->nr_top = IDLE_TOP_MAX;
 }
 
 static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
@@ -351,9 +421,6 @@ static const char *get_str_or_null(struct rd *c, const struct jdom *obj, const c
 /* comm_instances and the clock came with the collectives matching; older reports lack them. */
 static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	const struct jdom *a;
-	size_t n;
-
 	rk->start_ns = jdom_get(o, "start_ns") ? get_i64(c, o, "start_ns") : 0;
 	rk->has_clock = jdom_get(o, "clock_offset_ns") &&
 			jdom_get(o, "clock_offset_ns")->type != JDOM_NULL;
@@ -363,35 +430,7 @@ static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk
 	}
 	if (!jdom_get(o, "comm_instances"))
 		return;
-	a = get_arr(c, o, "comm_instances", &n);
-	rk->comm = alloc_n(c, n, sizeof(*rk->comm));
-	for (size_t i = 0; rk->comm && i < n && !c->failed; i++) {
-		struct report_comm_series *s = &rk->comm[i];
-		size_t m1, m2, m3;
-
-		memset(s, 0, sizeof(*s));
-		s->group = get_str_or_null(c, &a[i], "group");
-		s->name = get_str(c, &a[i], "collective");
-		s->group_size = get_i64_or(c, &a[i], "group_size", -1);
-		s->dur_ns = int_array(c, &a[i], "durations_ns", &m1);
-		s->end_ns = int_array(c, &a[i], "ends_ns", &m2);
-		s->n = m1;
-		if (jdom_get(&a[i], "bytes")) {
-			s->bytes = int_array(c, &a[i], "bytes", &m3);
-			if (m3 != m1)
-				fail(c, &a[i], "\"%s\" should hold %s", "bytes",
-				     "one size per duration");
-		}
-		if (jdom_get(&a[i], "transfer_ns")) {
-			s->transfer_ns = int_array(c, &a[i], "transfer_ns", &m3);
-			if (m3 != m1)
-				fail(c, &a[i], "\"%s\" should hold %s", "transfer_ns",
-				     "one time per duration");
-		}
-		if (m2 != m1)
-			fail(c, &a[i], "\"%s\" should hold %s", "ends_ns", "one end per duration");
-	}
-	rk->nr_comm = c->failed ? 0 : n;
+	rk->comm = read_rows(c, o, &comm_fields, &rk->nr_comm);
 }
 
 static void read_device(struct rd *c, const struct jdom *o, struct report_device *out)
@@ -405,159 +444,35 @@ static void read_device(struct rd *c, const struct jdom *o, struct report_device
 		fail(c, d, "\"%s\" should be %s", "device", "an object");
 		return;
 	}
-	out->vendor = get_str_or_null(c, d, "vendor");
-	out->source = get_str_or_null(c, d, "source");
-}
-
-/* "other": N marks the row that sums N rows beyond the cap (report_fold_rows()). */
-static int64_t folded(struct rd *c, const struct jdom *row)
-{
-	return jdom_get(row, "other") ? get_i64(c, row, "other") : 0;
-}
-
-static void read_kernels(struct rd *c, const struct jdom *o, struct report_rank *rk)
-{
-	size_t n;
-	const struct jdom *a = get_arr(c, o, "kernels", &n);
-
-	rk->kernels = alloc_n(c, n, sizeof(*rk->kernels));
-	for (size_t i = 0; rk->kernels && i < n && !c->failed; i++) {
-		struct report_kernel *k = &rk->kernels[i];
-
-		memset(k, 0, sizeof(*k));
-		k->name = get_str(c, &a[i], "name");
-		k->category = get_str(c, &a[i], "category");
-		k->category_source = get_str_or_null(c, &a[i], "category_source");	/* older: absent */
-		read_dist(c, &a[i], &k->d, 1);
-		k->share = get_f64(c, &a[i], "share");
-		read_samples(c, &a[i], &k->samples);
-		k->nr_folded = folded(c, &a[i]);
-	}
-	rk->nr_kernels = c->failed ? 0 : n;
+	read_fields(c, &device_fields, d, out);
 }
 
 static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	size_t n = 0;
-	const struct jdom *a = NULL, *st;
+	const struct jdom *st;
 	struct report_steps *s = &rk->steps;
 
 	/* a compact report keeps the steps' figures, not the phase table */
+	rk->nr_phases = 0;
+	rk->phases = NULL;
 	if (!c->compact || jdom_get(o, "phases"))
-		a = get_arr(c, o, "phases", &n);
-	rk->phases = alloc_n(c, n, sizeof(*rk->phases));
-	for (size_t i = 0; rk->phases && i < n && !c->failed; i++) {
-		struct report_phase *ph = &rk->phases[i];
-
-		memset(ph, 0, sizeof(*ph));
-		ph->name = get_str(c, &a[i], "name");
-		ph->path = get_str(c, &a[i], "path");
-		ph->depth = (int)get_i64(c, &a[i], "depth");
-		read_dist(c, &a[i], &ph->d, 1);
-		ph->share = get_f64(c, &a[i], "share");
-		ph->gpu_ns = get_i64_or(c, &a[i], "gpu_ns", -1);
-		read_samples(c, &a[i], &ph->samples);
-		if (!c->lean && jdom_get(&a[i], "spans_ns")) {
-			size_t m;
-
-			ph->spans_ns = int_array(c, &a[i], "spans_ns", &m);
-			if (m % 2)
-				fail(c, &a[i], "\"%s\" should hold %s", "spans_ns", "start/end pairs");
-			ph->nr_spans = m / 2;
-		}
-	}
-	rk->nr_phases = c->failed ? 0 : n;
+		rk->phases = read_rows(c, o, &phase_fields, &rk->nr_phases);
 
 	st = need(c, o, "steps", JDOM_OBJECT);
 	if (!st)
 		return;
-	s->pattern = get_str(c, st, "pattern");
-	read_dist(c, st, &s->d, 0);
-	s->warmup = get_bool(c, st, "warmup");
-	if (!c->compact || jdom_get(st, "durations_ns"))
-		s->durations_ns = int_array(c, st, "durations_ns", &s->nr_durations);
+	read_fields(c, &steps_fields, st, s);
 	read_stored(c, st, rk, "steps");
 	/* The writer leaves the steps' total out; it is the sum it averaged. */
 	for (size_t i = (size_t)s->warmup; i < s->nr_durations; i++)
 		s->d.total_ns = sat_add(s->d.total_ns, s->durations_ns[i]);
 }
 
-/* A quantiles object or null: *has says which. */
-static void read_quantiles(struct rd *c, const struct jdom *o, const char *key, int *has,
-			   struct report_quantiles *q)
-{
-	const struct jdom *v = jdom_get(o, key);
-
-	*has = v && v->type != JDOM_NULL;
-	if (!*has)
-		return;
-	if (v->type != JDOM_OBJECT) {
-		fail(c, v, "\"%s\" should be %s", key, "an object or null");
-		return;
-	}
-	q->median_ns = get_i64(c, v, "median_ns");
-	q->p90_ns = get_i64(c, v, "p90_ns");
-	q->max_ns = get_i64(c, v, "max_ns");
-}
-
-/* An integer that may be null: *has says which. */
-static int64_t get_i64_has(struct rd *c, const struct jdom *o, const char *key, int *has)
-{
-	const struct jdom *v = jdom_get(o, key);
-
-	*has = v && v->type != JDOM_NULL;
-	return *has ? get_i64(c, o, key) : 0;
-}
-
-static void read_generations(struct rd *c, const struct jdom *t, struct report_throughput *out)
-{
-	size_t n;
-	const struct jdom *a = get_arr(c, t, "generations", &n);
-
-	out->generations = alloc_n(c, n, sizeof(*out->generations));
-	for (size_t i = 0; out->generations && i < n; i++) {
-		struct report_generation *g = &out->generations[i];
-
-		g->start_ns = get_i64(c, &a[i], "start_ns");
-		g->wall_ns = get_i64(c, &a[i], "wall_ns");
-		g->frames = get_i64_or(c, &a[i], "frames", -1);
-		g->blocks = get_i64_or(c, &a[i], "blocks", -1);
-		g->fps = get_f64(c, &a[i], "fps");
-		g->bps = get_f64(c, &a[i], "bps");
-		g->first_block_ns = get_i64_has(c, &a[i], "first_block_ns", &g->has_first_block);
-		read_quantiles(c, &a[i], "block_cadence", &g->has_cadence, &g->cadence);
-	}
-	out->nr_generations = c->failed || !out->generations ? 0 : n;
-}
-
 static void read_throughput(struct rd *c, const struct jdom *t, struct report_throughput *out)
 {
-	struct report_quantiles lat = { 0, 0, 0 };
-	double fpb;
-
-	out->frames = get_i64_or(c, t, "frames", -1);
-	out->blocks = get_i64_or(c, t, "blocks", -1);
-	out->wall_ns = get_i64(c, t, "wall_ns");
-	out->fps = get_f64(c, t, "fps");
-	out->bps = get_f64(c, t, "bps");
-	out->first_block_ns = get_i64_has(c, t, "first_block_ns", &out->has_first_block);
-	read_quantiles(c, t, "block_latency", &out->has_latency, &lat);
-	out->latency_median_ns = lat.median_ns;
-	out->latency_p90_ns = lat.p90_ns;
-	out->latency_max_ns = lat.max_ns;
-	read_quantiles(c, t, "block_cadence", &out->has_cadence, &out->cadence);
-	fpb = get_f64(c, t, "frames_per_block");
-	out->frames_per_block = isnan(fpb) ? 0 : fpb;
-	out->streaming_fps = get_f64(c, t, "streaming_fps");
-	out->realtime_factor = NAN;
-	out->streaming_realtime_factor = NAN;
-	if (jdom_get(t, "target_fps")) {
-		out->target_fps = get_f64(c, t, "target_fps");
-		out->realtime_factor = get_f64(c, t, "realtime_factor");
-		out->streaming_realtime_factor = get_f64(c, t, "streaming_realtime_factor");
-	}
+	read_fields(c, &throughput_fields, t, out);
 	if (!c->lean && (!c->compact || jdom_get(t, "generations")))
-		read_generations(c, t, out);
+		out->generations = read_rows(c, t, &generation_fields, &out->nr_generations);
 }
 
 /* obj's array key of n numbers or nulls (NaN); NULL (and a failure) when it is not. */
@@ -583,47 +498,15 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 	size_t n = 0;
 
 	/* left out of a lean read: perf.families holds what the findings read */
-	a = !c->lean && jdom_get(o, "ops_perf") ? get_arr(c, o, "ops_perf", &n) : NULL;
-	rk->ops_perf = alloc_n(c, n, sizeof(*rk->ops_perf));
-	for (size_t i = 0; rk->ops_perf && i < n && !c->failed; i++) {
-		struct report_op_perf *r = &rk->ops_perf[i];
-
-		r->name = get_str(c, &a[i], "name");
-		r->input_dims = get_str(c, &a[i], "input_dims");
-		r->input_types = get_str(c, &a[i], "input_types");
-		r->concrete_inputs = get_str(c, &a[i], "concrete_inputs");
-		r->family = get_str_or_null(c, &a[i], "family");
-		r->dtype = get_str_or_null(c, &a[i], "dtype");
-		r->count = get_i64(c, &a[i], "count");
-		r->flops = get_f64(c, &a[i], "flops");
-		r->bytes = get_f64(c, &a[i], "bytes");
-		r->total_ns = get_i64(c, &a[i], "total_ns");
-		r->mean_ns = get_f64(c, &a[i], "avg_ns");
-		r->median_ns = get_i64(c, &a[i], "median_ns");
-		r->min_ns = get_i64(c, &a[i], "min_ns");
-		r->max_ns = get_i64(c, &a[i], "max_ns");
-		r->tflops_median = get_f64(c, &a[i], "tflops_median");
-		r->tbps_median = get_f64(c, &a[i], "tbps_median");
-		r->intensity = get_f64(c, &a[i], "intensity");
-		r->peak_tflops = get_f64(c, &a[i], "peak_tflops");
-		r->peak_share = get_f64(c, &a[i], "peak_share");
-		r->roof_share = get_f64(c, &a[i], "roof_share");
-		r->bound = get_str_or_null(c, &a[i], "bound");
-	}
-	rk->nr_ops_perf = c->failed ? 0 : n;
+	rk->nr_ops_perf = 0;
+	rk->ops_perf = NULL;
+	if (!c->lean && jdom_get(o, "ops_perf"))
+		rk->ops_perf = read_rows(c, o, &op_perf_fields, &rk->nr_ops_perf);
 	memset(f, 0, sizeof(*f));
 	f->peak_tbps = f->peak_tflops = f->flops = f->tflops = f->mfu = NAN;
 	if (!p || p->type != JDOM_OBJECT)
 		return;
-	f->has_shapes = get_bool(c, p, "has_shapes");
-	f->peak_model = get_str_or_null(c, p, "peak_model");
-	f->peak_tbps = get_f64(c, p, "peak_tbps");
-	f->dtype = get_str_or_null(c, p, "dtype");
-	f->peak_tflops = get_f64(c, p, "peak_tflops");
-	f->flops = get_f64(c, p, "flops");
-	f->window_ns = get_i64(c, p, "window_ns");
-	f->tflops = get_f64(c, p, "tflops");
-	f->mfu = get_f64(c, p, "mfu");
+	read_fields(c, &perf_fields, p, f);
 	a = get_arr(c, p, "step_flops", &n);
 	f->step_flops = alloc_n(c, n, sizeof(*f->step_flops));
 	for (size_t i = 0; f->step_flops && i < n && !c->failed; i++)
@@ -666,8 +549,7 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 
 static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	const struct jdom *a, *t = jdom_get(o, "throughput");
-	size_t n;
+	const struct jdom *t = jdom_get(o, "throughput");
 
 	rk->analysed = 1;
 	read_device(c, o, &rk->device);
@@ -675,7 +557,7 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	read_stored(c, jdom_get(o, "gpu"), rk, "gpu");
 	read_idle(c, o, rk);
 	if (!c->compact || jdom_get(o, "kernels"))
-		read_kernels(c, o, rk);
+		rk->kernels = read_rows(c, o, &kernel_fields, &rk->nr_kernels);
 	rk->has_phases = jdom_get(o, c->compact ? "steps" : "phases") != NULL;
 	if (rk->has_phases)
 		read_phases(c, o, rk);
@@ -687,43 +569,10 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 		fail(c, t, "\"%s\" should be %s", "throughput", "an object");
 	}
 
-	a = get_arr(c, o, "memory", &n);
-	rk->memory = alloc_n(c, n, sizeof(*rk->memory));
-	for (size_t i = 0; rk->memory && i < n; i++) {
-		rk->memory[i].device = get_i64(c, &a[i], "device");
-		rk->memory[i].peak_allocated = get_i64(c, &a[i], "peak_allocated");
-		rk->memory[i].peak_reserved = get_i64(c, &a[i], "peak_reserved");
-		rk->memory[i].capacity = get_i64_or(c, &a[i], "capacity", -1);
-		rk->memory[i].from_bytes = jdom_get(&a[i], "allocated_lower_bound") &&
-					   get_bool(c, &a[i], "allocated_lower_bound");
-		rk->memory[i].timeline = NULL;
-		rk->memory[i].nr_timeline = 0;
-		if (!c->lean && jdom_get(&a[i], "timeline")) {
-			size_t m;
-
-			rk->memory[i].timeline = int_array(c, &a[i], "timeline", &m);
-			if (m % 3)
-				fail(c, &a[i], "\"%s\" should hold %s", "timeline",
-				     "(time, allocated, reserved) triplets");
-			rk->memory[i].nr_timeline = m / 3;
-		}
-	}
-	rk->nr_memory = c->failed ? 0 : n;
-
-	n = 0;
-	a = !c->compact || jdom_get(o, "cpu_ops") ? get_arr(c, o, "cpu_ops", &n) : NULL;
-	rk->cpu_ops = alloc_n(c, n, sizeof(*rk->cpu_ops));
-	for (size_t i = 0; rk->cpu_ops && i < n && !c->failed; i++) {
-		rk->cpu_ops[i].name = get_str(c, &a[i], "name");
-		rk->cpu_ops[i].count = get_i64(c, &a[i], "count");
-		rk->cpu_ops[i].total_ns = get_i64(c, &a[i], "total_ns");
-		rk->cpu_ops[i].self_ns = get_i64(c, &a[i], "self_ns");
-		/* null, or missing in a report written before they existed */
-		rk->cpu_ops[i].device_ns = get_i64_or(c, &a[i], "device_ns", -1);
-		rk->cpu_ops[i].self_device_ns = get_i64_or(c, &a[i], "self_device_ns", -1);
-		rk->cpu_ops[i].nr_folded = folded(c, &a[i]);
-	}
-	rk->nr_cpu_ops = c->failed ? 0 : n;
+	rk->memory = read_rows(c, o, &memory_fields, &rk->nr_memory);
+	rk->nr_cpu_ops = 0;
+	if (!c->compact || jdom_get(o, "cpu_ops"))
+		rk->cpu_ops = read_rows(c, o, &cpu_op_fields, &rk->nr_cpu_ops);
 	read_perf(c, o, rk);
 	read_comm(c, o, rk);
 }
@@ -862,15 +711,8 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 			struct report_stat *st = &r->cross_rank[i];
 			const struct jdom *v = &cr->kids[i];
 
+			read_fields(c, &stat_fields, v, st);
 			st->metric = arena_strndup(&r->arena, v->key, v->key_len);
-			st->count = get_i64(c, v, "count");
-			st->min = get_f64(c, v, "min");
-			st->max = get_f64(c, v, "max");
-			st->avg = get_f64(c, v, "avg");
-			st->median = get_f64(c, v, "median");
-			st->stddev = get_f64(c, v, "stddev");
-			st->min_rank = get_i64(c, v, "min_rank");
-			st->max_rank = get_i64(c, v, "max_rank");
 			if (!st->metric)
 				fail(c, v, "out of memory%s%s", "", "");
 		}
@@ -906,25 +748,7 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 						&r->nr_incomplete_ranks);
 	r->nr_collectives = 0;
 	if (jdom_get(root, "collectives")) {
-		a = get_arr(c, root, "collectives", &n);
-		r->collectives = alloc_n(c, n, sizeof(*r->collectives));
-		for (size_t i = 0; r->collectives && i < n && !c->failed; i++) {
-			struct report_collective *co = &r->collectives[i];
-
-			co->group = get_str_or_null(c, &a[i], "group");
-			co->name = get_str(c, &a[i], "collective");
-			co->ranks = get_i64(c, &a[i], "ranks");
-			co->instances = get_i64(c, &a[i], "instances");
-			co->unmatched = get_i64(c, &a[i], "unmatched");
-			co->wait_ns = get_i64(c, &a[i], "wait_ns");
-			co->transfer_ns = get_i64(c, &a[i], "transfer_ns");
-			co->last_rank = get_i64(c, &a[i], "last_rank");
-			co->last_count = get_i64(c, &a[i], "last_count");
-			co->bytes = get_i64_or(c, &a[i], "bytes", -1);
-			co->algbw = get_f64(c, &a[i], "algbw_gbps");
-			co->busbw = get_f64(c, &a[i], "busbw_gbps");
-		}
-		r->nr_collectives = c->failed ? 0 : n;
+		r->collectives = read_rows(c, root, &collective_fields, &r->nr_collectives);
 	}
 
 	a = get_arr(c, root, "suggestions", &n);

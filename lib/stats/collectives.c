@@ -198,7 +198,7 @@ static int match_key(struct report *rep, const struct entry *e, const struct key
 	}
 	if (!row->last_count)
 		row->last_rank = rep->ranks[e[k->first].idx].rank;
-	row->bytes = bytes_known && k->m ? bytes : -1;
+	row->bytes = bytes_known && k->m ? bytes : INT64_MIN;
 	row->algbw = row->busbw = NAN;
 	if (row->bytes >= 0 && row->transfer_ns > 0) {
 		row->algbw = (double)row->bytes / (double)row->transfer_ns;

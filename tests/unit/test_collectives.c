@@ -54,7 +54,7 @@ static void series(struct report *rep, size_t r, const char *group, const char *
 	memset(s, 0, sizeof(*s));
 	s->group = group;
 	s->name = name;
-	s->group_size = -1;
+	s->group_size = INT64_MIN;
 	s->n = n;
 	s->dur_ns = arena_alloc(&rep->arena, n * sizeof(int64_t));
 	s->end_ns = arena_alloc(&rep->arena, n * sizeof(int64_t));
@@ -138,7 +138,7 @@ static void test_waits_and_straggler(void)
 	CHECK_EQ_INT(rep.collectives[0].transfer_ns, 9);
 	CHECK_EQ_INT(rep.collectives[0].last_rank, 1);
 	CHECK_EQ_INT(rep.collectives[0].last_count, 1);
-	CHECK_EQ_INT(rep.collectives[0].bytes, -1);
+	CHECK_EQ_INT(rep.collectives[0].bytes, INT64_MIN);
 	CHECK(isnan(rep.collectives[0].algbw));
 	/* clocks: rank 1's ends differ by 3 and 0 (median 1, rounded down), rank 2's by 0 and 4 */
 	CHECK_EQ_INT(rk[0].clock_offset_ns, 0);

@@ -60,7 +60,6 @@ static struct report_rank *make(struct report *rep, size_t n)
 		r->throughput.fps = 16 / 0.0009;
 		r->throughput.bps = 4 / 0.0009;
 		r->throughput.first_block_ns = 300000;
-		r->throughput.has_first_block = 1;
 	}
 	rep->ranks = rk;
 	rep->nr_ranks = n;
@@ -313,9 +312,9 @@ static void test_nan_and_optional(void)
 	for (int i = 0; i < 3; i++) {
 		rk[i].gpu.comm_compute_overlap = NAN;	/* no comm anywhere: metric left out */
 		rk[i].throughput.fps = NAN;
-		rk[i].throughput.frames = -1;
+		rk[i].throughput.frames = INT64_MIN;
 	}
-	rk[0].throughput.has_first_block = 0;
+	rk[0].throughput.first_block_ns = INT64_MIN;
 	rk[1].throughput.first_block_ns = 100;
 	rk[2].throughput.first_block_ns = 300;
 	/* no blocks and no wall time: no throughput.blocks value */

@@ -111,7 +111,7 @@ static struct report_rank *quiet(struct report *rep, size_t n)
 		r->nr_memory = 2;
 		r->memory[0].device = -1;
 		r->memory[0].peak_reserved = 100LL * 1000 * MS;
-		r->memory[0].capacity = -1;
+		r->memory[0].capacity = INT64_MIN;
 		r->memory[1].device = 0;
 		r->memory[1].peak_allocated = 30LL * 1000 * MS;
 		r->memory[1].peak_reserved = 40LL * 1000 * MS;
@@ -837,7 +837,7 @@ static void test_memory(void)
 	       "%s", s ? s->message : "");
 
 	/* capacity unknown: nothing, however full */
-	r->memory[1].capacity = -1;
+	r->memory[1].capacity = INT64_MIN;
 	CHECK_EQ_INT(run(&rep), 0);
 	report_release(&rep);
 }

@@ -1,0 +1,140 @@
+/*
+ * field: see field.h.
+ */
+#include "field.h"
+
+#include <math.h>
+#include <string.h>
+
+#define AT(T, row, f) (*(T const *)((const char *)(row) + (f)->off))
+#define AUX(T, row, f) (*(T const *)((const char *)(row) + (f)->aux))
+
+int field_written(const struct field *f, const void *row, unsigned flags)
+{
+	if ((flags & FIELD_COMPACT && f->flags & FF_TABLE) || (f->when && !f->when(row)) ||
+	    f->flags & FF_KEY)
+		return 0;
+	if (!(f->flags & FF_OMIT))
+		return 1;
+	switch (f->type) {
+	case FT_I64:
+		return AT(int64_t, row, f) != 0 && AT(int64_t, row, f) != INT64_MIN;
+	case FT_F64:
+		return isfinite(AT(double, row, f)) && AT(double, row, f) != 0;
+	case FT_STR:
+		return AT(const char *, row, f) != NULL;
+	case FT_BOOL:
+	case FT_INT:
+	case FT_ENUM:
+		return AT(int, row, f) != 0;
+	case FT_I64S:
+		return AT(const int64_t *, row, f) != NULL;
+	case FT_OBJ:
+		return AUX(int, row, f) != 0;
+	}
+	return 1;
+}
+
+static void value_json(struct jsonw *w, const struct field *f, const void *row, unsigned flags)
+{
+	switch (f->type) {
+	case FT_I64:
+		if (AT(int64_t, row, f) == INT64_MIN)
+			jsonw_null(w);
+		else
+			jsonw_int(w, AT(int64_t, row, f));
+		break;
+	case FT_F64:
+		jsonw_double(w, AT(double, row, f));	/* not finite: null */
+		break;
+	case FT_STR:
+		if (AT(const char *, row, f))
+			jsonw_str(w, AT(const char *, row, f));
+		else if (f->flags & FF_NONNULL)
+			jsonw_str(w, "");	/* never null: a reader may count on a string */
+		else
+			jsonw_null(w);
+		break;
+	case FT_BOOL:
+		jsonw_bool(w, AT(int, row, f));
+		break;
+	case FT_INT:
+		jsonw_int(w, AT(int, row, f));
+		break;
+	case FT_ENUM:
+		if (AT(int, row, f) >= 0 && (unsigned)AT(int, row, f) < f->per)
+			jsonw_str(w, f->names[AT(int, row, f)]);
+		else
+			jsonw_null(w);
+		break;
+	case FT_I64S:
+		jsonw_int_array(w, AT(const int64_t *, row, f), f->per * AUX(size_t, row, f));
+		break;
+	case FT_OBJ:
+		if (!AUX(int, row, f)) {
+			jsonw_null(w);
+			break;
+		}
+		jsonw_obj_begin(w);
+		field_json(w, f->sub, (const char *)row + f->off, flags);
+		jsonw_obj_end(w);
+		break;
+	}
+}
+
+void field_json(struct jsonw *w, const struct field_table *t, const void *row, unsigned flags)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+
+		if (!field_written(f, row, flags))
+			continue;
+		jsonw_key(w, f->key);
+		value_json(w, f, row, flags);
+	}
+}
+
+void field_rows_json(struct jsonw *w, const struct field_table *t, const void *rows, size_t n,
+		     unsigned flags)
+{
+	jsonw_key(w, t->name);
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < n; i++) {
+		jsonw_obj_begin(w);
+		field_json(w, t, (const char *)rows + i * t->size, flags);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+void field_null(const struct field *f, void *row)
+{
+	char *p = (char *)row + f->off;
+	int omit = !!(f->flags & FF_OMIT);
+
+	switch (f->type) {
+	case FT_I64:
+		*(int64_t *)p = omit ? 0 : INT64_MIN;
+		break;
+	case FT_F64:
+		*(double *)p = omit ? 0 : NAN;
+		break;
+	case FT_STR:
+		*(const char **)p = NULL;
+		break;
+	case FT_BOOL:
+	case FT_INT:
+	case FT_ENUM:
+		*(int *)p = 0;
+		break;
+	case FT_I64S:
+		*(int64_t **)p = NULL;
+		/* a count shared with an earlier array is that array's */
+		if (!(f->flags & FF_SAME_N))
+			*(size_t *)((char *)row + f->aux) = 0;
+		break;
+	case FT_OBJ:
+		*(int *)((char *)row + f->aux) = 0;
+		break;
+	}
+}

@@ -1,0 +1,311 @@
+/*
+ * report_fields: see report_fields.h.  Each table is in the order
+ * report.json writes the object's keys; .csv numbers the columns of the
+ * object's CSV table (report/csvout.c), after the rank in a table of the
+ * ranks' rows.
+ */
+#include "report_fields.h"
+
+/* The members of a struct report_dist, from CSV column col. */
+#define DIST(F, m, col) \
+	{ F("count", FT_I64, m.count, FF_NONNULL), .csv = (col) }, \
+	{ F("total_ns", FT_I64, m.total_ns, FF_NONNULL), .csv = (col) + 1 }, \
+	{ F("avg_ns", FT_F64, m.avg_ns, 0), .csv = (col) + 2 }, \
+	{ F("median_ns", FT_F64, m.median_ns, 0), .csv = (col) + 3 }, \
+	{ F("min_ns", FT_I64, m.min_ns, FF_NONNULL), .csv = (col) + 4 }, \
+	{ F("max_ns", FT_I64, m.max_ns, FF_NONNULL), .csv = (col) + 5 }, \
+	{ F("stddev_ns", FT_F64, m.stddev_ns, 0), .csv = (col) + 6 }
+
+#define K(k, t, m, fl) FIELD(k, t, struct report_kernel, m, fl)
+static const struct field kernel_f[] = {
+	{ K("name", FT_STR, name, FF_NONNULL), .csv = 1 },
+	/* the "other" row of report_fold_rows(): how many rows it sums */
+	{ K("other", FT_I64, nr_folded, FF_OMIT) },
+	{ K("category", FT_STR, category, FF_NONNULL), .csv = 2 },
+	{ K("category_source", FT_STR, category_source, FF_OMIT), .csv = 3 },	/* older: absent */
+	DIST(K, d, 4),
+	{ K("share", FT_F64, share, 0), .csv = 11 },
+	/* samples_ns came with vtrace 0.1.1; older reports have none */
+	{ K("samples_ns", FT_I64S, samples.v, FF_LEAN),
+	  .aux = offsetof(struct report_kernel, samples.n), .per = 1 },
+};
+#undef K
+
+const struct field_table kernel_fields = FIELD_TABLE("kernels", kernel_f, struct report_kernel);
+
+/* A row of depth 0 or 1 keeps its spans, for the timeline. */
+static int phase_has_spans(const void *row)
+{
+	return ((const struct report_phase *)row)->depth <= REPORT_SPANS_DEPTH;
+}
+
+#define P(k, t, m, fl) FIELD(k, t, struct report_phase, m, fl)
+static const struct field phase_f[] = {
+	{ P("name", FT_STR, name, FF_NONNULL), .csv = 2 },
+	{ P("path", FT_STR, path, FF_NONNULL), .csv = 1 },
+	{ P("depth", FT_INT, depth, FF_NONNULL), .csv = 3 },
+	DIST(P, d, 4),
+	{ P("share", FT_F64, share, 0), .csv = 11 },
+	{ P("gpu_ns", FT_I64, gpu_ns, 0), .csv = 12 },
+	{ P("samples_ns", FT_I64S, samples.v, FF_LEAN),
+	  .aux = offsetof(struct report_phase, samples.n), .per = 1 },
+	{ P("spans_ns", FT_I64S, spans_ns, FF_LEAN),
+	  .aux = offsetof(struct report_phase, nr_spans), .per = 2, .when = phase_has_spans },
+};
+#undef P
+
+const struct field_table phase_fields = FIELD_TABLE("phases", phase_f, struct report_phase);
+
+#define M(k, t, m, fl) FIELD(k, t, struct report_memory, m, fl)
+static const struct field memory_f[] = {
+	{ M("device", FT_I64, device, FF_NONNULL) },
+	{ M("peak_allocated", FT_I64, peak_allocated, FF_NONNULL) },
+	{ M("peak_reserved", FT_I64, peak_reserved, FF_NONNULL) },
+	{ M("capacity", FT_I64, capacity, 0) },
+	{ M("allocated_lower_bound", FT_BOOL, from_bytes, FF_OMIT) },
+	/* (time, allocated, reserved) triplets */
+	{ M("timeline", FT_I64S, timeline, FF_TABLE | FF_LEAN),
+	  .aux = offsetof(struct report_memory, nr_timeline), .per = 3 },
+};
+#undef M
+
+const struct field_table memory_fields = FIELD_TABLE("memory", memory_f, struct report_memory);
+
+#define C(k, t, m, fl) FIELD(k, t, struct report_cpu_op, m, fl)
+static const struct field cpu_op_f[] = {
+	{ C("name", FT_STR, name, FF_NONNULL), .csv = 1 },
+	{ C("other", FT_I64, nr_folded, FF_OMIT) },
+	{ C("count", FT_I64, count, FF_NONNULL), .csv = 2 },
+	{ C("total_ns", FT_I64, total_ns, FF_NONNULL), .csv = 3 },
+	{ C("self_ns", FT_I64, self_ns, FF_NONNULL), .csv = 4 },
+	{ C("device_ns", FT_I64, device_ns, 0), .csv = 5 },
+	{ C("self_device_ns", FT_I64, self_device_ns, 0), .csv = 6 },
+};
+#undef C
+
+const struct field_table cpu_op_fields = FIELD_TABLE("cpu_ops", cpu_op_f, struct report_cpu_op);
+
+#define O(k, t, m, fl) FIELD(k, t, struct report_op_perf, m, fl)
+static const struct field op_perf_f[] = {
+	{ O("name", FT_STR, name, FF_NONNULL), .csv = 1 },
+	{ O("input_dims", FT_STR, input_dims, FF_NONNULL), .csv = 2 },
+	{ O("input_types", FT_STR, input_types, FF_NONNULL), .csv = 3 },
+	{ O("concrete_inputs", FT_STR, concrete_inputs, FF_NONNULL), .csv = 4 },
+	{ O("family", FT_STR, family, 0), .csv = 5 },
+	{ O("dtype", FT_STR, dtype, 0), .csv = 6 },
+	{ O("count", FT_I64, count, FF_NONNULL), .csv = 7 },
+	{ O("flops", FT_F64, flops, 0), .csv = 8 },
+	{ O("bytes", FT_F64, bytes, 0), .csv = 9 },
+	{ O("total_ns", FT_I64, total_ns, FF_NONNULL), .csv = 10 },
+	{ O("avg_ns", FT_F64, mean_ns, 0), .csv = 11 },
+	{ O("median_ns", FT_I64, median_ns, FF_NONNULL), .csv = 12 },
+	{ O("min_ns", FT_I64, min_ns, FF_NONNULL), .csv = 13 },
+	{ O("max_ns", FT_I64, max_ns, FF_NONNULL), .csv = 14 },
+	{ O("tflops_median", FT_F64, tflops_median, 0), .csv = 15 },
+	{ O("tbps_median", FT_F64, tbps_median, 0), .csv = 16 },
+	{ O("intensity", FT_F64, intensity, 0), .csv = 17 },
+	{ O("peak_tflops", FT_F64, peak_tflops, 0), .csv = 18 },
+	{ O("peak_share", FT_F64, peak_share, 0), .csv = 19 },
+	{ O("roof_share", FT_F64, roof_share, 0), .csv = 20 },
+	{ O("bound", FT_STR, bound, 0), .csv = 21 },
+};
+#undef O
+
+const struct field_table op_perf_fields = FIELD_TABLE("ops_perf", op_perf_f, struct report_op_perf);
+
+/* A collective's instances, for matching across reports (vaggregate): n of each array. */
+#define S(k, t, m, fl) FIELD(k, t, struct report_comm_series, m, fl)
+static const struct field comm_f[] = {
+	{ S("group", FT_STR, group, 0) },
+	{ S("collective", FT_STR, name, FF_NONNULL) },
+	{ S("group_size", FT_I64, group_size, 0) },
+	{ S("durations_ns", FT_I64S, dur_ns, FF_NONNULL),
+	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
+	{ S("ends_ns", FT_I64S, end_ns, FF_NONNULL | FF_SAME_N),
+	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
+	/* sizes (nccl-tests' S) and times moving data, where known */
+	{ S("bytes", FT_I64S, bytes, FF_OMIT | FF_SAME_N),
+	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
+	{ S("transfer_ns", FT_I64S, transfer_ns, FF_OMIT | FF_SAME_N),
+	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
+};
+#undef S
+
+const struct field_table comm_fields = FIELD_TABLE("comm_instances", comm_f,
+						   struct report_comm_series);
+
+/* idle.top: the longest gaps, longest first */
+_Static_assert(sizeof(enum idle_cause) == sizeof(int), "FT_ENUM reads an int");
+#define G(k, t, m, fl) FIELD(k, t, struct report_idle_gap, m, fl)
+static const struct field idle_gap_f[] = {
+	{ G("start_ns", FT_I64, start_ns, FF_NONNULL), .csv = 1 },
+	{ G("dur_ns", FT_I64, dur_ns, FF_NONNULL), .csv = 2 },
+	{ G("cause", FT_ENUM, cause, FF_NONNULL), .names = idle_cause_key, .per = IDLE_NR_CAUSES,
+	  .csv = 3 },
+	{ G("window", FT_BOOL, in_window, FF_NONNULL), .csv = 4, .csv_key = "in_window" },
+	{ G("step", FT_I64, step, 0), .csv = 5 },
+	{ G("host", FT_STR, host, 0), .csv = 6 },
+};
+#undef G
+
+const struct field_table idle_gap_fields = FIELD_TABLE("top", idle_gap_f, struct report_idle_gap);
+
+/* The run's collectives (lib/stats/collectives.h), over the ranks. */
+#define L(k, t, m, fl) FIELD(k, t, struct report_collective, m, fl)
+static const struct field collective_f[] = {
+	{ L("group", FT_STR, group, 0), .csv = 1 },
+	{ L("collective", FT_STR, name, FF_NONNULL), .csv = 2 },
+	{ L("ranks", FT_I64, ranks, FF_NONNULL), .csv = 3 },
+	{ L("instances", FT_I64, instances, FF_NONNULL), .csv = 4 },
+	{ L("unmatched", FT_I64, unmatched, FF_NONNULL), .csv = 5 },
+	{ L("wait_ns", FT_I64, wait_ns, FF_NONNULL), .csv = 6 },
+	{ L("transfer_ns", FT_I64, transfer_ns, FF_NONNULL), .csv = 7 },
+	{ L("last_rank", FT_I64, last_rank, FF_NONNULL), .csv = 8 },
+	{ L("last_count", FT_I64, last_count, FF_NONNULL), .csv = 9 },
+	{ L("bytes", FT_I64, bytes, 0), .csv = 10 },
+	{ L("algbw_gbps", FT_F64, algbw, 0), .csv = 11 },
+	{ L("busbw_gbps", FT_F64, busbw, 0), .csv = 12 },
+};
+#undef L
+
+const struct field_table collective_fields = FIELD_TABLE("collectives", collective_f,
+							 struct report_collective);
+
+/* Order statistics of block times (struct report_quantiles): an object or null. */
+#define Q(k, m) FIELD(k, FT_I64, struct report_quantiles, m, FF_NONNULL)
+static const struct field quantile_f[] = {
+	{ Q("median_ns", median_ns) },
+	{ Q("p90_ns", p90_ns) },
+	{ Q("max_ns", max_ns) },
+};
+#undef Q
+
+static const struct field_table quantile_fields = FIELD_TABLE("quantiles", quantile_f,
+							      struct report_quantiles);
+
+/* throughput.generations: one run of the pipeline on one input each */
+#define E(k, t, m, fl) FIELD(k, t, struct report_generation, m, fl)
+static const struct field generation_f[] = {
+	{ E("start_ns", FT_I64, start_ns, FF_NONNULL) },
+	{ E("wall_ns", FT_I64, wall_ns, FF_NONNULL) },
+	{ E("frames", FT_I64, frames, 0) },
+	{ E("blocks", FT_I64, blocks, 0) },
+	{ E("fps", FT_F64, fps, 0) },
+	{ E("bps", FT_F64, bps, 0) },
+	{ E("first_block_ns", FT_I64, first_block_ns, 0) },
+	{ E("block_cadence", FT_OBJ, cadence, 0),
+	  .aux = offsetof(struct report_generation, has_cadence), .sub = &quantile_fields },
+};
+#undef E
+
+const struct field_table generation_fields = FIELD_TABLE("generations", generation_f,
+							 struct report_generation);
+
+/* --target-fps: its figures are written only where it was asked for */
+static int tp_has_target(const void *row)
+{
+	return ((const struct report_throughput *)row)->target_fps > 0;
+}
+
+/*
+ * ranks[].throughput, less its generations (generation_fields, after these)
+ * and the catalogue's stored scalars (metric.c, last).
+ */
+#define U(k, t, m, fl) FIELD(k, t, struct report_throughput, m, fl)
+static const struct field throughput_f[] = {
+	{ U("frames", FT_I64, frames, 0) },
+	{ U("blocks", FT_I64, blocks, 0) },
+	{ U("wall_ns", FT_I64, wall_ns, FF_NONNULL) },
+	{ U("fps", FT_F64, fps, 0) },
+	{ U("bps", FT_F64, bps, 0) },
+	{ U("first_block_ns", FT_I64, first_block_ns, 0) },
+	{ U("block_latency", FT_OBJ, latency, 0),
+	  .aux = offsetof(struct report_throughput, has_latency), .sub = &quantile_fields },
+	{ U("block_cadence", FT_OBJ, cadence, 0),
+	  .aux = offsetof(struct report_throughput, has_cadence), .sub = &quantile_fields },
+	{ U("frames_per_block", FT_F64, frames_per_block, 0) },
+	{ U("streaming_fps", FT_F64, streaming_fps, 0) },
+	{ U("target_fps", FT_F64, target_fps, FF_OMIT), .when = tp_has_target },
+	{ U("realtime_factor", FT_F64, realtime_factor, 0), .when = tp_has_target },
+	{ U("streaming_realtime_factor", FT_F64, streaming_realtime_factor, 0),
+	  .when = tp_has_target },
+};
+#undef U
+
+const struct field_table throughput_fields = FIELD_TABLE("throughput", throughput_f,
+							 struct report_throughput);
+
+/*
+ * ranks[].steps, less the catalogue's stored scalars that follow (metric.c):
+ * the steps' distribution without its total (the durations' sum, which the
+ * reader adds up again), and the durations but in a compact report.
+ */
+#define T(k, t, m, fl) FIELD(k, t, struct report_steps, m, fl)
+static const struct field steps_f[] = {
+	{ T("pattern", FT_STR, pattern, FF_NONNULL) },
+	{ T("count", FT_I64, d.count, FF_NONNULL) },
+	{ T("avg_ns", FT_F64, d.avg_ns, 0) },
+	{ T("median_ns", FT_F64, d.median_ns, 0) },
+	{ T("min_ns", FT_I64, d.min_ns, FF_NONNULL) },
+	{ T("max_ns", FT_I64, d.max_ns, FF_NONNULL) },
+	{ T("stddev_ns", FT_F64, d.stddev_ns, 0) },
+	{ T("warmup", FT_BOOL, warmup, FF_NONNULL) },
+	{ T("durations_ns", FT_I64S, durations_ns, FF_NONNULL | FF_TABLE),
+	  .aux = offsetof(struct report_steps, nr_durations), .per = 1 },
+};
+#undef T
+
+const struct field_table steps_fields = FIELD_TABLE("steps", steps_f, struct report_steps);
+
+/* ranks[].device: which recogniser found the device work; absent before it */
+#define D(k, m) FIELD(k, FT_STR, struct report_device, m, 0)
+static const struct field device_f[] = {
+	{ D("vendor", vendor) },
+	{ D("source", source) },
+};
+#undef D
+
+const struct field_table device_fields = FIELD_TABLE("device", device_f, struct report_device);
+
+/*
+ * ranks[].perf's scalars (report_perf.h), before its arrays, phases and
+ * families, which report_perf.c writes by hand: NaN where unknown.
+ */
+#define F(k, t, m, fl) FIELD(k, t, struct report_perf, m, fl)
+static const struct field perf_f[] = {
+	{ F("has_shapes", FT_BOOL, has_shapes, FF_NONNULL) },
+	{ F("peak_model", FT_STR, peak_model, 0) },
+	{ F("peak_tbps", FT_F64, peak_tbps, 0) },
+	{ F("dtype", FT_STR, dtype, 0) },
+	{ F("peak_tflops", FT_F64, peak_tflops, 0) },
+	{ F("flops", FT_F64, flops, 0) },
+	{ F("window_ns", FT_I64, window_ns, FF_NONNULL) },
+	{ F("tflops", FT_F64, tflops, 0) },
+	{ F("mfu", FT_F64, mfu, 0) },
+};
+#undef F
+
+const struct field_table perf_fields = FIELD_TABLE("perf", perf_f, struct report_perf);
+
+/* cross_rank: an object of these, each named by its metric */
+#define X(k, t, m, fl, col) { FIELD(k, t, struct report_stat, m, fl), .csv = (col) }
+static const struct field stat_f[] = {
+	X("metric", FT_STR, metric, FF_KEY | FF_NONNULL, 1),
+	X("count", FT_I64, count, FF_NONNULL, 2),
+	X("min", FT_F64, min, 0, 3),
+	X("max", FT_F64, max, 0, 4),
+	X("avg", FT_F64, avg, 0, 5),
+	X("median", FT_F64, median, 0, 6),
+	X("stddev", FT_F64, stddev, 0, 7),
+	X("min_rank", FT_I64, min_rank, FF_NONNULL, 8),
+	X("max_rank", FT_I64, max_rank, FF_NONNULL, 9),
+};
+#undef X
+
+const struct field_table stat_fields = FIELD_TABLE("cross_rank", stat_f, struct report_stat);
+
+const struct field_table *const report_field_tables[] = {
+	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
+	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
+	&device_fields, &throughput_fields, &perf_fields, &stat_fields, NULL,
+};

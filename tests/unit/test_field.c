@@ -1,0 +1,422 @@
+/*
+ * test_field: every entry of every field table (report_fields.h) goes
+ * through the real report: written by report_to_json(), read back by
+ * report_read(), and, where it has a column, written by render_csv().
+ * Each field holds a value no other field holds, so an entry with the
+ * wrong offset, type or key reads back wrong; then each nullable field
+ * is null, which must come back null and leave an empty cell.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "field.h"
+#include "render.h"
+#include "report.h"
+#include "report_fields.h"
+#include "report_read.h"
+
+/*
+ * Where a table's rows live in a rank (or the report: run), or the one
+ * object of the table (one), and its CSV file.
+ */
+static const struct {
+	const struct field_table *t;
+	size_t rows, n;
+	const char *csv;
+	int run, one;
+} places[] = {
+#define PLACE(t, rows, n, csv) \
+	{ &t, offsetof(struct report_rank, rows), offsetof(struct report_rank, n), csv, 0, 0 }
+#define RUN_PLACE(t, rows, n, csv) \
+	{ &t, offsetof(struct report, rows), offsetof(struct report, n), csv, 1, 0 }
+#define ONE_PLACE(t, obj) { &t, offsetof(struct report_rank, obj), 0, NULL, 0, 1 }
+	PLACE(kernel_fields, kernels, nr_kernels, "kernels.csv"),
+	PLACE(phase_fields, phases, nr_phases, "phases.csv"),
+	PLACE(memory_fields, memory, nr_memory, NULL),
+	PLACE(cpu_op_fields, cpu_ops, nr_cpu_ops, "cpu_ops.csv"),
+	PLACE(op_perf_fields, ops_perf, nr_ops_perf, "ops_perf.csv"),
+	PLACE(comm_fields, comm, nr_comm, NULL),
+	PLACE(idle_gap_fields, idle.top, idle.nr_top, "idle_gaps.csv"),
+	PLACE(generation_fields, throughput.generations, throughput.nr_generations, NULL),
+	RUN_PLACE(collective_fields, collectives, nr_collectives, "collectives.csv"),
+	RUN_PLACE(stat_fields, cross_rank, nr_cross_rank, "cross_rank.csv"),
+	ONE_PLACE(steps_fields, steps),
+	ONE_PLACE(device_fields, device),
+	ONE_PLACE(throughput_fields, throughput),
+	ONE_PLACE(perf_fields, perf),
+#undef PLACE
+#undef RUN_PLACE
+#undef ONE_PLACE
+};
+
+static char tmpdir[] = "/tmp/test_field.XXXXXX";
+
+#define AT(T, row, f) (*(T *)((char *)(row) + (f)->off))
+#define AUX(T, row, f) (*(T *)((char *)(row) + (f)->aux))
+
+/* A value for each field of t in row that no other field holds. */
+static void fill(const struct field_table *t, void *row, int seed, struct arena *a)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+		int64_t *v;
+		char s[64];
+
+		switch (f->type) {
+		case FT_I64:
+			AT(int64_t, row, f) = 1000 * seed + 7 * (int64_t)i + 1;
+			break;
+		case FT_F64:
+			AT(double, row, f) = seed + (double)i + 0.25;
+			break;
+		case FT_STR:
+			snprintf(s, sizeof(s), "v%d_%zu", seed, i);
+			AT(const char *, row, f) = arena_strndup(a, s, strlen(s));
+			break;
+		case FT_BOOL:
+			AT(int, row, f) = 1;
+			break;
+		case FT_INT:
+			AT(int, row, f) = 1;	/* a phase of depth 1 keeps its spans */
+			break;
+		case FT_ENUM:
+			AT(int, row, f) = (int)f->per - 1;
+			break;
+		case FT_I64S:
+			v = arena_alloc(a, 2 * f->per * sizeof(*v));
+			for (unsigned k = 0; k < 2 * f->per; k++)
+				v[k] = 100000 * seed + 100 * (int64_t)i + k;
+			AT(int64_t *, row, f) = v;
+			AUX(size_t, row, f) = 2;
+			break;
+		case FT_OBJ:
+			AUX(int, row, f) = 1;
+			fill(f->sub, (char *)row + f->off, seed + 1, a);
+			break;
+		}
+	}
+}
+
+/* Every nullable field of t in row null. */
+static void nullify(const struct field_table *t, void *row)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!(t->f[i].flags & FF_NONNULL))
+			field_null(&t->f[i], row);
+}
+
+/* 1 when field f holds the same in rows a and b (NaN is NaN). */
+static int same(const struct field *f, void *a, void *b)
+{
+	size_t n;
+
+	switch (f->type) {
+	case FT_I64:
+		return AT(int64_t, a, f) == AT(int64_t, b, f);
+	case FT_F64:
+		return AT(double, a, f) == AT(double, b, f) ||
+		       (isnan(AT(double, a, f)) && isnan(AT(double, b, f)));
+	case FT_STR:
+		if (!AT(const char *, a, f) || !AT(const char *, b, f))
+			return AT(const char *, a, f) == AT(const char *, b, f);
+		return !strcmp(AT(const char *, a, f), AT(const char *, b, f));
+	case FT_BOOL:
+	case FT_INT:
+	case FT_ENUM:
+		return AT(int, a, f) == AT(int, b, f);
+	case FT_I64S:
+		if (f->flags & FF_OMIT && (!AT(int64_t *, a, f) || !AT(int64_t *, b, f)))
+			return AT(int64_t *, a, f) == AT(int64_t *, b, f);
+		n = AUX(size_t, a, f);
+		return n == AUX(size_t, b, f) &&
+		       (!n || !memcmp(AT(int64_t *, a, f), AT(int64_t *, b, f),
+				      n * f->per * sizeof(int64_t)));
+	case FT_OBJ:
+		if (AUX(int, a, f) != AUX(int, b, f))
+			return 0;
+		for (size_t i = 0; AUX(int, a, f) && i < f->sub->n; i++)
+			if (!same(&f->sub->f[i], (char *)a + f->off, (char *)b + f->off))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* What the CSV cell of f in row should read. */
+static void cell(const struct field *f, void *row, char *out, size_t n)
+{
+	out[0] = '\0';
+	switch (f->type) {
+	case FT_I64:
+		if (AT(int64_t, row, f) != INT64_MIN)
+			snprintf(out, n, "%" PRId64, AT(int64_t, row, f));
+		break;
+	case FT_F64:
+		if (isfinite(AT(double, row, f)))
+			snprintf(out, n, "%.17g", AT(double, row, f));
+		break;
+	case FT_STR:
+		if (AT(const char *, row, f))
+			snprintf(out, n, "\"%s\"", AT(const char *, row, f));
+		break;
+	case FT_BOOL:
+	case FT_INT:
+		snprintf(out, n, "%d", AT(int, row, f));
+		break;
+	case FT_ENUM:
+		snprintf(out, n, "\"%s\"", f->names[AT(int, row, f)]);
+		break;
+	case FT_I64S:
+	case FT_OBJ:
+		break;
+	}
+}
+
+/* Field k (from 0) of a CSV line, into out. */
+static void nth(const char *line, size_t k, char *out, size_t n)
+{
+	const char *end;
+
+	for (; k && line; k--)
+		line = strchr(line, ',') ? strchr(line, ',') + 1 : NULL;
+	if (!line) {
+		snprintf(out, n, "(no field)");
+		return;
+	}
+	end = line + strcspn(line, ",\r\n");
+	snprintf(out, n, "%.*s", (int)(end - line), line);
+}
+
+/* Table p's rows in report r, *n of them. */
+static void *rows_of(struct report *r, size_t p, size_t *n)
+{
+	char *at = places[p].run ? (char *)r : (char *)&r->ranks[0];
+
+	if (places[p].one) {
+		*n = 1;
+		return at + places[p].rows;
+	}
+	*n = *(size_t *)(at + places[p].n);
+	return *(void **)(at + places[p].rows);
+}
+
+/* Put row as table p's one row into report r. */
+static void place(struct report *r, size_t p, void *row)
+{
+	char *at = places[p].run ? (char *)r : (char *)&r->ranks[0];
+
+	if (places[p].one) {
+		memcpy(at + places[p].rows, row, places[p].t->size);
+		return;
+	}
+	*(size_t *)(at + places[p].n) = 1;
+	*(void **)(at + places[p].rows) = row;
+}
+
+static void csv_check(size_t p, void *row, const char *what)
+{
+	const struct field_table *t = places[p].t;
+	char path[256], text[8192], want[128], got[128], col[64];
+	const char *data;
+	size_t len;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, places[p].csv);
+	fp = fopen(path, "rb");
+	len = fp ? fread(text, 1, sizeof(text) - 1, fp) : 0;
+	if (fp)
+		fclose(fp);
+	text[len] = '\0';
+	data = strstr(text, "\r\n");
+	if (!CHECKF(data != NULL, "%s: %s has no rows", what, path))
+		return;
+	data += 2;
+	nth(data, 0, got, sizeof(got));
+	CHECKF(places[p].run || !strcmp(got, "3"), "%s: %s: the rank column reads '%s'", what,
+	       t->name, got);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+		size_t k;
+
+		if (!f->csv)
+			continue;
+		/* the column of that name in the header */
+		for (k = 0;; k++) {
+			nth(text, k, col, sizeof(col));
+			if (!strcmp(col, "(no field)") || !strcmp(col, f->csv_key ? f->csv_key : f->key))
+				break;
+		}
+		CHECKF(strcmp(col, "(no field)"), "%s: %s.%s has no column", what, t->name, f->key);
+		cell(f, row, want, sizeof(want));
+		nth(data, k, got, sizeof(got));
+		CHECKF(!strcmp(got, want), "%s: %s.%s: CSV cell '%s', want '%s'", what, t->name, f->key,
+		       got, want);
+	}
+}
+
+/* Two ranks, the first with one row of table p: written, read back and compared, and as CSV. */
+static void round_trip(size_t p, int nulls)
+{
+	const struct field_table *t = places[p].t;
+	const char *what = nulls ? "null" : "value";
+	struct report r, back;
+	struct report_rank *rk;
+	struct err e = { 0 };
+	struct buf json;
+	size_t n;
+	void *row;
+
+	report_init(&r, "vanalyze");
+	report_init(&back, "vanalyze");
+	buf_init(&json);
+	rk = report_add_rank(&r);
+	rk->rank = 3;
+	rk->source = rk->path = "rank3.json";
+	rk->format = "kineto";
+	rk->complete = rk->analysed = rk->has_phases = rk->has_throughput = 1;
+	rk->steps.pattern = "ProfilerStep#*";
+	report_idle_null(&rk->idle);
+	rk->idle.window = "steps";
+	/* a second rank: cross_rank is written for two or more */
+	rk = report_add_rank(&r);
+	rk->rank = 4;
+	rk->source = rk->path = "rank4.json";
+	rk->format = "kineto";
+	row = arena_alloc(&r.arena, t->size);
+	memset(row, 0, t->size);
+	fill(t, row, 1 + (int)p, &r.arena);
+	if (nulls)
+		nullify(t, row);
+	place(&r, p, row);
+
+	report_to_json(&r, &json);
+	if (!CHECKF(report_read(&back, json.data, json.len, REPORT_READ_RUN, &e) == REPORT_READ_OK,
+		    "%s: %s: %s", what, t->name, e.msg))
+		goto out;
+	CHECK_EQ_INT(back.nr_ranks, 2);
+	if (back.nr_ranks == 2) {
+		void *got = rows_of(&back, p, &n);
+
+		CHECKF(n == 1, "%s: %s: %zu rows read", what, t->name, n);
+		for (size_t i = 0; n == 1 && i < t->n; i++)
+			CHECKF(same(&t->f[i], row, got), "%s: %s.%s does not read back", what,
+			       t->name, t->f[i].key);
+	}
+	CHECKF(!render_csv(&r, tmpdir, &e), "%s: %s", what, e.msg);
+	if (places[p].csv)
+		csv_check(p, row, what);
+out:
+	buf_release(&json);
+	report_release(&back);
+	report_release(&r);
+}
+
+/* The bytes field f takes in its row. */
+static size_t width(const struct field *f)
+{
+	switch (f->type) {
+	case FT_I64:
+		return sizeof(int64_t);
+	case FT_F64:
+		return sizeof(double);
+	case FT_STR:
+		return sizeof(const char *);
+	case FT_BOOL:
+	case FT_INT:
+	case FT_ENUM:
+		return sizeof(int);
+	case FT_I64S:
+		return sizeof(int64_t *);
+	case FT_OBJ:
+		return f->sub->size;
+	}
+	return 0;
+}
+
+/* No two fields of t share a byte, and each lies inside the row. */
+static void disjoint(const struct field_table *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+
+		CHECKF(f->off + width(f) <= t->size, "%s.%s lies outside the row", t->name, f->key);
+		for (size_t k = 0; k < i; k++) {
+			const struct field *g = &t->f[k];
+
+			CHECKF(f->off + width(f) <= g->off || g->off + width(g) <= f->off,
+			       "%s.%s and %s share their place", t->name, f->key, g->key);
+		}
+		if (f->type == FT_OBJ)
+			disjoint(f->sub);
+	}
+}
+
+/*
+ * Each table is placed above, its fields do not overlap, and its CSV
+ * columns are numbered 1, 2, ... once each.
+ */
+static void tables_known(void)
+{
+	for (size_t i = 0; report_field_tables[i]; i++) {
+		const struct field_table *t = report_field_tables[i];
+		size_t p = 0;
+		int max = 0, seen[64] = { 0 };
+
+		while (p < sizeof(places) / sizeof(places[0]) && places[p].t != t)
+			p++;
+		if (!CHECKF(p < sizeof(places) / sizeof(places[0]), "table %s is not tested", t->name))
+			continue;
+		disjoint(t);
+		for (size_t k = 0; k < t->n; k++) {
+			int c = t->f[k].csv;
+
+			if (!CHECKF(c >= 0 && c < 64 && !seen[c] + !c, "%s.%s: column %d twice",
+				    t->name, t->f[k].key, c))
+				continue;
+			seen[c] = 1;
+			max = c > max ? c : max;
+		}
+		for (int c = 1; c <= max; c++)
+			CHECKF(seen[c], "%s: no column %d", t->name, c);
+		CHECKF(!max || places[p].csv, "%s has CSV columns: name its file above", t->name);
+	}
+}
+
+/* The CSV tables render_csv() wrote, and their directory. */
+static void remove_tmpdir(void)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *de;
+	char path[512];
+
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", tmpdir, de->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(tmpdir);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		fprintf(stderr, "test_field: mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	tables_known();
+	for (size_t p = 0; p < sizeof(places) / sizeof(places[0]); p++) {
+		round_trip(p, 0);
+		round_trip(p, 1);
+	}
+	remove_tmpdir();
+	return check_done("test_field");
+}
