@@ -58,7 +58,9 @@ static void f_str(struct row *w, const char *s)
 	esc_utf8(&clean, s ? s : "", s ? strlen(s) : 0);
 	/* csv_write() doubles quotes and adds the outer pair: at most 2n + 2 */
 	need = 2 * clean.len + 2;
-	if (buf_ok(&clean) && !buf_reserve(w->b, need)) {
+	if (!buf_ok(&clean))
+		buf_fail(w->b);		/* the table fails with its cell */
+	else if (!buf_reserve(w->b, need)) {
 		w->b->len += csv_write(w->b->data + w->b->len, need,
 				       clean.data ? clean.data : "", clean.len);
 		w->b->data[w->b->len] = '\0';
