@@ -107,23 +107,28 @@ static int get_bool(struct rd *c, const struct jdom *obj, const char *key)
 }
 
 /* s[0..n) kept as long as the report: interned where the report has a table. */
+/* s[0..n) kept with the report; NULL (and failure) when out of memory. */
 static const char *keep(struct rd *c, const char *s, size_t n)
 {
 	struct strtab *t = c->r->strings;
+	const char *k;
 	uint32_t id;
 
-	if (!t)
-		return arena_strndup(&c->r->arena, s, n);
-	id = strtab_intern(t, s, n);
-	return id == STRTAB_OOM ? NULL : strtab_str(t, id);
+	if (!t) {
+		k = arena_strndup(&c->r->arena, s, n);
+	} else {
+		id = strtab_intern(t, s, n);
+		k = id == STRTAB_OOM ? NULL : strtab_str(t, id);
+	}
+	if (!k)
+		fail(c, NULL, "out of memory%s%s", "", "");
+	return k;
 }
 
 static const char *copy_str(struct rd *c, const struct jdom *v)
 {
 	const char *s = keep(c, v->s, v->len);
 
-	if (!s)
-		fail(c, v, "out of memory%s%s", "", "");
 	return s ? s : "";
 }
 
