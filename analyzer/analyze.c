@@ -133,7 +133,8 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	if (gpu_collect(&res->gpu, b, tag, cls) ||
 	    cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks) ||
 	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls) ||
-	    launches_collect(&res->launches, b, tag, &res->tracks) || memory_collect(&res->mem, b) ||
+	    launches_collect(&res->launches, b, tag, &res->tracks) ||
+	    memory_collect(&res->mem, b) ||
 	    comm_collect(&res->comm, b, cls) || idle_collect(&res->idle, b, cls, &res->tracks) ||
 	    kctx_collect(&res->kctx, b, cls, &res->tracks))
 		goto out;
@@ -280,8 +281,8 @@ static void warn_no_comm_tasks(struct file_result *res, const struct report_rank
 	for (size_t i = 0; i < rk->nr_comm; i++)
 		if (device_collective_op(rk->comm[i].name, strlen(rk->comm[i].name))) {
 			err_set(&e, -1, "the trace has %s collectives but not their device tasks "
-				"(Notify Wait, SDMA): waiting is told from transfer only by matching "
-				"ranks analysed together", "HCCL");
+				"(Notify Wait, SDMA): waiting is told from transfer only by "
+				"matching ranks analysed together", "HCCL");
 			trace_info_warn(&res->info, &e);
 			return;
 		}
@@ -394,8 +395,8 @@ static int run_metadata(struct file_result *res, struct report_rank *rk)
 	if (info->nr_tags_dropped) {
 		struct err e;
 
-		err_set(&e, -1, "%zu metadata keys beyond the first %d left out", info->nr_tags_dropped,
-			TRACE_MAX_TAGS);
+		err_set(&e, -1, "%zu metadata keys beyond the first %d left out",
+			info->nr_tags_dropped, TRACE_MAX_TAGS);
 		trace_info_warn(&res->info, &e);
 	}
 	return 0;
@@ -443,8 +444,8 @@ static int finish(struct file_result *res, int nr_threads)
 	interval_list_release(&res->gpu.busy);
 	warn_no_comm_tasks(res, rk);
 	if (res->phases.nr_too_deep) {
-		err_set(&e, -1, "%lld annotation spans nested more than %d deep left out of the phases",
-			(long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);
+		err_set(&e, -1, "%lld annotation spans nested more than %d deep left out of "
+			"the phases", (long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);
 		trace_info_warn(&res->info, &e);
 	}
 	if (res->mem.nr_left_out) {
@@ -459,8 +460,8 @@ static int finish(struct file_result *res, int nr_threads)
 
 		metric_fmt(d, sizeof(d), (double)rk->steps.durations_ns[rk->steps.nr_durations - 1],
 			   UNIT_NS, FMT_ASCII);
-		err_set(&e, -1, "the last step (%s) was cut off by the end of the trace: it is left "
-			"out of the step statistics and the warm-up test", d);
+		err_set(&e, -1, "the last step (%s) was cut off by the end of the trace: it is "
+			"left out of the step statistics and the warm-up test", d);
 		trace_info_warn(&res->info, &e);
 	}
 	if (rk->gpu.active_span_ns == 0 && res->mem.util_samples) {

@@ -85,9 +85,11 @@ static int cached_key(const struct cpuops *c, const struct shape_cache *e, const
 {
 	const char *k = strtab_str(&c->shapes, e->id);
 
-	return same(k, name, n) && k[n] == OPSPERF_SEP && same(k += n + 1, sh->dims, sh->nr_dims) &&
-	       k[sh->nr_dims] == OPSPERF_SEP && same(k += sh->nr_dims + 1, sh->types, sh->nr_types) &&
-	       k[sh->nr_types] == OPSPERF_SEP && same(k + sh->nr_types + 1, sh->concrete, sh->nr_concrete);
+	return same(k, name, n) && k[n] == OPSPERF_SEP &&
+	       same(k += n + 1, sh->dims, sh->nr_dims) && k[sh->nr_dims] == OPSPERF_SEP &&
+	       same(k += sh->nr_dims + 1, sh->types, sh->nr_types) &&
+	       k[sh->nr_types] == OPSPERF_SEP &&
+	       same(k + sh->nr_types + 1, sh->concrete, sh->nr_concrete);
 }
 
 /*
@@ -156,7 +158,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 		if (ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
 		if (!ev->cat && ev->name && !has_cat && !(device_pid && ev->pid == device_pid)) {
-			/* PyTorch's legacy writer: operators are the spans that are no annotation */
+			/* legacy PyTorch writer: operators are the spans that are no annotation */
 			if (!op_name[ev->name])
 				op_name[ev->name] = annot_is_user(strtab_str(st, ev->name),
 								  strtab_len(st, ev->name)) ? 1 : 2;

@@ -210,7 +210,8 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			if (ev->flags & EV_CORRELATION) {
 				if (ALLOC_GROW(d->dev, d->nr_dev + 1, d->dev_alloc))
 					goto out;
-				d->dev[d->nr_dev++] = (struct idle_dev){ ev->ts_ns, ev->correlation };
+				d->dev[d->nr_dev++] =
+					(struct idle_dev){ ev->ts_ns, ev->correlation };
 			}
 			continue;
 		}
@@ -231,7 +232,8 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		}
 		sync = c == EVC_SYNC;
 		name = ev->name ? strtab_map(&d->names, st, ev->name, map) : 0;
-		if (name == STRTAB_OOM || ALLOC_GROW_ZERO(d->stats, (size_t)name + 1, d->stats_alloc))
+		if (name == STRTAB_OOM ||
+		    ALLOC_GROW_ZERO(d->stats, (size_t)name + 1, d->stats_alloc))
 			goto out;
 		s = &d->stats[name];
 		if (!s->n || ev->ts_ns < s->first_ts) {

@@ -181,7 +181,8 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 			goto out;
 		for (size_t k = i; k < j; k++)
 			when_flops->v[when_flops->n++] =
-				(struct opsperf_flops){ calls[k].ts_ns, pc.flops, (uint32_t)pc.dtype };
+				(struct opsperf_flops){ calls[k].ts_ns, pc.flops,
+							(uint32_t)pc.dtype };
 	}
 	if (rows > 1)
 		qsort(rk->ops_perf, rows, sizeof(*rk->ops_perf), cmp_row);

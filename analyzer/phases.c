@@ -197,8 +197,9 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 
 			if (ALLOC_GROW(to->v, to->n + 1, to->alloc))
 				goto out;
-			to->v[to->n++] = (struct gen_count){ ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
-							     ev->value };
+			to->v[to->n++] =
+				(struct gen_count){ ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
+						    ev->value };
 			p->has_frames |= (produced & EV_FRAMES) != 0;
 			p->has_blocks |= (produced & EV_BLOCKS) != 0;
 		}
@@ -225,12 +226,14 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 			 * (2021); not gpu_user_annotation, the GPU's copy of the span.
 			 */
 			if (!pstep[ev->name])
-				pstep[ev->name] = is_profiler_step(strtab_str(st, ev->name),
-								   strtab_len(st, ev->name)) ? 2 : 1;
+				pstep[ev->name] =
+					is_profiler_step(strtab_str(st, ev->name),
+							 strtab_len(st, ev->name)) ? 2 : 1;
 			span = pstep[ev->name] == 2;
 		}
 		if (span) {
-			struct span_rec s = { ev->ts_ns, ev->dur_ns, strtab_map(&p->names, st, ev->name, map),
+			struct span_rec s = { ev->ts_ns, ev->dur_ns,
+					      strtab_map(&p->names, st, ev->name, map),
 					      track_id(tracks, &cache, b, ev), p->seq++,
 					      rule[ev->name] == 3, 0 };
 
@@ -341,7 +344,8 @@ static int nest(struct finish *f)
 		while (depth) {
 			const struct span_rec *top = &f->s[stack[depth - 1]];
 
-			if (top->ts_ns <= s->ts_ns && s->ts_ns + s->dur_ns <= top->ts_ns + top->dur_ns)
+			if (top->ts_ns <= s->ts_ns &&
+			    s->ts_ns + s->dur_ns <= top->ts_ns + top->dur_ns)
 				break;
 			depth--;
 		}
@@ -360,7 +364,8 @@ static int nest(struct finish *f)
 		}
 		buf_reset(&path);
 		if (parent) {
-			buf_add(&path, strtab_str(&f->paths, parent), strtab_len(&f->paths, parent));
+			buf_add(&path, strtab_str(&f->paths, parent),
+				strtab_len(&f->paths, parent));
 			buf_addc(&path, '/');
 		}
 		buf_add(&path, strtab_str(&f->pnames, pname), strtab_len(&f->pnames, pname));
@@ -528,7 +533,8 @@ static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
 		for (size_t m = 0, at = 0; m < k; m++)	/* in start order: at moves on */
 			row->gpu_ns = sat_add(row->gpu_ns,
 					      placed_within(f->placed, LAUNCH_PHASES, &at,
-							    f->s[idx[i]].track, iv[m].lo, iv[m].hi));
+							    f->s[idx[i]].track,
+							    iv[m].lo, iv[m].hi));
 		i = j;
 	}
 	for (size_t i = 0; i < n; i++) {

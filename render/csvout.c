@@ -453,8 +453,8 @@ int render_csv(const struct report *r, const char *dir, struct err *err)
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return err_set(err, -1, "cannot write to '%s': %s", dir,
-			       errno == ELOOP || errno == ENOTDIR ? "not a directory (a link is not "
-								   "followed)" : strerror(errno));
+			       errno == ELOOP || errno == ENOTDIR ?
+			       "not a directory (a link is not followed)" : strerror(errno));
 	buf_init(&path);
 	buf_init(&out);
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && !rc; i++) {

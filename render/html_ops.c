@@ -37,19 +37,21 @@ void html_ops(struct page *p)
 	names = html_alloc(p, (shown ? shown : 1) * SHORTEN_CAP(NAME_COLS));
 	list = html_alloc(p, (shown ? shown : 1) * sizeof(*list));
 	if (!n || !names || !list) {
-		buf_adds(p->b, "<p class=\"muted\">No CPU operators in these traces.</p>\n</section>\n");
+		buf_adds(p->b, "<p class=\"muted\">No CPU operators in these traces.</p>\n"
+			       "</section>\n");
 		goto out;
 	}
 	for (size_t i = 0; i < shown; i++)
 		list[i] = v[i].name;
 	shorten_set(names, SHORTEN_CAP(NAME_COLS), list, shown, NAME_COLS);
 	buf_printf(p->b, "<p class=\"muted\">Operators of all %zu rank%s by CPU time, as "
-			 "torch.profiler's key_averages(); device time is that of the kernels, copies "
-			 "and sets launched inside the operator (by correlation id), self without its "
-			 "child operators'.</p>\n",
+			 "torch.profiler's key_averages(); device time is that of the "
+			 "kernels, copies and sets launched inside the operator (by "
+			 "correlation id), self without its child operators'.</p>\n",
 		   p->r->nr_ranks, p->r->nr_ranks == 1 ? "" : "s");
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>operator</th><th>calls</th>"
-		       "<th>CPU total</th><th>CPU self</th><th>device</th><th>device self</th></tr>\n");
+		       "<th>CPU total</th><th>CPU self</th><th>device</th>"
+		       "<th>device self</th></tr>\n");
 	buf_init(&calc);
 	for (size_t i = 0; i < shown; i++) {
 		const int64_t fig[] = { v[i].count, v[i].total_ns, v[i].self_ns, v[i].device_ns,

@@ -247,7 +247,8 @@ static void phase_table(struct page *p, size_t i)
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"count\"]", i, k);
 		html_i64(p, "td", key, NULL, ph->d.count, UNIT_COUNT);
 		for (int c = 0; c < 5; c++) {
-			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"%s\"]", i, k, f[c]);
+			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"%s\"]",
+				 i, k, f[c]);
 			if (c == 0 || c >= 3)
 				html_i64(p, "td", key, NULL, sat_of_double(v[c]), UNIT_NS);
 			else
@@ -265,7 +266,8 @@ static void phase_table(struct page *p, size_t i)
 	buf_adds(p->b, "</table></div>\n");
 	if (floor != INT64_MIN)
 		buf_printf(p->b, "<p class=\"muted\">The %d phases with the most time of %zu; "
-				 "tables/phases.csv has every one.</p>\n", PHASE_ROWS, rk->nr_phases);
+				 "tables/phases.csv has every one.</p>\n",
+			   PHASE_ROWS, rk->nr_phases);
 	buf_adds(p->b, p->r->nr_ranks > 2 ? "</details>\n" : "");
 }
 
@@ -300,8 +302,9 @@ void html_phases(struct page *p)
 
 	buf_adds(p->b, "<section id=\"phases\">\n<h2>Phase breakdown</h2>\n");
 	if (!max_depth_present(r, 0)) {
-		buf_adds(p->b, "<p class=\"muted\">No phases: these traces have no user annotations "
-			       "(record_function, fastvideo regions, ProfilerStep).</p>\n</section>\n");
+		buf_adds(p->b, "<p class=\"muted\">No phases: these traces have no user "
+			       "annotations (record_function, fastvideo regions, "
+			       "ProfilerStep).</p>\n</section>\n");
 		return;
 	}
 	series_of(p, &p->ru, &s);
@@ -311,8 +314,8 @@ void html_phases(struct page *p)
 		if (wrapper) {
 			buf_adds(p->b, "; ");
 			html_text(p, wrapper);
-			buf_adds(p->b, ", which holds nearly all of it, as its children and its own "
-				       "time outside them");
+			buf_adds(p->b, ", which holds nearly all of it, as its children and its "
+				       "own time outside them");
 		}
 		buf_adds(p->b, ".</p>\n");
 	}
@@ -326,8 +329,9 @@ void html_phases(struct page *p)
 			int j;
 
 			if (wrapper && !strcmp(ph->path, wrapper)) {
-				/* its time outside its children: they follow it in depth-first order */
-				for (size_t c = k + 1; c < rk->nr_phases && rk->phases[c].depth > 0; c++)
+				/* its time outside its children (they follow it, depth-first) */
+				for (size_t c = k + 1; c < rk->nr_phases &&
+				     rk->phases[c].depth > 0; c++)
 					if (rk->phases[c].depth == 1)
 						t -= (double)rk->phases[c].d.total_ns;
 				t = t > 0 ? t : 0;
@@ -343,7 +347,8 @@ void html_phases(struct page *p)
 	for (size_t j = 0; j < HTML_PALETTE; j++)
 		colors[j] = html_palette[j];
 	if (v)
-		html_plot_ranks(p, "phase breakdown per rank", v, HTML_PALETTE, colors, 1e-6, "ms", 1);
+		html_plot_ranks(p, "phase breakdown per rank", v, HTML_PALETTE, colors, 1e-6,
+				"ms", 1);
 	free(v);
 	if (r->nr_ranks > 1) {
 		/* the series the chart has, no more */
@@ -518,7 +523,8 @@ void html_timeline(struct page *p)
 
 		for (size_t i = 0; t && i < r->nr_ranks; i++)
 			for (size_t k = 0; r->ranks[i].has_phases && k < r->ranks[i].nr_phases; k++)
-				if (r->ranks[i].phases[k].nr_spans && r->ranks[i].phases[k].depth <= 1)
+				if (r->ranks[i].phases[k].nr_spans &&
+				    r->ranks[i].phases[k].depth <= 1)
 					t[nt++] = r->ranks[i].phases[k].d.total_ns;
 		floor = t ? floor_of(t, nt, TIMELINE_RECTS, &ties) : INT64_MIN;
 		free(t);
@@ -541,7 +547,7 @@ void html_timeline(struct page *p)
 						continue;
 					if (!depth)
 						c = band(c);
-					/* equal groups of consecutive spans, as keep_spans() merges */
+					/* equal groups of consecutive spans, as in keep_spans() */
 					for (size_t j = 0; j < g; j++) {
 						size_t a = j * n / g, b = (j + 1) * n / g - 1;
 
@@ -579,7 +585,8 @@ void html_timeline(struct page *p)
 		idle_gaps(r, shift, end, &d);
 		gnuplot_data(&p->gp, &d);
 		buf_adds(&p->gp.script, " using (($1+$2)/2):(($3+$4)/2):1:2:3:4 with boxxyerror "
-					"fs empty border lc rgb '#3a3a3a' lw 1.5 lc rgb '#3a3a3a'\n");
+					 "fs empty border lc rgb '#3a3a3a' lw 1.5 "
+					 "lc rgb '#3a3a3a'\n");
 		buf_release(&d);
 	}
 	series_legend(p, &s, -1, s.other);
@@ -588,9 +595,9 @@ void html_timeline(struct page *p)
 			       "device work, at least 1 % of the axis (see Why the device "
 			       "waits).</p>\n");
 	if (r->nr_stragglers)
-		buf_adds(p->b, "<p class=\"muted\"><span style=\"color:#d62728\">\xe2\x97\x8f</span> "
-			       "marks the end of the phases of a rank the others wait for (see Who "
-			       "waits for whom).</p>\n");
+		buf_adds(p->b, "<p class=\"muted\"><span style=\"color:#d62728\">"
+			       "\xe2\x97\x8f</span> marks the end of the phases of a rank the "
+			       "others wait for (see Who waits for whom).</p>\n");
 	buf_adds(p->b, "</section>\n");
 	free(shift);
 }

@@ -185,8 +185,8 @@ void html_roofline(struct page *p)
 	buf_adds(p->b, "<section id=\"roofline\">\n<h2>How close to the hardware</h2>\n");
 	buf_printf(p->b, "<p class=\"muted\">Rank %lld's operators and shapes (record_shapes) "
 			 "against its device's roofline: FLOPs and bytes from the shapes "
-			 "(doc/perf-model.md) over the median device time of a call; a point's size "
-			 "is the operator's device time.</p>\n",
+			 "(doc/perf-model.md) over the median device time of a call; a "
+			 "point's size is the operator's device time.</p>\n",
 		   (long long)rk->rank);
 	chart(p, rk);
 	table(p, rk, at);

@@ -302,7 +302,8 @@ void html_cross_rank(struct page *p)
 				continue;
 			buf_init(&label);
 			metric_label(st->metric, &label);
-			html_stat_row(p, st, html_buf(p, &label), col, sizeof(col) / sizeof(col[0]));
+			html_stat_row(p, st, html_buf(p, &label), col,
+				      sizeof(col) / sizeof(col[0]));
 			buf_release(&label);
 		}
 		buf_adds(p->b, phases ? "</table></div>\n</details>\n" : "</table></div>\n");

@@ -464,7 +464,10 @@ static int f_sdpa_flash(const struct pm_shapes *s, struct perf_call *c)
 	return attention(s, &at, c);
 }
 
-/* (grad_out, query, key, value, out, logsumexp, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, ...) */
+/*
+ * (grad_out, query, key, value, out, logsumexp, cum_seq_q, cum_seq_k, max_q,
+ * max_k, dropout_p, is_causal, ...)
+ */
 static int f_sdpa_flash_bwd(const struct pm_shapes *s, struct perf_call *c)
 {
 	static const struct attn at = { 1, 2, 3, 1, 11, 1 };
@@ -483,7 +486,10 @@ static int f_sdpa_efficient(const struct pm_shapes *s, struct perf_call *c)
 	return attention(s, &at, c);
 }
 
-/* flash_attn::_flash_attn_forward(q, k, v, dropout_p, softmax_scale, causal, ...): [B, N, H, d] (flash-attn 2) */
+/*
+ * flash_attn::_flash_attn_forward(q, k, v, dropout_p, softmax_scale, causal,
+ * ...): [B, N, H, d] (flash-attn 2)
+ */
 static int f_flash_attn(const struct pm_shapes *s, struct perf_call *c)
 {
 	static const struct attn at = { 0, 1, 2, 0, 5, 0 };
@@ -491,7 +497,10 @@ static int f_flash_attn(const struct pm_shapes *s, struct perf_call *c)
 	return attention(s, &at, c);
 }
 
-/* flash_attn::_flash_attn_backward(dout, q, k, v, out, softmax_lse, dq, dk, dv, dropout_p, softmax_scale, causal, ...) */
+/*
+ * flash_attn::_flash_attn_backward(dout, q, k, v, out, softmax_lse, dq, dk,
+ * dv, dropout_p, softmax_scale, causal, ...)
+ */
 static int f_flash_attn_bwd(const struct pm_shapes *s, struct perf_call *c)
 {
 	static const struct attn at = { 1, 2, 3, 0, 11, 1 };
@@ -588,7 +597,10 @@ static int conv(const struct pm_shapes *s, const struct conv *cv, struct perf_ca
 	return set(c, flops, bytes, s->dtype[cv->input]);
 }
 
-/* aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups) */
+/*
+ * aten::convolution(input, weight, bias, stride, padding, dilation,
+ * transposed, output_padding, groups)
+ */
 static int f_convolution(const struct pm_shapes *s, struct perf_call *c)
 {
 	static const struct conv cv = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
@@ -596,7 +608,10 @@ static int f_convolution(const struct pm_shapes *s, struct perf_call *c)
 	return conv(s, &cv, c);
 }
 
-/* aten::convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask) */
+/*
+ * aten::convolution_backward(grad_output, input, weight, bias_sizes, stride,
+ * padding, dilation, transposed, output_padding, groups, output_mask)
+ */
 static int f_conv_bwd(const struct pm_shapes *s, struct perf_call *c)
 {
 	static const struct conv cv = { 1, 2, -1, 4, 5, 6, 7, 8, 9 };

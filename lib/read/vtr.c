@@ -99,7 +99,7 @@ struct vtr_reader {
 	int64_t left;			/* a regular file's size, else -1 */
 	int stopped, oom, seen_end;
 	int64_t nr_unmatched, nr_bad;
-	int64_t nr_args_dropped;		/* region arguments beyond VTR_MAX_ARGS or without one */
+	int64_t nr_args_dropped;		/* region args beyond VTR_MAX_ARGS or without one */
 	struct buf args_text;			/* scratch for an event's args */
 	int64_t nr_bad_time, bad_time_off;	/* records past sat.h's limit; first's block */
 	int64_t block_off;			/* offset of the block being read */

@@ -188,7 +188,8 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 
 		if (op->nr_folded)
 			continue;
-		rc |= add(out, join(a, "op:", op->name, ".total_ns"), (double)op->total_ns, NULL, 0);
+		rc |= add(out, join(a, "op:", op->name, ".total_ns"), (double)op->total_ns,
+			  NULL, 0);
 		if (!rc)
 			out->v[out->n - 1].is_op = 1;
 	}

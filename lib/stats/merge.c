@@ -202,18 +202,18 @@ static void report_files(const struct merge_input *in, size_t n, const struct fi
 		case REPORT_READ_OK:
 			if (!f->n) {
 				/* a map step whose vanalyze read nothing: not a rank of the run */
-				log_msg("%s: the report holds no ranks (its vanalyze read no trace); "
-					"skipped", p);
+				log_msg("%s: the report holds no ranks (its vanalyze read no "
+					"trace); skipped", p);
 				st->skipped++;
 				break;
 			}
 			st->reports++;
 			st->bytes += f->bytes;
 			if (f->compact && st->compact++ < MAX_DUP_NOTES)
-				log_msg("warning: %s: a compact merged report: its ranks come without "
-					"their tables, so their phase statistics, collectives and "
-					"suggestions are left out (merge reports written with --full)",
-					p);
+				log_msg("warning: %s: a compact merged report: its ranks come "
+					"without their tables, so their phase statistics, "
+					"collectives and suggestions are left out (merge reports "
+					"written with --full)", p);
 			break;
 		case REPORT_READ_OTHER:
 			if (!strncmp(f->schema, "vtrace.report/", 14)) {

@@ -78,7 +78,8 @@ static void check_paths(const struct pathlist *l, size_t first, const char *cons
 
 static void check_warned(int i, const char *want)
 {
-	CHECKF(i < nr_warned && i < 16 && !strcmp(warned[i], want), "warning %d: got '%s', want '%s'",
+	CHECKF(i < nr_warned && i < 16 && !strcmp(warned[i], want),
+	       "warning %d: got '%s', want '%s'",
 	       i, i < nr_warned && i < 16 ? warned[i] : "(none)", want);
 }
 

@@ -207,7 +207,8 @@ static void test_sniff(void)
 		{ "\xef\xbb\xbf {\"schema\":\"a\\\"b\"}", "a\\\"b" },
 		/* sorted keys: the schema after everything else, strings with braces on the way */
 		{ "{\"inputs\": [{\"path\": \"x}]{\\\"\", \"schema\": \"no\"}], \"n\": -1.5e3, "
-		  "\"ok\": true, \"ranks\": [[{}], {\"schema\": \"no\"}], \"schema\": \"vtrace.report/1\"}",
+		  "\"ok\": true, \"ranks\": [[{}], {\"schema\": \"no\"}], "
+		  "\"schema\": \"vtrace.report/1\"}",
 		  "vtrace.report/1" },
 		/* traces: an event's "schema" argument, a "schemaVersion", a bare array */
 		{ "{\"traceEvents\": [{\"args\": {\"schema\": \"vtrace.report/1\"}}]}", NULL },
@@ -228,7 +229,8 @@ static void test_sniff(void)
 
 		CHECKF(rc == (cases[i].schema != NULL), "report_sniff_text(case %zu) = %d", i, rc);
 		if (rc == 1 && cases[i].schema)
-			CHECKF(!strcmp(schema, cases[i].schema), "case %zu: schema \"%s\"", i, schema);
+			CHECKF(!strcmp(schema, cases[i].schema), "case %zu: schema \"%s\"",
+			       i, schema);
 	}
 	/* past the first 64 KiB: a report whose ranks come before its schema */
 	{

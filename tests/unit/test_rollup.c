@@ -343,7 +343,7 @@ static void test_saturation(void)
 		/* the mean and the share of the sum unsaturated: 3 x 4.6e18 / 3, all of the time */
 		CHECK_NEAR(ru.kernels[0].avg_ns, (double)BIG, 0);
 		CHECK_NEAR(ru.kernels[0].share, 1, 0);
-		/* three equal instances: no deviation, but for the rounding of squares near 2^124 */
+		/* three equal instances: no deviation but for the rounding of squares near 2^124 */
 		CHECK(ru.kernels[0].stddev_ns >= 0 && ru.kernels[0].stddev_ns < 1e-6 * (double)BIG);
 		CHECK_NEAR(kernel_median(&ru, &ru.kernels[0]), (double)BIG, 0);
 		CHECK_EQ_INT(ru.ops[0].count, INT64_MAX);
