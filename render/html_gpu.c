@@ -41,7 +41,8 @@ static void gp_label(struct buf *b, const char *shown)
 	for (size_t i = 0; i < n;) {
 		size_t len = tsafe_utf8_len(u + i, n - i);
 
-		if (len == 0 || (len == 1 && (u[i] < 0x20 || u[i] == 0x7f || u[i] == '%' || u[i] == '`')) ||
+		if (len == 0 ||
+		    (len == 1 && (u[i] < 0x20 || u[i] == 0x7f || u[i] == '%' || u[i] == '`')) ||
 		    (len == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)) {
 			buf_addc(b, '?');
 			i += len ? len : 1;
@@ -90,7 +91,8 @@ void html_kernels(struct page *p)
 
 	buf_adds(p->b, "<section id=\"kernels\">\n<h2>Top kernels</h2>\n");
 	if (!n) {
-		buf_adds(p->b, "<p class=\"muted\">No device kernels in these traces.</p>\n</section>\n");
+		buf_adds(p->b, "<p class=\"muted\">No device kernels in these traces.</p>\n"
+			       "</section>\n");
 		return;
 	}
 	buf_printf(p->b, "<p class=\"muted\">Kernels of all %zu rank%s by total time; long names "
@@ -104,8 +106,9 @@ void html_kernels(struct page *p)
 			buf_printf(&d, "0 %.9g %.2f %.2f %u\n", (double)v[i].total_ns / 1e6,
 				   (double)i - 0.38, (double)i + 0.38,
 				   html_palette[cat_index(v[i].category)]);
-		buf_printf(&p->gp.script, "set xlabel 'ms, all ranks'\nset key off\nset grid xtics\n"
-					  "set xrange [0:*]\nset yrange [%zu.6:-0.6]\nset ytics (",
+		buf_printf(&p->gp.script,
+			   "set xlabel 'ms, all ranks'\nset key off\nset grid xtics\n"
+			   "set xrange [0:*]\nset yrange [%zu.6:-0.6]\nset ytics (",
 			   shown - 1);
 		names = html_alloc(p, shown * SHORTEN_CAP(LABEL_COLS));
 		list = html_alloc(p, shown * sizeof(*list));
@@ -135,14 +138,16 @@ void html_kernels(struct page *p)
 	html_legend_end(p);
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>#</th><th>kernel</th><th>category</th>"
 		       "<th title=\"op: the operator that launched it; module: the attention block "
-		       "around that; name: its own name\">from</th><th>ranks</th><th>count</th><th>total</th><th>avg</th><th>median</th>"
-		       "<th>min</th><th>max</th><th>stddev</th><th>share of kernel time</th></tr>\n");
+		       "around that; name: its own name\">from</th><th>ranks</th><th>count</th>"
+		       "<th>total</th><th>avg</th><th>median</th><th>min</th><th>max</th>"
+		       "<th>stddev</th><th>share of kernel time</th></tr>\n");
 	buf_init(&calc);
 	for (size_t i = 0; i < n && i < TOP_TABLE; i++) {
 		char nm[SHORTEN_CAP(96)];
 		double median;
 
-		buf_printf(p->b, "<tr><td class=\"num\">%zu</td><td class=\"name\" title=\"", i + 1);
+		buf_printf(p->b, "<tr><td class=\"num\">%zu</td><td class=\"name\" title=\"",
+			   i + 1);
 		html_text(p, v[i].name);
 		buf_adds(p->b, "\">");
 		html_text(p, shorten(nm, v[i].name, 96));
@@ -187,7 +192,8 @@ void html_categories(struct page *p)
 	double *v = html_calloc(p, r->nr_ranks * ns + 1, sizeof(*v));
 	char calc[64], key[64];
 
-	buf_printf(p->b, "<section id=\"categories\">\n<h2>%s time by category</h2>\n", dev_word(r));
+	buf_printf(p->b, "<section id=\"categories\">\n<h2>%s time by category</h2>\n",
+		   dev_word(r));
 	for (size_t i = 0; v && i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
@@ -217,7 +223,8 @@ void html_categories(struct page *p)
 			for (size_t i = 0; i < r->nr_ranks; i++)
 				has |= v[i * ns + c] > 0;
 			if (has)
-				html_legend_item(p, colors[c], c < NR_CAT ? categories[c] : "memcpy/memset");
+				html_legend_item(p, colors[c],
+						 c < NR_CAT ? categories[c] : "memcpy/memset");
 		}
 		html_legend_end(p);
 	}
@@ -276,8 +283,10 @@ static void memory_timeline(struct page *p)
 		for (size_t m = 0; r->ranks[i].analysed && m < r->ranks[i].nr_memory; m++)
 			/* the CPU's [memory] events are the profiler's own: GPUs only */
 			if (r->ranks[i].memory[m].nr_timeline &&
-			    r->ranks[i].memory[m].peak_allocated > 0 && r->ranks[i].memory[m].device >= 0)
-				v[n++] = (struct memline){ i, m, r->ranks[i].memory[m].peak_allocated };
+			    r->ranks[i].memory[m].peak_allocated > 0 &&
+			    r->ranks[i].memory[m].device >= 0)
+				v[n++] = (struct memline){ i, m,
+							   r->ranks[i].memory[m].peak_allocated };
 	qsort(v, n, sizeof(*v), cmp_memline);
 	if (n > HTML_PALETTE)
 		n = HTML_PALETTE;
@@ -340,8 +349,8 @@ void html_memory(struct page *p)
 		}
 	}
 	if (!v || !rows) {
-		buf_adds(p->b, "<p class=\"muted\">No [memory] events in these traces (profile with "
-			       "profile_memory=True).</p>\n</section>\n");
+		buf_adds(p->b, "<p class=\"muted\">No [memory] events in these traces (profile "
+			       "with profile_memory=True).</p>\n</section>\n");
 		free(v);
 		return;
 	}
@@ -367,15 +376,17 @@ void html_memory(struct page *p)
 			const struct report_memory *me = &rk->memory[m];
 
 			buf_printf(p->b, "<tr><td class=\"num\">%lld</td>", (long long)rk->rank);
-			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"device\"]", i, m);
-			html_i64(p, "td", key, NULL, me->device, UNIT_COUNT);
-			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"peak_allocated\"]",
+			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"device\"]",
 				 i, m);
+			html_i64(p, "td", key, NULL, me->device, UNIT_COUNT);
+			snprintf(key, sizeof(key),
+				 "[\"ranks\",%zu,\"memory\",%zu,\"peak_allocated\"]", i, m);
 			html_i64(p, "td", key, NULL, me->peak_allocated, UNIT_BYTES);
-			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"peak_reserved\"]", i,
-				 m);
+			snprintf(key, sizeof(key),
+				 "[\"ranks\",%zu,\"memory\",%zu,\"peak_reserved\"]", i, m);
 			html_i64(p, "td", key, NULL, me->peak_reserved, UNIT_BYTES);
-			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"capacity\"]", i, m);
+			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"capacity\"]",
+				 i, m);
 			if (me->capacity >= 0)
 				html_i64(p, "td", key, NULL, me->capacity, UNIT_BYTES);
 			else

@@ -117,7 +117,10 @@ static size_t outlier_rows(const struct report *rep, const char **why)
 	return shown;
 }
 
-/* Which rank each row is: "(rows: the shortest span 54, the median 25, ...; 61 more ranks: --all)". */
+/*
+ * Which rank each row is: "(rows: the shortest span 54, the median 25, ...;
+ * 61 more ranks: --all)".
+ */
 static void outlier_note(const struct out *o, const struct report *rep, const char **why,
 			 size_t shown)
 {
@@ -474,7 +477,8 @@ static void phase_table(const struct out *o, const struct rollup *ru, int all)
 		for (size_t i = 0; i < nr_shown; i++)
 			big_hidden -= large(r[order[i]], span);
 		if (big_hidden)
-			fprintf(o->f, "  %zu more phases, %zu of them over 1%% of the span (--all)\n",
+			fprintf(o->f,
+				"  %zu more phases, %zu of them over 1%% of the span (--all)\n",
 				n - nr_shown, big_hidden);
 		else
 			fprintf(o->f, "  %zu more phases, each under 1%% of the span (--all)\n",
@@ -658,7 +662,8 @@ static void gpu_lines(const struct out *o, const struct report_rank *rk)
 		buf_printf(&l, "%s%s", a, g->cpu_comm ? " on CPU threads" : "");
 		if (!isnan(metric_of(rk, MK_GPU_COMM_COMPUTE_OVERLAP)))
 			buf_printf(&l, ", %s overlapped with compute",
-				   metric_fmt(b, sizeof(b), g->comm_compute_overlap, UNIT_RATIO, 0));
+				   metric_fmt(b, sizeof(b), g->comm_compute_overlap, UNIT_RATIO,
+					      0));
 		if (g->has_wait) {
 			metric_fmt(a, sizeof(a), (double)g->comm_wait_ns, UNIT_NS, 0);
 			metric_fmt(b, sizeof(b), (double)g->comm_transfer_ns, UNIT_NS, 0);
@@ -680,10 +685,11 @@ static void gpu_lines(const struct out *o, const struct report_rank *rk)
 			continue;
 		metric_fmt(a, sizeof(a), (double)m->peak_allocated, UNIT_BYTES, 0);
 		metric_fmt(b, sizeof(b), (double)m->peak_reserved, UNIT_BYTES, 0);
-		fprintf(f, "  memory   device %lld: peak %s allocated, %s reserved", (long long)m->device,
-			a, b);
+		fprintf(f, "  memory   device %lld: peak %s allocated, %s reserved",
+			(long long)m->device, a, b);
 		if (m->capacity > 0)
-			fprintf(f, " of %s", metric_fmt(c, sizeof(c), (double)m->capacity, UNIT_BYTES, 0));
+			fprintf(f, " of %s",
+				metric_fmt(c, sizeof(c), (double)m->capacity, UNIT_BYTES, 0));
 		fputc('\n', f);
 	}
 }
@@ -738,11 +744,12 @@ static void step_lines(const struct out *o, const struct report_rank *rk)
 		term_wrap(o->f, term_text(&l), 11, 11, o->width);
 		buf_reset(&l);
 	}
-	buf_printf(&l, "%s, %zu generation%s", metric_fmt(a, sizeof(a), (double)t->wall_ns, UNIT_NS, 0),
-		   t->nr_generations, t->nr_generations == 1 ? "" : "s");
+	buf_printf(&l, "%s, %zu generation%s",
+		   metric_fmt(a, sizeof(a), (double)t->wall_ns, UNIT_NS, 0), t->nr_generations,
+		   t->nr_generations == 1 ? "" : "s");
 	if (!isnan(t->fps))
-		buf_printf(&l, "  %s fps (%lld frames)", metric_fmt(b, sizeof(b), t->fps, UNIT_NUMBER, 0),
-			   (long long)t->frames);
+		buf_printf(&l, "  %s fps (%lld frames)",
+			   metric_fmt(b, sizeof(b), t->fps, UNIT_NUMBER, 0), (long long)t->frames);
 	if (t->target_fps > 0 && !isnan(t->realtime_factor))
 		buf_printf(&l, "  %s real time at %s fps%s",
 			   metric_fmt(a, sizeof(a), t->realtime_factor, UNIT_FACTOR, 0),
