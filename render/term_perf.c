@@ -1,9 +1,7 @@
 /*
- * term_perf: see term_perf.h.  Rows of several ranks with the same
- * operator and shape are one line: their device time adds up, and their
- * TFLOP/s is the median of the ranks' medians (a median of calls does not
- * merge).  The peak shown is the first rank's: ranks of one run share a
- * device model.
+ * term_perf: see term_perf.h.  The rows are the roll-up's shapes (an
+ * operator and its inputs over the ranks: rollup.h).  The peak shown is
+ * the first rank's: ranks of one run share a device model.
  */
 #include "term_perf.h"
 
@@ -11,33 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "metric.h"
-#include "sat.h"
 #include "shorten.h"
 #include "term.h"
-
-struct line {
-	const struct report_op_perf *o;	/* the first rank's row */
-	int64_t total_ns, count;
-	double tflops[64];		/* the ranks' medians, the first 64 */
-	size_t n;
-};
-
-static int same_row(const struct report_op_perf *a, const struct report_op_perf *b)
-{
-	return !strcmp(a->name, b->name) && !strcmp(a->input_dims, b->input_dims) &&
-	       !strcmp(a->input_types, b->input_types) &&
-	       !strcmp(a->concrete_inputs, b->concrete_inputs);
-}
-
-static int cmp_line(const void *a, const void *b)
-{
-	const struct line *x = a, *y = b;
-
-	if (x->total_ns != y->total_ns)
-		return x->total_ns > y->total_ns ? -1 : 1;
-	return strcmp(x->o->name, y->o->name);
-}
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -91,22 +66,20 @@ static void title(FILE *f, const struct report *rep, int width, const char *bold
 	buf_release(&l);
 }
 
-void term_perf(FILE *f, const struct report *rep, size_t top, int width, const char *bold,
-		  const char *off)
+void term_perf(FILE *f, const struct rollup *ru, size_t top, int width, const char *bold,
+	       const char *off)
 {
-	size_t nr = 0, n = 0, shapes = 0, device = 0;
-	int64_t kernel_ns = 0, modelled_ns = 0;
-	struct line *l;
+	const struct report *rep = ru->rep;
+	size_t n = ru->nr_shapes, shapes = 0, device = 0;
 	int cols = width - 46 < 16 ? 16 : width - 46;	/* what the name may take */
+	char *shown;
 
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		const struct report_rank *rk = &rep->ranks[i];
 
 		if (!rk->analysed)
 			continue;
-		nr += rk->nr_ops_perf;
 		shapes += rk->perf.has_shapes;
-		kernel_ns = sat_add(kernel_ns, rk->gpu.kernel_time_ns);
 		device += !rk->gpu.no_device;
 	}
 	if (!shapes) {
@@ -117,58 +90,34 @@ void term_perf(FILE *f, const struct report *rep, size_t top, int width, const c
 		}
 		return;
 	}
-	if (!top || !(l = calloc(nr ? nr : 1, sizeof(*l))))
-		return;
-	for (size_t i = 0; i < rep->nr_ranks; i++) {
-		const struct report_rank *rk = &rep->ranks[i];
-
-		for (size_t k = 0; rk->analysed && k < rk->nr_ops_perf; k++) {
-			const struct report_op_perf *o = &rk->ops_perf[k];
-			size_t j = 0;
-
-			if (isnan(o->flops))
-				continue;
-			while (j < n && !same_row(l[j].o, o))
-				j++;	/* rows are few: a search per row is cheap */
-			if (j == n)
-				l[n++].o = o;
-			l[j].total_ns = sat_add(l[j].total_ns, o->total_ns);
-			modelled_ns = sat_add(modelled_ns, o->total_ns);
-			l[j].count = sat_add(l[j].count, o->count);
-			if (l[j].n < 64)
-				l[j].tflops[l[j].n++] = o->tflops_median;
-		}
-	}
 	/*
 	 * A table of operators holding a sliver of the device time would tell
 	 * little and take the room of the findings: it shows from 10 %.
 	 */
-	if (modelled_ns < kernel_ns / 10)
-		n = 0;
-	if (n) {
-		qsort(l, n, sizeof(*l), cmp_line);
-		title(f, rep, width, bold, off);
-		fprintf(f, "  %9s %7s %8s %7s %7s  %s\n", "device", "calls", "TFLOP/s", "% peak",
-			"bound", "operator, dtype and input dims");
+	if (!top || !n || ru->modelled_ns < ru->kernel_time_ns / 10)
+		return;
+	if (!(shown = malloc(SHORTEN_CAP(cols)))) {
+		log_stdout_lost();
+		return;
 	}
+	title(f, rep, width, bold, off);
+	fprintf(f, "  %9s %7s %8s %7s %7s  %s\n", "device", "calls", "TFLOP/s", "% peak",
+		"bound", "operator, dtype and input dims");
 	for (size_t i = 0; i < n && i < top; i++) {
-		const struct report_op_perf *o = l[i].o;
-		double t = median(l[i].tflops, l[i].n);
+		const struct rollup_shape *l = &ru->shapes[i];
+		const struct report_op_perf *o = l->first;
 		struct buf what;
-		char *shown = malloc(SHORTEN_CAP(cols));
 
 		fputs("  ", f);
-		term_value(f, (double)l[i].total_ns, UNIT_NS, 0, 9);
-		fprintf(f, " %7lld %8.1f ", (long long)l[i].count, t);
-		term_value(f, t / o->peak_tflops, UNIT_RATIO, 0, 7);
+		term_value(f, (double)l->total_ns, UNIT_NS, 0, 9);
+		fprintf(f, " %7lld %8.1f ", (long long)l->count, l->tflops);
+		term_value(f, l->tflops / o->peak_tflops, UNIT_RATIO, 0, 7);
 		fprintf(f, " %7s  ", o->bound ? o->bound : "-");
 		buf_init(&what);
 		buf_printf(&what, "%s %s %s", o->name, o->dtype ? o->dtype : "?", o->input_dims);
-		if (shown)
-			tsafe_put(f, shorten(shown, term_text(&what), (size_t)cols));
+		tsafe_put(f, shorten(shown, term_text(&what), (size_t)cols));
 		fputc('\n', f);
 		buf_release(&what);
-		free(shown);
 	}
-	free(l);
+	free(shown);
 }

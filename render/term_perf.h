@@ -10,10 +10,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report.h"
+#include "rollup.h"
 
-/* At most top operator rows, lines of width columns; bold/off: the emphasis escapes. */
-void term_perf(FILE *f, const struct report *rep, size_t top, int width, const char *bold,
-		  const char *off);
+/*
+ * Of ru's report: at most top operator rows, lines of width columns;
+ * bold/off: the emphasis escapes.
+ */
+void term_perf(FILE *f, const struct rollup *ru, size_t top, int width, const char *bold,
+	       const char *off);
 
 #endif

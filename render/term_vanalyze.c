@@ -870,11 +870,11 @@ void term_vanalyze(FILE *f, const struct report *rep, const struct summary_opts 
 		phase_table(&o, &ru, so->all);
 		kernel_table(&o, &ru, so->top, so->sort);
 		op_table(&o, &ru, so->top, so->sort);
+		term_perf(f, &ru, so->top, o.width, o.bold, o.off);
 		rollup_release(&ru);
 	} else {
 		log_stdout_lost();	/* the tables memory ran out for */
 	}
-	term_perf(f, rep, so->top, o.width, o.bold, o.off);
 	term_stragglers(f, rep, o.bold, o.off);
 	term_suggestions(f, rep, o.bold, o.off, so->details || so->ranks);
 }

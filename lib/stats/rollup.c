@@ -12,9 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "grow.h"
 #include "sat.h"
 #include "strtab.h"
+
+/* A rank's TFLOP/s for the shape of row, until finish_shapes() takes the medians. */
+struct shape_tflops {
+	size_t row;
+	double v;
+};
+
+struct shape_build {
+	struct strtab keys;		/* name, dims, types and concrete inputs, NUL between */
+	size_t alloc;
+	struct shape_tflops *tf;
+	size_t nr_tf, tf_alloc;
+};
 
 /* The row of name among those made so far (ids are dense: n means new); SIZE_MAX: out of memory. */
 static size_t row_of(struct strtab *t, const char *name)
@@ -122,6 +136,79 @@ static int add_phases(struct rollup *ru, const struct report_rank *rk, struct st
 	return 0;
 }
 
+static int add_shapes(struct rollup *ru, const struct report_rank *rk, struct shape_build *b)
+{
+	struct buf key;
+	int rc = 0;
+
+	buf_init(&key);
+	for (size_t k = 0; k < rk->nr_ops_perf && !rc; k++) {
+		const struct report_op_perf *o = &rk->ops_perf[k];
+		struct rollup_shape *r;
+		uint32_t id;
+		size_t i;
+
+		if (isnan(o->flops))
+			continue;
+		buf_reset(&key);
+		buf_adds(&key, o->name);
+		buf_addc(&key, '\0');
+		buf_adds(&key, o->input_dims);
+		buf_addc(&key, '\0');
+		buf_adds(&key, o->input_types);
+		buf_addc(&key, '\0');
+		buf_adds(&key, o->concrete_inputs);
+		id = buf_ok(&key) ? strtab_intern(&b->keys, key.data, key.len) : STRTAB_OOM;
+		if (id == STRTAB_OOM) {
+			rc = -1;
+			break;
+		}
+		i = (size_t)id - 1;
+		if (i == ru->nr_shapes) {
+			if (ALLOC_GROW(ru->shapes, i + 1, b->alloc)) {
+				rc = -1;
+				break;
+			}
+			ru->shapes[ru->nr_shapes++] = (struct rollup_shape){ .first = o };
+		}
+		if (ALLOC_GROW(b->tf, b->nr_tf + 1, b->tf_alloc)) {
+			rc = -1;
+			break;
+		}
+		b->tf[b->nr_tf++] = (struct shape_tflops){ i, o->tflops_median };
+		r = &ru->shapes[i];
+		r->ranks++;
+		r->count = sat_add(r->count, o->count);
+		r->total_ns = sat_add(r->total_ns, o->total_ns);
+		ru->modelled_ns = sat_add(ru->modelled_ns, o->total_ns);
+	}
+	buf_release(&key);
+	return rc;
+}
+
+/* By row, then by value, NaN (no TFLOP/s) first. */
+static int cmp_tflops(const void *a, const void *b)
+{
+	const struct shape_tflops *x = a, *y = b;
+
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	if (isnan(x->v) || isnan(y->v))
+		return !isnan(x->v) - !isnan(y->v);
+	return (x->v > y->v) - (x->v < y->v);
+}
+
+/* Each shape's TFLOP/s: the lower median of its ranks'. */
+static void finish_shapes(struct rollup *ru, struct shape_build *b)
+{
+	qsort(b->tf, b->nr_tf, sizeof(*b->tf), cmp_tflops);
+	for (size_t i = 0, j; i < b->nr_tf; i = j) {
+		for (j = i; j < b->nr_tf && b->tf[j].row == b->tf[i].row; j++)
+			;
+		ru->shapes[b->tf[i].row].tflops = b->tf[i + (j - i - 1) / 2].v;
+	}
+}
+
 /* Largest total first; of equal totals, by name: the order of every table. */
 static int by_total(int64_t x, int64_t y, const char *a, const char *b)
 {
@@ -149,6 +236,20 @@ static int cmp_phase(const void *a, const void *b)
 	const struct rollup_phase *x = a, *y = b;
 
 	return by_total(x->total_ns, y->total_ns, x->path, y->path);
+}
+
+static int cmp_shape(const void *a, const void *b)
+{
+	const struct report_op_perf *x = ((const struct rollup_shape *)a)->first;
+	const struct report_op_perf *y = ((const struct rollup_shape *)b)->first;
+	int c = by_total(((const struct rollup_shape *)a)->total_ns,
+			 ((const struct rollup_shape *)b)->total_ns, x->name, y->name);
+
+	if (!c)
+		c = strcmp(x->input_dims, y->input_dims);
+	if (!c)
+		c = strcmp(x->input_types, y->input_types);
+	return c ? c : strcmp(x->concrete_inputs, y->concrete_inputs);
 }
 
 /*
@@ -181,11 +282,14 @@ static void finish(struct rollup *ru, double kernel_time, double span)
 		qsort(ru->ops, ru->nr_ops, sizeof(*ru->ops), cmp_op);
 	if (ru->nr_phases > 1)
 		qsort(ru->phases, ru->nr_phases, sizeof(*ru->phases), cmp_phase);
+	if (ru->nr_shapes > 1)
+		qsort(ru->shapes, ru->nr_shapes, sizeof(*ru->shapes), cmp_shape);
 }
 
 int rollup_init(struct rollup *ru, const struct report *rep)
 {
 	struct strtab kernels, ops, phases;
+	struct shape_build shapes = { .alloc = 0 };
 	size_t kernels_alloc = 0, ops_alloc = 0, phases_alloc = 0;
 	double kernel_time = 0, span = 0;	/* unsaturated, for finish() */
 	int rc = 0;
@@ -195,6 +299,7 @@ int rollup_init(struct rollup *ru, const struct report *rep)
 	strtab_init(&kernels, 0);
 	strtab_init(&ops, 0);
 	strtab_init(&phases, 0);
+	strtab_init(&shapes.keys, 1);
 	for (size_t i = 0; i < rep->nr_ranks && !rc; i++) {
 		const struct report_rank *rk = &rep->ranks[i];
 
@@ -205,6 +310,8 @@ int rollup_init(struct rollup *ru, const struct report *rep)
 		}
 		if (rk->analysed && rk->nr_cpu_ops)
 			rc |= add_ops(ru, rk, &ops, &ops_alloc);
+		if (rk->analysed && rk->nr_ops_perf)
+			rc |= add_shapes(ru, rk, &shapes);
 		if (rk->has_phases && rk->nr_phases) {
 			ru->span_ns = sat_add(ru->span_ns, rk->span_ns);
 			span += (double)rk->span_ns;
@@ -214,6 +321,10 @@ int rollup_init(struct rollup *ru, const struct report *rep)
 	strtab_release(&kernels);
 	strtab_release(&ops);
 	strtab_release(&phases);
+	strtab_release(&shapes.keys);
+	if (!rc)
+		finish_shapes(ru, &shapes);
+	free(shapes.tf);
 	if (rc) {
 		rollup_release(ru);
 		return -1;
@@ -227,6 +338,7 @@ void rollup_release(struct rollup *ru)
 	free(ru->kernels);
 	free(ru->ops);
 	free(ru->phases);
+	free(ru->shapes);
 	memset(ru, 0, sizeof(*ru));
 }
 

@@ -1,7 +1,8 @@
 /*
- * rollup: a report's kernels, CPU operators and phases summed over its
- * ranks, one row a name (a phase: a path), as the terminal summary and the
- * page show a run.  One implementation, so that every output shows the
+ * rollup: a report's kernels, CPU operators, phases and modelled operator
+ * shapes summed over its ranks, one row a name (a phase: a path; a shape:
+ * an operator and its inputs), as the terminal summary and the page show a
+ * run.  One implementation, so that every output shows the
  * same sums: times and counts add with saturation (sat.h), since ranks
  * each near the accepted time limit pass INT64_MAX together; means and
  * shares divide sums that do not saturate, so a total shown at its bound
@@ -52,6 +53,19 @@ struct rollup_phase {
 	double share;			/* of the roll-up's span_ns; NaN when that is 0 */
 };
 
+/*
+ * An operator at one shape (ops_perf rows the model knows: finite flops)
+ * over the ranks: device time and calls summed; TFLOP/s the lower median
+ * of the ranks' medians, since a median of calls does not merge; the first
+ * rank's row for what the ranks share (dtype, bound, the device's peak).
+ */
+struct rollup_shape {
+	const struct report_op_perf *first;
+	size_t ranks;
+	int64_t count, total_ns;
+	double tflops;
+};
+
 struct rollup {
 	const struct report *rep;	/* borrowed */
 	struct rollup_kernel *kernels;	/* analysed ranks' kernel tables */
@@ -60,6 +74,9 @@ struct rollup {
 	size_t nr_ops;
 	struct rollup_phase *phases;	/* the phase tables of ranks with phases */
 	size_t nr_phases;
+	struct rollup_shape *shapes;	/* analysed ranks' ops_perf, sorted as the others */
+	size_t nr_shapes;
+	int64_t modelled_ns;		/* the shapes' device time */
 	int64_t kernel_time_ns;		/* gpu.kernel_time_ns of the ranks with kernel rows */
 	int64_t span_ns;		/* span_ns of the ranks with phase rows */
 };

@@ -253,6 +253,56 @@ static void test_ops(void)
 	report_release(&rep);
 }
 
+static struct report_op_perf shape(const char *name, const char *dims, int64_t count,
+				   int64_t total_ns, double flops, double tflops)
+{
+	return (struct report_op_perf){ .name = name, .input_dims = dims, .input_types = "[]",
+					.concrete_inputs = "[]", .count = count,
+					.total_ns = total_ns, .flops = flops,
+					.tflops_median = tflops };
+}
+
+static void test_shapes(void)
+{
+	struct report rep;
+	struct report_rank *rk = ranks(&rep, 3);
+	struct rollup ru;
+
+	rk[0].ops_perf = xalloc(&rep, 4 * sizeof(*rk[0].ops_perf));
+	rk[0].ops_perf[0] = shape("aten::mm", "[[4, 4]]", 2, 100, 1e9, 10);
+	rk[0].ops_perf[1] = shape("aten::mm", "[[8, 8]]", 1, 60, 1e9, 5);
+	rk[0].ops_perf[2] = shape("aten::add", "[[4]]", 9, 9000, NAN, NAN);	/* no model */
+	rk[0].ops_perf[3] = shape("aten::mm", "[[2, 2]]", 1, 120, 1e9, 1);
+	rk[0].nr_ops_perf = 4;
+	rk[1].ops_perf = xalloc(&rep, 2 * sizeof(*rk[1].ops_perf));
+	rk[1].ops_perf[0] = shape("aten::mm", "[[8, 8]]", 2, 60, 1e9, 7);
+	rk[1].ops_perf[1] = shape("aten::mm", "[[4, 4]]", 3, 300, 1e9, 30);
+	rk[1].nr_ops_perf = 2;
+	rk[2].ops_perf = xalloc(&rep, sizeof(*rk[2].ops_perf));
+	rk[2].ops_perf[0] = shape("aten::mm", "[[4, 4]]", 1, 50, 1e9, 20);
+	rk[2].nr_ops_perf = 1;
+
+	CHECK_EQ_INT(rollup_init(&ru, &rep), 0);
+	CHECK_EQ_INT(ru.nr_shapes, 3);
+	CHECK_EQ_INT(ru.modelled_ns, 100 + 60 + 120 + 60 + 300 + 50);
+	if (ru.nr_shapes == 3) {
+		CHECK_EQ_STR(ru.shapes[0].first->input_dims, "[[4, 4]]");
+		CHECK_EQ_INT(ru.shapes[0].ranks, 3);
+		CHECK_EQ_INT(ru.shapes[0].count, 6);
+		CHECK_EQ_INT(ru.shapes[0].total_ns, 450);
+		CHECK_NEAR(ru.shapes[0].tflops, 20, 0);	/* of 10, 30, 20 */
+		/* 120 each: by name, then by the inputs */
+		CHECK_EQ_STR(ru.shapes[1].first->input_dims, "[[2, 2]]");
+		CHECK_NEAR(ru.shapes[1].tflops, 1, 0);
+		CHECK_EQ_STR(ru.shapes[2].first->input_dims, "[[8, 8]]");
+		CHECK(ru.shapes[2].first == &rk[0].ops_perf[1]);	/* the first rank's row */
+		CHECK_EQ_INT(ru.shapes[2].count, 3);
+		CHECK_NEAR(ru.shapes[2].tflops, 5, 0);	/* the lower of 5 and 7 */
+	}
+	rollup_release(&ru);
+	report_release(&rep);
+}
+
 static void test_phases(void)
 {
 	struct report rep;
@@ -376,6 +426,7 @@ int main(void)
 {
 	test_kernels();
 	test_ops();
+	test_shapes();
 	test_phases();
 	test_saturation();
 	test_empty();
