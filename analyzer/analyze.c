@@ -463,7 +463,8 @@ static int finish(struct file_result *res, int nr_threads)
 			"out of the step statistics and the warm-up test", d);
 		trace_info_warn(&res->info, &e);
 	}
-	if (rk->gpu.active_span_ns == 0 && res->mem.util_samples) {
+	/* no active span (null without a device): the collector's samples say it */
+	if (rk->gpu.active_span_ns <= 0 && res->mem.util_samples) {
 		rk->gpu.utilization =
 			(double)res->mem.util_sum / (double)res->mem.util_samples / 100.0;
 		rk->gpu.util_from_samples = 1;

@@ -106,7 +106,8 @@ void term_perf(FILE *f, const struct report *rep, size_t top, int width, const c
 			continue;
 		nr += rk->nr_ops_perf;
 		shapes += rk->perf.has_shapes;
-		kernel_ns = sat_add(kernel_ns, rk->gpu.kernel_time_ns);
+		if (rk->gpu.kernel_time_ns > 0)	/* null without a device */
+			kernel_ns = sat_add(kernel_ns, rk->gpu.kernel_time_ns);
 		device += !rk->gpu.no_device;
 	}
 	if (!shapes) {

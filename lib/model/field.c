@@ -62,7 +62,9 @@ static void value_json(struct jsonw *w, const struct field *f, const void *row, 
 		jsonw_int(w, AT(int, row, f));
 		break;
 	case FT_ENUM:
-		if (AT(int, row, f) >= 0 && (unsigned)AT(int, row, f) < f->per)
+		if (f->known && !f->known(row))
+			jsonw_null(w);
+		else if (AT(int, row, f) >= 0 && (unsigned)AT(int, row, f) < f->per)
 			jsonw_str(w, f->names[AT(int, row, f)]);
 		else
 			jsonw_null(w);
@@ -110,7 +112,7 @@ void field_rows_json(struct jsonw *w, const struct field_table *t, const void *r
 void field_null(const struct field *f, void *row)
 {
 	char *p = (char *)row + f->off;
-	int omit = !!(f->flags & FF_OMIT);
+	int omit = !!(f->flags & (FF_OMIT | FF_ZERO));
 
 	switch (f->type) {
 	case FT_I64:

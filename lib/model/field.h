@@ -38,6 +38,8 @@ enum field_type {
 #define FF_LEAN		8u	/* left out of a lean read (REPORT_READ_LEAN) */
 #define FF_SAME_N	16u	/* FT_I64S: as long as the array before it with the same count */
 #define FF_KEY		32u	/* FT_STR: the key naming the row in its object, not a member */
+#define FF_ZERO		64u	/* FT_I64: never written null; missing (a report from before
+				   it) or null reads as 0 */
 
 struct field_table;
 
@@ -54,6 +56,12 @@ struct field {
 	const char *csv_key;		/* the column's name, NULL: key */
 	/* written only where when(row) holds; NULL: always (as FF_OMIT says) */
 	int (*when)(const void *row);
+	/*
+	 * FT_ENUM, which has no null value: written null where known(row) is
+	 * 0, as another field of the row says; read from null as 0.  NULL:
+	 * always known.
+	 */
+	int (*known)(const void *row);
 };
 
 struct field_table {
@@ -95,7 +103,7 @@ void field_json(struct jsonw *w, const struct field_table *t, const void *row, u
 void field_rows_json(struct jsonw *w, const struct field_table *t, const void *rows, size_t n,
 		     unsigned flags);
 
-/* Set f of row to its null value (zero for FF_OMIT and the types without null). */
+/* Set f of row to its null value (zero for FF_OMIT, FF_ZERO and the types without null). */
 void field_null(const struct field *f, void *row);
 
 #endif

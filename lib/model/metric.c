@@ -32,48 +32,6 @@ static int get_span(const struct report_rank *r, double *v)
 	return have((double)r->span_ns, v);
 }
 
-/*
- * The gpu block is filled only where the rank was analysed, and its device
- * figures only where device activity was recognised (they are null in the
- * report otherwise): but for communication measured on CPU threads and
- * utilization from the collector's samples, which need no device events.
- */
-static int gpu_has(const struct report_rank *r, int host_ok)
-{
-	return r->analysed && (!r->gpu.no_device || host_ok);
-}
-
-#define GPU_GETTER(field, host_ok)                                             \
-	static int get_gpu_##field(const struct report_rank *r, double *v)   \
-	{                                                                      \
-		return gpu_has(r, host_ok) && have((double)r->gpu.field, v);   \
-	}
-
-GPU_GETTER(kernels, 0)
-GPU_GETTER(kernel_time_ns, 0)
-GPU_GETTER(busy_ns, 0)
-GPU_GETTER(active_span_ns, 0)
-GPU_GETTER(idle_ns, 0)
-GPU_GETTER(utilization, r->gpu.util_from_samples)
-GPU_GETTER(comm_ns, r->gpu.cpu_comm)
-GPU_GETTER(compute_ns, 0)
-GPU_GETTER(memory_ns, 0)
-GPU_GETTER(comm_compute_overlap, 0)
-GPU_GETTER(host_sync_ns, 1)
-GPU_GETTER(host_sync_count, 1)
-
-/* Set by collectives_compute() where a run of 2+ ranks matched collectives. */
-#define WAIT_GETTER(field)                                                     \
-	static int get_gpu_##field(const struct report_rank *r, double *v)   \
-	{                                                                      \
-		return r->analysed && r->gpu.has_wait &&                       \
-		       have((double)r->gpu.field, v);                          \
-	}
-
-WAIT_GETTER(comm_wait_ns)
-WAIT_GETTER(comm_transfer_ns)
-WAIT_GETTER(effective_utilization)
-
 /* Against rank 0's clock, from the ends of matched collectives. */
 static int get_clock_offset(const struct report_rank *r, double *v)
 {
@@ -178,34 +136,35 @@ static int get_perf_tflops(const struct report_rank *r, double *v)
 const struct metric_def metric_table[] = {
 	{ "events.total", UNIT_COUNT, DIR_NEUTRAL, X, "events", 1, METRIC_GET(get_events_total) },
 	{ "span_ns", UNIT_NS, DIR_LOWER, X | C | T, "span_ns", 2, METRIC_GET(get_span) },
-	{ "gpu.kernels", UNIT_COUNT, DIR_NEUTRAL, X, "kernels", 3, METRIC_GET(get_gpu_kernels) },
+	{ "gpu.kernels", UNIT_COUNT, DIR_NEUTRAL, X, "kernels", 3, METRIC_FIELD_I64(gpu.kernels) },
 	{ "gpu.kernel_time_ns", UNIT_NS, DIR_LOWER, X | T, "kernel_time_ns", 4,
-	  METRIC_GET(get_gpu_kernel_time_ns) },
-	{ MK_GPU_BUSY_NS, UNIT_NS, DIR_NEUTRAL, X | T, "busy_ns", 5, METRIC_GET(get_gpu_busy_ns) },
+	  METRIC_FIELD_I64(gpu.kernel_time_ns) },
+	{ MK_GPU_BUSY_NS, UNIT_NS, DIR_NEUTRAL, X | T, "busy_ns", 5,
+	  METRIC_FIELD_I64(gpu.busy_ns) },
 	{ "gpu.active_span_ns", UNIT_NS, DIR_LOWER, X, "active_span_ns", 6,
-	  METRIC_GET(get_gpu_active_span_ns) },
-	{ "gpu.idle_ns", UNIT_NS, DIR_LOWER, X, "idle_ns", 7, METRIC_GET(get_gpu_idle_ns) },
+	  METRIC_FIELD_I64(gpu.active_span_ns) },
+	{ "gpu.idle_ns", UNIT_NS, DIR_LOWER, X, "idle_ns", 7, METRIC_FIELD_I64(gpu.idle_ns) },
 	{ MK_GPU_UTILIZATION, UNIT_RATIO, DIR_HIGHER, X | C | T | B, "utilization", 8,
-	  METRIC_GET(get_gpu_utilization) },
-	{ MK_GPU_COMM_NS, UNIT_NS, DIR_LOWER, X | T, "comm_ns", 9, METRIC_GET(get_gpu_comm_ns) },
+	  METRIC_FIELD_F64(gpu.utilization) },
+	{ MK_GPU_COMM_NS, UNIT_NS, DIR_LOWER, X | T, "comm_ns", 9, METRIC_FIELD_I64(gpu.comm_ns) },
 	{ "gpu.compute_ns", UNIT_NS, DIR_NEUTRAL, X, "compute_ns", 10,
-	  METRIC_GET(get_gpu_compute_ns) },
+	  METRIC_FIELD_I64(gpu.compute_ns) },
 	{ MK_GPU_MEMORY_NS, UNIT_NS, DIR_LOWER, X | C, "memory_ns", 11,
-	  METRIC_GET(get_gpu_memory_ns) },
+	  METRIC_FIELD_I64(gpu.memory_ns) },
 	{ MK_GPU_COMM_COMPUTE_OVERLAP, UNIT_RATIO, DIR_HIGHER, X | C, "comm_compute_overlap", 12,
-	  METRIC_GET(get_gpu_comm_compute_overlap) },
+	  METRIC_FIELD_F64(gpu.comm_compute_overlap) },
 	{ MK_GPU_COMM_WAIT_NS, UNIT_NS, DIR_LOWER, X | T, "comm_wait_ns", 13,
-	  METRIC_GET(get_gpu_comm_wait_ns) },
+	  METRIC_FIELD_I64(gpu.comm_wait_ns) },
 	{ "gpu.comm_transfer_ns", UNIT_NS, DIR_LOWER, X, "comm_transfer_ns", 14,
-	  METRIC_GET(get_gpu_comm_transfer_ns) },
+	  METRIC_FIELD_I64(gpu.comm_transfer_ns) },
 	{ MK_GPU_EFFECTIVE_UTILIZATION, UNIT_RATIO, DIR_HIGHER, X | C | T,
 	  "effective_utilization", 15,
-	  METRIC_GET(get_gpu_effective_utilization) },
+	  METRIC_FIELD_F64(gpu.effective_utilization) },
 	{ "clock_offset_ns", UNIT_NS, DIR_NEUTRAL, 0, "clock_offset_ns", 16,
 	  METRIC_GET(get_clock_offset) },
-	{ "gpu.host_sync_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_GET(get_gpu_host_sync_ns) },
+	{ "gpu.host_sync_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_FIELD_I64(gpu.host_sync_ns) },
 	{ "gpu.host_sync_count", UNIT_COUNT, DIR_LOWER, X, NULL, 0,
-	  METRIC_GET(get_gpu_host_sync_count) },
+	  METRIC_FIELD_I64(gpu.host_sync_count) },
 	{ MK_GPU_KERNEL_MEDIAN_NS, UNIT_NS, DIR_HIGHER, X, NULL, 0, METRIC_I64(gpu.kernel_median_ns) },
 	{ "gpu.graph_launches", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(gpu.graph_launches) },
 	{ "gpu.graph_kernels", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(gpu.graph_kernels) },

@@ -21,8 +21,12 @@
  * (METRIC_I64/METRIC_F64, no getter).  report.c writes it at the end of its
  * object, report_read.c reads it back (null or missing: no value), and
  * cross-rank statistics, vcompare, the terminals, the HTML page and the
- * CSVs carry it, with no other edit.  The older scalars are written by hand
- * in report.c and read through their getters.
+ * CSVs carry it, with no other edit.  The scalars of the gpu, steps,
+ * throughput and perf objects before those are entries of the object's
+ * field table (report_fields.h), which writes and reads them: their
+ * entries here read them by the same offset (METRIC_FIELD_I64/F64).  The
+ * rank's own scalars (events, span, clock) are written by hand in report.c
+ * and read through their getters.
  *
  * The report's row tables (kernels, phases, cpu_ops, ...) are not scalars
  * of a rank: their keys, types and CSV columns are field tables

@@ -311,33 +311,9 @@ static void comm_json(struct jsonw *w, const struct report_rank *rk)
 
 static void gpu_json(struct jsonw *w, const struct report_rank *rk)
 {
-	const struct report_gpu *g = &rk->gpu;
-	int none = g->no_device;
-
 	jsonw_key(w, "gpu");
 	jsonw_obj_begin(w);
-	i64_or_null(w, "kernels", !none, g->kernels);
-	i64_or_null(w, "kernel_time_ns", !none, g->kernel_time_ns);
-	i64_or_null(w, "busy_ns", !none, g->busy_ns);
-	i64_or_null(w, "active_span_ns", !none, g->active_span_ns);
-	i64_or_null(w, "idle_ns", !none, g->idle_ns);
-	num(w, "utilization", g->utilization);
-	/* host spans of collectives are measured without a device */
-	i64_or_null(w, "comm_ns", !(none && !g->cpu_comm), g->comm_ns);
-	i64_or_null(w, "compute_ns", !none, g->compute_ns);
-	i64_or_null(w, "memory_ns", !none, g->memory_ns);
-	num(w, "comm_compute_overlap", g->comm_compute_overlap);
-	jsonw_key(w, "comm_source");
-	jsonw_str(w, g->cpu_comm ? "cpu" : "gpu");
-	jsonw_key(w, "utilization_source");
-	jsonw_str(w, g->util_from_samples ? "samples" : "trace");
-	i64(w, "host_sync_ns", g->host_sync_ns);
-	i64(w, "host_sync_count", g->host_sync_count);
-	i64_or_null(w, "comm_wait_ns", g->has_wait, g->comm_wait_ns);
-	i64_or_null(w, "comm_transfer_ns", g->has_wait, g->comm_transfer_ns);
-	num(w, "effective_utilization", g->has_wait ? g->effective_utilization : NAN);
-	str_or_null(w, "comm_wait_source",
-		    !g->has_wait ? NULL : g->wait_from_tasks ? "device_tasks" : "matched_ranks");
+	field_json(w, &gpu_fields, &rk->gpu, 0);
 	stored_json(w, rk, "gpu");
 	jsonw_obj_end(w);
 }

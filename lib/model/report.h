@@ -9,8 +9,8 @@
  * Null, where report.json has null: INT64_MIN for an int64_t, NaN for a
  * double, NULL for a string (field.h), in the row tables of
  * report_fields.h and the catalogue's stored scalars.  The older scalars
- * (gpu, throughput, inputs, suggestions) still say it as their comments
- * do: -1, 0 or a has_* flag.
+ * (inputs, suggestions, the clock) still say it as their comments do: -1,
+ * 0 or a has_* flag.
  */
 #ifndef VT_REPORT_H
 #define VT_REPORT_H
@@ -237,10 +237,12 @@ struct report_perf {
 	struct report_perf_family families[REPORT_PERF_FAMILIES];
 };
 
+/* ranks[].gpu (report_fields.c's gpu_fields, and the catalogue's stored scalars last) */
 struct report_gpu {
+	/* these and compute_ns, memory_ns: INT64_MIN (null) where no_device */
 	int64_t kernels, kernel_time_ns, busy_ns, active_span_ns, idle_ns;
 	double utilization;		/* busy / active_span; NaN without GPU events */
-	int64_t comm_ns, compute_ns, memory_ns;
+	int64_t comm_ns, compute_ns, memory_ns;	/* comm_ns: null where no_device and not cpu_comm */
 	double comm_compute_overlap;	/* |comm ∩ compute| / |comm|; NaN without comm */
 	int cpu_comm;			/* comm_ns comes from host spans of collectives */
 	int util_from_samples;		/* utilization is the mean of collector samples */
@@ -248,14 +250,15 @@ struct report_gpu {
 	 * The wait inside collectives: from the collectives' own device tasks
 	 * where the trace has them (HCCL: wait_from_tasks), else from
 	 * collectives matched across ranks (lib/stats/collectives.h); has_wait
-	 * is 0 (the three are null) until one of the two gave them.
+	 * is 0 (the three are null: INT64_MIN, NaN) until one of the two gave
+	 * them.
 	 */
 	int has_wait;
 	int wait_from_tasks;		/* 1: the device's tasks, 0: matched ranks */
 	int64_t comm_wait_ns;		/* inside collectives, not moving data */
 	int64_t comm_transfer_ns;	/* moving data: comm_ns - comm_wait_ns, at least 0 */
 	double effective_utilization;	/* busy time less that wait, over active_span */
-	int no_device;			/* no device activity recognised: the device figures are null */
+	int no_device;			/* no device activity recognised: the device figures null */
 	int64_t host_sync_ns, host_sync_count;	/* runtime calls that block the host */
 	int64_t kernel_median_ns;	/* median over every kernel (not per name); INT64_MIN: null */
 	int64_t graph_launches;		/* cudaGraphLaunch/hipGraphLaunch calls */

@@ -267,6 +267,51 @@ static const struct field device_f[] = {
 
 const struct field_table device_fields = FIELD_TABLE("device", device_f, struct report_device);
 
+/* The wait's source is known where the wait is (has_wait): null with it. */
+static int gpu_wait_known(const void *row)
+{
+	return ((const struct report_gpu *)row)->comm_wait_ns != INT64_MIN;
+}
+
+static const char *const comm_source_names[] = { "gpu", "cpu" };		/* cpu_comm */
+static const char *const util_source_names[] = { "trace", "samples" };	/* util_from_samples */
+static const char *const wait_source_names[] = { "matched_ranks", "device_tasks" };
+
+/*
+ * ranks[].gpu, less the catalogue's stored scalars that follow (metric.c).
+ * The device figures are null where no device activity was recognised
+ * (no_device), but for communication on CPU threads and utilization from
+ * the collector's samples; the wait's three where no wait was measured
+ * (has_wait).  The reader sets those two flags from these nulls.
+ */
+#define W(k, t, m, fl) FIELD(k, t, struct report_gpu, m, fl)
+static const struct field gpu_f[] = {
+	{ W("kernels", FT_I64, kernels, 0) },
+	{ W("kernel_time_ns", FT_I64, kernel_time_ns, 0) },
+	{ W("busy_ns", FT_I64, busy_ns, 0) },
+	{ W("active_span_ns", FT_I64, active_span_ns, 0) },
+	{ W("idle_ns", FT_I64, idle_ns, 0) },
+	{ W("utilization", FT_F64, utilization, 0) },
+	{ W("comm_ns", FT_I64, comm_ns, 0) },
+	{ W("compute_ns", FT_I64, compute_ns, 0) },
+	{ W("memory_ns", FT_I64, memory_ns, 0) },
+	{ W("comm_compute_overlap", FT_F64, comm_compute_overlap, 0) },
+	{ W("comm_source", FT_ENUM, cpu_comm, 0), .names = comm_source_names, .per = 2 },
+	{ W("utilization_source", FT_ENUM, util_from_samples, 0), .names = util_source_names,
+	  .per = 2 },
+	/* absent from reports written before host syncs were counted: 0 there */
+	{ W("host_sync_ns", FT_I64, host_sync_ns, FF_ZERO) },
+	{ W("host_sync_count", FT_I64, host_sync_count, FF_ZERO) },
+	{ W("comm_wait_ns", FT_I64, comm_wait_ns, 0) },
+	{ W("comm_transfer_ns", FT_I64, comm_transfer_ns, 0) },
+	{ W("effective_utilization", FT_F64, effective_utilization, 0) },
+	{ W("comm_wait_source", FT_ENUM, wait_from_tasks, 0), .names = wait_source_names,
+	  .per = 2, .known = gpu_wait_known },
+};
+#undef W
+
+const struct field_table gpu_fields = FIELD_TABLE("gpu", gpu_f, struct report_gpu);
+
 /*
  * ranks[].perf's scalars (report_perf.h), before its arrays, phases and
  * families, which report_perf.c writes by hand: NaN where unknown.
@@ -307,5 +352,5 @@ const struct field_table stat_fields = FIELD_TABLE("cross_rank", stat_f, struct 
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
-	&device_fields, &throughput_fields, &perf_fields, &stat_fields, NULL,
+	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields, NULL,
 };

@@ -3,7 +3,7 @@
  * one list of each object's keys, types and CSV columns.  A new key of
  * one of them is an entry here (and a row of doc/report.md).  Most are
  * row tables, arrays of objects; steps and device are one object each,
- * and so are throughput and perf.
+ * and so are gpu, throughput and perf.
  */
 #ifndef VT_REPORT_FIELDS_H
 #define VT_REPORT_FIELDS_H
@@ -25,6 +25,7 @@ extern const struct field_table device_fields;		/* ranks[].device, one object */
 extern const struct field_table throughput_fields;	/* ranks[].throughput, one object */
 extern const struct field_table perf_fields;		/* ranks[].perf's scalars, one object */
 extern const struct field_table stat_fields;		/* cross_rank, by metric */
+extern const struct field_table gpu_fields;		/* ranks[].gpu, one object */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

@@ -373,41 +373,14 @@ static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk
 		out->nr_top = IDLE_TOP_MAX;
 }
 
+/* ranks[].gpu: the two flags that its nulls stand for, from them (report_fields.c). */
 static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 {
-	const struct jdom *src, *k = jdom_get(g, "kernels");
-
-	/* null device figures: no device activity was recognised */
-	out->no_device = k && k->type == JDOM_NULL;
-	out->kernels = get_i64_or(c, g, "kernels", 0);
-	out->kernel_time_ns = get_i64_or(c, g, "kernel_time_ns", 0);
-	out->busy_ns = get_i64_or(c, g, "busy_ns", 0);
-	out->active_span_ns = get_i64_or(c, g, "active_span_ns", 0);
-	out->idle_ns = get_i64_or(c, g, "idle_ns", 0);
-	out->utilization = get_f64(c, g, "utilization");
-	out->comm_ns = get_i64_or(c, g, "comm_ns", 0);
-	out->compute_ns = get_i64_or(c, g, "compute_ns", 0);
-	out->memory_ns = get_i64_or(c, g, "memory_ns", 0);
-	out->comm_compute_overlap = get_f64(c, g, "comm_compute_overlap");
-	src = jdom_get(g, "comm_source");
-	out->cpu_comm = src && src->type == JDOM_STRING && !strcmp(src->s, "cpu");
-	src = jdom_get(g, "utilization_source");
-	out->util_from_samples = src && src->type == JDOM_STRING && !strcmp(src->s, "samples");
-	/* The wait came with the collectives matching; null until a run matched some. */
-	src = jdom_get(g, "comm_wait_ns");
-	out->has_wait = src && src->type != JDOM_NULL;
-	if (out->has_wait) {
-		out->comm_wait_ns = get_i64(c, g, "comm_wait_ns");
-		out->comm_transfer_ns = get_i64(c, g, "comm_transfer_ns");
-		out->effective_utilization = get_f64(c, g, "effective_utilization");
-		src = jdom_get(g, "comm_wait_source");
-		out->wait_from_tasks = src && src->type == JDOM_STRING &&
-				       !strcmp(src->s, "device_tasks");
-	}
-	/* absent from reports written before host syncs were counted */
-	out->host_sync_ns = jdom_get(g, "host_sync_ns") ? get_i64(c, g, "host_sync_ns") : 0;
-	out->host_sync_count = jdom_get(g, "host_sync_count") ? get_i64(c, g, "host_sync_count")
-							       : 0;
+	if (g->type != JDOM_OBJECT)
+		fail(c, g, "\"%s\" should be %s", "gpu", "an object");
+	read_fields(c, &gpu_fields, g, out);
+	out->no_device = out->kernels == INT64_MIN;
+	out->has_wait = out->comm_wait_ns != INT64_MIN;
 }
 
 /* A string that may be null (NULL), or missing (NULL too). */

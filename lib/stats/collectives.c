@@ -404,7 +404,7 @@ static void clear(struct report *rep)
 
 		if (!rk->gpu.wait_from_tasks) {	/* the rank's own, not the matching's */
 			rk->gpu.has_wait = 0;
-			rk->gpu.comm_wait_ns = rk->gpu.comm_transfer_ns = 0;
+			rk->gpu.comm_wait_ns = rk->gpu.comm_transfer_ns = INT64_MIN;
 			rk->gpu.effective_utilization = NAN;
 		}
 		rk->has_clock = 0;

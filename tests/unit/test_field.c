@@ -51,6 +51,7 @@ static const struct {
 	ONE_PLACE(device_fields, device),
 	ONE_PLACE(throughput_fields, throughput),
 	ONE_PLACE(perf_fields, perf),
+	ONE_PLACE(gpu_fields, gpu),
 #undef PLACE
 #undef RUN_PLACE
 #undef ONE_PLACE
