@@ -86,9 +86,9 @@ static void stragglers(struct page *p)
 			 s->wait_imposed_ns, UNIT_NS);
 		html_dbl(p, "td", key3(kb, sizeof(kb), "stragglers", i, "last_share"), NULL,
 			 s->last_share, UNIT_RATIO);
-		name_cell(p, s->delays_group, s->delays_name);
+		name_cell(p, s->delays.group, s->delays.name);
 		snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"delays_most\",\"wait_ns\"]", i);
-		html_i64(p, "td", kb, NULL, s->delays_wait_ns, UNIT_NS);
+		html_i64(p, "td", kb, NULL, s->delays.wait_ns, UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table>\n");

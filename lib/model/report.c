@@ -395,32 +395,7 @@ static void run_json(struct jsonw *w, const struct report *r)
 		}
 		jsonw_obj_end(w);
 	}
-	jsonw_key(w, "stragglers");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < r->nr_stragglers; i++) {
-		const struct report_straggler *sg = &r->stragglers[i];
-
-		jsonw_obj_begin(w);
-		i64(w, "rank", sg->rank);
-		jsonw_key(w, "metric");
-		jsonw_str(w, sg->metric);
-		num(w, "value", sg->value);
-		num(w, "median", sg->median);
-		num(w, "excess", sg->excess);
-		if (sg->by_wait) {
-			i64(w, "wait_imposed_ns", sg->wait_imposed_ns);
-			num(w, "last_share", sg->last_share);
-			jsonw_key(w, "delays_most");
-			jsonw_obj_begin(w);
-			str_or_null(w, "group", sg->delays_group);
-			jsonw_key(w, "collective");
-			jsonw_str(w, sg->delays_name);
-			i64(w, "wait_ns", sg->delays_wait_ns);
-			jsonw_obj_end(w);
-		}
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &straggler_fields, r->stragglers, r->nr_stragglers, 0);
 	str_or_null(w, "straggler_rule", r->straggler_rule);
 	jsonw_key(w, "incomplete_ranks");
 	jsonw_int_array(w, r->incomplete_ranks, r->nr_incomplete_ranks);

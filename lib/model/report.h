@@ -397,17 +397,23 @@ struct report_stat {
 	int64_t min_rank, max_rank;	/* the first rank holding min / max */
 };
 
+/* The collective a straggler delays most, and the others' wait there. */
+struct report_delays {
+	const char *group;		/* may be NULL */
+	const char *name;
+	int64_t wait_ns;
+};
+
+/* report_fields.c's straggler_fields */
 struct report_straggler {
 	int64_t rank;
 	const char *metric;
 	double value, median, excess;	/* excess: value / median - 1 (negative: below) */
-	/* by_wait: found by the collectives rule, with what it imposes */
+	/* by_wait: found by the collectives rule, with what it imposes (null without) */
 	int by_wait;
 	int64_t wait_imposed_ns;	/* the others' wait at instances it reached last */
 	double last_share;		/* of its matched instances, reached last */
-	const char *delays_group;	/* the collective it delays most (group may be NULL) */
-	const char *delays_name;
-	int64_t delays_wait_ns;
+	struct report_delays delays;
 };
 
 /*

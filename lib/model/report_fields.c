@@ -171,6 +171,40 @@ static const struct field collective_f[] = {
 const struct field_table collective_fields = FIELD_TABLE("collectives", collective_f,
 							 struct report_collective);
 
+/* A straggler's wait figures: where the collectives rule found it (by_wait) */
+static int sg_by_wait(const void *row)
+{
+	return ((const struct report_straggler *)row)->by_wait;
+}
+
+#define D(k, t, m, fl) FIELD(k, t, struct report_delays, m, fl)
+static const struct field delays_f[] = {
+	{ D("group", FT_STR, group, 0) },
+	{ D("collective", FT_STR, name, FF_NONNULL) },
+	{ D("wait_ns", FT_I64, wait_ns, FF_NONNULL) },
+};
+#undef D
+
+static const struct field_table delays_fields = FIELD_TABLE("delays_most", delays_f,
+							    struct report_delays);
+
+#define S(k, t, m, fl) FIELD(k, t, struct report_straggler, m, fl)
+static const struct field straggler_f[] = {
+	{ S("rank", FT_I64, rank, FF_NONNULL) },
+	{ S("metric", FT_STR, metric, FF_NONNULL) },
+	{ S("value", FT_F64, value, 0) },
+	{ S("median", FT_F64, median, 0) },
+	{ S("excess", FT_F64, excess, 0) },
+	{ S("wait_imposed_ns", FT_I64, wait_imposed_ns, 0), .when = sg_by_wait },
+	{ S("last_share", FT_F64, last_share, 0), .when = sg_by_wait },
+	{ S("delays_most", FT_OBJ, delays, 0), .aux = offsetof(struct report_straggler, by_wait),
+	  .sub = &delays_fields, .when = sg_by_wait },
+};
+#undef S
+
+const struct field_table straggler_fields = FIELD_TABLE("stragglers", straggler_f,
+							struct report_straggler);
+
 /* Order statistics of block times (struct report_quantiles): an object or null. */
 #define Q(k, m) FIELD(k, FT_I64, struct report_quantiles, m, FF_NONNULL)
 static const struct field quantile_f[] = {
@@ -352,5 +386,6 @@ const struct field_table stat_fields = FIELD_TABLE("cross_rank", stat_f, struct 
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
-	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields, NULL,
+	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
+	&straggler_fields, NULL,
 };

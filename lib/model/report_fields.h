@@ -26,6 +26,7 @@ extern const struct field_table throughput_fields;	/* ranks[].throughput, one ob
 extern const struct field_table perf_fields;		/* ranks[].perf's scalars, one object */
 extern const struct field_table stat_fields;		/* cross_rank, by metric */
 extern const struct field_table gpu_fields;		/* ranks[].gpu, one object */
+extern const struct field_table straggler_fields;	/* stragglers[] */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

@@ -692,28 +692,7 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 		r->nr_cross_rank = cr->n;
 	}
 
-	a = get_arr(c, root, "stragglers", &n);
-	r->stragglers = alloc_n(c, n, sizeof(*r->stragglers));
-	for (size_t i = 0; r->stragglers && i < n; i++) {
-		r->stragglers[i].rank = get_i64(c, &a[i], "rank");
-		r->stragglers[i].metric = get_str(c, &a[i], "metric");
-		r->stragglers[i].value = get_f64(c, &a[i], "value");
-		r->stragglers[i].median = get_f64(c, &a[i], "median");
-		r->stragglers[i].excess = get_f64(c, &a[i], "excess");
-		r->stragglers[i].by_wait = jdom_get(&a[i], "wait_imposed_ns") != NULL;
-		if (r->stragglers[i].by_wait) {
-			const struct jdom *d = need(c, &a[i], "delays_most", JDOM_OBJECT);
-
-			r->stragglers[i].wait_imposed_ns = get_i64(c, &a[i], "wait_imposed_ns");
-			r->stragglers[i].last_share = get_f64(c, &a[i], "last_share");
-			if (d) {
-				r->stragglers[i].delays_group = get_str_or_null(c, d, "group");
-				r->stragglers[i].delays_name = get_str(c, d, "collective");
-				r->stragglers[i].delays_wait_ns = get_i64(c, d, "wait_ns");
-			}
-		}
-	}
-	r->nr_stragglers = n;
+	r->stragglers = read_rows(c, root, &straggler_fields, &r->nr_stragglers);
 	r->straggler_rule = get_str_or_null(c, root, "straggler_rule");
 	r->nr_incomplete_ranks = 0;
 	if (jdom_get(root, "incomplete_ranks"))

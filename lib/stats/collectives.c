@@ -343,9 +343,9 @@ static int find_stragglers(struct report *rep, const struct acc *acc)
 		sg->by_wait = 1;
 		sg->wait_imposed_ns = a->imposed;
 		sg->last_share = (double)a->last / (double)a->matched;
-		sg->delays_group = a->best ? a->best->group : NULL;
-		sg->delays_name = a->best ? a->best->name : "";
-		sg->delays_wait_ns = a->best_wait;
+		sg->delays.group = a->best ? a->best->group : NULL;
+		sg->delays.name = a->best ? a->best->name : "";
+		sg->delays.wait_ns = a->best_wait;
 	}
 	if (!rep->nr_stragglers)
 		rep->stragglers = NULL;

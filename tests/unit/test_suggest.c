@@ -477,7 +477,7 @@ static void test_stragglers(void)
 						       .value = 137 * MS, .median = MS,
 						       .excess = 136, .by_wait = 1,
 						       .last_share = 0.75,
-						       .delays_name = "all_to_all" };
+						       .delays.name = "all_to_all" };
 	CHECK_EQ_INT(run(&rep), 1);
 	s = find(&rep, "straggler");
 	CHECK(s && s->rank == 3 && strcmp(s->metric, "comm.wait_imposed_ns") == 0);
