@@ -70,6 +70,13 @@ static void value_json(struct jsonw *w, const struct field *f, const void *row, 
 			jsonw_null(w);
 		break;
 	case FT_I64S:
+		if (f->flags & FF_LINES) {
+			jsonw_arr_begin(w);
+			for (size_t i = 0; i < f->per * AUX(size_t, row, f); i++)
+				jsonw_int(w, AT(const int64_t *, row, f)[i]);
+			jsonw_arr_end(w);
+			break;
+		}
 		jsonw_int_array(w, AT(const int64_t *, row, f), f->per * AUX(size_t, row, f));
 		break;
 	case FT_OBJ:

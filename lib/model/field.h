@@ -40,6 +40,7 @@ enum field_type {
 #define FF_KEY		32u	/* FT_STR: the key naming the row in its object, not a member */
 #define FF_ZERO		64u	/* FT_I64: never written null; missing (a report from before
 				   it) or null reads as 0 */
+#define FF_LINES	128u	/* FT_I64S: a number a line, not one line (a short list) */
 
 struct field_table;
 

@@ -380,8 +380,6 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 	comm_json(w, rk);
 }
 
-static const char *const severity_names[] = { "low", "medium", "high" };
-
 static void run_json(struct jsonw *w, const struct report *r)
 {
 	if (r->nr_ranks > 1) {
@@ -408,41 +406,7 @@ static void run_json(struct jsonw *w, const struct report *r)
 		str_or_null(w, "reason", r->workload_reason);
 		jsonw_obj_end(w);
 	}
-	jsonw_key(w, "suggestions");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < r->nr_suggestions; i++) {
-		const struct report_suggestion *sg = &r->suggestions[i];
-
-		jsonw_obj_begin(w);
-		jsonw_key(w, "id");
-		jsonw_str(w, sg->id);
-		jsonw_key(w, "severity");
-		jsonw_str(w, severity_names[sg->severity]);
-		jsonw_key(w, "rank");
-		if (sg->rank < 0)
-			jsonw_null(w);
-		else
-			jsonw_int(w, sg->rank);
-		jsonw_key(w, "ranks");
-		jsonw_arr_begin(w);
-		for (size_t k = 0; k < sg->nr_ranks; k++)
-			jsonw_int(w, sg->ranks[k]);
-		jsonw_arr_end(w);
-		str_or_null(w, "ranks_text", sg->ranks_text);
-		i64_or_null(w, "worst_rank", sg->worst_rank >= 0, sg->worst_rank);
-		jsonw_key(w, "metric");
-		jsonw_str(w, sg->metric);
-		num(w, "value", sg->value);
-		num(w, "threshold", sg->threshold);
-		i64_or_null(w, "impact_ns", sg->impact_ns >= 0, sg->impact_ns);
-		num(w, "impact_share", sg->impact_share);
-		str_or_null(w, "impact_basis", sg->impact_basis);
-		jsonw_key(w, "message");
-		jsonw_str(w, sg->message);
-		str_or_null(w, "details", sg->details);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &suggestion_fields, r->suggestions, r->nr_suggestions, 0);
 }
 
 static void counts(struct jsonw *w, const char *key, const struct report_count *c, size_t n)

@@ -433,7 +433,9 @@ struct report_collective {
 	double algbw, busbw;
 };
 
-enum report_severity { SEV_LOW, SEV_MEDIUM, SEV_HIGH };
+enum report_severity { SEV_LOW, SEV_MEDIUM, SEV_HIGH, SEV_NR };
+
+extern const char *const report_severity_name[SEV_NR];	/* "low", "medium", "high" */
 
 /*
  * A finding: one per rule and run, over the ranks where the rule fired.
@@ -443,14 +445,14 @@ enum report_severity { SEV_LOW, SEV_MEDIUM, SEV_HIGH };
 struct report_suggestion {
 	const char *id;			/* "low-gpu-utilization" */
 	enum report_severity severity;
-	int64_t rank;			/* the one rank it concerns; -1: several (null) */
-	const int64_t *ranks;		/* where it fired, ascending (NULL with none) */
+	int64_t rank;			/* the one rank it concerns; INT64_MIN: several (null) */
+	int64_t *ranks;			/* where it fired, ascending (NULL with none) */
 	size_t nr_ranks;
 	const char *ranks_text;		/* "ranks 0–6", "all 8 ranks", "rank 2"; NULL: none */
-	int64_t worst_rank;		/* the evidence's rank; -1: none (null) */
+	int64_t worst_rank;		/* the evidence's rank; INT64_MIN: none (null) */
 	const char *metric;
 	double value, threshold;
-	int64_t impact_ns;		/* time at stake on the worst rank; -1: unknown (null) */
+	int64_t impact_ns;		/* time at stake on the worst rank; INT64_MIN: unknown */
 	double impact_share;		/* of that rank's span (its wall time); NaN: null */
 	const char *impact_basis;	/* how impact_ns was estimated; NULL with it */
 	const char *message;		/* the short message, one sentence */

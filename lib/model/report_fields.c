@@ -205,6 +205,35 @@ static const struct field straggler_f[] = {
 const struct field_table straggler_fields = FIELD_TABLE("stragglers", straggler_f,
 							struct report_straggler);
 
+const char *const report_severity_name[SEV_NR] = { "low", "medium", "high" };
+
+/* report.suggestions: the findings, most important first */
+_Static_assert(sizeof(enum report_severity) == sizeof(int), "FT_ENUM reads an int");
+#define F(k, t, m, fl) FIELD(k, t, struct report_suggestion, m, fl)
+static const struct field suggestion_f[] = {
+	{ F("id", FT_STR, id, FF_NONNULL), .csv = 1 },
+	{ F("severity", FT_ENUM, severity, FF_NONNULL), .names = report_severity_name,
+	  .per = SEV_NR, .csv = 2 },
+	{ F("rank", FT_I64, rank, 0), .csv = 3 },
+	{ F("ranks", FT_I64S, ranks, FF_LINES), .aux = offsetof(struct report_suggestion, nr_ranks),
+	  .per = 1 },
+	/* the findings' keys (issue 15); older reports lack them */
+	{ F("ranks_text", FT_STR, ranks_text, 0), .csv = 4 },
+	{ F("worst_rank", FT_I64, worst_rank, 0), .csv = 5 },
+	{ F("metric", FT_STR, metric, FF_NONNULL), .csv = 6 },
+	{ F("value", FT_F64, value, 0), .csv = 7 },
+	{ F("threshold", FT_F64, threshold, 0), .csv = 8 },
+	{ F("impact_ns", FT_I64, impact_ns, 0), .csv = 9 },
+	{ F("impact_share", FT_F64, impact_share, 0), .csv = 10 },
+	{ F("impact_basis", FT_STR, impact_basis, 0), .csv = 11 },
+	{ F("message", FT_STR, message, FF_NONNULL), .csv = 12 },
+	{ F("details", FT_STR, details, 0), .csv = 13 },
+};
+#undef F
+
+const struct field_table suggestion_fields = FIELD_TABLE("suggestions", suggestion_f,
+							 struct report_suggestion);
+
 /* Order statistics of block times (struct report_quantiles): an object or null. */
 #define Q(k, m) FIELD(k, FT_I64, struct report_quantiles, m, FF_NONNULL)
 static const struct field quantile_f[] = {
@@ -387,5 +416,5 @@ const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
 	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
-	&straggler_fields, NULL,
+	&straggler_fields, &suggestion_fields, NULL,
 };

@@ -27,6 +27,7 @@ extern const struct field_table perf_fields;		/* ranks[].perf's scalars, one obj
 extern const struct field_table stat_fields;		/* cross_rank, by metric */
 extern const struct field_table gpu_fields;		/* ranks[].gpu, one object */
 extern const struct field_table straggler_fields;	/* stragglers[] */
+extern const struct field_table suggestion_fields;	/* suggestions[] */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

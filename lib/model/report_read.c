@@ -671,8 +671,7 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 
 static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 {
-	const struct jdom *cr = jdom_get(root, "cross_rank"), *a, *tool;
-	size_t n;
+	const struct jdom *cr = jdom_get(root, "cross_rank"), *tool;
 
 	tool = jdom_get(root, "tool");
 	if (tool)
@@ -703,37 +702,7 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 		r->collectives = read_rows(c, root, &collective_fields, &r->nr_collectives);
 	}
 
-	a = get_arr(c, root, "suggestions", &n);
-	r->suggestions = alloc_n(c, n, sizeof(*r->suggestions));
-	for (size_t i = 0; r->suggestions && i < n; i++) {
-		struct report_suggestion *sg = &r->suggestions[i];
-		const char *sev = get_str(c, &a[i], "severity");
-
-		sg->id = get_str(c, &a[i], "id");
-		sg->severity = !strcmp(sev, "high") ? SEV_HIGH : !strcmp(sev, "medium") ? SEV_MEDIUM
-											 : SEV_LOW;
-		sg->rank = get_i64_or(c, &a[i], "rank", -1);
-		sg->metric = get_str(c, &a[i], "metric");
-		sg->value = get_f64(c, &a[i], "value");
-		sg->threshold = get_f64(c, &a[i], "threshold");
-		sg->message = get_str(c, &a[i], "message");
-		/* the findings' keys (issue 15); older reports lack them */
-		sg->ranks_text = get_str_or_null(c, &a[i], "ranks_text");
-		sg->worst_rank = get_i64_or(c, &a[i], "worst_rank", -1);
-		sg->impact_ns = get_i64_or(c, &a[i], "impact_ns", -1);
-		sg->impact_share = jdom_get(&a[i], "impact_share") ? get_f64(c, &a[i], "impact_share")
-								    : NAN;
-		sg->impact_basis = get_str_or_null(c, &a[i], "impact_basis");
-		sg->details = get_str_or_null(c, &a[i], "details");
-		if (jdom_get(&a[i], "ranks")) {
-			size_t nr;
-			int64_t *v = int_array(c, &a[i], "ranks", &nr);
-
-			sg->ranks = v;
-			sg->nr_ranks = nr;
-		}
-	}
-	r->nr_suggestions = n;
+	r->suggestions = read_rows(c, root, &suggestion_fields, &r->nr_suggestions);
 	if (jdom_get(root, "workload")) {
 		const struct jdom *w = jdom_get(root, "workload");
 

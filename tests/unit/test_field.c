@@ -48,6 +48,7 @@ static const struct {
 	RUN_PLACE(collective_fields, collectives, nr_collectives, "collectives.csv"),
 	RUN_PLACE(stat_fields, cross_rank, nr_cross_rank, "cross_rank.csv"),
 	RUN_PLACE(straggler_fields, stragglers, nr_stragglers, NULL),
+	RUN_PLACE(suggestion_fields, suggestions, nr_suggestions, "suggestions.csv"),
 	ONE_PLACE(steps_fields, steps),
 	ONE_PLACE(device_fields, device),
 	ONE_PLACE(throughput_fields, throughput),
