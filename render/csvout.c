@@ -350,7 +350,7 @@ static void ranks(const struct report *r, struct buf *b)
 	buf_adds(b, "rank,source,complete,warnings");
 	for (size_t c = 0; c < nc; c++) {
 		buf_addc(b, ',');
-		buf_adds(b, col[c]->csv);
+		buf_adds(b, metric_csv(col[c]));
 	}
 	buf_adds(b, "\r\n");
 	for (size_t i = 0; i < r->nr_ranks; i++) {

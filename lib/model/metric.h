@@ -110,12 +110,16 @@ enum metric_store { STORE_BY_HAND, STORE_I64, STORE_F64, FIELD_I64, FIELD_F64 };
 #define METRIC_FIELD_I64(f) NULL, NULL, FIELD_I64, offsetof(struct report_rank, f)
 #define METRIC_FIELD_F64(f) NULL, NULL, FIELD_F64, offsetof(struct report_rank, f)
 
+/* A ranks.csv column named as the path's last key: "busy_ns" for "gpu.busy_ns". */
+#define CSV_KEY ""
+
 struct metric_def {
 	const char *path;		/* "gpu.utilization"; a family holds one '*' */
 	enum metric_unit unit;
 	enum metric_dir dir;
 	unsigned flags;			/* MF_* */
-	const char *csv;		/* column of ranks.csv, NULL: none */
+	const char *csv;		/* column of ranks.csv (CSV_KEY: the path's last key),
+					   NULL: none; metric_csv() names it */
 	int csv_col;			/* its position there (columns sort by it) */
 	/* 1 and *v when the rank has the value (finite), else 0; NULL for a family */
 	int (*get)(const struct report_rank *r, double *v);
@@ -157,6 +161,9 @@ const char *metric_next_group(const char *group, size_t *i);
  * NULL when the catalogue does not know it.
  */
 const struct metric_def *metric_find(const char *name);
+
+/* The name of d's ranks.csv column, NULL where it has none. */
+const char *metric_csv(const struct metric_def *d);
 
 /* The unit of a metric name, UNIT_NUMBER when unknown. */
 enum metric_unit metric_unit_of(const char *name);
