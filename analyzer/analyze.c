@@ -418,6 +418,8 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->format = info->format;
 	rk->world_size = info->world_size > 0 ? info->world_size : 0;
 	rk->start_unix_ns = start_unix(res);
+	/* until collectives matched across ranks give it */
+	rk->clock_offset_ns = rk->clock_offset_spread_ns = INT64_MIN;
 	if (run_metadata(res, rk))
 		return -1;
 	rk->complete = res->rc == 0;

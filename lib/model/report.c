@@ -304,9 +304,7 @@ static void idle_json(struct jsonw *w, const struct report_rank *rk)
 static void comm_json(struct jsonw *w, const struct report_rank *rk)
 {
 	field_rows_json(w, &comm_fields, rk->comm, rk->nr_comm, 0);
-	i64(w, "start_ns", rk->start_ns);
-	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
-	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
+	field_json(w, &clock_fields, rk, 0);
 }
 
 static void gpu_json(struct jsonw *w, const struct report_rank *rk)
@@ -349,9 +347,7 @@ static void compact_json(struct jsonw *w, const struct report_rank *rk)
 	if (rk->has_throughput)
 		throughput_json(w, rk, 1);
 	field_rows_json(w, &memory_fields, rk->memory, rk->nr_memory, FIELD_COMPACT);
-	i64(w, "start_ns", rk->start_ns);
-	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
-	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
+	field_json(w, &clock_fields, rk, 0);
 }
 
 static void analysed_json(struct jsonw *w, const struct report_rank *rk, int compact)

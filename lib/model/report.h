@@ -384,7 +384,7 @@ struct report_rank {
 	int64_t start_ns;		/* first event, on the rank's own clock */
 	struct report_comm_series *comm;	/* sorted by group (NULL first), then name */
 	size_t nr_comm;
-	int has_clock;			/* clock_offset_* are known */
+	int has_clock;			/* clock_offset_* are known (not INT64_MIN, null) */
 	int64_t clock_offset_ns;	/* this clock minus the reference rank's */
 	int64_t clock_offset_spread_ns;	/* max - min of the per-instance estimates */
 };

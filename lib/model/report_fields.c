@@ -234,6 +234,21 @@ static const struct field suggestion_f[] = {
 const struct field_table suggestion_fields = FIELD_TABLE("suggestions", suggestion_f,
 							 struct report_suggestion);
 
+/*
+ * The rank's clock, after its collective instances (or in a compact
+ * report, its memory): the offset is null until collectives matched
+ * across ranks gave it (has_clock).
+ */
+#define R(k, m, fl) FIELD(k, FT_I64, struct report_rank, m, fl)
+static const struct field clock_f[] = {
+	{ R("start_ns", start_ns, FF_ZERO) },	/* absent from reports before it: 0 */
+	{ R("clock_offset_ns", clock_offset_ns, 0) },
+	{ R("clock_offset_spread_ns", clock_offset_spread_ns, 0) },
+};
+#undef R
+
+const struct field_table clock_fields = FIELD_TABLE("clock", clock_f, struct report_rank);
+
 /* Order statistics of block times (struct report_quantiles): an object or null. */
 #define Q(k, m) FIELD(k, FT_I64, struct report_quantiles, m, FF_NONNULL)
 static const struct field quantile_f[] = {
@@ -416,5 +431,5 @@ const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
 	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
-	&straggler_fields, &suggestion_fields, NULL,
+	&straggler_fields, &suggestion_fields, &clock_fields, NULL,
 };

@@ -28,6 +28,7 @@ extern const struct field_table stat_fields;		/* cross_rank, by metric */
 extern const struct field_table gpu_fields;		/* ranks[].gpu, one object */
 extern const struct field_table straggler_fields;	/* stragglers[] */
 extern const struct field_table suggestion_fields;	/* suggestions[] */
+extern const struct field_table clock_fields;		/* ranks[]'s clock: keys of the rank */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

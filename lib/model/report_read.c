@@ -394,13 +394,8 @@ static const char *get_str_or_null(struct rd *c, const struct jdom *obj, const c
 /* comm_instances and the clock came with the collectives matching; older reports lack them. */
 static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	rk->start_ns = jdom_get(o, "start_ns") ? get_i64(c, o, "start_ns") : 0;
-	rk->has_clock = jdom_get(o, "clock_offset_ns") &&
-			jdom_get(o, "clock_offset_ns")->type != JDOM_NULL;
-	if (rk->has_clock) {
-		rk->clock_offset_ns = get_i64(c, o, "clock_offset_ns");
-		rk->clock_offset_spread_ns = get_i64(c, o, "clock_offset_spread_ns");
-	}
+	read_fields(c, &clock_fields, o, rk);
+	rk->has_clock = rk->clock_offset_ns != INT64_MIN;
 	if (!jdom_get(o, "comm_instances"))
 		return;
 	rk->comm = read_rows(c, o, &comm_fields, &rk->nr_comm);

@@ -408,7 +408,7 @@ static void clear(struct report *rep)
 			rk->gpu.effective_utilization = NAN;
 		}
 		rk->has_clock = 0;
-		rk->clock_offset_ns = rk->clock_offset_spread_ns = 0;
+		rk->clock_offset_ns = rk->clock_offset_spread_ns = INT64_MIN;
 	}
 	rep->collectives = NULL;
 	rep->nr_collectives = 0;

@@ -30,13 +30,15 @@ static const struct {
 	const struct field_table *t;
 	size_t rows, n;
 	const char *csv;
-	int run, one;
+	int run, one;			/* one: 1 an object of the rank, 2 keys of the rank */
 } places[] = {
 #define PLACE(t, rows, n, csv) \
 	{ &t, offsetof(struct report_rank, rows), offsetof(struct report_rank, n), csv, 0, 0 }
 #define RUN_PLACE(t, rows, n, csv) \
 	{ &t, offsetof(struct report, rows), offsetof(struct report, n), csv, 1, 0 }
 #define ONE_PLACE(t, obj) { &t, offsetof(struct report_rank, obj), 0, NULL, 0, 1 }
+	/* keys of the rank itself: its fields are copied into the rank */
+#define RANK_KEYS(t) { &t, 0, 0, NULL, 0, 2 }
 	PLACE(kernel_fields, kernels, nr_kernels, "kernels.csv"),
 	PLACE(phase_fields, phases, nr_phases, "phases.csv"),
 	PLACE(memory_fields, memory, nr_memory, NULL),
@@ -54,9 +56,11 @@ static const struct {
 	ONE_PLACE(throughput_fields, throughput),
 	ONE_PLACE(perf_fields, perf),
 	ONE_PLACE(gpu_fields, gpu),
+	RANK_KEYS(clock_fields),
 #undef PLACE
 #undef RUN_PLACE
 #undef ONE_PLACE
+#undef RANK_KEYS
 };
 
 static char tmpdir[] = "/tmp/test_field.XXXXXX";
@@ -210,11 +214,19 @@ static void *rows_of(struct report *r, size_t p, size_t *n)
 	return *(void **)(at + places[p].rows);
 }
 
+static size_t width(const struct field *f);
+
 /* Put row as table p's one row into report r. */
 static void place(struct report *r, size_t p, void *row)
 {
 	char *at = places[p].run ? (char *)r : (char *)&r->ranks[0];
+	const struct field_table *t = places[p].t;
 
+	if (places[p].one == 2) {
+		for (size_t i = 0; i < t->n; i++)
+			memcpy(at + t->f[i].off, (char *)row + t->f[i].off, width(&t->f[i]));
+		return;
+	}
 	if (places[p].one) {
 		memcpy(at + places[p].rows, row, places[p].t->size);
 		return;
