@@ -258,6 +258,8 @@ void report_idle_null(struct report_idle *id)
 			part[p]->by_cause[k] = INT64_MIN;
 	}
 	id->gaps_by_time = INT64_MIN;
+	for (size_t i = 0; i < IDLE_HIST_BUCKETS; i++)
+		id->hist[i].max_ns = i + 1 < IDLE_HIST_BUCKETS ? idle_hist_max_ns(i) : INT64_MIN;
 }
 
 int64_t idle_hist_max_ns(size_t i)
@@ -286,16 +288,7 @@ static void idle_json(struct jsonw *w, const struct report_rank *rk)
 	jsonw_key(w, "window");
 	jsonw_str(w, id->window);
 	stored_tree(w, rk, "idle");
-	jsonw_key(w, "histogram");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < IDLE_HIST_BUCKETS; i++) {
-		jsonw_obj_begin(w);
-		i64_or_null(w, "max_ns", i + 1 < IDLE_HIST_BUCKETS, idle_hist_max_ns(i));
-		i64(w, "gaps", id->hist_gaps[i]);
-		i64(w, "idle_ns", id->hist_ns[i]);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &idle_bucket_fields, id->hist, IDLE_HIST_BUCKETS, 0);
 	field_rows_json(w, &idle_gap_fields, id->top, id->nr_top, 0);
 	jsonw_obj_end(w);
 }

@@ -289,11 +289,17 @@ struct report_idle_gap {
 	const char *host;		/* what the host was doing; NULL: unknown */
 };
 
+/* A bucket of the histogram of gap lengths. */
+struct report_idle_bucket {
+	int64_t max_ns;			/* idle_hist_max_ns(); INT64_MIN (null) for the last */
+	int64_t gaps, idle_ns;
+};
+
 struct report_idle {
 	const char *window;		/* "steps" or "trace" (static); NULL: no idle object */
 	struct report_idle_part in, outside;
 	int64_t gaps_by_time;		/* gaps whose launch was found by time, not correlation */
-	int64_t hist_gaps[IDLE_HIST_BUCKETS], hist_ns[IDLE_HIST_BUCKETS];
+	struct report_idle_bucket hist[IDLE_HIST_BUCKETS];
 	struct report_idle_gap *top;	/* longest first */
 	size_t nr_top;
 };
@@ -301,7 +307,7 @@ struct report_idle {
 /* The upper bound of histogram bucket i, in ns; INT64_MAX for the last. */
 int64_t idle_hist_max_ns(size_t i);
 
-/* No idle object: window NULL, every figure null (INT64_MIN). */
+/* No idle object: window NULL, every figure null (INT64_MIN), the histogram's bounds set. */
 void report_idle_null(struct report_idle *id);
 
 /* Which recogniser of analyzer/device.c found the device work (static strings, NULL none). */

@@ -150,6 +150,18 @@ static const struct field idle_gap_f[] = {
 
 const struct field_table idle_gap_fields = FIELD_TABLE("top", idle_gap_f, struct report_idle_gap);
 
+/* idle.histogram: IDLE_HIST_BUCKETS of them, by gap length */
+#define B(k, m, fl) FIELD(k, FT_I64, struct report_idle_bucket, m, fl)
+static const struct field idle_bucket_f[] = {
+	{ B("max_ns", max_ns, 0) },
+	{ B("gaps", gaps, FF_NONNULL) },
+	{ B("idle_ns", idle_ns, FF_NONNULL) },
+};
+#undef B
+
+const struct field_table idle_bucket_fields = FIELD_TABLE("histogram", idle_bucket_f,
+							  struct report_idle_bucket);
+
 /* The run's collectives (lib/stats/collectives.h), over the ranks. */
 #define L(k, t, m, fl) FIELD(k, t, struct report_collective, m, fl)
 static const struct field collective_f[] = {
@@ -431,5 +443,5 @@ const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
 	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
-	&straggler_fields, &suggestion_fields, &clock_fields, NULL,
+	&idle_bucket_fields, &straggler_fields, &suggestion_fields, &clock_fields, NULL,
 };

@@ -18,6 +18,7 @@ extern const struct field_table cpu_op_fields;		/* ranks[].cpu_ops[] */
 extern const struct field_table op_perf_fields;		/* ranks[].ops_perf[] */
 extern const struct field_table comm_fields;		/* ranks[].comm_instances[] */
 extern const struct field_table idle_gap_fields;	/* ranks[].idle.top[] */
+extern const struct field_table idle_bucket_fields;	/* ranks[].idle.histogram[] */
 extern const struct field_table collective_fields;	/* collectives[] */
 extern const struct field_table generation_fields;	/* ranks[].throughput.generations[] */
 extern const struct field_table steps_fields;		/* ranks[].steps, one object */

@@ -347,11 +347,12 @@ static void read_stored_tree(struct rd *c, const struct jdom *obj, struct report
 /* ranks[].idle: null, missing (an older report) or the object idle_json() writes. */
 static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	const struct jdom *id = jdom_get(o, "idle"), *w, *a;
+	const struct jdom *id = jdom_get(o, "idle"), *w;
 	struct report_idle *out = &rk->idle;
+	struct report_idle_bucket *hist;
 	size_t n;
 
-	memset(out, 0, sizeof(*out));
+	report_idle_null(out);
 	if (!id || id->type == JDOM_NULL) {
 		read_stored_tree(c, NULL, rk, "idle");	/* every figure null */
 		return;
@@ -363,11 +364,9 @@ static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk
 	w = need(c, id, "window", JDOM_STRING);
 	out->window = w && w->len == 5 && !memcmp(w->s, "steps", 5) ? "steps" : "trace";
 	read_stored_tree(c, id, rk, "idle");
-	a = get_arr(c, id, "histogram", &n);
-	for (size_t i = 0; i < n && i < IDLE_HIST_BUCKETS; i++) {
-		out->hist_gaps[i] = get_i64(c, &a[i], "gaps");
-		out->hist_ns[i] = get_i64(c, &a[i], "idle_ns");
-	}
+	hist = read_rows(c, id, &idle_bucket_fields, &n);
+	for (size_t i = 0; hist && i < n && i < IDLE_HIST_BUCKETS; i++)
+		out->hist[i] = hist[i];
 	out->top = read_rows(c, id, &idle_gap_fields, &out->nr_top);
 	if (out->nr_top > IDLE_TOP_MAX)
 		out->nr_top = IDLE_TOP_MAX;

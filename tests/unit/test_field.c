@@ -56,6 +56,8 @@ static const struct {
 	ONE_PLACE(throughput_fields, throughput),
 	ONE_PLACE(perf_fields, perf),
 	ONE_PLACE(gpu_fields, gpu),
+	/* the histogram's first bucket (it has IDLE_HIST_BUCKETS) */
+	ONE_PLACE(idle_bucket_fields, idle.hist[0]),
 	RANK_KEYS(clock_fields),
 #undef PLACE
 #undef RUN_PLACE
