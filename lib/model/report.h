@@ -9,8 +9,7 @@
  * Null, where report.json has null: INT64_MIN for an int64_t, NaN for a
  * double, NULL for a string (field.h), in the row tables of
  * report_fields.h and the catalogue's stored scalars.  The older scalars
- * (inputs, suggestions, the clock) still say it as their comments do: -1,
- * 0 or a has_* flag.
+ * (inputs, the run) still say it as their comments do: 0 for unknown.
  */
 #ifndef VT_REPORT_H
 #define VT_REPORT_H

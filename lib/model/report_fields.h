@@ -3,7 +3,8 @@
  * one list of each object's keys, types and CSV columns.  A new key of
  * one of them is an entry here (and a row of doc/report.md).  Most are
  * row tables, arrays of objects; steps and device are one object each,
- * and so are gpu, throughput and perf.
+ * and so are gpu, throughput and perf; clock_fields are keys of the rank
+ * itself.
  */
 #ifndef VT_REPORT_FIELDS_H
 #define VT_REPORT_FIELDS_H
