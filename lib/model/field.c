@@ -129,7 +129,7 @@ void field_null(const struct field *f, void *row)
 		*(double *)p = omit ? 0 : NAN;
 		break;
 	case FT_STR:
-		*(const char **)p = NULL;
+		*(const char **)p = f->dflt;
 		break;
 	case FT_BOOL:
 	case FT_INT:

@@ -63,6 +63,8 @@ struct field {
 	 * always known.
 	 */
 	int (*known)(const void *row);
+	/* FT_STR: what null or missing reads as (reports from before the key); NULL: NULL */
+	const char *dflt;
 };
 
 struct field_table {
@@ -104,7 +106,7 @@ void field_json(struct jsonw *w, const struct field_table *t, const void *row, u
 void field_rows_json(struct jsonw *w, const struct field_table *t, const void *rows, size_t n,
 		     unsigned flags);
 
-/* Set f of row to its null value (zero for FF_OMIT, FF_ZERO and the types without null). */
+/* Set f of row to its null value (zero for FF_OMIT, FF_ZERO and the types without null, dflt). */
 void field_null(const struct field *f, void *row);
 
 #endif

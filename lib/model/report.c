@@ -512,29 +512,7 @@ void report_to_json(const struct report *r, struct buf *out)
 		const struct report_rank *rk = &r->ranks[i];
 
 		jsonw_obj_begin(&w);
-		jsonw_key(&w, "path");
-		jsonw_str(&w, rk->path);
-		jsonw_key(&w, "rank");
-		jsonw_int(&w, rk->rank);
-		jsonw_key(&w, "bytes");
-		jsonw_int(&w, rk->bytes);
-		jsonw_key(&w, "bytes_text");
-		jsonw_int(&w, rk->bytes_text);
-		jsonw_key(&w, "format");
-		jsonw_str(&w, rk->format);
-		jsonw_key(&w, "world_size");
-		if (rk->world_size > 0)
-			jsonw_int(&w, rk->world_size);
-		else
-			jsonw_null(&w);
-		jsonw_key(&w, "start_unix_ns");
-		if (rk->start_unix_ns > 0)
-			jsonw_int(&w, rk->start_unix_ns);
-		else
-			jsonw_null(&w);
-		str_or_null(&w, "device_name", rk->device_name);
-		i64_or_null(&w, "devices_listed", rk->device_count > 0, rk->device_count);
-		str_or_null(&w, "backend", rk->backend);
+		field_json(&w, &input_fields, rk, 0);
 		tags_json(&w, rk->tags, rk->nr_tags);
 		jsonw_key(&w, "complete");
 		jsonw_bool(&w, rk->complete);

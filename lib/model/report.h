@@ -343,16 +343,16 @@ struct report_rank {
 	int64_t bytes;			/* file size */
 	int64_t bytes_text;		/* decompressed text */
 	const char *format;		/* "kineto", "array", "vtr" */
-	int64_t world_size;		/* distributedInfo.world_size; 0 unknown */
+	int64_t world_size;		/* distributedInfo.world_size; INT64_MIN: unknown (null) */
 	/*
 	 * When the trace began on the wall clock, in ns since the Unix epoch:
 	 * baseTimeNanoseconds plus the first event's ts, or the first ts
 	 * where the trace writes epoch microseconds (Kineto before the base
-	 * time); 0 unknown (the legacy writer and the collector count from
-	 * their own start).  Tells runs apart in vaggregate.
+	 * time); INT64_MIN unknown (the legacy writer and the collector count
+	 * from their own start).  Tells runs apart in vaggregate.
 	 */
 	int64_t start_unix_ns;
-	/* What was profiled, as the trace says (NULL / 0: it does not) */
+	/* What was profiled, as the trace says (NULL / INT64_MIN: it does not) */
 	const char *device_name;	/* deviceProperties' first device */
 	int64_t device_count;		/* devices deviceProperties lists */
 	const char *backend;		/* distributedInfo.backend */

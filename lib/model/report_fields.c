@@ -247,6 +247,27 @@ const struct field_table suggestion_fields = FIELD_TABLE("suggestions", suggesti
 							 struct report_suggestion);
 
 /*
+ * inputs[]: what each rank was read from, before its tags (report.c writes
+ * them, and complete, after these).  Reports from before a key lack it.
+ */
+#define I(k, t, m, fl) FIELD(k, t, struct report_rank, m, fl)
+static const struct field input_f[] = {
+	{ I("path", FT_STR, path, FF_NONNULL) },
+	{ I("rank", FT_I64, rank, FF_NONNULL) },
+	{ I("bytes", FT_I64, bytes, FF_NONNULL) },
+	{ I("bytes_text", FT_I64, bytes_text, FF_ZERO) },
+	{ I("format", FT_STR, format, 0), .dflt = "kineto" },	/* before other formats */
+	{ I("world_size", FT_I64, world_size, 0) },
+	{ I("start_unix_ns", FT_I64, start_unix_ns, 0) },
+	{ I("device_name", FT_STR, device_name, 0) },
+	{ I("devices_listed", FT_I64, device_count, 0) },
+	{ I("backend", FT_STR, backend, 0) },
+};
+#undef I
+
+const struct field_table input_fields = FIELD_TABLE("inputs", input_f, struct report_rank);
+
+/*
  * The rank's clock, after its collective instances (or in a compact
  * report, its memory): the offset is null until collectives matched
  * across ranks gave it (has_clock).
@@ -443,5 +464,6 @@ const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
 	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
-	&idle_bucket_fields, &straggler_fields, &suggestion_fields, &clock_fields, NULL,
+	&idle_bucket_fields, &straggler_fields, &suggestion_fields, &clock_fields,
+	&input_fields, NULL,
 };

@@ -641,25 +641,18 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 	if (jdom_get(o, "gpu"))
 		read_analysed(c, o, rk);
 
-	rk->path = rk->source;
-	rk->format = "kineto";
 	if (in && in->type == JDOM_OBJECT) {
-		rk->path = get_str(c, in, "path");
-		rk->bytes = get_i64(c, in, "bytes");
-		if (jdom_get(in, "bytes_text"))
-			rk->bytes_text = get_i64(c, in, "bytes_text");
-		if (jdom_get(in, "format"))
-			rk->format = get_str(c, in, "format");
-		if (jdom_get(in, "world_size"))	/* earlier reports lack it */
-			rk->world_size = get_i64_or(c, in, "world_size", 0);
-		if (jdom_get(in, "start_unix_ns"))
-			rk->start_unix_ns = get_i64_or(c, in, "start_unix_ns", 0);
-		/* what was profiled: reports before the run metadata lack it */
-		rk->device_name = get_str_or_null(c, in, "device_name");
-		rk->device_count = jdom_get(in, "devices_listed") ?
-					   get_i64_or(c, in, "devices_listed", 0) : 0;
-		rk->backend = get_str_or_null(c, in, "backend");
+		int64_t rank = rk->rank;
+
+		read_fields(c, &input_fields, in, rk);
+		rk->rank = rank;	/* the rank is ranks[i]'s; inputs[i] says it again */
 		read_tags(c, in, &rk->tags, &rk->nr_tags);
+	} else {
+		/* no inputs: its own path and rank, the rest unknown */
+		rk->path = rk->source;
+		for (size_t i = 0; i < input_fields.n; i++)
+			if (!(input_fields.f[i].flags & FF_NONNULL))
+				field_null(&input_fields.f[i], rk);
 	}
 }
 

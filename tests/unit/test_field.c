@@ -59,6 +59,7 @@ static const struct {
 	/* the histogram's first bucket (it has IDLE_HIST_BUCKETS) */
 	ONE_PLACE(idle_bucket_fields, idle.hist[0]),
 	RANK_KEYS(clock_fields),
+	RANK_KEYS(input_fields),
 #undef PLACE
 #undef RUN_PLACE
 #undef ONE_PLACE
