@@ -302,10 +302,10 @@ static void comm_json(struct jsonw *w, const struct report_rank *rk)
 
 static void gpu_json(struct jsonw *w, const struct report_rank *rk)
 {
-	jsonw_key(w, "gpu");
+	jsonw_key(w, gpu_fields.name);
 	jsonw_obj_begin(w);
 	field_json(w, &gpu_fields, &rk->gpu, 0);
-	stored_json(w, rk, "gpu");
+	stored_json(w, rk, gpu_fields.name);
 	jsonw_obj_end(w);
 }
 
@@ -313,22 +313,22 @@ static void throughput_json(struct jsonw *w, const struct report_rank *rk, int c
 {
 	const struct report_throughput *t = &rk->throughput;
 
-	jsonw_key(w, "throughput");
+	jsonw_key(w, throughput_fields.name);
 	jsonw_obj_begin(w);
 	field_json(w, &throughput_fields, t, 0);
 	if (!compact)
 		field_rows_json(w, &generation_fields, t->generations, t->nr_generations, 0);
-	stored_json(w, rk, "throughput");
+	stored_json(w, rk, throughput_fields.name);
 	jsonw_obj_end(w);
 }
 
 /* The steps object; compact: without the durations. */
 static void steps_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
-	jsonw_key(w, "steps");
+	jsonw_key(w, steps_fields.name);
 	jsonw_obj_begin(w);
 	field_json(w, &steps_fields, &rk->steps, compact ? FIELD_COMPACT : 0);
-	stored_json(w, rk, "steps");
+	stored_json(w, rk, steps_fields.name);
 	jsonw_obj_end(w);
 }
 
@@ -372,7 +372,7 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 static void run_json(struct jsonw *w, const struct report *r)
 {
 	if (r->nr_ranks > 1) {
-		jsonw_key(w, "cross_rank");
+		jsonw_key(w, stat_fields.name);
 		jsonw_obj_begin(w);
 		for (size_t i = 0; i < r->nr_cross_rank; i++) {
 			jsonw_key(w, r->cross_rank[i].metric);
@@ -506,7 +506,7 @@ void report_to_json(const struct report *r, struct buf *out)
 	}
 	if (r->run.computed)
 		run_info_json(&w, &r->run);
-	jsonw_key(&w, "inputs");
+	jsonw_key(&w, input_fields.name);
 	jsonw_arr_begin(&w);
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];

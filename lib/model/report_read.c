@@ -376,7 +376,7 @@ static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk
 static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 {
 	if (g->type != JDOM_OBJECT)
-		fail(c, g, "\"%s\" should be %s", "gpu", "an object");
+		fail(c, g, "\"%s\" should be %s", gpu_fields.name, "an object");
 	read_fields(c, &gpu_fields, g, out);
 	out->no_device = out->kernels == INT64_MIN;
 	out->has_wait = out->comm_wait_ns != INT64_MIN;
@@ -395,7 +395,7 @@ static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk
 {
 	read_fields(c, &clock_fields, o, rk);
 	rk->has_clock = rk->clock_offset_ns != INT64_MIN;
-	if (!jdom_get(o, "comm_instances"))
+	if (!jdom_get(o, comm_fields.name))
 		return;
 	rk->comm = read_rows(c, o, &comm_fields, &rk->nr_comm);
 }
@@ -422,14 +422,14 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 	/* a compact report keeps the steps' figures, not the phase table */
 	rk->nr_phases = 0;
 	rk->phases = NULL;
-	if (!c->compact || jdom_get(o, "phases"))
+	if (!c->compact || jdom_get(o, phase_fields.name))
 		rk->phases = read_rows(c, o, &phase_fields, &rk->nr_phases);
 
-	st = need(c, o, "steps", JDOM_OBJECT);
+	st = need(c, o, steps_fields.name, JDOM_OBJECT);
 	if (!st)
 		return;
 	read_fields(c, &steps_fields, st, s);
-	read_stored(c, st, rk, "steps");
+	read_stored(c, st, rk, steps_fields.name);
 	/* The writer leaves the steps' total out; it is the sum it averaged. */
 	for (size_t i = (size_t)s->warmup; i < s->nr_durations; i++)
 		s->d.total_ns = sat_add(s->d.total_ns, s->durations_ns[i]);
@@ -438,7 +438,7 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 static void read_throughput(struct rd *c, const struct jdom *t, struct report_throughput *out)
 {
 	read_fields(c, &throughput_fields, t, out);
-	if (!c->lean && (!c->compact || jdom_get(t, "generations")))
+	if (!c->lean && (!c->compact || jdom_get(t, generation_fields.name)))
 		out->generations = read_rows(c, t, &generation_fields, &out->nr_generations);
 }
 
@@ -516,29 +516,29 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 
 static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	const struct jdom *t = jdom_get(o, "throughput");
+	const struct jdom *t = jdom_get(o, throughput_fields.name);
 
 	rk->analysed = 1;
 	read_device(c, o, &rk->device);
-	read_gpu(c, jdom_get(o, "gpu"), &rk->gpu);
-	read_stored(c, jdom_get(o, "gpu"), rk, "gpu");
+	read_gpu(c, jdom_get(o, gpu_fields.name), &rk->gpu);
+	read_stored(c, jdom_get(o, gpu_fields.name), rk, gpu_fields.name);
 	read_idle(c, o, rk);
-	if (!c->compact || jdom_get(o, "kernels"))
+	if (!c->compact || jdom_get(o, kernel_fields.name))
 		rk->kernels = read_rows(c, o, &kernel_fields, &rk->nr_kernels);
-	rk->has_phases = jdom_get(o, c->compact ? "steps" : "phases") != NULL;
+	rk->has_phases = jdom_get(o, c->compact ? steps_fields.name : phase_fields.name) != NULL;
 	if (rk->has_phases)
 		read_phases(c, o, rk);
 	rk->has_throughput = t != NULL;
 	if (t && t->type == JDOM_OBJECT) {
 		read_throughput(c, t, &rk->throughput);
-		read_stored(c, t, rk, "throughput");
+		read_stored(c, t, rk, throughput_fields.name);
 	} else if (t) {
-		fail(c, t, "\"%s\" should be %s", "throughput", "an object");
+		fail(c, t, "\"%s\" should be %s", throughput_fields.name, "an object");
 	}
 
 	rk->memory = read_rows(c, o, &memory_fields, &rk->nr_memory);
 	rk->nr_cpu_ops = 0;
-	if (!c->compact || jdom_get(o, "cpu_ops"))
+	if (!c->compact || jdom_get(o, cpu_op_fields.name))
 		rk->cpu_ops = read_rows(c, o, &cpu_op_fields, &rk->nr_cpu_ops);
 	read_perf(c, o, rk);
 	read_comm(c, o, rk);
@@ -638,7 +638,7 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 		read_counts(c, ev, "by_cat", &rk->by_cat, &rk->nr_by_cat);
 	}
 	rk->span_ns = get_i64(c, o, "span_ns");
-	if (jdom_get(o, "gpu"))
+	if (jdom_get(o, gpu_fields.name))
 		read_analysed(c, o, rk);
 
 	if (in && in->type == JDOM_OBJECT) {
@@ -658,7 +658,7 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 
 static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 {
-	const struct jdom *cr = jdom_get(root, "cross_rank"), *tool;
+	const struct jdom *cr = jdom_get(root, stat_fields.name), *tool;
 
 	tool = jdom_get(root, "tool");
 	if (tool)
@@ -685,7 +685,7 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 		r->incomplete_ranks = int_array(c, root, "incomplete_ranks",
 						&r->nr_incomplete_ranks);
 	r->nr_collectives = 0;
-	if (jdom_get(root, "collectives")) {
+	if (jdom_get(root, collective_fields.name)) {
 		r->collectives = read_rows(c, root, &collective_fields, &r->nr_collectives);
 	}
 
@@ -728,7 +728,7 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 	tables = jdom_get(root, "rank_tables");
 	c.compact = tables && tables->type == JDOM_BOOL && !tables->boolean;
 	ranks = need(&c, root, "ranks", JDOM_ARRAY);
-	inputs = jdom_get(root, "inputs");
+	inputs = jdom_get(root, input_fields.name);
 	for (size_t i = 0; ranks && i < ranks->n && !c.failed; i++) {
 		struct report_rank *rk = report_add_rank(r);
 
