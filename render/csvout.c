@@ -139,6 +139,7 @@ static void field_cell(struct row *w, const struct field *f, const void *row)
 		break;
 	case FT_I64S:
 	case FT_OBJ:
+	case FT_STRS:
 		f_none(w);
 		break;
 	}

@@ -31,6 +31,8 @@ int field_written(const struct field *f, const void *row, unsigned flags)
 		return AT(const int64_t *, row, f) != NULL;
 	case FT_OBJ:
 		return AUX(int, row, f) != 0;
+	case FT_STRS:
+		return AT(const char *const *, row, f) != NULL;
 	}
 	return 1;
 }
@@ -88,6 +90,12 @@ static void value_json(struct jsonw *w, const struct field *f, const void *row, 
 		field_json(w, f->sub, (const char *)row + f->off, flags);
 		jsonw_obj_end(w);
 		break;
+	case FT_STRS:
+		jsonw_arr_begin(w);
+		for (size_t i = 0; i < AUX(size_t, row, f); i++)
+			jsonw_str(w, AT(const char *const *, row, f)[i]);
+		jsonw_arr_end(w);
+		break;
 	}
 }
 
@@ -144,6 +152,10 @@ void field_null(const struct field *f, void *row)
 		break;
 	case FT_OBJ:
 		*(int *)((char *)row + f->aux) = 0;
+		break;
+	case FT_STRS:
+		*(const char ***)p = NULL;
+		*(size_t *)((char *)row + f->aux) = 0;
 		break;
 	}
 }

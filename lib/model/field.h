@@ -28,6 +28,7 @@ enum field_type {
 	FT_ENUM,		/* an enum (int-sized), written as names[value] */
 	FT_I64S,		/* int64_t *: per times the size_t at aux, one array */
 	FT_OBJ,			/* a struct of sub's fields, or null where the int at aux is 0 */
+	FT_STRS,		/* const char **: as many strings as the size_t at aux */
 };
 
 /* Flags of a field. */
@@ -89,6 +90,7 @@ struct field_table {
 	const char *: (t) == FT_STR, \
 	int: (t) == FT_BOOL || (t) == FT_INT || (t) == FT_ENUM, \
 	int64_t *: (t) == FT_I64S, \
+	const char **: (t) == FT_STRS, \
 	default: (t) == FT_ENUM || (t) == FT_OBJ) ? 1 : -1])
 
 #define FIELD_TABLE(name, fields, T) { name, fields, sizeof(fields) / sizeof(fields[0]), sizeof(T) }

@@ -412,17 +412,7 @@ static void counts(struct jsonw *w, const char *key, const struct report_count *
 static void rank_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
 	jsonw_obj_begin(w);
-	jsonw_key(w, "rank");
-	jsonw_int(w, rk->rank);
-	jsonw_key(w, "source");
-	jsonw_str(w, rk->source);
-	jsonw_key(w, "complete");
-	jsonw_bool(w, rk->complete);
-	jsonw_key(w, "warnings");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_warnings; i++)
-		jsonw_str(w, rk->warnings[i]);
-	jsonw_arr_end(w);
+	field_json(w, &rank_fields, rk, 0);
 	jsonw_key(w, "events");
 	jsonw_obj_begin(w);
 	jsonw_key(w, "total");

@@ -246,6 +246,19 @@ static const struct field suggestion_f[] = {
 const struct field_table suggestion_fields = FIELD_TABLE("suggestions", suggestion_f,
 							 struct report_suggestion);
 
+/* ranks[]: the rank's first keys, before its events (report.c writes them, then span_ns) */
+#define K(k, t, m, fl) FIELD(k, t, struct report_rank, m, fl)
+static const struct field rank_f[] = {
+	{ K("rank", FT_I64, rank, FF_NONNULL) },
+	{ K("source", FT_STR, source, FF_NONNULL) },
+	{ K("complete", FT_BOOL, complete, FF_NONNULL) },
+	{ K("warnings", FT_STRS, warnings, FF_NONNULL),
+	  .aux = offsetof(struct report_rank, nr_warnings) },
+};
+#undef K
+
+const struct field_table rank_fields = FIELD_TABLE("ranks", rank_f, struct report_rank);
+
 /*
  * inputs[]: what each rank was read from, before its tags (report.c writes
  * them, and complete, after these).  Reports from before a key lack it.
@@ -465,5 +478,5 @@ const struct field_table *const report_field_tables[] = {
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
 	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
 	&idle_bucket_fields, &straggler_fields, &suggestion_fields, &clock_fields,
-	&input_fields, NULL,
+	&input_fields, &rank_fields, NULL,
 };

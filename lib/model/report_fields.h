@@ -32,6 +32,7 @@ extern const struct field_table straggler_fields;	/* stragglers[] */
 extern const struct field_table suggestion_fields;	/* suggestions[] */
 extern const struct field_table clock_fields;		/* ranks[]'s clock: keys of the rank */
 extern const struct field_table input_fields;		/* inputs[]: keys of the rank */
+extern const struct field_table rank_fields;		/* ranks[]'s first keys */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

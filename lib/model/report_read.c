@@ -99,13 +99,6 @@ static double get_f64(struct rd *c, const struct jdom *obj, const char *key)
 	return x;
 }
 
-static int get_bool(struct rd *c, const struct jdom *obj, const char *key)
-{
-	const struct jdom *v = need(c, obj, key, JDOM_BOOL);
-
-	return v ? v->boolean : 0;
-}
-
 /* s[0..n) kept as long as the report: interned where the report has a table. */
 static const char *keep(struct rd *c, const char *s, size_t n)
 {
@@ -249,6 +242,26 @@ static void read_field(struct rd *c, const struct field_table *t, const struct f
 		*(int *)((char *)row + f->aux) = 1;
 		read_fields(c, f->sub, v, p);
 		break;
+	case FT_STRS: {
+		size_t *n = (size_t *)((char *)row + f->aux);
+		const char **s;
+
+		if (v->type != JDOM_ARRAY) {
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_ARRAY));
+			break;
+		}
+		s = alloc_n(c, v->n, sizeof(*s));
+		for (size_t i = 0; s && i < v->n; i++) {
+			if (v->kids[i].type != JDOM_STRING) {
+				fail(c, &v->kids[i], "\"%s\" should hold %s", f->key, "strings");
+				break;
+			}
+			s[i] = copy_str(c, &v->kids[i]);
+		}
+		*(const char ***)p = s;
+		*n = c->failed ? 0 : v->n;
+		break;
+	}
 	}
 }
 
@@ -612,25 +625,13 @@ static void read_run_info(struct rd *c, const struct jdom *root, struct report *
 static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 		      struct report_rank *rk)
 {
-	const struct jdom *ev, *w;
-	size_t n;
+	const struct jdom *ev;
 
 	if (o->type != JDOM_OBJECT) {
 		fail(c, o, "a rank should be %s%s", "an object", "");
 		return;
 	}
-	rk->rank = get_i64(c, o, "rank");
-	rk->source = get_str(c, o, "source");
-	rk->complete = get_bool(c, o, "complete");
-	w = get_arr(c, o, "warnings", &n);
-	rk->warnings = alloc_n(c, n, sizeof(*rk->warnings));
-	for (size_t i = 0; rk->warnings && i < n; i++) {
-		if (w[i].type != JDOM_STRING)
-			fail(c, &w[i], "\"%s\" should hold %s", "warnings", "strings");
-		else
-			rk->warnings[i] = copy_str(c, &w[i]);
-	}
-	rk->nr_warnings = c->failed ? 0 : n;
+	read_fields(c, &rank_fields, o, rk);
 	ev = need(c, o, "events", JDOM_OBJECT);
 	if (ev) {
 		rk->events_total = get_i64(c, ev, "total");

@@ -60,6 +60,7 @@ static const struct {
 	ONE_PLACE(idle_bucket_fields, idle.hist[0]),
 	RANK_KEYS(clock_fields),
 	RANK_KEYS(input_fields),
+	RANK_KEYS(rank_fields),
 #undef PLACE
 #undef RUN_PLACE
 #undef ONE_PLACE
@@ -110,6 +111,17 @@ static void fill(const struct field_table *t, void *row, int seed, struct arena 
 			AUX(int, row, f) = 1;
 			fill(f->sub, (char *)row + f->off, seed + 1, a);
 			break;
+		case FT_STRS: {
+			const char **sv = arena_alloc(a, 2 * sizeof(*sv));
+
+			for (int k = 0; k < 2; k++) {
+				snprintf(s, sizeof(s), "v%d_%zu_%d", seed, i, k);
+				sv[k] = arena_strndup(a, s, strlen(s));
+			}
+			AT(const char **, row, f) = sv;
+			AUX(size_t, row, f) = 2;
+			break;
+		}
 		}
 	}
 }
@@ -148,6 +160,14 @@ static int same(const struct field *f, void *a, void *b)
 		return n == AUX(size_t, b, f) &&
 		       (!n || !memcmp(AT(int64_t *, a, f), AT(int64_t *, b, f),
 				      n * f->per * sizeof(int64_t)));
+	case FT_STRS:
+		n = AUX(size_t, a, f);
+		if (n != AUX(size_t, b, f))
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(AT(const char **, a, f)[i], AT(const char **, b, f)[i]))
+				return 0;
+		return 1;
 	case FT_OBJ:
 		if (AUX(int, a, f) != AUX(int, b, f))
 			return 0;
@@ -185,6 +205,7 @@ static void cell(const struct field *f, void *row, char *out, size_t n)
 		break;
 	case FT_I64S:
 	case FT_OBJ:
+	case FT_STRS:
 		break;
 	}
 }
@@ -226,8 +247,13 @@ static void place(struct report *r, size_t p, void *row)
 	const struct field_table *t = places[p].t;
 
 	if (places[p].one == 2) {
-		for (size_t i = 0; i < t->n; i++)
-			memcpy(at + t->f[i].off, (char *)row + t->f[i].off, width(&t->f[i]));
+		for (size_t i = 0; i < t->n; i++) {
+			const struct field *f = &t->f[i];
+
+			memcpy(at + f->off, (char *)row + f->off, width(f));
+			if (f->type == FT_I64S || f->type == FT_STRS)	/* and its count */
+				memcpy(at + f->aux, (char *)row + f->aux, sizeof(size_t));
+		}
 		return;
 	}
 	if (places[p].one) {
@@ -354,6 +380,8 @@ static size_t width(const struct field *f)
 		return sizeof(int64_t *);
 	case FT_OBJ:
 		return f->sub->size;
+	case FT_STRS:
+		return sizeof(const char **);
 	}
 	return 0;
 }
