@@ -8,8 +8,8 @@
  *
  * Null, where report.json has null: INT64_MIN for an int64_t, NaN for a
  * double, NULL for a string (field.h), in the row tables of
- * report_fields.h and the catalogue's stored scalars.  The older scalars
- * (inputs, the run) still say it as their comments do: 0 for unknown.
+ * report_fields.h and the catalogue's stored scalars.  The run's
+ * (struct report_run) still say it as their comments do: 0 for unknown.
  */
 #ifndef VT_REPORT_H
 #define VT_REPORT_H
