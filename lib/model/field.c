@@ -124,6 +124,14 @@ void field_rows_json(struct jsonw *w, const struct field_table *t, const void *r
 	jsonw_arr_end(w);
 }
 
+const char *field_key_at(const struct field_table *t, size_t off)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->f[i].off == off && !(t->f[i].flags & FF_KEY))
+			return t->f[i].key;
+	return "";
+}
+
 void field_null(const struct field *f, void *row)
 {
 	char *p = (char *)row + f->off;

@@ -108,6 +108,9 @@ void field_json(struct jsonw *w, const struct field_table *t, const void *row, u
 void field_rows_json(struct jsonw *w, const struct field_table *t, const void *rows, size_t n,
 		     unsigned flags);
 
+/* The key of t's field at offset off of its row ("" where t has none there). */
+const char *field_key_at(const struct field_table *t, size_t off);
+
 /* Set f of row to its null value (zero for FF_OMIT, FF_ZERO and the types without null, dflt). */
 void field_null(const struct field *f, void *row);
 
