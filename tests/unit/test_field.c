@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "field.h"
+#include "metric.h"
 #include "render.h"
 #include "report.h"
 #include "report_fields.h"
@@ -452,6 +453,37 @@ static void remove_tmpdir(void)
 	rmdir(tmpdir);
 }
 
+/*
+ * Each catalogue entry that reads a field by its offset (METRIC_FIELD_*)
+ * names the key its table writes there: "gpu.busy_ns" reads gpu_fields'
+ * busy_ns, in the object the place says.
+ */
+static void catalogue_reads_its_key(void)
+{
+	for (size_t i = 0; i < metric_nr; i++) {
+		const struct metric_def *d = &metric_table[i];
+		const char *dot = strrchr(d->path, '.');
+		int found = 0;
+
+		if (d->store != FIELD_I64 && d->store != FIELD_F64)
+			continue;
+		for (size_t p = 0; p < sizeof(places) / sizeof(places[0]); p++) {
+			const struct field_table *t = places[p].t;
+			size_t n = strlen(t->name);
+
+			if (places[p].one != 1 || strncmp(d->path, t->name, n) ||
+			    d->path[n] != '.' || d->field < places[p].rows ||
+			    d->field >= places[p].rows + t->size)
+				continue;
+			found = 1;
+			CHECKF(dot && !strcmp(field_key_at(t, d->field - places[p].rows), dot + 1),
+			       "%s reads %s.%s", d->path, t->name,
+			       field_key_at(t, d->field - places[p].rows));
+		}
+		CHECKF(found, "%s: no table holds the field it reads", d->path);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -459,6 +491,7 @@ int main(void)
 		return 1;
 	}
 	tables_known();
+	catalogue_reads_its_key();
 	for (size_t p = 0; p < sizeof(places) / sizeof(places[0]); p++) {
 		round_trip(p, 0);
 		round_trip(p, 1);
