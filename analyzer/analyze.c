@@ -302,9 +302,9 @@ static int64_t start_unix(const struct file_result *res)
 	int64_t t;
 
 	if (!res->has_span)
-		return 0;
+		return INT64_MIN;
 	t = res->info.has_base_time ? sat_add(res->info.base_time_ns, res->min_ts) : res->min_ts;
-	return t >= EPOCH_MIN_NS ? t : 0;
+	return t >= EPOCH_MIN_NS ? t : INT64_MIN;
 }
 
 /*
@@ -376,7 +376,7 @@ static int run_metadata(struct file_result *res, struct report_rank *rk)
 	    !(rk->device_name = arena_strndup(a, info->devices[0].name,
 					      strlen(info->devices[0].name))))
 		return -1;
-	rk->device_count = (int64_t)info->nr_devices;
+	rk->device_count = info->nr_devices ? (int64_t)info->nr_devices : INT64_MIN;
 	if (info->backend[0] &&
 	    !(rk->backend = arena_strndup(a, info->backend, strlen(info->backend))))
 		return -1;
@@ -417,8 +417,10 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->bytes = res->file_bytes;
 	rk->bytes_text = info->bytes_text;
 	rk->format = info->format;
-	rk->world_size = info->world_size > 0 ? info->world_size : 0;
+	rk->world_size = info->world_size > 0 ? info->world_size : INT64_MIN;
 	rk->start_unix_ns = start_unix(res);
+	/* until collectives matched across ranks give it */
+	rk->clock_offset_ns = rk->clock_offset_spread_ns = INT64_MIN;
 	if (run_metadata(res, rk))
 		return -1;
 	rk->complete = res->rc == 0;
@@ -464,7 +466,8 @@ static int finish(struct file_result *res, int nr_threads)
 			"left out of the step statistics and the warm-up test", d);
 		trace_info_warn(&res->info, &e);
 	}
-	if (rk->gpu.active_span_ns == 0 && res->mem.util_samples) {
+	/* no active span (null without a device): the collector's samples say it */
+	if (rk->gpu.active_span_ns <= 0 && res->mem.util_samples) {
 		rk->gpu.utilization =
 			(double)res->mem.util_sum / (double)res->mem.util_samples / 100.0;
 		rk->gpu.util_from_samples = 1;

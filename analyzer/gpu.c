@@ -682,6 +682,9 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	r = g->recs;
 	n = g->nr_recs;
 	memset(gp, 0, sizeof(*gp));
+	/* no wait until the device's tasks or matched collectives give one */
+	gp->comm_wait_ns = gp->comm_transfer_ns = INT64_MIN;
+	gp->effective_utilization = NAN;
 	device_of(g, &rk->device);
 	is_comm = calloc(strtab_count(&g->names) + 1, 1);
 	cat = malloc((strtab_count(&g->names) + 1) * sizeof(*cat));
@@ -801,6 +804,13 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 					     : NAN;
 	if (coll.n && g->comm_tasks.n)
 		wait_from_tasks(gp, &coll, &g->comm_tasks, interval_sweep_length(&work));
+	/* no device activity: its figures are null, but comm on CPU threads (report.h) */
+	if (gp->no_device) {
+		gp->kernels = gp->kernel_time_ns = gp->busy_ns = gp->active_span_ns = INT64_MIN;
+		gp->idle_ns = gp->compute_ns = gp->memory_ns = INT64_MIN;
+		if (!gp->cpu_comm)
+			gp->comm_ns = INT64_MIN;
+	}
 
 	/* The kernel table: kernels first, grouped by name (in time order within one). */
 	for (size_t i = 0, k = 0; i < n; i++)

@@ -953,8 +953,8 @@ static void tally_gap(struct tally *t, struct gap x, struct report_idle *id)
 
 		while (h + 1 < IDLE_HIST_BUCKETS && part > idle_hist_max_ns(h))
 			h++;
-		id->hist_gaps[h]++;
-		id->hist_ns[h] += part;
+		id->hist[h].gaps++;
+		id->hist[h].idle_ns += part;
 		id->in.by_cause[x.cause] += part;
 		id->in.idle_ns += part;
 		id->in.gaps++;

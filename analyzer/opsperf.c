@@ -288,7 +288,8 @@ int opsperf_steps(const struct opsperf_when *when_flops, struct arena *a, struct
 			p->window_ns = sat_add(p->window_ns, st->durations_ns[s]);
 		}
 	} else {
-		p->window_ns = rk->gpu.active_span_ns;
+		/* null without a device: no window */
+		p->window_ns = rk->gpu.active_span_ns > 0 ? rk->gpu.active_span_ns : 0;
 	}
 	/* Steps do not overlap (phases.c): a call is in at most one, found by bisection. */
 	for (size_t i = 0; i < n; i++) {

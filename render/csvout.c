@@ -139,6 +139,7 @@ static void field_cell(struct row *w, const struct field *f, const void *row)
 		break;
 	case FT_I64S:
 	case FT_OBJ:
+	case FT_STRS:
 		f_none(w);
 		break;
 	}
@@ -350,7 +351,7 @@ static void ranks(const struct report *r, struct buf *b)
 	buf_adds(b, "rank,source,complete,warnings");
 	for (size_t c = 0; c < nc; c++) {
 		buf_addc(b, ',');
-		buf_adds(b, col[c]->csv);
+		buf_adds(b, metric_csv(col[c]));
 	}
 	buf_adds(b, "\r\n");
 	for (size_t i = 0; i < r->nr_ranks; i++) {
@@ -381,38 +382,7 @@ static void collectives(const struct report *r, struct buf *b)
 
 static void suggestions(const struct report *r, struct buf *b)
 {
-	static const char *const sev[] = { "low", "medium", "high" };
-	struct row w = { b, 1 };
-
-	header(b, "id,severity,rank,ranks_text,worst_rank,metric,value,threshold,impact_ns,"
-		  "impact_share,impact_basis,message,details");
-	for (size_t i = 0; i < r->nr_suggestions; i++) {
-		const struct report_suggestion *s = &r->suggestions[i];
-
-		f_str(&w, s->id);
-		f_str(&w, sev[s->severity]);
-		if (s->rank >= 0)
-			f_i64(&w, s->rank);
-		else
-			f_none(&w);
-		f_opt_str(&w, s->ranks_text);
-		if (s->worst_rank >= 0)
-			f_i64(&w, s->worst_rank);
-		else
-			f_none(&w);
-		f_str(&w, s->metric);
-		f_dbl(&w, s->value);
-		f_dbl(&w, s->threshold);
-		if (s->impact_ns >= 0)
-			f_i64(&w, s->impact_ns);
-		else
-			f_none(&w);
-		f_dbl(&w, s->impact_share);
-		f_opt_str(&w, s->impact_basis);
-		f_str(&w, s->message);
-		f_opt_str(&w, s->details);
-		row_end(&w);
-	}
+	run_rows_csv(b, &suggestion_fields, r->suggestions, r->nr_suggestions);
 }
 
 static const void *op_perf_rows(const struct report_rank *rk, size_t *n)

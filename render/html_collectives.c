@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "report_fields.h"
 #include "vendor_words.h"
 
 /* [ "collectives", i, "field" ] and the like into kb. */
@@ -82,13 +83,14 @@ static void stragglers(struct page *p)
 		buf_adds(p->b, "<tr>");
 		html_i64(p, "td", key3(kb, sizeof(kb), "stragglers", i, "rank"), NULL, s->rank,
 			 UNIT_COUNT);
-		html_i64(p, "td", key3(kb, sizeof(kb), "stragglers", i, "wait_imposed_ns"), NULL,
-			 s->wait_imposed_ns, UNIT_NS);
-		html_dbl(p, "td", key3(kb, sizeof(kb), "stragglers", i, "last_share"), NULL,
-			 s->last_share, UNIT_RATIO);
-		name_cell(p, s->delays_group, s->delays_name);
+#define SG_KEY(m) key3(kb, sizeof(kb), straggler_fields.name, i, \
+			     field_key_at(&straggler_fields, offsetof(struct report_straggler, m)))
+		html_i64(p, "td", SG_KEY(wait_imposed_ns), NULL, s->wait_imposed_ns, UNIT_NS);
+		html_dbl(p, "td", SG_KEY(last_share), NULL, s->last_share, UNIT_RATIO);
+#undef SG_KEY
+		name_cell(p, s->delays.group, s->delays.name);
 		snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"delays_most\",\"wait_ns\"]", i);
-		html_i64(p, "td", kb, NULL, s->delays_wait_ns, UNIT_NS);
+		html_i64(p, "td", kb, NULL, s->delays.wait_ns, UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table>\n");
@@ -158,22 +160,27 @@ static void ranks(struct page *p)
 		buf_adds(p->b, "<tr>");
 		html_i64(p, "td", key3(kb, sizeof(kb), "ranks", i, "rank"), NULL, rk->rank,
 			 UNIT_COUNT);
-#define GPU_KEY(f) (snprintf(kb, sizeof(kb), "[\"ranks\",%zu,\"gpu\",\"%s\"]", i, f), kb)
-		html_i64(p, "td", GPU_KEY("comm_ns"), NULL, g->comm_ns, UNIT_NS);
-		html_i64(p, "td", GPU_KEY("comm_wait_ns"), NULL, g->comm_wait_ns, UNIT_NS);
-		html_i64(p, "td", GPU_KEY("comm_transfer_ns"), NULL, g->comm_transfer_ns, UNIT_NS);
-		html_dbl(p, "td", GPU_KEY("utilization"), NULL, g->utilization, UNIT_RATIO);
-		html_dbl(p, "td", GPU_KEY("effective_utilization"), NULL, g->effective_utilization,
+#define GPU_KEY(m) (snprintf(kb, sizeof(kb), "[\"ranks\",%zu,\"%s\",\"%s\"]", i, \
+			      gpu_fields.name, \
+			      field_key_at(&gpu_fields, offsetof(struct report_gpu, m))), kb)
+		html_i64(p, "td", GPU_KEY(comm_ns), NULL, g->comm_ns, UNIT_NS);
+		html_i64(p, "td", GPU_KEY(comm_wait_ns), NULL, g->comm_wait_ns, UNIT_NS);
+		html_i64(p, "td", GPU_KEY(comm_transfer_ns), NULL, g->comm_transfer_ns, UNIT_NS);
+		html_dbl(p, "td", GPU_KEY(utilization), NULL, g->utilization, UNIT_RATIO);
+		html_dbl(p, "td", GPU_KEY(effective_utilization), NULL, g->effective_utilization,
 			 UNIT_RATIO);
 #undef GPU_KEY
+#define CLOCK_KEY(m) key3(kb, sizeof(kb), "ranks", i, \
+			  field_key_at(&clock_fields, offsetof(struct report_rank, m)))
 		if (rk->has_clock) {
-			html_i64(p, "td", key3(kb, sizeof(kb), "ranks", i, "clock_offset_ns"), NULL,
-				 rk->clock_offset_ns, UNIT_NS);
-			key3(kb, sizeof(kb), "ranks", i, "clock_offset_spread_ns");
-			html_i64(p, "td", kb, NULL, rk->clock_offset_spread_ns, UNIT_NS);
+			html_i64(p, "td", CLOCK_KEY(clock_offset_ns), NULL, rk->clock_offset_ns,
+				 UNIT_NS);
+			html_i64(p, "td", CLOCK_KEY(clock_offset_spread_ns), NULL,
+				 rk->clock_offset_spread_ns, UNIT_NS);
 		} else {
 			buf_adds(p->b, "<td>\xe2\x80\x94</td><td>\xe2\x80\x94</td>");
 		}
+#undef CLOCK_KEY
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table></div>\n");

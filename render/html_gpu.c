@@ -196,12 +196,14 @@ void html_categories(struct page *p)
 		   dev_word(r));
 	for (size_t i = 0; v && i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
+		/* null without a device */
+		int64_t mem = rk->analysed && rk->gpu.memory_ns > 0 ? rk->gpu.memory_ns : 0;
 
 		for (size_t j = 0; rk->analysed && j < rk->nr_kernels; j++)
 			v[i * ns + cat_index(rk->kernels[j].category)] +=
 				(double)rk->kernels[j].d.total_ns;
-		v[i * ns + NR_CAT] = rk->analysed ? (double)rk->gpu.memory_ns : 0;
-		any += rk->analysed && (rk->nr_kernels || rk->gpu.memory_ns);
+		v[i * ns + NR_CAT] = (double)mem;
+		any += rk->analysed && (rk->nr_kernels || mem);
 	}
 	if (!v || !any) {
 		buf_adds(p->b, "<p class=\"muted\">No device kernels or memory copies in these "

@@ -141,12 +141,10 @@ void html_summary(struct page *p)
 	buf_adds(p->b, "</div>\n</section>\n");
 }
 
-static const char *const severity[] = { "low", "medium", "high" };
-
 static void suggestion(struct page *p, size_t i)
 {
 	const struct report_suggestion *s = &p->r->suggestions[i];
-	const char *sev = severity[s->severity];
+	const char *sev = report_severity_name[s->severity];
 	enum metric_unit k = metric_unit_of(s->metric);
 	char key[96];
 

@@ -239,11 +239,11 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 			continue;
 		}
 		term_fmt_ns(a, sizeof(a), sg->wait_imposed_ns);
-		term_fmt_ns(b, sizeof(b), sg->delays_wait_ns);
+		term_fmt_ns(b, sizeof(b), sg->delays.wait_ns);
 		buf_printf(&line, "rank %lld holds the others back: it arrives last at %.0f%% of "
 			   "its collectives and the other ranks wait %s for it in all, most at ",
 			   (long long)sg->rank, 100 * sg->last_share, a);
-		put_collective(&line, sg->delays_group, sg->delays_name);
+		put_collective(&line, sg->delays.group, sg->delays.name);
 		buf_printf(&line, " (%s)", b);
 		flush_line(f, &line, width);
 	}

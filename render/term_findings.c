@@ -37,7 +37,6 @@ static void at_stake(char *out, size_t n, const struct report_suggestion *s)
 void term_suggestions(FILE *f, const struct report *rep, const char *bold, const char *off,
 		      int details)
 {
-	static const char *const sev[] = { "low", "medium", "high" };
 	int w = term_width(f);
 	char stake[128], v[METRIC_FMT_MAX], t[METRIC_FMT_MAX], line[1200], worst[48];
 
@@ -80,7 +79,8 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 		const struct report_suggestion *s = &rep->suggestions[i];
 		enum metric_unit u = metric_unit_of(s->metric);
 
-		snprintf(line, sizeof(line), "%zu. [%s] %s", i + 1, sev[s->severity], s->message);
+		snprintf(line, sizeof(line), "%zu. [%s] %s", i + 1,
+			 report_severity_name[s->severity], s->message);
 		wrap(f, line, "  ", w);
 		if (s->details)
 			wrap(f, s->details, "     ", w);

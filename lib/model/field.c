@@ -31,6 +31,8 @@ int field_written(const struct field *f, const void *row, unsigned flags)
 		return AT(const int64_t *, row, f) != NULL;
 	case FT_OBJ:
 		return AUX(int, row, f) != 0;
+	case FT_STRS:
+		return AT(const char *const *, row, f) != NULL;
 	}
 	return 1;
 }
@@ -62,12 +64,21 @@ static void value_json(struct jsonw *w, const struct field *f, const void *row, 
 		jsonw_int(w, AT(int, row, f));
 		break;
 	case FT_ENUM:
-		if (AT(int, row, f) >= 0 && (unsigned)AT(int, row, f) < f->per)
+		if (f->known && !f->known(row))
+			jsonw_null(w);
+		else if (AT(int, row, f) >= 0 && (unsigned)AT(int, row, f) < f->per)
 			jsonw_str(w, f->names[AT(int, row, f)]);
 		else
 			jsonw_null(w);
 		break;
 	case FT_I64S:
+		if (f->flags & FF_LINES) {
+			jsonw_arr_begin(w);
+			for (size_t i = 0; i < f->per * AUX(size_t, row, f); i++)
+				jsonw_int(w, AT(const int64_t *, row, f)[i]);
+			jsonw_arr_end(w);
+			break;
+		}
 		jsonw_int_array(w, AT(const int64_t *, row, f), f->per * AUX(size_t, row, f));
 		break;
 	case FT_OBJ:
@@ -78,6 +89,12 @@ static void value_json(struct jsonw *w, const struct field *f, const void *row, 
 		jsonw_obj_begin(w);
 		field_json(w, f->sub, (const char *)row + f->off, flags);
 		jsonw_obj_end(w);
+		break;
+	case FT_STRS:
+		jsonw_arr_begin(w);
+		for (size_t i = 0; i < AUX(size_t, row, f); i++)
+			jsonw_str(w, AT(const char *const *, row, f)[i]);
+		jsonw_arr_end(w);
 		break;
 	}
 }
@@ -107,10 +124,18 @@ void field_rows_json(struct jsonw *w, const struct field_table *t, const void *r
 	jsonw_arr_end(w);
 }
 
+const char *field_key_at(const struct field_table *t, size_t off)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->f[i].off == off && !(t->f[i].flags & FF_KEY))
+			return t->f[i].key;
+	return "";
+}
+
 void field_null(const struct field *f, void *row)
 {
 	char *p = (char *)row + f->off;
-	int omit = !!(f->flags & FF_OMIT);
+	int omit = !!(f->flags & (FF_OMIT | FF_ZERO));
 
 	switch (f->type) {
 	case FT_I64:
@@ -120,7 +145,7 @@ void field_null(const struct field *f, void *row)
 		*(double *)p = omit ? 0 : NAN;
 		break;
 	case FT_STR:
-		*(const char **)p = NULL;
+		*(const char **)p = f->dflt;
 		break;
 	case FT_BOOL:
 	case FT_INT:
@@ -135,6 +160,10 @@ void field_null(const struct field *f, void *row)
 		break;
 	case FT_OBJ:
 		*(int *)((char *)row + f->aux) = 0;
+		break;
+	case FT_STRS:
+		*(const char ***)p = NULL;
+		*(size_t *)((char *)row + f->aux) = 0;
 		break;
 	}
 }

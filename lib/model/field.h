@@ -28,6 +28,7 @@ enum field_type {
 	FT_ENUM,		/* an enum (int-sized), written as names[value] */
 	FT_I64S,		/* int64_t *: per times the size_t at aux, one array */
 	FT_OBJ,			/* a struct of sub's fields, or null where the int at aux is 0 */
+	FT_STRS,		/* const char **: as many strings as the size_t at aux */
 };
 
 /* Flags of a field. */
@@ -38,6 +39,9 @@ enum field_type {
 #define FF_LEAN		8u	/* left out of a lean read (REPORT_READ_LEAN) */
 #define FF_SAME_N	16u	/* FT_I64S: as long as the array before it with the same count */
 #define FF_KEY		32u	/* FT_STR: the key naming the row in its object, not a member */
+#define FF_ZERO		64u	/* FT_I64: never written null; missing (a report from before
+				   it) or null reads as 0 */
+#define FF_LINES	128u	/* FT_I64S: a number a line, not one line (a short list) */
 
 struct field_table;
 
@@ -54,6 +58,14 @@ struct field {
 	const char *csv_key;		/* the column's name, NULL: key */
 	/* written only where when(row) holds; NULL: always (as FF_OMIT says) */
 	int (*when)(const void *row);
+	/*
+	 * FT_ENUM, which has no null value: written null where known(row) is
+	 * 0, as another field of the row says; read from null as 0.  NULL:
+	 * always known.
+	 */
+	int (*known)(const void *row);
+	/* FT_STR: what null or missing reads as (reports from before the key); NULL: NULL */
+	const char *dflt;
 };
 
 struct field_table {
@@ -78,6 +90,7 @@ struct field_table {
 	const char *: (t) == FT_STR, \
 	int: (t) == FT_BOOL || (t) == FT_INT || (t) == FT_ENUM, \
 	int64_t *: (t) == FT_I64S, \
+	const char **: (t) == FT_STRS, \
 	default: (t) == FT_ENUM || (t) == FT_OBJ) ? 1 : -1])
 
 #define FIELD_TABLE(name, fields, T) { name, fields, sizeof(fields) / sizeof(fields[0]), sizeof(T) }
@@ -95,7 +108,10 @@ void field_json(struct jsonw *w, const struct field_table *t, const void *row, u
 void field_rows_json(struct jsonw *w, const struct field_table *t, const void *rows, size_t n,
 		     unsigned flags);
 
-/* Set f of row to its null value (zero for FF_OMIT and the types without null). */
+/* The key of t's field at offset off of its row ("" where t has none there). */
+const char *field_key_at(const struct field_table *t, size_t off);
+
+/* Set f of row to its null value (zero for FF_OMIT, FF_ZERO and the types without null, dflt). */
 void field_null(const struct field *f, void *row);
 
 #endif

@@ -32,48 +32,6 @@ static int get_span(const struct report_rank *r, double *v)
 	return have((double)r->span_ns, v);
 }
 
-/*
- * The gpu block is filled only where the rank was analysed, and its device
- * figures only where device activity was recognised (they are null in the
- * report otherwise): but for communication measured on CPU threads and
- * utilization from the collector's samples, which need no device events.
- */
-static int gpu_has(const struct report_rank *r, int host_ok)
-{
-	return r->analysed && (!r->gpu.no_device || host_ok);
-}
-
-#define GPU_GETTER(field, host_ok)                                             \
-	static int get_gpu_##field(const struct report_rank *r, double *v)   \
-	{                                                                      \
-		return gpu_has(r, host_ok) && have((double)r->gpu.field, v);   \
-	}
-
-GPU_GETTER(kernels, 0)
-GPU_GETTER(kernel_time_ns, 0)
-GPU_GETTER(busy_ns, 0)
-GPU_GETTER(active_span_ns, 0)
-GPU_GETTER(idle_ns, 0)
-GPU_GETTER(utilization, r->gpu.util_from_samples)
-GPU_GETTER(comm_ns, r->gpu.cpu_comm)
-GPU_GETTER(compute_ns, 0)
-GPU_GETTER(memory_ns, 0)
-GPU_GETTER(comm_compute_overlap, 0)
-GPU_GETTER(host_sync_ns, 1)
-GPU_GETTER(host_sync_count, 1)
-
-/* Set by collectives_compute() where a run of 2+ ranks matched collectives. */
-#define WAIT_GETTER(field)                                                     \
-	static int get_gpu_##field(const struct report_rank *r, double *v)   \
-	{                                                                      \
-		return r->analysed && r->gpu.has_wait &&                       \
-		       have((double)r->gpu.field, v);                          \
-	}
-
-WAIT_GETTER(comm_wait_ns)
-WAIT_GETTER(comm_transfer_ns)
-WAIT_GETTER(effective_utilization)
-
 /* Against rank 0's clock, from the ends of matched collectives. */
 static int get_clock_offset(const struct report_rank *r, double *v)
 {
@@ -171,45 +129,47 @@ static int get_perf_tflops(const struct report_rank *r, double *v)
 #define B MF_BUSY
 
 /*
- * path, unit, direction, where it goes, ranks.csv column and its position,
- * getter, samples.  Entries without a getter are the evidence of suggestion
- * rules (suggest.c computes them) and the families.
+ * path, unit, direction, where it goes, ranks.csv column (CSV_KEY: named as
+ * the path's last key) and its position, getter, samples.  Entries without
+ * a getter are the evidence of suggestion rules (suggest.c computes them)
+ * and the families.
  */
 const struct metric_def metric_table[] = {
 	{ "events.total", UNIT_COUNT, DIR_NEUTRAL, X, "events", 1, METRIC_GET(get_events_total) },
-	{ "span_ns", UNIT_NS, DIR_LOWER, X | C | T, "span_ns", 2, METRIC_GET(get_span) },
-	{ "gpu.kernels", UNIT_COUNT, DIR_NEUTRAL, X, "kernels", 3, METRIC_GET(get_gpu_kernels) },
-	{ "gpu.kernel_time_ns", UNIT_NS, DIR_LOWER, X | T, "kernel_time_ns", 4,
-	  METRIC_GET(get_gpu_kernel_time_ns) },
-	{ MK_GPU_BUSY_NS, UNIT_NS, DIR_NEUTRAL, X | T, "busy_ns", 5, METRIC_GET(get_gpu_busy_ns) },
-	{ "gpu.active_span_ns", UNIT_NS, DIR_LOWER, X, "active_span_ns", 6,
-	  METRIC_GET(get_gpu_active_span_ns) },
-	{ "gpu.idle_ns", UNIT_NS, DIR_LOWER, X, "idle_ns", 7, METRIC_GET(get_gpu_idle_ns) },
-	{ MK_GPU_UTILIZATION, UNIT_RATIO, DIR_HIGHER, X | C | T | B, "utilization", 8,
-	  METRIC_GET(get_gpu_utilization) },
-	{ MK_GPU_COMM_NS, UNIT_NS, DIR_LOWER, X | T, "comm_ns", 9, METRIC_GET(get_gpu_comm_ns) },
-	{ "gpu.compute_ns", UNIT_NS, DIR_NEUTRAL, X, "compute_ns", 10,
-	  METRIC_GET(get_gpu_compute_ns) },
-	{ MK_GPU_MEMORY_NS, UNIT_NS, DIR_LOWER, X | C, "memory_ns", 11,
-	  METRIC_GET(get_gpu_memory_ns) },
-	{ MK_GPU_COMM_COMPUTE_OVERLAP, UNIT_RATIO, DIR_HIGHER, X | C, "comm_compute_overlap", 12,
-	  METRIC_GET(get_gpu_comm_compute_overlap) },
-	{ MK_GPU_COMM_WAIT_NS, UNIT_NS, DIR_LOWER, X | T, "comm_wait_ns", 13,
-	  METRIC_GET(get_gpu_comm_wait_ns) },
-	{ "gpu.comm_transfer_ns", UNIT_NS, DIR_LOWER, X, "comm_transfer_ns", 14,
-	  METRIC_GET(get_gpu_comm_transfer_ns) },
+	{ "span_ns", UNIT_NS, DIR_LOWER, X | C | T, CSV_KEY, 2, METRIC_GET(get_span) },
+	{ "gpu.kernels", UNIT_COUNT, DIR_NEUTRAL, X, CSV_KEY, 3, METRIC_FIELD_I64(gpu.kernels) },
+	{ "gpu.kernel_time_ns", UNIT_NS, DIR_LOWER, X | T, CSV_KEY, 4,
+	  METRIC_FIELD_I64(gpu.kernel_time_ns) },
+	{ MK_GPU_BUSY_NS, UNIT_NS, DIR_NEUTRAL, X | T, CSV_KEY, 5,
+	  METRIC_FIELD_I64(gpu.busy_ns) },
+	{ "gpu.active_span_ns", UNIT_NS, DIR_LOWER, X, CSV_KEY, 6,
+	  METRIC_FIELD_I64(gpu.active_span_ns) },
+	{ "gpu.idle_ns", UNIT_NS, DIR_LOWER, X, CSV_KEY, 7, METRIC_FIELD_I64(gpu.idle_ns) },
+	{ MK_GPU_UTILIZATION, UNIT_RATIO, DIR_HIGHER, X | C | T | B, CSV_KEY, 8,
+	  METRIC_FIELD_F64(gpu.utilization) },
+	{ MK_GPU_COMM_NS, UNIT_NS, DIR_LOWER, X | T, CSV_KEY, 9, METRIC_FIELD_I64(gpu.comm_ns) },
+	{ "gpu.compute_ns", UNIT_NS, DIR_NEUTRAL, X, CSV_KEY, 10,
+	  METRIC_FIELD_I64(gpu.compute_ns) },
+	{ MK_GPU_MEMORY_NS, UNIT_NS, DIR_LOWER, X | C, CSV_KEY, 11,
+	  METRIC_FIELD_I64(gpu.memory_ns) },
+	{ MK_GPU_COMM_COMPUTE_OVERLAP, UNIT_RATIO, DIR_HIGHER, X | C, CSV_KEY, 12,
+	  METRIC_FIELD_F64(gpu.comm_compute_overlap) },
+	{ MK_GPU_COMM_WAIT_NS, UNIT_NS, DIR_LOWER, X | T, CSV_KEY, 13,
+	  METRIC_FIELD_I64(gpu.comm_wait_ns) },
+	{ "gpu.comm_transfer_ns", UNIT_NS, DIR_LOWER, X, CSV_KEY, 14,
+	  METRIC_FIELD_I64(gpu.comm_transfer_ns) },
 	{ MK_GPU_EFFECTIVE_UTILIZATION, UNIT_RATIO, DIR_HIGHER, X | C | T,
-	  "effective_utilization", 15,
-	  METRIC_GET(get_gpu_effective_utilization) },
-	{ "clock_offset_ns", UNIT_NS, DIR_NEUTRAL, 0, "clock_offset_ns", 16,
+	  CSV_KEY, 15,
+	  METRIC_FIELD_F64(gpu.effective_utilization) },
+	{ "clock_offset_ns", UNIT_NS, DIR_NEUTRAL, 0, CSV_KEY, 16,
 	  METRIC_GET(get_clock_offset) },
-	{ "gpu.host_sync_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_GET(get_gpu_host_sync_ns) },
+	{ "gpu.host_sync_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_FIELD_I64(gpu.host_sync_ns) },
 	{ "gpu.host_sync_count", UNIT_COUNT, DIR_LOWER, X, NULL, 0,
-	  METRIC_GET(get_gpu_host_sync_count) },
+	  METRIC_FIELD_I64(gpu.host_sync_count) },
 	{ MK_GPU_KERNEL_MEDIAN_NS, UNIT_NS, DIR_HIGHER, X, NULL, 0, METRIC_I64(gpu.kernel_median_ns) },
 	{ "gpu.graph_launches", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(gpu.graph_launches) },
 	{ "gpu.graph_kernels", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(gpu.graph_kernels) },
-	{ MK_GPU_STEP_UTILIZATION, UNIT_RATIO, DIR_HIGHER, X | C | T | B, "step_utilization", 28,
+	{ MK_GPU_STEP_UTILIZATION, UNIT_RATIO, DIR_HIGHER, X | C | T | B, CSV_KEY, 28,
 	  METRIC_F64(gpu.step_utilization) },
 	/* idle.h's attribution (doc/idle.md): the window, then the rest of the trace */
 	{ "idle.window_ns", UNIT_NS, DIR_NEUTRAL, X, NULL, 0, METRIC_I64(idle.in.window_ns) },
@@ -235,26 +195,26 @@ const struct metric_def metric_table[] = {
 	  METRIC_FIELD_I64(steps.d.count) },
 	{ MK_STEPS_MEDIAN_NS, UNIT_NS, DIR_LOWER, X | C | T, "step_median_ns", 18,
 	  METRIC_GET_SAMPLES(get_steps_median, steps_samples) },
-	{ "steps.warmup", UNIT_COUNT, DIR_NEUTRAL, 0, "warmup", 19,
+	{ "steps.warmup", UNIT_COUNT, DIR_NEUTRAL, 0, CSV_KEY, 19,
 	  METRIC_GET(get_steps_warmup) },
 	{ "steps.avg_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_GET(get_steps_avg) },
-	{ "throughput.wall_ns", UNIT_NS, DIR_LOWER, X, "wall_ns", 20,
+	{ "throughput.wall_ns", UNIT_NS, DIR_LOWER, X, CSV_KEY, 20,
 	  METRIC_FIELD_I64(throughput.wall_ns) },
-	{ "throughput.frames", UNIT_COUNT, DIR_NEUTRAL, 0, "frames", 21,
+	{ "throughput.frames", UNIT_COUNT, DIR_NEUTRAL, 0, CSV_KEY, 21,
 	  METRIC_FIELD_I64(throughput.frames) },
-	{ MK_THROUGHPUT_FPS, UNIT_PER_S, DIR_HIGHER, X | C, "fps", 23,
+	{ MK_THROUGHPUT_FPS, UNIT_PER_S, DIR_HIGHER, X | C, CSV_KEY, 23,
 	  METRIC_FIELD_F64(throughput.fps) },
-	{ MK_THROUGHPUT_BPS, UNIT_PER_S, DIR_HIGHER, X | C, "bps", 24,
+	{ MK_THROUGHPUT_BPS, UNIT_PER_S, DIR_HIGHER, X | C, CSV_KEY, 24,
 	  METRIC_FIELD_F64(throughput.bps) },
 	{ "throughput.first_block_ns", UNIT_NS, DIR_LOWER, X | C, NULL, 0,
 	  METRIC_FIELD_I64(throughput.first_block_ns) },
-	{ "throughput.blocks", UNIT_COUNT, DIR_NEUTRAL, X, "blocks", 22,
+	{ "throughput.blocks", UNIT_COUNT, DIR_NEUTRAL, X, CSV_KEY, 22,
 	  METRIC_GET(get_tp_blocks) },
-	{ MK_THROUGHPUT_REALTIME_FACTOR, UNIT_FACTOR, DIR_HIGHER, 0, "realtime_factor", 25,
+	{ MK_THROUGHPUT_REALTIME_FACTOR, UNIT_FACTOR, DIR_HIGHER, 0, CSV_KEY, 25,
 	  METRIC_FIELD_F64(throughput.realtime_factor) },
-	{ "memory.gpu_peak_allocated", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_allocated", 26,
+	{ "memory.gpu_peak_allocated", UNIT_BYTES, DIR_LOWER, 0, CSV_KEY, 26,
 	  METRIC_GET(get_gpu_peak_allocated) },
-	{ "memory.gpu_peak_reserved", UNIT_BYTES, DIR_LOWER, 0, "gpu_peak_reserved", 27,
+	{ "memory.gpu_peak_reserved", UNIT_BYTES, DIR_LOWER, 0, CSV_KEY, 27,
 	  METRIC_GET(get_gpu_peak_reserved) },
 	/* ranks[].perf (report_perf.h): null without shapes or a known peak */
 	{ "perf.mfu", UNIT_RATIO, DIR_HIGHER, X | C, NULL, 0, METRIC_GET(get_perf_mfu) },
@@ -400,6 +360,16 @@ const struct metric_def *metric_find(const char *name)
 			fam = &metric_table[i];
 	}
 	return fam;
+}
+
+const char *metric_csv(const struct metric_def *d)
+{
+	const char *dot;
+
+	if (!d->csv || *d->csv)
+		return d->csv;
+	dot = strrchr(d->path, '.');
+	return dot ? dot + 1 : d->path;
 }
 
 enum metric_unit metric_unit_of(const char *name)

@@ -21,8 +21,12 @@
  * (METRIC_I64/METRIC_F64, no getter).  report.c writes it at the end of its
  * object, report_read.c reads it back (null or missing: no value), and
  * cross-rank statistics, vcompare, the terminals, the HTML page and the
- * CSVs carry it, with no other edit.  The older scalars are written by hand
- * in report.c and read through their getters.
+ * CSVs carry it, with no other edit.  The scalars of the gpu, steps,
+ * throughput and perf objects before those are entries of the object's
+ * field table (report_fields.h), which writes and reads them: their
+ * entries here read them by the same offset (METRIC_FIELD_I64/F64).  The
+ * rank's own scalars (events, span, clock) are written by hand in report.c
+ * and read through their getters.
  *
  * The report's row tables (kernels, phases, cpu_ops, ...) are not scalars
  * of a rank: their keys, types and CSV columns are field tables
@@ -106,12 +110,16 @@ enum metric_store { STORE_BY_HAND, STORE_I64, STORE_F64, FIELD_I64, FIELD_F64 };
 #define METRIC_FIELD_I64(f) NULL, NULL, FIELD_I64, offsetof(struct report_rank, f)
 #define METRIC_FIELD_F64(f) NULL, NULL, FIELD_F64, offsetof(struct report_rank, f)
 
+/* A ranks.csv column named as the path's last key: "busy_ns" for "gpu.busy_ns". */
+#define CSV_KEY ""
+
 struct metric_def {
 	const char *path;		/* "gpu.utilization"; a family holds one '*' */
 	enum metric_unit unit;
 	enum metric_dir dir;
 	unsigned flags;			/* MF_* */
-	const char *csv;		/* column of ranks.csv, NULL: none */
+	const char *csv;		/* column of ranks.csv (CSV_KEY: the path's last key),
+					   NULL: none; metric_csv() names it */
 	int csv_col;			/* its position there (columns sort by it) */
 	/* 1 and *v when the rank has the value (finite), else 0; NULL for a family */
 	int (*get)(const struct report_rank *r, double *v);
@@ -153,6 +161,9 @@ const char *metric_next_group(const char *group, size_t *i);
  * NULL when the catalogue does not know it.
  */
 const struct metric_def *metric_find(const char *name);
+
+/* The name of d's ranks.csv column, NULL where it has none. */
+const char *metric_csv(const struct metric_def *d);
 
 /* The unit of a metric name, UNIT_NUMBER when unknown. */
 enum metric_unit metric_unit_of(const char *name);

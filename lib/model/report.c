@@ -258,6 +258,8 @@ void report_idle_null(struct report_idle *id)
 			part[p]->by_cause[k] = INT64_MIN;
 	}
 	id->gaps_by_time = INT64_MIN;
+	for (size_t i = 0; i < IDLE_HIST_BUCKETS; i++)
+		id->hist[i].max_ns = i + 1 < IDLE_HIST_BUCKETS ? idle_hist_max_ns(i) : INT64_MIN;
 }
 
 int64_t idle_hist_max_ns(size_t i)
@@ -286,16 +288,7 @@ static void idle_json(struct jsonw *w, const struct report_rank *rk)
 	jsonw_key(w, "window");
 	jsonw_str(w, id->window);
 	stored_tree(w, rk, "idle");
-	jsonw_key(w, "histogram");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < IDLE_HIST_BUCKETS; i++) {
-		jsonw_obj_begin(w);
-		i64_or_null(w, "max_ns", i + 1 < IDLE_HIST_BUCKETS, idle_hist_max_ns(i));
-		i64(w, "gaps", id->hist_gaps[i]);
-		i64(w, "idle_ns", id->hist_ns[i]);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &idle_bucket_fields, id->hist, IDLE_HIST_BUCKETS, 0);
 	field_rows_json(w, &idle_gap_fields, id->top, id->nr_top, 0);
 	jsonw_obj_end(w);
 }
@@ -304,41 +297,15 @@ static void idle_json(struct jsonw *w, const struct report_rank *rk)
 static void comm_json(struct jsonw *w, const struct report_rank *rk)
 {
 	field_rows_json(w, &comm_fields, rk->comm, rk->nr_comm, 0);
-	i64(w, "start_ns", rk->start_ns);
-	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
-	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
+	field_json(w, &clock_fields, rk, 0);
 }
 
 static void gpu_json(struct jsonw *w, const struct report_rank *rk)
 {
-	const struct report_gpu *g = &rk->gpu;
-	int none = g->no_device;
-
-	jsonw_key(w, "gpu");
+	jsonw_key(w, gpu_fields.name);
 	jsonw_obj_begin(w);
-	i64_or_null(w, "kernels", !none, g->kernels);
-	i64_or_null(w, "kernel_time_ns", !none, g->kernel_time_ns);
-	i64_or_null(w, "busy_ns", !none, g->busy_ns);
-	i64_or_null(w, "active_span_ns", !none, g->active_span_ns);
-	i64_or_null(w, "idle_ns", !none, g->idle_ns);
-	num(w, "utilization", g->utilization);
-	/* host spans of collectives are measured without a device */
-	i64_or_null(w, "comm_ns", !(none && !g->cpu_comm), g->comm_ns);
-	i64_or_null(w, "compute_ns", !none, g->compute_ns);
-	i64_or_null(w, "memory_ns", !none, g->memory_ns);
-	num(w, "comm_compute_overlap", g->comm_compute_overlap);
-	jsonw_key(w, "comm_source");
-	jsonw_str(w, g->cpu_comm ? "cpu" : "gpu");
-	jsonw_key(w, "utilization_source");
-	jsonw_str(w, g->util_from_samples ? "samples" : "trace");
-	i64(w, "host_sync_ns", g->host_sync_ns);
-	i64(w, "host_sync_count", g->host_sync_count);
-	i64_or_null(w, "comm_wait_ns", g->has_wait, g->comm_wait_ns);
-	i64_or_null(w, "comm_transfer_ns", g->has_wait, g->comm_transfer_ns);
-	num(w, "effective_utilization", g->has_wait ? g->effective_utilization : NAN);
-	str_or_null(w, "comm_wait_source",
-		    !g->has_wait ? NULL : g->wait_from_tasks ? "device_tasks" : "matched_ranks");
-	stored_json(w, rk, "gpu");
+	field_json(w, &gpu_fields, &rk->gpu, 0);
+	stored_json(w, rk, gpu_fields.name);
 	jsonw_obj_end(w);
 }
 
@@ -346,22 +313,22 @@ static void throughput_json(struct jsonw *w, const struct report_rank *rk, int c
 {
 	const struct report_throughput *t = &rk->throughput;
 
-	jsonw_key(w, "throughput");
+	jsonw_key(w, throughput_fields.name);
 	jsonw_obj_begin(w);
 	field_json(w, &throughput_fields, t, 0);
 	if (!compact)
 		field_rows_json(w, &generation_fields, t->generations, t->nr_generations, 0);
-	stored_json(w, rk, "throughput");
+	stored_json(w, rk, throughput_fields.name);
 	jsonw_obj_end(w);
 }
 
 /* The steps object; compact: without the durations. */
 static void steps_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
-	jsonw_key(w, "steps");
+	jsonw_key(w, steps_fields.name);
 	jsonw_obj_begin(w);
 	field_json(w, &steps_fields, &rk->steps, compact ? FIELD_COMPACT : 0);
-	stored_json(w, rk, "steps");
+	stored_json(w, rk, steps_fields.name);
 	jsonw_obj_end(w);
 }
 
@@ -373,9 +340,7 @@ static void compact_json(struct jsonw *w, const struct report_rank *rk)
 	if (rk->has_throughput)
 		throughput_json(w, rk, 1);
 	field_rows_json(w, &memory_fields, rk->memory, rk->nr_memory, FIELD_COMPACT);
-	i64(w, "start_ns", rk->start_ns);
-	i64_or_null(w, "clock_offset_ns", rk->has_clock, rk->clock_offset_ns);
-	i64_or_null(w, "clock_offset_spread_ns", rk->has_clock, rk->clock_offset_spread_ns);
+	field_json(w, &clock_fields, rk, 0);
 }
 
 static void analysed_json(struct jsonw *w, const struct report_rank *rk, int compact)
@@ -404,12 +369,10 @@ static void analysed_json(struct jsonw *w, const struct report_rank *rk, int com
 	comm_json(w, rk);
 }
 
-static const char *const severity_names[] = { "low", "medium", "high" };
-
 static void run_json(struct jsonw *w, const struct report *r)
 {
 	if (r->nr_ranks > 1) {
-		jsonw_key(w, "cross_rank");
+		jsonw_key(w, stat_fields.name);
 		jsonw_obj_begin(w);
 		for (size_t i = 0; i < r->nr_cross_rank; i++) {
 			jsonw_key(w, r->cross_rank[i].metric);
@@ -419,32 +382,7 @@ static void run_json(struct jsonw *w, const struct report *r)
 		}
 		jsonw_obj_end(w);
 	}
-	jsonw_key(w, "stragglers");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < r->nr_stragglers; i++) {
-		const struct report_straggler *sg = &r->stragglers[i];
-
-		jsonw_obj_begin(w);
-		i64(w, "rank", sg->rank);
-		jsonw_key(w, "metric");
-		jsonw_str(w, sg->metric);
-		num(w, "value", sg->value);
-		num(w, "median", sg->median);
-		num(w, "excess", sg->excess);
-		if (sg->by_wait) {
-			i64(w, "wait_imposed_ns", sg->wait_imposed_ns);
-			num(w, "last_share", sg->last_share);
-			jsonw_key(w, "delays_most");
-			jsonw_obj_begin(w);
-			str_or_null(w, "group", sg->delays_group);
-			jsonw_key(w, "collective");
-			jsonw_str(w, sg->delays_name);
-			i64(w, "wait_ns", sg->delays_wait_ns);
-			jsonw_obj_end(w);
-		}
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &straggler_fields, r->stragglers, r->nr_stragglers, 0);
 	str_or_null(w, "straggler_rule", r->straggler_rule);
 	jsonw_key(w, "incomplete_ranks");
 	jsonw_int_array(w, r->incomplete_ranks, r->nr_incomplete_ranks);
@@ -457,41 +395,7 @@ static void run_json(struct jsonw *w, const struct report *r)
 		str_or_null(w, "reason", r->workload_reason);
 		jsonw_obj_end(w);
 	}
-	jsonw_key(w, "suggestions");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < r->nr_suggestions; i++) {
-		const struct report_suggestion *sg = &r->suggestions[i];
-
-		jsonw_obj_begin(w);
-		jsonw_key(w, "id");
-		jsonw_str(w, sg->id);
-		jsonw_key(w, "severity");
-		jsonw_str(w, severity_names[sg->severity]);
-		jsonw_key(w, "rank");
-		if (sg->rank < 0)
-			jsonw_null(w);
-		else
-			jsonw_int(w, sg->rank);
-		jsonw_key(w, "ranks");
-		jsonw_arr_begin(w);
-		for (size_t k = 0; k < sg->nr_ranks; k++)
-			jsonw_int(w, sg->ranks[k]);
-		jsonw_arr_end(w);
-		str_or_null(w, "ranks_text", sg->ranks_text);
-		i64_or_null(w, "worst_rank", sg->worst_rank >= 0, sg->worst_rank);
-		jsonw_key(w, "metric");
-		jsonw_str(w, sg->metric);
-		num(w, "value", sg->value);
-		num(w, "threshold", sg->threshold);
-		i64_or_null(w, "impact_ns", sg->impact_ns >= 0, sg->impact_ns);
-		num(w, "impact_share", sg->impact_share);
-		str_or_null(w, "impact_basis", sg->impact_basis);
-		jsonw_key(w, "message");
-		jsonw_str(w, sg->message);
-		str_or_null(w, "details", sg->details);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	field_rows_json(w, &suggestion_fields, r->suggestions, r->nr_suggestions, 0);
 }
 
 static void counts(struct jsonw *w, const char *key, const struct report_count *c, size_t n)
@@ -508,17 +412,7 @@ static void counts(struct jsonw *w, const char *key, const struct report_count *
 static void rank_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
 	jsonw_obj_begin(w);
-	jsonw_key(w, "rank");
-	jsonw_int(w, rk->rank);
-	jsonw_key(w, "source");
-	jsonw_str(w, rk->source);
-	jsonw_key(w, "complete");
-	jsonw_bool(w, rk->complete);
-	jsonw_key(w, "warnings");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < rk->nr_warnings; i++)
-		jsonw_str(w, rk->warnings[i]);
-	jsonw_arr_end(w);
+	field_json(w, &rank_fields, rk, 0);
 	jsonw_key(w, "events");
 	jsonw_obj_begin(w);
 	jsonw_key(w, "total");
@@ -602,35 +496,13 @@ void report_to_json(const struct report *r, struct buf *out)
 	}
 	if (r->run.computed)
 		run_info_json(&w, &r->run);
-	jsonw_key(&w, "inputs");
+	jsonw_key(&w, input_fields.name);
 	jsonw_arr_begin(&w);
 	for (size_t i = 0; i < r->nr_ranks; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
 		jsonw_obj_begin(&w);
-		jsonw_key(&w, "path");
-		jsonw_str(&w, rk->path);
-		jsonw_key(&w, "rank");
-		jsonw_int(&w, rk->rank);
-		jsonw_key(&w, "bytes");
-		jsonw_int(&w, rk->bytes);
-		jsonw_key(&w, "bytes_text");
-		jsonw_int(&w, rk->bytes_text);
-		jsonw_key(&w, "format");
-		jsonw_str(&w, rk->format);
-		jsonw_key(&w, "world_size");
-		if (rk->world_size > 0)
-			jsonw_int(&w, rk->world_size);
-		else
-			jsonw_null(&w);
-		jsonw_key(&w, "start_unix_ns");
-		if (rk->start_unix_ns > 0)
-			jsonw_int(&w, rk->start_unix_ns);
-		else
-			jsonw_null(&w);
-		str_or_null(&w, "device_name", rk->device_name);
-		i64_or_null(&w, "devices_listed", rk->device_count > 0, rk->device_count);
-		str_or_null(&w, "backend", rk->backend);
+		field_json(&w, &input_fields, rk, 0);
 		tags_json(&w, rk->tags, rk->nr_tags);
 		jsonw_key(&w, "complete");
 		jsonw_bool(&w, rk->complete);

@@ -8,9 +8,8 @@
  *
  * Null, where report.json has null: INT64_MIN for an int64_t, NaN for a
  * double, NULL for a string (field.h), in the row tables of
- * report_fields.h and the catalogue's stored scalars.  The older scalars
- * (gpu, throughput, inputs, suggestions) still say it as their comments
- * do: -1, 0 or a has_* flag.
+ * report_fields.h and the catalogue's stored scalars.  The run's
+ * (struct report_run) still say it as their comments do: 0 for unknown.
  */
 #ifndef VT_REPORT_H
 #define VT_REPORT_H
@@ -237,10 +236,12 @@ struct report_perf {
 	struct report_perf_family families[REPORT_PERF_FAMILIES];
 };
 
+/* ranks[].gpu (report_fields.c's gpu_fields, and the catalogue's stored scalars last) */
 struct report_gpu {
+	/* these and compute_ns, memory_ns: INT64_MIN (null) where no_device */
 	int64_t kernels, kernel_time_ns, busy_ns, active_span_ns, idle_ns;
 	double utilization;		/* busy / active_span; NaN without GPU events */
-	int64_t comm_ns, compute_ns, memory_ns;
+	int64_t comm_ns, compute_ns, memory_ns;	/* comm_ns: null where no_device and not cpu_comm */
 	double comm_compute_overlap;	/* |comm ∩ compute| / |comm|; NaN without comm */
 	int cpu_comm;			/* comm_ns comes from host spans of collectives */
 	int util_from_samples;		/* utilization is the mean of collector samples */
@@ -248,14 +249,15 @@ struct report_gpu {
 	 * The wait inside collectives: from the collectives' own device tasks
 	 * where the trace has them (HCCL: wait_from_tasks), else from
 	 * collectives matched across ranks (lib/stats/collectives.h); has_wait
-	 * is 0 (the three are null) until one of the two gave them.
+	 * is 0 (the three are null: INT64_MIN, NaN) until one of the two gave
+	 * them.
 	 */
 	int has_wait;
 	int wait_from_tasks;		/* 1: the device's tasks, 0: matched ranks */
 	int64_t comm_wait_ns;		/* inside collectives, not moving data */
 	int64_t comm_transfer_ns;	/* moving data: comm_ns - comm_wait_ns, at least 0 */
 	double effective_utilization;	/* busy time less that wait, over active_span */
-	int no_device;			/* no device activity recognised: the device figures are null */
+	int no_device;			/* no device activity recognised: the device figures null */
 	int64_t host_sync_ns, host_sync_count;	/* runtime calls that block the host */
 	int64_t kernel_median_ns;	/* median over every kernel (not per name); INT64_MIN: null */
 	int64_t graph_launches;		/* cudaGraphLaunch/hipGraphLaunch calls */
@@ -286,11 +288,17 @@ struct report_idle_gap {
 	const char *host;		/* what the host was doing; NULL: unknown */
 };
 
+/* A bucket of the histogram of gap lengths. */
+struct report_idle_bucket {
+	int64_t max_ns;			/* idle_hist_max_ns(); INT64_MIN (null) for the last */
+	int64_t gaps, idle_ns;
+};
+
 struct report_idle {
 	const char *window;		/* "steps" or "trace" (static); NULL: no idle object */
 	struct report_idle_part in, outside;
 	int64_t gaps_by_time;		/* gaps whose launch was found by time, not correlation */
-	int64_t hist_gaps[IDLE_HIST_BUCKETS], hist_ns[IDLE_HIST_BUCKETS];
+	struct report_idle_bucket hist[IDLE_HIST_BUCKETS];
 	struct report_idle_gap *top;	/* longest first */
 	size_t nr_top;
 };
@@ -298,7 +306,7 @@ struct report_idle {
 /* The upper bound of histogram bucket i, in ns; INT64_MAX for the last. */
 int64_t idle_hist_max_ns(size_t i);
 
-/* No idle object: window NULL, every figure null (INT64_MIN). */
+/* No idle object: window NULL, every figure null (INT64_MIN), the histogram's bounds set. */
 void report_idle_null(struct report_idle *id);
 
 /* Which recogniser of analyzer/device.c found the device work (static strings, NULL none). */
@@ -335,16 +343,16 @@ struct report_rank {
 	int64_t bytes;			/* file size */
 	int64_t bytes_text;		/* decompressed text */
 	const char *format;		/* "kineto", "array", "vtr" */
-	int64_t world_size;		/* distributedInfo.world_size; 0 unknown */
+	int64_t world_size;		/* distributedInfo.world_size; INT64_MIN: unknown (null) */
 	/*
 	 * When the trace began on the wall clock, in ns since the Unix epoch:
 	 * baseTimeNanoseconds plus the first event's ts, or the first ts
 	 * where the trace writes epoch microseconds (Kineto before the base
-	 * time); 0 unknown (the legacy writer and the collector count from
-	 * their own start).  Tells runs apart in vaggregate.
+	 * time); INT64_MIN unknown (the legacy writer and the collector count
+	 * from their own start).  Tells runs apart in vaggregate.
 	 */
 	int64_t start_unix_ns;
-	/* What was profiled, as the trace says (NULL / 0: it does not) */
+	/* What was profiled, as the trace says (NULL / INT64_MIN: it does not) */
 	const char *device_name;	/* deviceProperties' first device */
 	int64_t device_count;		/* devices deviceProperties lists */
 	const char *backend;		/* distributedInfo.backend */
@@ -381,7 +389,7 @@ struct report_rank {
 	int64_t start_ns;		/* first event, on the rank's own clock */
 	struct report_comm_series *comm;	/* sorted by group (NULL first), then name */
 	size_t nr_comm;
-	int has_clock;			/* clock_offset_* are known */
+	int has_clock;			/* clock_offset_* are known (not INT64_MIN, null) */
 	int64_t clock_offset_ns;	/* this clock minus the reference rank's */
 	int64_t clock_offset_spread_ns;	/* max - min of the per-instance estimates */
 };
@@ -394,17 +402,23 @@ struct report_stat {
 	int64_t min_rank, max_rank;	/* the first rank holding min / max */
 };
 
+/* The collective a straggler delays most, and the others' wait there. */
+struct report_delays {
+	const char *group;		/* may be NULL */
+	const char *name;
+	int64_t wait_ns;
+};
+
+/* report_fields.c's straggler_fields */
 struct report_straggler {
 	int64_t rank;
 	const char *metric;
 	double value, median, excess;	/* excess: value / median - 1 (negative: below) */
-	/* by_wait: found by the collectives rule, with what it imposes */
+	/* by_wait: found by the collectives rule, with what it imposes (null without) */
 	int by_wait;
 	int64_t wait_imposed_ns;	/* the others' wait at instances it reached last */
 	double last_share;		/* of its matched instances, reached last */
-	const char *delays_group;	/* the collective it delays most (group may be NULL) */
-	const char *delays_name;
-	int64_t delays_wait_ns;
+	struct report_delays delays;
 };
 
 /*
@@ -424,7 +438,9 @@ struct report_collective {
 	double algbw, busbw;
 };
 
-enum report_severity { SEV_LOW, SEV_MEDIUM, SEV_HIGH };
+enum report_severity { SEV_LOW, SEV_MEDIUM, SEV_HIGH, SEV_NR };
+
+extern const char *const report_severity_name[SEV_NR];	/* "low", "medium", "high" */
 
 /*
  * A finding: one per rule and run, over the ranks where the rule fired.
@@ -434,14 +450,14 @@ enum report_severity { SEV_LOW, SEV_MEDIUM, SEV_HIGH };
 struct report_suggestion {
 	const char *id;			/* "low-gpu-utilization" */
 	enum report_severity severity;
-	int64_t rank;			/* the one rank it concerns; -1: several (null) */
-	const int64_t *ranks;		/* where it fired, ascending (NULL with none) */
+	int64_t rank;			/* the one rank it concerns; INT64_MIN: several (null) */
+	int64_t *ranks;			/* where it fired, ascending (NULL with none) */
 	size_t nr_ranks;
 	const char *ranks_text;		/* "ranks 0–6", "all 8 ranks", "rank 2"; NULL: none */
-	int64_t worst_rank;		/* the evidence's rank; -1: none (null) */
+	int64_t worst_rank;		/* the evidence's rank; INT64_MIN: none (null) */
 	const char *metric;
 	double value, threshold;
-	int64_t impact_ns;		/* time at stake on the worst rank; -1: unknown (null) */
+	int64_t impact_ns;		/* time at stake on the worst rank; INT64_MIN: unknown */
 	double impact_share;		/* of that rank's span (its wall time); NaN: null */
 	const char *impact_basis;	/* how impact_ns was estimated; NULL with it */
 	const char *message;		/* the short message, one sentence */

@@ -150,6 +150,18 @@ static const struct field idle_gap_f[] = {
 
 const struct field_table idle_gap_fields = FIELD_TABLE("top", idle_gap_f, struct report_idle_gap);
 
+/* idle.histogram: IDLE_HIST_BUCKETS of them, by gap length */
+#define B(k, m, fl) FIELD(k, FT_I64, struct report_idle_bucket, m, fl)
+static const struct field idle_bucket_f[] = {
+	{ B("max_ns", max_ns, 0) },
+	{ B("gaps", gaps, FF_NONNULL) },
+	{ B("idle_ns", idle_ns, FF_NONNULL) },
+};
+#undef B
+
+const struct field_table idle_bucket_fields = FIELD_TABLE("histogram", idle_bucket_f,
+							  struct report_idle_bucket);
+
 /* The run's collectives (lib/stats/collectives.h), over the ranks. */
 #define L(k, t, m, fl) FIELD(k, t, struct report_collective, m, fl)
 static const struct field collective_f[] = {
@@ -170,6 +182,118 @@ static const struct field collective_f[] = {
 
 const struct field_table collective_fields = FIELD_TABLE("collectives", collective_f,
 							 struct report_collective);
+
+/* A straggler's wait figures: where the collectives rule found it (by_wait) */
+static int sg_by_wait(const void *row)
+{
+	return ((const struct report_straggler *)row)->by_wait;
+}
+
+#define D(k, t, m, fl) FIELD(k, t, struct report_delays, m, fl)
+static const struct field delays_f[] = {
+	{ D("group", FT_STR, group, 0) },
+	{ D("collective", FT_STR, name, FF_NONNULL) },
+	{ D("wait_ns", FT_I64, wait_ns, FF_NONNULL) },
+};
+#undef D
+
+static const struct field_table delays_fields = FIELD_TABLE("delays_most", delays_f,
+							    struct report_delays);
+
+#define S(k, t, m, fl) FIELD(k, t, struct report_straggler, m, fl)
+static const struct field straggler_f[] = {
+	{ S("rank", FT_I64, rank, FF_NONNULL) },
+	{ S("metric", FT_STR, metric, FF_NONNULL) },
+	{ S("value", FT_F64, value, 0) },
+	{ S("median", FT_F64, median, 0) },
+	{ S("excess", FT_F64, excess, 0) },
+	{ S("wait_imposed_ns", FT_I64, wait_imposed_ns, 0), .when = sg_by_wait },
+	{ S("last_share", FT_F64, last_share, 0), .when = sg_by_wait },
+	{ S("delays_most", FT_OBJ, delays, 0), .aux = offsetof(struct report_straggler, by_wait),
+	  .sub = &delays_fields, .when = sg_by_wait },
+};
+#undef S
+
+const struct field_table straggler_fields = FIELD_TABLE("stragglers", straggler_f,
+							struct report_straggler);
+
+const char *const report_severity_name[SEV_NR] = { "low", "medium", "high" };
+
+/* report.suggestions: the findings, most important first */
+_Static_assert(sizeof(enum report_severity) == sizeof(int), "FT_ENUM reads an int");
+#define F(k, t, m, fl) FIELD(k, t, struct report_suggestion, m, fl)
+static const struct field suggestion_f[] = {
+	{ F("id", FT_STR, id, FF_NONNULL), .csv = 1 },
+	{ F("severity", FT_ENUM, severity, FF_NONNULL), .names = report_severity_name,
+	  .per = SEV_NR, .csv = 2 },
+	{ F("rank", FT_I64, rank, 0), .csv = 3 },
+	{ F("ranks", FT_I64S, ranks, FF_LINES), .aux = offsetof(struct report_suggestion, nr_ranks),
+	  .per = 1 },
+	/* the findings' keys (issue 15); older reports lack them */
+	{ F("ranks_text", FT_STR, ranks_text, 0), .csv = 4 },
+	{ F("worst_rank", FT_I64, worst_rank, 0), .csv = 5 },
+	{ F("metric", FT_STR, metric, FF_NONNULL), .csv = 6 },
+	{ F("value", FT_F64, value, 0), .csv = 7 },
+	{ F("threshold", FT_F64, threshold, 0), .csv = 8 },
+	{ F("impact_ns", FT_I64, impact_ns, 0), .csv = 9 },
+	{ F("impact_share", FT_F64, impact_share, 0), .csv = 10 },
+	{ F("impact_basis", FT_STR, impact_basis, 0), .csv = 11 },
+	{ F("message", FT_STR, message, FF_NONNULL), .csv = 12 },
+	{ F("details", FT_STR, details, 0), .csv = 13 },
+};
+#undef F
+
+const struct field_table suggestion_fields = FIELD_TABLE("suggestions", suggestion_f,
+							 struct report_suggestion);
+
+/* ranks[]: the rank's first keys, before its events (report.c writes them, then span_ns) */
+#define K(k, t, m, fl) FIELD(k, t, struct report_rank, m, fl)
+static const struct field rank_f[] = {
+	{ K("rank", FT_I64, rank, FF_NONNULL) },
+	{ K("source", FT_STR, source, FF_NONNULL) },
+	{ K("complete", FT_BOOL, complete, FF_NONNULL) },
+	{ K("warnings", FT_STRS, warnings, FF_NONNULL),
+	  .aux = offsetof(struct report_rank, nr_warnings) },
+};
+#undef K
+
+const struct field_table rank_fields = FIELD_TABLE("ranks", rank_f, struct report_rank);
+
+/*
+ * inputs[]: what each rank was read from, before its tags (report.c writes
+ * them, and complete, after these).  Reports from before a key lack it.
+ */
+#define I(k, t, m, fl) FIELD(k, t, struct report_rank, m, fl)
+static const struct field input_f[] = {
+	{ I("path", FT_STR, path, FF_NONNULL) },
+	{ I("rank", FT_I64, rank, FF_NONNULL) },
+	{ I("bytes", FT_I64, bytes, FF_NONNULL) },
+	{ I("bytes_text", FT_I64, bytes_text, FF_ZERO) },
+	{ I("format", FT_STR, format, 0), .dflt = "kineto" },	/* before other formats */
+	{ I("world_size", FT_I64, world_size, 0) },
+	{ I("start_unix_ns", FT_I64, start_unix_ns, 0) },
+	{ I("device_name", FT_STR, device_name, 0) },
+	{ I("devices_listed", FT_I64, device_count, 0) },
+	{ I("backend", FT_STR, backend, 0) },
+};
+#undef I
+
+const struct field_table input_fields = FIELD_TABLE("inputs", input_f, struct report_rank);
+
+/*
+ * The rank's clock, after its collective instances (or in a compact
+ * report, its memory): the offset is null until collectives matched
+ * across ranks gave it (has_clock).
+ */
+#define R(k, m, fl) FIELD(k, FT_I64, struct report_rank, m, fl)
+static const struct field clock_f[] = {
+	{ R("start_ns", start_ns, FF_ZERO) },	/* absent from reports before it: 0 */
+	{ R("clock_offset_ns", clock_offset_ns, 0) },
+	{ R("clock_offset_spread_ns", clock_offset_spread_ns, 0) },
+};
+#undef R
+
+const struct field_table clock_fields = FIELD_TABLE("clock", clock_f, struct report_rank);
 
 /* Order statistics of block times (struct report_quantiles): an object or null. */
 #define Q(k, m) FIELD(k, FT_I64, struct report_quantiles, m, FF_NONNULL)
@@ -267,6 +391,51 @@ static const struct field device_f[] = {
 
 const struct field_table device_fields = FIELD_TABLE("device", device_f, struct report_device);
 
+/* The wait's source is known where the wait is (has_wait): null with it. */
+static int gpu_wait_known(const void *row)
+{
+	return ((const struct report_gpu *)row)->comm_wait_ns != INT64_MIN;
+}
+
+static const char *const comm_source_names[] = { "gpu", "cpu" };		/* cpu_comm */
+static const char *const util_source_names[] = { "trace", "samples" };	/* util_from_samples */
+static const char *const wait_source_names[] = { "matched_ranks", "device_tasks" };
+
+/*
+ * ranks[].gpu, less the catalogue's stored scalars that follow (metric.c).
+ * The device figures are null where no device activity was recognised
+ * (no_device), but for communication on CPU threads and utilization from
+ * the collector's samples; the wait's three where no wait was measured
+ * (has_wait).  The reader sets those two flags from these nulls.
+ */
+#define W(k, t, m, fl) FIELD(k, t, struct report_gpu, m, fl)
+static const struct field gpu_f[] = {
+	{ W("kernels", FT_I64, kernels, 0) },
+	{ W("kernel_time_ns", FT_I64, kernel_time_ns, 0) },
+	{ W("busy_ns", FT_I64, busy_ns, 0) },
+	{ W("active_span_ns", FT_I64, active_span_ns, 0) },
+	{ W("idle_ns", FT_I64, idle_ns, 0) },
+	{ W("utilization", FT_F64, utilization, 0) },
+	{ W("comm_ns", FT_I64, comm_ns, 0) },
+	{ W("compute_ns", FT_I64, compute_ns, 0) },
+	{ W("memory_ns", FT_I64, memory_ns, 0) },
+	{ W("comm_compute_overlap", FT_F64, comm_compute_overlap, 0) },
+	{ W("comm_source", FT_ENUM, cpu_comm, 0), .names = comm_source_names, .per = 2 },
+	{ W("utilization_source", FT_ENUM, util_from_samples, 0), .names = util_source_names,
+	  .per = 2 },
+	/* absent from reports written before host syncs were counted: 0 there */
+	{ W("host_sync_ns", FT_I64, host_sync_ns, FF_ZERO) },
+	{ W("host_sync_count", FT_I64, host_sync_count, FF_ZERO) },
+	{ W("comm_wait_ns", FT_I64, comm_wait_ns, 0) },
+	{ W("comm_transfer_ns", FT_I64, comm_transfer_ns, 0) },
+	{ W("effective_utilization", FT_F64, effective_utilization, 0) },
+	{ W("comm_wait_source", FT_ENUM, wait_from_tasks, 0), .names = wait_source_names,
+	  .per = 2, .known = gpu_wait_known },
+};
+#undef W
+
+const struct field_table gpu_fields = FIELD_TABLE("gpu", gpu_f, struct report_gpu);
+
 /*
  * ranks[].perf's scalars (report_perf.h), before its arrays, phases and
  * families, which report_perf.c writes by hand: NaN where unknown.
@@ -307,5 +476,7 @@ const struct field_table stat_fields = FIELD_TABLE("cross_rank", stat_f, struct 
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
-	&device_fields, &throughput_fields, &perf_fields, &stat_fields, NULL,
+	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
+	&idle_bucket_fields, &straggler_fields, &suggestion_fields, &clock_fields,
+	&input_fields, &rank_fields, NULL,
 };

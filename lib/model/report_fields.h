@@ -3,7 +3,8 @@
  * one list of each object's keys, types and CSV columns.  A new key of
  * one of them is an entry here (and a row of doc/report.md).  Most are
  * row tables, arrays of objects; steps and device are one object each,
- * and so are throughput and perf.
+ * and so are gpu, throughput and perf; clock_fields are keys of the rank
+ * itself.
  */
 #ifndef VT_REPORT_FIELDS_H
 #define VT_REPORT_FIELDS_H
@@ -18,6 +19,7 @@ extern const struct field_table cpu_op_fields;		/* ranks[].cpu_ops[] */
 extern const struct field_table op_perf_fields;		/* ranks[].ops_perf[] */
 extern const struct field_table comm_fields;		/* ranks[].comm_instances[] */
 extern const struct field_table idle_gap_fields;	/* ranks[].idle.top[] */
+extern const struct field_table idle_bucket_fields;	/* ranks[].idle.histogram[] */
 extern const struct field_table collective_fields;	/* collectives[] */
 extern const struct field_table generation_fields;	/* ranks[].throughput.generations[] */
 extern const struct field_table steps_fields;		/* ranks[].steps, one object */
@@ -25,6 +27,12 @@ extern const struct field_table device_fields;		/* ranks[].device, one object */
 extern const struct field_table throughput_fields;	/* ranks[].throughput, one object */
 extern const struct field_table perf_fields;		/* ranks[].perf's scalars, one object */
 extern const struct field_table stat_fields;		/* cross_rank, by metric */
+extern const struct field_table gpu_fields;		/* ranks[].gpu, one object */
+extern const struct field_table straggler_fields;	/* stragglers[] */
+extern const struct field_table suggestion_fields;	/* suggestions[] */
+extern const struct field_table clock_fields;		/* ranks[]'s clock: keys of the rank */
+extern const struct field_table input_fields;		/* inputs[]: keys of the rank */
+extern const struct field_table rank_fields;		/* ranks[]'s first keys */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

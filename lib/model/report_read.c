@@ -99,13 +99,6 @@ static double get_f64(struct rd *c, const struct jdom *obj, const char *key)
 	return x;
 }
 
-static int get_bool(struct rd *c, const struct jdom *obj, const char *key)
-{
-	const struct jdom *v = need(c, obj, key, JDOM_BOOL);
-
-	return v ? v->boolean : 0;
-}
-
 /* s[0..n) kept as long as the report: interned where the report has a table. */
 /* s[0..n) kept with the report; NULL (and failure) when out of memory. */
 static const char *keep(struct rd *c, const char *s, size_t n)
@@ -254,6 +247,26 @@ static void read_field(struct rd *c, const struct field_table *t, const struct f
 		*(int *)((char *)row + f->aux) = 1;
 		read_fields(c, f->sub, v, p);
 		break;
+	case FT_STRS: {
+		size_t *n = (size_t *)((char *)row + f->aux);
+		const char **s;
+
+		if (v->type != JDOM_ARRAY) {
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_ARRAY));
+			break;
+		}
+		s = alloc_n(c, v->n, sizeof(*s));
+		for (size_t i = 0; s && i < v->n; i++) {
+			if (v->kids[i].type != JDOM_STRING) {
+				fail(c, &v->kids[i], "\"%s\" should hold %s", f->key, "strings");
+				break;
+			}
+			s[i] = copy_str(c, &v->kids[i]);
+		}
+		*(const char ***)p = s;
+		*n = c->failed ? 0 : v->n;
+		break;
+	}
 	}
 }
 
@@ -352,11 +365,12 @@ static void read_stored_tree(struct rd *c, const struct jdom *obj, struct report
 /* ranks[].idle: null, missing (an older report) or the object idle_json() writes. */
 static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	const struct jdom *id = jdom_get(o, "idle"), *w, *a;
+	const struct jdom *id = jdom_get(o, "idle"), *w;
 	struct report_idle *out = &rk->idle;
+	struct report_idle_bucket *hist;
 	size_t n;
 
-	memset(out, 0, sizeof(*out));
+	report_idle_null(out);
 	if (!id || id->type == JDOM_NULL) {
 		read_stored_tree(c, NULL, rk, "idle");	/* every figure null */
 		return;
@@ -368,51 +382,22 @@ static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk
 	w = need(c, id, "window", JDOM_STRING);
 	out->window = w && w->len == 5 && !memcmp(w->s, "steps", 5) ? "steps" : "trace";
 	read_stored_tree(c, id, rk, "idle");
-	a = get_arr(c, id, "histogram", &n);
-	for (size_t i = 0; i < n && i < IDLE_HIST_BUCKETS; i++) {
-		out->hist_gaps[i] = get_i64(c, &a[i], "gaps");
-		out->hist_ns[i] = get_i64(c, &a[i], "idle_ns");
-	}
+	hist = read_rows(c, id, &idle_bucket_fields, &n);
+	for (size_t i = 0; hist && i < n && i < IDLE_HIST_BUCKETS; i++)
+		out->hist[i] = hist[i];
 	out->top = read_rows(c, id, &idle_gap_fields, &out->nr_top);
 	if (out->nr_top > IDLE_TOP_MAX)
 		out->nr_top = IDLE_TOP_MAX;
 }
 
+/* ranks[].gpu: the two flags that its nulls stand for, from them (report_fields.c). */
 static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 {
-	const struct jdom *src, *k = jdom_get(g, "kernels");
-
-	/* null device figures: no device activity was recognised */
-	out->no_device = k && k->type == JDOM_NULL;
-	out->kernels = get_i64_or(c, g, "kernels", 0);
-	out->kernel_time_ns = get_i64_or(c, g, "kernel_time_ns", 0);
-	out->busy_ns = get_i64_or(c, g, "busy_ns", 0);
-	out->active_span_ns = get_i64_or(c, g, "active_span_ns", 0);
-	out->idle_ns = get_i64_or(c, g, "idle_ns", 0);
-	out->utilization = get_f64(c, g, "utilization");
-	out->comm_ns = get_i64_or(c, g, "comm_ns", 0);
-	out->compute_ns = get_i64_or(c, g, "compute_ns", 0);
-	out->memory_ns = get_i64_or(c, g, "memory_ns", 0);
-	out->comm_compute_overlap = get_f64(c, g, "comm_compute_overlap");
-	src = jdom_get(g, "comm_source");
-	out->cpu_comm = src && src->type == JDOM_STRING && !strcmp(src->s, "cpu");
-	src = jdom_get(g, "utilization_source");
-	out->util_from_samples = src && src->type == JDOM_STRING && !strcmp(src->s, "samples");
-	/* The wait came with the collectives matching; null until a run matched some. */
-	src = jdom_get(g, "comm_wait_ns");
-	out->has_wait = src && src->type != JDOM_NULL;
-	if (out->has_wait) {
-		out->comm_wait_ns = get_i64(c, g, "comm_wait_ns");
-		out->comm_transfer_ns = get_i64(c, g, "comm_transfer_ns");
-		out->effective_utilization = get_f64(c, g, "effective_utilization");
-		src = jdom_get(g, "comm_wait_source");
-		out->wait_from_tasks = src && src->type == JDOM_STRING &&
-				       !strcmp(src->s, "device_tasks");
-	}
-	/* absent from reports written before host syncs were counted */
-	out->host_sync_ns = jdom_get(g, "host_sync_ns") ? get_i64(c, g, "host_sync_ns") : 0;
-	out->host_sync_count = jdom_get(g, "host_sync_count") ? get_i64(c, g, "host_sync_count")
-							       : 0;
+	if (g->type != JDOM_OBJECT)
+		fail(c, g, "\"%s\" should be %s", gpu_fields.name, "an object");
+	read_fields(c, &gpu_fields, g, out);
+	out->no_device = out->kernels == INT64_MIN;
+	out->has_wait = out->comm_wait_ns != INT64_MIN;
 }
 
 /* A string that may be null (NULL), or missing (NULL too). */
@@ -426,14 +411,9 @@ static const char *get_str_or_null(struct rd *c, const struct jdom *obj, const c
 /* comm_instances and the clock came with the collectives matching; older reports lack them. */
 static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	rk->start_ns = jdom_get(o, "start_ns") ? get_i64(c, o, "start_ns") : 0;
-	rk->has_clock = jdom_get(o, "clock_offset_ns") &&
-			jdom_get(o, "clock_offset_ns")->type != JDOM_NULL;
-	if (rk->has_clock) {
-		rk->clock_offset_ns = get_i64(c, o, "clock_offset_ns");
-		rk->clock_offset_spread_ns = get_i64(c, o, "clock_offset_spread_ns");
-	}
-	if (!jdom_get(o, "comm_instances"))
+	read_fields(c, &clock_fields, o, rk);
+	rk->has_clock = rk->clock_offset_ns != INT64_MIN;
+	if (!jdom_get(o, comm_fields.name))
 		return;
 	rk->comm = read_rows(c, o, &comm_fields, &rk->nr_comm);
 }
@@ -460,14 +440,14 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 	/* a compact report keeps the steps' figures, not the phase table */
 	rk->nr_phases = 0;
 	rk->phases = NULL;
-	if (!c->compact || jdom_get(o, "phases"))
+	if (!c->compact || jdom_get(o, phase_fields.name))
 		rk->phases = read_rows(c, o, &phase_fields, &rk->nr_phases);
 
-	st = need(c, o, "steps", JDOM_OBJECT);
+	st = need(c, o, steps_fields.name, JDOM_OBJECT);
 	if (!st)
 		return;
 	read_fields(c, &steps_fields, st, s);
-	read_stored(c, st, rk, "steps");
+	read_stored(c, st, rk, steps_fields.name);
 	/* The writer leaves the steps' total out; it is the sum it averaged. */
 	for (size_t i = (size_t)s->warmup; i < s->nr_durations; i++)
 		s->d.total_ns = sat_add(s->d.total_ns, s->durations_ns[i]);
@@ -476,7 +456,7 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 static void read_throughput(struct rd *c, const struct jdom *t, struct report_throughput *out)
 {
 	read_fields(c, &throughput_fields, t, out);
-	if (!c->lean && (!c->compact || jdom_get(t, "generations")))
+	if (!c->lean && (!c->compact || jdom_get(t, generation_fields.name)))
 		out->generations = read_rows(c, t, &generation_fields, &out->nr_generations);
 }
 
@@ -554,29 +534,29 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 
 static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	const struct jdom *t = jdom_get(o, "throughput");
+	const struct jdom *t = jdom_get(o, throughput_fields.name);
 
 	rk->analysed = 1;
 	read_device(c, o, &rk->device);
-	read_gpu(c, jdom_get(o, "gpu"), &rk->gpu);
-	read_stored(c, jdom_get(o, "gpu"), rk, "gpu");
+	read_gpu(c, jdom_get(o, gpu_fields.name), &rk->gpu);
+	read_stored(c, jdom_get(o, gpu_fields.name), rk, gpu_fields.name);
 	read_idle(c, o, rk);
-	if (!c->compact || jdom_get(o, "kernels"))
+	if (!c->compact || jdom_get(o, kernel_fields.name))
 		rk->kernels = read_rows(c, o, &kernel_fields, &rk->nr_kernels);
-	rk->has_phases = jdom_get(o, c->compact ? "steps" : "phases") != NULL;
+	rk->has_phases = jdom_get(o, c->compact ? steps_fields.name : phase_fields.name) != NULL;
 	if (rk->has_phases)
 		read_phases(c, o, rk);
 	rk->has_throughput = t != NULL;
 	if (t && t->type == JDOM_OBJECT) {
 		read_throughput(c, t, &rk->throughput);
-		read_stored(c, t, rk, "throughput");
+		read_stored(c, t, rk, throughput_fields.name);
 	} else if (t) {
-		fail(c, t, "\"%s\" should be %s", "throughput", "an object");
+		fail(c, t, "\"%s\" should be %s", throughput_fields.name, "an object");
 	}
 
 	rk->memory = read_rows(c, o, &memory_fields, &rk->nr_memory);
 	rk->nr_cpu_ops = 0;
-	if (!c->compact || jdom_get(o, "cpu_ops"))
+	if (!c->compact || jdom_get(o, cpu_op_fields.name))
 		rk->cpu_ops = read_rows(c, o, &cpu_op_fields, &rk->nr_cpu_ops);
 	read_perf(c, o, rk);
 	read_comm(c, o, rk);
@@ -650,25 +630,13 @@ static void read_run_info(struct rd *c, const struct jdom *root, struct report *
 static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 		      struct report_rank *rk)
 {
-	const struct jdom *ev, *w;
-	size_t n;
+	const struct jdom *ev;
 
 	if (o->type != JDOM_OBJECT) {
 		fail(c, o, "a rank should be %s%s", "an object", "");
 		return;
 	}
-	rk->rank = get_i64(c, o, "rank");
-	rk->source = get_str(c, o, "source");
-	rk->complete = get_bool(c, o, "complete");
-	w = get_arr(c, o, "warnings", &n);
-	rk->warnings = alloc_n(c, n, sizeof(*rk->warnings));
-	for (size_t i = 0; rk->warnings && i < n; i++) {
-		if (w[i].type != JDOM_STRING)
-			fail(c, &w[i], "\"%s\" should hold %s", "warnings", "strings");
-		else
-			rk->warnings[i] = copy_str(c, &w[i]);
-	}
-	rk->nr_warnings = c->failed ? 0 : n;
+	read_fields(c, &rank_fields, o, rk);
 	ev = need(c, o, "events", JDOM_OBJECT);
 	if (ev) {
 		rk->events_total = get_i64(c, ev, "total");
@@ -676,35 +644,27 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 		read_counts(c, ev, "by_cat", &rk->by_cat, &rk->nr_by_cat);
 	}
 	rk->span_ns = get_i64(c, o, "span_ns");
-	if (jdom_get(o, "gpu"))
+	if (jdom_get(o, gpu_fields.name))
 		read_analysed(c, o, rk);
 
-	rk->path = rk->source;
-	rk->format = "kineto";
 	if (in && in->type == JDOM_OBJECT) {
-		rk->path = get_str(c, in, "path");
-		rk->bytes = get_i64(c, in, "bytes");
-		if (jdom_get(in, "bytes_text"))
-			rk->bytes_text = get_i64(c, in, "bytes_text");
-		if (jdom_get(in, "format"))
-			rk->format = get_str(c, in, "format");
-		if (jdom_get(in, "world_size"))	/* earlier reports lack it */
-			rk->world_size = get_i64_or(c, in, "world_size", 0);
-		if (jdom_get(in, "start_unix_ns"))
-			rk->start_unix_ns = get_i64_or(c, in, "start_unix_ns", 0);
-		/* what was profiled: reports before the run metadata lack it */
-		rk->device_name = get_str_or_null(c, in, "device_name");
-		rk->device_count = jdom_get(in, "devices_listed") ?
-					   get_i64_or(c, in, "devices_listed", 0) : 0;
-		rk->backend = get_str_or_null(c, in, "backend");
+		int64_t rank = rk->rank;
+
+		read_fields(c, &input_fields, in, rk);
+		rk->rank = rank;	/* the rank is ranks[i]'s; inputs[i] says it again */
 		read_tags(c, in, &rk->tags, &rk->nr_tags);
+	} else {
+		/* no inputs: its own path and rank, the rest unknown */
+		rk->path = rk->source;
+		for (size_t i = 0; i < input_fields.n; i++)
+			if (!(input_fields.f[i].flags & FF_NONNULL))
+				field_null(&input_fields.f[i], rk);
 	}
 }
 
 static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 {
-	const struct jdom *cr = jdom_get(root, "cross_rank"), *a, *tool;
-	size_t n;
+	const struct jdom *cr = jdom_get(root, stat_fields.name), *tool;
 
 	tool = jdom_get(root, "tool");
 	if (tool)
@@ -724,69 +684,18 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 		r->nr_cross_rank = cr->n;
 	}
 
-	a = get_arr(c, root, "stragglers", &n);
-	r->stragglers = alloc_n(c, n, sizeof(*r->stragglers));
-	for (size_t i = 0; r->stragglers && i < n; i++) {
-		r->stragglers[i].rank = get_i64(c, &a[i], "rank");
-		r->stragglers[i].metric = get_str(c, &a[i], "metric");
-		r->stragglers[i].value = get_f64(c, &a[i], "value");
-		r->stragglers[i].median = get_f64(c, &a[i], "median");
-		r->stragglers[i].excess = get_f64(c, &a[i], "excess");
-		r->stragglers[i].by_wait = jdom_get(&a[i], "wait_imposed_ns") != NULL;
-		if (r->stragglers[i].by_wait) {
-			const struct jdom *d = need(c, &a[i], "delays_most", JDOM_OBJECT);
-
-			r->stragglers[i].wait_imposed_ns = get_i64(c, &a[i], "wait_imposed_ns");
-			r->stragglers[i].last_share = get_f64(c, &a[i], "last_share");
-			if (d) {
-				r->stragglers[i].delays_group = get_str_or_null(c, d, "group");
-				r->stragglers[i].delays_name = get_str(c, d, "collective");
-				r->stragglers[i].delays_wait_ns = get_i64(c, d, "wait_ns");
-			}
-		}
-	}
-	r->nr_stragglers = n;
+	r->stragglers = read_rows(c, root, &straggler_fields, &r->nr_stragglers);
 	r->straggler_rule = get_str_or_null(c, root, "straggler_rule");
 	r->nr_incomplete_ranks = 0;
 	if (jdom_get(root, "incomplete_ranks"))
 		r->incomplete_ranks = int_array(c, root, "incomplete_ranks",
 						&r->nr_incomplete_ranks);
 	r->nr_collectives = 0;
-	if (jdom_get(root, "collectives")) {
+	if (jdom_get(root, collective_fields.name)) {
 		r->collectives = read_rows(c, root, &collective_fields, &r->nr_collectives);
 	}
 
-	a = get_arr(c, root, "suggestions", &n);
-	r->suggestions = alloc_n(c, n, sizeof(*r->suggestions));
-	for (size_t i = 0; r->suggestions && i < n; i++) {
-		struct report_suggestion *sg = &r->suggestions[i];
-		const char *sev = get_str(c, &a[i], "severity");
-
-		sg->id = get_str(c, &a[i], "id");
-		sg->severity = !strcmp(sev, "high") ? SEV_HIGH : !strcmp(sev, "medium") ? SEV_MEDIUM
-											 : SEV_LOW;
-		sg->rank = get_i64_or(c, &a[i], "rank", -1);
-		sg->metric = get_str(c, &a[i], "metric");
-		sg->value = get_f64(c, &a[i], "value");
-		sg->threshold = get_f64(c, &a[i], "threshold");
-		sg->message = get_str(c, &a[i], "message");
-		/* the findings' keys (issue 15); older reports lack them */
-		sg->ranks_text = get_str_or_null(c, &a[i], "ranks_text");
-		sg->worst_rank = get_i64_or(c, &a[i], "worst_rank", -1);
-		sg->impact_ns = get_i64_or(c, &a[i], "impact_ns", -1);
-		sg->impact_share = jdom_get(&a[i], "impact_share") ? get_f64(c, &a[i], "impact_share")
-								    : NAN;
-		sg->impact_basis = get_str_or_null(c, &a[i], "impact_basis");
-		sg->details = get_str_or_null(c, &a[i], "details");
-		if (jdom_get(&a[i], "ranks")) {
-			size_t nr;
-			int64_t *v = int_array(c, &a[i], "ranks", &nr);
-
-			sg->ranks = v;
-			sg->nr_ranks = nr;
-		}
-	}
-	r->nr_suggestions = n;
+	r->suggestions = read_rows(c, root, &suggestion_fields, &r->nr_suggestions);
 	if (jdom_get(root, "workload")) {
 		const struct jdom *w = jdom_get(root, "workload");
 
@@ -825,7 +734,7 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 	tables = jdom_get(root, "rank_tables");
 	c.compact = tables && tables->type == JDOM_BOOL && !tables->boolean;
 	ranks = need(&c, root, "ranks", JDOM_ARRAY);
-	inputs = jdom_get(root, "inputs");
+	inputs = jdom_get(root, input_fields.name);
 	for (size_t i = 0; ranks && i < ranks->n && !c.failed; i++) {
 		struct report_rank *rk = report_add_rank(r);
 

@@ -343,9 +343,9 @@ static int find_stragglers(struct report *rep, const struct acc *acc)
 		sg->by_wait = 1;
 		sg->wait_imposed_ns = a->imposed;
 		sg->last_share = (double)a->last / (double)a->matched;
-		sg->delays_group = a->best ? a->best->group : NULL;
-		sg->delays_name = a->best ? a->best->name : "";
-		sg->delays_wait_ns = a->best_wait;
+		sg->delays.group = a->best ? a->best->group : NULL;
+		sg->delays.name = a->best ? a->best->name : "";
+		sg->delays.wait_ns = a->best_wait;
 	}
 	if (!rep->nr_stragglers)
 		rep->stragglers = NULL;
@@ -404,11 +404,11 @@ static void clear(struct report *rep)
 
 		if (!rk->gpu.wait_from_tasks) {	/* the rank's own, not the matching's */
 			rk->gpu.has_wait = 0;
-			rk->gpu.comm_wait_ns = rk->gpu.comm_transfer_ns = 0;
+			rk->gpu.comm_wait_ns = rk->gpu.comm_transfer_ns = INT64_MIN;
 			rk->gpu.effective_utilization = NAN;
 		}
 		rk->has_clock = 0;
-		rk->clock_offset_ns = rk->clock_offset_spread_ns = 0;
+		rk->clock_offset_ns = rk->clock_offset_spread_ns = INT64_MIN;
 	}
 	rep->collectives = NULL;
 	rep->nr_collectives = 0;

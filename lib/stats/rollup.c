@@ -304,8 +304,12 @@ int rollup_init(struct rollup *ru, const struct report *rep)
 		const struct report_rank *rk = &rep->ranks[i];
 
 		if (rk->analysed && rk->nr_kernels) {
-			ru->kernel_time_ns = sat_add(ru->kernel_time_ns, rk->gpu.kernel_time_ns);
-			kernel_time += (double)rk->gpu.kernel_time_ns;
+			/* null (INT64_MIN) without a device */
+			if (rk->gpu.kernel_time_ns > 0) {
+				ru->kernel_time_ns = sat_add(ru->kernel_time_ns,
+							     rk->gpu.kernel_time_ns);
+				kernel_time += (double)rk->gpu.kernel_time_ns;
+			}
 			rc |= add_kernels(ru, rk, &kernels, &kernels_alloc);
 		}
 		if (rk->analysed && rk->nr_cpu_ops)

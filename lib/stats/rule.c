@@ -109,7 +109,7 @@ struct graph_ev rule_graphs(const struct report_rank *r)
 {
 	struct graph_ev g;
 
-	g.kernels = (double)r->gpu.kernels;
+	g.kernels = r->gpu.kernels > 0 ? (double)r->gpu.kernels : 0;	/* null: none */
 	g.graph_kernels = r->gpu.graph_kernels > 0 ? (double)r->gpu.graph_kernels : 0;
 	return g;
 }

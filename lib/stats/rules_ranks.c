@@ -149,7 +149,7 @@ static int eval_straggler(struct report *rep, const double *t, struct hits *h)
 		f->threshold = st->median;
 		e->excess = st->excess;
 		e->last_share = st->last_share;
-		e->delays = st->by_wait ? st->delays_name : NULL;
+		e->delays = st->by_wait ? st->delays.name : NULL;
 		if (st->by_wait && who && wait >= 0) {
 			const struct report_rank *wr = rank_of(rep, worst);
 

@@ -367,14 +367,14 @@ static int write_finding(struct report *rep, const struct hit *h, const struct g
 	where[0] = (char)tolower((unsigned char)where[0]);
 	sg->id = rule_table[x->rule]->id;
 	sg->severity = g->sev;
-	sg->rank = n == 1 ? ranks[0] : -1;
+	sg->rank = n == 1 ? ranks[0] : INT64_MIN;
 	sg->ranks = ranks;
 	sg->nr_ranks = n;
-	sg->worst_rank = x->rank;
+	sg->worst_rank = x->rank >= 0 ? x->rank : INT64_MIN;
 	sg->metric = x->f.metric ? x->f.metric : rule_table[x->rule]->metric;
 	sg->value = x->f.value;
 	sg->threshold = x->f.threshold;
-	sg->impact_ns = x->f.impact_ns >= 0 ? (int64_t)x->f.impact_ns : -1;
+	sg->impact_ns = x->f.impact_ns >= 0 ? (int64_t)x->f.impact_ns : INT64_MIN;
 	sg->impact_share = sg->impact_ns >= 0 && x->f.span_ns > 0
 				   ? x->f.impact_ns / x->f.span_ns : NAN;
 	sg->impact_basis = sg->impact_ns >= 0 ? x->f.basis : NULL;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The report contract is in the repository (doc/report.md) and whole: every
-# key that lib/model/report.c writes is documented there.  Two checks:
+# key that lib/model/report.c and the field tables of report_fields.c write
+# is documented there.  Two checks:
 #
 # - the key paths of real reports: vanalyze over the demo set with every
 #   throughput option, a trace with tags, and (with ../shared) the 8 DLRM
@@ -10,8 +11,9 @@
 #   an Ascend trace (HCCL's own tasks);
 #   vaggregate's compact and full reports.  Each path (ranks[].gpu.busy_ns;
 #   keys of maps as *) must be a row of doc/report.md;
-# - every key name report.c passes to the JSON writer must appear in
-#   doc/report.md, for keys that no input here makes.
+# - every key name report.c passes to the JSON writer, and every key of a
+#   field table, must appear in doc/report.md, for keys that no input here
+#   makes.
 . "$VT_ROOT/tests/cli/lib.sh"
 need_vanalyze
 need_vaggregate
@@ -53,10 +55,11 @@ else
 fi
 
 # shellcheck disable=SC2086
-python3 - "$VT_ROOT/doc/report.md" "$VT_ROOT/lib/model/report.c" $reports <<'PY' ||
+python3 - "$VT_ROOT/doc/report.md" "$VT_ROOT/lib/model/report.c" \
+	"$VT_ROOT/lib/model/report_fields.c" $reports <<'PY' ||
 import json, re, sys
 
-doc_path, writer, reports = sys.argv[1], sys.argv[2], sys.argv[3:]
+doc_path, writer, tables, reports = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 doc = open(doc_path, encoding="utf-8").read()
 
 # Objects whose keys are data (tags, event phases and cats, metric names, the
@@ -95,14 +98,18 @@ else:
 src = open(writer, encoding="utf-8").read()
 names = set(re.findall(r"\b(?:jsonw_key|i64|num|i64_or_null|str_or_null|quantiles_json|counts|tags_json)"
                        r"\(\s*&?w,\s*\"(\w+)\"", src))
+# ... and every key of the field tables: { K("name", FT_STR, ...) }
+src = open(tables, encoding="utf-8").read()
+names |= set(re.findall(r"\b[A-Z]+\(\s*\"(\w+)\",\s*FT_", src))
 documented = {p.rsplit(".", 1)[-1].replace("[]", "") for p in rows}
 undocumented = sorted(n for n in names if n not in documented)
 if len(names) < 50 or undocumented:
-    print("report.c writes keys doc/report.md does not name: %s"
-          % " ".join(undocumented or ["(too few keys found in report.c: %d)" % len(names)]))
+    print("report.c and report_fields.c write keys doc/report.md does not name: %s"
+          % " ".join(undocumented or ["(too few keys found: %d)" % len(names)]))
     bad = 1
 else:
-    print("pass: all %d key names in report.c are in doc/report.md" % len(names))
+    print("pass: all %d key names in report.c and report_fields.c are in doc/report.md"
+          % len(names))
 sys.exit(bad)
 PY
 	die "doc/report.md is not the whole report contract"

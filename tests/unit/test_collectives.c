@@ -127,8 +127,8 @@ static void test_waits_and_straggler(void)
 	CHECK_EQ_INT(rep.stragglers[0].rank, 2);
 	CHECK_EQ_INT(rep.stragglers[0].wait_imposed_ns, 30);
 	CHECK_NEAR(rep.stragglers[0].last_share, 0.5, 0);
-	CHECK_EQ_STR(rep.stragglers[0].delays_name, "ar");
-	CHECK_EQ_INT(rep.stragglers[0].delays_wait_ns, 30);
+	CHECK_EQ_STR(rep.stragglers[0].delays.name, "ar");
+	CHECK_EQ_INT(rep.stragglers[0].delays.wait_ns, 30);
 	CHECK_NEAR(rep.stragglers[0].median, 12, 0);		/* of 0, 12, 30 */
 	CHECK_NEAR(rep.stragglers[0].excess, 30.0 / 6 - 1, 1e-15);
 	/* the table: one row, wait 42, transfer 4 + 5, rank 1 and 2 last once each: rank 1 */

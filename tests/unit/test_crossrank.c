@@ -50,6 +50,9 @@ static struct report_rank *make(struct report *rep, size_t n)
 		r->gpu.compute_ns = 300000;
 		r->gpu.memory_ns = 10000;
 		r->gpu.comm_compute_overlap = 0.25;
+		/* no wait measured: null, as the analysis leaves it */
+		r->gpu.comm_wait_ns = r->gpu.comm_transfer_ns = INT64_MIN;
+		r->gpu.effective_utilization = NAN;
 		r->steps.pattern = "ProfilerStep#*";
 		r->steps.d.count = 4;
 		r->steps.d.median_ns = 200000;

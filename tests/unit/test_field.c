@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "field.h"
+#include "metric.h"
 #include "render.h"
 #include "report.h"
 #include "report_fields.h"
@@ -30,13 +31,15 @@ static const struct {
 	const struct field_table *t;
 	size_t rows, n;
 	const char *csv;
-	int run, one;
+	int run, one;			/* one: 1 an object of the rank, 2 keys of the rank */
 } places[] = {
 #define PLACE(t, rows, n, csv) \
 	{ &t, offsetof(struct report_rank, rows), offsetof(struct report_rank, n), csv, 0, 0 }
 #define RUN_PLACE(t, rows, n, csv) \
 	{ &t, offsetof(struct report, rows), offsetof(struct report, n), csv, 1, 0 }
 #define ONE_PLACE(t, obj) { &t, offsetof(struct report_rank, obj), 0, NULL, 0, 1 }
+	/* keys of the rank itself: its fields are copied into the rank */
+#define RANK_KEYS(t) { &t, 0, 0, NULL, 0, 2 }
 	PLACE(kernel_fields, kernels, nr_kernels, "kernels.csv"),
 	PLACE(phase_fields, phases, nr_phases, "phases.csv"),
 	PLACE(memory_fields, memory, nr_memory, NULL),
@@ -47,13 +50,22 @@ static const struct {
 	PLACE(generation_fields, throughput.generations, throughput.nr_generations, NULL),
 	RUN_PLACE(collective_fields, collectives, nr_collectives, "collectives.csv"),
 	RUN_PLACE(stat_fields, cross_rank, nr_cross_rank, "cross_rank.csv"),
+	RUN_PLACE(straggler_fields, stragglers, nr_stragglers, NULL),
+	RUN_PLACE(suggestion_fields, suggestions, nr_suggestions, "suggestions.csv"),
 	ONE_PLACE(steps_fields, steps),
 	ONE_PLACE(device_fields, device),
 	ONE_PLACE(throughput_fields, throughput),
 	ONE_PLACE(perf_fields, perf),
+	ONE_PLACE(gpu_fields, gpu),
+	/* the histogram's first bucket (it has IDLE_HIST_BUCKETS) */
+	ONE_PLACE(idle_bucket_fields, idle.hist[0]),
+	RANK_KEYS(clock_fields),
+	RANK_KEYS(input_fields),
+	RANK_KEYS(rank_fields),
 #undef PLACE
 #undef RUN_PLACE
 #undef ONE_PLACE
+#undef RANK_KEYS
 };
 
 static char tmpdir[] = "/tmp/test_field.XXXXXX";
@@ -100,6 +112,17 @@ static void fill(const struct field_table *t, void *row, int seed, struct arena 
 			AUX(int, row, f) = 1;
 			fill(f->sub, (char *)row + f->off, seed + 1, a);
 			break;
+		case FT_STRS: {
+			const char **sv = arena_alloc(a, 2 * sizeof(*sv));
+
+			for (int k = 0; k < 2; k++) {
+				snprintf(s, sizeof(s), "v%d_%zu_%d", seed, i, k);
+				sv[k] = arena_strndup(a, s, strlen(s));
+			}
+			AT(const char **, row, f) = sv;
+			AUX(size_t, row, f) = 2;
+			break;
+		}
 		}
 	}
 }
@@ -138,6 +161,14 @@ static int same(const struct field *f, void *a, void *b)
 		return n == AUX(size_t, b, f) &&
 		       (!n || !memcmp(AT(int64_t *, a, f), AT(int64_t *, b, f),
 				      n * f->per * sizeof(int64_t)));
+	case FT_STRS:
+		n = AUX(size_t, a, f);
+		if (n != AUX(size_t, b, f))
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(AT(const char **, a, f)[i], AT(const char **, b, f)[i]))
+				return 0;
+		return 1;
 	case FT_OBJ:
 		if (AUX(int, a, f) != AUX(int, b, f))
 			return 0;
@@ -175,6 +206,7 @@ static void cell(const struct field *f, void *row, char *out, size_t n)
 		break;
 	case FT_I64S:
 	case FT_OBJ:
+	case FT_STRS:
 		break;
 	}
 }
@@ -207,11 +239,24 @@ static void *rows_of(struct report *r, size_t p, size_t *n)
 	return *(void **)(at + places[p].rows);
 }
 
+static size_t width(const struct field *f);
+
 /* Put row as table p's one row into report r. */
 static void place(struct report *r, size_t p, void *row)
 {
 	char *at = places[p].run ? (char *)r : (char *)&r->ranks[0];
+	const struct field_table *t = places[p].t;
 
+	if (places[p].one == 2) {
+		for (size_t i = 0; i < t->n; i++) {
+			const struct field *f = &t->f[i];
+
+			memcpy(at + f->off, (char *)row + f->off, width(f));
+			if (f->type == FT_I64S || f->type == FT_STRS)	/* and its count */
+				memcpy(at + f->aux, (char *)row + f->aux, sizeof(size_t));
+		}
+		return;
+	}
 	if (places[p].one) {
 		memcpy(at + places[p].rows, row, places[p].t->size);
 		return;
@@ -336,6 +381,8 @@ static size_t width(const struct field *f)
 		return sizeof(int64_t *);
 	case FT_OBJ:
 		return f->sub->size;
+	case FT_STRS:
+		return sizeof(const char **);
 	}
 	return 0;
 }
@@ -406,6 +453,37 @@ static void remove_tmpdir(void)
 	rmdir(tmpdir);
 }
 
+/*
+ * Each catalogue entry that reads a field by its offset (METRIC_FIELD_*)
+ * names the key its table writes there: "gpu.busy_ns" reads gpu_fields'
+ * busy_ns, in the object the place says.
+ */
+static void catalogue_reads_its_key(void)
+{
+	for (size_t i = 0; i < metric_nr; i++) {
+		const struct metric_def *d = &metric_table[i];
+		const char *dot = strrchr(d->path, '.');
+		int found = 0;
+
+		if (d->store != FIELD_I64 && d->store != FIELD_F64)
+			continue;
+		for (size_t p = 0; p < sizeof(places) / sizeof(places[0]); p++) {
+			const struct field_table *t = places[p].t;
+			size_t n = strlen(t->name);
+
+			if (places[p].one != 1 || strncmp(d->path, t->name, n) ||
+			    d->path[n] != '.' || d->field < places[p].rows ||
+			    d->field >= places[p].rows + t->size)
+				continue;
+			found = 1;
+			CHECKF(dot && !strcmp(field_key_at(t, d->field - places[p].rows), dot + 1),
+			       "%s reads %s.%s", d->path, t->name,
+			       field_key_at(t, d->field - places[p].rows));
+		}
+		CHECKF(found, "%s: no table holds the field it reads", d->path);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -413,6 +491,7 @@ int main(void)
 		return 1;
 	}
 	tables_known();
+	catalogue_reads_its_key();
 	for (size_t p = 0; p < sizeof(places) / sizeof(places[0]); p++) {
 		round_trip(p, 0);
 		round_trip(p, 1);

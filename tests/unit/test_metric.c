@@ -104,7 +104,7 @@ static void test_catalogue(void)
 		for (size_t k = 0; k < i; k++) {
 			CHECKF(strcmp(d->path, metric_table[k].path) != 0, "%s twice", d->path);
 			CHECKF(!d->csv || !metric_table[k].csv ||
-				       (strcmp(d->csv, metric_table[k].csv) != 0 &&
+				       (strcmp(metric_csv(d), metric_csv(&metric_table[k])) != 0 &&
 					d->csv_col != metric_table[k].csv_col),
 			       "%s: CSV column taken", d->path);
 		}

@@ -454,7 +454,7 @@ static void test_stragglers(void)
 	CHECK_EQ_INT(run(&rep), 1);
 	CHECK_EQ_INT(count_id(&rep, "straggler"), 1);
 	s = &rep.suggestions[0];
-	CHECK(s->rank == -1 && s->nr_ranks == 2 && s->ranks[0] == 1 && s->ranks[1] == 2);
+	CHECK(s->rank == INT64_MIN && s->nr_ranks == 2 && s->ranks[0] == 1 && s->ranks[1] == 2);
 	CHECKF(s->ranks_text && !strcmp(s->ranks_text, "ranks 1, 2"), "%s", s->ranks_text);
 	/* the worst is the one with more time at stake: 60 ms below the median */
 	CHECK(s->worst_rank == 1 && s->impact_ns == 60 * MS &&
@@ -477,7 +477,7 @@ static void test_stragglers(void)
 						       .value = 137 * MS, .median = MS,
 						       .excess = 136, .by_wait = 1,
 						       .last_share = 0.75,
-						       .delays_name = "all_to_all" };
+						       .delays.name = "all_to_all" };
 	CHECK_EQ_INT(run(&rep), 1);
 	s = find(&rep, "straggler");
 	CHECK(s && s->rank == 3 && strcmp(s->metric, "comm.wait_imposed_ns") == 0);
@@ -512,7 +512,7 @@ static void test_incomplete(void)
 	rk[6].complete = 0;
 	CHECK_EQ_INT(run(&rep), 1);
 	s = find(&rep, "incomplete-ranks");
-	CHECK(s && s->nr_ranks == 2 && s->impact_ns == -1);
+	CHECK(s && s->nr_ranks == 2 && s->impact_ns == INT64_MIN);
 	CHECKF(s && !strcmp(s->ranks_text, "ranks 6, 7"), "%s", s ? s->ranks_text : "");
 	CHECK(!find(&rep, "low-gpu-utilization"));
 	report_release(&rep);
@@ -923,7 +923,7 @@ static void test_collapse(void)
 	rk[2].gpu.idle_ns = 700 * MS;
 	CHECK_EQ_INT(run(&rep), 1);
 	s = find(&rep, "low-gpu-utilization");
-	CHECK(s && s->rank == -1 && s->value == 0.3 && s->severity == SEV_HIGH &&
+	CHECK(s && s->rank == INT64_MIN && s->value == 0.3 && s->severity == SEV_HIGH &&
 	      s->threshold == 0.4 && s->worst_rank == 2 && s->impact_ns == 700 * MS &&
 	      s->impact_share == 0.7);
 	CHECKF(has(s, "All 4 ranks:") && !strcmp(s->ranks_text, "all 4 ranks"), "%s",
@@ -936,7 +936,7 @@ static void test_collapse(void)
 		rk[i].steps.nr_durations = 40 + (size_t)i * (i == 1 ? 5 : 1);
 	CHECK_EQ_INT(run(&rep), 1);
 	s = find(&rep, "many-denoising-steps");
-	CHECK(s && s->rank == -1 && s->value == 45 && s->worst_rank == 1);
+	CHECK(s && s->rank == INT64_MIN && s->value == 45 && s->worst_rank == 1);
 
 	/* three ranks of four: still one finding, the ranks grouped */
 	rk[3].steps.nr_durations = 4;
