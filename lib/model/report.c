@@ -123,7 +123,8 @@ static void fold_kernels(struct report_rank *rk, size_t max)
 		sum.d.total_ns = sat_add(sum.d.total_ns, k->d.total_ns);
 		sum.d.min_ns = k->d.min_ns < sum.d.min_ns ? k->d.min_ns : sum.d.min_ns;
 		sum.d.max_ns = k->d.max_ns > sum.d.max_ns ? k->d.max_ns : sum.d.max_ns;
-		sq += (double)k->d.count * (k->d.stddev_ns * k->d.stddev_ns + k->d.avg_ns * k->d.avg_ns);
+		sq += (double)k->d.count *
+		      (k->d.stddev_ns * k->d.stddev_ns + k->d.avg_ns * k->d.avg_ns);
 		sum.share += k->share;
 		sum.nr_folded += k->nr_folded ? k->nr_folded : 1;
 	}
@@ -253,7 +254,8 @@ void report_idle_null(struct report_idle *id)
 
 	memset(id, 0, sizeof(*id));
 	for (int p = 0; p < 2; p++) {
-		part[p]->window_ns = part[p]->busy_ns = part[p]->idle_ns = part[p]->gaps = INT64_MIN;
+		part[p]->window_ns = part[p]->busy_ns = INT64_MIN;
+		part[p]->idle_ns = part[p]->gaps = INT64_MIN;
 		for (int k = 0; k < IDLE_NR_CAUSES; k++)
 			part[p]->by_cause[k] = INT64_MIN;
 	}

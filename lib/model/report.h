@@ -98,7 +98,7 @@ struct report_steps {
 	 */
 	int64_t cut_off;
 	int64_t *durations_ns;		/* every step, in time order */
-	int64_t *starts_ns;		/* their starts on the rank's clock; not written (idle.c's) */
+	int64_t *starts_ns;		/* their starts on the rank's clock; not written */
 	size_t nr_durations;
 };
 
@@ -131,7 +131,8 @@ struct report_throughput {
 	int64_t first_block_ns;		/* lower median over the generations; INT64_MIN: null */
 	/* the block_latency object is there (else null: no block spans) */
 	int has_latency;
-	struct report_quantiles latency;	/* per block, its first span's start to its completion */
+	/* per block, its first span's start to its completion */
+	struct report_quantiles latency;
 	int has_cadence;		/* the block_cadence object is there */
 	struct report_quantiles cadence;	/* pooled within generations */
 	double frames_per_block;	/* --frames-per-block or counters; NaN: unknown */
@@ -156,7 +157,8 @@ struct report_memory {
 	 */
 	int64_t *timeline;
 	size_t nr_timeline;
-	int from_bytes;			/* peak_allocated is the running sum of Bytes (2021): a lower bound */
+	/* peak_allocated is the running sum of Bytes (2021): a lower bound */
+	int from_bytes;
 };
 
 #define REPORT_MEMLINE_MAX 256
@@ -228,7 +230,7 @@ struct report_perf {
 	double *step_flops;		/* per step of steps.durations_ns; NULL: no steps */
 	double *step_mfu;		/* nr_steps, kept: a compact report has no durations */
 	size_t nr_steps;
-	struct report_perf_phase *phases;	/* the phases with spans, in phase order, the first 64 */
+	struct report_perf_phase *phases;	/* with spans, in phase order, the first 64 */
 	size_t nr_phases;
 	double *generation_flops;	/* per throughput.generations; NULL: none */
 	double *generation_mfu;		/* nr_generations, kept likewise */
@@ -259,7 +261,7 @@ struct report_gpu {
 	double effective_utilization;	/* busy time less that wait, over active_span */
 	int no_device;			/* no device activity recognised: the device figures null */
 	int64_t host_sync_ns, host_sync_count;	/* runtime calls that block the host */
-	int64_t kernel_median_ns;	/* median over every kernel (not per name); INT64_MIN: null */
+	int64_t kernel_median_ns;	/* over every kernel (not per name); INT64_MIN: null */
 	int64_t graph_launches;		/* cudaGraphLaunch/hipGraphLaunch calls */
 	int64_t graph_kernels;		/* kernels those launched (same correlation) */
 	double step_utilization;	/* busy / wall time of the steady steps; NaN: null */
@@ -284,7 +286,7 @@ struct report_idle_gap {
 	int64_t dur_ns;
 	enum idle_cause cause;
 	int in_window;			/* some of it lies in the window */
-	int64_t step;			/* index in steps.durations_ns holding its start; INT64_MIN: null */
+	int64_t step;			/* the step holding its start; INT64_MIN: null */
 	const char *host;		/* what the host was doing; NULL: unknown */
 };
 
@@ -328,7 +330,7 @@ struct report_comm_series {
 	size_t n;
 	int64_t *dur_ns, *end_ns;	/* n each */
 	int64_t *bytes;			/* n sizes (nccl-tests' S), -1 unknown; NULL: none known */
-	int64_t *transfer_ns;		/* n times moving data (the device's tasks); NULL: unknown */
+	int64_t *transfer_ns;		/* n times moving data (the device's tasks); NULL unknown */
 };
 
 /* One item of a run's metadata (trace_read.h's struct trace_tag). */
@@ -356,7 +358,7 @@ struct report_rank {
 	const char *device_name;	/* deviceProperties' first device */
 	int64_t device_count;		/* devices deviceProperties lists */
 	const char *backend;		/* distributedInfo.backend */
-	struct report_tag *tags;	/* add_metadata()'s keys, the collector's tags; file order */
+	struct report_tag *tags;	/* add_metadata()'s keys, the collector's tags, in order */
 	size_t nr_tags;
 	const char *report_path;	/* vaggregate: the report it was read from (borrowed) */
 	int complete;
@@ -473,7 +475,7 @@ struct report_run {
 	int64_t world_size;		/* distributedInfo's; 0 unknown */
 	const char *backend;
 	int64_t start_unix_ns;		/* the earliest rank's */
-	struct report_tag *tags;	/* every rank's keys, first seen first, the first rank's value */
+	struct report_tag *tags;	/* every rank's keys, first seen first; the first value */
 	size_t nr_tags;
 	const char **differs;		/* keys on which ranks disagree */
 	size_t nr_differs;

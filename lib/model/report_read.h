@@ -28,8 +28,9 @@ enum {
 /*
  * With REPORT_READ_LEAN, what only renders or compares a rank is left
  * out: kernel and phase samples, phase spans, memory timelines,
- * generations and the operators' performance rows (ops_perf).  What cross-rank statistics, collectives and suggestions
- * read stays.  For a reduce over thousands of reports.
+ * generations and the operators' performance rows (ops_perf).  What
+ * cross-rank statistics, collectives and suggestions read stays.  For a
+ * reduce over thousands of reports.
  */
 #define REPORT_READ_LEAN 2u
 
@@ -39,8 +40,9 @@ enum {
  * With REPORT_READ_RUN in flags, r's cross_rank, stragglers, suggestions and
  * tool name are replaced by the file's; without it they are left alone (a
  * merging caller recomputes them).  A compact report ("rank_tables":
- * false, report.h) reads with its ranks' tables empty and r->compact set.  On anything but REPORT_READ_OK, r is as
- * it was (apart from arena memory) and err says why.
+ * false, report.h) reads with its ranks' tables empty and r->compact set.
+ * On anything but REPORT_READ_OK, r is as it was (apart from arena memory)
+ * and err says why.
  */
 int report_read(struct report *r, const char *text, size_t len, unsigned flags,
 		struct err *err);

@@ -295,14 +295,15 @@ static void csv_check(size_t p, void *row, const char *what)
 		/* the column of that name in the header */
 		for (k = 0;; k++) {
 			nth(text, k, col, sizeof(col));
-			if (!strcmp(col, "(no field)") || !strcmp(col, f->csv_key ? f->csv_key : f->key))
+			if (!strcmp(col, "(no field)") ||
+			    !strcmp(col, f->csv_key ? f->csv_key : f->key))
 				break;
 		}
 		CHECKF(strcmp(col, "(no field)"), "%s: %s.%s has no column", what, t->name, f->key);
 		cell(f, row, want, sizeof(want));
 		nth(data, k, got, sizeof(got));
-		CHECKF(!strcmp(got, want), "%s: %s.%s: CSV cell '%s', want '%s'", what, t->name, f->key,
-		       got, want);
+		CHECKF(!strcmp(got, want), "%s: %s.%s: CSV cell '%s', want '%s'", what, t->name,
+		       f->key, got, want);
 	}
 }
 
@@ -418,7 +419,8 @@ static void tables_known(void)
 
 		while (p < sizeof(places) / sizeof(places[0]) && places[p].t != t)
 			p++;
-		if (!CHECKF(p < sizeof(places) / sizeof(places[0]), "table %s is not tested", t->name))
+		if (!CHECKF(p < sizeof(places) / sizeof(places[0]), "table %s is not tested",
+			    t->name))
 			continue;
 		disjoint(t);
 		for (size_t k = 0; k < t->n; k++) {
