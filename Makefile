@@ -2,7 +2,8 @@
 #
 #   make            build everything into build/
 #   make test       install missing Debian packages (printed first, with why:
-#                   scripts/deps.sh), then unit + CLI tests in the normal build
+#                   scripts/deps.sh), check the layout (scripts/stylecheck.sh),
+#                   then unit + CLI tests in the normal build
 #                   and under ASan/UBSan (and a clang build with its unit
 #                   tests); ends with "N passed, N failed"
 #   make demo       build, then analyse the bundled 4-rank trace
@@ -160,6 +161,7 @@ deps:
 # deps.sh may just have installed.
 test:
 	@scripts/deps.sh test
+	@scripts/stylecheck.sh
 	@$(MAKE) --no-print-directory check-build
 	@$(MAKE) --no-print-directory check-build SANITIZE=address,undefined CFLAGS="-O1 -g"
 	@$(MAKE) --no-print-directory check-clang

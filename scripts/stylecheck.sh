@@ -6,12 +6,16 @@
 # and a final newline.  Prints FILE:LINE: what, one line each, and exits 1
 # when anything is found.  The rest of the style (names, comments, layout
 # of tables) is for review: no formatter keeps our aligned tables and
-# comments (doc/development.md says why there is no .clang-format).
+# comments (doc/style.md says why there is no .clang-format).
 set -u
-cd "$(dirname "$0")/.." || exit 2
 if [ $# -eq 0 ]; then
+	cd "$(dirname "$0")/.." || exit 2
+	# the tracked files; outside a git tree (a release tarball), the sources
 	mapfile -t files < <(git ls-files '*.c' '*.h' 2>/dev/null)
-	[ ${#files[@]} -gt 0 ] || { echo "stylecheck: no tracked C files (not a git tree?)" >&2; exit 2; }
+	[ ${#files[@]} -gt 0 ] ||
+		mapfile -t files < <(find analyzer aggregate compare render lib collector tests \
+					  testdata bench -name '*.[ch]' 2>/dev/null | sort)
+	[ ${#files[@]} -gt 0 ] || { echo "stylecheck: no C files found" >&2; exit 2; }
 else
 	files=("$@")
 fi
@@ -31,7 +35,7 @@ function width(s,   i, c, w) {
 {
 	if ($0 ~ /[ \t]$/)
 		report("trailing blank")
-	if ($0 ~ /^\t* {8}/)
+	if ($0 ~ /^\t*        /)	# 8 spaces (mawk has no {8})
 		report("indented with spaces (tabs, then at most 7 spaces to align)")
 	if ($0 ~ /^\t* +\t/)
 		report("space before tab in the indentation")
