@@ -285,6 +285,16 @@ static int cmp_ranked(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Room for n rows of a table; NULL (the table lost, said at exit) when out of memory. */
+static struct ranked *ranked_new(size_t n)
+{
+	struct ranked *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (!v)
+		log_stdout_lost();
+	return v;
+}
+
 /*
  * The first top of v[0..*n) (filled by the caller) in --sort's order; *n
  * cut to them.  Returns their names shortened together to cols columns
@@ -497,14 +507,12 @@ static void kernel_table(const struct out *o, const struct rollup *ru, size_t to
 			 enum summary_sort sort)
 {
 	size_t n = ru->nr_kernels;
-	struct ranked *v = malloc((n ? n : 1) * sizeof(*v));
+	struct ranked *v = ranked_new(n);
 	int cols = o->width - 51 < 12 ? 12 : o->width - 51;	/* what the name may take */
 	char note[64], *names;
 
-	if (!v) {
-		log_stdout_lost();
+	if (!v)
 		return;
-	}
 	/* a kernel's time is all its own and all on the device: only a count orders otherwise */
 	for (size_t i = 0; i < n; i++) {
 		const struct rollup_kernel *k = &ru->kernels[i];
@@ -555,14 +563,12 @@ static void op_table(const struct out *o, const struct rollup *ru, size_t top,
 		     enum summary_sort sort)
 {
 	size_t n = ru->nr_ops;
-	struct ranked *v = malloc((n ? n : 1) * sizeof(*v));
+	struct ranked *v = ranked_new(n);
 	int cols = o->width - 51 < 12 ? 12 : o->width - 51;	/* what the name may take */
 	char note[64], *names;
 
-	if (!v) {
-		log_stdout_lost();
+	if (!v)
 		return;
-	}
 	for (size_t i = 0; i < n; i++)
 		v[i] = (struct ranked){ i, op_key(&ru->ops[i], sort), ru->ops[i].total_ns,
 					ru->ops[i].name };
