@@ -6,12 +6,14 @@
  * by name; those figures carry data-calc, naming the sum a test recomputes.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "esc.h"
 #include "html.h"
+#include "report_fields.h"
 #include "sat.h"
 #include "shorten.h"
 #include "vendor_words.h"
@@ -327,6 +329,13 @@ static void memory_timeline(struct page *p)
 	free(v);
 }
 
+/* The data-key of ranks[i].memory[m]'s figure at offset off of struct report_memory. */
+static void memory_key(char *key, size_t n, size_t i, size_t m, size_t off)
+{
+	snprintf(key, n, "[\"ranks\",%zu,\"%s\",%zu,\"%s\"]", i, memory_fields.name, m,
+		 field_key_at(&memory_fields, off));
+}
+
 void html_memory(struct page *p)
 {
 	const struct report *r = p->r;
@@ -378,17 +387,16 @@ void html_memory(struct page *p)
 			const struct report_memory *me = &rk->memory[m];
 
 			buf_printf(p->b, "<tr><td class=\"num\">%lld</td>", (long long)rk->rank);
-			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"device\"]",
-				 i, m);
+			memory_key(key, sizeof(key), i, m, offsetof(struct report_memory, device));
 			html_i64(p, "td", key, NULL, me->device, UNIT_COUNT);
-			snprintf(key, sizeof(key),
-				 "[\"ranks\",%zu,\"memory\",%zu,\"peak_allocated\"]", i, m);
+			memory_key(key, sizeof(key), i, m,
+				   offsetof(struct report_memory, peak_allocated));
 			html_i64(p, "td", key, NULL, me->peak_allocated, UNIT_BYTES);
-			snprintf(key, sizeof(key),
-				 "[\"ranks\",%zu,\"memory\",%zu,\"peak_reserved\"]", i, m);
+			memory_key(key, sizeof(key), i, m,
+				   offsetof(struct report_memory, peak_reserved));
 			html_i64(p, "td", key, NULL, me->peak_reserved, UNIT_BYTES);
-			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"memory\",%zu,\"capacity\"]",
-				 i, m);
+			memory_key(key, sizeof(key), i, m,
+				   offsetof(struct report_memory, capacity));
 			if (me->capacity >= 0)
 				html_i64(p, "td", key, NULL, me->capacity, UNIT_BYTES);
 			else

@@ -5,10 +5,12 @@
  * and launched itself.  Figures carry data-calc naming the sum a test recomputes.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "html.h"
+#include "report_fields.h"
 #include "shorten.h"
 
 #define TOP_OPS 20
@@ -24,8 +26,12 @@ static void calc_op(struct buf *calc, const char *name, const char *field)
 
 void html_ops(struct page *p)
 {
-	static const char *const field[] = { "count", "total_ns", "self_ns", "device_ns",
-					     "self_device_ns" };
+	/* the row's figures, named as report.json's cpu_ops rows have them */
+	static const size_t field_off[] = {
+		offsetof(struct report_cpu_op, count), offsetof(struct report_cpu_op, total_ns),
+		offsetof(struct report_cpu_op, self_ns), offsetof(struct report_cpu_op, device_ns),
+		offsetof(struct report_cpu_op, self_device_ns),
+	};
 	const struct rollup_op *v = p->ru.ops;
 	size_t n = p->ru.nr_ops, shown;
 	struct buf calc;
@@ -63,7 +69,7 @@ void html_ops(struct page *p)
 		html_text(p, names + i * SHORTEN_CAP(NAME_COLS));
 		buf_adds(p->b, "</td>");
 		for (int f = 0; f < 5; f++) {
-			calc_op(&calc, v[i].name, field[f]);
+			calc_op(&calc, v[i].name, field_key_at(&cpu_op_fields, field_off[f]));
 			if (fig[f] < 0)
 				html_dbl(p, "td", NULL, html_buf(p, &calc), NAN, UNIT_NS);
 			else
