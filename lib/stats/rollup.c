@@ -201,7 +201,8 @@ static int cmp_tflops(const void *a, const void *b)
 /* Each shape's TFLOP/s: the lower median of its ranks'. */
 static void finish_shapes(struct rollup *ru, struct shape_build *b)
 {
-	qsort(b->tf, b->nr_tf, sizeof(*b->tf), cmp_tflops);
+	if (b->nr_tf > 1)	/* none: tf is NULL, which qsort() may not be given */
+		qsort(b->tf, b->nr_tf, sizeof(*b->tf), cmp_tflops);
 	for (size_t i = 0, j; i < b->nr_tf; i = j) {
 		for (j = i; j < b->nr_tf && b->tf[j].row == b->tf[i].row; j++)
 			;
