@@ -4,7 +4,7 @@
 # the 8 DLRM ranks, HTA trace_diff control and test, df_index_resolver,
 # nccl_parser_config, TraceLens h100/mi300 bert and mi300 resnet_act_checkpoint,
 # the 7 torch-cpu traces and testdata/demo; and, one per vendor and version of
-# analyzer/device.c: both Kineto 2021 samples, both Ascend (torch_npu) traces,
+# analyzer/device.c: both Kineto 2021 samples, the three Ascend (torch_npu) traces (level0, the level1 pair),
 # both MTIA traces, TraceLens h100 Qwen (host syncs), b200, mi210, sglang and
 # torch_compile_triton, and the HTA CPU-only traces (null device figures); and a
 # generated trace whose [memory] events come out of time order both ways
@@ -51,7 +51,7 @@ add "$PUBLIC"/pytorch__kineto/at-be239c04__*.json.gz "$PUBLIC"/pytorch__kineto/a
 	"$TL"/tests__traces__torch_compile_triton__trace.json.gz \
 	"$HTA"/tests__data__rank_non_gpu__rank_non_gpu.json.gz \
 	"$HTA"/tests__data__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz
-[ "${#files[@]}" -eq 39 ] || die "expected 39 traces, found ${#files[@]}"
+[ "${#files[@]}" -eq 41 ] || die "expected 41 traces, found ${#files[@]}"
 
 # Device 0 gives Total Allocated, from 6 threads written one after another
 # (a run each, on a coarse clock: equal times across runs); device 1 only
