@@ -36,7 +36,9 @@ int err_set(struct err *e, int64_t offset, const char *fmt, ...)
 /*
  * Set the program name printed before every message, and check standard
  * output at exit: a write error there (EPIPE aside) prints a message and
- * makes the exit status 1.  Programs call it once, first.
+ * makes the exit status 1.  SIGXFSZ is ignored, so that a write past a
+ * file-size limit fails with EFBIG (an output failure, said) instead of
+ * killing the program.  Programs call it once, first.
  */
 void log_init(const char *progname);
 /* The exit status for a standard output failure (1 unless set; vcompare: 2). */
