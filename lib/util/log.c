@@ -81,6 +81,11 @@ const char *log_progname(void)
 	return progname;
 }
 
+int err_is_oom(const struct err *e)
+{
+	return !strcmp(e->msg, "out of memory");
+}
+
 void err_clear(struct err *e)
 {
 	if (!e)

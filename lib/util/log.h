@@ -26,6 +26,13 @@ struct err {
 	char msg[256];
 };
 
+/*
+ * 1 when *e says that memory ran out: lib/ words every allocation failure
+ * "out of memory" alone (the position aside), so a program can tell it
+ * from a bad input and make it an error wherever the reader met it.
+ */
+int err_is_oom(const struct err *e);
+
 /* Clear *e.  Safe on NULL. */
 void err_clear(struct err *e);
 
