@@ -314,13 +314,18 @@ int main(int argc, char **argv)
 		status = EXIT_FAIL;
 	if (st.skipped)
 		status = EXIT_FAIL;
+	/*
+	 * Nothing to merge: an empty report written over the last good one
+	 * would lose it for nothing.
+	 */
 	if (!rep.nr_ranks) {
 		if (nr_in)
 			log_msg("no ranks to merge: none of the %zu files read was a vtrace "
-				"report", nr_in);
+				"report; nothing written", nr_in);
 		else
-			log_msg("no ranks to merge: no report files found");
+			log_msg("no ranks to merge: no report files found; nothing written");
 		status = EXIT_FAIL;
+		goto out;
 	}
 	world = o.expect_ranks ? o.expect_ranks : gaps_world_size(&rep);
 	if (world < 0 || gaps_report(&rep, world, o.expect_ranks ? "--expect-ranks" : "world_size"))
@@ -345,7 +350,7 @@ int main(int argc, char **argv)
 	if (st.skipped)
 		log_msg("%zu of %zu files skipped (lines above); the other reports were merged",
 			st.skipped, st.files);
-
+out:
 	report_release(&rep);
 	free(in);
 	free(named);

@@ -431,7 +431,7 @@ static int finish(struct file_result *res, int nr_threads)
 	/*
 	 * Memory ran out while collecting: a batch is missing from some
 	 * analyses, whose records may no longer agree with each other.  No
-	 * figure is made from them; the rank is reported unanalysed.
+	 * figure is made from them, and the file is an error (run.c).
 	 */
 	if (!rk->path || !rk->source || !rk->by_ph || !rk->by_cat || res->oom ||
 	    finish_analyses(res, nr_threads, min_ts))

@@ -181,6 +181,17 @@ int main(int argc, char **argv)
 		analyze_opts_release(&o.a);
 		return status;
 	}
+	/*
+	 * Nothing read: an empty report written over the last good one would
+	 * lose it for nothing.  Each input's error is said above.
+	 */
+	if (!rep.nr_ranks) {
+		if (o.cli.json || o.cli.html || o.cli.out)
+			log_msg("no input could be read: no report written");
+		report_release(&rep);
+		analyze_opts_release(&o.a);
+		return EXIT_FAIL;
+	}
 	if (cli_summary_on_stdout(&o.cli)) {
 		struct summary_opts so = { (size_t)o.top, o.ranks, o.all, o.details, o.sort };
 

@@ -79,6 +79,7 @@ static int cmp_ranked(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* w as the report says it, in rep's arena; NULL when out of memory. */
 static const char *warning_text(struct report *rep, const struct err *w)
 {
 	struct buf b;
@@ -89,15 +90,44 @@ static const char *warning_text(struct report *rep, const struct err *w)
 		buf_printf(&b, "%sbyte %lld: ", w->compressed ? "compressed " : "",
 			   (long long)w->offset);
 	buf_adds(&b, w->msg);
-	s = buf_ok(&b) ? arena_strndup(&rep->arena, b.data, b.len) : "out of memory";
+	s = buf_ok(&b) ? arena_strndup(&rep->arena, b.data, b.len) : NULL;
 	buf_release(&b);
 	return s;
 }
 
+/* Add w's text to rk's warnings: 0, or -1 when out of memory. */
+static int keep_warning(struct report *rep, struct report_rank *rk, const struct err *w)
+{
+	const char *text = warning_text(rep, w);
+
+	if (!text)
+		return -1;
+	rk->warnings[rk->nr_warnings++] = text;
+	return 0;
+}
+
+/*
+ * Whether memory ran out while r was read or analysed: the reader says so
+ * in a warning when it stops early, the analyses in r->oom.  Either way the
+ * rank may lack its metadata (read last, after the events) or any figure.
+ */
+static int ran_out(const struct file_done *r)
+{
+	if (r->oom || (r->rc < 0 && r->err && err_is_oom(r->err)))
+		return 1;
+	for (size_t w = 0; w < r->nr_warnings; w++)
+		if (err_is_oom(&r->warnings[w]))
+			return 1;
+	return 0;
+}
+
 /*
  * Report each readable input as a rank, deciding ranks as DESIGN.md says.
- * Returns EXIT_OK, or EXIT_FAIL when an input could not be read completely
- * or memory ran out (without ranks when it ran out before them).
+ * An input that memory ran out on is an error and no rank: what was read
+ * of it is not the file (a rank without its run's metadata would pass for
+ * another run).  Returns EXIT_OK, or EXIT_FAIL when an input could not be
+ * read completely or memory ran out (without ranks when it ran out before
+ * them).
  */
 static int build_report(struct report *rep, struct file_done *res, size_t n)
 {
@@ -115,6 +145,11 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 		struct file_done *r = &res[i];
 		int64_t rank = r->rank;
 
+		if (ran_out(r)) {
+			log_msg("%s: out of memory", r->path);
+			status = EXIT_FAIL;
+			continue;
+		}
 		for (size_t w = 0; w < r->nr_warnings; w++)
 			log_warn(r->path, &r->warnings[w]);
 		if (r->rc < 0) {
@@ -125,7 +160,7 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 			status = EXIT_FAIL;
 			continue;
 		}
-		if (r->rc > 0 || r->oom)
+		if (r->rc > 0)
 			status = EXIT_FAIL;
 		if (rank < 0)
 			rank = rank_from_name(r->path);
@@ -137,6 +172,10 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 				"no rank in the file or its name; rank %lld from its position",
 				(long long)rank);
 			extra[i] = warning_text(rep, &w);
+			if (!extra[i]) {
+				log_msg("%s: out of memory keeping its warnings", r->path);
+				status = EXIT_FAIL;
+			}
 			log_warn(r->path, &w);
 		}
 		order[k].index = i;
@@ -154,15 +193,12 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 	for (size_t j = 0; j < k; j++) {
 		struct file_done *r = &res[order[j].index];
 		struct report_rank *rk = &rep->ranks[j];
-		size_t nw = r->nr_warnings, w = 0;
+		size_t nw = r->nr_warnings;
 		int dup = (j > 0 && order[j - 1].rank == order[j].rank) ||
 			  (j + 1 < k && order[j + 1].rank == order[j].rank);
+		int lost = 0;
 
 		analyze_to_rank(r, rep, rk);
-		if (r->oom) {
-			log_msg("%s: out of memory in the analyses", r->path);
-			status = EXIT_FAIL;
-		}
 		rk->rank = order[j].rank;
 		rk->nr_warnings = 0;
 		rk->warnings = arena_alloc(&rep->arena, (nw + 3) * sizeof(*rk->warnings));
@@ -172,25 +208,29 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 			continue;
 		}
 		for (size_t i = 0; i < nw; i++)
-			rk->warnings[w++] = warning_text(rep, &r->warnings[i]);
+			lost |= keep_warning(rep, rk, &r->warnings[i]);
 		if (r->nr_warnings_total > nw) {
 			struct err more;
 
 			err_set(&more, -1, "%zu more warnings not shown",
 				r->nr_warnings_total - nw);
-			rk->warnings[w++] = warning_text(rep, &more);
+			lost |= keep_warning(rep, rk, &more);
 		}
 		if (extra[order[j].index])
-			rk->warnings[w++] = extra[order[j].index];
+			rk->warnings[rk->nr_warnings++] = extra[order[j].index];
 		if (dup) {
 			struct err d;
 
 			err_set(&d, -1, "another input also claims rank %lld; both are kept",
 				(long long)rk->rank);
-			rk->warnings[w++] = warning_text(rep, &d);
+			lost |= keep_warning(rep, rk, &d);
 			log_warn(r->path, &d);
 		}
-		rk->nr_warnings = w;
+		/* a report that says less than was found is no success */
+		if (lost) {
+			log_msg("%s: out of memory keeping its warnings", r->path);
+			status = EXIT_FAIL;
+		}
 	}
 	rep->nr_ranks = k;
 out:
@@ -202,7 +242,8 @@ out:
 /*
  * Several runs given together (runs.h): refused, each named with its
  * number, unless --run picks one (the others' ranks are dropped) or
- * --merge-runs says to take them as one.  Returns EXIT_OK or EXIT_USAGE.
+ * --merge-runs says to take them as one.  Returns EXIT_OK, EXIT_USAGE, or
+ * EXIT_FAIL when out of memory.
  */
 static int pick_run(struct report *rep, const struct analyze_opts *o)
 {
@@ -226,14 +267,20 @@ static int pick_run(struct report *rep, const struct analyze_opts *o)
 		rep->nr_ranks = k;
 	} else if (nr_runs > 1) {
 		runs_describe(rep, run_of, (size_t)nr_runs, 1, &b);
+		if (!buf_ok(&b)) {
+			log_msg("out of memory telling the runs apart");
+			rc = EXIT_FAIL;
+			goto out;
+		}
 		log_msg("%s: these inputs come from %ld different runs (other metadata: device, "
 			"world size, run name, model, resolution, frames or steps; or traces more "
 			"than %lld s apart): %s; %s", o->merge_runs ? "warning" : "error", nr_runs,
-			RUNS_GAP_NS / 1000000000, buf_ok(&b) ? b.data : "(out of memory)",
+			RUNS_GAP_NS / 1000000000, b.data,
 			o->merge_runs ? "analysed as one (--merge-runs)"
 				      : "pick one with --run N, or merge them with --merge-runs");
 		rc = o->merge_runs ? EXIT_OK : EXIT_USAGE;
 	}
+out:
 	buf_release(&b);
 	free(run_of);
 	return rc;

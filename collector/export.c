@@ -61,13 +61,16 @@ static int export_flush(struct export *x)
 {
 	size_t n = x->out.len;
 
-	if (x->failed || !n)
-		return x->failed ? -1 : 0;
+	if (x->failed)
+		return -1;
+	/* before the length: a buffer whose first append failed is empty */
 	if (!buf_ok(&x->out)) {
 		err_set(&x->err, -1, "out of memory");
 		x->failed = 1;
 		return -1;
 	}
+	if (!n)
+		return 0;
 	if (x->gz ? gzwrite(x->gz, x->out.data, n) != (int)n
 		  : fwrite(x->out.data, 1, n, x->f) != n) {
 		err_set(&x->err, -1, "cannot write '%s': %s", x->path, strerror(errno));

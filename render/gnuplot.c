@@ -238,11 +238,27 @@ static int spawn(const char *script, pid_t *pid, int *fd)
 {
 	char *argv[] = { "gnuplot", "-d", (char *)script, NULL };
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t dfl;
 	int p[2], rc;
 
 	if (pipe2(p, O_CLOEXEC))
 		return errno;
-	rc = posix_spawn_file_actions_init(&fa);
+	if ((rc = posix_spawnattr_init(&attr)))
+		goto out_pipe;
+	if ((rc = posix_spawn_file_actions_init(&fa)))
+		goto out_attr;
+	/*
+	 * log_init() ignores SIGXFSZ and an ignored signal stays ignored
+	 * across exec: gnuplot, which never checks its writes, would leave a
+	 * cut chart past a file-size limit instead of dying of it (a chart
+	 * not drawn, and said).
+	 */
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGXFSZ);
+	rc = posix_spawnattr_setsigdefault(&attr, &dfl);
+	if (!rc)
+		rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
 	if (!rc)
 		rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	if (!rc)
@@ -250,8 +266,11 @@ static int spawn(const char *script, pid_t *pid, int *fd)
 	if (!rc)
 		rc = posix_spawn_file_actions_adddup2(&fa, p[1], 2);
 	if (!rc)
-		rc = posix_spawnp(pid, "gnuplot", &fa, NULL, argv, environ);
+		rc = posix_spawnp(pid, "gnuplot", &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+out_attr:
+	posix_spawnattr_destroy(&attr);
+out_pipe:
 	close(p[1]);
 	if (rc) {
 		close(p[0]);

@@ -181,12 +181,19 @@ int runs_check(const struct report *rep)
 	if (nr_runs > 1) {
 		buf_init(&b);
 		runs_describe(rep, run_of, (size_t)nr_runs, 0, &b);
-		log_msg("warning: these reports come from %ld different runs (other metadata: "
-			"device, world size, run name, model, resolution, frames or steps; or "
-			"traces more than %lld s apart that never overlap): %s", nr_runs,
-			RUNS_GAP_NS / 1000000000, buf_ok(&b) ? b.data : "(out of memory)");
+		if (!buf_ok(&b)) {
+			log_msg("out of memory telling the runs apart");
+			nr_runs = -1;
+		} else {
+			log_msg("warning: these reports come from %ld different runs (other "
+				"metadata: device, world size, run name, model, resolution, "
+				"frames or steps; or traces more than %lld s apart that never "
+				"overlap): %s", nr_runs, RUNS_GAP_NS / 1000000000, b.data);
+		}
 		buf_release(&b);
 	}
 	free(run_of);
+	if (nr_runs < 0)
+		return -1;
 	return nr_runs > 1 << 30 ? 1 << 30 : (int)nr_runs;
 }

@@ -8,6 +8,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,14 +60,30 @@ void log_stdout_lost(void)
 void log_init(const char *name)
 {
 	const char *slash = strrchr(name, '/');
+	struct sigaction old;
 
 	progname = slash ? slash + 1 : name;
 	atexit(close_stdout);
+	/*
+	 * A write past a file-size limit (ulimit -f) raises SIGXFSZ, whose
+	 * default kills us silently with the output's temporary left behind.
+	 * Ignored, the write fails with EFBIG instead, which the writers say
+	 * and clean up after as they do a full disk.  A handler someone else
+	 * installed is theirs.
+	 */
+	if (sigaction(SIGXFSZ, NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+	    !(old.sa_flags & SA_SIGINFO))
+		signal(SIGXFSZ, SIG_IGN);
 }
 
 const char *log_progname(void)
 {
 	return progname;
+}
+
+int err_is_oom(const struct err *e)
+{
+	return !strcmp(e->msg, "out of memory");
 }
 
 void err_clear(struct err *e)

@@ -26,6 +26,13 @@ struct err {
 	char msg[256];
 };
 
+/*
+ * 1 when *e says that memory ran out: lib/ words every allocation failure
+ * "out of memory" alone (the position aside), so a program can tell it
+ * from a bad input and make it an error wherever the reader met it.
+ */
+int err_is_oom(const struct err *e);
+
 /* Clear *e.  Safe on NULL. */
 void err_clear(struct err *e);
 
@@ -36,7 +43,9 @@ int err_set(struct err *e, int64_t offset, const char *fmt, ...)
 /*
  * Set the program name printed before every message, and check standard
  * output at exit: a write error there (EPIPE aside) prints a message and
- * makes the exit status 1.  Programs call it once, first.
+ * makes the exit status 1.  SIGXFSZ is ignored, so that a write past a
+ * file-size limit fails with EFBIG (an output failure, said) instead of
+ * killing the program.  Programs call it once, first.
  */
 void log_init(const char *progname);
 /* The exit status for a standard output failure (1 unless set; vcompare: 2). */

@@ -120,7 +120,7 @@ vg empty --reports_dir empty
 expect_rc empty 1
 expect_line empty.err '^vaggregate: empty: no \*\.json or \*\.json\.gz files below this directory$' \
 	"empty directory"
-expect_line empty.err '^vaggregate: no ranks to merge: no report files found$' "nothing found"
+expect_line empty.err '^vaggregate: no ranks to merge: no report files found; nothing written$' "nothing found"
 # A missing directory and a missing file.
 vg missing --reports_dir nonexistent missing.json
 expect_rc missing 1
