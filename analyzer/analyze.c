@@ -450,6 +450,12 @@ static int finish(struct file_result *res, int nr_threads)
 			"the phases", (long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);
 		trace_info_warn(&res->info, &e);
 	}
+	if (res->phases.has_frames && res->phases.has_block_frames &&
+	    res->phases.opts->frames < 0) {
+		err_set(&e, -1, "frames are counted both by vt_frames() and by regions' "
+			"block_size: the frames and FPS are vt_frames()'s alone, not the sum");
+		trace_info_warn(&res->info, &e);
+	}
 	if (res->mem.nr_left_out) {
 		err_set(&e, -1, "%lld memory events of devices beyond the first %d left out of the "
 			"memory rows", (long long)res->mem.nr_left_out, MEMORY_MAX_DEVICES);
