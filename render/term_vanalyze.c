@@ -864,7 +864,7 @@ void term_vanalyze(FILE *f, const struct report *rep, const struct summary_opts 
 	struct out o = { f, term_width(f), color ? "\033[1m" : "", color ? "\033[0m" : "" };
 	struct rollup ru;
 
-	term_run_line(f, rep, o.bold, o.off, o.width);
+	term_run_line(f, rep, o.bold, o.off, o.width, so->details);
 	if (so->ranks)
 		for (size_t i = 0; i < rep->nr_ranks; i++)
 			rank_detail(&o, &rep->ranks[i], so->top, rep->nr_ranks > 1);
