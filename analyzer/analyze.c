@@ -262,8 +262,8 @@ static void warn_no_device(struct file_result *res, const struct report_rank *rk
 			break;
 		len += (size_t)w;
 	}
-	err_set(&e, -1, "no GPU or NPU activity recognised in %lld events (cat: %s); figures "
-		"are host-side only", (long long)rk->events_total, len ? found : "none");
+	err_set(&e, -1, ANALYZE_NO_DEVICE " in %lld events (cat: %s); figures are host-side only",
+		(long long)rk->events_total, len ? found : "none");
 	trace_info_warn(&res->info, &e);
 }
 
@@ -461,7 +461,9 @@ static int finish(struct file_result *res, int nr_threads)
 			"memory rows", (long long)res->mem.nr_left_out, MEMORY_MAX_DEVICES);
 		trace_info_warn(&res->info, &e);
 	}
-	if (rk->gpu.no_device && rk->events_total > 0)
+	/* the collector records the host's regions alone by design: nothing to warn of */
+	if (rk->gpu.no_device && rk->events_total > 0 &&
+	    (!rk->format || strcmp(rk->format, "vtr")))
 		warn_no_device(res, rk);
 	if (rk->steps.cut_off == 1) {
 		char d[METRIC_FMT_MAX];

@@ -50,7 +50,7 @@ static const char usage[] =
 	"\n"
 	"Ranks come from distributedInfo.rank in the file, else from a rank<N>,\n"
 	"rank-<N>, rank_<N> or worker<N> token in the file name, else from the\n"
-	"position on the command line (with a warning).\n"
+	"position among the traces read (with a warning; a single trace is rank 0).\n"
 	"\n"
 	"Exit status: 0 when every input was read completely; 1 when an input could\n"
 	"not be read or was cut off (the rest is still analysed and reported) or an\n"
@@ -182,7 +182,8 @@ int main(int argc, char **argv)
 		analyze_opts_release(&o.a);
 		return status;
 	}
-	if (cli_summary_on_stdout(&o.cli)) {
+	/* no input read: the errors said it all, a summary of nothing would not help */
+	if (cli_summary_on_stdout(&o.cli) && rep.nr_ranks) {
 		struct summary_opts so = { (size_t)o.top, o.ranks, o.all, o.details, o.sort };
 
 		term_vanalyze(stdout, &rep, &so);

@@ -143,7 +143,7 @@ void term_run_line(FILE *f, const struct report *rep, const char *bold, const ch
 {
 	struct buf line;
 
-	if (!rep->run.computed)
+	if (!rep->run.computed || !rep->nr_ranks)	/* no rank: no run to describe */
 		return;
 	buf_init(&line);
 	run_info_line_with(rep, &line, (size_t)(width > 0 ? width : 80),
