@@ -418,6 +418,15 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->bytes_text = info->bytes_text;
 	rk->format = info->format;
 	rk->world_size = info->world_size > 0 ? info->world_size : INT64_MIN;
+	if (rk->world_size > REPORT_WORLD_SIZE_MAX) {
+		struct err w;
+
+		err_set(&w, -1, "distributedInfo.world_size %lld is beyond any real job (more "
+			"than %lld ranks): ignored", (long long)rk->world_size,
+			(long long)REPORT_WORLD_SIZE_MAX);
+		trace_info_warn(&res->info, &w);
+		rk->world_size = INT64_MIN;
+	}
 	rk->start_unix_ns = start_unix(res);
 	/* until collectives matched across ranks give it */
 	rk->clock_offset_ns = rk->clock_offset_spread_ns = INT64_MIN;
