@@ -730,6 +730,10 @@ static int steps(struct finish *f, struct arena *a, struct report_rank *rk, size
 	}
 	memcpy(rest, st->durations_ns, n * sizeof(*rest));
 	report_dist_of(&st->d, rest + st->warmup, n - (size_t)st->warmup);
+	if (!st->d.count) {	/* no step: its statistics are unknown, not 0 */
+		st->d.avg_ns = st->d.median_ns = st->d.stddev_ns = NAN;
+		st->d.min_ns = st->d.max_ns = INT64_MIN;
+	}
 	free(rest);
 	return 0;
 }

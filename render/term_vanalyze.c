@@ -690,7 +690,8 @@ static void gpu_lines(const struct out *o, const struct report_rank *rk)
 		if (m->device < 0)
 			continue;
 		metric_fmt(a, sizeof(a), (double)m->peak_allocated, UNIT_BYTES, 0);
-		metric_fmt(b, sizeof(b), (double)m->peak_reserved, UNIT_BYTES, 0);
+		metric_fmt(b, sizeof(b), m->peak_reserved == INT64_MIN ? NAN :
+			   (double)m->peak_reserved, UNIT_BYTES, 0);
 		fprintf(f, "  memory   device %lld: peak %s allocated, %s reserved",
 			(long long)m->device, a, b);
 		if (m->capacity > 0)
