@@ -332,7 +332,7 @@ int run_info_private(const char *key)
  */
 static void put_flat(struct buf *out, const char *s)
 {
-	int json = *s == '{' || *s == '[', in_str = 0, esc = 0, space = 0;
+	int json = *s == '{' || *s == '[', in_str = 0, esc = 0, space = 0, any = 0;
 
 	for (; *s; s++) {
 		int ws = *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' ||
@@ -350,9 +350,10 @@ static void put_flat(struct buf *out, const char *s)
 		}
 		if (ws)
 			continue;
-		if (space)
+		if (space && any)
 			buf_addc(out, ' ');
 		space = 0;
+		any = 1;
 		buf_addc(out, *s);
 	}
 }
