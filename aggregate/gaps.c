@@ -6,6 +6,25 @@
 #include "log.h"
 #include "ranges.h"
 
+void gaps_drop_implausible(struct report *rep)
+{
+	size_t nr = 0;
+
+	for (size_t i = 0; i < rep->nr_ranks; i++) {
+		struct report_rank *rk = &rep->ranks[i];
+
+		if (rk->world_size <= REPORT_WORLD_SIZE_MAX)
+			continue;
+		if (!nr++)
+			log_msg("warning: '%s' (rank %lld): world_size %lld is beyond any real job "
+				"(more than %lld ranks): ignored", rk->path, (long long)rk->rank,
+				(long long)rk->world_size, (long long)REPORT_WORLD_SIZE_MAX);
+		rk->world_size = INT64_MIN;
+	}
+	if (nr > 1)
+		log_msg("warning: %zu more reports with such a world_size: ignored too", nr - 1);
+}
+
 int64_t gaps_world_size(const struct report *rep)
 {
 	const struct report_rank *first = NULL;

@@ -15,6 +15,12 @@
 #include "report.h"
 
 /*
+ * Clear (unknown) each rank's world size beyond REPORT_WORLD_SIZE_MAX, as
+ * vanalyze does, saying so once: before anything reads the world size.
+ */
+void gaps_drop_implausible(struct report *rep);
+
+/*
  * The world size the ranks of rep agree on, or 0 when none records one.
  * When two ranks disagree, returns -1 and prints both.
  */

@@ -327,6 +327,7 @@ int main(int argc, char **argv)
 		status = EXIT_FAIL;
 		goto out;
 	}
+	gaps_drop_implausible(&rep);
 	world = o.expect_ranks ? o.expect_ranks : gaps_world_size(&rep);
 	if (world < 0 || gaps_report(&rep, world, o.expect_ranks ? "--expect-ranks" : "world_size"))
 		status = EXIT_FAIL;

@@ -262,8 +262,8 @@ static void warn_no_device(struct file_result *res, const struct report_rank *rk
 			break;
 		len += (size_t)w;
 	}
-	err_set(&e, -1, "no GPU or NPU activity recognised in %lld events (cat: %s); figures "
-		"are host-side only", (long long)rk->events_total, len ? found : "none");
+	err_set(&e, -1, ANALYZE_NO_DEVICE " in %lld events (cat: %s); figures are host-side only",
+		(long long)rk->events_total, len ? found : "none");
 	trace_info_warn(&res->info, &e);
 }
 
@@ -418,6 +418,15 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->bytes_text = info->bytes_text;
 	rk->format = info->format;
 	rk->world_size = info->world_size > 0 ? info->world_size : INT64_MIN;
+	if (rk->world_size > REPORT_WORLD_SIZE_MAX) {
+		struct err w;
+
+		err_set(&w, -1, "distributedInfo.world_size %lld is beyond any real job (more "
+			"than %lld ranks): ignored", (long long)rk->world_size,
+			(long long)REPORT_WORLD_SIZE_MAX);
+		trace_info_warn(&res->info, &w);
+		rk->world_size = INT64_MIN;
+	}
 	rk->start_unix_ns = start_unix(res);
 	/* until collectives matched across ranks give it */
 	rk->clock_offset_ns = rk->clock_offset_spread_ns = INT64_MIN;
@@ -450,12 +459,20 @@ static int finish(struct file_result *res, int nr_threads)
 			"the phases", (long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);
 		trace_info_warn(&res->info, &e);
 	}
+	if (res->phases.has_frames && res->phases.has_block_frames &&
+	    res->phases.opts->frames < 0) {
+		err_set(&e, -1, "frames are counted both by vt_frames() and by regions' "
+			"block_size: the frames and FPS are vt_frames()'s alone, not the sum");
+		trace_info_warn(&res->info, &e);
+	}
 	if (res->mem.nr_left_out) {
 		err_set(&e, -1, "%lld memory events of devices beyond the first %d left out of the "
 			"memory rows", (long long)res->mem.nr_left_out, MEMORY_MAX_DEVICES);
 		trace_info_warn(&res->info, &e);
 	}
-	if (rk->gpu.no_device && rk->events_total > 0)
+	/* the collector records the host's regions alone by design: nothing to warn of */
+	if (rk->gpu.no_device && rk->events_total > 0 &&
+	    (!rk->format || strcmp(rk->format, "vtr")))
 		warn_no_device(res, rk);
 	if (rk->steps.cut_off == 1) {
 		char d[METRIC_FMT_MAX];

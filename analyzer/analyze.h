@@ -73,6 +73,12 @@ void analyze_file(struct file_result *res, int nr_threads, int progress);
  * (23 KB bare, more with the file's records) is released as each file is
  * done, so that 100,000 tiny files take what their ranks hold.
  */
+/*
+ * How the warning of a trace without device activity starts: run.c says it
+ * once for the run where several inputs have it.
+ */
+#define ANALYZE_NO_DEVICE "no GPU or NPU activity recognised"
+
 struct file_done {
 	const char *path;
 	int rc;			/* as file_result's */

@@ -271,9 +271,56 @@ out:
 	return rc;
 }
 
+static int cmp_block_frames(const void *a, const void *b)
+{
+	const struct unit *x = a, *y = b;
+
+	if (x->gen != y->gen)
+		return x->gen < y->gen ? -1 : 1;
+	if (x->raw != y->raw)
+		return x->raw < y->raw ? -1 : 1;
+	return (x->n < y->n) - (x->n > y->n);
+}
+
+/*
+ * Frames from regions' block_size: each block (raw name) once per
+ * generation, its largest size; a counter not told to a region (raw 0)
+ * counts on its own.
+ */
+static int block_size_frames(struct gen_input *in, const struct gen_state *s,
+			     struct report_throughput *t)
+{
+	struct unit *u = malloc((in->nr_block_frames ? in->nr_block_frames : 1) * sizeof(*u));
+	size_t n = 0;
+
+	if (!u)
+		return -1;
+	for (size_t i = 0; i < in->nr_block_frames; i++) {
+		const struct gen_count *c = &in->block_frames[i];
+
+		if (c->n <= 0)
+			continue;
+		u[n].gen = gen_of(s, c->ts_ns);
+		u[n].raw = c->raw;
+		u[n].n = c->n;
+		n++;
+	}
+	if (n > 1)
+		qsort(u, n, sizeof(*u), cmp_block_frames);
+	for (size_t i = 0; i < n; i++) {
+		struct report_generation *ge = &t->generations[u[i].gen];
+
+		if (i && u[i].raw && u[i].gen == u[i - 1].gen && u[i].raw == u[i - 1].raw)
+			continue;
+		ge->frames = sat_add(ge->frames, u[i].n);
+	}
+	free(u);
+	return 0;
+}
+
 /* Frames per generation: --frames, else the collector's counters by time. */
-static void frame_figures(struct gen_input *in, const struct gen_state *s,
-			  struct report_throughput *t)
+static int frame_figures(struct gen_input *in, const struct gen_state *s,
+			 struct report_throughput *t)
 {
 	const struct phase_opts *o = in->opts;
 
@@ -288,9 +335,13 @@ static void frame_figures(struct gen_input *in, const struct gen_state *s,
 				ge = &t->generations[gen_of(s, in->frames[i].ts_ns)];
 				ge->frames = sat_add(ge->frames, in->frames[i].n);
 			}
+	/* vt_frames() counts every frame already: block sizes beside it would count twice */
+	if (o->frames < 0 && !in->nr_frames && block_size_frames(in, s, t))
+		return -1;
 	t->frames = t->generations[0].frames >= 0 ? 0 : INT64_MIN;
 	for (size_t g = 0; g < s->n && t->frames >= 0; g++)
 		t->frames = sat_add(t->frames, t->generations[g].frames);
+	return 0;
 }
 
 int generations_fill(struct gen_input *in, struct arena *a, struct report_throughput *t)
@@ -346,8 +397,7 @@ int generations_fill(struct gen_input *in, struct arena *a, struct report_throug
 	for (size_t g = 0; g < s.n; g++)
 		if (s.hi[g] - s.lo[0] > t->wall_ns)
 			t->wall_ns = s.hi[g] - s.lo[0];
-	frame_figures(in, &s, t);
-	if (block_figures(in, &s, t))
+	if (frame_figures(in, &s, t) || block_figures(in, &s, t))
 		goto out;
 	for (size_t g = 0; g < s.n; g++) {
 		struct report_generation *ge = &t->generations[g];

@@ -16,6 +16,11 @@
  * holds its own steps (streaming) or each step sweeps all blocks (sequence
  * parallelism).  Without block spans, each collector block counter event
  * completes its n blocks at its time.
+ *
+ * Frames come from --frames, else from vt_frames() counters summed, else
+ * from regions' block_size arguments: a block's frames count once per
+ * generation (its raw name, as blocks do), whatever number of denoising
+ * steps revisit it.  Both kinds of counter in one rank: vt_frames() alone.
  */
 #ifndef VT_GENERATIONS_H
 #define VT_GENERATIONS_H
@@ -42,6 +47,8 @@ struct gen_block {
 
 struct gen_count {
 	int64_t ts_ns, n;		/* collector counter: n at ts */
+	uint32_t track;			/* the thread's track (launch.h) */
+	uint32_t raw;			/* block_size frames: the region's raw name, 0 unknown */
 };
 
 struct gen_input {
@@ -49,8 +56,8 @@ struct gen_input {
 	size_t nr_roots;
 	struct gen_block *blocks;	/* sorted in place */
 	size_t nr_blocks;
-	const struct gen_count *frames, *block_counts;
-	size_t nr_frames, nr_block_counts;
+	const struct gen_count *frames, *block_counts, *block_frames;
+	size_t nr_frames, nr_block_counts, nr_block_frames;
 	int has_frame_counts, has_block_counts;
 	int64_t min_ts, span_ns;	/* the rank's first timestamp and span */
 	const struct phase_opts *opts;

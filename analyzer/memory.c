@@ -25,6 +25,7 @@ struct mem_row {
 	struct mem_sample *samples;	/* in file order */
 	size_t n, samples_alloc;
 	int any_total, any_bytes;	/* some sample had Total Allocated, a non-zero Bytes */
+	int any_reserved;		/* some sample gave the reserved bytes */
 	/* the walk */
 	size_t seen, group, group_last;	/* samples walked; group, and its last sample */
 	int64_t sum;			/* of Bytes, where the allocated figure is that */
@@ -129,8 +130,10 @@ int memory_collect(struct memory *m, const struct event_batch *b)
 				raise_to(&r->out.peak_allocated, ev->mem_allocated);
 			if (ev->flags & EV_MEM_RESERVED)
 				raise_to(&r->out.peak_reserved, ev->mem_reserved);
+			r->any_reserved |= (ev->flags & EV_MEM_RESERVED) != 0;
 		} else if (ev->name == used) {
 			raise_to(&r->out.peak_reserved, ev->value);
+			r->any_reserved = 1;
 		} else if (ev->name == rss) {
 			raise_to(&r->out.peak_allocated, ev->value);
 		} else {
@@ -312,6 +315,9 @@ int memory_finish(struct memory *m, const struct trace_info *info, int64_t min_t
 
 		*out = m->rows[i].out;
 		out->from_bytes = from_bytes(&m->rows[i]);
+		/* no Total Reserved in the trace (Kineto 2021): unknown, not 0 */
+		if (!m->rows[i].any_reserved)
+			out->peak_reserved = INT64_MIN;
 		for (size_t d = 0; d < info->nr_devices; d++)
 			if (info->devices[d].id == out->device && info->devices[d].total_mem >= 0)
 				out->capacity = info->devices[d].total_mem;

@@ -52,8 +52,8 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 	p->nr_spans = p->spans_alloc = 0;
 	p->seq = 0;
 	p->nr_too_deep = 0;
-	p->frame_counts = p->block_counts = (struct phase_counts){ 0 };
-	p->has_frames = p->has_blocks = 0;
+	p->frame_counts = p->block_counts = p->block_frame_counts = (struct phase_counts){ 0 };
+	p->has_frames = p->has_blocks = p->has_block_frames = 0;
 	p->has_cat = 0;
 }
 
@@ -63,6 +63,7 @@ void phases_release(struct phases *p)
 	free(p->spans);
 	free(p->frame_counts.v);
 	free(p->block_counts.v);
+	free(p->block_frame_counts.v);
 }
 
 static int starts_with(const char *s, const char *prefix)
@@ -192,15 +193,21 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 		if (!produced && ev->phase == 'C' && (ev->flags & EV_VALUE))
 			produced = exported_count(&counters, ev);
 		if (produced) {
-			struct phase_counts *to = produced & EV_FRAMES ? &p->frame_counts
-								       : &p->block_counts;
+			/* a region's block_size: its block is told by the region's track and end */
+			int by_block = (produced & EV_FRAMES) && counters.block_frames &&
+				       ev->name == counters.block_frames;
+			struct phase_counts *to = by_block ? &p->block_frame_counts :
+						  produced & EV_FRAMES ? &p->frame_counts :
+									 &p->block_counts;
+			uint32_t track = by_block ? track_id(tracks, &cache, b, ev) : 0;
 
-			if (ALLOC_GROW(to->v, to->n + 1, to->alloc))
+			if (track == STRTAB_OOM || ALLOC_GROW(to->v, to->n + 1, to->alloc))
 				goto out;
 			to->v[to->n++] =
 				(struct gen_count){ ev->flags & EV_TS ? ev->ts_ns : INT64_MIN,
-						    ev->value };
-			p->has_frames |= (produced & EV_FRAMES) != 0;
+						    ev->value, track, 0 };
+			p->has_block_frames |= by_block;
+			p->has_frames |= (produced & EV_FRAMES) && !by_block;
 			p->has_blocks |= (produced & EV_BLOCKS) != 0;
 		}
 		if (!(ev->flags & EV_TS))
@@ -723,7 +730,64 @@ static int steps(struct finish *f, struct arena *a, struct report_rank *rk, size
 	}
 	memcpy(rest, st->durations_ns, n * sizeof(*rest));
 	report_dist_of(&st->d, rest + st->warmup, n - (size_t)st->warmup);
+	if (!st->d.count) {	/* no step: its statistics are unknown, not 0 */
+		st->d.avg_ns = st->d.median_ns = st->d.stddev_ns = NAN;
+		st->d.min_ns = st->d.max_ns = INT64_MIN;
+	}
 	free(rest);
+	return 0;
+}
+
+static int cmp_span_end(const void *a, const void *b)
+{
+	const struct span_rec *x = a, *y = b;
+	int64_t xe = x->ts_ns + x->dur_ns, ye = y->ts_ns + y->dur_ns;
+
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
+	if (xe != ye)
+		return xe < ye ? -1 : 1;
+	return (x->dur_ns > y->dur_ns) - (x->dur_ns < y->dur_ns);
+}
+
+/*
+ * Name each block_size counter after its region: the shortest span of its
+ * thread that ends at the counter's time (the reader puts the counter at
+ * the region's end).  A counter without one keeps raw 0 and counts alone.
+ */
+static int block_frame_names(struct finish *f)
+{
+	struct phase_counts *c = &f->p->block_frame_counts;
+	struct span_rec *by_end;
+
+	if (!c->n)
+		return 0;
+	by_end = malloc((f->n ? f->n : 1) * sizeof(*by_end));
+	if (!by_end)
+		return -1;
+	memcpy(by_end, f->s, f->n * sizeof(*by_end));
+	if (f->n > 1)
+		qsort(by_end, f->n, sizeof(*by_end), cmp_span_end);
+	for (size_t i = 0; i < c->n; i++) {
+		struct gen_count *g = &c->v[i];
+		size_t lo = 0, hi = f->n;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const struct span_rec *s = &by_end[mid];
+
+			if (s->track < g->track ||
+			    (s->track == g->track && s->ts_ns + s->dur_ns < g->ts_ns))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		g->raw = 0;
+		if (lo < f->n && by_end[lo].track == g->track &&
+		    by_end[lo].ts_ns + by_end[lo].dur_ns == g->ts_ns)
+			g->raw = by_end[lo].name;
+	}
+	free(by_end);
 	return 0;
 }
 
@@ -741,7 +805,7 @@ static int throughput(struct finish *f, int64_t min_ts, struct arena *a, struct 
 	int rc = -1;
 
 	memset(&in, 0, sizeof(in));
-	if (!roots || !blocks)
+	if (!roots || !blocks || block_frame_names(f))
 		goto out;
 	for (size_t i = 0; i < f->n; i++) {
 		const struct span_rec *s = &f->s[i];
@@ -770,7 +834,9 @@ static int throughput(struct finish *f, int64_t min_ts, struct arena *a, struct 
 	in.nr_frames = p->frame_counts.n;
 	in.block_counts = p->block_counts.v;
 	in.nr_block_counts = p->block_counts.n;
-	in.has_frame_counts = p->has_frames;
+	in.block_frames = p->block_frame_counts.v;
+	in.nr_block_frames = p->block_frame_counts.n;
+	in.has_frame_counts = p->has_frames || p->has_block_frames;
 	in.has_block_counts = p->has_blocks;
 	in.min_ts = min_ts;
 	in.span_ns = rk->span_ns;

@@ -45,7 +45,8 @@ struct phases {
 	size_t nr_spans, spans_alloc;
 	uint64_t seq;
 	struct phase_counts frame_counts, block_counts;
-	int has_frames, has_blocks;
+	struct phase_counts block_frame_counts;	/* regions' block_size */
+	int has_frames, has_blocks, has_block_frames;
 	int has_cat;			/* some event has a cat: no annotations by name */
 	int64_t nr_too_deep;		/* set by phases_finish() */
 };

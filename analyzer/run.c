@@ -121,6 +121,11 @@ static int ran_out(const struct file_done *r)
 	return 0;
 }
 
+static int no_device_warning(const struct err *w)
+{
+	return !strncmp(w->msg, ANALYZE_NO_DEVICE, strlen(ANALYZE_NO_DEVICE));
+}
+
 /*
  * Report each readable input as a rank, deciding ranks as DESIGN.md says.
  * An input that memory ran out on is an error and no rank: what was read
@@ -133,13 +138,19 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 {
 	struct ranked *order = calloc(n ? n : 1, sizeof(*order));
 	const char **extra = calloc(n ? n : 1, sizeof(*extra));
-	size_t k = 0;
+	size_t k = 0, nr_read = 0, nr_host = 0, first_host = 0;
 	int status = EXIT_OK;
 
 	if (!order || !extra) {
 		log_msg("out of memory");
 		status = EXIT_FAIL;
 		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		nr_read += res[i].rc >= 0;
+		for (size_t w = 0; w < res[i].nr_warnings; w++)
+			if (no_device_warning(&res[i].warnings[w]) && !nr_host++)
+				first_host = i;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct file_done *r = &res[i];
@@ -151,7 +162,12 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 			continue;
 		}
 		for (size_t w = 0; w < r->nr_warnings; w++)
-			log_warn(r->path, &r->warnings[w]);
+			if (nr_host < 2 || !no_device_warning(&r->warnings[w]))
+				log_warn(r->path, &r->warnings[w]);
+		/* several host-only traces: one line for the run, each rank's own in report.json */
+		if (nr_host > 1 && i == first_host)
+			log_msg("warning: %zu of %zu inputs (%s, ...): " ANALYZE_NO_DEVICE
+				"; figures are host-side only", nr_host, n, r->path);
 		if (r->rc < 0) {
 			if (r->err)
 				log_error(r->path, r->err);
@@ -164,19 +180,25 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 			status = EXIT_FAIL;
 		if (rank < 0)
 			rank = rank_from_name(r->path);
+		/*
+		 * The position among the inputs read (an unreadable file is no
+		 * rank); a single trace is rank 0 without a word.
+		 */
 		if (rank < 0) {
 			struct err w;
 
-			rank = (int64_t)i;
+			rank = (int64_t)k;
 			err_set(&w, -1,
 				"no rank in the file or its name; rank %lld from its position",
 				(long long)rank);
-			extra[i] = warning_text(rep, &w);
-			if (!extra[i]) {
-				log_msg("%s: out of memory keeping its warnings", r->path);
-				status = EXIT_FAIL;
+			if (nr_read > 1) {
+				extra[i] = warning_text(rep, &w);
+				if (!extra[i]) {
+					log_msg("%s: out of memory keeping its warnings", r->path);
+					status = EXIT_FAIL;
+				}
+				log_warn(r->path, &w);
 			}
-			log_warn(r->path, &w);
 		}
 		order[k].index = i;
 		order[k].rank = rank;

@@ -98,10 +98,11 @@ VT_API void vt_region_end(void);
  * Arguments of the innermost region begun on this thread, right after
  * vt_region_begin(): a step's index and timestep, a block's index and
  * size.  They go out as the region's Chrome "args"; vanalyze counts a
- * region's "block_size" as that many frames produced at its end, as
- * vt_frames() would (use one or the other).  An argument with no region
- * open, or of a region VTRACE_REGIONS leaves out, is dropped.  Keys are
- * names (interned like region names).
+ * region's "block_size" as that many frames produced, once per block (its
+ * name) and generation however many steps revisit it.  Use it or
+ * vt_frames(), not both: with both, vt_frames() counts.  An argument
+ * with no region open, or of a region VTRACE_REGIONS leaves out, is
+ * dropped.  Keys are names (interned like region names).
  */
 VT_API void vt_region_arg(const char *key, int64_t value);
 VT_API void vt_region_argf(const char *key, double value);

@@ -85,6 +85,7 @@ static const char style[] =
 static void run_header(struct page *p)
 {
 	const struct report_run *run = &p->r->run;
+	size_t nr_private = 0;
 	struct buf line;
 
 	if (!run->computed)
@@ -99,6 +100,11 @@ static void run_header(struct page *p)
 		return;
 	buf_adds(p->b, "<dl class=\"tags\">");
 	for (size_t i = 0; i < run->nr_tags && i < HTML_MAX_TAGS; i++) {
+		/* a page is shared: who ran it, and where, stay in report.json */
+		if (run_info_private(run->tags[i].key)) {
+			nr_private++;
+			continue;
+		}
 		buf_adds(p->b, "<dt>");
 		html_text(p, run->tags[i].key);
 		buf_adds(p->b, "</dt><dd>");
@@ -108,6 +114,9 @@ static void run_header(struct page *p)
 	if (run->nr_tags > HTML_MAX_TAGS)
 		buf_printf(p->b, "<dt>&hellip;</dt><dd>%zu more in report.json</dd>",
 			   run->nr_tags - HTML_MAX_TAGS);
+	if (nr_private)
+		buf_printf(p->b, "<dt>&hellip;</dt><dd>%zu naming a user or a host: in "
+			   "report.json</dd>", nr_private);
 	buf_adds(p->b, "</dl>\n");
 	if (run->nr_differs)
 		buf_adds(p->b, "<p class=\"warn\">The ranks disagree on some of this: see "

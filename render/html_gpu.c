@@ -355,7 +355,8 @@ void html_memory(struct page *p)
 				continue;
 			if (!(v[2 * i] >= (double)rk->memory[m].peak_allocated))
 				v[2 * i] = (double)rk->memory[m].peak_allocated;
-			if (!(v[2 * i + 1] >= (double)rk->memory[m].peak_reserved))
+			if (rk->memory[m].peak_reserved != INT64_MIN &&
+			    !(v[2 * i + 1] >= (double)rk->memory[m].peak_reserved))
 				v[2 * i + 1] = (double)rk->memory[m].peak_reserved;
 		}
 	}
@@ -394,7 +395,10 @@ void html_memory(struct page *p)
 			html_i64(p, "td", key, NULL, me->peak_allocated, UNIT_BYTES);
 			memory_key(key, sizeof(key), i, m,
 				   offsetof(struct report_memory, peak_reserved));
-			html_i64(p, "td", key, NULL, me->peak_reserved, UNIT_BYTES);
+			if (me->peak_reserved != INT64_MIN)
+				html_i64(p, "td", key, NULL, me->peak_reserved, UNIT_BYTES);
+			else
+				html_dbl(p, "td", key, NULL, NAN, UNIT_BYTES);
 			memory_key(key, sizeof(key), i, m,
 				   offsetof(struct report_memory, capacity));
 			if (me->capacity >= 0)

@@ -139,14 +139,15 @@ void term_fmt_ns(char *out, size_t n, int64_t ns)
 }
 
 void term_run_line(FILE *f, const struct report *rep, const char *bold, const char *off,
-		   int width)
+		   int width, int private_tags)
 {
 	struct buf line;
 
-	if (!rep->run.computed)
+	if (!rep->run.computed || !rep->nr_ranks)	/* no rank: no run to describe */
 		return;
 	buf_init(&line);
-	run_info_line(rep, &line, (size_t)(width > 0 ? width : 80));
+	run_info_line_with(rep, &line, (size_t)(width > 0 ? width : 80),
+			   private_tags ? RUN_INFO_PRIVATE : 0);
 	if (buf_ok(&line) && line.len) {
 		fprintf(f, "%srun%s  ", bold, off);
 		tsafe_putn(f, line.data,

@@ -55,10 +55,11 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 
 /*
  * "run  NAME: DEVICE, world size N (backend), DATE; tags" (run_info.h),
- * one line cut to width columns, when rep->run was computed.
+ * one line cut to width columns, when rep->run was computed; the tags
+ * that name a user or a host only with private_tags.
  */
 void term_run_line(FILE *f, const struct report *rep, const char *bold, const char *off,
-		   int width);
+		   int width, int private_tags);
 
 /*
  * v in unit u (metric_fmt()), right-aligned in width columns: the µ and the

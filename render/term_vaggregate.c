@@ -153,7 +153,7 @@ void term_vaggregate(FILE *f, const struct report *rep, const struct merge_stats
 	if (st->other)
 		fprintf(f, ", %zu other JSON files passed over", st->other);
 	fputc('\n', f);
-	term_run_line(f, rep, bold, off, term_width(f));
+	term_run_line(f, rep, bold, off, term_width(f), 0);
 	stats_lines(f, rep, bold, off);
 	if (rep->nr_stragglers > SUMMARY_MAX_LIST)
 		stragglers_grouped(f, rep, bold, off);

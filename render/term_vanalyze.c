@@ -690,7 +690,8 @@ static void gpu_lines(const struct out *o, const struct report_rank *rk)
 		if (m->device < 0)
 			continue;
 		metric_fmt(a, sizeof(a), (double)m->peak_allocated, UNIT_BYTES, 0);
-		metric_fmt(b, sizeof(b), (double)m->peak_reserved, UNIT_BYTES, 0);
+		metric_fmt(b, sizeof(b), m->peak_reserved == INT64_MIN ? NAN :
+			   (double)m->peak_reserved, UNIT_BYTES, 0);
 		fprintf(f, "  memory   device %lld: peak %s allocated, %s reserved",
 			(long long)m->device, a, b);
 		if (m->capacity > 0)
@@ -864,7 +865,7 @@ void term_vanalyze(FILE *f, const struct report *rep, const struct summary_opts 
 	struct out o = { f, term_width(f), color ? "\033[1m" : "", color ? "\033[0m" : "" };
 	struct rollup ru;
 
-	term_run_line(f, rep, o.bold, o.off, o.width);
+	term_run_line(f, rep, o.bold, o.off, o.width, so->details);
 	if (so->ranks)
 		for (size_t i = 0; i < rep->nr_ranks; i++)
 			rank_detail(&o, &rep->ranks[i], so->top, rep->nr_ranks > 1);

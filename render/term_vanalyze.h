@@ -14,7 +14,7 @@ struct summary_opts {
 	size_t top;		/* --top: kernel and operator rows */
 	int ranks;		/* --ranks: each rank's figures too */
 	int all;		/* --all: every phase and every rank row */
-	int details;		/* --details: every finding in full */
+	int details;		/* --details: every finding in full, the private tags */
 	enum summary_sort { SORT_TOTAL, SORT_SELF, SORT_DEVICE, SORT_COUNT } sort;	/* --sort */
 };
 

@@ -29,7 +29,8 @@ Definitions:
   rank       distributedInfo.rank of the top-level object when it is a JSON
              integer in [0, 2^63); else the last file-name token rank<N>,
              rank-<N>, rank_<N> or worker<N> not preceded by an ASCII letter;
-             else the 0-based position of the file among the arguments.
+             else the 0-based position of the file among the readable
+             traces in the arguments (a file that is not one takes none).
 """
 
 import decimal
@@ -179,7 +180,7 @@ def oracle(paths):
     failures = []
     for pos, path in enumerate(paths):
         try:
-            entry, origin = analyze(path, pos)
+            entry, origin = analyze(path, len(done))  # unreadable files hold no position
         except (OSError, NotATrace) as exc:
             failures.append((path, str(exc)))
             continue

@@ -89,7 +89,8 @@ Definitions:
              or args not an object).  peak_allocated / peak_reserved: max of
              args["Total Allocated"] / args["Total Reserved"] over the group's
              events where that value is a JSON number (not a bool, not a
-             string); 0 when there is none.  Where no event of the group has
+             string); peak_allocated 0 and peak_reserved null (unknown)
+             when there is none.  Where no event of the group has
              a numeric "Total Allocated" but some has a nonzero integer
              args["Bytes"], peak_allocated is the largest running sum of Bytes
              over the group's events in (ts, file order) order, at least 0,
@@ -591,7 +592,7 @@ def analyze_events(top, events):
         row = {
             "device": dev,
             "peak_allocated": plain_number(max(g["alloc"])) if g["alloc"] else 0,
-            "peak_reserved": plain_number(max(g["res"])) if g["res"] else 0,
+            "peak_reserved": plain_number(max(g["res"])) if g["res"] else None,
             "capacity": capacity,
         }
         if not g["alloc"] and any(b for _, _, b in g["bytes"]):

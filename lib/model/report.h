@@ -338,6 +338,13 @@ struct report_tag {
 	const char *key, *value;
 };
 
+/*
+ * A world size no real job has (more ranks than this): the trace's or the
+ * report's is warned about and taken as unknown, or "9223372036854775806
+ * of 9223372036854775807 ranks missing" would be believed.
+ */
+#define REPORT_WORLD_SIZE_MAX ((int64_t)1 << 20)
+
 struct report_rank {
 	int64_t rank;
 	const char *source;		/* file base name */

@@ -60,7 +60,7 @@ const struct field_table phase_fields = FIELD_TABLE("phases", phase_f, struct re
 static const struct field memory_f[] = {
 	{ M("device", FT_I64, device, FF_NONNULL) },
 	{ M("peak_allocated", FT_I64, peak_allocated, FF_NONNULL) },
-	{ M("peak_reserved", FT_I64, peak_reserved, FF_NONNULL) },
+	{ M("peak_reserved", FT_I64, peak_reserved, 0) },
 	{ M("capacity", FT_I64, capacity, 0) },
 	{ M("allocated_lower_bound", FT_BOOL, from_bytes, FF_OMIT) },
 	/* (time, allocated, reserved) triplets */
@@ -370,8 +370,8 @@ static const struct field steps_f[] = {
 	{ T("count", FT_I64, d.count, FF_NONNULL) },
 	{ T("avg_ns", FT_F64, d.avg_ns, 0) },
 	{ T("median_ns", FT_F64, d.median_ns, 0) },
-	{ T("min_ns", FT_I64, d.min_ns, FF_NONNULL) },
-	{ T("max_ns", FT_I64, d.max_ns, FF_NONNULL) },
+	{ T("min_ns", FT_I64, d.min_ns, 0) },
+	{ T("max_ns", FT_I64, d.max_ns, 0) },
 	{ T("stddev_ns", FT_F64, d.stddev_ns, 0) },
 	{ T("warmup", FT_BOOL, warmup, FF_NONNULL) },
 	{ T("durations_ns", FT_I64S, durations_ns, FF_NONNULL | FF_TABLE),

@@ -210,8 +210,9 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 		snprintf(dev, sizeof(dev), "%lld", (long long)m->device);
 		rc |= add(out, join(a, "memory:", dev, ".peak_allocated"),
 			  (double)m->peak_allocated, NULL, 0);
-		rc |= add(out, join(a, "memory:", dev, ".peak_reserved"), (double)m->peak_reserved,
-			  NULL, 0);
+		if (m->peak_reserved != INT64_MIN)	/* null: unknown */
+			rc |= add(out, join(a, "memory:", dev, ".peak_reserved"),
+				  (double)m->peak_reserved, NULL, 0);
 	}
 	return rc ? -1 : 0;
 }

@@ -248,7 +248,7 @@ static void memory_stats(const struct report *rep, const struct keyed *e, size_t
 	size_t i = 0, d = 0;
 
 	while (i < n) {
-		size_t k = 0;
+		size_t k = 0, k2 = 0;
 		int64_t dev = e[i].device;
 
 		while (i < n && e[i].device == dev) {
@@ -264,12 +264,17 @@ static void memory_stats(const struct report *rep, const struct keyed *e, size_t
 					reserved = m->peak_reserved;
 			}
 			smp[k].v = (double)alloc;
-			smp2[k].v = (double)reserved;
-			smp[k].rank = smp2[k].rank = rep->ranks[idx].rank;
+			smp[k].rank = rep->ranks[idx].rank;
 			k++;
+			/* a rank whose trace gives no Total Reserved (null) has no sample */
+			if (reserved != INT64_MIN) {
+				smp2[k2].v = (double)reserved;
+				smp2[k2++].rank = rep->ranks[idx].rank;
+			}
 		}
 		stat_of(&out[(*nr_out)++], names[2 * d], smp, k, tmp);
-		stat_of(&out[(*nr_out)++], names[2 * d + 1], smp2, k, tmp);
+		if (k2)
+			stat_of(&out[(*nr_out)++], names[2 * d + 1], smp2, k2, tmp);
 		d++;
 	}
 }

@@ -314,12 +314,64 @@ static void put_cut(struct buf *out, const char *s, size_t max)
 		buf_adds(out, "...");
 }
 
+int run_info_private(const char *key)
+{
+	static const char *const keys[] = { "username", "user_name", "user", "host_name",
+					    "hostname", "host" };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcasecmp(key, keys[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A tag's value on one line: a JSON object or array (a top-level member's
+ * text) without the whitespace between its tokens, other text with each
+ * run of white space (line breaks too) as one space.
+ */
+static void put_flat(struct buf *out, const char *s)
+{
+	int json = *s == '{' || *s == '[', in_str = 0, esc = 0, space = 0, any = 0;
+
+	for (; *s; s++) {
+		int ws = *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' ||
+			 *s == '\v';
+
+		if (in_str) {
+			in_str = esc || *s != '"';
+			esc = !esc && *s == '\\';
+		} else if (json && *s == '"') {
+			in_str = 1;
+		}
+		if (ws && (!json || in_str)) {
+			space = 1;
+			continue;
+		}
+		if (ws)
+			continue;
+		if (space && any)
+			buf_addc(out, ' ');
+		space = 0;
+		any = 1;
+		buf_addc(out, *s);
+	}
+}
+
 void run_info_line(const struct report *rep, struct buf *out, size_t max_tags)
+{
+	run_info_line_with(rep, out, max_tags, 0);
+}
+
+void run_info_line_with(const struct report *rep, struct buf *out, size_t max_tags,
+			unsigned flags)
 {
 	const struct report_run *run = &rep->run;
 	const char *sep = "";
+	struct buf flat;
 	size_t start;
 
+	buf_init(&flat);
 	if (run->name) {
 		put_cut(out, run->name, 32);
 		sep = ": ";
@@ -347,12 +399,17 @@ void run_info_line(const struct report *rep, struct buf *out, size_t max_tags)
 		const struct report_tag *t = &run->tags[i];
 		size_t before = out->len;
 
-		if (!strcmp(t->key, "name"))
+		if (!strcmp(t->key, "name") ||
+		    (!(flags & RUN_INFO_PRIVATE) && run_info_private(t->key)))
 			continue;
 		buf_adds(out, i && out->len > start ? " " : "; ");
 		buf_adds(out, t->key);
 		buf_addc(out, '=');
-		put_cut(out, t->value, 40);
+		buf_reset(&flat);
+		put_flat(&flat, t->value);
+		if (!buf_ok(&flat))
+			buf_fail(out);
+		put_cut(out, buf_ok(&flat) && flat.len ? flat.data : "", 40);
 		if (out->len - start > max_tags) {	/* the rest: counted */
 			out->len = before;
 			out->data[out->len] = '\0';
@@ -360,4 +417,5 @@ void run_info_line(const struct report *rep, struct buf *out, size_t max_tags)
 			break;
 		}
 	}
+	buf_release(&flat);
 }

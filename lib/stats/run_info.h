@@ -34,6 +34,23 @@ void run_info_warn(const struct report *rep);
 void run_info_line(const struct report *rep, struct buf *out, size_t max_tags);
 
 /*
+ * run_info_line() with flags: RUN_INFO_PRIVATE shows the tags that name a
+ * user or a host too (run_info_private()), which run_info_line() leaves
+ * out.  A value that is a JSON object or array is shown without its
+ * whitespace; any value's line breaks and tabs as spaces.
+ */
+#define RUN_INFO_PRIVATE 1u
+void run_info_line_with(const struct report *rep, struct buf *out, size_t max_tags,
+			unsigned flags);
+
+/*
+ * Whether a tag's key names a user or a host (username, host_name, as
+ * HTA-style traces carry): such tags stay in report.json but out of the
+ * summary and the page unless asked.
+ */
+int run_info_private(const char *key);
+
+/*
  * What makes two runs different experiments rather than two measurements
  * of one: the device model, the number of devices, the world size, and
  * the tags whose key names the model, the resolution (height, width), the

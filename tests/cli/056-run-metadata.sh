@@ -136,9 +136,40 @@ PY
 if grep -q $'\x1b' h.out h.err; then die "ESC reached the terminal"; fi
 if grep -q $'\xc2\x85' h.out; then die "a C1 control reached the terminal"; fi
 
+# A pretty-printed top-level object (HTA-style "metadata") is one compact
+# piece of the run line, never its raw line breaks; the user and host stay
+# out of the summary and the page unless --details asks; report.json keeps all.
+python3 - "$GPU/pipeline.trace.json.gz" <<'PY'
+import gzip, json, sys
+d = json.loads(gzip.open(sys.argv[1]).read())
+d.update({"metadata": {"num_errors": 0, "tool": "hta", "ranks": [0, 1]}, "model": "wan2.1",
+          "username": "alice.doe", "host_name": "node-17.example"})
+with gzip.open("p.trace.json.gz", "wt") as f:
+    json.dump(d, f, indent=4)
+PY
+for cols in 80 200; do
+	COLUMNS=$cols va p$cols --json p.json --html p.html p.trace.json.gz
+	expect_rc p$cols 0
+	[ "$(grep -c '^run  ' p$cols.out)" = 1 ] || die "p$cols: not one run line"
+	expect_line p$cols.out '^run  .*; metadata=\{"num_errors":0,' "p$cols: the object, compact"
+	grep -A1 '^run  ' p$cols.out | tail -n 1 | grep -q '^rank ' ||
+		die "p$cols: the run line goes on: $(grep -A1 '^run  ' p$cols.out)"
+	no_line p$cols.out 'alice|node-17|username|host_name' "p$cols: the user or host on the summary"
+done
+no_line p200.out '^run  .*\?' "p200: a control character on the run line"
+if grep -Eq 'alice|node-17' p.html; then die "the page names the user or the host"; fi
+grep -q '2 naming a user or a host: in report.json' p.html || die "the page does not say where they went"
+check p.json 'r["inputs"][0]["tags"]["username"] == "alice.doe"' "the user in report.json" \
+	'json.loads(r["inputs"][0]["tags"]["metadata"]) == {"num_errors": 0, "tool": "hta", "ranks": [0, 1]}' \
+	"the object whole in report.json"
+COLUMNS=200 va pd --details p.trace.json.gz
+expect_rc pd 0
+expect_line pd.out '^run  .*username=alice\.doe host_name=node-17\.example' "--details shows the user and host"
+
 # the shared MTIA trace: its add_metadata() keys are tags, its logs and profiler keys are not
 need_shared
 va m --json m.json "$PUBLIC"/facebookresearch__HolisticTraceAnalysis/*mtia_inference_rank_0*.json.gz
 check m.json '"tw_job" in r["inputs"][0]["tags"] and "username" in r["inputs"][0]["tags"]' "MTIA tags" \
 	'not set(r["inputs"][0]["tags"]) & {"INFO", "ERROR", "schemaVersion", "deviceProperties", "traceName"}' \
 	"no profiler keys among the tags"
+no_line m.out 'username=' "the MTIA trace's user on the summary"

@@ -101,13 +101,15 @@ sweep ranks 1 1 "$total" out.json "$VANALYZE" -q -j 1 --json out.json m-rank0.tr
 
 # --- a .vtr's analysis and the report's warnings ------------------------------------
 "$VT_BUILD/tests/collector_demo" vtr demo >/dev/null 2>&1 || die "collector_demo"
+# Two copies claim one rank: each rank keeps a warning, whose text is formatted.
 VTR=vtr/demo-rank0.vtr
-va vtrref -q -j 1 --json vtr.ref "$VTR"
+cp "$VTR" vtr/copy.vtr || die "cannot copy $VTR"
+va vtrref -q -j 1 --json vtr.ref "$VTR" vtr/copy.vtr
 expect_rc vtrref 0
-check vtr.ref 'any("host-side only" in w for w in r["ranks"][0]["warnings"])' \
-	"the .vtr's report keeps a warning"
-count vtr "$VANALYZE" -q -j 1 --json vtr.json "$VTR"
-sweep vtr 1 1 "$total" out.json "$VANALYZE" -q -j 1 --json out.json "$VTR"
+check vtr.ref 'all(any("also claims rank" in w for w in k["warnings"]) for k in r["ranks"])' \
+	"each rank of the .vtr keeps a warning"
+count vtr "$VANALYZE" -q -j 1 --json vtr.json "$VTR" vtr/copy.vtr
+sweep vtr 1 1 "$total" out.json "$VANALYZE" -q -j 1 --json out.json "$VTR" vtr/copy.vtr
 
 # --- vtrace-export: never exit 0 with what it lost -------------------------------------
 for ext in json json.gz; do

@@ -80,8 +80,9 @@ for bad in 0 -3 x 1e3; do
 done
 echo "pass: missing, outside, empty, incomplete and disagreeing ranks named"
 
-# a world size of INT64_MAX claimed by a report: no signed overflow
-# past the last rank (issue 35; the sanitizer build traps it), every gap named
+# A world size beyond any real job (more than 2^20 ranks) is warned about
+# and ignored alike by vaggregate (a report claiming INT64_MAX, as vanalyze
+# once wrote) and by vanalyze (the trace's distributedInfo); 2^20 is kept.
 mkdir -p huge
 python3 - r/0/report.json <<'PY' || die "editing a report"
 import json, sys
@@ -89,8 +90,36 @@ r = json.load(open(sys.argv[1]))
 r["inputs"][0]["world_size"] = 2**63 - 1
 json.dump(r, open("huge/report.json", "w"))
 PY
-vg huge --reports_dir huge -q
-expect_rc huge 1
-expect_line huge.err '^vaggregate: 9223372036854775806 of 9223372036854775807 ranks missing \(world_size 9223372036854775807\): ranks 1-9223372036854775806$' \
-	"a world size of INT64_MAX"
-echo "pass: a world size of INT64_MAX"
+vg huge --reports_dir huge --json huge.json
+expect_rc huge 0
+expect_line huge.err "^vaggregate: warning: '.*worker0.*' \\(rank 0\\): world_size 9223372036854775807 is beyond any real job \\(more than 1048576 ranks\\): ignored$" \
+	"vaggregate: a world size of INT64_MAX"
+no_line huge.err 'missing' "vaggregate: INT64_MAX believed"
+no_line huge.out 'world size' "vaggregate's run line"
+check huge.json 'r["run"]["world_size"] is None and r["inputs"][0]["world_size"] is None' \
+	"vaggregate: the world size unknown"
+python3 - "$VT_ROOT/testdata/gpu/pipeline.trace.json.gz" <<'PY' || die "editing a trace"
+import gzip, json, sys
+d = json.loads(gzip.open(sys.argv[1]).read())
+for name, world in (("w63", 2**63 - 1), ("w20p1", 2**20 + 1), ("w20", 2**20)):
+    d["distributedInfo"] = {"rank": 0, "world_size": world, "backend": "nccl"}
+    with gzip.open(name + ".trace.json.gz", "wt") as f:
+        json.dump(d, f)
+PY
+for w in 63:9223372036854775807 20p1:1048577; do
+	va "w${w%%:*}" --json "w${w%%:*}.json" "w${w%%:*}.trace.json.gz"
+	expect_rc "w${w%%:*}" 0
+	expect_line "w${w%%:*}.err" "distributedInfo\.world_size ${w#*:} is beyond any real job \(more than 1048576 ranks\): ignored" \
+		"vanalyze: world size ${w#*:}"
+	no_line "w${w%%:*}.out" 'world size' "vanalyze's run line, world size ${w#*:}"
+	check "w${w%%:*}.json" 'r["run"]["world_size"] is None and r["inputs"][0]["world_size"] is None' \
+		"vanalyze: world size ${w#*:} unknown"
+	mkdir -p "agg${w%%:*}" && cp "w${w%%:*}.json" "agg${w%%:*}/"
+	vg "g${w%%:*}" -q --reports_dir "agg${w%%:*}"
+	expect_rc "g${w%%:*}" 0
+done
+va w20 --json w20.json w20.trace.json.gz
+expect_rc w20 0
+no_line w20.err 'world_size' "vanalyze: world size 2^20"
+check w20.json 'r["run"]["world_size"] == 1048576' "a world size of 2^20 kept"
+echo "pass: implausible world sizes ignored by vanalyze and vaggregate"

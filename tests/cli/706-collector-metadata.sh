@@ -4,7 +4,8 @@
 # (vtrace.region("denoise_step", step=i, timestep=t), block_size) go into the
 # .vtr, out of vtrace-export as top-level keys and Chrome "args", and into
 # vanalyze's report from the .vtr and from its export alike; a block's
-# block_size counts as its frames, so FPS needs no --frames.
+# block_size counts as its frames, once per block and generation whatever
+# the steps that revisit it, so FPS needs no --frames.
 . "$VT_ROOT/tests/cli/lib.sh"
 
 [ "$VT_SANITIZED" = 1 ] && skip "python3 loads libvtrace.so with ctypes: not under a sanitizer build"
@@ -53,7 +54,8 @@ for f in out/wan-rank0.vtr wan.trace.json.gz; do
 	check r.json 'r["inputs"][0]["tags"]["model"] == "wan2.1-t2v" and r["inputs"][0]["tags"]["exp"] == "ablation-3"' \
 		"$f: the tags" \
 		'r["run"]["name"] == "wan" and r["run"]["tags"]["commit"] == "abc123"' "$f: the run" \
-		'r["ranks"][0]["throughput"]["frames"] == 24' "$f: 6 blocks of block_size 4 are 24 frames" \
+		'r["ranks"][0]["throughput"]["frames"] == 8' \
+		"$f: 2 blocks of block_size 4, each in 3 steps, are 8 frames" \
 		'r["ranks"][0]["throughput"]["fps"] > 0' "$f: FPS without --frames"
 	cp r.json "$(basename "$f").report.json"
 done
