@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_peak.h"
 #include "grow.h"
 #include "perf_model.h"
 #include "sat.h"
@@ -50,6 +51,27 @@ static void add_json_line(struct buf *b, const char *s, size_t n)
 		}
 		buf_addc(b, ch);
 	}
+}
+
+/*
+ * The TFLOP/s no call can pass: twice (2:4 sparsity) the device's best
+ * dense figure in any dtype (an fp32 matmul may run on TF32 cores), or,
+ * on a device of unknown peak, 100 PFLOP/s (twenty times the fastest
+ * dense figure in device_peak.c).  A shape whose fastest call would pass
+ * it has model FLOPs that are not the work done (dims of 2^63 - 1).
+ */
+#define OPSPERF_MAX_TFLOPS 1e5
+
+static double tflops_ceiling(const char *device_name)
+{
+	struct device_peak dp;
+	double best = 0;
+
+	device_peak_find(device_name, &dp);
+	for (int d = 1; d < PERF_NR_DTYPES; d++)
+		if (device_peak_tflops(&dp, (enum perf_dtype)d) > best)
+			best = device_peak_tflops(&dp, (enum perf_dtype)d);
+	return best > 0 ? 2 * best : OPSPERF_MAX_TFLOPS;
 }
 
 static int cmp_call(const void *a, const void *b)
@@ -132,6 +154,7 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 		   struct arena *a, struct report_rank *rk, struct opsperf_when *when_flops)
 {
 	size_t rows = 0;
+	double ceiling = tflops_ceiling(rk->device_name);
 	uint32_t *norm = calloc((size_t)strtab_count(keys) + 1, sizeof(*norm));
 	struct strtab lines;	/* the keys on one line: the rows' */
 	struct buf line;
@@ -169,6 +192,7 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 		goto out;
 	rows = 0;
 	for (size_t i = 0, j; i < n; i = j) {
+		struct report_op_perf *r;
 		struct perf_call pc;
 
 		for (j = i + 1; j < n && calls[j].shape == calls[i].shape; j++)
@@ -177,6 +201,11 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 			goto out;
 		if (!pc.known)
 			continue;
+		r = &rk->ops_perf[rows - 1];
+		if (!(pc.flops / (double)r->min_ns / 1e3 <= ceiling)) {
+			r->implausible = 1;
+			continue;
+		}
 		if (ALLOC_GROW(when_flops->v, when_flops->n + (j - i), when_flops->alloc))
 			goto out;
 		for (size_t k = i; k < j; k++)

@@ -192,6 +192,12 @@ struct report_op_perf {
 	double peak_share;		/* tflops_median / peak_tflops */
 	double roof_share;		/* tflops_median / the roofline at intensity */
 	const char *bound;		/* "compute" or "memory" at the ridge (static); NULL */
+	/*
+	 * Its fastest call would pass the device's peak (opsperf.c): the
+	 * model's FLOPs cannot be the work done, and are left out of the
+	 * rank's FLOPs, MFU and roofline families.
+	 */
+	int implausible;
 };
 
 /* The model FLOPs inside a phase's spans (a phase with spans: depth <= REPORT_SPANS_DEPTH). */

@@ -108,6 +108,7 @@ static const struct field op_perf_f[] = {
 	{ O("peak_share", FT_F64, peak_share, 0), .csv = 19 },
 	{ O("roof_share", FT_F64, roof_share, 0), .csv = 20 },
 	{ O("bound", FT_STR, bound, 0), .csv = 21 },
+	{ O("implausible", FT_BOOL, implausible, FF_OMIT) },
 };
 #undef O
 
