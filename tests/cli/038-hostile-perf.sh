@@ -7,7 +7,8 @@
 #   and each generation holds the FLOPs of the calls inside it;
 # - shapes of 2^63 - 1 on an H100 (10^57 FLOPs in 150 us) are marked
 #   implausible, said in a warning and left out of the FLOPs and the MFU,
-#   which the two plausible calls alone give (they gave an MFU of 10^45);
+#   which the two plausible calls alone give (they gave an MFU of 10^45),
+#   and out of the summary's and the page's operators (a TFLOP/s of 50 digits);
 # - --peak-tflops and --peak-tbps take a decimal in their range, nothing else
 #   (0x10 was taken as 16, 4.9e-324 accepted).
 . "$VT_ROOT/tests/cli/lib.sh"
@@ -51,8 +52,10 @@ scaling gens 5000
 scaling gens-overlap 2500
 
 gen hugeflops huge.json
-va huge --json huge-r.json huge.json
+va huge --json huge-r.json --html huge.html huge.json
 expect_rc huge 0
+no_line huge.out '[0-9]{16}' "the summary's operators"
+no_line huge.html '1046183622564|1\.046e\+49' "the page's roofline"
 expect_line huge.err "1 operator shape would do more FLOP/s than the device's peak" \
 	"the warning of the implausible shape"
 va huge-p -q --peak-tflops 500 --json huge-p.json huge.json
