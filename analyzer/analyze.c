@@ -461,6 +461,8 @@ static int finish(struct file_result *res, int nr_threads)
 		return -1;
 	interval_list_release(&res->gpu.busy);
 	warn_no_comm_tasks(res, rk);
+	if (!res->full && report_fold_comm(rk, REPORT_ROWS_MAX))
+		return -1;
 	warn_implausible(res, rk);
 	if (res->phases.nr_too_deep) {
 		err_set(&e, -1, "%lld annotation spans nested more than %d deep left out of "

@@ -26,6 +26,8 @@
     hostile_inputs.py hugeflops PATH      aten::mm calls of INT64_MAX and of plausible
                                           shapes on an H100, in one step
     hostile_inputs.py shapes PATH N       N aten::mm calls of N distinct shapes
+    hostile_inputs.py hcclnames DIR N     two torch_npu ranks, DIR/rank-R.json, each with N
+                                          HCCL operators of N distinct names
 
 Only the standard library; every file is small to write and deterministic.
 """
@@ -345,6 +347,28 @@ def shapes(path, n):
     write(path, trace(evs))
 
 
+def hcclnames(path, n):
+    import os
+    os.makedirs(path, exist_ok=True)
+    for r in range(2):
+        py, hw, hc = 1000 + r, 2000 + r, 3000 + r
+        evs = [ev(ph="M", name="process_name", pid=py, tid=0, args={"name": "Python"}),
+               ev(ph="M", name="process_name", pid=hw, tid=0, args={"name": "Ascend Hardware"}),
+               ev(ph="M", name="process_name", pid=hc, tid=0, args={"name": "HCCL"}),
+               ev(ph="M", name="thread_name", pid=hc, tid=0,
+                  args={"name": "Group 0 Communication"}),
+               ev(ph="X", name="ProfilerStep#0", cat="cpu_op", pid=py, tid=py, ts=0,
+                  dur=100 * n)]
+        for i in range(n):
+            t = 100 * i
+            evs.append(b'{"ph":"X","name":"aclnnMm_MatMulCommon_MatMulV2","pid":%d,"tid":2,'
+                       b'"ts":%d,"dur":40,"args":{"Task Type":"AI_CORE"}}' % (hw, t))
+            evs.append(b'{"ph":"X","name":"hcom_allReduce__%d_0_1","pid":%d,"tid":0,"ts":%d,'
+                       b'"dur":%d,"args":{"count":1024,"data_type":"FP32"}}'
+                       % (i, hc, t + 50, 20 + (i * 7 + r * 13) % 29))
+        write(os.path.join(path, "rank-%d.json" % r), trace(evs))
+
+
 def main(argv):
     cmd, path = argv[1], argv[2]
     if cmd == "extreme":
@@ -363,7 +387,7 @@ def main(argv):
         flood(path, int(argv[3]))
     elif cmd in ("annots", "steps", "kernels", "tiny", "longname", "rows"):
         globals()[cmd](path, int(argv[3]))
-    elif cmd in ("gens", "shapes"):
+    elif cmd in ("gens", "shapes", "hcclnames"):
         globals()[cmd](path, int(argv[3]))
     elif cmd == "gens-overlap":
         gens(path, int(argv[3]), True)
