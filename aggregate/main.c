@@ -310,6 +310,7 @@ int main(int argc, char **argv)
 
 	report_init(&rep, "vaggregate");
 	rep.compact = !o.full;
+	rep.full = o.full;
 	if (merge_reports(&rep, in, nr_in, &mo, &st))
 		status = EXIT_FAIL;
 	if (st.skipped)

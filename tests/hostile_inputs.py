@@ -28,6 +28,8 @@
     hostile_inputs.py shapes PATH N       N aten::mm calls of N distinct shapes
     hostile_inputs.py hcclnames DIR N     two torch_npu ranks, DIR/rank-R.json, each with N
                                           HCCL operators of N distinct names
+    hostile_inputs.py hcclphases DIR N    the same without a cat anywhere: every span is a
+                                          phase
 
 Only the standard library; every file is small to write and deterministic.
 """
@@ -347,7 +349,7 @@ def shapes(path, n):
     write(path, trace(evs))
 
 
-def hcclnames(path, n):
+def hcclnames(path, n, cat=True):
     import os
     os.makedirs(path, exist_ok=True)
     for r in range(2):
@@ -358,7 +360,7 @@ def hcclnames(path, n):
                ev(ph="M", name="thread_name", pid=hc, tid=0,
                   args={"name": "Group 0 Communication"}),
                ev(ph="X", name="ProfilerStep#0", cat="cpu_op", pid=py, tid=py, ts=0,
-                  dur=100 * n)]
+                  dur=100 * n)][:5 if cat else 4]
         for i in range(n):
             t = 100 * i
             evs.append(b'{"ph":"X","name":"aclnnMm_MatMulCommon_MatMulV2","pid":%d,"tid":2,'
@@ -389,6 +391,8 @@ def main(argv):
         globals()[cmd](path, int(argv[3]))
     elif cmd in ("gens", "shapes", "hcclnames"):
         globals()[cmd](path, int(argv[3]))
+    elif cmd == "hcclphases":
+        hcclnames(path, int(argv[3]), False)
     elif cmd == "gens-overlap":
         gens(path, int(argv[3]), True)
     elif cmd == "hugeflops":

@@ -414,6 +414,7 @@ struct report_stat {
 	int64_t count;			/* ranks with a value */
 	double min, max, avg, median, stddev;
 	int64_t min_rank, max_rank;	/* the first rank holding min / max */
+	int64_t nr_folded;		/* the phases' "other" row: the paths it sums; else 0 */
 };
 
 /* The collective a straggler delays most, and the others' wait there. */
@@ -518,6 +519,8 @@ struct report {
 	 * Written as "rank_tables": false; the run-level parts are whole.
 	 */
 	int compact;
+	/* --full: every phase path has its cross-rank row (crossrank.h) */
+	int full;
 	/*
 	 * Optional, borrowed: report_read() interns the strings it reads here
 	 * instead of copying each into arena, so thousands of ranks of one run

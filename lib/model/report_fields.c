@@ -471,6 +471,7 @@ static const struct field stat_f[] = {
 	X("stddev", FT_F64, stddev, 0, 7),
 	X("min_rank", FT_I64, min_rank, FF_NONNULL, 8),
 	X("max_rank", FT_I64, max_rank, FF_NONNULL, 9),
+	X("other", FT_I64, nr_folded, FF_OMIT, 0),
 };
 #undef X
 

@@ -9,7 +9,14 @@
 #   matched collectives; report.json and the page are as long at 8,000 as
 #   at 2,000 (they were 25 MB and 24 MB at 32,000); --full keeps all;
 #   vaggregate gives vanalyze's collectives from the per-rank reports,
-#   capped or --full ones alike, and keeps all with --full.
+#   capped or --full ones alike, and keeps all with --full;
+# - the same without a cat anywhere, so that every HCCL operator is also a
+#   phase: the cross-rank statistics keep the 500 phase paths with the most
+#   time over the ranks and sum the rest in "phases_other.total_ns", marked
+#   "other" (checked against the ranks' phase tables, which keep every
+#   phase); the page is as long at 12,000 names as at 6,000, where its
+#   timeline reaches its cap (31 MB at 32,000 before); --full keeps every
+#   path, in vanalyze and vaggregate.
 . "$VT_ROOT/tests/cli/lib.sh"
 
 need_vanalyze
@@ -104,5 +111,62 @@ for p in ("agg.json", "agg-of-full.json"):
 if load("agg-full.json")["collectives"] != full["collectives"]:
     sys.exit("vaggregate --full of --full reports: not vanalyze --full's collectives")
 print("collectives: 500 a rank and one other row, vaggregate alike")
+PY
+
+for n in 6000 12000; do
+	gen hcclphases "phases$n" "$n"
+	va "phases$n" -q --json "phases$n.json" --html "phases$n.html" "phases$n"
+	expect_rc "phases$n" 0
+done
+va phases-full -q --full --json phases-full.json phases6000
+expect_rc phases-full 0
+mkdir -p pmap
+for r in 0 1; do
+	va "pmap$r" -q -j 1 --json "pmap/$r.json" "phases6000/rank-$r.json"
+	expect_rc "pmap$r" 0
+done
+vg pagg -q --json pagg.json pmap
+expect_rc pagg 0
+vg pagg-full -q --full --json pagg-full.json pmap
+expect_rc pagg-full 0
+python3 <<'PY' || die "cross-rank phase rows capped (line above)"
+import json, os, sys
+def load(p):
+    return json.load(open(p))
+for n in (6000, 12000):
+    r = load("phases%d.json" % n)
+    cr = r["cross_rank"]
+    per_rank = [{p["path"]: p["total_ns"] for p in rk["phases"]} for rk in r["ranks"]]
+    paths = sorted(set(per_rank[0]) | set(per_rank[1]), key=lambda p: p.encode())
+    if len(paths) <= n:
+        sys.exit("%d names: only %d phase paths" % (n, len(paths)))
+    order = sorted(range(len(paths)), key=lambda i: (-sum(t.get(paths[i], 0) for t in per_rank), i))
+    kept = sorted(order[:500])
+    got = [k[len("phase:"):-len(".total_ns")] for k in cr if k.startswith("phase:")]
+    if got != [paths[i] for i in kept]:
+        sys.exit("%d names: %d phase rows, not the 500 with the most time" % (n, len(got)))
+    o = cr.get("phases_other.total_ns")
+    rest = set(paths) - set(got)
+    sums = [sum(v for p, v in t.items() if p in rest) for t in per_rank]
+    if not o or o.get("other") != len(rest) or o["count"] != 2 or \
+            (o["min"], o["max"]) != (min(sums), max(sums)):
+        sys.exit("%d names: the other row %r, expected sums %r of %d paths" % (n, o, sums, len(rest)))
+    if sum("other" in v for v in cr.values()) != 1:
+        sys.exit("%d names: other marks on %d rows" % (n, sum("other" in v for v in cr.values())))
+a, b = os.path.getsize("phases6000.html"), os.path.getsize("phases12000.html")
+print("page: %d bytes at 6,000 phase names, %d at 12,000" % (a, b))
+if b > 1.1 * a:
+    sys.exit("the page grows with the phases: %d -> %d bytes" % (a, b))
+full = load("phases-full.json")["cross_rank"]
+if "phases_other.total_ns" in full or sum(k.startswith("phase:") for k in full) != len(set(
+        p["path"] for rk in load("phases-full.json")["ranks"] for p in rk["phases"])):
+    sys.exit("--full: the cross-rank rows do not keep every phase path")
+if load("pagg.json")["cross_rank"] != load("phases6000.json")["cross_rank"]:
+    sys.exit("vaggregate: not vanalyze's cross-rank rows")
+# (of capped reports: its collectives and their figures are not --full's)
+phase_rows = lambda cr: {k: v for k, v in cr.items() if k.startswith("phase")}
+if phase_rows(load("pagg-full.json")["cross_rank"]) != phase_rows(full):
+    sys.exit("vaggregate --full: not vanalyze --full's cross-rank phase rows")
+print("cross-rank phase rows: 500 and one other row, vaggregate alike")
 PY
 echo ok
