@@ -453,6 +453,7 @@ static int finish(struct file_result *res, int nr_threads)
 	    finish_analyses(res, nr_threads, min_ts))
 		return -1;
 	rk->start_ns = min_ts;
+	warn_implausible(res, rk);	/* before its rows may be folded */
 	if (!res->full)
 		report_fold_rows(rk, REPORT_ROWS_MAX);
 	if (cpuops_perf_steps(&res->cpuops, &res->arena, rk) ||
@@ -463,7 +464,6 @@ static int finish(struct file_result *res, int nr_threads)
 	warn_no_comm_tasks(res, rk);
 	if (!res->full && report_fold_comm(rk, REPORT_ROWS_MAX))
 		return -1;
-	warn_implausible(res, rk);
 	if (res->phases.nr_too_deep) {
 		err_set(&e, -1, "%lld annotation spans nested more than %d deep left out of "
 			"the phases", (long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);
