@@ -310,6 +310,7 @@ int main(int argc, char **argv)
 
 	report_init(&rep, "vaggregate");
 	rep.compact = !o.full;
+	rep.full = o.full;
 	if (merge_reports(&rep, in, nr_in, &mo, &st))
 		status = EXIT_FAIL;
 	if (st.skipped)
@@ -333,6 +334,15 @@ int main(int argc, char **argv)
 		status = EXIT_FAIL;
 	if (runs_check(&rep) < 0)
 		status = EXIT_FAIL;
+	/* reports of vanalyze --full: their tables capped as vanalyze's own are */
+	for (size_t i = 0; !o.full && i < rep.nr_ranks; i++) {
+		report_fold_rows(&rep.ranks[i], REPORT_ROWS_MAX);
+		if (report_fold_comm(&rep.ranks[i], REPORT_ROWS_MAX)) {
+			log_msg("out of memory");
+			status = EXIT_FAIL;
+			break;
+		}
+	}
 	if (run_info_compute(&rep) || collectives_compute(&rep) || crossrank_compute(&rep) ||
 	    suggest_compute(&rep, &o.cli.suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");

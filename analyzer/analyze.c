@@ -297,6 +297,22 @@ static void warn_no_comm_tasks(struct file_result *res, const struct report_rank
  * epoch microseconds before it did; the legacy writer and the collector
  * count from their own start, which no epoch time of this century is.
  */
+/* Shapes whose model FLOPs would pass the device's peak (opsperf.c): said once. */
+static void warn_implausible(struct file_result *res, const struct report_rank *rk)
+{
+	size_t n = 0;
+	struct err e;
+
+	for (size_t i = 0; i < rk->nr_ops_perf; i++)
+		n += rk->ops_perf[i].implausible != 0;
+	if (!n)
+		return;
+	err_set(&e, -1, "%zu operator %s would do more FLOP/s than the device's peak: "
+		"%s left out of the MFU (\"implausible\" in ops_perf)", n,
+		n == 1 ? "shape" : "shapes", n == 1 ? "its FLOPs are" : "their FLOPs are");
+	trace_info_warn(&res->info, &e);
+}
+
 static int64_t start_unix(const struct file_result *res)
 {
 	int64_t t;
@@ -446,6 +462,7 @@ static int finish(struct file_result *res, int nr_threads)
 	    finish_analyses(res, nr_threads, min_ts))
 		return -1;
 	rk->start_ns = min_ts;
+	warn_implausible(res, rk);	/* before its rows may be folded */
 	if (!res->full)
 		report_fold_rows(rk, REPORT_ROWS_MAX);
 	if (cpuops_perf_steps(&res->cpuops, &res->arena, rk) ||
@@ -454,6 +471,8 @@ static int finish(struct file_result *res, int nr_threads)
 		return -1;
 	interval_list_release(&res->gpu.busy);
 	warn_no_comm_tasks(res, rk);
+	if (!res->full && report_fold_comm(rk, REPORT_ROWS_MAX))
+		return -1;
 	if (res->phases.nr_too_deep) {
 		err_set(&e, -1, "%lld annotation spans nested more than %d deep left out of "
 			"the phases", (long long)res->phases.nr_too_deep, PHASE_MAX_DEPTH);

@@ -370,6 +370,7 @@ int comm_finish(struct comm *c, const struct interval_set *tasks, struct arena *
 	rk->comm = arena_alloc(a, k * sizeof(*rk->comm));
 	if (!rk->comm)
 		goto out;
+	memset(rk->comm, 0, k * sizeof(*rk->comm));
 	for (size_t i = 0, s = 0; i < n; s++) {
 		size_t j = i + 1;
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_peak.h"
 #include "grow.h"
 #include "perf_model.h"
 #include "sat.h"
@@ -50,6 +51,27 @@ static void add_json_line(struct buf *b, const char *s, size_t n)
 		}
 		buf_addc(b, ch);
 	}
+}
+
+/*
+ * The TFLOP/s no call can pass: twice (2:4 sparsity) the device's best
+ * dense figure in any dtype (an fp32 matmul may run on TF32 cores), or,
+ * on a device of unknown peak, 100 PFLOP/s (twenty times the fastest
+ * dense figure in device_peak.c).  A shape whose fastest call would pass
+ * it has model FLOPs that are not the work done (dims of 2^63 - 1).
+ */
+#define OPSPERF_MAX_TFLOPS 1e5
+
+static double tflops_ceiling(const char *device_name)
+{
+	struct device_peak dp;
+	double best = 0;
+
+	device_peak_find(device_name, &dp);
+	for (int d = 1; d < PERF_NR_DTYPES; d++)
+		if (device_peak_tflops(&dp, (enum perf_dtype)d) > best)
+			best = device_peak_tflops(&dp, (enum perf_dtype)d);
+	return best > 0 ? 2 * best : OPSPERF_MAX_TFLOPS;
 }
 
 static int cmp_call(const void *a, const void *b)
@@ -132,6 +154,7 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 		   struct arena *a, struct report_rank *rk, struct opsperf_when *when_flops)
 {
 	size_t rows = 0;
+	double ceiling = tflops_ceiling(rk->device_name);
 	uint32_t *norm = calloc((size_t)strtab_count(keys) + 1, sizeof(*norm));
 	struct strtab lines;	/* the keys on one line: the rows' */
 	struct buf line;
@@ -169,6 +192,7 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 		goto out;
 	rows = 0;
 	for (size_t i = 0, j; i < n; i = j) {
+		struct report_op_perf *r;
 		struct perf_call pc;
 
 		for (j = i + 1; j < n && calls[j].shape == calls[i].shape; j++)
@@ -177,6 +201,11 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 			goto out;
 		if (!pc.known)
 			continue;
+		r = &rk->ops_perf[rows - 1];
+		if (!(pc.flops / (double)r->min_ns / 1e3 <= ceiling)) {
+			r->implausible = 1;
+			continue;
+		}
 		if (ALLOC_GROW(when_flops->v, when_flops->n + (j - i), when_flops->alloc))
 			goto out;
 		for (size_t k = i; k < j; k++)
@@ -209,6 +238,112 @@ static int in_spans(const int64_t *v, size_t n, int64_t t)
 			hi = mid;
 	}
 	return lo && t < v[2 * (lo - 1) + 1];
+}
+
+struct when_at {
+	int64_t t;	/* since the rank's first event */
+	size_t j;	/* in the calls' order */
+};
+
+static int cmp_when_at(const void *a, const void *b)
+{
+	const struct when_at *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (x->j > y->j) - (x->j < y->j);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The first of v[0..n) at or after t. */
+static size_t first_at(const struct when_at *v, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].t < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * out[g]: the FLOPs of the calls in generation g's [start, start + wall).
+ * With the calls sorted by time, a generation's calls are a run, found by
+ * bisection; they are summed in w's order, so that each sum is the one a
+ * test of every call against every generation gives, to the bit.
+ * Generations overlap only where a root outlasts the next one's start:
+ * where the runs hold many times the calls (a hostile trace), each sum is
+ * a difference of running sums in time order instead, or the time would
+ * grow with calls x generations.
+ */
+static int generation_flops(const struct opsperf_flops *w, size_t n, const struct report_rank *rk,
+			    double *out)
+{
+	const struct report_throughput *tp = &rk->throughput;
+	size_t nr = tp->nr_generations, total = 0, *lo = NULL, *hi = NULL, *run = NULL;
+	struct when_at *v = malloc((n ? n : 1) * sizeof(*v));
+	double *sum = NULL;
+	int rc = -1;
+
+	lo = malloc((nr ? nr : 1) * sizeof(*lo));
+	hi = malloc((nr ? nr : 1) * sizeof(*hi));
+	if (!v || !lo || !hi)
+		goto out;
+	for (size_t j = 0; j < n; j++)
+		v[j] = (struct when_at){ sat_sub(w[j].ts_ns, rk->start_ns), j };
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_when_at);
+	for (size_t g = 0; g < nr; g++) {
+		const struct report_generation *gen = &tp->generations[g];
+
+		lo[g] = first_at(v, n, gen->start_ns);
+		hi[g] = first_at(v, n, sat_add(gen->start_ns, gen->wall_ns));
+		if (hi[g] < lo[g])
+			hi[g] = lo[g];
+		total += hi[g] - lo[g];
+	}
+	if (total <= 8 * n) {
+		if (!(run = malloc((n ? n : 1) * sizeof(*run))))
+			goto out;
+		for (size_t g = 0; g < nr; g++) {
+			size_t m = hi[g] - lo[g];
+
+			for (size_t i = 0; i < m; i++)
+				run[i] = v[lo[g] + i].j;
+			if (m > 1)
+				qsort(run, m, sizeof(*run), cmp_size);
+			out[g] = 0;
+			for (size_t i = 0; i < m; i++)
+				out[g] += w[run[i]].flops;
+		}
+	} else {
+		if (!(sum = malloc((n + 1) * sizeof(*sum))))
+			goto out;
+		sum[0] = 0;
+		for (size_t i = 0; i < n; i++)
+			sum[i + 1] = sum[i] + w[v[i].j].flops;
+		for (size_t g = 0; g < nr; g++)
+			out[g] = sum[hi[g]] - sum[lo[g]];
+	}
+	rc = 0;
+out:
+	free(v);
+	free(lo);
+	free(hi);
+	free(run);
+	free(sum);
+	return rc;
 }
 
 /*
@@ -251,18 +386,10 @@ static int by_phase(const struct opsperf_flops *w, size_t n, struct arena *a,
 		k++;
 	}
 	p->nr_phases = k;
-	for (size_t g = 0; g < tp->nr_generations; g++) {
-		const struct report_generation *gen = &tp->generations[g];
-		int64_t pair[2] = { gen->start_ns, sat_add(gen->start_ns, gen->wall_ns) };
-
-		p->generation_flops[g] = 0;
+	for (size_t g = 0; g < tp->nr_generations; g++)
 		p->generation_mfu[g] = NAN;	/* perf_peak.c's */
-		for (size_t j = 0; j < n; j++)
-			if (in_spans(pair, 1, sat_sub(w[j].ts_ns, rk->start_ns)))
-				p->generation_flops[g] += w[j].flops;
-	}
 	p->nr_generations = tp->nr_generations;
-	return 0;
+	return generation_flops(w, n, rk, p->generation_flops);
 }
 
 int opsperf_steps(const struct opsperf_when *when_flops, struct arena *a, struct report_rank *rk)

@@ -41,8 +41,9 @@ struct opsperf_when {
 
 /*
  * Fill rk->ops_perf (strings in arena a) from calls[0..n) (reordered);
- * when_flops gets a record per call with known FLOPs, for opsperf_steps().
- * -1 when out of memory.
+ * when_flops gets a record per call with known FLOPs, for opsperf_steps(),
+ * but for a row marked implausible (rk->device_name's peak).  -1 when out
+ * of memory.
  */
 int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t n,
 		   struct arena *a, struct report_rank *rk, struct opsperf_when *when_flops);

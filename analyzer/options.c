@@ -26,6 +26,36 @@ void analyze_opts_release(struct analyze_opts *o)
 	o->nr_phase_lines = 0;
 }
 
+/*
+ * The peaks a device may have: TFLOP/s and TB/s, the range of --peak-tflops
+ * and --peak-tbps (the fastest device in lib/model/device_peak.c does
+ * 4,500 TFLOP/s and 8 TB/s).
+ */
+#define PEAK_MIN 0.01
+#define PEAK_TFLOPS_MAX 100000.0
+#define PEAK_TBPS_MAX 1000.0
+
+/*
+ * A peak as datasheets write it: digits with at most one '.', from
+ * PEAK_MIN to max.  strtod() alone takes "0x10" as 16, and "4.9e-324",
+ * which makes every share a figure of hundreds of digits.  -1 otherwise.
+ */
+static int peak_arg(const char *arg, double max, double *peak)
+{
+	size_t digits = 0, dots = 0;
+
+	for (const char *s = arg; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			digits++;
+		else if (*s != '.' || dots++)
+			return -1;
+	}
+	if (!digits)
+		return -1;
+	*peak = strtod(arg, NULL);
+	return *peak >= PEAK_MIN && *peak <= max ? 0 : -1;
+}
+
 /* NAME=GLOB into the rules; rule is kept (argv or a file line).  -1 if malformed. */
 static int add_phase_rule(struct phase_opts *p, char *rule)
 {
@@ -132,11 +162,11 @@ int analyze_opts_parse(struct analyze_opts *o, int c, char *arg)
 		return 0;
 	case 'P':
 	case 'B': {
-		double peak = strtod(arg, &end);
+		double peak, max = c == 'P' ? PEAK_TFLOPS_MAX : PEAK_TBPS_MAX;
 
-		if (*end || !(peak > 0 && peak < 1e9))
-			return cli_usage_error("--peak-%s wants a positive number, not '%s'",
-					       c == 'P' ? "tflops" : "tbps", arg);
+		if (peak_arg(arg, max, &peak))
+			return cli_usage_error("--peak-%s wants a decimal from %g to %g, not '%s'",
+					       c == 'P' ? "tflops" : "tbps", PEAK_MIN, max, arg);
 		*(c == 'P' ? &o->peak.tflops : &o->peak.tbps) = peak;
 		return 0;
 	}

@@ -332,6 +332,7 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 		goto out;
 	}
 	perf_peak_apply(rep, &o->peak);
+	rep->full = o->full;
 	if (run_info_compute(rep) || collectives_compute(rep) || crossrank_compute(rep) ||
 	    suggest_compute(rep, &o->suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");

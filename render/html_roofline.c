@@ -38,6 +38,7 @@ static const struct report_rank *first_rank(const struct report *r, size_t *at)
 
 		for (size_t k = 0; rk->analysed && k < rk->nr_ops_perf; k++)
 			if (!isnan(rk->ops_perf[k].peak_tflops) && !isnan(rk->perf.peak_tbps) &&
+			    !rk->ops_perf[k].implausible &&
 			    rk->ops_perf[k].intensity > 0 && rk->ops_perf[k].tflops_median > 0) {
 				*at = i;
 				return rk;
@@ -60,7 +61,7 @@ static void chart(struct page *p, const struct report_rank *rk)
 	for (size_t k = 0; k < rk->nr_ops_perf; k++) {
 		const struct report_op_perf *o = &rk->ops_perf[k];
 
-		if (!(o->intensity > 0 && o->tflops_median > 0))
+		if (!(o->intensity > 0 && o->tflops_median > 0) || o->implausible)
 			continue;
 		lo = fmin(lo, o->intensity);
 		hi = fmax(hi, o->intensity);
@@ -78,7 +79,7 @@ static void chart(struct page *p, const struct report_rank *rk)
 		const struct report_op_perf *o = &rk->ops_perf[k];
 		size_t f = family_index(o->family);
 
-		if (!(o->intensity > 0 && o->tflops_median > 0))
+		if (!(o->intensity > 0 && o->tflops_median > 0) || o->implausible)
 			continue;
 		buf_printf(&d, "%.9g %.9g %.4g %u\n", o->intensity, o->tflops_median,
 			   0.6 + 3.4 * sqrt((double)o->total_ns / tmax),
@@ -121,7 +122,7 @@ static void table(struct page *p, const struct report_rank *rk, size_t at)
 	for (size_t k = 0; k < rk->nr_ops_perf && shown < TOP_ROWS; k++) {
 		const struct report_op_perf *o = &rk->ops_perf[k];
 
-		if (isnan(o->flops))
+		if (isnan(o->flops) || o->implausible)
 			continue;
 		shown++;
 		buf_reset(&what);

@@ -21,6 +21,15 @@
                                           and a real kernel named "(other kernels)"
     hostile_inputs.py longname PATH MB    a kernel, an operator and a phase named with MB
                                           megabytes of '<', an "é" across byte 16,384
+    hostile_inputs.py gens PATH N         N generations, each of one aten::mm call
+    hostile_inputs.py gens-overlap PATH N  the same, each generation lasting to the end
+    hostile_inputs.py hugeflops PATH      aten::mm calls of INT64_MAX and of plausible
+                                          shapes on an H100, in one step
+    hostile_inputs.py shapes PATH N       N aten::mm calls of N distinct shapes
+    hostile_inputs.py hcclnames DIR N     two torch_npu ranks, DIR/rank-R.json, each with N
+                                          HCCL operators of N distinct names
+    hostile_inputs.py hcclphases DIR N    the same without a cat anywhere: every span is a
+                                          phase
 
 Only the standard library; every file is small to write and deterministic.
 """
@@ -290,6 +299,78 @@ def rows(path, n):
     write(path, trace(evs))
 
 
+def mm_call(evs, t, corr, dims, dur):
+    """An aten::mm at t (us) launching a kernel of dur us."""
+    evs.append(b'{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":%d,"dur":4,'
+               b'"args":{"Input Dims":%s,"Input type":["c10::BFloat16","c10::BFloat16"]}}'
+               % (t, json.dumps(dims).encode()))
+    evs.append(b'{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,'
+               b'"ts":%d,"dur":1,"args":{"correlation":%d}}' % (t + 1, corr))
+    evs.append(b'{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%d,"dur":%d,'
+               b'"args":{"correlation":%d,"stream":7,"device":0}}' % (t + 2, dur, corr))
+
+
+def gens(path, n, overlap=False):
+    """n roots "gen", each a generation (it holds a denoising step), each with one mm;
+    overlap: each generation also has a root "post" (a thread of its own) that lasts to
+    the end of the trace."""
+    evs = []
+    for i in range(n):
+        t = 100 * i
+        evs.append(b'{"ph":"X","cat":"user_annotation","name":"gen","pid":1,"tid":1,'
+                   b'"ts":%d,"dur":50}' % t)
+        evs.append(b'{"ph":"X","cat":"user_annotation","name":"denoise_step_0","pid":1,'
+                   b'"tid":1,"ts":%d,"dur":40}' % (t + 1))
+        mm_call(evs, t + 2, i + 1, [[64, 64], [64, 64]], 20)
+        if overlap:
+            evs.append(b'{"ph":"X","cat":"user_annotation","name":"post","pid":1,"tid":%d,'
+                       b'"ts":%d,"dur":%d}' % (2 + i, t + 60, 100 * n - t - 60))
+    write(path, trace(evs))
+
+
+def hugeflops(path):
+    """One step: two mm of INT64_MAX dims (1.6e57 FLOPs each in 150 us), two of 2 x 4096^3
+    FLOPs in 300 us (458 TFLOP/s, under the H100's bf16 989.5)."""
+    big = 2 ** 63 - 1
+    evs = [b'{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,'
+           b'"ts":0,"dur":2000}']
+    calls = [([[big, big], [big, big]], 150), ([[4096, 4096], [4096, 4096]], 300)] * 2
+    for i, (dims, dur) in enumerate(calls):
+        mm_call(evs, 10 + 400 * i, i + 1, dims, dur)
+    top = (b'{"deviceProperties":[{"id":0,"name":"NVIDIA H100 80GB HBM3"}],'
+           b'"traceEvents":[\n')
+    write(path, top + b",\n".join(evs) + b"\n]}\n")
+
+
+def shapes(path, n):
+    evs = []
+    for i in range(n):
+        mm_call(evs, 10 * i, i + 1, [[1 + i, 64], [64, 64]], 1 + i % 7)
+    write(path, trace(evs))
+
+
+def hcclnames(path, n, cat=True):
+    import os
+    os.makedirs(path, exist_ok=True)
+    for r in range(2):
+        py, hw, hc = 1000 + r, 2000 + r, 3000 + r
+        evs = [ev(ph="M", name="process_name", pid=py, tid=0, args={"name": "Python"}),
+               ev(ph="M", name="process_name", pid=hw, tid=0, args={"name": "Ascend Hardware"}),
+               ev(ph="M", name="process_name", pid=hc, tid=0, args={"name": "HCCL"}),
+               ev(ph="M", name="thread_name", pid=hc, tid=0,
+                  args={"name": "Group 0 Communication"}),
+               ev(ph="X", name="ProfilerStep#0", cat="cpu_op", pid=py, tid=py, ts=0,
+                  dur=100 * n)][:5 if cat else 4]
+        for i in range(n):
+            t = 100 * i
+            evs.append(b'{"ph":"X","name":"aclnnMm_MatMulCommon_MatMulV2","pid":%d,"tid":2,'
+                       b'"ts":%d,"dur":40,"args":{"Task Type":"AI_CORE"}}' % (hw, t))
+            evs.append(b'{"ph":"X","name":"hcom_allReduce__%d_0_1","pid":%d,"tid":0,"ts":%d,'
+                       b'"dur":%d,"args":{"count":1024,"data_type":"FP32"}}'
+                       % (i, hc, t + 50, 20 + (i * 7 + r * 13) % 29))
+        write(os.path.join(path, "rank-%d.json" % r), trace(evs))
+
+
 def main(argv):
     cmd, path = argv[1], argv[2]
     if cmd == "extreme":
@@ -308,6 +389,14 @@ def main(argv):
         flood(path, int(argv[3]))
     elif cmd in ("annots", "steps", "kernels", "tiny", "longname", "rows"):
         globals()[cmd](path, int(argv[3]))
+    elif cmd in ("gens", "shapes", "hcclnames"):
+        globals()[cmd](path, int(argv[3]))
+    elif cmd == "hcclphases":
+        hcclnames(path, int(argv[3]), False)
+    elif cmd == "gens-overlap":
+        gens(path, int(argv[3]), True)
+    elif cmd == "hugeflops":
+        hugeflops(path)
     elif cmd == "schema":
         schema(path, argv[3])
     elif cmd == "terminal":

@@ -87,12 +87,12 @@ struct analyze_opts {
 	"are refused, each named with its number:\n"                                \
 	"      --run N        analyse the N-th of them alone\n"                       \
 	"      --merge-runs   analyse them as one run all the same\n"                 \
-	"Tables: each rank keeps its 500 kernels and 500 operators with the most\n"  \
-	"time; the rest are summed in one row marked \"other\": N.\n"              \
+	"Tables: each rank keeps its 500 kernels, operators and shapes with the\n"  \
+	"most time, and 500 collectives; the rest in one row marked \"other\": N.\n" \
 	"      --full         keep every row\n"                                      \
 	"The device's peak, for TFLOP/s shares and MFU (default: from its name):\n" \
-	"      --peak-tflops F  peak TFLOP/s, for every dtype\n"                     \
-	"      --peak-tbps F  peak memory bandwidth, TB/s\n"
+	"      --peak-tflops F  peak TFLOP/s, for every dtype (0.01 to 100000)\n"   \
+	"      --peak-tbps F  peak memory bandwidth, TB/s (0.01 to 1000)\n"
 
 void analyze_opts_init(struct analyze_opts *o);
 void analyze_opts_release(struct analyze_opts *o);

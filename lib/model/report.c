@@ -166,12 +166,80 @@ static void fold_cpu_ops(struct report_rank *rk, size_t max)
 	rk->nr_cpu_ops = max + 1;
 }
 
+/* Count and device times summed; no FLOPs, median or peak: the shapes differ. */
+static void fold_ops_perf(struct report_rank *rk, size_t max)
+{
+	struct report_op_perf sum = { .name = "(other shapes)", .input_dims = "",
+				      .input_types = "", .concrete_inputs = "" };
+
+	sum.min_ns = INT64_MAX;
+	sum.max_ns = INT64_MIN;
+	for (size_t i = max; i < rk->nr_ops_perf; i++) {
+		const struct report_op_perf *o = &rk->ops_perf[i];
+
+		sum.count = sat_add(sum.count, o->count);
+		sum.total_ns = sat_add(sum.total_ns, o->total_ns);
+		sum.min_ns = o->min_ns < sum.min_ns ? o->min_ns : sum.min_ns;
+		sum.max_ns = o->max_ns > sum.max_ns ? o->max_ns : sum.max_ns;
+		sum.nr_folded += o->nr_folded ? o->nr_folded : 1;
+	}
+	sum.mean_ns = sum.count ? (double)sum.total_ns / (double)sum.count : NAN;
+	sum.median_ns = INT64_MIN;
+	sum.flops = sum.bytes = sum.tflops_median = sum.tbps_median = sum.intensity = NAN;
+	sum.peak_tflops = sum.peak_share = sum.roof_share = NAN;
+	rk->ops_perf[max] = sum;
+	rk->nr_ops_perf = max + 1;
+}
+
 void report_fold_rows(struct report_rank *rk, size_t max)
 {
 	if (rk->nr_kernels > max + 1)
 		fold_kernels(rk, max);
 	if (rk->nr_cpu_ops > max + 1)
 		fold_cpu_ops(rk, max);
+	if (rk->nr_ops_perf > max + 1)
+		fold_ops_perf(rk, max);
+}
+
+static int cmp_i64_desc(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x < y) - (x > y);
+}
+
+int report_fold_comm(struct report_rank *rk, size_t max)
+{
+	struct report_comm_series other = { .name = "(other collectives)",
+					    .group_size = INT64_MIN };
+	int64_t *n, least;
+	size_t at_least = 0, kept = 0;
+
+	if (rk->nr_comm <= max + 1 || !max)
+		return 0;
+	if (!(n = malloc(rk->nr_comm * sizeof(*n))))
+		return -1;
+	for (size_t i = 0; i < rk->nr_comm; i++)
+		n[i] = (int64_t)rk->comm[i].n;
+	qsort(n, rk->nr_comm, sizeof(*n), cmp_i64_desc);
+	least = n[max - 1];
+	/* of the series with the least count kept, the first at_least in order */
+	for (size_t i = 0; i < max; i++)
+		at_least += n[i] == least;
+	free(n);
+	for (size_t i = 0; i < rk->nr_comm; i++) {
+		const struct report_comm_series *s = &rk->comm[i];
+
+		if (kept < max && ((int64_t)s->n > least || ((int64_t)s->n == least && at_least))) {
+			at_least -= (int64_t)s->n == least;
+			rk->comm[kept++] = *s;
+		} else {
+			other.nr_folded += s->nr_folded ? s->nr_folded : 1;
+		}
+	}
+	rk->comm[kept] = other;
+	rk->nr_comm = kept + 1;
+	return 0;
 }
 
 int report_samples_of(struct report_samples *s, struct arena *a, const int64_t *sorted, size_t n)

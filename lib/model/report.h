@@ -192,6 +192,13 @@ struct report_op_perf {
 	double peak_share;		/* tflops_median / peak_tflops */
 	double roof_share;		/* tflops_median / the roofline at intensity */
 	const char *bound;		/* "compute" or "memory" at the ridge (static); NULL */
+	int64_t nr_folded;		/* as report_kernel's; median_ns INT64_MIN (null) */
+	/*
+	 * Its fastest call would pass the device's peak (opsperf.c): the
+	 * model's FLOPs cannot be the work done, and are left out of the
+	 * rank's FLOPs, MFU and roofline families.
+	 */
+	int implausible;
 };
 
 /* The model FLOPs inside a phase's spans (a phase with spans: depth <= REPORT_SPANS_DEPTH). */
@@ -331,6 +338,11 @@ struct report_comm_series {
 	int64_t *dur_ns, *end_ns;	/* n each */
 	int64_t *bytes;			/* n sizes (nccl-tests' S), -1 unknown; NULL: none known */
 	int64_t *transfer_ns;		/* n times moving data (the device's tasks); NULL unknown */
+	/*
+	 * The "other" row of report_fold_comm(): how many series it stands
+	 * for (their instances are left out: n 0); 0 for a series.
+	 */
+	int64_t nr_folded;
 };
 
 /* One item of a run's metadata (trace_read.h's struct trace_tag). */
@@ -409,6 +421,7 @@ struct report_stat {
 	int64_t count;			/* ranks with a value */
 	double min, max, avg, median, stddev;
 	int64_t min_rank, max_rank;	/* the first rank holding min / max */
+	int64_t nr_folded;		/* the phases' "other" row: the paths it sums; else 0 */
 };
 
 /* The collective a straggler delays most, and the others' wait there. */
@@ -513,6 +526,8 @@ struct report {
 	 * Written as "rank_tables": false; the run-level parts are whole.
 	 */
 	int compact;
+	/* --full: every phase path has its cross-rank row (crossrank.h) */
+	int full;
 	/*
 	 * Optional, borrowed: report_read() interns the strings it reads here
 	 * instead of copying each into arena, so thousands of ranks of one run
@@ -526,10 +541,11 @@ struct report {
 };
 
 /*
- * Rows kept per rank in its kernel and operator tables: report.json must
- * stay proportional to what a reader can use, not to the distinct names a
- * trace holds (2.5 million kernel names made an 850 MB report).  The
- * shared traces have at most 194 kernels and 176 operators a rank.
+ * Rows kept per rank in its kernel, operator and operator shape tables:
+ * report.json must stay proportional to what a reader can use, not to the
+ * distinct names a trace holds (2.5 million kernel names made an 850 MB
+ * report, 200,000 shapes 141 MB).  The shared traces have at most 194
+ * kernels, 176 operators and 447 shapes a rank.
  */
 #define REPORT_ROWS_MAX 500
 
@@ -540,6 +556,15 @@ struct report {
  * marked by nr_folded.  vanalyze --full does not call it.
  */
 void report_fold_rows(struct report_rank *rk, size_t max);
+
+/*
+ * Beyond max collective series, keep the max with the most instances (ties
+ * in table order, so that ranks of one run keep the same ones) in their
+ * order, and replace the rest with one row "(other collectives)" marked by
+ * nr_folded, without instances: the cross-rank matching leaves it out.
+ * vanalyze --full does not call it.  -1 when out of memory.
+ */
+int report_fold_comm(struct report_rank *rk, size_t max);
 
 /* The distribution of n durations; sorts v in place.  Zeroes for n == 0. */
 void report_dist_of(struct report_dist *d, int64_t *v, size_t n);

@@ -88,6 +88,7 @@ const struct field_table cpu_op_fields = FIELD_TABLE("cpu_ops", cpu_op_f, struct
 #define O(k, t, m, fl) FIELD(k, t, struct report_op_perf, m, fl)
 static const struct field op_perf_f[] = {
 	{ O("name", FT_STR, name, FF_NONNULL), .csv = 1 },
+	{ O("other", FT_I64, nr_folded, FF_OMIT) },
 	{ O("input_dims", FT_STR, input_dims, FF_NONNULL), .csv = 2 },
 	{ O("input_types", FT_STR, input_types, FF_NONNULL), .csv = 3 },
 	{ O("concrete_inputs", FT_STR, concrete_inputs, FF_NONNULL), .csv = 4 },
@@ -98,7 +99,7 @@ static const struct field op_perf_f[] = {
 	{ O("bytes", FT_F64, bytes, 0), .csv = 9 },
 	{ O("total_ns", FT_I64, total_ns, FF_NONNULL), .csv = 10 },
 	{ O("avg_ns", FT_F64, mean_ns, 0), .csv = 11 },
-	{ O("median_ns", FT_I64, median_ns, FF_NONNULL), .csv = 12 },
+	{ O("median_ns", FT_I64, median_ns, 0), .csv = 12 },	/* null: the other row */
 	{ O("min_ns", FT_I64, min_ns, FF_NONNULL), .csv = 13 },
 	{ O("max_ns", FT_I64, max_ns, FF_NONNULL), .csv = 14 },
 	{ O("tflops_median", FT_F64, tflops_median, 0), .csv = 15 },
@@ -108,6 +109,7 @@ static const struct field op_perf_f[] = {
 	{ O("peak_share", FT_F64, peak_share, 0), .csv = 19 },
 	{ O("roof_share", FT_F64, roof_share, 0), .csv = 20 },
 	{ O("bound", FT_STR, bound, 0), .csv = 21 },
+	{ O("implausible", FT_BOOL, implausible, FF_OMIT) },
 };
 #undef O
 
@@ -118,6 +120,7 @@ const struct field_table op_perf_fields = FIELD_TABLE("ops_perf", op_perf_f, str
 static const struct field comm_f[] = {
 	{ S("group", FT_STR, group, 0) },
 	{ S("collective", FT_STR, name, FF_NONNULL) },
+	{ S("other", FT_I64, nr_folded, FF_OMIT) },
 	{ S("group_size", FT_I64, group_size, 0) },
 	{ S("durations_ns", FT_I64S, dur_ns, FF_NONNULL),
 	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
@@ -468,6 +471,7 @@ static const struct field stat_f[] = {
 	X("stddev", FT_F64, stddev, 0, 7),
 	X("min_rank", FT_I64, min_rank, FF_NONNULL, 8),
 	X("max_rank", FT_I64, max_rank, FF_NONNULL, 9),
+	X("other", FT_I64, nr_folded, FF_OMIT, 0),
 };
 #undef X
 

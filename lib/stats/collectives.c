@@ -453,6 +453,8 @@ int collectives_compute(struct report *rep)
 	ne = 0;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; rep->ranks[i].analysed && j < rep->ranks[i].nr_comm; j++) {
+			if (rep->ranks[i].comm[j].nr_folded)
+				continue;	/* the other row: no instances, nothing to match */
 			e[ne].s = &rep->ranks[i].comm[j];
 			e[ne].idx = i;
 			ne++;

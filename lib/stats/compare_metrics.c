@@ -197,7 +197,7 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 		const struct report_op_perf *o = &rk->ops_perf[i];
 		const char *what;
 
-		if (isnan(o->tflops_median))
+		if (isnan(o->tflops_median) || o->implausible)
 			continue;
 		if (!(what = join(a, o->name, " ", o->input_dims)))
 			return -1;

@@ -237,6 +237,61 @@ static void phase_stats(const struct report *rep, const struct keyed *e, size_t 
 	}
 }
 
+struct path_sum {
+	double total;			/* over the ranks */
+	size_t first;			/* its first entry */
+};
+
+static int cmp_path_sum(const void *a, const void *b)
+{
+	const struct path_sum *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/*
+ * Keep in e[0..*n) (sorted by path) the entries of the max paths with the
+ * most time over the ranks, in their order; other[idx] gets each rank's sum
+ * of the rest, has_other[idx] whether it has any.  -1 when out of memory.
+ */
+static int fold_paths(const struct report *rep, struct keyed *e, size_t *n, size_t nr_paths,
+		      size_t max, double *other, unsigned char *has_other)
+{
+	struct path_sum *ps = alloc_n(nr_paths, sizeof(*ps));
+	unsigned char *keep = calloc(*n ? *n : 1, 1);
+	size_t p = 0, k = 0;
+
+	if (!ps || !keep) {
+		free(ps);
+		free(keep);
+		return -1;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (i == 0 || strcmp(e[i].path, e[i - 1].path))
+			ps[p++] = (struct path_sum){ 0, i };
+		ps[p - 1].total += (double)rep->ranks[e[i].idx].phases[e[i].pos].d.total_ns;
+	}
+	qsort(ps, nr_paths, sizeof(*ps), cmp_path_sum);
+	for (size_t q = 0; q < max; q++)
+		keep[ps[q].first] = 1;
+	for (size_t i = 0; i < *n; i++) {
+		if (i > 0 && !strcmp(e[i].path, e[i - 1].path))
+			keep[i] = keep[i - 1];
+		if (keep[i]) {
+			e[k++] = e[i];
+			continue;
+		}
+		other[e[i].idx] += (double)rep->ranks[e[i].idx].phases[e[i].pos].d.total_ns;
+		has_other[e[i].idx] = 1;
+	}
+	*n = k;
+	free(ps);
+	free(keep);
+	return 0;
+}
+
 /*
  * Two stats per memory device: peak_allocated, then peak_reserved.  A rank
  * that lists a device twice contributes the larger peak.
@@ -343,8 +398,10 @@ static int by_collectives(const struct report *rep)
 int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 {
 	size_t n = rep->nr_ranks, np = 0, nr_paths = 0, nm = 0, nr_devices = 0, cap, nr_out = 0;
+	size_t nr_folded = 0;
 	struct sample *smp = NULL, *smp2 = NULL;
-	double *tmp = NULL;
+	double *tmp = NULL, *other = NULL;
+	unsigned char *has_other = NULL;
 	struct keyed *pe = NULL, *me = NULL;
 	const char **names = NULL;
 	struct report_stat *out;
@@ -366,17 +423,25 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 	smp = alloc_n(n, sizeof(*smp));
 	smp2 = alloc_n(n, sizeof(*smp2));
 	tmp = alloc_n(n, sizeof(*tmp));
-	if (!smp || !smp2 || !tmp)
+	other = calloc(n, sizeof(*other));
+	has_other = calloc(n, 1);
+	if (!smp || !smp2 || !tmp || !other || !has_other)
 		goto out;
 	pe = gather(rep, 0, &np, &nr_paths, &oom_p);
 	me = gather(rep, 1, &nm, &nr_devices, &oom_m);
 	if (oom_p || oom_m)
 		goto out;
+	if (!rep->full && nr_paths > REPORT_ROWS_MAX + 1) {
+		if (fold_paths(rep, pe, &np, nr_paths, REPORT_ROWS_MAX, other, has_other))
+			goto out;
+		nr_folded = nr_paths - REPORT_ROWS_MAX;
+		nr_paths = REPORT_ROWS_MAX;
+	}
 	for (size_t m = 0; m < metric_nr; m++)
 		nr_fixed += is_cross(&metric_table[m]);
-	if (nr_devices > SIZE_MAX / 2 - nr_fixed - nr_paths)
+	if (nr_devices > SIZE_MAX / 2 - nr_fixed - nr_paths - 1)
 		goto out;
-	cap = nr_fixed + nr_paths + 2 * nr_devices;
+	cap = nr_fixed + nr_paths + 1 + 2 * nr_devices;
 	if (cap > SIZE_MAX / sizeof(*out))
 		goto out;
 	out = arena_alloc(&rep->arena, cap * sizeof(*out));
@@ -415,6 +480,15 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 			stat_of(&out[nr_out++], d->path, smp, k, tmp);
 	}
 	phase_stats(rep, pe, np, names, out, &nr_out, smp, tmp);
+	if (nr_folded) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (has_other[i])
+				smp[k++] = (struct sample){ other[i], rep->ranks[i].rank };
+		stat_of(&out[nr_out], CROSSRANK_PHASES_OTHER, smp, k, tmp);
+		out[nr_out++].nr_folded = (int64_t)nr_folded;
+	}
 	memory_stats(rep, me, nm, names + nr_paths, out, &nr_out, smp, smp2, tmp);
 	rep->cross_rank = out;
 	rep->nr_cross_rank = nr_out;
@@ -446,6 +520,8 @@ out:
 	free(names);
 	free(me);
 	free(pe);
+	free(other);
+	free(has_other);
 	free(tmp);
 	free(smp2);
 	free(smp);

@@ -35,4 +35,12 @@ int crossrank_compute(struct report *rep);
 /* As crossrank_compute(), with the thresholds in o. */
 int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o);
 
+/*
+ * Beyond REPORT_ROWS_MAX phase paths over the ranks (unless rep->full),
+ * the paths with the most time summed over the ranks keep their rows; the
+ * rest are one row CROSSRANK_PHASES_OTHER of each rank's sum of them,
+ * marked by nr_folded.
+ */
+#define CROSSRANK_PHASES_OTHER "phases_other.total_ns"
+
 #endif

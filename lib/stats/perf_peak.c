@@ -36,7 +36,7 @@ static void families(struct report_rank *rk)
 			const struct report_op_perf *o = &rk->ops_perf[i];
 
 			if (!o->family || strcmp(o->family, report_perf_family_name(k)) ||
-			    isnan(o->roof_share) || o->total_ns <= 0)
+			    isnan(o->roof_share) || o->total_ns <= 0 || o->implausible)
 				continue;
 			f->time_ns += o->total_ns;
 			reached += (double)o->total_ns * o->roof_share;

@@ -148,7 +148,7 @@ static int add_shapes(struct rollup *ru, const struct report_rank *rk, struct sh
 		uint32_t id;
 		size_t i;
 
-		if (isnan(o->flops))
+		if (isnan(o->flops) || o->implausible)	/* past the peak: not a figure */
 			continue;
 		buf_reset(&key);
 		buf_adds(&key, o->name);
