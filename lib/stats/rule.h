@@ -69,6 +69,9 @@ struct straggler_ev {
 	const char *delays;		/* by wait: where most waiting is (borrowed) */
 	const char *waiters;		/* by wait: the waiting ranks (arena) */
 	double wait_share;		/* ... their share of communication waiting */
+	int64_t worst;			/* ... the one that waits longest (-1: none) */
+	double worst_wait;		/* ... its wait inside collectives */
+	double steps;			/* the straggler's steps (0: none), for a wait per step */
 };
 
 struct phase_ev {
