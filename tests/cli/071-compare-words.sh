@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# What a reviewer reads from vcompare (and vaggregate): words, not keys.
+#  1. the terminal's first line is the verdict with the end-to-end change in
+#     one sentence, its figures those of the run's span row in the JSON
+#     (formatted here, three significant digits);
+#  2. the table and the markdown name metrics by vanalyze's labels (no
+#     "phase:...total_ns" key); the JSON keeps the keys;
+#  3. without --all, the few rows that explain the change (12 at most) and
+#     a line counting the other changed rows; the markdown's verdict heading
+#     comes first, then the end-to-end sentence;
+#  4. a kernel's signature in a markdown cell is cut to 60 columns.
+. "$VT_ROOT/tests/cli/lib.sh"
+need_shared
+need_vcompare
+T=$TORCH_CPU
+HTA=$PUBLIC/facebookresearch__HolisticTraceAnalysis
+mkdir two four
+cp "$T"/dev-2rank-default-rank*.trace.json.gz two/
+cp "$T"/dev-4rank-straggler2-rank*.trace.json.gz four/
+
+COLUMNS=80 vc cpu --json cpu.cmp --markdown cpu.md two four
+expect_rc cpu 1
+python3 - <<'PY' || die "vcompare's words (lines above)"
+import json, math, re, sys
+
+c = json.load(open("cpu.cmp", encoding="utf-8"))
+out = open("cpu.out", encoding="utf-8").read().split("\n")
+md = open("cpu.md", encoding="utf-8").read().split("\n")
+
+
+def fmt_ns(ns):
+    """doc/figures.md: three significant digits, trailing zeros kept."""
+    for unit, div in (("s", 1e9), ("ms", 1e6), ("\u00b5s", 1e3), ("ns", 1)):
+        if abs(ns) >= div or unit == "ns":
+            v = ns / div
+            dec = max(0, 2 - math.floor(math.log10(abs(v)))) if v else 0
+            return "%.*f %s" % (dec, v, unit)
+
+
+span = next(r for r in c["rows"] if r["metric"] == "span_ns" and r["rank"] is None)
+e2e = "end to end %+.1f%%: %s \u2192 %s per run" % (100 * span["delta_pct"], fmt_ns(span["base"]),
+                                                  fmt_ns(span["new"]))
+bad = []
+if out[0] != "vcompare: REGRESSED, " + e2e:
+    bad.append("first line %r, want %r" % (out[0], "vcompare: REGRESSED, " + e2e))
+KEY = re.compile(r"(phase|op|kernel|memory|tflops):|\.(total|median)_ns|_ns\b|^(gpu|throughput|steps)\.")
+rows = [l for l in out if re.search(r"\s(REGRESSED|improved|noise|same|more waiting)$", l)]
+names = [l for l in out if l and not l.startswith(" ") and l not in rows]
+keys = [l for l in rows + names if KEY.search(l.split("  ")[0])]
+if keys:
+    bad.append("keys in the table: %r" % keys[:3])
+if not any(r["metric"].startswith("phase:") for r in c["rows"]):
+    bad.append("the JSON lost its keys")
+changed = [r for r in c["rows"] if r["verdict"] != "same"]
+if not 0 < len(rows) <= 12 or len(rows) >= len(changed):
+    bad.append("%d rows shown of %d changed" % (len(rows), len(changed)))
+more = "%d more changed rows, of the run and of each rank (--all lists them)" % (
+    len(changed) - len(rows))
+if more not in out:
+    bad.append("no line %r" % more)
+if not md[0].startswith("### vcompare: :x: ") or md[2] != "**" + e2e[0].upper() + e2e[1:] + ".**":
+    bad.append("markdown opens %r" % md[:3])
+cells = [l.split(" | ")[0][2:] for l in md if l.startswith("| ") and not l.startswith("| metric ")]
+if len(cells) != len(rows) or any(KEY.search(x.replace("\\", "")) for x in cells):
+    bad.append("markdown metric cells %r" % cells[:4])
+for b in bad:
+    print(b)
+print("%d rows of %d changed; %s" % (len(rows), len(changed), out[0]))
+sys.exit(1 if bad else 0)
+PY
+
+# 4. kernel signatures in markdown cells: cut to 60 columns, each still its own
+vc hta --all --markdown hta.md "$HTA/tests__data__trace_diff__control__control.json.gz" \
+	"$HTA/tests__data__trace_diff__test__test.json.gz"
+expect_rc hta 1
+python3 - <<'PY' || die "kernel cells in markdown (lines above)"
+import html, re, sys
+
+md = open("hta.md", encoding="utf-8").read().split("\n")
+cells = [re.split(r"(?<!\\) \| ", l)[0][2:] for l in md if l.startswith("| kernel ")]
+plain = [html.unescape(re.sub(r"\\(.)", r"\1", x)) for x in cells]
+long = [x for x in plain if len(x) > 60]
+if len(cells) < 5 or long or not any("\u2026" in x for x in plain):
+    sys.exit("%d kernel cells, %d over 60 columns: %r" % (len(cells), len(long), long[:2]))
+ranks = [l.split(" | ")[1] for l in md if l.startswith("| kernel ")]
+if len(set(zip(cells, ranks))) != len(cells):
+    sys.exit("two kernel rows read the same")
+print("%d kernel cells within 60 columns" % len(cells))
+PY
+echo "ok"
