@@ -498,14 +498,23 @@ const char *metric_label_of(char *out, size_t n, const char *key)
 			break;
 	dot = strrchr(key, '.');
 	if (k == sizeof(families) / sizeof(families[0])) {
-		/* "throughput.first_block_ns": "first block"; "steps.avg_ns": "step avg" */
+		/*
+		 * "throughput.first_block_ns": "first block", "steps.avg_ns": "step
+		 * avg", "idle.busy_ns": "idle busy": the rank table's own groups (gpu,
+		 * throughput, perf) go without their name
+		 */
 		const char *p = strchr(key, '.') ? strchr(key, '.') + 1 : key;
-		size_t len = strlen(p), j = 0;
+		size_t len = strlen(p), j = 0, g = (size_t)(p - key);
 
 		if (len > 3 && !strcmp(p + len - 3, "_ns"))
 			len -= 3;
 		if (!strncmp(key, "steps.", 6))
 			j = (size_t)snprintf(out, n, "step ");
+		else if (g > 1 && strncmp(key, "gpu.", 4) && strncmp(key, "throughput.", 11) &&
+			 strncmp(key, "perf.", 5))
+			j = (size_t)snprintf(out, n, "%.*s ", (int)(g - 1), key);
+		if (j >= n)
+			j = n ? n - 1 : 0;
 		for (size_t i = 0; i < len && j + 1 < n; i++)
 			out[j++] = p[i] == '_' || p[i] == '.' ? ' ' : p[i];
 		out[j < n ? j : n - 1] = '\0';

@@ -8,7 +8,10 @@
 #  3. without --all, the few rows that explain the change (12 at most) and
 #     a line counting the other changed rows; the markdown's verdict heading
 #     comes first, then the end-to-end sentence;
-#  4. a kernel's signature in a markdown cell is cut to 60 columns.
+#  4. a kernel's signature in a markdown cell is cut to 60 columns;
+#  5. vaggregate's summary at 80 columns: every line fits, each metric row
+#     names its metric in words (no key), no two rows read the same, and
+#     each stands for exactly one key of the report's cross_rank.
 . "$VT_ROOT/tests/cli/lib.sh"
 need_shared
 need_vcompare
@@ -86,5 +89,47 @@ ranks = [l.split(" | ")[1] for l in md if l.startswith("| kernel ")]
 if len(set(zip(cells, ranks))) != len(cells):
     sys.exit("two kernel rows read the same")
 print("%d kernel cells within 60 columns" % len(cells))
+PY
+
+# 5. vaggregate at 80 columns
+need_vaggregate
+mkdir reps
+i=0
+for f in "$PUBLIC"/facebookresearch__param/*dlrm_kineto*worker*; do
+	"$VANALYZE" -q --json reps/r$i.json "$f" 2>/dev/null || die "vanalyze $f"
+	i=$((i + 1))
+done
+COLUMNS=80 vg agg --json agg.json reps
+expect_rc agg 0
+python3 - "$VT_ROOT/tests" <<'PY' || die "vaggregate at 80 columns (lines above)"
+import json, re, sys
+sys.path.insert(0, sys.argv[1])
+from vtcheck import metric_label
+
+rep = json.load(open("agg.json", encoding="utf-8"))
+lines = open("agg.out", encoding="utf-8").read().split("\n")
+wide = [l for l in lines if len(l) > 80]
+head = next(i for i, l in enumerate(lines) if l.split()[:2] == ["min", "rank"])
+rows = []
+for l in lines[head + 1:]:
+    if not l.startswith("  ") or l.startswith("  ("):
+        break
+    rows.append(re.split(r"  +", l.strip())[-1])
+KEY = re.compile(r"(phase|op|kernel|memory|tflops):|_ns\b|^(gpu|throughput|steps|idle)\.")
+bad = ["lines over 80 columns: %r" % wide[:2]] if wide else []
+bad += ["a key: %r" % r for r in rows if KEY.search(r)]
+if len(rows) < 20 or len(set(rows)) != len(rows):
+    bad.append("%d rows, %d distinct" % (len(rows), len(set(rows))))
+for r in rows:
+    # cut in the middle (maybe more than once): the one key whose words it fits
+    pat = re.compile(".+".join(re.escape(p) for p in r.split("\u2026")), re.S)
+    keys = [k for k in rep["cross_rank"] if pat.fullmatch(metric_label(k)) and
+            (not k.startswith("phase:") or k.count("/") < 2)]   # deeper phases are not shown
+    if len(keys) != 1:
+        bad.append("%r stands for %d keys" % (r, len(keys)))
+for b in bad:
+    print(b)
+print("vaggregate: %d metric rows in words within 80 columns" % len(rows))
+sys.exit(1 if bad else 0)
 PY
 echo "ok"

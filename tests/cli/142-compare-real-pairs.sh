@@ -54,6 +54,7 @@ python3 - "$VT_ROOT/tests" two four <<'PY' || die "torch-cpu pair (lines above)"
 import glob, json, re, sys
 sys.path.insert(0, sys.argv[1])
 import oracle_phases
+from vtcheck import metric_label
 
 WRAP = "ProfilerStep#*"
 
@@ -123,29 +124,8 @@ def table_rows(path):
         name = line.strip() if line and not line.startswith(" ") else None
     return out
 
-# the words a reader sees for a key (doc/outputs.md, vcompare), as vanalyze's tables say them
-WORDS = {"span_ns": "span", "steps.median_ns": "step (median)", "throughput.fps": "fps",
-         "throughput.bps": "bps", "gpu.utilization": "util", "gpu.step_utilization": "step.util",
-         "gpu.effective_utilization": "eff.util", "gpu.comm_wait_ns": "comm wait",
-         "gpu.memory_ns": "memcpy/memset time"}
-
-def label(k):
-    if k in WORDS:
-        return WORDS[k]
-    for fam, word in (("phase:", "phase "), ("kernel:", "kernel "), ("op:", "operator "),
-                      ("memory:", "memory of device "), ("tflops:", "TFLOP/s of ")):
-        if k.startswith(fam):
-            item, _, field = k[len(fam):].rpartition(".")
-            tail = {"total_ns": ", total" if fam == "phase:" else "", "median_ns": ", median",
-                    "median": ", median", "peak_allocated": ", peak allocated",
-                    "peak_reserved": ", peak reserved"}[field]
-            return word + item + tail
-    group, _, rest = k.partition(".")
-    rest = rest[:-3] if rest.endswith("_ns") else rest
-    return ("step " if group == "steps" else "") + rest.replace("_", " ").replace(".", " ")
-
 def key(r):
-    return (label(r["metric"]), "all" if r["rank"] is None else str(r["rank"]),
+    return (metric_label(r["metric"]), "all" if r["rank"] is None else str(r["rank"]),
             "REGRESSED" if r["verdict"] == "regressed" else r["verdict"])
 
 # without --all, the few rows that explain the change: the run's changed rows,
