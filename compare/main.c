@@ -178,6 +178,22 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		if (rc >= 0)
 			return rc;
 	}
+	if (argc - optind == 1) {
+		/*
+		 * "--markdown DIR DIR": the option took the first input as the file it
+		 * writes (a path that exists: a report, a trace, a directory)
+		 */
+		const char *took[] = { o->markdown, o->cli.json };
+		const char *name[] = { "--markdown", "--json" };
+		struct stat st;
+
+		for (int i = 0; i < 2; i++)
+			if (took[i] && !cli_is_stdout(took[i]) && !stat(took[i], &st))
+				return cli_usage_error("wants two inputs, BASE and NEW: %s took "
+						       "'%s' as the file it writes; give it a "
+						       "PATH ('-' for stdout) before BASE and NEW",
+						       name[i], took[i]);
+	}
 	if (argc - optind != 2)
 		return cli_usage_error("wants two inputs, BASE and NEW");
 	o->a.jobs = o->cli.jobs;
