@@ -209,7 +209,7 @@ void term_vaggregate(FILE *f, const struct report *rep, const struct merge_stats
 	if (st->duplicates)
 		fprintf(f, ", %zu duplicate ranks counted once", st->duplicates);
 	if (st->skipped)
-		fprintf(f, ", %zu files skipped", st->skipped);
+		fprintf(f, ", %zu file%s skipped", st->skipped, st->skipped == 1 ? "" : "s");
 	if (st->other)
 		fprintf(f, ", %zu other JSON files passed over", st->other);
 	fputc('\n', f);
