@@ -5,7 +5,7 @@
 # torch-cpu 2-rank (no ProfilerStep spans) against 4-rank (each video in a
 # ProfilerStep#N): the phases of both are matched by path without the
 # wrapper (tests/oracle_phases.py over each trace, the worst rank's total
-# and median), none is "only in base/new"; steps are not compared (the two
+# per video, one against two, and median), none is "only in base/new"; steps are not compared (the two
 # count different spans) and a note says so; by default the table and the
 # markdown hold the few rows that explain the change (the run's changed rows,
 # confirmed before noise, times by the size of the change, 12 at most), a
@@ -71,18 +71,29 @@ def phases(path):
         out[p] = (ph["total_ns"], ph["median_ns"])
     return out
 
+def videos(path):
+    """The videos a trace profiled: its inference_denoising spans (one per video)."""
+    return sum(ph["count"] for ph in oracle_phases.analyze(path)["phases"]
+               if ph["path"].split("/")[-1] == "inference_denoising")
+
 def run(d):
-    """The run's value: the worst (largest) rank's."""
-    per = [phases(f) for f in sorted(glob.glob(d + "/*.trace.json.gz"))]
+    """The run's value: the worst (largest) rank's; totals per video where the
+    sides profiled different numbers of videos (1 and 2 here)."""
+    files = sorted(glob.glob(d + "/*.trace.json.gz"))
+    per = [phases(f) for f in files]
     res = {}
     for m in per:
         for p, (t, med) in m.items():
             a, b = res.get(p, (t, med))
             res[p] = (max(a, t), max(b, med))
-    return res
+    return res, videos(files[0])
 
-base, new = run(sys.argv[2]), run(sys.argv[3])
+(base, vb), (new, vn) = run(sys.argv[2]), run(sys.argv[3])
 bad = 0
+if (vb, vn) != (1, 2):
+    print("the oracle counts %d and %d videos" % (vb, vn)); bad += 1
+base = {p: (t / vb, med) for p, (t, med) in base.items()}
+new = {p: (t / vn, med) for p, (t, med) in new.items()}
 if set(base) != set(new):
     print("the oracle's phases differ: %s" % sorted(set(base) ^ set(new))); bad += 1
 c = json.load(open("cpu.cmp"))
