@@ -41,8 +41,10 @@ def fmt_ns(ns):
 
 
 span = next(r for r in c["rows"] if r["metric"] == "span_ns" and r["rank"] is None)
-e2e = "end to end %+.1f%%: %s \u2192 %s per run" % (100 * span["delta_pct"], fmt_ns(span["base"]),
-                                                  fmt_ns(span["new"]))
+tps = c["totals_per_step"]      # one video against two: per video
+per = "run" if not tps else "video" if tps["per"] == "generation" else "step"
+e2e = "end to end %+.1f%%: %s \u2192 %s per %s" % (100 * span["delta_pct"], fmt_ns(span["base"]),
+                                                 fmt_ns(span["new"]), per)
 bad = []
 if out[0] != "vcompare: REGRESSED, " + e2e:
     bad.append("first line %r, want %r" % (out[0], "vcompare: REGRESSED, " + e2e))
