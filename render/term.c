@@ -253,8 +253,15 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 		const struct report_straggler *sg = &rep->stragglers[i];
 
 		if (!sg->by_wait) {
-			buf_printf(&line, "rank %lld: %s %+.0f%% against the median%s",
-				   (long long)sg->rank, sg->metric, 100 * sg->excess,
+			/* the figure in words and in its unit, not a key and a ratio */
+			enum metric_unit u = metric_unit_of(sg->metric);
+			char lbl[64], v[METRIC_FMT_MAX], m[METRIC_FMT_MAX];
+
+			metric_label_of(lbl, sizeof(lbl), sg->metric);
+			metric_fmt(v, sizeof(v), sg->value, u, 0);
+			metric_fmt(m, sizeof(m), sg->median, u, 0);
+			buf_printf(&line, "rank %lld: %s %s against the median %s (%+.0f%%)%s",
+				   (long long)sg->rank, lbl, v, m, 100 * sg->excess,
 				   sg->excess < 0 ? " (the others wait for it)" : "");
 			flush_line(f, &line, width);
 			continue;

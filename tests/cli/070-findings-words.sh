@@ -7,7 +7,9 @@
 #  2. a straggler's finding says who waits for whom, how long per step and
 #     how often the rank is last (the per-step wait computed here from the
 #     report's stragglers and steps), never a ratio to the median; a CPU
-#     (gloo) run's straggler names the waiting ranks too;
+#     (gloo) run's straggler names the waiting ranks too; under the step
+#     rule, the rank's median step and the median rank's in time, and the
+#     stragglers' line names no key;
 #  3. every message uses the vendor's words: an AMD trace (gentrace's with
 #     HIP runtime names) advises PYTORCH_HIP_ALLOC_CONF and never names
 #     CUDA; an NVIDIA one keeps PYTORCH_CUDA_ALLOC_CONF; the run-wide
@@ -72,7 +74,7 @@ done
 
 # 2. the straggler's words, its wait per step from the report
 cat >straggler.py <<'PYEOF'
-import json, re, sys
+import json, math, re, sys
 
 rep = json.load(open(sys.argv[1], encoding="utf-8"))
 waiters = sys.argv[2]
@@ -80,20 +82,30 @@ st = rep["stragglers"][0]
 rank = next(r for r in rep["ranks"] if r["rank"] == st["rank"])
 f = next(s for s in rep["suggestions"] if s["id"] == "straggler")
 m = f["message"]
-if "median" in m or re.search(r"[0-9]% longer", m):
-    sys.exit("a ratio to the median: %r" % m)
-steps = len(rank["steps"]["durations_ns"])
-per = st["wait_imposed_ns"] / steps
 
 
 def fmt(ns):
-    for unit, div in (("s", 1e9), ("ms", 1e6), ("\u00b5s", 1e3)):
-        if ns >= div:
+    """doc/figures.md: three significant digits, trailing zeros kept."""
+    for unit, div in (("s", 1e9), ("ms", 1e6), ("\u00b5s", 1e3), ("ns", 1)):
+        if abs(ns) >= div or unit == "ns":
             v = ns / div
-            return ("%.3g" % v if v < 100 else "%.0f" % v) + " " + unit
-    return "%.0f ns" % ns
+            dec = max(0, 2 - math.floor(math.log10(abs(v)))) if v else 0
+            return "%.*f %s" % (dec, v, unit)
 
 
+if sys.argv[2] == "step rule":
+    # no collectives matched: the rank's median step against the median rank's, in time
+    want = "Rank %d is slower than the others: its median step is %s where the median " \
+        "rank's is %s, and the others wait for it" % (st["rank"], fmt(st["value"]), fmt(st["median"]))
+    line = "  rank %d: step (median) %s against the median %s (%+.0f%%)" % (
+        st["rank"], fmt(st["value"]), fmt(st["median"]), 100 * st["excess"])
+    if want not in m or line not in open(sys.argv[3], encoding="utf-8").read().split("\n"):
+        sys.exit("%r or %r missing (%r)" % (want, line, m))
+    print("step rule: %s" % m)
+    sys.exit(0)
+if "median" in m or re.search(r"[0-9]% longer", m):
+    sys.exit("a ratio to the median: %r" % m)
+per = st["wait_imposed_ns"] / len(rank["steps"]["durations_ns"])
 want = ["Rank %d holds the others back" % st["rank"],
         "last at %.3g%% of its collectives" % (100 * st["last_share"]),
         "%s wait for it %s in all, %s per step" % (waiters, fmt(st["wait_imposed_ns"]), fmt(per))]
@@ -107,6 +119,22 @@ COLUMNS=80 va gloo --details --json gloo.json "$TORCH_CPU"/dev-4rank-straggler2-
 expect_rc gloo 0
 python3 straggler.py gloo.json "ranks 0, 1, 3" || die "the gloo run's straggler (line above)"
 no_line gloo.out 'longer than the median' "the gloo run's findings"
+# the step rule (no collectives: gentrace's ranks without them): the step in time
+mkdir nw nc
+"$VT_BUILD/gentrace" --ranks 8 --steps 4 --blocks 2 --straggler 5=1.5 --no-wait -o nw/run >/dev/null ||
+	die "gentrace failed"
+python3 - <<'PY' || die "cannot drop the collectives"
+import glob, gzip, json, os
+for f in sorted(glob.glob("nw/run-rank*.trace.json.gz")):
+    d = json.load(gzip.open(f))
+    d["traceEvents"] = [e for e in d["traceEvents"] if not any(
+        k in str(e.get("name", "")).lower() for k in ("all_to_all", "nccl", "all_reduce", "c10d"))]
+    json.dump(d, gzip.open("nc/" + os.path.basename(f), "wt"))
+PY
+COLUMNS=100 va steprule --json steprule.json nc
+expect_rc steprule 0
+[ "$(pycheck get steprule.json 'r["straggler_rule"]')" = steps ] || die "not the step rule"
+python3 straggler.py steprule.json "step rule" steprule.out || die "the step rule's straggler (line above)"
 
 # 3. the vendor's words: the same planted allocator stall on NVIDIA and AMD
 mkdir n

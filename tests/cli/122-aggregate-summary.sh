@@ -95,7 +95,7 @@ if rows < 15:
 strag = [l for l in lines if l.startswith("  rank ") and
          ("against the median" in l or "holds the others back" in l)]
 want = ["  rank %d holds the others back:" % s["rank"] if "wait_imposed_ns" in s else
-        "  rank %d: %s" % (s["rank"], s["metric"]) for s in rep["stragglers"]]
+        "  rank %d: %s" % (s["rank"], metric_label(s["metric"])) for s in rep["stragglers"]]
 if len(strag) != len(want) or any(not l.startswith(w + " ") for l, w in zip(strag, want)):
     sys.exit("stragglers: %r, report %r" % (strag, want))
 sugg = [l for l in lines if re.match(r"^  [0-9]+\. \[(high|medium|low)\] ", l)]
