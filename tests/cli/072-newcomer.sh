@@ -8,8 +8,8 @@
 #  3. vtrace-export says where it wrote (nothing with -o -);
 #  4. the README's C snippet compiles against vtrace.h as it stands (NULL)
 #     and records;
-#  5. the README's sample outputs (vanalyze, vcompare) are the programs'
-#     real output, [...] marking rows left out;
+#  5. the README's sample outputs (vanalyze, vaggregate, vcompare) are the
+#     programs' real output at 80 columns, [...] marking rows left out;
 #  6. vtrace-slurm --dry-run needs no Slurm controller;
 #  7. the test runner shows its progress ([2/3]) on each CLI test's line;
 #  8. vaggregate's closing count covers every file a line called skipped;
@@ -83,12 +83,21 @@ COLUMNS=80 "$VANALYZE" --frames 4 pipeline-rank0.trace.json.gz >readme-va.out 2>
 	die "the README's vanalyze command failed"
 COLUMNS=80 "$VCOMPARE" two-ranks/ four-ranks/ >readme-vc.out 2>/dev/null
 [ $? = 1 ] || die "the README's vcompare command: not exit 1"
+mkdir traces
+cp "$PUBLIC"/facebookresearch__param/*dlrm_kineto*worker* traces/
+for f in traces/*.json.gz; do
+	d=reports/$(basename "$f" .json.gz)
+	mkdir -p "$d" && "$VANALYZE" -q --json "$d/report.json" "$f" 2>/dev/null || die "vanalyze $f"
+done
+COLUMNS=80 "$VAGGREGATE" --reports_dir reports >readme-vg.out 2>/dev/null ||
+	die "the README's vaggregate command failed"
 python3 - "$VT_ROOT/README.md" <<'PY' || die "the README's samples are not the programs' output (above)"
 import re, sys
 text = open(sys.argv[1], encoding="utf-8").read()
 bad = 0
 for cmd, out in (("$ vanalyze --frames 4 pipeline-rank0.trace.json.gz", "readme-va.out"),
-                 ("$ vcompare two-ranks/ four-ranks/", "readme-vc.out")):
+                 ("$ vcompare two-ranks/ four-ranks/", "readme-vc.out"),
+                 ("$ vaggregate --reports_dir reports", "readme-vg.out")):
     at = text.index(cmd + "\n")
     sample = text[at + len(cmd) + 1:text.index("```", at)].rstrip("\n").split("\n")
     real = open(out, encoding="utf-8").read().rstrip("\n").split("\n")
