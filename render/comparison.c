@@ -265,7 +265,10 @@ static char *shown_names(const struct comparison *c, const unsigned char *sel,
 			ok = 0;
 			break;
 		}
-		v[k++] = metric_label_of(l, len, c->rows[i].metric);
+		if (o->keys)
+			v[k++] = strcpy(l, c->rows[i].metric);
+		else
+			v[k++] = metric_label_of(l, len, c->rows[i].metric);
 	}
 	if (ok)
 		shorten_set(out, SHORTEN_CAP(cols), v, k, cols);

@@ -4,7 +4,7 @@
 #     one sentence, its figures those of the run's span row in the JSON
 #     (formatted here, three significant digits);
 #  2. the table and the markdown name metrics by vanalyze's labels (no
-#     "phase:...total_ns" key); the JSON keeps the keys;
+#     "phase:...total_ns" key); the JSON and --details keep the keys;
 #  3. without --all, the few rows that explain the change (12 at most) and
 #     a line counting the other changed rows; the markdown's verdict heading
 #     comes first, then the end-to-end sentence;
@@ -73,6 +73,12 @@ for b in bad:
 print("%d rows of %d changed; %s" % (len(rows), len(changed), out[0]))
 sys.exit(1 if bad else 0)
 PY
+
+# --details names the metrics by their keys, as the JSON
+COLUMNS=80 vc keys --details two four
+expect_rc keys 1
+expect_line keys.out '^span_ns +all ' "--details: the span's key"
+expect_line keys.out '^phase:inference_denoising\.total_ns$' "--details: a phase's key"
 
 # 4. kernel signatures in markdown cells: cut to 60 columns, each still its own
 vc hta --all --markdown hta.md "$HTA/tests__data__trace_diff__control__control.json.gz" \
