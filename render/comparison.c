@@ -49,14 +49,16 @@ static void fmt_rank(char *s, size_t n, int64_t rank)
 /*
  * Rows shown without --all: the few that explain the change, not every
  * changed row of every rank: the run's rows that changed (each rank's
- * repeat them), confirmed changes before noise; the result first (span,
- * throughput), then times by the size of their change, then the rest
- * (utilization, rates), ROWS_SHOWN at most; shown in table order.  --all shows every row.
+ * repeat them; a rank's only where none of the run's changed), confirmed
+ * changes before noise; the result first (span, throughput), then times by
+ * the size of their change, then the rest (utilization, rates), ROWS_SHOWN
+ * at most; shown in table order.  --all shows every row.
  */
 #define ROWS_SHOWN 12
 
 struct cand {
 	size_t i;
+	int rank;		/* a rank's row: after every row of the run */
 	int noise;		/* a change the test did not confirm: last */
 	int class;		/* 0: the result (span, throughput); 1: a time; 2: the rest */
 	double size;		/* a time's |delta| */
@@ -66,6 +68,8 @@ static int cmp_cand(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
 
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
 	if (x->noise != y->noise)
 		return x->noise - y->noise;
 	if (x->class != y->class)
@@ -104,15 +108,14 @@ static unsigned char *pick_rows(const struct comparison *c, const struct output_
 		if (r->verdict == V_SAME)
 			continue;
 		changed++;
-		if (r->rank >= 0)
-			continue;
 		result = !strcmp(r->metric, "span_ns") || !strncmp(r->metric, "throughput.", 11);
-		v[n++] = (struct cand){ i, r->verdict == V_NOISE,
+		/* a rank's rows come after the run's: they explain only where the run's are same */
+		v[n++] = (struct cand){ i, r->rank >= 0, r->verdict == V_NOISE,
 					result ? 0 : r->unit == UNIT_NS ? 1 : 2,
 					isfinite(r->delta) ? fabs(r->delta) : INFINITY };
 	}
 	qsort(v, n, sizeof(*v), cmp_cand);
-	for (size_t k = 0; k < n && k < ROWS_SHOWN; k++, picked++)
+	for (size_t k = 0; k < n && k < ROWS_SHOWN && (!k || v[k].rank == v[0].rank); k++, picked++)
 		sel[v[k].i] = 1;
 	if (!o->all)
 		*hidden = changed - picked;
