@@ -358,7 +358,12 @@ int main(int argc, char **argv)
 	 */
 	if (render_outputs(&rep, &o.cli, rep.compact ? 0 : st.bytes))
 		status = EXIT_FAIL;
-	if (st.skipped)
+	/* every file a line above called skipped is counted: bad ones and other JSON */
+	if (st.skipped && st.other)
+		log_msg("%zu of %zu files skipped and %zu other JSON file%s passed over (lines "
+			"above); the other reports were merged", st.skipped, st.files, st.other,
+			st.other == 1 ? "" : "s");
+	else if (st.skipped)
 		log_msg("%zu of %zu files skipped (lines above); the other reports were merged",
 			st.skipped, st.files);
 out:

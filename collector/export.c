@@ -365,6 +365,9 @@ int main(int argc, char **argv)
 		free(out_alloc);
 		return EXIT_FAIL;
 	}
+	/* as vanalyze says where its outputs went: the default name is not obvious */
+	if (strcmp(out, "-"))
+		log_msg("wrote %s", out);
 	free(out_alloc);
 	/* written, but events were lost: scripts must see it, as with vanalyze */
 	return rc ? EXIT_FAIL : EXIT_OK;

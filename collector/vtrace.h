@@ -42,6 +42,7 @@
 #ifndef VTRACE_H
 #define VTRACE_H
 
+#include <stddef.h>	/* NULL, for vt_init(NULL, ...) as the README calls it */
 #include <stdint.h>
 
 #ifdef __cplusplus

@@ -50,7 +50,9 @@ static const char usage[] =
 	"                          span (0.5 or 0.5%, the default) count as the same\n"
 	"      --top N             kernels compared: each side's top N by total time;\n"
 	"                          also the added and removed kernels named (default 10)\n"
-	"      --all               every row, not only those that changed\n"
+	"      --all               every row, not only the few that explain the change\n"
+	"      --details           name each metric by its report key, as the JSON\n"
+	"                          does, not in words\n"
 	"      --markdown PATH     the comparison as markdown ('-' for stdout), for CI\n"
 	"                          job summaries and pull-request comments\n"
 	"      --json PATH         the comparison as JSON ('-' for stdout)\n"
@@ -100,6 +102,7 @@ struct opts {
 	size_t top;
 	int all;
 	int strict;
+	int details;
 	const char *markdown;
 };
 
@@ -117,6 +120,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "all", no_argument, NULL, 'a' },
 		{ "markdown", required_argument, NULL, 'M' },
 		{ "strict", no_argument, NULL, 'X' },
+		{ "details", no_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
@@ -173,10 +177,29 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'X':
 			o->strict = 1;
 			continue;
+		case 'K':
+			o->details = 1;
+			continue;
 		}
 		rc = analyze_opts_take(&o->a, &o->cli, c, optarg, argv[optind - 1]);
 		if (rc >= 0)
 			return rc;
+	}
+	if (argc - optind == 1) {
+		/*
+		 * "--markdown DIR DIR": the option took the first input as the file it
+		 * writes (a path that exists: a report, a trace, a directory)
+		 */
+		const char *took[] = { o->markdown, o->cli.json };
+		const char *name[] = { "--markdown", "--json" };
+		struct stat st;
+
+		for (int i = 0; i < 2; i++)
+			if (took[i] && !cli_is_stdout(took[i]) && !stat(took[i], &st))
+				return cli_usage_error("wants two inputs, BASE and NEW: %s took "
+						       "'%s' as the file it writes; give it a "
+						       "PATH ('-' for stdout) before BASE and NEW",
+						       name[i], took[i]);
 	}
 	if (argc - optind != 2)
 		return cli_usage_error("wants two inputs, BASE and NEW");
@@ -356,7 +379,7 @@ int main(int argc, char **argv)
 	buf_init(&lines[0]);
 	buf_init(&lines[1]);
 	oo = (struct output_opts){ argv[optind], argv[optind + 1], o.all, o.top, o.t.alpha, o.t.all,
-				   NULL, NULL, NULL, NULL, 0 };
+				   NULL, NULL, NULL, NULL, 0, o.details };
 	status = load_side(&base, argv[optind], &o.a);
 	if (!status)
 		status = load_side(&new, argv[optind + 1], &o.a);

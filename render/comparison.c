@@ -16,6 +16,8 @@
 #include "shorten.h"
 #include "term.h"
 
+#define MD_NAME_COLS 60		/* a markdown cell's metric at most (kernel signatures cut) */
+
 static void fmt_pct(char *s, size_t n, double v)
 {
 	if (isnan(v))
@@ -44,10 +46,88 @@ static void fmt_rank(char *s, size_t n, int64_t rank)
 		snprintf(s, n, "%lld", (long long)rank);
 }
 
-/* Rows shown: those that changed (regressed, improved, noise, one side), all with --all. */
-static int shown(const struct row *r, const struct output_opts *o)
+/*
+ * Rows shown without --all: the few that explain the change, not every
+ * changed row of every rank: the run's rows that changed (each rank's
+ * repeat them; a rank's only where none of the run's changed), confirmed
+ * changes before noise; the result first (span, throughput), then times by
+ * the size of their change, then the rest (utilization, rates), ROWS_SHOWN
+ * at most; shown in table order.  --all shows every row.
+ */
+#define ROWS_SHOWN 12
+
+struct cand {
+	size_t i;
+	int rank;		/* a rank's row: after every row of the run */
+	int noise;		/* a change the test did not confirm: last */
+	int class;		/* 0: the result (span, throughput); 1: a time; 2: the rest */
+	double size;		/* a time's |delta| */
+};
+
+static int cmp_cand(const void *a, const void *b)
 {
-	return o->all || r->verdict != V_SAME;
+	const struct cand *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	if (x->noise != y->noise)
+		return x->noise - y->noise;
+	if (x->class != y->class)
+		return x->class - y->class;
+	if (x->class == 1 && x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * The rows to show as 1s in a new array of c->nr_rows (caller frees; NULL
+ * when memory ran out: then every changed row), and in *hidden the
+ * changed rows left to --all.
+ */
+static unsigned char *pick_rows(const struct comparison *c, const struct output_opts *o,
+				size_t *hidden)
+{
+	unsigned char *sel = calloc(c->nr_rows ? c->nr_rows : 1, 1);
+	struct cand *v = malloc((c->nr_rows ? c->nr_rows : 1) * sizeof(*v));
+	size_t n = 0, changed = 0, picked = 0;
+
+	*hidden = 0;
+	if (!sel || !v) {
+		free(sel);
+		free(v);
+		return NULL;
+	}
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		const struct row *r = &c->rows[i];
+		int result;
+
+		if (o->all) {
+			sel[i] = 1;
+			continue;
+		}
+		if (r->verdict == V_SAME)
+			continue;
+		changed++;
+		result = !strcmp(r->metric, "span_ns") || !strncmp(r->metric, "throughput.", 11);
+		/* a rank's rows come after the run's: they explain only where the run's are same */
+		v[n++] = (struct cand){ i, r->rank >= 0, r->verdict == V_NOISE,
+					result ? 0 : r->unit == UNIT_NS ? 1 : 2,
+					isfinite(r->delta) ? fabs(r->delta) : INFINITY };
+	}
+	qsort(v, n, sizeof(*v), cmp_cand);
+	for (size_t k = 0; k < n && k < ROWS_SHOWN && (!k || v[k].rank == v[0].rank); k++, picked++)
+		sel[v[k].i] = 1;
+	if (!o->all)
+		*hidden = changed - picked;
+	free(v);
+	return sel;
+}
+
+/* Row i is shown (sel from pick_rows(), or NULL: every changed row, all with --all). */
+static int shown(const struct comparison *c, const unsigned char *sel, size_t i,
+		 const struct output_opts *o)
+{
+	return sel ? sel[i] : o->all || c->rows[i].verdict != V_SAME;
 }
 
 /* A trace-derived name on a terminal line of its own (tsafe.h). */
@@ -57,8 +137,12 @@ static void term_name(struct buf *b, const char *s)
 }
 
 /* The lines after the rows, as plain text: what was left out, and why. */
-static void notes_lines(struct buf *b, const struct comparison *c, const struct output_opts *o)
+static void notes_lines(struct buf *b, const struct comparison *c, const struct output_opts *o,
+			size_t hidden)
 {
+	if (hidden)
+		buf_printf(b, "%zu more changed row%s, of the run and of each rank (--all lists "
+			   "them)\n", hidden, hidden == 1 ? "" : "s");
 	if (!o->all && c->unchanged)
 		buf_printf(b, "%zu metric%s unchanged (--all lists them)\n", c->unchanged,
 			   c->unchanged == 1 ? "" : "s");
@@ -116,39 +200,88 @@ static void kernel_lines(struct buf *b, const char *what, const struct kernel_de
 static void term_str(FILE *f, const char *s, int width)
 {
 	struct buf b;
-	int len;
+	int len, w;
 
 	buf_init(&b);
 	tsafe_add(&b, s, strlen(s));
 	len = (int)b.len;
+	w = term_cols(term_text(&b), strlen(term_text(&b)));	/* "…" is one column */
 	if (width < 0) {
 		fprintf(f, "%.*s", len, term_text(&b));
-	} else if (len > width) {
+	} else if (w > width) {
 		fprintf(f, "%.*s\n%*s", len, term_text(&b), width + 1, "");
 	} else {
-		fprintf(f, "%.*s%*s", len, term_text(&b), width - len + 1, "");
+		fprintf(f, "%.*s%*s", len, term_text(&b), width - w + 1, "");
 	}
 	buf_release(&b);
 }
 
-/* Shown rows' metric names cut to cols columns together (shorten.h); caller frees; NULL: none. */
-static char *shown_names(const struct comparison *c, const struct output_opts *o, size_t n,
-			 size_t cols)
+/*
+ * The end-to-end change in one sentence, from the run's span (per step or
+ * per video where the totals were compared so): "end to end +10.3%: 301 ms
+ * → 332 ms per video".  "" when either side lacks the span.
+ */
+static void end_to_end(char *s, size_t n, const struct comparison *c)
 {
-	const char **v = malloc((n ? n : 1) * sizeof(*v));
-	char *out = malloc((n ? n : 1) * SHORTEN_CAP(cols));
-	size_t k = 0;
+	char b[METRIC_FMT_MAX], v[METRIC_FMT_MAX], pct[24];
 
-	if (!v || !out) {
-		free(v);
+	s[0] = '\0';
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		const struct row *r = &c->rows[i];
+
+		if (r->rank >= 0 || strcmp(r->metric, "span_ns") || !r->has_base || !r->has_new)
+			continue;
+		fmt_pct(pct, sizeof(pct), r->delta_pct);
+		snprintf(s, n, "end to end %s: %s \xe2\x86\x92 %s per %s", pct,
+			 metric_fmt(b, sizeof(b), r->base, UNIT_NS, 0),
+			 metric_fmt(v, sizeof(v), r->new, UNIT_NS, 0),
+			 !c->per_step_base ? "run" : c->per_generation ? "video" : "step");
+		return;
+	}
+}
+
+/* What the comparison says, first (the terminal's first line): "REGRESSED", ... */
+static const char *verdict_word(const struct comparison *c)
+{
+	return c->regressions ? "REGRESSED" : c->improvements ? "improved" : "no change";
+}
+
+/*
+ * Shown rows' labels (metric_label_of()) cut to cols columns together, as
+ * vanalyze cuts kernel names (shorten.h), SHORTEN_CAP(cols) bytes apart;
+ * caller frees; NULL when memory ran out (the keys are shown then).
+ */
+static char *shown_names(const struct comparison *c, const unsigned char *sel,
+			 const struct output_opts *o, size_t n, size_t cols)
+{
+	const char **v = calloc(n ? n : 1, sizeof(*v));
+	char *out = malloc((n ? n : 1) * SHORTEN_CAP(cols));
+	size_t k = 0, ok = v && out;
+
+	for (size_t i = 0; ok && i < c->nr_rows; i++) {
+		size_t len = strlen(c->rows[i].metric) + 32;
+		char *l;
+
+		if (!shown(c, sel, i, o))
+			continue;
+		if (!(l = malloc(len))) {
+			ok = 0;
+			break;
+		}
+		if (o->keys)
+			v[k++] = strcpy(l, c->rows[i].metric);
+		else
+			v[k++] = metric_label_of(l, len, c->rows[i].metric);
+	}
+	if (ok)
+		shorten_set(out, SHORTEN_CAP(cols), v, k, cols);
+	for (size_t i = 0; v && i < k; i++)
+		free((char *)v[i]);
+	free(v);
+	if (!ok) {
 		free(out);
 		return NULL;
 	}
-	for (size_t i = 0; i < c->nr_rows; i++)
-		if (shown(&c->rows[i], o))
-			v[k++] = c->rows[i].metric;
-	shorten_set(out, SHORTEN_CAP(cols), v, k, cols);
-	free(v);
 	return out;
 }
 
@@ -161,26 +294,36 @@ static void summary_line(char *s, size_t n, const struct comparison *c)
 
 void output_table(FILE *f, const struct comparison *c, const struct output_opts *o)
 {
-	char pct[24], p[24], rank[24], line[96];
+	char pct[24], p[24], rank[24], line[96], e2e[160];
 	int width = 28, cols = term_width(f) - 2 > 200 ? 200 : term_width(f) - 2;
 	char *names;
 	size_t k = 0;
+	struct buf b;
+	size_t nr_shown = 0, hidden;
+	unsigned char *sel = pick_rows(c, o, &hidden);
 
-	/* The metric column: as wide as the names, up to a width that fits a screen. */
 	for (size_t i = 0; i < c->nr_rows; i++)
-		if (shown(&c->rows[i], o) && (int)strlen(c->rows[i].metric) > width)
-			width = (int)strlen(c->rows[i].metric);
+		nr_shown += shown(c, sel, i, o);
+	names = shown_names(c, sel, o, nr_shown, (size_t)cols);
+	/* The metric column: as wide as the names, up to a width that fits a screen. */
+	for (size_t i = 0, j = 0; i < c->nr_rows; i++) {
+		const char *nm;
+
+		if (!shown(c, sel, i, o))
+			continue;
+		nm = names ? names + j++ * SHORTEN_CAP(cols) : c->rows[i].metric;
+		if (term_cols(nm, strlen(nm)) > width)
+			width = term_cols(nm, strlen(nm));
+	}
 	if (width > 60)
 		width = 60;
 	/* the numbers take 70 columns: the names what is left of the line, else a line each */
 	if (width > term_width(f) - 70)
 		width = term_width(f) - 70 < 8 ? 8 : term_width(f) - 70;
-	struct buf b;
-	size_t nr_shown = 0;
-
-	for (size_t i = 0; i < c->nr_rows; i++)
-		nr_shown += shown(&c->rows[i], o);
-	fputs("vcompare: base ", f);
+	/* the verdict first, with the end-to-end change in one sentence */
+	end_to_end(e2e, sizeof(e2e), c);
+	fprintf(f, "vcompare: %s%s%s\n", verdict_word(c), e2e[0] ? ", " : "", e2e);
+	fputs("base ", f);
 	tsafe_put(f, o->base_name);
 	fputs(", new ", f);
 	tsafe_put(f, o->new_name);
@@ -205,11 +348,10 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 	if (nr_shown)
 		fprintf(f, "%-*s %5s %10s %10s %10s %8s %7s  %s\n", width, "metric", "rank", "base",
 			"new", "delta", "delta%", "p", "verdict");
-	names = shown_names(c, o, nr_shown, (size_t)cols);
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		const struct row *r = &c->rows[i];
 
-		if (!shown(r, o))
+		if (!shown(c, sel, i, o))
 			continue;
 		fmt_rank(rank, sizeof(rank), r->rank);
 		fmt_pct(pct, sizeof(pct), r->delta_pct);
@@ -225,10 +367,11 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 		fprintf(f, " %8s %7s  %s\n", pct, p, verdict_names[r->verdict]);
 	}
 	free(names);
+	free(sel);
 	buf_init(&b);
 	if (nr_shown)
 		buf_addc(&b, '\n');
-	notes_lines(&b, c, o);
+	notes_lines(&b, c, o, hidden);
 	kernel_lines(&b, "added (only in new)", c->added, c->nr_added, c->added_ns, o->top, "",
 		     term_name);
 	kernel_lines(&b, "removed (only in base)", c->removed, c->nr_removed, c->removed_ns,
@@ -291,12 +434,17 @@ static void md_cell(struct buf *out, const char *s)
 
 void output_markdown(struct buf *out, const struct comparison *c, const struct output_opts *o)
 {
-	char base[48], new[48], delta[48], pct[24], p[24], rank[24], line[96];
-	size_t nr_shown = 0;
+	char base[48], new[48], delta[48], pct[24], p[24], rank[24], line[96], e2e[160];
+	size_t nr_shown = 0, k = 0, hidden;
+	unsigned char *sel = pick_rows(c, o, &hidden);
+	char *names;
 
 	summary_line(line, sizeof(line), c);
 	buf_printf(out, "### vcompare: %s %s\n\n", c->regressions ? ":x:" : ":white_check_mark:",
 		   line);
+	end_to_end(e2e, sizeof(e2e), c);
+	if (e2e[0])
+		buf_printf(out, "**%c%s.**\n\n", e2e[0] - 'a' + 'A', e2e + 1);
 	buf_adds(out, "Base ");
 	md_cell(out, o->base_name);
 	buf_adds(out, ", new ");
@@ -319,14 +467,16 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 		buf_adds(out, i + 1 == o->nr_mismatch ? ").\n\n" : ")");
 	}
 	for (size_t i = 0; i < c->nr_rows; i++)
-		nr_shown += shown(&c->rows[i], o);
+		nr_shown += shown(c, sel, i, o);
 	if (nr_shown)
 		buf_adds(out, "| metric | rank | base | new | delta | delta % | p | verdict |\n"
 			      "|---|---:|---:|---:|---:|---:|---:|---|\n");
+	/* a kernel's signature cut in its middle, as the terminal cuts it: a cell, not a page */
+	names = shown_names(c, sel, o, nr_shown, MD_NAME_COLS);
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		const struct row *r = &c->rows[i];
 
-		if (!shown(r, o))
+		if (!shown(c, sel, i, o))
 			continue;
 		fmt_rank(rank, sizeof(rank), r->rank);
 		metric_fmt(base, sizeof(base), r->base, r->unit, 0);
@@ -335,12 +485,14 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 		fmt_pct(pct, sizeof(pct), r->delta_pct);
 		fmt_p(p, sizeof(p), r);
 		buf_adds(out, "| ");
-		md_cell(out, r->metric);
+		md_cell(out, names ? names + k++ * SHORTEN_CAP(MD_NAME_COLS) : r->metric);
 		buf_printf(out, " | %s | %s | %s | %s | %s | ", rank, base, new, delta, pct);
 		md_cell(out, p);
 		buf_printf(out, " | %s%s%s |\n", r->verdict == V_REGRESSED ? "**" : "",
 			   verdict_names[r->verdict], r->verdict == V_REGRESSED ? "**" : "");
 	}
+	free(names);
+	free(sel);
 	buf_addc(out, '\n');
 	for (size_t i = 0; i < c->nr_only_base; i++)
 		buf_printf(out, "- rank %lld only in base\n", (long long)c->ranks_only_base[i]);
@@ -352,7 +504,7 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 
 		/* the plain notes as list items; trace strings in them are step globs, escaped */
 		buf_init(&notes);
-		notes_lines(&notes, c, o);
+		notes_lines(&notes, c, o, hidden);
 		for (size_t i = 0; buf_ok(&notes) && i < notes.len; i++) {
 			if (notes.data[i] != '\n')
 				continue;

@@ -19,6 +19,7 @@ struct output_opts {
 	const char *const *mismatch;		/* run_info_mismatch()'s keys, and */
 	const char *const *mismatch_vals;	/* their values, base then new */
 	size_t nr_mismatch;
+	int keys;				/* metrics by their report keys (--details) */
 };
 
 void output_table(FILE *f, const struct comparison *c, const struct output_opts *o);

@@ -3,9 +3,9 @@
  * render_out(), the whole output directory: report.json, report.html and
  * tables/ with the CSV files.  Each file is written whole
  * or not at all (outfile), so a failure leaves the previous one in place.
- * Writers of one directory take turns (flock on DIR/.vtrace.lock, kept
- * there), so its files always come from one run: without it, two runs
- * could each rename a file last.
+ * Writers of one directory take turns (flock on DIR itself, so no lock
+ * file is left there), so its files always come from one run: without it,
+ * two runs could each rename a file last.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,15 +31,14 @@ static int out_dir(const struct report *r, const char *dir, const struct buf *js
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return err_set(err, -1, "cannot create directory '%s': %s", dir, strerror(errno));
 	buf_init(&path);
-	buf_printf(&path, "%s/.vtrace.lock", dir);
-	if (!buf_ok(&path)) {
-		err_set(err, -1, "out of memory writing '%s'", dir);
-		goto out;
-	}
-	/* O_NOFOLLOW: a link planted at the name would make us create its target */
-	lock = open(path.data, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+	/*
+	 * The lock is on the directory itself: a lock file would be left behind
+	 * (removing it after use lets a waiting writer lock a name nobody else
+	 * will see), and a directory is what every writer of DIR opens alike.
+	 */
+	lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lock < 0) {
-		err_set(err, -1, "cannot write '%s': %s", path.data, strerror(errno));
+		err_set(err, -1, "cannot write '%s': %s", dir, strerror(errno));
 		goto out;
 	}
 	while (flock(lock, LOCK_EX)) {
@@ -47,7 +46,7 @@ static int out_dir(const struct report *r, const char *dir, const struct buf *js
 			continue;
 		/* a file system without locks (ENOLCK, EOPNOTSUPP): write unserialised */
 		if (errno != ENOLCK && errno != EOPNOTSUPP && errno != EINVAL) {
-			err_set(err, -1, "cannot lock '%s': %s", path.data, strerror(errno));
+			err_set(err, -1, "cannot lock '%s': %s", dir, strerror(errno));
 			goto out;
 		}
 		break;

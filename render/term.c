@@ -91,8 +91,10 @@ const char *term_text(const struct buf *b)
 	return "";
 }
 
-void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width)
+/* term_wrap() into f, or with f NULL only counted: returns the lines it takes. */
+static int wrap_to(FILE *f, const char *text, int first_indent, int indent, int width)
 {
+	int lines = 1;
 	int col = first_indent, started = 0, room = width - indent < 10 ? 10 : width - indent;
 	const char *p = text ? text : term_text(NULL);
 
@@ -108,29 +110,48 @@ void term_wrap(FILE *f, const char *text, int first_indent, int indent, int widt
 		if (!started)
 			gap = 0;	/* the caller's indent is the gap */
 		if (col > indent && col + gap + w > width) {
-			fprintf(f, "\n%*s", indent, "");
+			lines++;
+			if (f)
+				fprintf(f, "\n%*s", indent, "");
 			col = indent;
 			gap = 0;
 		}
-		fprintf(f, "%*s", gap, "");
+		if (f)
+			fprintf(f, "%*s", gap, "");
 		col += gap;
 		while (w > width - col) {
 			/* a word longer than a line: what fits, then the rest on the next */
 			size_t k = term_bytes(p, n, width - col > 0 ? width - col : room);
 
-			tsafe_putn(f, p, k);
-			fprintf(f, "\n%*s", indent, "");
+			lines++;
+			if (f) {
+				tsafe_putn(f, p, k);
+				fprintf(f, "\n%*s", indent, "");
+			}
 			col = indent;
 			p += k;
 			n -= k;
 			w = term_cols(p, n);
 		}
-		tsafe_putn(f, p, n);
+		if (f)
+			tsafe_putn(f, p, n);
 		col += w;
 		started = 1;
 		p += n;
 	}
-	fputc('\n', f);
+	if (f)
+		fputc('\n', f);
+	return lines;
+}
+
+void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width)
+{
+	wrap_to(f, text, first_indent, indent, width);
+}
+
+int term_wrap_lines(const char *text, int first_indent, int indent, int width)
+{
+	return wrap_to(NULL, text, first_indent, indent, width);
 }
 
 void term_fmt_ns(char *out, size_t n, int64_t ns)
@@ -233,8 +254,15 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 		const struct report_straggler *sg = &rep->stragglers[i];
 
 		if (!sg->by_wait) {
-			buf_printf(&line, "rank %lld: %s %+.0f%% against the median%s",
-				   (long long)sg->rank, sg->metric, 100 * sg->excess,
+			/* the figure in words and in its unit, not a key and a ratio */
+			enum metric_unit u = metric_unit_of(sg->metric);
+			char lbl[64], v[METRIC_FMT_MAX], m[METRIC_FMT_MAX];
+
+			metric_label_of(lbl, sizeof(lbl), sg->metric);
+			metric_fmt(v, sizeof(v), sg->value, u, 0);
+			metric_fmt(m, sizeof(m), sg->median, u, 0);
+			buf_printf(&line, "rank %lld: %s %s against the median %s (%+.0f%%)%s",
+				   (long long)sg->rank, lbl, v, m, 100 * sg->excess,
 				   sg->excess < 0 ? " (the others wait for it)" : "");
 			flush_line(f, &line, width);
 			continue;

@@ -30,6 +30,9 @@ int term_width(FILE *f);
  */
 void term_wrap(FILE *f, const char *text, int first_indent, int indent, int width);
 
+/* The lines term_wrap() would write for these arguments, writing nothing. */
+int term_wrap_lines(const char *text, int first_indent, int indent, int width);
+
 /*
  * The text of b for the terminal: "" when memory ran out building it,
  * which leaves standard output incomplete (log_stdout_lost(): said at exit,

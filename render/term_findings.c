@@ -1,9 +1,10 @@
 /*
  * term_findings: the findings in a terminal (term.h, term_suggestions()).
- * The lead is the top three, one line each, cut to the width, so the
- * causes that matter most fit one screen; with details (--details), every
- * finding follows whole, wrapped at spaces, else one line says how to see
- * them.  Text from traces
+ * The lead is the top three, each wrapped at spaces, never cut: as many
+ * of them as fit LEAD_LINES lines (at least one), so that the causes that
+ * matter most fit one screen at any width; with details (--details), every
+ * finding follows whole, else one line says how many more there are and
+ * how to see them.  Text from traces
  * (names inside messages) goes through tsafe_putn().
  */
 #include "term.h"
@@ -11,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LEAD 3		/* findings in the lead */
+#define LEAD 3		/* findings in the lead, at most */
+#define LEAD_LINES 4	/* the lines they may take, wrapped (the first is shown whole) */
 
 /* first, then s wrapped to w columns, the other lines indented as deep as first. */
 static void wrap(FILE *f, const char *s, const char *first, int w)
@@ -39,41 +41,41 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 {
 	int w = term_width(f);
 	char stake[128], v[METRIC_FMT_MAX], t[METRIC_FMT_MAX], line[1200], worst[48];
+	size_t shown;
+	int used = 0;
 
 	if (!rep->nr_suggestions)
 		return;
 	fprintf(f, "%sfindings%s (%s workload; time at stake of the wall time)\n", bold, off,
 		rep->workload ? rep->workload : "unknown");
-	for (size_t i = 0; i < rep->nr_suggestions && i < LEAD; i++) {
-		const struct report_suggestion *s = &rep->suggestions[i];
-		size_t n;
-		int pad;
+	for (shown = 0; shown < rep->nr_suggestions && shown < LEAD; shown++) {
+		const struct report_suggestion *s = &rep->suggestions[shown];
+		int pad, prefix, n;
 
 		at_stake(stake, sizeof(stake), s);
 		/* pad by columns, not bytes: µ and the dash are one column each */
 		pad = 17 - term_cols(stake, strlen(stake));
-		snprintf(line, sizeof(line), "  %zu. %s%*s %s", i + 1, stake, pad > 0 ? pad : 0, "",
-			 s->message);
-		n = strlen(line);
-		if (term_cols(line, n) > w) {
-			n = term_bytes(line, n, w - 1);
-			tsafe_putn(f, line, n);
-			fputs("\xe2\x80\xa6\n", f);
-		} else {
-			tsafe_putn(f, line, n);
-			fputc('\n', f);
-		}
+		snprintf(line, sizeof(line), "  %zu. %s%*s ", shown + 1, stake, pad > 0 ? pad : 0,
+			 "");
+		prefix = term_cols(line, strlen(line));
+		n = term_wrap_lines(s->message, prefix, 5, w);
+		/* fewer findings rather than a longer summary; the first is always shown */
+		if (shown && used + n > LEAD_LINES)
+			break;
+		used += n;
+		fputs(line, f);
+		term_wrap(f, s->message, prefix, 5, w);
 	}
 	if (!details) {
-		if (rep->nr_suggestions > LEAD)
+		if (rep->nr_suggestions > shown)
 			fprintf(f, "  (%zu more; --details shows every finding in full)\n",
-				rep->nr_suggestions - LEAD);
+				rep->nr_suggestions - shown);
 		else
 			fputs("  (--details shows the advice and the evidence)\n", f);
 		return;
 	}
-	if (rep->nr_suggestions > LEAD)
-		fprintf(f, "  (%zu more below)\n", rep->nr_suggestions - LEAD);
+	if (rep->nr_suggestions > shown)
+		fprintf(f, "  (%zu more below)\n", rep->nr_suggestions - shown);
 	fprintf(f, "%sfindings in detail%s\n", bold, off);
 	for (size_t i = 0; i < rep->nr_suggestions; i++) {
 		const struct report_suggestion *s = &rep->suggestions[i];

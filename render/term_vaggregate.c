@@ -4,30 +4,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "ranges.h"
 #include "shorten.h"
 #include "term.h"
 
-/* min, max, avg, median, stddev of a metric, each in its unit (metric_fmt()). */
-static void stat_row(FILE *f, const struct report_stat *st)
+/*
+ * The numbers of a row take 72 columns (50 where avg and stddev are left
+ * out: narrower than NARROW, so that the metric's words still read at 80).
+ */
+#define NARROW 100
+
+/* min, max, avg, median, stddev of a metric, each in its unit (metric_fmt()), then name. */
+static void stat_row(FILE *f, const struct report_stat *st, const char *name, int narrow)
 {
 	enum metric_unit u = metric_unit_of(st->metric);
-	/* the numbers take 72 columns; a long phase key is cut to what is left */
-	int cols = term_width(f) - 72 < 16 ? 16 : term_width(f) - 72;
-	char cut[SHORTEN_CAP(1000)];
 
 	fputs("  ", f);
 	term_value(f, st->min, u, 0, 10);
 	fprintf(f, " r%-5lld ", (long long)st->min_rank);
 	term_value(f, st->max, u, 0, 10);
 	fprintf(f, " r%-5lld ", (long long)st->max_rank);
-	term_value(f, st->avg, u, 0, 10);
-	fputc(' ', f);
+	if (!narrow) {
+		term_value(f, st->avg, u, 0, 10);
+		fputc(' ', f);
+	}
 	term_value(f, st->median, u, 0, 10);
-	fputc(' ', f);
-	term_value(f, st->stddev, u, 0, 10);
+	if (!narrow) {
+		fputc(' ', f);
+		term_value(f, st->stddev, u, 0, 10);
+	}
 	fputs("  ", f);
-	tsafe_put(f, shorten(cut, st->metric, (size_t)cols));
+	tsafe_put(f, name);
 	fputc('\n', f);
 }
 
@@ -39,32 +47,84 @@ static int shallow_phase(const char *metric)
 	return !slash || !strchr(slash + 1, '/');
 }
 
+/* 1 when cross-rank statistic st gets a line; counts the phases shown and hidden. */
+static int row_shown(const struct report_stat *st, size_t *phases, size_t *hidden)
+{
+	/* A metric that is zero everywhere says nothing here (it is in the report). */
+	if (st->count == 0 || (st->min == 0 && st->max == 0))
+		return 0;
+	if (!strncmp(st->metric, "phase:", 6)) {
+		if (!shallow_phase(st->metric) || *phases == SUMMARY_MAX_PHASES) {
+			(*hidden)++;
+			return 0;
+		}
+		(*phases)++;
+	}
+	return 1;
+}
+
+/*
+ * A child phase's label ("phase ProfilerStep#*\/## backward ##, total") too
+ * long for cols columns keeps its own name and lets its parent go ("phase
+ * …\/## backward ##, total"), rather than being cut in the middle where the
+ * children of one parent differ: in place (the result is never longer).
+ */
+static void child_label(char *l, size_t cols)
+{
+	char *slash;
+
+	if (strncmp(l, "phase ", 6) || shorten_cols(l) <= cols || !(slash = strrchr(l, '/')))
+		return;
+	memcpy(l + 6, "\xe2\x80\xa6", 3);
+	memmove(l + 9, slash, strlen(slash) + 1);
+}
+
 static void stats_lines(FILE *f, const struct report *rep, const char *bold, const char *off)
 {
-	size_t phases = 0, hidden = 0;
+	int w = term_width(f), narrow = w < NARROW;
+	/* the words of each metric (metric_label_of()), cut together to what is left of a line */
+	size_t phases = 0, hidden = 0, n = 0, k = 0;
+	size_t cols = (size_t)(w - (narrow ? 50 : 72) < 16 ? 16 : w - (narrow ? 50 : 72));
+	const char **labels = calloc(rep->nr_cross_rank ? rep->nr_cross_rank : 1, sizeof(*labels));
+	char *names = malloc((rep->nr_cross_rank ? rep->nr_cross_rank : 1) * SHORTEN_CAP(cols));
 
-	if (!rep->nr_cross_rank)
-		return;
-	fprintf(f, "%s%12s %-6s %10s %-6s %10s %10s %10s  %s%s\n", bold, "min", "rank", "max",
-		"rank", "avg", "median", "stddev", "metric", off);
+	if (!rep->nr_cross_rank || !labels || !names)
+		goto out;
 	for (size_t i = 0; i < rep->nr_cross_rank; i++) {
 		const struct report_stat *st = &rep->cross_rank[i];
+		size_t len = strlen(st->metric) + 32;
+		char *l;
 
-		/* A metric that is zero everywhere says nothing here (it is in the report). */
-		if (st->count == 0 || (st->min == 0 && st->max == 0))
+		if (!row_shown(st, &phases, &hidden))
 			continue;
-		if (!strncmp(st->metric, "phase:", 6)) {
-			if (!shallow_phase(st->metric) || phases == SUMMARY_MAX_PHASES) {
-				hidden++;
-				continue;
-			}
-			phases++;
-		}
-		stat_row(f, st);
+		if (!(l = malloc(len)))
+			goto out;
+		labels[n++] = metric_label_of(l, len, st->metric);
+		child_label(l, cols);
 	}
+	shorten_set(names, SHORTEN_CAP(cols), labels, n, cols);
+	if (narrow)
+		fprintf(f, "%s%12s %-6s %10s %-6s %10s  %s%s\n", bold, "min", "rank", "max", "rank",
+			"median", "metric", off);
+	else
+		fprintf(f, "%s%12s %-6s %10s %-6s %10s %10s %10s  %s%s\n", bold, "min", "rank",
+			"max", "rank", "avg", "median", "stddev", "metric", off);
+	phases = hidden = 0;
+	for (size_t i = 0; i < rep->nr_cross_rank; i++)
+		if (row_shown(&rep->cross_rank[i], &phases, &hidden))
+			stat_row(f, &rep->cross_rank[i], names + k++ * SHORTEN_CAP(cols), narrow);
 	if (hidden)
 		fprintf(f, "  (%zu deeper or further phase metrics are in the report's "
 			"cross_rank)\n", hidden);
+	if (narrow)
+		fputs("  (avg and stddev at 100 columns or more)\n", f);
+out:
+	if (rep->nr_cross_rank && (!labels || !names || k < n))
+		log_stdout_lost();	/* the rows memory ran out for */
+	for (size_t i = 0; labels && i < n; i++)
+		free((char *)labels[i]);
+	free(labels);
+	free(names);
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -149,7 +209,7 @@ void term_vaggregate(FILE *f, const struct report *rep, const struct merge_stats
 	if (st->duplicates)
 		fprintf(f, ", %zu duplicate ranks counted once", st->duplicates);
 	if (st->skipped)
-		fprintf(f, ", %zu files skipped", st->skipped);
+		fprintf(f, ", %zu file%s skipped", st->skipped, st->skipped == 1 ? "" : "s");
 	if (st->other)
 		fprintf(f, ", %zu other JSON files passed over", st->other);
 	fputc('\n', f);

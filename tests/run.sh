@@ -73,12 +73,13 @@ no_shared_banner
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fs", b - a }'; }
 
-# report LABEL RC LOG SECONDS: print one result line and count it.
+# report LABEL RC LOG SECONDS [AT]: print one result line (after AT, the
+# progress "[12/160] ") and count it.
 report() {
-	local label=$1 rc=$2 log=$3 secs=$4 reason
+	local label=$1 rc=$2 log=$3 secs=$4 at=${5:-} reason
 	case $rc in
 	0)
-		echo "ok   $label ($secs)"
+		echo "${at}ok   $label ($secs)"
 		passed=$((passed + 1))
 		;;
 	77)
@@ -86,19 +87,19 @@ report() {
 		reason=${reason#skip: }
 		reason=${reason:-no reason given}
 		if [ "${CI:-}" = true ] && [ "$have_shared" = 0 ]; then
-			echo "FAIL $label: skipped with CI=true: $reason"
+			echo "${at}FAIL $label: skipped with CI=true: $reason"
 			failed=$((failed + 1))
 			return
 		fi
-		echo "skip $label: $reason"
+		echo "${at}skip $label: $reason"
 		echo "$reason" >>"$WORK/skip-reasons"
 		skipped=$((skipped + 1))
 		;;
 	*)
 		if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-			echo "FAIL $label (timed out after ${TIMEOUT}s, exit $rc)"
+			echo "${at}FAIL $label (timed out after ${TIMEOUT}s, exit $rc)"
 		else
-			echo "FAIL $label (exit $rc, $secs)"
+			echo "${at}FAIL $label (exit $rc, $secs)"
 		fi
 		tail -n 30 "$log" | sed 's/^/    /'
 		failed=$((failed + 1))
@@ -124,7 +125,7 @@ run_one() {
 result_of() {
 	local key
 	key=$WORK/$(echo "$1" | tr '/' '_')
-	report "$1" "$(cat "$key.rc")" "$key.log" "$(cat "$key.time")"
+	report "$1" "$(cat "$key.rc")" "$key.log" "$(cat "$key.time")" "${2:-}"
 }
 
 is_done() {
@@ -181,7 +182,8 @@ run_build() {
 			running=$((running + 1))
 		done
 		while [ "$next_print" -lt "$next_start" ] && is_done "${labels[next_print]}"; do
-			result_of "${labels[next_print]}"
+			# the CLI tests take minutes: each line says how far the run is
+			result_of "${labels[next_print]}" "[$((next_print + 1))/$n] "
 			next_print=$((next_print + 1))
 		done
 		[ "$next_print" -lt "$n" ] && sleep 0.1

@@ -99,9 +99,10 @@ def main(argv):
     if re.search(r"warnings?[^\n]", text) or "memory   cpu" in text:
         fail("a trace warning or the CPU's memory on stdout")
     # the screen is what comes before the findings in detail (the advice
-    # under it grows with the findings, not with the ranks)
+    # under it grows with the findings, not with the ranks); the lead's
+    # findings, wrapped, take at most 4 lines where they took 3 cut ones
     screen = lines.index("findings in detail") if "findings in detail" in lines else len(lines)
-    if len(traces) == 8 and screen > 50:
+    if len(traces) == 8 and screen > 51:
         fail("%d lines for 8 ranks before the findings in detail: more than a screen" % screen)
 
     # the oracles, in the report's rank order

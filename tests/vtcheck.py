@@ -139,6 +139,34 @@ def rank_metric(rk, metric):
     return node
 
 
+# The words a reader sees for a metric key in vcompare's and vaggregate's
+# tables (doc/outputs.md): vanalyze's column heads for its scalars, the item
+# and what of it for families, else the key's last part in words, after its
+# group's name where the rank table does not imply it.
+LABELS = {"span_ns": "span", "steps.median_ns": "step (median)", "throughput.fps": "fps",
+          "throughput.bps": "bps", "gpu.utilization": "util", "gpu.step_utilization": "step.util",
+          "gpu.effective_utilization": "eff.util", "gpu.comm_wait_ns": "comm wait",
+          "gpu.memory_ns": "memcpy/memset time"}
+
+
+def metric_label(k):
+    if k in LABELS:
+        return LABELS[k]
+    for fam, word in (("phase:", "phase "), ("kernel:", "kernel "), ("op:", "operator "),
+                      ("memory:", "memory of device "), ("tflops:", "TFLOP/s of ")):
+        if k.startswith(fam):
+            item, _, what = k[len(fam):].rpartition(".")
+            tail = {"total_ns": ", total" if fam == "phase:" else "", "median_ns": ", median",
+                    "median": ", median", "peak_allocated": ", peak allocated",
+                    "peak_reserved": ", peak reserved"}[what]
+            return word + item + tail
+    group, _, rest = k.partition(".")
+    rest = rest[:-3] if rest.endswith("_ns") else rest
+    head = "step " if group == "steps" else "" if group in ("gpu", "throughput", "perf") \
+        else group + " "
+    return head + rest.replace("_", " ").replace(".", " ")
+
+
 def field(d, dotted):
     for k in dotted.split("."):
         if not isinstance(d, dict) or k not in d:

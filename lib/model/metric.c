@@ -462,3 +462,83 @@ const char *metric_fmt(char *out, size_t n, double v, enum metric_unit u, unsign
 	}
 	return out;
 }
+
+/* Scalars by the heads of vanalyze's tables, families by rule (metric.h). */
+const char *metric_label_of(char *out, size_t n, const char *key)
+{
+	static const struct {
+		const char *key, *label;
+	} scalars[] = {
+		{ "span_ns", "span" },
+		{ MK_STEPS_MEDIAN_NS, "step (median)" },
+		{ MK_THROUGHPUT_FPS, "fps" },
+		{ MK_THROUGHPUT_BPS, "bps" },
+		{ MK_GPU_UTILIZATION, "util" },
+		{ MK_GPU_STEP_UTILIZATION, "step.util" },
+		{ MK_GPU_EFFECTIVE_UTILIZATION, "eff.util" },
+		{ MK_GPU_COMM_WAIT_NS, "comm wait" },
+		{ MK_GPU_MEMORY_NS, "memcpy/memset time" },
+	};
+	static const struct {
+		const char *prefix, *word;
+	} families[] = {
+		{ "phase:", "phase " }, { "kernel:", "kernel " }, { "op:", "operator " },
+		{ "memory:", "memory of device " }, { "tflops:", "TFLOP/s of " },
+	};
+	const char *dot, *field;
+	size_t k;
+
+	for (k = 0; k < sizeof(scalars) / sizeof(scalars[0]); k++)
+		if (!strcmp(key, scalars[k].key)) {
+			snprintf(out, n, "%s", scalars[k].label);
+			return out;
+		}
+	for (k = 0; k < sizeof(families) / sizeof(families[0]); k++)
+		if (!strncmp(key, families[k].prefix, strlen(families[k].prefix)))
+			break;
+	dot = strrchr(key, '.');
+	if (k == sizeof(families) / sizeof(families[0])) {
+		/*
+		 * "throughput.first_block_ns": "first block", "steps.avg_ns": "step
+		 * avg", "idle.busy_ns": "idle busy": the rank table's own groups (gpu,
+		 * throughput, perf) go without their name
+		 */
+		const char *p = strchr(key, '.') ? strchr(key, '.') + 1 : key;
+		size_t len = strlen(p), j = 0, g = (size_t)(p - key);
+
+		if (len > 3 && !strcmp(p + len - 3, "_ns"))
+			len -= 3;
+		if (!strncmp(key, "steps.", 6))
+			j = (size_t)snprintf(out, n, "step ");
+		else if (g > 1 && strncmp(key, "gpu.", 4) && strncmp(key, "throughput.", 11) &&
+			 strncmp(key, "perf.", 5))
+			j = (size_t)snprintf(out, n, "%.*s ", (int)(g - 1), key);
+		if (j >= n)
+			j = n ? n - 1 : 0;
+		for (size_t i = 0; i < len && j + 1 < n; i++)
+			out[j++] = p[i] == '_' || p[i] == '.' ? ' ' : p[i];
+		out[j < n ? j : n - 1] = '\0';
+		return out;
+	}
+	/* FAMILY:ITEM.FIELD: the item between the prefix and the last dot */
+	field = dot ? dot + 1 : "";
+	if (!strcmp(field, "total_ns"))
+		field = k == 0 ? ", total" : "";	/* a phase has a median too */
+	else if (!strcmp(field, "median_ns"))
+		field = ", median";
+	else if (!strcmp(field, "median"))
+		field = ", median";
+	else if (!strcmp(field, "peak_allocated"))
+		field = ", peak allocated";
+	else if (!strcmp(field, "peak_reserved"))
+		field = ", peak reserved";
+	else
+		field = dot ? dot : "";
+	{
+		const char *item = key + strlen(families[k].prefix);
+		int len = (int)(dot && dot > item ? dot - item : (ptrdiff_t)strlen(item));
+
+		snprintf(out, n, "%s%.*s%s", families[k].word, len, item, field);
+	}
+	return out;
+}

@@ -165,6 +165,16 @@ const struct metric_def *metric_find(const char *name);
 /* The name of d's ranks.csv column, NULL where it has none. */
 const char *metric_csv(const struct metric_def *d);
 
+/*
+ * How a reader names metric key, in out[0..n) (returned): the words of
+ * vanalyze's tables for scalars ("span", "step (median)", "eff.util"), the
+ * item and what of it for families ("phase denoise_step_*, median",
+ * "operator aten::mm", "kernel NAME"), else the key's last part in words
+ * ("first block").  Never longer than the key plus 32 bytes.  The key
+ * stays in the JSON; the tables a reviewer reads show this.
+ */
+const char *metric_label_of(char *out, size_t n, const char *key);
+
 /* The unit of a metric name, UNIT_NUMBER when unknown. */
 enum metric_unit metric_unit_of(const char *name);
 

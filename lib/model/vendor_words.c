@@ -10,17 +10,26 @@
 #include <string.h>
 
 static const struct vendor_words rows[] = {
-	{ "nvidia", "GPU", "CUDA graphs", "NVLink/InfiniBand", "NCCL" },
-	{ "amd", "GPU", "HIP graphs", "xGMI/Infinity Fabric", "RCCL" },
-	{ "ascend", "NPU", "the NPU graph mode (torchair)", "HCCS/RoCE", "HCCL" },
+	{ "nvidia", "GPU", "CUDA graphs", "NVLink/InfiniBand", "NCCL", "CUDA events",
+	  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+	  "FlashAttention-3 on Hopper GPUs where the run has them" },
+	{ "amd", "GPU", "HIP graphs", "xGMI/Infinity Fabric", "RCCL", "HIP events",
+	  "PYTORCH_HIP_ALLOC_CONF=expandable_segments:True",
+	  "FlashAttention built for ROCm (Composable Kernel or Triton)" },
+	{ "ascend", "NPU", "the NPU graph mode (torchair)", "HCCS/RoCE", "HCCL", "NPU events",
+	  "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True",
+	  "torch_npu's fused attention (npu_fusion_attention)" },
 	{ "mtia", "accelerator", "MTIA graphs", "the accelerator interconnect", "the collective "
-	  "library" },
-	{ "intel", "GPU", "XPU graphs", "Xe Link", "oneCCL" },
+	  "library", "device events", NULL, "the device's fused attention kernels" },
+	{ "intel", "GPU", "XPU graphs", "Xe Link", "oneCCL", "XPU events", NULL,
+	  "the device's fused attention kernels" },
 };
 
 static const struct vendor_words unknown = { NULL, "device", "device graphs", "the interconnect",
-					     "the collective library" };
-static const struct vendor_words cpu_only = { NULL, NULL, NULL, "the network", "gloo" };
+					     "the collective library", "device events", NULL,
+					     "the device's fused attention kernels" };
+static const struct vendor_words cpu_only = { NULL, NULL, NULL, "the network", "gloo", "events",
+					      NULL, "fused attention kernels" };
 
 const struct vendor_words *vendor_words(const char *vendor)
 {

@@ -15,6 +15,10 @@ struct vendor_words {
 	const char *graphs;		/* "CUDA graphs"; NULL: none */
 	const char *interconnect;	/* "NVLink/InfiniBand" */
 	const char *collectives;	/* "NCCL" */
+	const char *events;		/* "CUDA events": what a stream waits on */
+	const char *alloc_conf;		/* the allocator's setting against fragmentation
+					 * ("PYTORCH_CUDA_ALLOC_CONF=..."); NULL: none known */
+	const char *fast_attention;	/* the vendor's fastest attention, in advice */
 };
 
 /* The words of vendor (a report_device.vendor; NULL: a CPU-only run). */

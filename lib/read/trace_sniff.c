@@ -63,7 +63,11 @@ int trace_sniff(const char *path, struct err *why)
 			break;
 		if (top.state == TOP_DONE) {
 			/* a whole object closed without traceEvents: nothing later can add one */
-			err_set(why, -1, "not a trace (a JSON object without traceEvents)");
+			if (top.vtrace_output)
+				err_set(why, -1, "not a trace but a vtrace report (for vcompare or "
+						 "vaggregate)");
+			else
+				err_set(why, -1, "not a trace (a JSON object without traceEvents)");
 			rc = 0;
 			break;
 		}

@@ -198,6 +198,9 @@ static int use_value(struct trace_top *t, struct jscan *js, const char *k, size_
 			info->has_base_time = 1;
 		}
 	}
+	/* our own report or comparison, given where a trace goes: said at the end */
+	if (n == 6 && !memcmp(k, "schema", 6) && end - p > 8 && !memcmp(p, "\"vtrace.", 8))
+		t->vtrace_output = 1;
 	if (!profiler_key(k, n))
 		return tag_value(t, js, k, n, p, end);
 	return JS_OK;
@@ -396,6 +399,9 @@ int trace_top_finish(struct trace_top *t, int64_t end_off, struct err *e)
 							  : "not a trace: no JSON value");
 	case TOP_DONE:
 		/* at the end of the text: the whole value was read and held no events */
+		if (!t->seen_events && t->vtrace_output)
+			return err_set(e, end_off, "not a trace but a vtrace report: give it to "
+						   "vcompare or vaggregate");
 		if (!t->seen_events)
 			return err_set(e, end_off, "not a trace: no traceEvents array");
 		return 0;

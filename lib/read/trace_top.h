@@ -36,6 +36,7 @@ struct trace_top {
 	int is_array;		/* the legacy bare-array format */
 	int seen_events;	/* a traceEvents array was found */
 	int trailing;		/* text after the end was reported */
+	int vtrace_output;	/* "schema": "vtrace.*": a report of ours, not a trace */
 	struct buf pend;	/* text fed but not yet consumed */
 	int64_t pend_off;	/* input offset of pend.data[0] */
 	size_t retry_len;	/* rescan an unfinished value from this length */

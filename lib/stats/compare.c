@@ -360,22 +360,25 @@ int compare_reports(struct comparison *c, const struct report *base, const struc
 		sel.no_steps = 1;
 		c->steps_base = pb;
 		c->steps_new = pn;
-	} else {
-		for (int gens = 1; gens >= 0 && !c->per_step_base; gens--) {
-			size_t ub = run_units(base, gens), un = run_units(new, gens);
+	}
+	/*
+	 * Videos are videos whatever each side calls a step: one against two
+	 * compares per video even then; per step only where the steps agree.
+	 */
+	for (int gens = 1; gens >= (sel.no_steps ? 1 : 0) && !c->per_step_base; gens--) {
+		size_t ub = run_units(base, gens), un = run_units(new, gens);
 
-			if (ub && un && ub != un) {
-				c->per_generation = gens;
-				c->per_step_base = ub;
-				c->per_step_new = un;
-			} else if (gens && ub && un) {
-				break;	/* as many videos: their totals compare as they are */
-			}
+		if (ub && un && ub != un) {
+			c->per_generation = gens;
+			c->per_step_base = ub;
+			c->per_step_new = un;
+		} else if (gens && ub && un) {
+			break;	/* as many videos: their totals compare as they are */
 		}
-		if (c->per_step_base) {
-			per_step(&rb, c->per_step_base);
-			per_step(&rn, c->per_step_new);
-		}
+	}
+	if (c->per_step_base) {
+		per_step(&rb, c->per_step_base);
+		per_step(&rn, c->per_step_new);
 	}
 	sel.effective = metrics_find(&rb, MK_GPU_EFFECTIVE_UTILIZATION) &&
 			metrics_find(&rn, MK_GPU_EFFECTIVE_UTILIZATION);

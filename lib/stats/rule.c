@@ -84,6 +84,13 @@ const char *rule_device(const struct finding *f)
 	return d ? d : "device";
 }
 
+const char *rule_alloc_conf(const struct finding *f)
+{
+	const char *c = vendor_words(f->vendor)->alloc_conf;
+
+	return c ? c : "the allocator's expandable_segments:True";
+}
+
 const char *rule_graph_words(const char *vendor)
 {
 	const char *g = vendor_words(vendor)->graphs;

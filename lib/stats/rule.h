@@ -69,6 +69,9 @@ struct straggler_ev {
 	const char *delays;		/* by wait: where most waiting is (borrowed) */
 	const char *waiters;		/* by wait: the waiting ranks (arena) */
 	double wait_share;		/* ... their share of communication waiting */
+	int64_t worst;			/* ... the one that waits longest (-1: none) */
+	double worst_wait;		/* ... its wait inside collectives */
+	double steps;			/* the straggler's steps (0: none), for a wait per step */
 };
 
 struct phase_ev {
@@ -153,8 +156,8 @@ struct finding {
 	const char *basis;		/* how impact_ns was estimated (static) */
 	double span_ns;			/* the rank's wall time, for the impact's share */
 	enum workload_kind wl;
-	const char *vendor;		/* the rank's device vendor (static); NULL: unknown,
-					 * a CPU-only rank, or a run-wide rule's firing */
+	const char *vendor;		/* the rank's device vendor (static); NULL: unknown
+					 * or a CPU-only rank */
 	union evidence e;
 };
 
@@ -238,6 +241,12 @@ const char *rule_plain(char *b, size_t n, const char *s);
 
 /* The rank's device in words: "GPU", "NPU" ("device" where unknown; CPU-only runs have none). */
 const char *rule_device(const struct finding *f);
+
+/*
+ * The allocator's setting against fragmentation, in the vendor's words:
+ * "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True" (static).
+ */
+const char *rule_alloc_conf(const struct finding *f);
 
 /* What stands for a device's graphs, in the vendor's words. */
 const char *rule_graph_words(const char *vendor);

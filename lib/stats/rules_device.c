@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vendor_words.h"
+
 /* attention-dominant: attention kernels above t[0] of kernel time. */
 static int eval_attention(const struct report_rank *r, const double *t, struct arena *a,
 			  struct finding *f)
@@ -44,9 +46,8 @@ static void msg_attention(struct text *t, const struct finding *f)
 		snprintf(t->d, sizeof(t->d),
 			 "%s of attention. Long video token sequences make attention quadratic: "
 			 "use sparse or sliding-window attention, FP8 attention (e.g. "
-			 "SageAttention), or FlashAttention-3 on Hopper GPUs "
-			 "where the run has them.",
-			 FMT(a, e->kernel_ns, UNIT_NS));
+			 "SageAttention), or %s.",
+			 FMT(a, e->kernel_ns, UNIT_NS), vendor_words(f->vendor)->fast_attention);
 	else
 		snprintf(t->d, sizeof(t->d),
 			 "%s of attention. Use the fused attention kernels of the device "
@@ -136,7 +137,7 @@ static void msg_memory(struct text *t, const struct finding *f)
 		 e->device, FMT(v, f->value, UNIT_RATIO), FMT(a, e->capacity, UNIT_BYTES));
 	snprintf(t->d, sizeof(t->d),
 		 "No time is at stake yet, but the next size up will not fit. %s, and set "
-		 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation.",
+		 "%s against fragmentation.",
 		 f->wl == WL_DIFFUSION
 			 ? "Reduce batch or resolution per device, enable VAE tiling, offload "
 			   "activations or the text encoder"
@@ -146,7 +147,8 @@ static void msg_memory(struct text *t, const struct finding *f)
 		 : f->wl == WL_LLM
 			 ? "Lower the KV-cache fraction or the batch size, or quantize the "
 			   "weights or the KV cache"
-			 : "Reduce the batch per device or offload what is not in use");
+			 : "Reduce the batch per device or offload what is not in use",
+		 rule_alloc_conf(f));
 }
 
 /*

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vendor_words.h"
+
 /* v, or 0 for a null (negative) figure. */
 static int64_t imax0(int64_t v)
 {
@@ -43,7 +45,7 @@ static int eval_low_util(const struct report_rank *r, const double *t, struct ar
 	f->value = util;
 	f->threshold = f->sev == SEV_HIGH ? t[1] : t[0];
 	f->impact_ns = (double)g->idle_ns;
-	f->basis = "GPU idle time in its active span";
+	f->basis = "device idle time in its active span";
 	e->idle_ns = (double)g->idle_ns;
 	e->active_span_ns = (double)g->active_span_ns;
 	e->wait_ns = rule_has_gpu_wait(g) ? (double)g->comm_wait_ns : 0;
@@ -119,7 +121,7 @@ static int eval_launch(const struct report_rank *r, const double *t, struct aren
 	f->value = med;
 	f->threshold = t[0] * 1e3;
 	f->impact_ns = (double)g->idle_ns;
-	f->basis = "GPU idle time between kernels";
+	f->basis = "device idle time between kernels";
 	e->idle_share = idle;
 	e->graphs = rule_graphs(r);
 	return FIRES;
@@ -320,9 +322,9 @@ static const struct {
 				"Move it off the critical path of ",
 				": precompute it, run it in another thread or process, or do it on "
 				"the device." },
+	/* memory_mgmt: its advice names the vendor's allocator setting, written in msg_idle() */
 	[IDLE_MEMORY_MGMT] = { "allocator calls", "Keep the caching allocator warm in ",
-			       ": no empty_cache(), PYTORCH_CUDA_ALLOC_CONF=expandable_segments:"
-			       "True, preallocated buffers." },
+			       ": no empty_cache(), " },
 	[IDLE_INIT] = { "one-time start-up inside the analysed window", "Warm up before profiling ",
 			" (a profiler schedule with warm-up steps)." },
 	[IDLE_CAPTURE] = { "graph capture inside the analysed window", "Capture before profiling ",
@@ -353,6 +355,9 @@ static void msg_idle(struct text *t, const struct finding *f)
 			 "\"reduce-overhead\"), and fuse small kernels: the host issues launches "
 			 "slower than the device runs them.", rule_loop_words(f->wl),
 			 rule_graph_words(f->vendor));
+	else if (c == IDLE_MEMORY_MGMT)
+		snprintf(adv, sizeof(adv), "%s%s%s%s, preallocated buffers.", idle_words[c].pre,
+			 rule_loop_words(f->wl), idle_words[c].post, rule_alloc_conf(f));
 	else
 		snprintf(adv, sizeof(adv), "%s%s%s", idle_words[c].pre, rule_loop_words(f->wl),
 			 idle_words[c].post);
@@ -363,9 +368,10 @@ static void msg_idle(struct text *t, const struct finding *f)
 		snprintf(t->d, sizeof(t->d), "%s", adv);
 }
 
-/* The calls that block the CPU until the GPU catches up. */
+/* The calls that block the CPU until the device catches up (CUDA's and HIP's). */
 static const char *const sync_runtime[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
-					    "cudaEventSynchronize" };
+					    "cudaEventSynchronize", "hipDeviceSynchronize",
+					    "hipStreamSynchronize", "hipEventSynchronize" };
 static const char *const sync_aten[] = { "aten::item", "aten::_local_scalar_dense" };
 
 /*
@@ -435,7 +441,7 @@ static int eval_sync(const struct report_rank *r, const double *t, struct arena 
 	f->value = share;
 	f->threshold = t[0];
 	f->impact_ns = r->gpu.active_span_ns > 0 ? (idle < ns ? idle : ns) : ns;
-	f->basis = "GPU idle time, at most the synchronising calls' time";
+	f->basis = "device idle time, at most the synchronising calls' time";
 	e->sync_ns = ns;
 	e->top = top;
 	return FIRES;
@@ -450,9 +456,9 @@ static void msg_sync(struct text *t, const struct finding *f)
 		 t->where, FMT(v, f->value, UNIT_RATIO));
 	snprintf(t->d, sizeof(t->d),
 		 "%s, mostly %s. Remove .item(), .cpu() and printing of tensors from %s, and wait "
-		 "on CUDA events instead of synchronising the whole device.",
+		 "on %s instead of synchronising the whole device.",
 		 FMT(a, e->sync_ns, UNIT_NS), rule_plain(top, sizeof(top), e->top),
-		 rule_loop_words(f->wl));
+		 rule_loop_words(f->wl), vendor_words(f->vendor)->events);
 }
 
 const struct rule rule_low_util = {

@@ -97,8 +97,9 @@ static const char *waiters(struct report *rep, double *share, int64_t *worst, do
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		const struct report_rank *r = &rep->ranks[i];
 
+		/* a CPU run's collectives (gloo) have their waits too: has_wait alone */
 		if (!r->complete || !r->analysed || is_straggler(rep, r->rank) ||
-		    !rule_has_gpu_wait(&r->gpu) || r->gpu.comm_wait_ns <= 0)
+		    !r->gpu.has_wait || r->gpu.comm_wait_ns <= 0)
 			continue;
 		v[n++] = r->rank;
 		w += (double)r->gpu.comm_wait_ns;
@@ -150,11 +151,16 @@ static int eval_straggler(struct report *rep, const double *t, struct hits *h)
 		e->excess = st->excess;
 		e->last_share = st->last_share;
 		e->delays = st->by_wait ? st->delays.name : NULL;
+		e->worst = -1;
+		e->steps = (double)(r->steps.nr_durations ? (int64_t)r->steps.nr_durations
+							  : r->steps.d.count);
 		if (st->by_wait && who && wait >= 0) {
 			const struct report_rank *wr = rank_of(rep, worst);
 
 			e->waiters = who;
 			e->wait_share = share;
+			e->worst = worst;
+			e->worst_wait = wait;
 			f->impact_ns = wait;
 			f->span_ns = wr ? (double)wr->span_ns : f->span_ns;
 			f->basis = "the longest wait of another rank inside collectives";
@@ -167,51 +173,65 @@ static int eval_straggler(struct report *rep, const double *t, struct hits *h)
 	return 0;
 }
 
+/*
+ * The straggler in the reader's terms: who waits for whom, how long per
+ * step, how often it is last; a ratio to the median reads as arithmetic.
+ */
 static void msg_straggler(struct text *t, const struct finding *f)
 {
 	const struct straggler_ev *e = &f->e.straggler;
 	enum metric_unit u = metric_unit_of(f->metric);
-	char x[METRIC_FMT_MAX], v[METRIC_FMT_MAX], med[METRIC_FMT_MAX], name[124];
+	char x[METRIC_FMT_MAX], v[METRIC_FMT_MAX], med[METRIC_FMT_MAX], name[124], per[96];
+	char most[160];
 	const char *split = f->wl == WL_DIFFUSION ? "the sequence or blocks" : "the work";
+	const char *dev = vendor_words(f->vendor)->device;
+	char chk[256];
 
 	FMT(v, f->value, u);
-	if (e->delays && e->waiters) {
-		int one = strncmp(e->waiters, "ranks", 5) != 0;	/* "rank 0", "ranks 0-2" */
+	snprintf(chk, sizeof(chk), "Check %s for thermal or power throttling, a slow or busy host, "
+		 "data loading, and an uneven split of %s across ranks.",
+		 t->plural ? "those ranks" : "that rank", split);
+	if (e->delays) {
+		int one = e->waiters && strncmp(e->waiters, "ranks", 5) != 0;
 
+		per[0] = '\0';
+		if (e->steps > 1 && isfinite(f->value))
+			snprintf(per, sizeof(per), ", %s per step",
+				 FMT(x, f->value / e->steps, UNIT_NS));
 		snprintf(t->m, sizeof(t->m),
-			 "%s hold%s the others back: %s wait%s %s of %s communication time for %s.",
-			 t->where, t->plural ? "" : "s", e->waiters, one ? "s" : "",
-			 FMT(x, e->wait_share, UNIT_RATIO), one ? "its" : "their",
-			 t->plural ? "them" : "it");
-		snprintf(t->d, sizeof(t->d),
-			 "%s reach%s %s of %s collectives last; the other ranks wait %s for it in "
-			 "all, most at %s. Their long steps%s%s%s are that waiting. "
-			 "Check the slow rank for thermal or power throttling, a slow or busy "
-			 "host, data loading, and an uneven split of %s across ranks.",
-			 t->where, t->plural ? "" : "es", FMT(med, e->last_share, UNIT_RATIO),
-			 t->plural ? "their" : "its", v, rule_plain(name, sizeof(name), e->delays),
-			 vendor_words(f->vendor)->device ? " and busy-looking " : "",
-			 vendor_words(f->vendor)->device ? rule_device(f) : "",
-			 vendor_words(f->vendor)->device ? "s" : "", split);
+			 "%s hold%s the others back: %s last at %s of %s collectives, and %s "
+			 "wait%s for %s %s in all%s.",
+			 t->where, t->plural ? "" : "s", t->plural ? "they arrive" : "it arrives",
+			 FMT(med, e->last_share, UNIT_RATIO), t->plural ? "their" : "its",
+			 e->waiters ? e->waiters : "the other ranks", one ? "s" : "",
+			 t->plural ? "them" : "it", v, per);
+		most[0] = '\0';
+		if (e->worst >= 0)
+			snprintf(most, sizeof(most),
+				 "Rank %lld waits longest (%s inside collectives); the waiting "
+				 "ranks spend %s of their communication time waiting. ",
+				 (long long)e->worst, FMT(x, e->worst_wait, UNIT_NS),
+				 FMT(med, e->wait_share, UNIT_RATIO));
+		snprintf(t->d, sizeof(t->d), "%sMost of the wait is at %s. Their long steps%s%s%s "
+			 "are that waiting, not their own work. %s",
+			 most, rule_plain(name, sizeof(name), e->delays),
+			 dev ? " and busy-looking " : "", dev ? dev : "", dev ? " time" : "", chk);
 		return;
 	}
 	FMT(med, f->threshold, u);
 	if (e->excess >= 0)
 		snprintf(t->m, sizeof(t->m),
-			 "%s: its %s is %s longer than the median over ranks, which holds the "
-			 "others back at every collective.",
-			 t->where, metric_words(f->metric), FMT(x, e->excess, UNIT_RATIO));
+			 "%s %s slower than the others: %s %s is %s where the median rank's is %s, "
+			 "and the others wait for %s at every collective.",
+			 t->where, t->plural ? "are" : "is", t->plural ? "the worst's" : "its",
+			 metric_words(f->metric), v, med, t->plural ? "them" : "it");
 	else
 		snprintf(t->m, sizeof(t->m),
-			 "%s spends %s less time in communication than the median: the others "
-			 "wait for it inside collectives.",
-			 t->where, FMT(x, -e->excess, UNIT_RATIO));
-	snprintf(t->d, sizeof(t->d),
-		 "%s against a median of %s. Check that rank for thermal or power throttling, a "
-		 "slow or busy host, data loading, and an uneven split of %s across ranks.",
-		 v, med, split);
+			 "%s spend%s %s in communication where the median rank spends %s: the "
+			 "others wait for %s inside collectives.",
+			 t->where, t->plural ? "" : "s", v, med, t->plural ? "them" : "it");
+	snprintf(t->d, sizeof(t->d), "%s", chk);
 }
-
 
 const struct rule rule_incomplete = {
 	.id = "incomplete-ranks",

@@ -146,6 +146,14 @@ static void finding_init(struct finding *f, size_t i, enum workload_kind wl, dou
 	f->span_ns = span_ns;
 }
 
+/* The words of advice: the rank's vendor; none for a CPU-only rank. */
+static const char *rank_vendor(const struct report_rank *r)
+{
+	return !r->analysed || r->gpu.no_device ? NULL
+	       : r->device.vendor		? r->device.vendor
+					: "unknown";
+}
+
 struct finding *rule_fire(struct hits *h, const struct report_rank *r)
 {
 	struct hit *x = hit_add(h);
@@ -156,6 +164,7 @@ struct finding *rule_fire(struct hits *h, const struct report_rank *r)
 	x->rank = r->rank;
 	x->seq = h->seq++;
 	finding_init(&x->f, h->rule, h->wl, (double)r->span_ns);
+	x->f.vendor = rank_vendor(r);
 	return &x->f;
 }
 
@@ -180,10 +189,7 @@ static int evaluate(size_t i, const struct report_rank *r, const double *t, stru
 		    enum workload_kind wl, struct finding *f)
 {
 	finding_init(f, i, wl, (double)r->span_ns);
-	/* the words of advice: the rank's vendor; none for a CPU-only rank */
-	f->vendor = !r->analysed || r->gpu.no_device ? NULL
-		    : r->device.vendor		     ? r->device.vendor
-						     : "unknown";
+	f->vendor = rank_vendor(r);
 	return rule_table[i]->eval(r, t, a, f);
 }
 

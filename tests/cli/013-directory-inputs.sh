@@ -68,8 +68,11 @@ p = sys.argv[1]
 print(len((gzip.open if p.endswith(".gz") else open)(p, "rb").read()))' "$f")
 	va named --json named.json "$f"
 	expect_rc named 1
-	expect_line named.err "^vanalyze: $(ere_quote "$f"): byte $n: not a trace: no traceEvents array$" \
-		"named $f"
+	case $f in
+	*report.json) what="not a trace but a vtrace report: give it to vcompare or vaggregate" ;;
+	*) what="not a trace: no traceEvents array" ;;
+	esac
+	expect_line named.err "^vanalyze: $(ere_quote "$f"): byte $n: $what$" "named $f"
 	no_line named.err 'skipped' "named $f"
 done
 echo "pass: a named non-trace file is an error with its byte offset"

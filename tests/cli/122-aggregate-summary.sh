@@ -26,7 +26,7 @@ import json, math, re, statistics, sys
 import os
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
-from vtcheck import rank_metric as value  # noqa: E402
+from vtcheck import metric_label, rank_metric as value  # noqa: E402
 
 rep = json.load(open(sys.argv[1]))
 lines = open(sys.argv[2]).read().splitlines()
@@ -64,14 +64,15 @@ for line in lines[2:]:
     m = row.match(line)
     if not m:
         sys.exit("unparsable row: %r" % line)
-    lo, lo_r, hi, hi_r, avg, med, sd, metric = m.groups()
-    if "\u2026" in metric:     # a long key cut to the width: the one it stands for
-        pieces = [p for p in metric.split("\u2026") if p]
-        full = [k for k in rep["cross_rank"]
-                if k.startswith(pieces[0]) and k.endswith(pieces[-1])]
-        if len(full) != 1:
-            sys.exit("%r stands for %d keys" % (metric, len(full)))
-        metric = full[0]
+    lo, lo_r, hi, hi_r, avg, med, sd, label = m.groups()
+    # the metric's words (vtcheck.metric_label), cut in the middle where long:
+    # the one key they stand for
+    pat = re.compile(".+".join(re.escape(p) for p in label.split("\u2026")), re.S)
+    full = [k for k in rep["cross_rank"] if pat.fullmatch(metric_label(k)) and
+            (not k.startswith("phase:") or k.count("/") < 2)]   # deeper phases are not shown
+    if len(full) != 1:
+        sys.exit("%r stands for %d keys" % (label, len(full)))
+    metric = full[0]
     vals = [(rk["rank"], value(rk, metric)) for rk in ranks]
     vals = [(k, float(v)) for k, v in vals if v is not None and not (isinstance(v, float) and math.isnan(v))]
     xs = [v for _, v in vals]
@@ -94,7 +95,7 @@ if rows < 15:
 strag = [l for l in lines if l.startswith("  rank ") and
          ("against the median" in l or "holds the others back" in l)]
 want = ["  rank %d holds the others back:" % s["rank"] if "wait_imposed_ns" in s else
-        "  rank %d: %s" % (s["rank"], s["metric"]) for s in rep["stragglers"]]
+        "  rank %d: %s" % (s["rank"], metric_label(s["metric"])) for s in rep["stragglers"]]
 if len(strag) != len(want) or any(not l.startswith(w + " ") for l, w in zip(strag, want)):
     sys.exit("stragglers: %r, report %r" % (strag, want))
 sugg = [l for l in lines if re.match(r"^  [0-9]+\. \[(high|medium|low)\] ", l)]

@@ -95,7 +95,7 @@ for l in rows:
         print("row with %d cells: %r" % (len(cells), l)); bad += 1
     if re.search(r"<[a-zA-Z/!]", l):
         print("raw markup in: %r" % l); bad += 1
-kernels = [l for l in rows if l.startswith("| kernel:")]
+kernels = [l for l in rows if l.startswith("| kernel ")]
 if len(kernels) < len(SHOWN):
     print("%d kernel rows for %d kernels" % (len(kernels), len(SHOWN))); bad += 1
 got = {r["metric"] for r in json.load(open("hostile.cmp"))["rows"]}
@@ -139,7 +139,7 @@ json.dump({"traceEvents": ev}, open("argschema.json", "w"))
 PY
 vc sorted sorted.json out2/report.json
 expect_rc sorted 0
-expect_line sorted.out '^vcompare: base sorted.json, new out2/report.json' "a report with sorted keys"
+expect_line sorted.out '^base sorted.json, new out2/report.json' "a report with sorted keys"
 vc argschema argschema.json argschema.json
 expect_rc argschema 0
 no_line argschema.err 'report' "a trace with a schema argument is analysed"

@@ -5,10 +5,12 @@
 # torch-cpu 2-rank (no ProfilerStep spans) against 4-rank (each video in a
 # ProfilerStep#N): the phases of both are matched by path without the
 # wrapper (tests/oracle_phases.py over each trace, the worst rank's total
-# and median), none is "only in base/new"; steps are not compared (the two
+# per video, one against two, and median), none is "only in base/new"; steps are not compared (the two
 # count different spans) and a note says so; by default the table and the
-# markdown hold exactly the rows whose verdict is not "same", and the
-# "N metrics unchanged" line counts the others; --all lists every row.
+# markdown hold the few rows that explain the change (the run's changed rows,
+# confirmed before noise, times by the size of the change, 12 at most), a
+# line counts the other changed rows and the "N metrics unchanged" line the
+# rest; --all lists every row.
 #
 # HTA's trace_diff pair: memcpy/memset time (the union of gpu_memcpy and
 # gpu_memset intervals) nearly triples and is flagged; every kernel on one
@@ -52,6 +54,7 @@ python3 - "$VT_ROOT/tests" two four <<'PY' || die "torch-cpu pair (lines above)"
 import glob, json, re, sys
 sys.path.insert(0, sys.argv[1])
 import oracle_phases
+from vtcheck import metric_label
 
 WRAP = "ProfilerStep#*"
 
@@ -68,18 +71,29 @@ def phases(path):
         out[p] = (ph["total_ns"], ph["median_ns"])
     return out
 
+def videos(path):
+    """The videos a trace profiled: its inference_denoising spans (one per video)."""
+    return sum(ph["count"] for ph in oracle_phases.analyze(path)["phases"]
+               if ph["path"].split("/")[-1] == "inference_denoising")
+
 def run(d):
-    """The run's value: the worst (largest) rank's."""
-    per = [phases(f) for f in sorted(glob.glob(d + "/*.trace.json.gz"))]
+    """The run's value: the worst (largest) rank's; totals per video where the
+    sides profiled different numbers of videos (1 and 2 here)."""
+    files = sorted(glob.glob(d + "/*.trace.json.gz"))
+    per = [phases(f) for f in files]
     res = {}
     for m in per:
         for p, (t, med) in m.items():
             a, b = res.get(p, (t, med))
             res[p] = (max(a, t), max(b, med))
-    return res
+    return res, videos(files[0])
 
-base, new = run(sys.argv[2]), run(sys.argv[3])
+(base, vb), (new, vn) = run(sys.argv[2]), run(sys.argv[3])
 bad = 0
+if (vb, vn) != (1, 2):
+    print("the oracle counts %d and %d videos" % (vb, vn)); bad += 1
+base = {p: (t / vb, med) for p, (t, med) in base.items()}
+new = {p: (t / vn, med) for p, (t, med) in new.items()}
 if set(base) != set(new):
     print("the oracle's phases differ: %s" % sorted(set(base) ^ set(new))); bad += 1
 c = json.load(open("cpu.cmp"))
@@ -112,26 +126,42 @@ if c["unchanged"] != same or same == 0 or not changed:
     print("unchanged %s, rows same %d, changed %d" % (c["unchanged"], same, len(changed))); bad += 1
 
 def table_rows(path):
-    """(metric, rank, verdict) of a terminal table; long names take a line of their own."""
+    """(label, rank, verdict) of a terminal table; long names take a line of their own."""
     out, name = [], None
     for line in open(path, encoding="utf-8").read().split("\n"):
-        m = re.match(r"^(\S*)\s+(all|\d+)\s+.*\s(same|REGRESSED|improved|noise|more waiting|only in base|only in new)$", line)
+        m = re.match(r"^(.*?) +(all|\d+) +[-+0-9\u2013].*\s(same|REGRESSED|improved|noise|more waiting|only in base|only in new)$", line)
         if m:
             out.append((m.group(1) or name, m.group(2), m.group(3)))
         name = line.strip() if line and not line.startswith(" ") else None
     return out
 
 def key(r):
-    return (r["metric"], "all" if r["rank"] is None else str(r["rank"]),
+    return (metric_label(r["metric"]), "all" if r["rank"] is None else str(r["rank"]),
             "REGRESSED" if r["verdict"] == "regressed" else r["verdict"])
 
+# without --all, the few rows that explain the change: the run's changed rows,
+# confirmed before noise, span and throughput, then times by |delta|, then the
+# rest, 12 at most
+def is_time(k):
+    return k.endswith("_ns") or k.startswith("idle.")
+
+cand = [(i, r) for i, r in enumerate(rows) if r["verdict"] != "same" and r["rank"] is None]
+def cls(k):
+    return 0 if k == "span_ns" or k.startswith("throughput.") else 1 if is_time(k) else 2
+
+cand.sort(key=lambda ir: (ir[1]["verdict"] == "noise", cls(ir[1]["metric"]),
+                          -abs(ir[1]["delta"]) if cls(ir[1]["metric"]) == 1 else 0, ir[0]))
+picked = [r for i, r in sorted(cand[:12], key=lambda ir: ir[0])]
 got = table_rows("cpu.out")
-if got != [key(r) for r in changed]:
-    print("table rows %d, want the %d changed ones" % (len(got), len(changed))); bad += 1
+if got != [key(r) for r in picked] or len(picked) != 12:
+    print("table rows %r, want %r" % (got, [key(r) for r in picked])); bad += 1
 gotall = table_rows("cpuall.out")
 if gotall != [key(r) for r in rows]:
     print("--all table rows %d, want all %d" % (len(gotall), len(rows))); bad += 1
 text = open("cpu.out", encoding="utf-8").read()
+if "\n%d more changed rows, of the run and of each rank (--all lists them)\n" % (
+        len(changed) - len(picked)) not in text:
+    print("no line '%d more changed rows'" % (len(changed) - len(picked))); bad += 1
 if "\n%d metrics unchanged (--all lists them)\n" % same not in text:
     print("no line '%d metrics unchanged'" % same); bad += 1
 if "unchanged" in open("cpuall.out", encoding="utf-8").read():
@@ -139,8 +169,8 @@ if "unchanged" in open("cpuall.out", encoding="utf-8").read():
 if "steps not compared: base counts 'denoise_step_*|*step_[0-9]*' spans as steps, new 'ProfilerStep#*'" not in text:
     print("no note on the steps"); bad += 1
 md = [l for l in open("cpu.md", encoding="utf-8").read().split("\n") if l.startswith("| ")]
-if len(md) - 1 != len(changed):
-    print("markdown rows %d, want %d" % (len(md) - 1, len(changed))); bad += 1
+if len(md) - 1 != len(picked):
+    print("markdown rows %d, want %d" % (len(md) - 1, len(picked))); bad += 1
 print("torch-cpu: %d phases matched, %d rows changed, %d unchanged" % (len(base), len(changed), same))
 sys.exit(1 if bad else 0)
 PY
@@ -232,7 +262,7 @@ if c5["kernels_added"] != c["kernels_added"]:
     print("--top changed the JSON's added kernels"); bad += 1
 sys.exit(1 if bad else 0)
 PY
-expect_line hta.out '^gpu\.memory_ns +all .*REGRESSED$' "memcpy/memset time flagged in the table"
+expect_line hta.out '^memcpy/memset time +all .*REGRESSED$' "memcpy/memset time flagged in the table"
 expect_line hta5.out '^  and [0-9]+ more, .* in all$' "--top 5 names five"
 [ "$(grep -c '^ *[0-9.]\+ [mµn]\?s  ' hta5.out)" -eq 10 ] || die "--top 5: not 5 added and 5 removed named"
 vc hta0 --top 0 "$CONTROL" "$TEST"
@@ -283,7 +313,7 @@ check wait.cmp '[(x["base"], x["new"], x["verdict"]) for x in r["rows"] if x["me
 	'{x["metric"]: x["verdict"] for x in r["rows"] if x["metric"].startswith("idle.") and x["verdict"] != "same"} ==
 	{"idle.idle_ns": "more waiting", "idle.by_cause.other": "more waiting"}' \
 	"idle time filled by waiting credited (doc/idle.md: the 40 us gap has no runtime call)"
-expect_line wait.out '^gpu\.utilization +all .* more waiting$' "the table shows 'more waiting'"
+expect_line wait.out '^util +all .* more waiting$' "the table shows 'more waiting'"
 vc work --json work.cmp util-base-rank0.json util-work-rank0.json
 expect_rc work 0
 check work.cmp '[(x["base"], x["new"], x["verdict"]) for x in r["rows"] if x["metric"] == "gpu.utilization"] ==

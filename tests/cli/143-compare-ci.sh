@@ -87,7 +87,7 @@ job ghfail github slow
 expect_rc ghfail 1
 [ -s job-ghfail/summary.md ] || die "GitHub: no step summary published on a failing gate"
 expect_line job-ghfail/summary.md '^### vcompare: :x: [1-9][0-9]* regressions?' "GitHub: summary of the regression"
-expect_line job-ghfail/summary.md '^\| span\\_ns \| all \| .*\*\*REGRESSED\*\*' "GitHub: the span row"
+expect_line job-ghfail/summary.md '^\| span \| all \| .*\*\*REGRESSED\*\*' "GitHub: the span row"
 job ghpass github same
 expect_rc ghpass 0
 expect_line job-ghpass/summary.md '^### vcompare: :white_check_mark: 0 regressions' "GitHub: summary on a passing gate"

@@ -27,7 +27,9 @@ mk() {
 mk -n BUILD="$PWD/probe" all >/dev/null 2>&1
 cmp -s probe/flags.stamp "$VT_BUILD/flags.stamp" ||
 	skip "$VT_BUILD was built with other flags than a plain make uses; not installing it"
-mk -q BUILD="$VT_BUILD" all ||
+# vtrace.pc names the PREFIX: after a 'make install PREFIX=...' it is made
+# again for this one (a GEN, no compiler), which is no reason to skip
+mk -q BUILD="$VT_BUILD" -o "$VT_BUILD/vtrace.pc" all ||
 	skip "$VT_BUILD is older than its sources (changed during the run?); not installing it"
 
 stage=$PWD/stage

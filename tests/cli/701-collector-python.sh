@@ -20,7 +20,8 @@ expect_line run.out '^2 videos, 16 frames' "example output"
 
 "$VT_BUILD/vtrace-export" out/example-rank0.vtr -o example.trace.json.gz 2>export.err ||
 	die "vtrace-export failed: $(cat export.err)"
-[ -s export.err ] && die "vtrace-export warned: $(cat export.err)"
+[ "$(cat export.err)" = "vtrace-export: wrote example.trace.json.gz" ] ||
+	die "vtrace-export warned: $(cat export.err)"
 
 python3 - example.trace.json.gz <<'PY' || die "exported trace does not hold the example"
 import collections, gzip, json, sys
