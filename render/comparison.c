@@ -256,7 +256,7 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
  * '@' would, but is what tsafe strips elsewhere and breaks a copied name.
  * "`@`name" renders as the name, copies as it, and notifies nobody.
  */
-static void md_cell(struct buf *out, const char *s)
+void output_md_cell(struct buf *out, const char *s)
 {
 	struct buf b;
 
@@ -298,24 +298,24 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 	buf_printf(out, "### vcompare: %s %s\n\n", c->regressions ? ":x:" : ":white_check_mark:",
 		   line);
 	buf_adds(out, "Base ");
-	md_cell(out, o->base_name);
+	output_md_cell(out, o->base_name);
 	buf_adds(out, ", new ");
-	md_cell(out, o->new_name);
+	output_md_cell(out, o->new_name);
 	buf_printf(out, "; threshold %.3g%%, alpha %g.\n\n", o->threshold * 100, o->alpha);
 	if (o->base_run && o->new_run) {
 		buf_adds(out, "Base run: ");
-		md_cell(out, o->base_run);
+		output_md_cell(out, o->base_run);
 		buf_adds(out, "  \nNew run: ");
-		md_cell(out, o->new_run);
+		output_md_cell(out, o->new_run);
 		buf_adds(out, "\n\n");
 	}
 	for (size_t i = 0; i < o->nr_mismatch; i++) {
 		buf_adds(out, i ? ", " : "**The runs differ:** ");
-		md_cell(out, o->mismatch[i]);
+		output_md_cell(out, o->mismatch[i]);
 		buf_adds(out, " (");
-		md_cell(out, o->mismatch_vals[2 * i]);
+		output_md_cell(out, o->mismatch_vals[2 * i]);
 		buf_adds(out, " -> ");
-		md_cell(out, o->mismatch_vals[2 * i + 1]);
+		output_md_cell(out, o->mismatch_vals[2 * i + 1]);
 		buf_adds(out, i + 1 == o->nr_mismatch ? ").\n\n" : ")");
 	}
 	for (size_t i = 0; i < c->nr_rows; i++)
@@ -335,9 +335,9 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 		fmt_pct(pct, sizeof(pct), r->delta_pct);
 		fmt_p(p, sizeof(p), r);
 		buf_adds(out, "| ");
-		md_cell(out, r->metric);
+		output_md_cell(out, r->metric);
 		buf_printf(out, " | %s | %s | %s | %s | %s | ", rank, base, new, delta, pct);
-		md_cell(out, p);
+		output_md_cell(out, p);
 		buf_printf(out, " | %s%s%s |\n", r->verdict == V_REGRESSED ? "**" : "",
 			   verdict_names[r->verdict], r->verdict == V_REGRESSED ? "**" : "");
 	}
@@ -358,16 +358,16 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 				continue;
 			notes.data[i] = '\0';
 			buf_adds(out, "- ");
-			md_cell(out, notes.data + at);
+			output_md_cell(out, notes.data + at);
 			buf_addc(out, '\n');
 			at = i + 1;
 		}
 		buf_release(&notes);
 	}
 	kernel_lines(out, "added (only in new)", c->added, c->nr_added, c->added_ns, o->top, "- ",
-		     md_cell);
+		     output_md_cell);
 	kernel_lines(out, "removed (only in base)", c->removed, c->nr_removed, c->removed_ns,
-		     o->top, "- ", md_cell);
+		     o->top, "- ", output_md_cell);
 }
 
 static void num(struct jsonw *w, const char *key, double v)
