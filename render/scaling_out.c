@@ -77,6 +77,10 @@ static void sentence(struct buf *b, const struct scaling_point *p, int md)
 
 	buf_printf(b, "%lld ranks gave %s (%s)", (long long)p->ranks,
 		   factor(s, sizeof(s), p->speedup), pct(e, sizeof(e), p->efficiency));
+	if (!(p->loss > 0)) {
+		buf_adds(b, ": no loss");
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		buf_adds(b, i ? ", " : ": ");
 		if (top[i] == SCALING_SERIAL && p->replicated >= 0) {
@@ -90,8 +94,6 @@ static void sentence(struct buf *b, const struct scaling_point *p, int md)
 		buf_printf(b, " (%s%s)", pct(l, sizeof(l), of_loss(p, top[i])),
 			   i ? "" : " of the loss");
 	}
-	if (!n && p->ranks > 0)
-		buf_adds(b, ": no loss");
 }
 
 static void mode_line(struct buf *b, const struct scaling *sc, int md)
@@ -129,7 +131,8 @@ static void curve(struct buf *b, const struct scaling *sc, int md)
 
 	if (md)
 		buf_adds(b, "\n| ranks | time per generation | speedup | efficiency | "
-			    "serial fraction (Karp-Flatt) | run |\n|---:|---:|---:|---:|---:|---|\n");
+			    "serial fraction (Karp-Flatt) | run |\n"
+			    "|---:|---:|---:|---:|---:|---|\n");
 	else
 		buf_printf(b, "\n%6s  %12s  %8s  %10s  %15s  %s\n", "ranks", "time", "speedup",
 			   "efficiency", "serial fraction", "run");
