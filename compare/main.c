@@ -71,6 +71,10 @@ static const char usage[] =
 	"                          parallelised, slower compute, device idle and other;\n"
 	"                          --markdown and --json write it too; --strict makes\n"
 	"                          runs of different workloads an error (exit 2)\n"
+	"      --html PATH         with --scaling: a page with the speedup against\n"
+	"                          the ranks (and the ideal) and a waterfall of the\n"
+	"                          loss, drawn by gnuplot when installed\n"
+	"      --no-charts         the page without gnuplot charts\n"
 	"      --strong            strong scaling (same total work), whatever the\n"
 	"                          workload figures say\n"
 	"      --weak              weak scaling (same work per rank)\n"
@@ -127,6 +131,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		CLI_OPTS_COMMON,
 		CLI_OPT_JSON,
+		CLI_OPT_HTML,
+		CLI_OPT_NO_CHARTS,
 		ANALYZE_LONGOPTS,
 		{ "threshold", required_argument, NULL, 'T' },
 		{ "alpha", required_argument, NULL, 'A' },
@@ -209,6 +215,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		if (rc >= 0)
 			return rc;
 	}
+	if ((o->cli.html || o->cli.no_charts) && !o->scaling)
+		return cli_usage_error("--html and --no-charts go with --scaling");
 	if (o->mode != SCALING_AUTO && !o->scaling)
 		return cli_usage_error("--strong and --weak go with --scaling");
 	if (o->scaling && argc - optind < 2)
@@ -428,7 +436,8 @@ static int run_scaling(const struct opts *o, char **args, size_t n)
 	if (!status) {
 		struct buf text;
 
-		if (!o->cli.quiet && !cli_is_stdout(o->markdown) && !cli_is_stdout(o->cli.json))
+		if (!o->cli.quiet && !cli_is_stdout(o->markdown) && !cli_is_stdout(o->cli.json) &&
+		    !cli_is_stdout(o->cli.html))
 			scaling_table(stdout, &sc);
 		buf_init(&text);
 		if (o->markdown) {
@@ -440,6 +449,16 @@ static int run_scaling(const struct opts *o, char **args, size_t n)
 		if (o->cli.json) {
 			scaling_json(&text, &sc);
 			if (emit(o->cli.json, &text))
+				status = EXIT_USAGE;
+		}
+		buf_reset(&text);
+		if (o->cli.html) {
+			struct err e;
+
+			/* a page without its charts still goes out, and says why */
+			if (scaling_html(&text, &sc, !o->cli.no_charts, &e))
+				log_warn(NULL, &e);
+			if (emit(o->cli.html, &text))
 				status = EXIT_USAGE;
 		}
 		buf_release(&text);

@@ -17,8 +17,10 @@
 #include "metric.h"
 #include "term.h"
 
+static void sentence(struct buf *b, const struct scaling_point *p, int md);
+
 /* What usually fixes each part, after its finding. */
-static const char *const fix[SCALING_NR_PARTS] = {
+const char *const scaling_fix[SCALING_NR_PARTS] = {
 	[SCALING_COMM] = "overlap the all-to-all and all-gather with compute (asynchronous "
 			 "collectives, ring attention, a pipelined Ulysses)",
 	[SCALING_LATE] = "rebalance the sequence split, and find why that rank is slower",
@@ -66,6 +68,11 @@ static void name(struct buf *b, const char *s, int md)
 static double of_loss(const struct scaling_point *p, enum scaling_part k)
 {
 	return p->loss > 0 ? p->parts_share[k] / p->loss : NAN;
+}
+
+void scaling_sentence(struct buf *b, const struct scaling_point *p)
+{
+	sentence(b, p, 0);
 }
 
 /* "4 ranks gave 1.90x (48 %): ..., ... (12 %), rank 3 late (5 %)" */
@@ -240,7 +247,7 @@ static void findings(struct buf *b, const struct scaling_point *p, int md)
 		} else {
 			buf_adds(b, scaling_part_text[k]);
 		}
-		buf_printf(b, " (%.0f %% of the loss): %s\n", sh * 100, fix[k]);
+		buf_printf(b, " (%.0f %% of the loss): %s\n", sh * 100, scaling_fix[k]);
 	}
 }
 

@@ -71,6 +71,44 @@ expect_line u1.err "--strong and --weak go with --scaling"
 expect_line u2.err "--strong and --weak exclude each other"
 expect_line u3.err "--scaling wants BASE and at least one NEW"
 
+# the page: the curve, a speedup chart and a waterfall (gnuplot), a phase
+# named by the trace escaped; --no-charts says where the charts would be
+python3 - <<'PY' || die "cannot write the hostile traces"
+import json
+name = "fastvideo.region::profiler_region_<script>alert(1)</script>&"
+for n in (1, 2):
+    for r in range(n):
+        ev = [{"name": name, "ph": "X", "ts": 0, "dur": 1000, "tid": 1, "pid": "CPU functions"},
+              {"name": "fastvideo.region::profiler_region_inference_denoising", "ph": "X",
+               "ts": 1000, "dur": 4000 // n, "tid": 1, "pid": "CPU functions"}]
+        import os
+        os.makedirs("h%d" % n, exist_ok=True)
+        json.dump(ev, open("h%d/h-rank%d.trace.json" % (n, r), "w"))
+PY
+vc page --scaling --html page.html h1 h2
+expect_rc page 0
+no_line page.html '<script>' "unescaped phase name"
+expect_line page.html '&lt;script&gt;alert\(1\)&lt;/script&gt;&amp;' "escaped phase name"
+if command -v gnuplot >/dev/null; then
+	[ "$(grep -c '<svg' page.html)" = 2 ] || die "page: not two charts"
+	expect_line page.html 'aria-label="waterfall of the loss"'
+fi
+vc nocharts --scaling --no-charts --html nocharts.html h1 h2
+expect_rc nocharts 0
+expect_line nocharts.html 'Chart not drawn: charts are off'
+# without gnuplot: the page still goes out, says why, and one warning
+(
+	PATH=/nonexistent
+	"$VT_BUILD/vcompare" -q --scaling --html nognu.html h1 h2 >nognu.out 2>nognu.err
+	echo $? >nognu.rc
+)
+expect_rc nognu 0
+expect_line nognu.html 'Chart not drawn: .*gnuplot' "the page's note without gnuplot"
+expect_line nognu.err '^vcompare: warning: .*gnuplot' "the warning without gnuplot"
+vc u4 --html page.html one four
+expect_rc u4 2
+expect_line u4.err "--html and --no-charts go with --scaling"
+
 # markdown for CI, and the curve over several runs
 vc md --scaling --markdown - "$D/r1" "$D/r2" "$D/r4"
 expect_rc md 0
