@@ -286,6 +286,8 @@ void output_md_cell(struct buf *out, const char *s)
 		default: buf_addc(out, ch); break;
 		}
 	}
+	if (!buf_ok(&b))	/* a name lost must not pass for an empty one */
+		buf_fail(out);
 	buf_release(&b);
 }
 

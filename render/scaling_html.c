@@ -237,7 +237,7 @@ int scaling_html(struct buf *out, const struct scaling *sc, int charts, struct e
 			speedup_chart(&g, sc);
 			waterfall_chart(&g, last);
 			if (!buf_ok(&g.script))
-				err_set(&g.err, -1, "out of memory");
+				err_set(&g.err, -1, "out of memory building the charts");
 			else
 				gnuplot_run(&g);
 		}
