@@ -28,8 +28,11 @@ static void text(struct buf *b, const char *s)
 {
 	struct buf t;
 
+	size_t n = strlen(s);
+
+	/* bounded as vanalyze's page is, however long the names (html.h) */
 	buf_init(&t);
-	tsafe_add(&t, s, strlen(s));
+	tsafe_add(&t, s, n > HTML_TEXT_MAX ? HTML_TEXT_MAX : n);
 	esc_html_n(b, t.data ? t.data : "", t.len);
 	if (!buf_ok(&t))
 		buf_fail(b);
@@ -194,6 +197,14 @@ static void detail_tables(struct buf *b, const struct scaling_point *p)
 		cell(b, p->parts_share[k], UNIT_RATIO);
 		cell(b, p->loss > 0 ? p->parts_share[k] / p->loss : NAN, UNIT_RATIO);
 		buf_adds(b, "</tr>\n");
+		for (int c = 0; k == SCALING_IDLE && c < IDLE_NR_CAUSES; c++) {
+			if (p->idle_rank_ns[c] == 0 || !isfinite(p->idle_rank_ns[c]))
+				continue;
+			buf_printf(b, "<tr><td class=\"muted\">&nbsp;&nbsp;idle: %s</td>",
+				   idle_cause_key[c]);
+			cell(b, p->idle_rank_ns[c], UNIT_NS);
+			buf_adds(b, "<td></td><td></td></tr>\n");
+		}
 	}
 	buf_adds(b, "</table></div>\n");
 }

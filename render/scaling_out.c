@@ -55,13 +55,24 @@ static const char *factor(char *s, size_t n, double v)
 	return s;
 }
 
+/* A phase name on a line: at most this many columns of it (the JSON has it whole). */
+#define NAME_COLS 80
+
 /* A name from a trace or an argument: safe for a terminal, escaped for markdown. */
 static void name(struct buf *b, const char *s, int md)
 {
-	if (md)
+	size_t n = strlen(s);
+
+	if (md) {
 		output_md_cell(b, s);
-	else
-		tsafe_add(b, s, strlen(s));
+		return;
+	}
+	if (term_cols(s, n) > NAME_COLS) {
+		tsafe_add(b, s, term_bytes(s, n, NAME_COLS - 3));
+		buf_adds(b, "...");
+		return;
+	}
+	tsafe_add(b, s, n);
 }
 
 /* The loss that parts are shares of, in words: a part's share of 1 - E. */
@@ -179,6 +190,7 @@ static void phases(struct buf *b, const struct scaling_point *p, int md)
 	for (size_t i = 0; i < p->nr_phases; i++) {
 		const struct scaling_phase *ph = &p->phases[i];
 		struct buf nm;
+		int cols;
 
 		ns(x[0], sizeof(x[0]), ph->base_ns);
 		ns(x[1], sizeof(x[1]), ph->new_ns);
@@ -192,10 +204,13 @@ static void phases(struct buf *b, const struct scaling_point *p, int md)
 				   x[4], ph->not_shrunk ? "did not shrink" : "");
 			continue;
 		}
+		/* cut and padded by columns, never inside a character */
 		buf_init(&nm);
-		tsafe_add(&nm, ph->path, strlen(ph->path));
-		buf_printf(b, "  %-29.29s  %10s  %10s  %10s  %8s  %10s%s\n", term_text(&nm), x[0],
-			   x[1], x[2], x[3], x[4], ph->not_shrunk ? "  did not shrink" : "");
+		tsafe_add(&nm, ph->path, term_bytes(ph->path, strlen(ph->path), 29));
+		cols = term_cols(term_text(&nm), nm.len);
+		buf_printf(b, "  %s%*s  %10s  %10s  %10s  %8s  %10s%s\n", term_text(&nm),
+			   cols < 29 ? 29 - cols : 0, "", x[0], x[1], x[2], x[3], x[4],
+			   ph->not_shrunk ? "  did not shrink" : "");
 		buf_release(&nm);
 	}
 }
@@ -224,6 +239,19 @@ static void parts(struct buf *b, const struct scaling_point *p, int md)
 			buf_printf(b, "| %s | %s | %s | %s |\n", scaling_part_text[k], r, s, l);
 		else
 			buf_printf(b, "  %-29s  %10s  %8s  %11s\n", scaling_part_text[k], r, s, l);
+		if (k != SCALING_IDLE)
+			continue;
+		/* the idle part by cause (doc/idle.md), where a cause changed */
+		for (int c = 0; c < IDLE_NR_CAUSES; c++) {
+			if (p->idle_rank_ns[c] == 0 || !isfinite(p->idle_rank_ns[c]))
+				continue;
+			ns(r, sizeof(r), p->idle_rank_ns[c]);
+			if (md)
+				buf_printf(b, "| &nbsp;&nbsp;idle: %s | %s | | |\n", idle_cause_key[c],
+					   r);
+			else
+				buf_printf(b, "    idle: %-23s  %10s\n", idle_cause_key[c], r);
+		}
 	}
 }
 

@@ -72,12 +72,22 @@ static const char *top_phase(const struct report_rank *rk, size_t i)
 	return slash ? slash + 1 : NULL;
 }
 
-/* ns of [s, e) inside the sorted span pairs sp[0..2n). */
+/* ns of [s, e) inside the sorted, disjoint span pairs sp[0..2n). */
 static double inside(const int64_t *sp, size_t n, int64_t s, int64_t e)
 {
+	size_t lo = 0, hi = n;
 	double t = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	/* the first span ending after s: a rank has thousands of collectives */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp[2 * mid + 1] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < n; i++) {
 		int64_t a = sp[2 * i] > s ? sp[2 * i] : s;
 		int64_t b = sp[2 * i + 1] < e ? sp[2 * i + 1] : e;
 

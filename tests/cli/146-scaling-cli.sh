@@ -75,7 +75,7 @@ expect_line u3.err "--scaling wants BASE and at least one NEW"
 # named by the trace escaped; --no-charts says where the charts would be
 python3 - <<'PY' || die "cannot write the hostile traces"
 import json
-name = "fastvideo.region::profiler_region_<script>alert(1)</script>&"
+name = "fastvideo.region::profiler_region_<script>alert(1)</script>&\u001b[31m" + "x" * 5000
 for n in (1, 2):
     for r in range(n):
         ev = [{"name": name, "ph": "X", "ts": 0, "dur": 1000, "tid": 1, "pid": "CPU functions"},
@@ -93,6 +93,12 @@ if command -v gnuplot >/dev/null; then
 	[ "$(grep -c '<svg' page.html)" = 2 ] || die "page: not two charts"
 	expect_line page.html 'aria-label="waterfall of the loss"'
 fi
+# the terminal: no escape sequence from the trace, the name cut
+vc hterm --scaling h1 h2
+expect_rc hterm 0
+LC_ALL=C grep -q $'\x1b' hterm.out && die "an escape sequence from the trace reached the terminal"
+[ "$(wc -L <hterm.out)" -lt 400 ] || die "a line of $(wc -L <hterm.out) columns: the name is not cut"
+expect_line hterm.out '^2 ranks gave .*xxx\.\.\. runs whole on every rank' "the name cut in the sentence"
 vc nocharts --scaling --no-charts --html nocharts.html h1 h2
 expect_rc nocharts 0
 expect_line nocharts.html 'Chart not drawn: charts are off'
