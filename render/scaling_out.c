@@ -247,8 +247,8 @@ static void parts(struct buf *b, const struct scaling_point *p, int md)
 				continue;
 			ns(r, sizeof(r), p->idle_rank_ns[c]);
 			if (md)
-				buf_printf(b, "| &nbsp;&nbsp;idle: %s | %s | | |\n", idle_cause_key[c],
-					   r);
+				buf_printf(b, "| &nbsp;&nbsp;idle: %s | %s | | |\n",
+					   idle_cause_key[c], r);
 			else
 				buf_printf(b, "    idle: %-23s  %10s\n", idle_cause_key[c], r);
 		}
