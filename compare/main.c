@@ -23,9 +23,12 @@
 #include "report_read.h"
 #include "run_info.h"
 #include "run.h"
+#include "scaling.h"
+#include "scaling_out.h"
 
 static const char usage[] =
 	"usage: vcompare [options] BASE NEW\n"
+	"       vcompare --scaling [options] BASE NEW...\n"
 	"\n"
 	"Compare two runs of a pipeline and say whether NEW regressed against BASE.\n"
 	"Each side is a report (report.json from vanalyze or vaggregate, or a\n"
@@ -60,6 +63,23 @@ static const char usage[] =
 	"                          their number, the world size, or a tag naming the\n"
 	"                          model, resolution, frames or steps) are an error\n"
 	"                          (exit 2), not a warning\n"
+	"\n"
+	"Scaling (doc/scaling.md):\n"
+	"      --scaling           BASE is a run on M ranks, each NEW a run of the same\n"
+	"                          workload on more ranks: time to solution, speedup,\n"
+	"                          parallel efficiency, the Karp-Flatt serial fraction,\n"
+	"                          per-phase speedups, and the loss of efficiency split\n"
+	"                          into exposed communication, late ranks, work not\n"
+	"                          parallelised, slower compute, device idle and other;\n"
+	"                          --markdown and --json write it too; --strict makes\n"
+	"                          runs of different workloads an error (exit 2)\n"
+	"      --html PATH         with --scaling: a page with the speedup against\n"
+	"                          the ranks (and the ideal) and a waterfall of the\n"
+	"                          loss, drawn by gnuplot when installed\n"
+	"      --no-charts         the page without gnuplot charts\n"
+	"      --strong            strong scaling (same total work), whatever the\n"
+	"                          workload figures say\n"
+	"      --weak              weak scaling (same work per rank)\n"
 	"\n"
 	"Traces given as a side are analysed as vanalyze would:\n"
 	ANALYZE_OPTS_HELP
@@ -103,6 +123,8 @@ struct opts {
 	int all;
 	int strict;
 	int details;
+	int scaling;
+	enum scaling_mode mode;
 	const char *markdown;
 };
 
@@ -112,6 +134,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		CLI_OPTS_COMMON,
 		CLI_OPT_JSON,
+		CLI_OPT_HTML,
+		CLI_OPT_NO_CHARTS,
 		ANALYZE_LONGOPTS,
 		{ "threshold", required_argument, NULL, 'T' },
 		{ "alpha", required_argument, NULL, 'A' },
@@ -121,6 +145,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "markdown", required_argument, NULL, 'M' },
 		{ "strict", no_argument, NULL, 'X' },
 		{ "details", no_argument, NULL, 'K' },
+		{ "scaling", no_argument, NULL, 'G' },
+		{ "strong", no_argument, NULL, 'g' },
+		{ "weak", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
@@ -180,11 +207,27 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'K':
 			o->details = 1;
 			continue;
+		case 'G':
+			o->scaling = 1;
+			continue;
+		case 'g':
+		case 'w':
+			if (o->mode != SCALING_AUTO && o->mode != (c == 'w' ? SCALING_WEAK
+									    : SCALING_STRONG))
+				return cli_usage_error("--strong and --weak exclude each other");
+			o->mode = c == 'w' ? SCALING_WEAK : SCALING_STRONG;
+			continue;
 		}
 		rc = analyze_opts_take(&o->a, &o->cli, c, optarg, argv[optind - 1]);
 		if (rc >= 0)
 			return rc;
 	}
+	if ((o->cli.html || o->cli.no_charts) && !o->scaling)
+		return cli_usage_error("--html and --no-charts go with --scaling");
+	if (o->mode != SCALING_AUTO && !o->scaling)
+		return cli_usage_error("--strong and --weak go with --scaling");
+	if (o->scaling && argc - optind < 2)
+		return cli_usage_error("--scaling wants BASE and at least one NEW");
 	if (argc - optind == 1) {
 		/*
 		 * "--markdown DIR DIR": the option took the first input as the file it
@@ -201,7 +244,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 						       "PATH ('-' for stdout) before BASE and NEW",
 						       name[i], took[i]);
 	}
-	if (argc - optind != 2)
+	if (!o->scaling && argc - optind != 2)
 		return cli_usage_error("wants two inputs, BASE and NEW");
 	o->a.jobs = o->cli.jobs;
 	o->a.progress = o->cli.progress;
@@ -350,6 +393,109 @@ static int emit(const char *path, const struct buf *text)
 	return 0;
 }
 
+/*
+ * --scaling: BASE and every NEW loaded as a side is, checked for one
+ * workload, and the scaling written where asked.  Returns the exit status.
+ */
+static int run_scaling(const struct opts *o, char **args, size_t n)
+{
+	struct report *reps = calloc(n, sizeof(*reps)), **news = calloc(n, sizeof(*news));
+	const char **labels = calloc(n, sizeof(*labels));
+	struct scaling sc = { 0 };
+	size_t loaded = 0, bad = 0;
+	int status = 0;
+
+	if (!reps || !news || !labels) {
+		log_msg("out of memory");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	for (; loaded < n && !status; loaded++) {
+		report_init(&reps[loaded], "vcompare");
+		status = load_side(&reps[loaded], args[loaded], &o->a);
+		if (!status && !reps[loaded].run.computed && run_info_compute(&reps[loaded])) {
+			log_msg("out of memory");
+			status = EXIT_USAGE;
+		}
+		news[loaded] = &reps[loaded];
+		labels[loaded] = args[loaded];
+	}
+	if (!status && scaling_compute(&sc, &reps[0], args[0], news + 1, labels + 1, n - 1,
+				       o->mode)) {
+		log_msg("out of memory");
+		status = EXIT_USAGE;
+	}
+	for (size_t i = 0; !status && i < sc.nr_points; i++) {
+		const struct scaling_point *p = &sc.points[i];
+		struct buf keys;
+		struct err e;
+
+		if (p->ranks < sc.base_ranks) {
+			err_set(&e, -1, "fewer ranks (%lld) than base (%lld)", (long long)p->ranks,
+				(long long)sc.base_ranks);
+			log_warn(args[i + 1], &e);
+		}
+		if (!p->nr_mismatch)
+			continue;
+		buf_init(&keys);
+		for (size_t k = 0; k < p->nr_mismatch; k++) {
+			buf_adds(&keys, k ? ", " : "");
+			for (const char *c = p->mismatch[k]; *c; c++)	/* printable only */
+				buf_addc(&keys, *c >= 0x20 && *c < 0x7f ? *c : '?');
+		}
+		err_set(&e, -1, "not the workload of base: %s differ%s",
+			buf_ok(&keys) ? keys.data : "?",
+			o->strict ? "" : "; comparing anyway (--strict makes this an error)");
+		if (o->strict) {
+			log_error(args[i + 1], &e);
+			bad++;
+		} else {
+			log_warn(args[i + 1], &e);
+		}
+		buf_release(&keys);
+	}
+	if (bad)
+		status = EXIT_USAGE;
+	if (!status) {
+		struct buf text;
+
+		if (!o->cli.quiet && !cli_is_stdout(o->markdown) && !cli_is_stdout(o->cli.json) &&
+		    !cli_is_stdout(o->cli.html))
+			scaling_table(stdout, &sc);
+		buf_init(&text);
+		if (o->markdown) {
+			scaling_markdown(&text, &sc);
+			if (emit(o->markdown, &text))
+				status = EXIT_USAGE;
+		}
+		buf_reset(&text);
+		if (o->cli.json) {
+			scaling_json(&text, &sc);
+			if (emit(o->cli.json, &text))
+				status = EXIT_USAGE;
+		}
+		buf_reset(&text);
+		if (o->cli.html) {
+			struct err e;
+
+			/* a page without its charts still goes out, and says why */
+			if (scaling_html(&text, &sc, !o->cli.no_charts, &e))
+				log_warn(NULL, &e);
+			if (emit(o->cli.html, &text))
+				status = EXIT_USAGE;
+		}
+		buf_release(&text);
+	}
+out:
+	scaling_release(&sc);
+	for (size_t i = 0; i < loaded; i++)
+		report_release(&reps[i]);
+	free(reps);
+	free(news);
+	free(labels);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct threshold_rule rules[256];
@@ -373,6 +519,16 @@ int main(int argc, char **argv)
 	if (rc >= 0) {
 		analyze_opts_release(&o.a);
 		return rc;
+	}
+	if (o.scaling) {
+		status = run_scaling(&o, argv + optind, (size_t)(argc - optind));
+		fflush(stdout);
+		if (ferror(stdout)) {
+			log_msg("cannot write to standard output");
+			status = EXIT_USAGE;
+		}
+		analyze_opts_release(&o.a);
+		return status;
 	}
 	report_init(&base, "vcompare");
 	report_init(&new, "vcompare");

@@ -399,7 +399,7 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
  * '@' would, but is what tsafe strips elsewhere and breaks a copied name.
  * "`@`name" renders as the name, copies as it, and notifies nobody.
  */
-static void md_cell(struct buf *out, const char *s)
+void output_md_cell(struct buf *out, const char *s)
 {
 	struct buf b;
 
@@ -429,6 +429,8 @@ static void md_cell(struct buf *out, const char *s)
 		default: buf_addc(out, ch); break;
 		}
 	}
+	if (!buf_ok(&b))	/* a name lost must not pass for an empty one */
+		buf_fail(out);
 	buf_release(&b);
 }
 
@@ -446,24 +448,24 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 	if (e2e[0])
 		buf_printf(out, "**%c%s.**\n\n", e2e[0] - 'a' + 'A', e2e + 1);
 	buf_adds(out, "Base ");
-	md_cell(out, o->base_name);
+	output_md_cell(out, o->base_name);
 	buf_adds(out, ", new ");
-	md_cell(out, o->new_name);
+	output_md_cell(out, o->new_name);
 	buf_printf(out, "; threshold %.3g%%, alpha %g.\n\n", o->threshold * 100, o->alpha);
 	if (o->base_run && o->new_run) {
 		buf_adds(out, "Base run: ");
-		md_cell(out, o->base_run);
+		output_md_cell(out, o->base_run);
 		buf_adds(out, "  \nNew run: ");
-		md_cell(out, o->new_run);
+		output_md_cell(out, o->new_run);
 		buf_adds(out, "\n\n");
 	}
 	for (size_t i = 0; i < o->nr_mismatch; i++) {
 		buf_adds(out, i ? ", " : "**The runs differ:** ");
-		md_cell(out, o->mismatch[i]);
+		output_md_cell(out, o->mismatch[i]);
 		buf_adds(out, " (");
-		md_cell(out, o->mismatch_vals[2 * i]);
+		output_md_cell(out, o->mismatch_vals[2 * i]);
 		buf_adds(out, " -> ");
-		md_cell(out, o->mismatch_vals[2 * i + 1]);
+		output_md_cell(out, o->mismatch_vals[2 * i + 1]);
 		buf_adds(out, i + 1 == o->nr_mismatch ? ").\n\n" : ")");
 	}
 	for (size_t i = 0; i < c->nr_rows; i++)
@@ -485,9 +487,9 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 		fmt_pct(pct, sizeof(pct), r->delta_pct);
 		fmt_p(p, sizeof(p), r);
 		buf_adds(out, "| ");
-		md_cell(out, names ? names + k++ * SHORTEN_CAP(MD_NAME_COLS) : r->metric);
+		output_md_cell(out, names ? names + k++ * SHORTEN_CAP(MD_NAME_COLS) : r->metric);
 		buf_printf(out, " | %s | %s | %s | %s | %s | ", rank, base, new, delta, pct);
-		md_cell(out, p);
+		output_md_cell(out, p);
 		buf_printf(out, " | %s%s%s |\n", r->verdict == V_REGRESSED ? "**" : "",
 			   verdict_names[r->verdict], r->verdict == V_REGRESSED ? "**" : "");
 	}
@@ -510,16 +512,16 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 				continue;
 			notes.data[i] = '\0';
 			buf_adds(out, "- ");
-			md_cell(out, notes.data + at);
+			output_md_cell(out, notes.data + at);
 			buf_addc(out, '\n');
 			at = i + 1;
 		}
 		buf_release(&notes);
 	}
 	kernel_lines(out, "added (only in new)", c->added, c->nr_added, c->added_ns, o->top, "- ",
-		     md_cell);
+		     output_md_cell);
 	kernel_lines(out, "removed (only in base)", c->removed, c->nr_removed, c->removed_ns,
-		     o->top, "- ", md_cell);
+		     o->top, "- ", output_md_cell);
 }
 
 static void num(struct jsonw *w, const char *key, double v)

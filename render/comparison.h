@@ -26,4 +26,7 @@ void output_table(FILE *f, const struct comparison *c, const struct output_opts 
 void output_markdown(struct buf *out, const struct comparison *c, const struct output_opts *o);
 void output_json(struct buf *out, const struct comparison *c, const struct output_opts *o);
 
+/* s (a trace string) as one markdown table cell's text, escaped, appended to out. */
+void output_md_cell(struct buf *out, const char *s);
+
 #endif

@@ -79,6 +79,9 @@ static const char style[] =
 	"h2{break-after:avoid}figure.chart,.card,.sugg,tr{break-inside:avoid}"
 	"figure.chart{border:none}.wrap{overflow:visible}}\n";
 
+/* The same look for vcompare --scaling's page (scaling_html.c). */
+const char *const html_stylesheet = style;
+
 #define HTML_MAX_TAGS 32
 
 /* What was profiled (run_info.h): the run's line, then its tags. */

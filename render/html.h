@@ -38,6 +38,9 @@ struct page {
 
 extern const uint32_t html_palette[HTML_PALETTE];
 
+/* The pages' inline stylesheet (light and dark, print). */
+extern const char *const html_stylesheet;
+
 /*
  * Every trace string in the page goes through one of these two, each cut
  * to HTML_TEXT_MAX bytes (on a code point, then an ellipsis) so that the

@@ -7,6 +7,7 @@
  *            [--generations G] [--loop steps-outer|blocks-outer]
  *            [--jitter F] [--slow-phase NAME=FACTOR] [--straggler R=FACTOR]
  *            [--frames F] [--warmup FACTOR] [--no-wait] [--clock-shift R=SECONDS]
+ *            [--split-denoising]
  *            [--plant KIND@STEP=MS]... [--shapes] [--level L] [--plain]
  *            [--truth PATH] -o PREFIX
  *
@@ -750,6 +751,7 @@ struct opts {
 	int plain;
 	int shapes;		/* --shapes: inner operators' own shapes and Concrete Inputs */
 	int no_wait;		/* ranks do not wait for each other in collectives */
+	int split;		/* --split-denoising: denoising compute / ranks */
 	int generations;	/* videos per rank, one after the other */
 	int blocks_outer;	/* --loop blocks-outer: each block holds its own steps */
 	struct plant plants[MAX_PLANTS];
@@ -876,6 +878,7 @@ struct gen {
 	int64_t compute_barrier;	/* compute waits for the last collective */
 	int64_t ext, corr, ev_idx, seq;
 	int64_t straggler_ppm, max_straggler_ppm;
+	int64_t planted_wait_ns;	/* the wait added to this rank's all-to-alls */
 	int64_t step_jitter;	/* this step's share of the jitter, ppm offset */
 	int64_t warm_ppm;	/* warm-up factor while in step 0 */
 	int64_t seg_base_ns;	/* compute since the last all-to-all, unstraggled */
@@ -1429,6 +1432,14 @@ static void mem_event(struct gen *g, int64_t bytes, int device)
 }
 
 /* One op: cpu_op(s), a runtime call, and the kernel/copy it puts on a stream. */
+static int in_denoising(const struct gen *g)
+{
+	for (int i = 0; i < g->depth; i++)
+		if (g->stack[i].kind == A_DENOISE)
+			return 1;
+	return 0;
+}
+
 static void launch(struct gen *g, int opi)
 {
 	const struct op *op = &ops[opi];
@@ -1481,6 +1492,9 @@ static void launch(struct gen *g, int opi)
 			start = g->stream_free[i];
 	if (op->launch == L_KERNEL) {
 		base = phase_scaled(g, kernels[op->kernel].base_ns);
+		/* sequence parallelism: each rank computes its share of the tokens */
+		if (g->o->split && kinfo[op->kernel].cat != KC_COMM && in_denoising(g))
+			base /= g->o->ranks;
 		dur = base;
 		if (kinfo[op->kernel].cat != KC_COMM) {
 			g->seg_base_ns += base;
@@ -1492,7 +1506,11 @@ static void launch(struct gen *g, int opi)
 			 * Everyone leaves a collective together: the faster ranks wait
 			 * here for the compute the slowest rank still has to finish.
 			 */
-			dur += scale(g->seg_base_ns, g->max_straggler_ppm - g->straggler_ppm);
+			int64_t wait = scale(g->seg_base_ns,
+					     g->max_straggler_ppm - g->straggler_ppm);
+
+			dur += wait;
+			g->planted_wait_ns += wait;
 			g->seg_base_ns = 0;
 		}
 	} else {
@@ -2094,6 +2112,8 @@ static void write_rank_truth(FILE *f, struct gen *g, const char *file, int last)
 	fprintf(f, "      \"text_bytes\": %llu, \"straggler_factor\": ",
 		(unsigned long long)g->text_bytes);
 	put_ppm(f, g->straggler_ppm);
+	if (g->o->split)	/* the planted figures vcompare --scaling is checked against */
+		fprintf(f, ", \"planted_wait_ns\": %lld", (long long)g->planted_wait_ns);
 	fprintf(f, ",\n      \"events\": {\"total\": %lld, \"by_ph\": {", (long long)t->total);
 	sep = 0;
 	for (int i = 0; i < PH_NR; i++)
@@ -2222,6 +2242,10 @@ static void usage(FILE *f)
 		"                         others wait for it in the all-to-alls\n"
 		"  --no-wait              ranks never wait for each other: a straggler's\n"
 		"                         steps are simply longer\n"
+		"  --split-denoising      sequence parallelism: each rank computes 1/N of the\n"
+		"                         denoising phase's kernels; the text encoder and the\n"
+		"                         VAE decode stay whole on every rank (serial work);\n"
+		"                         the truth gets each rank's planted_wait_ns\n"
 		"  --clock-shift R=S      rank R's clock reads S whole seconds late, as on\n"
 		"                         another host (repeatable)\n"
 		"  --warmup F             the first step's GPU work takes F times longer (default "
@@ -2461,6 +2485,8 @@ static void parse_args(int argc, char **argv, struct opts *o, int *have_steps)
 			o->level = (int)u;
 		} else if (!strcmp(a, "--plain")) {
 			o->plain = 1;
+		} else if (!strcmp(a, "--split-denoising")) {
+			o->split = 1;
 		} else if (!strcmp(a, "--no-wait")) {
 			o->no_wait = 1;
 		} else if (!strcmp(a, "--slow-phase")) {
