@@ -21,6 +21,14 @@
                                           and a real kernel named "(other kernels)"
     hostile_inputs.py longname PATH MB    a kernel, an operator and a phase named with MB
                                           megabytes of '<', an "é" across byte 16,384
+    hostile_inputs.py sameops PATH N      N CPU operators of one thread at one start, each
+                                          longer than the one before
+    hostile_inputs.py topkeys PATH N      N top-level members (run metadata), half before
+                                          traceEvents and half after
+    hostile_inputs.py idlenest PATH N [D] N gaps in device work, each launched from a thread
+                                          under D (default N) nested host spans of mixed
+                                          classes open across every gap
+    hostile_inputs.py pystack PATH N D    N gaps launched under a D-deep Python stack
 
 Only the standard library; every file is small to write and deterministic.
 """
@@ -290,6 +298,61 @@ def rows(path, n):
     write(path, trace(evs))
 
 
+def sameops(path, n):
+    """n operators starting together: each in the file longer than the one
+    before, so that ordering them longest first moves every one."""
+    evs = [b'{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":100,"dur":%d}'
+           % (i % 7, i + 1) for i in range(n)]
+    evs.append(b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":100,"dur":1}')
+    write(path, trace(evs))
+
+
+def topkeys(path, n):
+    """n small run-metadata members around a short events array."""
+    half = n // 2
+    pre = b"".join(b'"meta_%d":%d,\n' % (i, i) for i in range(half))
+    post = b"".join(b',\n"meta_%d":"v%d"' % (i, i) for i in range(half, n))
+    evs = b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":0,"dur":1}'
+    write(path, b'{' + pre + b'"traceEvents":[\n' + evs + b'\n]' + post + b'}\n')
+
+
+# Host span names of each class of doc/idle.md, and none (host work or a Python frame).
+IDLE_NAMES = ["enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "aten::item",
+              "cudaMalloc", "gloo:all_reduce", "torch_compile", "nn.Module: Layer",
+              "cudaStreamCreate", "capture_graph"]
+
+
+def gaps(n, d, launch_ts):
+    """Device items 10 us apart after the spans' starts at 0..d-1, each
+    launched on pid 1 tid 1; launch_ts(i, t) gives launch i's start."""
+    evs = []
+    for i in range(n):
+        t = d + 10 * i + 5
+        evs.append(b'{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,'
+                   b'"ts":%d,"dur":1,"args":{"correlation":%d}}' % (launch_ts(i, t), i + 1))
+        evs.append(b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":%d,"dur":2,'
+                   b'"args":{"correlation":%d,"stream":7,"device":0}}' % (t, i + 1))
+    return evs
+
+
+def idlenest(path, n, d):
+    """n gaps under d nested spans that all cover every gap: span j starts
+    at j us and ends j us before the last.  The classes vary with j."""
+    end = 2 * d + 10 * n + 20
+    evs = [b'{"ph":"X","cat":"user_annotation","name":"%s %d","pid":1,"tid":1,"ts":%d,'
+           b'"dur":%d}' % (IDLE_NAMES[j % len(IDLE_NAMES)].encode(), j, j, end - 2 * j)
+           for j in range(d)]
+    write(path, trace(evs + gaps(n, d, lambda i, t: t - 4)))
+
+
+def pystack(path, n, d):
+    """n gaps launched under a d-deep stack of Python frames."""
+    end = 2 * d + 10 * n + 20
+    evs = [b'{"ph":"X","cat":"python_function","name":"model.py(%d): forward","pid":1,'
+           b'"tid":1,"ts":%d,"dur":%d}' % (j, j, end - 2 * j) for j in range(d)]
+    write(path, trace(evs + gaps(n, d, lambda i, t: t - 4)))
+
+
 def main(argv):
     cmd, path = argv[1], argv[2]
     if cmd == "extreme":
@@ -306,8 +369,13 @@ def main(argv):
         devices(path, int(argv[3]))
     elif cmd == "flood":
         flood(path, int(argv[3]))
-    elif cmd in ("annots", "steps", "kernels", "tiny", "longname", "rows"):
+    elif cmd in ("annots", "steps", "kernels", "tiny", "longname", "rows", "sameops",
+                 "topkeys"):
         globals()[cmd](path, int(argv[3]))
+    elif cmd == "idlenest":
+        idlenest(path, int(argv[3]), int(argv[4]) if len(argv) > 4 else int(argv[3]))
+    elif cmd == "pystack":
+        pystack(path, int(argv[3]), int(argv[4]))
     elif cmd == "schema":
         schema(path, argv[3])
     elif cmd == "terminal":
