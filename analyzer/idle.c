@@ -666,13 +666,6 @@ int idle_prepare(struct idle *d)
 	return 0;
 }
 
-static int cmp_lo(const void *x, const void *y)
-{
-	const struct interval *a = x, *b = y;
-
-	return a->lo < b->lo ? -1 : a->lo > b->lo;
-}
-
 /* The part of span s inside [a, w1). */
 static int64_t overlap(const struct idle_span *s, int64_t a, int64_t w1)
 {
@@ -681,109 +674,291 @@ static int64_t overlap(const struct idle_span *s, int64_t a, int64_t w1)
 	return hi > lo ? hi - lo : 0;
 }
 
-/* The length of the union of v[0..n), which it sorts by start. */
-static int64_t union_length(struct interval *v, size_t n)
+/*
+ * The spans of one thread beside its gaps, for attribute_all().  The
+ * rules look at the spans open at a gap: those that start at or before its
+ * start a are "in" (added in start order as the gaps advance), and of them
+ * the rules need only the one reaching furthest and, where some cover the
+ * whole host window W, the best of those: a tree per group (a class, or
+ * host work) over the group's spans in order of their ends finds it.  So
+ * a gap under a deep stack of open spans costs a few searches, not a look
+ * at each span, whatever the nesting.  The spans that start inside W are
+ * looked at one by one: a thread's windows follow one another (but where a
+ * launch starts after its item), so each span is looked at about once.
+ */
+#define NR_GROUPS (NR_CLASSES + 1)	/* the classes of class_order, then host work */
+#define HOST_WORK NR_CLASSES
+#define NO_GROUP 0xff
+#define NONE UINT32_MAX
+
+/* Which span of two a tree keeps, as the rules break ties (by index: by start). */
+enum pick { BY_FIRST, BY_SHORTEST, BY_LONGEST };
+
+struct open_spans {
+	const struct idle_span *s;	/* the thread's spans, by start */
+	size_t n, in;			/* spans [0, in) start at or before the gap */
+	unsigned char *group;		/* per span: its group, or NO_GROUP */
+	uint32_t *pos;			/* per span: its place in its group's order by end */
+	uint32_t *by_end;		/* from off[g]: group g's spans by end */
+	uint32_t *tree;			/* from 2 off[g]: group g's tree (BY_FIRST; host work
+					 * BY_SHORTEST); spans not in yet are NONE */
+	uint32_t *sync;			/* the sync class's spans again, BY_LONGEST (rule 3) */
+	uint64_t *key;
+	size_t off[NR_GROUPS], m[NR_GROUPS];
+	uint32_t far[NR_GROUPS];	/* the span in reaching furthest, as widest() ranks */
+};
+
+static unsigned group_of(const struct idle_span *x)
 {
-	int64_t len = 0, hi = INT64_MIN;
+	for (unsigned k = 0; k < NR_CLASSES; k++)
+		if (x->cls == class_order[k])
+			return k;
+	if (x->cls == NO_CLASS && !x->launched && x->dur_ns >= IDLE_HOST_WORK_NS)
+		return HOST_WORK;
+	return NO_GROUP;
+}
 
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_lo);
+static int is_sync(unsigned g)
+{
+	return g < NR_CLASSES && class_order[g] == IDLE_SYNC;
+}
+
+static uint32_t pick(const struct idle_span *s, enum pick how, uint32_t x, uint32_t y)
+{
+	if (x == NONE || y == NONE)
+		return x == NONE ? y : x;
+	if (how != BY_FIRST && s[x].dur_ns != s[y].dur_ns)
+		return (s[x].dur_ns < s[y].dur_ns) == (how == BY_SHORTEST) ? x : y;
+	return x < y ? x : y;
+}
+
+/* Leaf p of the tree t over m leaves becomes span v. */
+static void tree_set(const struct idle_span *s, enum pick how, uint32_t *t, size_t m, size_t p,
+		     uint32_t v)
+{
+	t[p += m] = v;
+	for (p /= 2; p > 0; p /= 2)
+		t[p] = pick(s, how, t[2 * p], t[2 * p + 1]);
+}
+
+/* The span kept of leaves [p, m). */
+static uint32_t tree_best(const struct idle_span *s, enum pick how, const uint32_t *t, size_t m,
+			  size_t p)
+{
+	uint32_t best = NONE;
+
+	for (size_t lo = p + m, hi = 2 * m; lo < hi; lo /= 2, hi /= 2) {
+		if (lo & 1)
+			best = pick(s, how, best, t[lo++]);
+		if (hi & 1)
+			best = pick(s, how, best, t[--hi]);
+	}
+	return best;
+}
+
+/* The first place in group g's order by end whose span ends at or after t. */
+static size_t first_reaching(const struct open_spans *o, unsigned g, int64_t t)
+{
+	const uint32_t *v = o->by_end + o->off[g];
+	size_t lo = 0, hi = o->m[g];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (span_end(&o->s[v[mid]]) < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Room for threads of up to n spans.  -1 when out of memory. */
+static int open_init(struct open_spans *o, size_t n)
+{
+	memset(o, 0, sizeof(*o));
+	n = n ? n : 1;
+	o->group = malloc(n);
+	o->pos = malloc(n * sizeof(*o->pos));
+	o->by_end = malloc(n * sizeof(*o->by_end));
+	o->tree = malloc(2 * n * sizeof(*o->tree));
+	o->sync = malloc(2 * n * sizeof(*o->sync));
+	o->key = malloc(n * sizeof(*o->key));
+	return o->group && o->pos && o->by_end && o->tree && o->sync && o->key ? 0 : -1;
+}
+
+static void open_release(struct open_spans *o)
+{
+	free(o->group);
+	free(o->pos);
+	free(o->by_end);
+	free(o->tree);
+	free(o->sync);
+	free(o->key);
+}
+
+/* Start on a thread's n spans s, none in.  -1 when out of memory. */
+static int open_thread(struct open_spans *o, const struct idle_span *s, size_t n)
+{
+	size_t at[NR_GROUPS] = { 0 };
+
+	o->s = s;
+	o->n = n;
+	o->in = 0;
+	memset(o->m, 0, sizeof(o->m));
 	for (size_t i = 0; i < n; i++) {
-		int64_t lo = imax(v[i].lo, hi);
+		o->group[i] = (unsigned char)group_of(&s[i]);
+		if (o->group[i] != NO_GROUP)
+			o->m[o->group[i]]++;
+	}
+	for (unsigned g = 0; g < NR_GROUPS; g++) {
+		o->off[g] = g ? o->off[g - 1] + o->m[g - 1] : 0;
+		o->far[g] = NONE;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (o->group[i] != NO_GROUP) {
+			o->by_end[o->off[o->group[i]] + at[o->group[i]]++] = (uint32_t)i;
+			o->key[i] = sort_key_i64(span_end(&s[i]));
+		}
+	for (unsigned g = 0; g < NR_GROUPS; g++) {
+		uint32_t *v = o->by_end + o->off[g];
 
-		if (v[i].hi > lo)
-			len += v[i].hi - lo;
-		hi = imax(hi, v[i].hi);
+		if (sort_perm_u64(o->key, v, o->m[g]))
+			return -1;
+		for (size_t p = 0; p < o->m[g]; p++)
+			o->pos[v[p]] = (uint32_t)p;
+	}
+	for (size_t i = 0; i < 2 * n; i++)
+		o->tree[i] = o->sync[i] = NONE;
+	return 0;
+}
+
+/* The next span by start is in. */
+static void open_add(struct open_spans *o)
+{
+	const struct idle_span *s = o->s;
+	uint32_t i = (uint32_t)o->in++, f;
+	unsigned g = o->group[i];
+
+	if (g == NO_GROUP)
+		return;
+	/* host work: the shortest of those reaching as far (the latest start) */
+	f = o->far[g];
+	if (f == NONE || span_end(&s[i]) > span_end(&s[f]) ||
+	    (g == HOST_WORK && span_end(&s[i]) == span_end(&s[f]) && s[i].ts_ns > s[f].ts_ns))
+		o->far[g] = i;
+	tree_set(s, g == HOST_WORK ? BY_SHORTEST : BY_FIRST, o->tree + 2 * o->off[g], o->m[g],
+		 o->pos[i], i);
+	if (is_sync(g))
+		tree_set(s, BY_LONGEST, o->sync, o->m[g], o->pos[i], i);
+}
+
+/*
+ * The length of the union of group g's spans clipped to W = [a, w1): the
+ * spans in start at or before a, so theirs is [a, the furthest end); those
+ * starting inside W come by start.
+ */
+static int64_t covered(const struct open_spans *o, unsigned g, int64_t a, int64_t w1)
+{
+	const struct idle_span *s = o->s;
+	int64_t hi = o->far[g] == NONE ? a : imax(a, imin(span_end(&s[o->far[g]]), w1));
+	int64_t len = hi - a;
+
+	for (size_t j = o->in; j < o->n && s[j].ts_ns < w1; j++) {
+		int64_t end;
+
+		if (o->group[j] != g)
+			continue;
+		end = imin(span_end(&s[j]), w1);
+		if (end > imax(s[j].ts_ns, hi))
+			len += end - imax(s[j].ts_ns, hi);
+		hi = imax(hi, end);
 	}
 	return len;
 }
 
-/* The length of the union of the parts inside [a, w1) of the spans act[] of class k. */
-static int64_t coverage(const struct idle_span *s, const size_t *act, size_t nact, unsigned k,
-			int64_t a, int64_t w1, struct interval *tmp)
+/* Span x overlaps W more than span y, or as much and comes first as the rules rank them. */
+static int wider(const struct idle_span *x, const struct idle_span *y, unsigned g, int64_t a,
+		 int64_t w1)
 {
-	size_t n = 0;
+	int64_t ox = overlap(x, a, w1), oy = overlap(y, a, w1);
 
-	for (size_t i = 0; i < nact; i++) {
-		const struct idle_span *x = &s[act[i]];
-
-		if (x->cls == k && overlap(x, a, w1) > 0)
-			tmp[n++] = (struct interval){ imax(x->ts_ns, a), imin(span_end(x), w1) };
-	}
-	return union_length(tmp, n);
+	if (ox != oy)
+		return ox > oy;
+	if (g == HOST_WORK && x->dur_ns != y->dur_ns)
+		return x->dur_ns < y->dur_ns;
+	return x->ts_ns < y->ts_ns;
 }
 
-/* doc/idle.md's rules for gap g, given the spans act[] open on its thread. */
-static void attribute(struct gap *g, const struct idle_span *s, const size_t *act, size_t nact,
-		      struct interval *tmp)
+/*
+ * The span of group g with the largest overlap with W = [a, w1): ties
+ * the earliest (rule 1), or the shortest, then the earliest (rule 2, host
+ * work), then the first in the file.  NONE when none overlaps W.
+ */
+static uint32_t widest(const struct open_spans *o, unsigned g, int64_t a, int64_t w1)
+{
+	const struct idle_span *s = o->s;
+	uint32_t best = o->far[g];
+
+	/* spans in that cover W overlap it most: the tree has the first, or shortest */
+	if (best != NONE && span_end(&s[best]) >= w1)
+		return tree_best(s, g == HOST_WORK ? BY_SHORTEST : BY_FIRST,
+				 o->tree + 2 * o->off[g], o->m[g], first_reaching(o, g, w1));
+	if (best != NONE && span_end(&s[best]) <= a)
+		best = NONE;
+	for (size_t j = o->in; j < o->n && s[j].ts_ns < w1; j++)
+		if (o->group[j] == g && overlap(&s[j], a, w1) > 0 &&
+		    (best == NONE || wider(&s[j], &s[best], g, a, w1)))
+			best = (uint32_t)j;
+	return best;
+}
+
+/* The longest sync span in that reaches a (ties: the earliest); NONE when none does. */
+static uint32_t sync_at(const struct open_spans *o, int64_t a)
+{
+	unsigned g = 0;
+
+	while (!is_sync(g))
+		g++;
+	return tree_best(o->s, BY_LONGEST, o->sync, o->m[g], first_reaching(o, g, a));
+}
+
+/* doc/idle.md's rules for gap g, given its thread's spans o, those up to g->a in. */
+static void attribute(struct gap *g, const struct open_spans *o)
 {
 	int64_t a = g->a, w1 = imax(a, g->l), wl = w1 - a;
-	size_t best = SIZE_MAX;
+	uint32_t best;
 
 	if (wl > 0) {
 		int64_t cov = 0;
-		unsigned cls = NO_CLASS;
-		size_t nh = 0;
-
+		unsigned cls = NO_GROUP;
 
 		/* 1: a class covers most of W */
-		for (size_t k = 0; k < NR_CLASSES; k++) {
-			int64_t c = coverage(s, act, nact, class_order[k], a, w1, tmp);
+		for (unsigned k = 0; k < NR_CLASSES; k++) {
+			int64_t c = covered(o, k, a, w1);
 
 			if (c > cov) {
 				cov = c;
-				cls = class_order[k];
+				cls = k;
 			}
 		}
-		if (cls != NO_CLASS && 2 * cov >= wl) {
-			for (size_t i = 0; i < nact; i++) {
-				const struct idle_span *x = &s[act[i]];
-
-				if (x->cls == cls &&
-				    (best == SIZE_MAX ||
-				     overlap(x, a, w1) > overlap(&s[best], a, w1) ||
-				     (overlap(x, a, w1) == overlap(&s[best], a, w1) &&
-				      x->ts_ns < s[best].ts_ns)))
-					best = act[i];
-			}
-			g->cause = (unsigned char)cls;
-			g->host = s[best].name;
+		if (cls != NO_GROUP && 2 * cov >= wl) {
+			g->cause = (unsigned char)class_order[cls];
+			g->host = o->s[widest(o, cls, a, w1)].name;
 			return;
 		}
 		/* 2: host work covers most of W, named after the span covering most of it */
-		for (size_t i = 0; i < nact; i++) {
-			const struct idle_span *x = &s[act[i]];
-			int64_t o = overlap(x, a, w1), ob;
-
-			if (x->cls != NO_CLASS || x->launched ||
-			    x->dur_ns < IDLE_HOST_WORK_NS || !o)
-				continue;
-			tmp[nh++] = (struct interval){ imax(x->ts_ns, a), imin(span_end(x), w1) };
-			ob = best == SIZE_MAX ? -1 : overlap(&s[best], a, w1);
-			if (o > ob || (o == ob && (x->dur_ns < s[best].dur_ns ||
-						   (x->dur_ns == s[best].dur_ns &&
-						    x->ts_ns < s[best].ts_ns))))
-				best = act[i];
-		}
-		if (best != SIZE_MAX && 2 * union_length(tmp, nh) >= wl) {
+		best = widest(o, HOST_WORK, a, w1);
+		if (best != NONE && 2 * covered(o, HOST_WORK, a, w1) >= wl) {
 			g->cause = IDLE_HOST_COMPUTE;
-			g->host = s[best].name;
+			g->host = o->s[best].name;
 			return;
 		}
-		best = SIZE_MAX;
 	}
 	/* 3: a sync drained the queue */
-	for (size_t i = 0; i < nact; i++) {
-		const struct idle_span *x = &s[act[i]];
-
-		if (x->cls == IDLE_SYNC && x->ts_ns <= a && span_end(x) >= a &&
-		    (best == SIZE_MAX || x->dur_ns > s[best].dur_ns ||
-		     (x->dur_ns == s[best].dur_ns && x->ts_ns < s[best].ts_ns)))
-			best = act[i];
-	}
-	if (best != SIZE_MAX) {
+	if ((best = sync_at(o, a)) != NONE) {
 		g->cause = IDLE_SYNC;
-		g->host = s[best].name;
+		g->host = o->s[best].name;
 		return;
 	}
 	/*
@@ -800,24 +975,26 @@ static void attribute(struct gap *g, const struct idle_span *s, const size_t *ac
 
 /*
  * The gaps with a known thread, per thread in time order, beside that
- * thread's spans: act[] holds the spans that overlap the gap's host window
- * or reach its start.  The windows of a thread are disjoint and in order,
- * so a span enters act[] once and stays only while it reaches the next
- * gap: the sweep is linear but for the spans open across many gaps (the
- * nesting depth).  -1 when out of memory.
+ * thread's spans (struct open_spans): the spans starting at or before a
+ * gap come in as the gaps advance, so the sweep is linear but for the
+ * trees' logarithm.  -1 when out of memory.
  */
 static int attribute_all(struct idle *d, struct gap *g, size_t ng, uint32_t max_track)
 {
 	const struct idle_span *s = d->spans;
-	size_t ns = d->nr_spans;
+	size_t ns = d->nr_spans, most = 0, sp = 0;
 	uint32_t *perm = sort_identity(ng), *id = malloc((ng ? ng : 1) * sizeof(*id));
 	uint64_t *key = malloc((ng ? ng : 1) * sizeof(*key));
-	size_t *act = NULL, nact = 0, act_alloc = 0, tmp_alloc = 0, sp = 0;
-	struct interval *tmp = NULL;
 	uint32_t cur = UINT32_MAX;
+	struct open_spans o;
 	int rc = -1;
 
-	if (!perm || !id || !key)
+	for (size_t i = 0, j; i < ns; i = j) {	/* room for the thread with the most spans */
+		for (j = i + 1; j < ns && s[j].track == s[i].track; j++)
+			;
+		most = j - i > most ? j - i : most;
+	}
+	if (open_init(&o, most) || !perm || !id || !key)
 		goto out;
 	for (size_t i = 0; i < ng; i++) {
 		id[i] = g[i].found ? g[i].track : 0;
@@ -827,40 +1004,31 @@ static int attribute_all(struct idle *d, struct gap *g, size_t ng, uint32_t max_
 		goto out;
 	for (size_t k = 0; k < ng; k++) {
 		struct gap *x = &g[perm[k]];
-		int64_t lim = x->l > x->a ? x->l : sat_add(x->a, 1);	/* spans starting before */
-		size_t keep = 0;
 
 		if (!x->found) {
 			x->cause = IDLE_OTHER;
 			continue;
 		}
 		if (x->track != cur) {
+			size_t end;
+
 			cur = x->track;
-			nact = 0;
 			sp = span_bound(s, ns, cur, INT64_MIN);
-		}
-		for (; sp < ns && s[sp].track == cur && s[sp].ts_ns < lim; sp++) {
-			if (span_end(&s[sp]) < x->a)
-				continue;
-			if (ALLOC_GROW(act, nact + 1, act_alloc))
+			for (end = sp; end < ns && s[end].track == cur; end++)
+				;
+			if (open_thread(&o, s + sp, end - sp))
 				goto out;
-			act[nact++] = sp;
 		}
-		if (ALLOC_GROW(tmp, nact, tmp_alloc))
-			goto out;
-		for (size_t i = 0; i < nact; i++)
-			if (span_end(&s[act[i]]) >= x->a)
-				act[keep++] = act[i];
-		nact = keep;
-		attribute(x, s, act, nact, tmp);
+		while (o.in < o.n && o.s[o.in].ts_ns <= x->a)
+			open_add(&o);
+		attribute(x, &o);
 	}
 	rc = 0;
 out:
 	free(perm);
 	free(id);
 	free(key);
-	free(act);
-	free(tmp);
+	open_release(&o);
 	return rc;
 }
 
