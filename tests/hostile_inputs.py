@@ -29,6 +29,10 @@
                                           under D (default N) nested host spans of mixed
                                           classes open across every gap
     hostile_inputs.py pystack PATH N D    N gaps launched under a D-deep Python stack
+    hostile_inputs.py idlemix PATH N SEED N device items launched from two threads under
+                                          random host spans of every class, nested and
+                                          overlapping, ends and starts shared, some
+                                          launches after their item, some by time only
 
 Only the standard library; every file is small to write and deterministic.
 """
@@ -353,6 +357,44 @@ def pystack(path, n, d):
     write(path, trace(evs + gaps(n, d, lambda i, t: t - 4)))
 
 
+def idlemix(path, n, seed):
+    """Random spans and gaps that meet every branch and tie of the idle
+    rules (doc/idle.md), small enough for tests/oracle_idle.py."""
+    import random
+    rnd = random.Random(seed)
+    names = IDLE_NAMES + ["cudaDeviceSynchronize", "work", "other work"]
+    evs = []
+    span = 40 * n + 1000
+    for tid in (1, 2):
+        for j in range(3 * n):
+            ts = rnd.choice([rnd.randrange(span), 40 * rnd.randrange(n), 10 * rnd.randrange(n)])
+            dur = rnd.choice([0, 1, 5, 30, 49, 50, 60, 200, 2000, span, rnd.randrange(1200)])
+            if rnd.random() < 0.1:          # one end shared with another span
+                dur = max(0, 40 * rnd.randrange(n) + 20 - ts)
+            name = rnd.choice(names)
+            cat = "cuda_runtime" if name.startswith("cuda") else "cpu_op"
+            if name not in ("aten::item", "cudaDeviceSynchronize") and rnd.random() < 0.7:
+                name += " %d.%d" % (tid, j)     # which span of its class the rules name
+            evs.append(ev(ph="X", cat=cat, name=name, pid=1, tid=tid, ts=ts, dur=dur))
+    t = 50
+    for i in range(n):
+        t += rnd.choice([1, 3, 10, 40, 900, 1500, 4000])
+        dur = rnd.choice([1, 2, 10, 30])
+        tid = rnd.choice((1, 2))
+        corr = 1000 + i
+        launch = t - rnd.choice([1, 2, 20, 400]) if rnd.random() < 0.85 else t + rnd.randrange(300)
+        if rnd.random() < 0.9:
+            evs.append(ev(ph="X", cat="cuda_runtime", name="cudaLaunchKernel", pid=1, tid=tid,
+                          ts=launch, dur=1, args={"correlation": corr}))
+        args = {"stream": 7, "device": 0}
+        if rnd.random() < 0.9:
+            args["correlation"] = corr
+        evs.append(ev(ph="X", cat="kernel", name="k", pid=0, tid=7, ts=t, dur=dur, args=args))
+        t += dur
+    rnd.shuffle(evs)
+    write(path, trace(evs))
+
+
 def main(argv):
     cmd, path = argv[1], argv[2]
     if cmd == "extreme":
@@ -374,6 +416,8 @@ def main(argv):
         globals()[cmd](path, int(argv[3]))
     elif cmd == "idlenest":
         idlenest(path, int(argv[3]), int(argv[4]) if len(argv) > 4 else int(argv[3]))
+    elif cmd == "idlemix":
+        idlemix(path, int(argv[3]), int(argv[4]))
     elif cmd == "pystack":
         pystack(path, int(argv[3]), int(argv[4]))
     elif cmd == "schema":
