@@ -29,6 +29,9 @@
                                           under D (default N) nested host spans of mixed
                                           classes open across every gap
     hostile_inputs.py pystack PATH N D    N gaps launched under a D-deep Python stack
+    hostile_inputs.py latelaunch PATH N   N gaps each launched after the last item, so that
+                                          their host windows overlap, beside N spans of
+                                          host work
     hostile_inputs.py idlemix PATH N SEED N device items launched from two threads under
                                           random host spans of every class, nested and
                                           overlapping, ends and starts shared, some
@@ -357,6 +360,25 @@ def pystack(path, n, d):
     write(path, trace(evs + gaps(n, d, lambda i, t: t - 4)))
 
 
+def latelaunch(path, n):
+    """n gaps whose launches (by correlation) all start after the last item:
+    each host window reaches past every later gap, over the spans of host
+    work that start in them."""
+    evs = []
+    for i in range(n):
+        evs.append(b'{"ph":"X","cat":"cpu_op","name":"work %d","pid":1,"tid":1,"ts":%d,'
+                   b'"dur":60}' % (i, 10 * i))
+        evs.append(b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":%d,"dur":2,'
+                   b'"args":{"correlation":%d,"stream":7,"device":0}}' % (10 * i + 5, i + 1))
+    evs += gaps_launched_at(n, 10 * n + 100)
+    write(path, trace(evs))
+
+
+def gaps_launched_at(n, ts):
+    return [b'{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,'
+            b'"ts":%d,"dur":1,"args":{"correlation":%d}}' % (ts, i + 1) for i in range(n)]
+
+
 def idlemix(path, n, seed):
     """Random spans and gaps that meet every branch and tie of the idle
     rules (doc/idle.md), small enough for tests/oracle_idle.py."""
@@ -382,7 +404,7 @@ def idlemix(path, n, seed):
         dur = rnd.choice([1, 2, 10, 30])
         tid = rnd.choice((1, 2))
         corr = 1000 + i
-        launch = t - rnd.choice([1, 2, 20, 400]) if rnd.random() < 0.85 else t + rnd.randrange(300)
+        launch = t - rnd.choice([1, 2, 20, 400]) if rnd.random() < 0.7 else t + rnd.randrange(3000)
         if rnd.random() < 0.9:
             evs.append(ev(ph="X", cat="cuda_runtime", name="cudaLaunchKernel", pid=1, tid=tid,
                           ts=launch, dur=1, args={"correlation": corr}))
@@ -412,7 +434,7 @@ def main(argv):
     elif cmd == "flood":
         flood(path, int(argv[3]))
     elif cmd in ("annots", "steps", "kernels", "tiny", "longname", "rows", "sameops",
-                 "topkeys"):
+                 "topkeys", "latelaunch"):
         globals()[cmd](path, int(argv[3]))
     elif cmd == "idlenest":
         idlenest(path, int(argv[3]), int(argv[4]) if len(argv) > 4 else int(argv[3]))

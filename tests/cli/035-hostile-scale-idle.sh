@@ -6,6 +6,9 @@
 #   runs each).  Each gap looked at every open span: 0.71 s and 14.4 s.
 # - N gaps under an N/10-deep Python stack, against 4N under 4N/10: 0.22 s
 #   and 2.17 s before.
+# - N gaps launched after the last item (host windows that overlap, each
+#   over the spans of host work after its gap), against 4N: 1.03 s and
+#   18.6 s before.
 # - tests/oracle_idle.py (independent, from the doc) agrees on small ones,
 #   and on random spans of every class, nested and overlapping, sharing
 #   starts and ends, with launches after their item (host windows that
@@ -43,6 +46,9 @@ scaling "gaps x open spans" nest-1.json nest-4.json
 gen pystack stack-1.json 10000 1000
 gen pystack stack-4.json 40000 4000
 scaling "gaps under a Python stack" stack-1.json stack-4.json
+gen latelaunch late-1.json 4000
+gen latelaunch late-4.json 16000
+scaling "overlapping host windows" late-1.json late-4.json
 
 # oracle FILE: the attribution of FILE agrees with tests/oracle_idle.py
 oracle() {
@@ -61,6 +67,8 @@ check nest.json.report \
 	"the first capture span covering a gap named"
 gen pystack stack.json 300 100
 oracle stack.json
+gen latelaunch late.json 300
+oracle late.json
 for seed in 1 2 3 4 5 6 7 8; do
 	gen idlemix "mix$seed.json" $((5 + 7 * seed)) "$seed"
 	oracle "mix$seed.json"
