@@ -4,9 +4,10 @@
  * The gaps are the complement of the busy runs in the rank's span.  Each
  * gap's next device item leads by correlation (or by time) to its launch:
  * a thread and a time.  The gaps are then visited per thread in time order
- * beside that thread's host spans, keeping the spans open at the gap (a
- * few: the nesting depth), so the whole attribution is a few sorts and one
- * sweep, linear in the records after sorting.
+ * beside that thread's host spans, which come in as the gaps advance; the
+ * rules ask the spans open at a gap through trees (struct open_spans), not
+ * one by one, so the attribution is a few sorts, one sweep and searches:
+ * O(n log n) however deep the spans nest.
  */
 #include "idle.h"
 
