@@ -194,6 +194,8 @@ out:
 	return rc;
 }
 
+#define RUN_BY_INSERTION 16	/* longer runs of one thread and start: a radix sort */
+
 /*
  * perm: the records by thread, then start, then longest first (a parent
  * before the children that start with it), then file order.
@@ -212,17 +214,35 @@ static int nesting_order(uint32_t nr_tracks, const struct cpu_rec *r, size_t n, 
 	}
 	if (sort_perm_id_key(track, nr_tracks, key, perm, n))
 		goto out;
-	/* Runs with one thread and start: longest first, by insertion (runs are short). */
-	for (size_t i = 1; i < n; i++) {
-		uint32_t x = perm[i];
-		size_t j = i;
+	/*
+	 * Runs with one thread and start: longest first, keeping file order.
+	 * Real runs are a few spans, sorted by insertion; a hostile trace can
+	 * start every span of a thread at once, so a long run is radix sorted
+	 * (key[] is free again: its records get their durations, descending).
+	 */
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		const struct cpu_rec *x = &r[perm[lo]];
 
-		while (j > 0 && r[perm[j - 1]].track == r[x].track &&
-		       r[perm[j - 1]].ts_ns == r[x].ts_ns && r[perm[j - 1]].dur_ns < r[x].dur_ns) {
-			perm[j] = perm[j - 1];
-			j--;
+		for (hi = lo + 1; hi < n && r[perm[hi]].track == x->track &&
+				  r[perm[hi]].ts_ns == x->ts_ns; hi++)
+			;
+		if (hi - lo > RUN_BY_INSERTION) {
+			for (size_t i = lo; i < hi; i++)
+				key[perm[i]] = ~sort_key_i64(r[perm[i]].dur_ns);
+			if (sort_perm_u64(key, perm + lo, hi - lo))
+				goto out;
+			continue;
 		}
-		perm[j] = x;
+		for (size_t i = lo + 1; i < hi; i++) {
+			uint32_t y = perm[i];
+			size_t j = i;
+
+			while (j > lo && r[perm[j - 1]].dur_ns < r[y].dur_ns) {
+				perm[j] = perm[j - 1];
+				j--;
+			}
+			perm[j] = y;
+		}
 	}
 	rc = 0;
 out:

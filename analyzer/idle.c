@@ -4,9 +4,10 @@
  * The gaps are the complement of the busy runs in the rank's span.  Each
  * gap's next device item leads by correlation (or by time) to its launch:
  * a thread and a time.  The gaps are then visited per thread in time order
- * beside that thread's host spans, keeping the spans open at the gap (a
- * few: the nesting depth), so the whole attribution is a few sorts and one
- * sweep, linear in the records after sorting.
+ * beside that thread's host spans, which come in as the gaps advance; the
+ * rules ask the spans open at a gap through trees (struct open_spans), not
+ * one by one, so the attribution is a few sorts, one sweep and searches:
+ * O(n log n) however deep the spans nest.
  */
 #include "idle.h"
 
@@ -666,13 +667,6 @@ int idle_prepare(struct idle *d)
 	return 0;
 }
 
-static int cmp_lo(const void *x, const void *y)
-{
-	const struct interval *a = x, *b = y;
-
-	return a->lo < b->lo ? -1 : a->lo > b->lo;
-}
-
 /* The part of span s inside [a, w1). */
 static int64_t overlap(const struct idle_span *s, int64_t a, int64_t w1)
 {
@@ -681,110 +675,395 @@ static int64_t overlap(const struct idle_span *s, int64_t a, int64_t w1)
 	return hi > lo ? hi - lo : 0;
 }
 
-/* The length of the union of v[0..n), which it sorts by start. */
-static int64_t union_length(struct interval *v, size_t n)
-{
-	int64_t len = 0, hi = INT64_MIN;
+/*
+ * The spans of one thread beside its gaps, for attribute_all(), per group
+ * (a class, or host work): no rule looks at each span open at a gap, as a
+ * deep stack of them would make it gaps times depth.
+ *
+ * - What a group covers of a host window W = [a, w1) is read from the
+ *   union of its spans, merged once, with running lengths.
+ * - The span overlapping W most is one of three: of the spans starting
+ *   at or before a ("in", added as the gaps advance), the one reaching
+ *   furthest, or where some cover W the best of those (a tree per group
+ *   over its spans by end keeps the best in); of the spans starting
+ *   inside W, the best reaching past w1, or the longest inside it.  Those
+ *   two are found per thread after its sweep, the queries by w1, the
+ *   spans added to a tree over their starts by end: windows that overlap
+ *   (a launch after its item) cost no more than others.
+ */
+#define NR_GROUPS (NR_CLASSES + 1)	/* the classes of class_order, then host work */
+#define HOST_WORK NR_CLASSES
+#define NO_GROUP 0xff
+#define NONE UINT32_MAX
 
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_lo);
+/* Which span of two a tree keeps (the thread's spans by start: by index, by start). */
+enum pick {
+	BY_FIRST,		/* the first */
+	BY_SHORTEST,		/* the shortest, then the first */
+	BY_LONGEST,		/* the longest, then the first */
+	BY_FIRST_SHORTEST,	/* the first to start, then the shortest, then the first */
+};
+
+struct open_spans {
+	const struct idle_span *s;	/* the thread's spans, by start */
+	size_t n, in;			/* spans [0, in) start at or before the gap */
+	unsigned char *group;		/* per span: its group, or NO_GROUP */
+	uint32_t *pos;			/* per span: its place in its group's order by end */
+	uint32_t *at;			/* per span: its place in its group's order by start */
+	/* per group g, from off[g] (m[g] of them; the trees 2 m[g] from 2 off[g]) */
+	uint32_t *by_start, *by_end;	/* its spans by start, by end */
+	uint32_t *tree;			/* the best in (BY_FIRST; host work BY_SHORTEST),
+					 * then attribute_late()'s */
+	uint32_t *sync;			/* the sync class's spans in, BY_LONGEST (rule 3) */
+	int64_t *lo, *hi;		/* the union of its spans, u[g] parts */
+	uint64_t *run;			/* the parts' lengths before each (u[g] + 1: mod 2^64) */
+	uint64_t *key;
+	size_t off[NR_GROUPS], m[NR_GROUPS], u[NR_GROUPS];
+	uint32_t far[NR_GROUPS];	/* the span in reaching furthest, as widest() ranks */
+};
+
+/* A gap whose host span attribute_late() finds: group's widest over W. */
+struct late {
+	struct gap *gap;
+	int64_t a, w1;
+	uint32_t best;			/* the best span in, or NONE */
+	uint32_t first, last;		/* the group's spans by start inside W: [first, last) */
+	unsigned group;
+};
+
+static unsigned group_of(const struct idle_span *x)
+{
+	for (unsigned k = 0; k < NR_CLASSES; k++)
+		if (x->cls == class_order[k])
+			return k;
+	if (x->cls == NO_CLASS && !x->launched && x->dur_ns >= IDLE_HOST_WORK_NS)
+		return HOST_WORK;
+	return NO_GROUP;
+}
+
+static int is_sync(unsigned g)
+{
+	return g < NR_CLASSES && class_order[g] == IDLE_SYNC;
+}
+
+static uint32_t pick(const struct idle_span *s, enum pick how, uint32_t x, uint32_t y)
+{
+	if (x == NONE || y == NONE)
+		return x == NONE ? y : x;
+	if (how == BY_FIRST_SHORTEST && s[x].ts_ns != s[y].ts_ns)
+		return s[x].ts_ns < s[y].ts_ns ? x : y;
+	if (how != BY_FIRST && s[x].dur_ns != s[y].dur_ns)
+		return (s[x].dur_ns < s[y].dur_ns) == (how != BY_LONGEST) ? x : y;
+	return x < y ? x : y;
+}
+
+/* Leaf p of the tree t over m leaves becomes span v. */
+static void tree_set(const struct idle_span *s, enum pick how, uint32_t *t, size_t m, size_t p,
+		     uint32_t v)
+{
+	t[p += m] = v;
+	for (p /= 2; p > 0; p /= 2)
+		t[p] = pick(s, how, t[2 * p], t[2 * p + 1]);
+}
+
+/* The span kept of leaves [p, q). */
+static uint32_t tree_best(const struct idle_span *s, enum pick how, const uint32_t *t, size_t m,
+			  size_t p, size_t q)
+{
+	uint32_t best = NONE;
+
+	for (size_t lo = p + m, hi = q + m; lo < hi; lo /= 2, hi /= 2) {
+		if (lo & 1)
+			best = pick(s, how, best, t[lo++]);
+		if (hi & 1)
+			best = pick(s, how, best, t[--hi]);
+	}
+	return best;
+}
+
+/* The first place in group g's order by end whose span ends at or after t. */
+static size_t first_reaching(const struct open_spans *o, unsigned g, int64_t t)
+{
+	const uint32_t *v = o->by_end + o->off[g];
+	size_t lo = 0, hi = o->m[g];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (span_end(&o->s[v[mid]]) < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first place in group g's order by start whose span starts after t (at t: at). */
+static size_t first_after(const struct open_spans *o, unsigned g, int64_t t, int at)
+{
+	const uint32_t *v = o->by_start + o->off[g];
+	size_t lo = 0, hi = o->m[g];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int64_t ts = o->s[v[mid]].ts_ns;
+
+		if (ts < t || (ts == t && !at))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Room for threads of up to n spans.  -1 when out of memory. */
+static int open_init(struct open_spans *o, size_t n)
+{
+	memset(o, 0, sizeof(*o));
+	n = n ? n : 1;
+	o->group = malloc(n);
+	o->pos = malloc(n * sizeof(*o->pos));
+	o->at = malloc(n * sizeof(*o->at));
+	o->by_start = malloc(n * sizeof(*o->by_start));
+	o->by_end = malloc(n * sizeof(*o->by_end));
+	o->tree = malloc(2 * n * sizeof(*o->tree));
+	o->sync = malloc(2 * n * sizeof(*o->sync));
+	o->lo = malloc(n * sizeof(*o->lo));
+	o->hi = malloc(n * sizeof(*o->hi));
+	o->run = malloc((n + NR_GROUPS) * sizeof(*o->run));
+	o->key = malloc(n * sizeof(*o->key));
+	return o->group && o->pos && o->at && o->by_start && o->by_end && o->tree && o->sync &&
+			       o->lo && o->hi && o->run && o->key
+		       ? 0
+		       : -1;
+}
+
+static void open_release(struct open_spans *o)
+{
+	free(o->group);
+	free(o->pos);
+	free(o->at);
+	free(o->by_start);
+	free(o->by_end);
+	free(o->tree);
+	free(o->sync);
+	free(o->lo);
+	free(o->hi);
+	free(o->run);
+	free(o->key);
+}
+
+/* Group g's spans (by start) merged into the parts of their union. */
+static void open_union(struct open_spans *o, unsigned g)
+{
+	const uint32_t *v = o->by_start + o->off[g];
+	int64_t *lo = o->lo + o->off[g], *hi = o->hi + o->off[g];
+	uint64_t *run = o->run + o->off[g] + g;
+	size_t u = 0;
+
+	for (size_t k = 0; k < o->m[g]; k++) {
+		const struct idle_span *x = &o->s[v[k]];
+
+		if (span_end(x) <= x->ts_ns)
+			continue;	/* covers nothing */
+		if (u && x->ts_ns <= hi[u - 1]) {
+			hi[u - 1] = imax(hi[u - 1], span_end(x));
+			continue;
+		}
+		lo[u] = x->ts_ns;
+		hi[u++] = span_end(x);
+	}
+	run[0] = 0;
+	for (size_t k = 0; k < u; k++)
+		run[k + 1] = run[k] + (uint64_t)hi[k] - (uint64_t)lo[k];
+	o->u[g] = u;
+}
+
+/* Start on a thread's n spans s, none in.  -1 when out of memory. */
+static int open_thread(struct open_spans *o, const struct idle_span *s, size_t n)
+{
+	size_t at[NR_GROUPS] = { 0 };
+
+	o->s = s;
+	o->n = n;
+	o->in = 0;
+	memset(o->m, 0, sizeof(o->m));
 	for (size_t i = 0; i < n; i++) {
-		int64_t lo = imax(v[i].lo, hi);
-
-		if (v[i].hi > lo)
-			len += v[i].hi - lo;
-		hi = imax(hi, v[i].hi);
+		o->group[i] = (unsigned char)group_of(&s[i]);
+		if (o->group[i] != NO_GROUP)
+			o->m[o->group[i]]++;
 	}
-	return len;
+	for (unsigned g = 0; g < NR_GROUPS; g++) {
+		o->off[g] = g ? o->off[g - 1] + o->m[g - 1] : 0;
+		o->far[g] = NONE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned g = o->group[i];
+
+		if (g == NO_GROUP)
+			continue;
+		o->at[i] = (uint32_t)at[g];
+		o->by_start[o->off[g] + at[g]] = o->by_end[o->off[g] + at[g]] = (uint32_t)i;
+		at[g]++;
+		o->key[i] = sort_key_i64(span_end(&s[i]));
+	}
+	for (unsigned g = 0; g < NR_GROUPS; g++) {
+		uint32_t *v = o->by_end + o->off[g];
+
+		if (sort_perm_u64(o->key, v, o->m[g]))
+			return -1;
+		for (size_t p = 0; p < o->m[g]; p++)
+			o->pos[v[p]] = (uint32_t)p;
+		open_union(o, g);
+	}
+	for (size_t i = 0; i < 2 * n; i++)
+		o->tree[i] = o->sync[i] = NONE;
+	return 0;
 }
 
-/* The length of the union of the parts inside [a, w1) of the spans act[] of class k. */
-static int64_t coverage(const struct idle_span *s, const size_t *act, size_t nact, unsigned k,
-			int64_t a, int64_t w1, struct interval *tmp)
+/* The next span by start is in. */
+static void open_add(struct open_spans *o)
 {
-	size_t n = 0;
+	const struct idle_span *s = o->s;
+	uint32_t i = (uint32_t)o->in++, f;
+	unsigned g = o->group[i];
 
-	for (size_t i = 0; i < nact; i++) {
-		const struct idle_span *x = &s[act[i]];
-
-		if (x->cls == k && overlap(x, a, w1) > 0)
-			tmp[n++] = (struct interval){ imax(x->ts_ns, a), imin(span_end(x), w1) };
-	}
-	return union_length(tmp, n);
+	if (g == NO_GROUP)
+		return;
+	/* host work: the shortest of those reaching as far (the latest start) */
+	f = o->far[g];
+	if (f == NONE || span_end(&s[i]) > span_end(&s[f]) ||
+	    (g == HOST_WORK && span_end(&s[i]) == span_end(&s[f]) && s[i].ts_ns > s[f].ts_ns))
+		o->far[g] = i;
+	tree_set(s, g == HOST_WORK ? BY_SHORTEST : BY_FIRST, o->tree + 2 * o->off[g], o->m[g],
+		 o->pos[i], i);
+	if (is_sync(g))
+		tree_set(s, BY_LONGEST, o->sync, o->m[g], o->pos[i], i);
 }
 
-/* doc/idle.md's rules for gap g, given the spans act[] open on its thread. */
-static void attribute(struct gap *g, const struct idle_span *s, const size_t *act, size_t nact,
-		      struct interval *tmp)
+/* The length of the union of group g's spans clipped to W = [a, w1). */
+static int64_t covered(const struct open_spans *o, unsigned g, int64_t a, int64_t w1)
+{
+	const int64_t *lo = o->lo + o->off[g], *hi = o->hi + o->off[g];
+	const uint64_t *run = o->run + o->off[g] + g;
+	size_t u = o->u[g], p, q, l, r, k;
+
+	/* parts [p, q): the first ending after a, to the last starting before w1 */
+	for (l = 0, r = u; l < r;)
+		if (hi[k = l + (r - l) / 2] <= a)
+			l = k + 1;
+		else
+			r = k;
+	for (p = l, r = u; l < r;)
+		if (lo[k = l + (r - l) / 2] < w1)
+			l = k + 1;
+		else
+			r = k;
+	q = l;
+	if (p >= q)
+		return 0;
+	/* modulo 2^64: the parts and their ends may pass it, never what lies in W */
+	return (int64_t)(run[q] - run[p] - (lo[p] < a ? (uint64_t)a - (uint64_t)lo[p] : 0) -
+			 (hi[q - 1] > w1 ? (uint64_t)hi[q - 1] - (uint64_t)w1 : 0));
+}
+
+/*
+ * Span x overlaps W = [a, w1) more than span y, or as much and is first as
+ * the rules rank them: the earliest (rule 1), the shortest then the
+ * earliest (rule 2, host work), then the first in the file.
+ */
+static int wider(const struct idle_span *s, uint32_t x, uint32_t y, unsigned g, int64_t a,
+		 int64_t w1)
+{
+	int64_t ox, oy;
+
+	if (x == NONE || y == NONE)
+		return y == NONE && x != NONE;
+	ox = overlap(&s[x], a, w1);
+	oy = overlap(&s[y], a, w1);
+	if (ox != oy)
+		return ox > oy;
+	if (g == HOST_WORK && s[x].dur_ns != s[y].dur_ns)
+		return s[x].dur_ns < s[y].dur_ns;
+	if (s[x].ts_ns != s[y].ts_ns)
+		return s[x].ts_ns < s[y].ts_ns;
+	return x < y;
+}
+
+/*
+ * Gap x's host span: the span of group g overlapping W = [a, w1) most.
+ * Spans in that cover W overlap it most: the tree has the best, and the
+ * gap is done.  Else the one in reaching furthest is weighed by
+ * attribute_late() against those starting inside W: *late filled, 1.
+ */
+static int widest(const struct open_spans *o, unsigned g, struct gap *x, int64_t a, int64_t w1,
+		  struct late *late)
+{
+	const struct idle_span *s = o->s;
+	enum pick how = g == HOST_WORK ? BY_SHORTEST : BY_FIRST;
+	uint32_t best = o->far[g];
+
+	if (best != NONE && span_end(&s[best]) >= w1) {
+		best = tree_best(s, how, o->tree + 2 * o->off[g], o->m[g],
+				 first_reaching(o, g, w1), o->m[g]);
+		x->host = s[best].name;
+		return 0;
+	}
+	if (best != NONE && span_end(&s[best]) <= a)
+		best = NONE;
+	*late = (struct late){ x, a, w1, best, (uint32_t)first_after(o, g, a, 0),
+			       (uint32_t)first_after(o, g, w1, 1), g };
+	return 1;
+}
+
+/* The longest sync span in that reaches a (ties: the earliest); NONE when none does. */
+static uint32_t sync_at(const struct open_spans *o, int64_t a)
+{
+	unsigned g = 0;
+
+	while (!is_sync(g))
+		g++;
+	return tree_best(o->s, BY_LONGEST, o->sync, o->m[g], first_reaching(o, g, a), o->m[g]);
+}
+
+/*
+ * doc/idle.md's rules for gap g, given its thread's spans o, those up to
+ * g->a in.  1 when the rule's host span is for attribute_late() (*late).
+ */
+static int attribute(struct gap *g, const struct open_spans *o, struct late *late)
 {
 	int64_t a = g->a, w1 = imax(a, g->l), wl = w1 - a;
-	size_t best = SIZE_MAX;
+	uint32_t best;
 
 	if (wl > 0) {
-		int64_t cov = 0;
-		unsigned cls = NO_CLASS;
-		size_t nh = 0;
-
+		int64_t cov = 0, hw;
+		unsigned cls = NO_GROUP;
 
 		/* 1: a class covers most of W */
-		for (size_t k = 0; k < NR_CLASSES; k++) {
-			int64_t c = coverage(s, act, nact, class_order[k], a, w1, tmp);
+		for (unsigned k = 0; k < NR_CLASSES; k++) {
+			int64_t c = covered(o, k, a, w1);
 
 			if (c > cov) {
 				cov = c;
-				cls = class_order[k];
+				cls = k;
 			}
 		}
-		if (cls != NO_CLASS && 2 * cov >= wl) {
-			for (size_t i = 0; i < nact; i++) {
-				const struct idle_span *x = &s[act[i]];
-
-				if (x->cls == cls &&
-				    (best == SIZE_MAX ||
-				     overlap(x, a, w1) > overlap(&s[best], a, w1) ||
-				     (overlap(x, a, w1) == overlap(&s[best], a, w1) &&
-				      x->ts_ns < s[best].ts_ns)))
-					best = act[i];
-			}
-			g->cause = (unsigned char)cls;
-			g->host = s[best].name;
-			return;
+		if (cls != NO_GROUP && 2 * cov >= wl) {
+			g->cause = (unsigned char)class_order[cls];
+			return widest(o, cls, g, a, w1, late);
 		}
 		/* 2: host work covers most of W, named after the span covering most of it */
-		for (size_t i = 0; i < nact; i++) {
-			const struct idle_span *x = &s[act[i]];
-			int64_t o = overlap(x, a, w1), ob;
-
-			if (x->cls != NO_CLASS || x->launched ||
-			    x->dur_ns < IDLE_HOST_WORK_NS || !o)
-				continue;
-			tmp[nh++] = (struct interval){ imax(x->ts_ns, a), imin(span_end(x), w1) };
-			ob = best == SIZE_MAX ? -1 : overlap(&s[best], a, w1);
-			if (o > ob || (o == ob && (x->dur_ns < s[best].dur_ns ||
-						   (x->dur_ns == s[best].dur_ns &&
-						    x->ts_ns < s[best].ts_ns))))
-				best = act[i];
-		}
-		if (best != SIZE_MAX && 2 * union_length(tmp, nh) >= wl) {
+		hw = covered(o, HOST_WORK, a, w1);
+		if (hw > 0 && 2 * hw >= wl) {
 			g->cause = IDLE_HOST_COMPUTE;
-			g->host = s[best].name;
-			return;
+			return widest(o, HOST_WORK, g, a, w1, late);
 		}
-		best = SIZE_MAX;
 	}
 	/* 3: a sync drained the queue */
-	for (size_t i = 0; i < nact; i++) {
-		const struct idle_span *x = &s[act[i]];
-
-		if (x->cls == IDLE_SYNC && x->ts_ns <= a && span_end(x) >= a &&
-		    (best == SIZE_MAX || x->dur_ns > s[best].dur_ns ||
-		     (x->dur_ns == s[best].dur_ns && x->ts_ns < s[best].ts_ns)))
-			best = act[i];
-	}
-	if (best != SIZE_MAX) {
+	if ((best = sync_at(o, a)) != NONE) {
 		g->cause = IDLE_SYNC;
-		g->host = s[best].name;
-		return;
+		g->host = o->s[best].name;
+		return 0;
 	}
 	/*
 	 * 4: a short gap; 5: host time outside any traced span (the launch's
@@ -792,32 +1071,97 @@ static void attribute(struct gap *g, const struct idle_span *s, const size_t *ac
 	 */
 	if (g->has_next && g->b - g->a <= IDLE_LAUNCH_GAP_NS) {
 		g->cause = IDLE_LAUNCH;
-		return;
+		return 0;
 	}
 	g->cause = g->has_next ? IDLE_HOST_COMPUTE : IDLE_OTHER;
 	g->host = 0;
+	return 0;
+}
+
+/*
+ * The host spans of the gaps in l[0..n) (a thread's, after its sweep): of
+ * group g's spans starting inside W, the best reaching past w1 (the
+ * windows by w1 descending, the spans added by end descending) and the
+ * longest ending inside W (both ascending), each from a tree over the
+ * spans by start.  -1 when out of memory.
+ */
+static int attribute_late(struct open_spans *o, struct late *l, size_t n, uint32_t *perm,
+			  uint64_t *key)
+{
+	const struct idle_span *s = o->s;
+
+	for (unsigned g = 0; g < NR_GROUPS; g++) {
+		const uint32_t *e = o->by_end + o->off[g];
+		uint32_t *t = o->tree + 2 * o->off[g];
+		size_t m = o->m[g], nq = 0, p;
+
+		for (size_t k = 0; k < n; k++)
+			if (l[k].group == g) {
+				perm[nq++] = (uint32_t)k;
+				key[k] = sort_key_i64(l[k].w1);
+			}
+		if (!nq)
+			continue;
+		if (sort_perm_u64(key, perm, nq))
+			return -1;
+		for (size_t i = 0; i < 2 * m; i++)
+			t[i] = NONE;
+		p = 0;
+		for (size_t k = 0; k < nq; k++) {	/* ending inside W: the longest */
+			struct late *q = &l[perm[k]];
+			uint32_t c;
+
+			for (; p < m && span_end(&s[e[p]]) < q->w1; p++)
+				tree_set(s, BY_LONGEST, t, m, o->at[e[p]], e[p]);
+			c = tree_best(s, BY_LONGEST, t, m, q->first, q->last);
+			if (c != NONE && overlap(&s[c], q->a, q->w1) > 0 &&
+			    wider(s, c, q->best, g, q->a, q->w1))
+				q->best = c;
+		}
+		for (size_t i = 0; i < 2 * m; i++)
+			t[i] = NONE;
+		p = m;
+		for (size_t k = nq; k-- > 0;) {	/* reaching past w1: the first to start */
+			enum pick how = g == HOST_WORK ? BY_FIRST_SHORTEST : BY_FIRST;
+			struct late *q = &l[perm[k]];
+			uint32_t c;
+
+			for (; p > 0 && span_end(&s[e[p - 1]]) >= q->w1; p--)
+				tree_set(s, how, t, m, o->at[e[p - 1]], e[p - 1]);
+			c = tree_best(s, how, t, m, q->first, q->last);
+			if (c != NONE && wider(s, c, q->best, g, q->a, q->w1))
+				q->best = c;
+		}
+	}
+	for (size_t k = 0; k < n; k++)
+		l[k].gap->host = l[k].best == NONE ? 0 : s[l[k].best].name;
+	return 0;
 }
 
 /*
  * The gaps with a known thread, per thread in time order, beside that
- * thread's spans: act[] holds the spans that overlap the gap's host window
- * or reach its start.  The windows of a thread are disjoint and in order,
- * so a span enters act[] once and stays only while it reaches the next
- * gap: the sweep is linear but for the spans open across many gaps (the
- * nesting depth).  -1 when out of memory.
+ * thread's spans (struct open_spans): the spans starting at or before a
+ * gap come in as the gaps advance, and the gaps whose host span may start
+ * inside their window are named after the thread's sweep.  -1 when out of
+ * memory.
  */
 static int attribute_all(struct idle *d, struct gap *g, size_t ng, uint32_t max_track)
 {
 	const struct idle_span *s = d->spans;
-	size_t ns = d->nr_spans;
+	size_t ns = d->nr_spans, most = 0, sp = 0, nl = 0;
 	uint32_t *perm = sort_identity(ng), *id = malloc((ng ? ng : 1) * sizeof(*id));
 	uint64_t *key = malloc((ng ? ng : 1) * sizeof(*key));
-	size_t *act = NULL, nact = 0, act_alloc = 0, tmp_alloc = 0, sp = 0;
-	struct interval *tmp = NULL;
+	struct late *late = malloc((ng ? ng : 1) * sizeof(*late));
 	uint32_t cur = UINT32_MAX;
+	struct open_spans o;
 	int rc = -1;
 
-	if (!perm || !id || !key)
+	for (size_t i = 0, j; i < ns; i = j) {	/* room for the thread with the most spans */
+		for (j = i + 1; j < ns && s[j].track == s[i].track; j++)
+			;
+		most = j - i > most ? j - i : most;
+	}
+	if (open_init(&o, most) || !perm || !id || !key || !late)
 		goto out;
 	for (size_t i = 0; i < ng; i++) {
 		id[i] = g[i].found ? g[i].track : 0;
@@ -825,42 +1169,40 @@ static int attribute_all(struct idle *d, struct gap *g, size_t ng, uint32_t max_
 	}
 	if (sort_perm_id_key(id, max_track, key, perm, ng))
 		goto out;
-	for (size_t k = 0; k < ng; k++) {
-		struct gap *x = &g[perm[k]];
-		int64_t lim = x->l > x->a ? x->l : sat_add(x->a, 1);	/* spans starting before */
-		size_t keep = 0;
+	for (size_t k = 0; k <= ng; k++) {
+		struct gap *x = k < ng ? &g[perm[k]] : NULL;
 
-		if (!x->found) {
+		if (x && !x->found) {
 			x->cause = IDLE_OTHER;
 			continue;
 		}
-		if (x->track != cur) {
-			cur = x->track;
-			nact = 0;
-			sp = span_bound(s, ns, cur, INT64_MIN);
-		}
-		for (; sp < ns && s[sp].track == cur && s[sp].ts_ns < lim; sp++) {
-			if (span_end(&s[sp]) < x->a)
-				continue;
-			if (ALLOC_GROW(act, nact + 1, act_alloc))
+		if (!x || x->track != cur) {
+			size_t end;
+
+			/* id and key are free again: the gaps' order is in perm */
+			if (nl && attribute_late(&o, late, nl, id, key))
 				goto out;
-			act[nact++] = sp;
+			nl = 0;
+			if (!x)
+				break;
+			cur = x->track;
+			sp = span_bound(s, ns, cur, INT64_MIN);
+			for (end = sp; end < ns && s[end].track == cur; end++)
+				;
+			if (open_thread(&o, s + sp, end - sp))
+				goto out;
 		}
-		if (ALLOC_GROW(tmp, nact, tmp_alloc))
-			goto out;
-		for (size_t i = 0; i < nact; i++)
-			if (span_end(&s[act[i]]) >= x->a)
-				act[keep++] = act[i];
-		nact = keep;
-		attribute(x, s, act, nact, tmp);
+		while (o.in < o.n && o.s[o.in].ts_ns <= x->a)
+			open_add(&o);
+		nl += attribute(x, &o, &late[nl]);
 	}
 	rc = 0;
 out:
 	free(perm);
 	free(id);
 	free(key);
-	free(act);
-	free(tmp);
+	free(late);
+	open_release(&o);
 	return rc;
 }
 

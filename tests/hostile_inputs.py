@@ -30,6 +30,21 @@
                                           HCCL operators of N distinct names
     hostile_inputs.py hcclphases DIR N    the same without a cat anywhere: every span is a
                                           phase
+    hostile_inputs.py sameops PATH N      N CPU operators of one thread at one start, each
+                                          longer than the one before
+    hostile_inputs.py topkeys PATH N      N top-level members (run metadata), half before
+                                          traceEvents and half after
+    hostile_inputs.py idlenest PATH N [D] N gaps in device work, each launched from a thread
+                                          under D (default N) nested host spans of mixed
+                                          classes open across every gap
+    hostile_inputs.py pystack PATH N D    N gaps launched under a D-deep Python stack
+    hostile_inputs.py latelaunch PATH N   N gaps each launched after the last item, so that
+                                          their host windows overlap, beside N spans of
+                                          host work
+    hostile_inputs.py idlemix PATH N SEED N device items launched from two threads under
+                                          random host spans of every class, nested and
+                                          overlapping, ends and starts shared, some
+                                          launches after their item, some by time only
 
 Only the standard library; every file is small to write and deterministic.
 """
@@ -369,6 +384,116 @@ def hcclnames(path, n, cat=True):
                        b'"dur":%d,"args":{"count":1024,"data_type":"FP32"}}'
                        % (i, hc, t + 50, 20 + (i * 7 + r * 13) % 29))
         write(os.path.join(path, "rank-%d.json" % r), trace(evs))
+def sameops(path, n):
+    """n operators starting together: each in the file longer than the one
+    before, so that ordering them longest first moves every one."""
+    evs = [b'{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":100,"dur":%d}'
+           % (i % 7, i + 1) for i in range(n)]
+    evs.append(b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":100,"dur":1}')
+    write(path, trace(evs))
+
+
+def topkeys(path, n):
+    """n small run-metadata members around a short events array."""
+    half = n // 2
+    pre = b"".join(b'"meta_%d":%d,\n' % (i, i) for i in range(half))
+    post = b"".join(b',\n"meta_%d":"v%d"' % (i, i) for i in range(half, n))
+    evs = b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":0,"dur":1}'
+    write(path, b'{' + pre + b'"traceEvents":[\n' + evs + b'\n]' + post + b'}\n')
+
+
+# Host span names of each class of doc/idle.md, and none (host work or a Python frame).
+IDLE_NAMES = ["enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "aten::item",
+              "cudaMalloc", "gloo:all_reduce", "torch_compile", "nn.Module: Layer",
+              "cudaStreamCreate", "capture_graph"]
+
+
+def gaps(n, d, launch_ts):
+    """Device items 10 us apart after the spans' starts at 0..d-1, each
+    launched on pid 1 tid 1; launch_ts(i, t) gives launch i's start."""
+    evs = []
+    for i in range(n):
+        t = d + 10 * i + 5
+        evs.append(b'{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,'
+                   b'"ts":%d,"dur":1,"args":{"correlation":%d}}' % (launch_ts(i, t), i + 1))
+        evs.append(b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":%d,"dur":2,'
+                   b'"args":{"correlation":%d,"stream":7,"device":0}}' % (t, i + 1))
+    return evs
+
+
+def idlenest(path, n, d):
+    """n gaps under d nested spans that all cover every gap: span j starts
+    at j us and ends j us before the last.  The classes vary with j."""
+    end = 2 * d + 10 * n + 20
+    evs = [b'{"ph":"X","cat":"user_annotation","name":"%s %d","pid":1,"tid":1,"ts":%d,'
+           b'"dur":%d}' % (IDLE_NAMES[j % len(IDLE_NAMES)].encode(), j, j, end - 2 * j)
+           for j in range(d)]
+    write(path, trace(evs + gaps(n, d, lambda i, t: t - 4)))
+
+
+def pystack(path, n, d):
+    """n gaps launched under a d-deep stack of Python frames."""
+    end = 2 * d + 10 * n + 20
+    evs = [b'{"ph":"X","cat":"python_function","name":"model.py(%d): forward","pid":1,'
+           b'"tid":1,"ts":%d,"dur":%d}' % (j, j, end - 2 * j) for j in range(d)]
+    write(path, trace(evs + gaps(n, d, lambda i, t: t - 4)))
+
+
+def latelaunch(path, n):
+    """n gaps whose launches (by correlation) all start after the last item:
+    each host window reaches past every later gap, over the spans of host
+    work that start in them."""
+    evs = []
+    for i in range(n):
+        evs.append(b'{"ph":"X","cat":"cpu_op","name":"work %d","pid":1,"tid":1,"ts":%d,'
+                   b'"dur":60}' % (i, 10 * i))
+        evs.append(b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":%d,"dur":2,'
+                   b'"args":{"correlation":%d,"stream":7,"device":0}}' % (10 * i + 5, i + 1))
+    evs += gaps_launched_at(n, 10 * n + 100)
+    write(path, trace(evs))
+
+
+def gaps_launched_at(n, ts):
+    return [b'{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,'
+            b'"ts":%d,"dur":1,"args":{"correlation":%d}}' % (ts, i + 1) for i in range(n)]
+
+
+def idlemix(path, n, seed):
+    """Random spans and gaps that meet every branch and tie of the idle
+    rules (doc/idle.md), small enough for tests/oracle_idle.py."""
+    import random
+    rnd = random.Random(seed)
+    names = IDLE_NAMES + ["cudaDeviceSynchronize", "work", "other work"]
+    evs = []
+    span = 40 * n + 1000
+    for tid in (1, 2):
+        for j in range(3 * n):
+            ts = rnd.choice([rnd.randrange(span), 40 * rnd.randrange(n), 10 * rnd.randrange(n)])
+            dur = rnd.choice([0, 1, 5, 30, 49, 50, 60, 200, 2000, span, rnd.randrange(1200)])
+            if rnd.random() < 0.1:          # one end shared with another span
+                dur = max(0, 40 * rnd.randrange(n) + 20 - ts)
+            name = rnd.choice(names)
+            cat = "cuda_runtime" if name.startswith("cuda") else "cpu_op"
+            if name not in ("aten::item", "cudaDeviceSynchronize") and rnd.random() < 0.7:
+                name += " %d.%d" % (tid, j)     # which span of its class the rules name
+            evs.append(ev(ph="X", cat=cat, name=name, pid=1, tid=tid, ts=ts, dur=dur))
+    t = 50
+    for i in range(n):
+        t += rnd.choice([1, 3, 10, 40, 900, 1500, 4000])
+        dur = rnd.choice([1, 2, 10, 30])
+        tid = rnd.choice((1, 2))
+        corr = 1000 + i
+        launch = t - rnd.choice([1, 2, 20, 400]) if rnd.random() < 0.7 else t + rnd.randrange(3000)
+        if rnd.random() < 0.9:
+            evs.append(ev(ph="X", cat="cuda_runtime", name="cudaLaunchKernel", pid=1, tid=tid,
+                          ts=launch, dur=1, args={"correlation": corr}))
+        args = {"stream": 7, "device": 0}
+        if rnd.random() < 0.9:
+            args["correlation"] = corr
+        evs.append(ev(ph="X", cat="kernel", name="k", pid=0, tid=7, ts=t, dur=dur, args=args))
+        t += dur
+    rnd.shuffle(evs)
+    write(path, trace(evs))
 
 
 def main(argv):
@@ -387,7 +512,8 @@ def main(argv):
         devices(path, int(argv[3]))
     elif cmd == "flood":
         flood(path, int(argv[3]))
-    elif cmd in ("annots", "steps", "kernels", "tiny", "longname", "rows"):
+    elif cmd in ("annots", "steps", "kernels", "tiny", "longname", "rows", "sameops",
+                 "topkeys", "latelaunch"):
         globals()[cmd](path, int(argv[3]))
     elif cmd in ("gens", "shapes", "hcclnames"):
         globals()[cmd](path, int(argv[3]))
@@ -397,6 +523,12 @@ def main(argv):
         gens(path, int(argv[3]), True)
     elif cmd == "hugeflops":
         hugeflops(path)
+    elif cmd == "idlenest":
+        idlenest(path, int(argv[3]), int(argv[4]) if len(argv) > 4 else int(argv[3]))
+    elif cmd == "idlemix":
+        idlemix(path, int(argv[3]), int(argv[4]))
+    elif cmd == "pystack":
+        pystack(path, int(argv[3]), int(argv[4]))
     elif cmd == "schema":
         schema(path, argv[3])
     elif cmd == "terminal":

@@ -206,13 +206,17 @@ static int use_value(struct trace_top *t, struct jscan *js, const char *k, size_
 	return JS_OK;
 }
 
-/* Drop the first n pending bytes. */
-static void consume(struct trace_top *t, size_t n)
+/*
+ * Mark the next n pending bytes read: *used of them are, from the start of
+ * t->pend.  run() drops them all at once when it returns: moving the rest
+ * of a chunk down for each member read made a prologue of many small
+ * members quadratic in the chunk.
+ */
+static void consume(struct trace_top *t, size_t *used, size_t n)
 {
 	if (n == 0)
 		return;
-	memmove(t->pend.data, t->pend.data + n, t->pend.len - n);
-	t->pend.len -= n;
+	*used += n;
 	t->pend_off += (int64_t)n;
 	t->retry_len = 0;
 }
@@ -225,6 +229,7 @@ static int run(struct trace_top *t, int final, struct err *e)
 {
 	struct arena scratch;
 	struct jscan js;
+	size_t used = 0;	/* bytes of t->pend read (consume()) */
 	int ret = 0;
 
 	if (!final && t->retry_len && t->pend.len < t->retry_len)
@@ -233,16 +238,17 @@ static int run(struct trace_top *t, int final, struct err *e)
 		return 0;	/* nothing fed yet: an empty input */
 	arena_init(&scratch);
 	for (;;) {
-		const char *start = t->pend.data, *end = start + t->pend.len, *p, *k, *v;
+		const char *start = t->pend.data + used, *end = t->pend.data + t->pend.len;
+		const char *p, *k, *v;
 		size_t n;
 		int rc;
 
-		jscan_init(&js, start, t->pend.len, t->pend_off, &scratch, e);
+		jscan_init(&js, start, (size_t)(end - start), t->pend_off, &scratch, e);
 		p = jscan_ws(start, end);
 		if (t->state == TOP_START && end - p >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
 			p = jscan_ws(p + 3, end);	/* UTF-8 byte order mark */
 		if (p >= end) {
-			consume(t, (size_t)(p - start));
+			consume(t, &used, (size_t)(p - start));
 			break;
 		}
 		switch (t->state) {
@@ -252,7 +258,7 @@ static int run(struct trace_top *t, int final, struct err *e)
 				t->seen_events = 1;
 				t->state = TOP_EVENTS;
 				t->info->format = "array";
-				consume(t, (size_t)(p + 1 - start));
+				consume(t, &used, (size_t)(p + 1 - start));
 				ret = 1;
 				goto out;
 			}
@@ -263,13 +269,13 @@ static int run(struct trace_top *t, int final, struct err *e)
 			}
 			t->state = TOP_OBJ_FIRST;
 			t->info->format = "kineto";
-			consume(t, (size_t)(p + 1 - start));
+			consume(t, &used, (size_t)(p + 1 - start));
 			continue;
 		case TOP_OBJ_FIRST:
 		case TOP_OBJ_MEMBER:
 			if (*p == '}' && t->state == TOP_OBJ_FIRST) {
 				t->state = TOP_DONE;
-				consume(t, (size_t)(p + 1 - start));
+				consume(t, &used, (size_t)(p + 1 - start));
 				continue;
 			}
 			if (*p != '"') {
@@ -293,7 +299,7 @@ static int run(struct trace_top *t, int final, struct err *e)
 			    !memcmp(k, "traceEvents", 11)) {
 				t->seen_events = 1;
 				t->state = TOP_EVENTS;
-				consume(t, (size_t)(p + 1 - start));
+				consume(t, &used, (size_t)(p + 1 - start));
 				ret = 1;
 				goto out;
 			}
@@ -303,14 +309,14 @@ static int run(struct trace_top *t, int final, struct err *e)
 			if (rc == JS_OK)
 				rc = use_value(t, &js, k, n, v, p);
 			if (rc == JS_MORE && !final) {
-				if (t->pend.len > TRACE_MAX_EVENT_BYTES) {
+				if ((size_t)(end - start) > TRACE_MAX_EVENT_BYTES) {
 					err_set(e, t->pend_off,
 						"top-level value larger than %u MiB",
 						TRACE_MAX_EVENT_BYTES >> 20);
 					ret = -1;
 					goto out;
 				}
-				t->retry_len = t->pend.len * 2;
+				t->retry_len = (size_t)(end - start) * 2;
 				goto out;
 			}
 			if (rc == JS_MORE)
@@ -320,7 +326,7 @@ static int run(struct trace_top *t, int final, struct err *e)
 				goto out;
 			}
 			t->state = TOP_OBJ_AFTER;
-			consume(t, (size_t)(p - start));
+			consume(t, &used, (size_t)(p - start));
 			continue;
 		case TOP_OBJ_AFTER:
 			if (*p == ',') {
@@ -332,7 +338,7 @@ static int run(struct trace_top *t, int final, struct err *e)
 				ret = -1;
 				goto out;
 			}
-			consume(t, (size_t)(p + 1 - start));
+			consume(t, &used, (size_t)(p + 1 - start));
 			continue;
 		case TOP_DONE:
 			if (!t->trailing) {
@@ -344,13 +350,17 @@ static int run(struct trace_top *t, int final, struct err *e)
 				trace_info_warn(t->info, &w);
 				t->trailing = 1;
 			}
-			consume(t, t->pend.len);
+			consume(t, &used, (size_t)(end - start));
 			goto out;
 		case TOP_EVENTS:
 			goto out;	/* the reader's part */
 		}
 	}
 out:
+	if (used) {
+		memmove(t->pend.data, t->pend.data + used, t->pend.len - used);
+		t->pend.len -= used;
+	}
 	arena_release(&scratch);
 	return ret;
 }
