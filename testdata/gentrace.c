@@ -529,6 +529,13 @@ struct op {
 	/* --shapes: the inner operator's own args, where they differ (NULL: dims, types) */
 	const char *inner_dims, *inner_types;
 	const char *conc;		/* the inner operator's "Concrete Inputs"; NULL none */
+	/*
+	 * --shapes: the inner operator's name, where it differs (NULL: inner),
+	 * and the operators it calls, which launch the work in its place
+	 */
+	const char *inner_own;
+	int nr_kids;
+	uint8_t kids[2];
 };
 
 #define ADDMM_TYPES \
@@ -541,7 +548,8 @@ enum {
 	OP_LN, OP_QKV, OP_ROPE, OP_SDPA, OP_PROJ, OP_ADD, OP_FF1, OP_GELU, OP_FF2,
 	OP_ALLGATHER, OP_ALLTOALL, OP_TIMESTEP_H2D, OP_TEMB, OP_SILU, OP_MUL, OP_MEAN,
 	OP_ZERO, OP_ITEM, OP_TOKENS_H2D, OP_TE_LN, OP_TE_QKV, OP_TE_ATTN, OP_TE_FF1,
-	OP_TE_FF2, OP_RANDN, OP_GN, OP_CONV, OP_UPS, OP_FRAMES_D2H, NR_OPS
+	OP_TE_FF2, OP_RANDN, OP_GN, OP_CONV, OP_UPS, OP_FRAMES_D2H, OP_CUDNN_CONV, OP_CONV_BIAS,
+	NR_OPS
 };
 
 static const struct op ops[NR_OPS] = {
@@ -647,16 +655,22 @@ static const struct op ops[NR_OPS] = {
 		    "[\"c10::BFloat16\", \"Scalar\", \"c10::BFloat16\", \"c10::BFloat16\", "
 		    "\"Scalar\", \"Scalar\"]", L_KERNEL, K_GN, S_COMPUTE, 0, NULL, 0, NULL,
 		    NULL, NULL, NULL },
+	/*
+	 * --shapes: as PyTorch runs it, conv3d -> convolution(input, weight,
+	 * bias, stride, padding, dilation, transposed, output_padding, groups),
+	 * whose children launch: cudnn_convolution the cuDNN kernel, add_ the
+	 * bias (a modelled operator under the convolution).
+	 */
 	[OP_CONV] = { "aten::conv3d", "aten::cudnn_convolution",
 		      "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [512], [], [], [], []]",
 		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"\", \"\", \"\", "
 		      "\"Scalar\"]", L_KERNEL, K_CONV, S_COMPUTE, 0, NULL, 0, NULL,
-		      /* cudnn_convolution(input, weight, padding, stride, dilation, groups, ...) */
-		      "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [], [], [], [], [], [], []]",
-		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"ScalarList\", \"ScalarList\", "
-		      "\"ScalarList\", \"Scalar\", \"Scalar\", \"Scalar\", \"Scalar\"]",
-		      "[\"\", \"\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"1\", "
-		      "\"False\", \"False\", \"True\"]" },
+		      "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [512], [], [], [], [], [], []]",
+		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"ScalarList\", "
+		      "\"ScalarList\", \"ScalarList\", \"Scalar\", \"ScalarList\", \"Scalar\"]",
+		      "[\"\", \"\", \"\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"False\", "
+		      "\"[0, 0, 0]\", \"1\"]",
+		      "aten::convolution", 2, { OP_CUDNN_CONV, OP_CONV_BIAS } },
 	[OP_UPS] = { "aten::upsample_nearest3d", NULL, "[[1, 512, 4, 90, 160], [], []]",
 		     "[\"c10::BFloat16\", \"\", \"\"]", L_KERNEL, K_UPS, S_COMPUTE, 0, NULL, 0,
 		     NULL, NULL, NULL, NULL },
@@ -664,6 +678,16 @@ static const struct op ops[NR_OPS] = {
 			    "[\"c10::BFloat16\", \"Scalar\", \"Scalar\", \"Scalar\", \"Scalar\"]",
 			    L_MEMCPY, 0, S_COPY, OP_SYNC, "Memcpy DtoH (Device -> Pageable)",
 			    447897600, NULL, NULL, NULL, NULL },
+	/* OP_CONV's children under --shapes: cudnn_convolution(input, weight, ...) */
+	[OP_CUDNN_CONV] = { "aten::cudnn_convolution", NULL,
+			    "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [], [], [], [], [], [], []]",
+			    "[\"c10::BFloat16\", \"c10::BFloat16\", \"ScalarList\", "
+			    "\"ScalarList\", \"ScalarList\", \"Scalar\", \"Scalar\", \"Scalar\", "
+			    "\"Scalar\"]", L_KERNEL, K_CONV, S_COMPUTE, 0, NULL, 0, NULL,
+			    NULL, NULL, NULL },
+	[OP_CONV_BIAS] = { "aten::add_", NULL, "[[1, 512, 6, 90, 160], [1, 512, 1, 1, 1], []]",
+			   "[\"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\"]", L_KERNEL, K_ADD,
+			   S_COMPUTE, 0, NULL, 0, NULL, NULL, NULL, NULL },
 };
 
 /* ---- annotations (phases) ---- */
@@ -1067,8 +1091,8 @@ static void emit_annot(struct gen *g, const struct rec *r, int gpu)
 static void emit_op(struct gen *g, const struct rec *r)
 {
 	const struct op *op = &ops[r->op];
-	const char *name = r->sub ? op->inner : op->outer;
 	int own = r->sub && g->o->shapes;	/* the inner operator's own args */
+	const char *name = !r->sub ? op->outer : own && op->inner_own ? op->inner_own : op->inner;
 	const char *dims = own && op->inner_dims ? op->inner_dims : op->dims;
 	const char *types = own && op->inner_types ? op->inner_types : op->types;
 	char *p = ev_start(g);
@@ -1456,6 +1480,16 @@ static void launch(struct gen *g, int opi)
 		r->ext = ext = ++g->ext;
 		r->v[0] = g->ev_idx++;
 		g->cpu += cpu_us(g, 2, 6);
+	}
+	if (g->o->shapes && op->nr_kids) {
+		/* the children launch; the inner and outer spans close around them */
+		for (int k = 0; k < op->nr_kids; k++)
+			launch(g, op->kids[k]);
+		g->cpu_recs.r[inner].dur = g->cpu - g->cpu_recs.r[inner].ts;
+		g->cpu += cpu_us(g, 1, 3);
+		g->cpu_recs.r[outer].dur = g->cpu - g->cpu_recs.r[outer].ts;
+		g->cpu += cpu_us(g, 2, 12);
+		return;
 	}
 
 	rt = recs_push(&g->cpu_recs);
@@ -2232,8 +2266,9 @@ static void usage(FILE *f)
 		"                         .item() calls (repeatable; the truth lists the gaps)\n"
 		"  --shapes               inner operators get their own Input Dims and Concrete\n"
 		"                         Inputs (addmm, SDPA, convolution), so that their FLOPs\n"
-		"                         are known (doc/perf-model.md); without, they repeat\n"
-		"                         the outer operator's, as the demo set has them\n"
+		"                         are known (doc/perf-model.md), and a convolution's\n"
+		"                         children launch its kernels, as PyTorch's do; without,\n"
+		"                         they repeat the outer operator's\n"
 		"  --level L              gzip level 0..9 (default 1)\n"
 		"  --plain                write .json instead of .json.gz\n"
 		"  --truth PATH           write the truth there (default PREFIX-truth.json)\n"

@@ -233,3 +233,30 @@ check gtr.json 'all(o["flops"] is not None for o in r["ranks"][0]["ops_perf"])' 
 	'{o["family"] for o in r["ranks"][0]["ops_perf"]} >= {"gemm", "attention"}' \
 	"GEMM and attention rows" \
 	'all(0 < p["mfu"] <= 1 for p in r["ranks"][0]["perf"]["phases"])' "phase MFU within (0, 1]"
+
+# A convolution whose kernels its children launch (cudnn_convolution the cuDNN
+# kernel, add_ the bias: a modelled operator under it) gets its row, with both
+# kernels' time; its FLOPs are TraceLens's: 2 x output elements x Cin/groups x
+# kernel volume, plus one per output element for the bias
+python3 - gt/run-rank0.trace.json.gz gtr.json <<'PY' || die "the convolution launched by its children"
+import gzip, json, sys
+ev = json.load(gzip.open(sys.argv[1], "rt"))["traceEvents"]
+r = json.load(open(sys.argv[2]))
+rows = [o for o in r["ranks"][0]["ops_perf"] if o["family"] == "conv"]
+convs = [e for e in ev if e.get("name") == "aten::convolution" and e.get("cat") == "cpu_op"]
+kids = [e for e in ev if e.get("name") in ("aten::cudnn_convolution", "aten::add_")]
+if not convs or len(kids) != 2 * len(convs):
+    sys.exit("gentrace --shapes: %d convolutions, %d children" % (len(convs), len(kids)))
+if [o["name"] for o in rows] != ["aten::convolution"] or rows[0]["count"] != len(convs):
+    sys.exit("conv rows %r for %d calls" % ([(o["name"], o["count"]) for o in rows], len(convs)))
+if any(o["name"] == "aten::add_" for o in r["ranks"][0]["ops_perf"]):
+    sys.exit("the bias add_ under the convolution has a row of its own")
+a = convs[0]["args"]
+x, w = a["Input Dims"][0], a["Input Dims"][1]
+stride, pad, dil = (json.loads(a["Concrete Inputs"][i]) for i in (3, 4, 5))
+out = [(x[2 + i] + 2 * pad[i] - dil[i] * (w[2 + i] - 1) - 1) // stride[i] + 1 for i in range(3)]
+nout = x[0] * w[0] * out[0] * out[1] * out[2]
+flops = 2 * nout * w[1] * w[2] * w[3] * w[4] + nout
+if rows[0]["flops"] != flops:
+    sys.exit("conv FLOPs %r, TraceLens's formula %r" % (rows[0]["flops"], flops))
+PY
