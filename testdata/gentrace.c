@@ -680,7 +680,8 @@ static const struct op ops[NR_OPS] = {
 			    447897600, NULL, NULL, NULL, NULL },
 	/* OP_CONV's children under --shapes: cudnn_convolution(input, weight, ...) */
 	[OP_CUDNN_CONV] = { "aten::cudnn_convolution", NULL,
-			    "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [], [], [], [], [], [], []]",
+			    "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [], [], [], [], [], [], "
+			    "[]]",
 			    "[\"c10::BFloat16\", \"c10::BFloat16\", \"ScalarList\", "
 			    "\"ScalarList\", \"ScalarList\", \"Scalar\", \"Scalar\", \"Scalar\", "
 			    "\"Scalar\"]", L_KERNEL, K_CONV, S_COMPUTE, 0, NULL, 0, NULL,
