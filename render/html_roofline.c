@@ -156,7 +156,7 @@ static void mfu_table(struct page *p)
 	char key[96];
 
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>rank</th><th>device</th>"
-		       "<th>modelled TFLOP/s</th><th>MFU</th></tr>\n");
+		       "<th>modelled TFLOP/s</th><th>FLOPs known for</th><th>MFU</th></tr>\n");
 	for (size_t i = 0, rows = 0; i < r->nr_ranks && rows < HTML_MANY_RANKS; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
@@ -168,6 +168,8 @@ static void mfu_table(struct page *p)
 		buf_adds(p->b, "</td>");
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"perf\",\"tflops\"]", i);
 		html_dbl(p, "td", key, NULL, rk->perf.tflops, UNIT_NUMBER);
+		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"perf\",\"flops_coverage\"]", i);
+		html_dbl(p, "td", key, NULL, rk->perf.flops_coverage, UNIT_RATIO);
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"perf\",\"mfu\"]", i);
 		html_dbl(p, "td", key, NULL, rk->perf.mfu, UNIT_RATIO);
 		buf_adds(p->b, "</tr>\n");

@@ -77,21 +77,24 @@ static void apply_rank(struct report_rank *rk, const struct perf_peak_opts *o)
 		r->bound = r->intensity >= peak / tbps ? "compute" : "memory";
 	}
 	p->peak_tflops = peak_of(&dp, o, p->dtype);
-	p->mfu = p->tflops / p->peak_tflops;
+	p->mfu = report_perf_mfu_known(p) ? p->tflops / p->peak_tflops : NAN;
 	families(rk);
 	/* per step and generation: FLOPs / wall time (ns: GFLOP/s, /1e3 TFLOP/s) / peak */
 	for (size_t i = 0; p->step_mfu && i < p->nr_steps && i < rk->steps.nr_durations; i++) {
 		int64_t d = rk->steps.durations_ns[i];
 
-		p->step_mfu[i] = d > 0 ? p->step_flops[i] / (double)d / 1e3 / p->peak_tflops : NAN;
+		p->step_mfu[i] = d > 0 && report_perf_mfu_known(p)
+					 ? p->step_flops[i] / (double)d / 1e3 / p->peak_tflops
+					 : NAN;
 	}
 	for (size_t i = 0; p->generation_mfu && i < p->nr_generations &&
 			   i < rk->throughput.nr_generations; i++) {
 		int64_t d = rk->throughput.generations[i].wall_ns;
 
-		p->generation_mfu[i] = d > 0 ? p->generation_flops[i] / (double)d / 1e3 /
-						       p->peak_tflops
-					     : NAN;
+		p->generation_mfu[i] = d > 0 && report_perf_mfu_known(p)
+					       ? p->generation_flops[i] / (double)d / 1e3 /
+							 p->peak_tflops
+					       : NAN;
 	}
 }
 
