@@ -144,7 +144,7 @@ check n.json 'r["ranks"][0]["ops_perf"] == [] and not r["ranks"][0]["perf"]["has
 	'r["ranks"][0]["perf"]["mfu"] is None and r["ranks"][0]["perf"]["flops"] == 0' "no MFU"
 
 # the summary: the MFU and the operators against the peak, or once how to get them
-COLUMNS=100 va qs "$QWEN"
+COLUMNS=200 va qs "$QWEN"	# the MFU line and its coverage on one line
 expect_rc qs 0
 python3 - qs.out q/report.json <<'PY' || die "the summary's operators against the peak are wrong"
 import json, re, sys
