@@ -266,8 +266,8 @@ static void phase_table(struct page *p, size_t i)
 	buf_adds(p->b, "</table></div>\n");
 	if (floor != INT64_MIN)
 		buf_printf(p->b, "<p class=\"muted\">The %d phases with the most time of %zu; "
-				 "tables/phases.csv has every one.</p>\n",
-			   PHASE_ROWS, rk->nr_phases);
+				 "%sphases.csv has every one.</p>\n",
+			   PHASE_ROWS, rk->nr_phases, html_tables(p));
 	buf_adds(p->b, p->r->nr_ranks > 2 ? "</details>\n" : "");
 }
 

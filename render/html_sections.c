@@ -306,8 +306,8 @@ void html_cross_rank(struct page *p)
 		}
 		buf_adds(p->b, phases ? "</table></div>\n</details>\n" : "</table></div>\n");
 	}
-	buf_adds(p->b, "<p class=\"muted\">tables/cross_rank.csv has the figures under their "
-		       "report.json keys.</p>\n</section>\n");
+	buf_printf(p->b, "<p class=\"muted\">%scross_rank.csv has the figures under their "
+			 "report.json keys.</p>\n</section>\n", html_tables(p));
 }
 
 void html_inputs(struct page *p)
