@@ -110,7 +110,7 @@ static void chart(struct page *p, const struct report_rank *rk)
 
 static void table(struct page *p, const struct report_rank *rk, size_t at)
 {
-	size_t shown = 0;
+	size_t shown = 0, above = 0;
 	char key[128], name[SHORTEN_CAP(NAME_COLS)];
 	struct buf what;
 
@@ -124,6 +124,7 @@ static void table(struct page *p, const struct report_rank *rk, size_t at)
 		if (isnan(o->flops))
 			continue;
 		shown++;
+		above += o->roof_share > 1;
 		buf_reset(&what);
 		buf_printf(&what, "%s %s", o->name, o->input_dims);
 		buf_adds(p->b, "<tr><td class=\"name\" title=\"");
@@ -148,6 +149,13 @@ static void table(struct page *p, const struct report_rank *rk, size_t at)
 	}
 	buf_release(&what);
 	buf_adds(p->b, "</table></div>\n");
+	/* no operator beats its roof: the model's bytes or the peak are wrong for it */
+	if (above)
+		buf_printf(p->b, "<p class=\"muted\">%zu row%s above %s roof (of roof over "
+				 "100 %%): the bytes the model counts or the device's peak are not "
+				 "what the call met, such as a small tensor read from the cache "
+				 "rather than memory (doc/perf-model.md).</p>\n",
+			   above, above == 1 ? "" : "s", above == 1 ? "its" : "their");
 }
 
 static void mfu_table(struct page *p)

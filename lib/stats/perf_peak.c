@@ -65,6 +65,15 @@ static void apply_rank(struct report_rank *rk, const struct perf_peak_opts *o)
 		struct report_op_perf *r = &rk->ops_perf[i];
 		double peak = peak_of(&dp, o, r->dtype), roof;
 
+		/*
+		 * An fp32 matrix product faster than the fp32 peak ran on the
+		 * TF32 tensor cores (torch.backends.cuda.matmul.allow_tf32, or
+		 * cuDNN's default for convolutions): its roof is TF32's.
+		 */
+		if (o->tflops <= 0 && r->dtype && !strcmp(r->dtype, "fp32") && r->family &&
+		    (!strcmp(r->family, "gemm") || !strcmp(r->family, "conv")) &&
+		    r->tflops_median > peak && dp.tflops[PERF_TF32] > 0)
+			peak = dp.tflops[PERF_TF32];
 		r->peak_tflops = peak;
 		r->peak_share = r->tflops_median / peak;	/* NaN stays NaN */
 		r->bound = NULL;

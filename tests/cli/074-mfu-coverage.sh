@@ -6,7 +6,9 @@
 # withheld (null: window, steps, phases, generations) below 50 % and the
 # summary says so; the demo set's shapes are consistent (its addmm, SDPA and
 # convolution rows all have FLOPs, and MFU stands); a deviceProperties list
-# stored as JSON text in a string (ROCm) still names the device.
+# stored as JSON text in a string (ROCm) still names the device; an fp32
+# GEMM faster than the fp32 peak is held to the TF32 peak, and rows still
+# above their roof are said on the page.
 . "$VT_ROOT/tests/cli/lib.sh"
 
 need_shared
@@ -95,6 +97,31 @@ check demo.json \
 
 # below the line the summary gives no MFU figure
 no_line dec.out 'MFU [0-9]' "decode: an MFU in the summary below the coverage line"
+
+# above the roof: an A100's fp32 GEMMs at 43 TFLOP/s ran on TF32 (peak 156),
+# so none passes its roof; memory-bound rows that still do (fp32 mul at 1.3
+# times the A100's memory roof) are said under the page's roofline table
+HTA=$PUBLIC/facebookresearch__HolisticTraceAnalysis
+va ctl -q --json ctl.json "$HTA/tests__data__trace_diff__control__control.json.gz"
+expect_rc ctl 0
+check ctl.json \
+	'r["ranks"][0]["perf"]["peak_model"].startswith("A100")' "the control trace is an A100's" \
+	'any(o["dtype"] == "fp32" and o["family"] == "gemm" and o["tflops_median"] > 19.5 for o in r["ranks"][0]["ops_perf"])' \
+	"fp32 GEMMs faster than the fp32 peak" \
+	'all(o["roof_share"] <= 1 and (o["tflops_median"] <= 19.5 or o["peak_tflops"] == 156) for o in r["ranks"][0]["ops_perf"] if o["family"] in ("gemm", "conv") and o["roof_share"] is not None)' \
+	"no GEMM above its roof: TF32's peak where fp32's is passed"
+va nq -q --html nq.html "$HTA/tests__data__negative_queue_length_values_check__rank0.json.gz"
+expect_rc nq 0
+python3 - nq.html <<'PY' || die "rows above their roof are not said (lines above)"
+import re, sys
+h = open(sys.argv[1], encoding="utf-8").read()
+sec = h[h.index('<section id="roofline">'):]
+sec = sec[:sec.index("</section>")]
+above = [v for v in re.findall(r'"roof_share"\]\' data-v="([^"]*)"', sec) if v != "null" and float(v) > 1]
+m = re.search(r"(\d+) rows? above (its|their) roof", sec)
+if not above or not m or int(m.group(1)) != len(above):
+    sys.exit("%d rows above their roof, the page says %r" % (len(above), m and m.group(0)))
+PY
 
 # deviceProperties as JSON text in a string (as some ROCm writers store it)
 python3 - <<'PY' || die "cannot write the MI300X trace"
