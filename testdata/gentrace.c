@@ -529,13 +529,6 @@ struct op {
 	/* --shapes: the inner operator's own args, where they differ (NULL: dims, types) */
 	const char *inner_dims, *inner_types;
 	const char *conc;		/* the inner operator's "Concrete Inputs"; NULL none */
-	/*
-	 * --shapes: the inner operator's name, where it differs (NULL: inner),
-	 * and the operators it calls, which launch the work in its place
-	 */
-	const char *inner_own;
-	int nr_kids;
-	uint8_t kids[2];
 };
 
 #define ADDMM_TYPES \
@@ -669,8 +662,7 @@ static const struct op ops[NR_OPS] = {
 		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"ScalarList\", "
 		      "\"ScalarList\", \"ScalarList\", \"Scalar\", \"ScalarList\", \"Scalar\"]",
 		      "[\"\", \"\", \"\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"False\", "
-		      "\"[0, 0, 0]\", \"1\"]",
-		      "aten::convolution", 2, { OP_CUDNN_CONV, OP_CONV_BIAS } },
+		      "\"[0, 0, 0]\", \"1\"]" },
 	[OP_UPS] = { "aten::upsample_nearest3d", NULL, "[[1, 512, 4, 90, 160], [], []]",
 		     "[\"c10::BFloat16\", \"\", \"\"]", L_KERNEL, K_UPS, S_COMPUTE, 0, NULL, 0,
 		     NULL, NULL, NULL, NULL },
@@ -689,6 +681,18 @@ static const struct op ops[NR_OPS] = {
 	[OP_CONV_BIAS] = { "aten::add_", NULL, "[[1, 512, 6, 90, 160], [1, 512, 1, 1, 1], []]",
 			   "[\"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\"]", L_KERNEL, K_ADD,
 			   S_COMPUTE, 0, NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+/*
+ * --shapes: an inner operator's own name, where it differs from inner, and
+ * the operators it calls, which launch the work in its place.
+ */
+static const struct {
+	const char *inner;
+	int nr_kids;
+	uint8_t kids[2];
+} op_calls[NR_OPS] = {
+	[OP_CONV] = { "aten::convolution", 2, { OP_CUDNN_CONV, OP_CONV_BIAS } },
 };
 
 /* ---- annotations (phases) ---- */
@@ -1093,7 +1097,8 @@ static void emit_op(struct gen *g, const struct rec *r)
 {
 	const struct op *op = &ops[r->op];
 	int own = r->sub && g->o->shapes;	/* the inner operator's own args */
-	const char *name = !r->sub ? op->outer : own && op->inner_own ? op->inner_own : op->inner;
+	const char *name = !r->sub ? op->outer
+			   : own && op_calls[r->op].inner ? op_calls[r->op].inner : op->inner;
 	const char *dims = own && op->inner_dims ? op->inner_dims : op->dims;
 	const char *types = own && op->inner_types ? op->inner_types : op->types;
 	char *p = ev_start(g);
@@ -1482,10 +1487,10 @@ static void launch(struct gen *g, int opi)
 		r->v[0] = g->ev_idx++;
 		g->cpu += cpu_us(g, 2, 6);
 	}
-	if (g->o->shapes && op->nr_kids) {
+	if (g->o->shapes && op_calls[opi].nr_kids) {
 		/* the children launch; the inner and outer spans close around them */
-		for (int k = 0; k < op->nr_kids; k++)
-			launch(g, op->kids[k]);
+		for (int k = 0; k < op_calls[opi].nr_kids; k++)
+			launch(g, op_calls[opi].kids[k]);
 		g->cpu_recs.r[inner].dur = g->cpu - g->cpu_recs.r[inner].ts;
 		g->cpu += cpu_us(g, 1, 3);
 		g->cpu_recs.r[outer].dur = g->cpu - g->cpu_recs.r[outer].ts;
