@@ -35,7 +35,8 @@ struct cpu_sums {
 	int64_t child_ns;	/* summed durations of direct children */
 	int64_t dev_ns;		/* device time launched inside the span */
 	int64_t child_dev_ns;	/* summed dev_ns of direct children */
-	int claimed;		/* a modelled operator inside it launched device work */
+	unsigned claimed : 1;	/* a modelled operator inside it launched device work */
+	unsigned inside : 1;	/* inside a convolution, which takes all it launched */
 };
 
 static void free_recs(struct cpuops *c)
@@ -280,7 +281,10 @@ static size_t keep_ops(struct cpuops *c)
  * launched device work, with all the device work they launched: aten::mm
  * inside aten::matmul inside aten::linear, and the SDPA operator above
  * its _flash_attention_forward (which the model leaves out for that), as
- * TraceLens reports them; the operators above would count it twice.
+ * TraceLens reports them; the operators above would count it twice.  A
+ * convolution is the exception: its bias add_ (or a backward's bias sum),
+ * modelled operators under it, would otherwise take the row from the
+ * convolution whose cuDNN or MIOpen kernels ran below them.
  */
 static int ops_perf(struct cpuops *c, const struct cpu_rec *r, size_t n,
 		    const struct cpu_sums *sum, int has_device, struct arena *a,
@@ -292,12 +296,12 @@ static int ops_perf(struct cpuops *c, const struct cpu_rec *r, size_t n,
 
 	rk->perf.has_shapes = c->has_shapes;
 	for (size_t i = 0; has_device && i < n; i++)
-		k += r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed;
+		k += r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside;
 	if (!(calls = malloc((k ? k : 1) * sizeof(*calls))))
 		goto out;
 	k = 0;
 	for (size_t i = 0; has_device && i < n; i++)
-		if (r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed)
+		if (r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside)
 			calls[k++] = (struct opsperf_call){ r[i].ts_ns, sum[i].dev_ns, r[i].shape };
 	rc = opsperf_finish(&c->shapes, calls, k, a, rk, &c->when_flops);
 out:
@@ -314,6 +318,25 @@ int cpuops_perf_steps(struct cpuops *c, struct arena *a, struct report_rank *rk)
 	return rc;
 }
 
+/* Per shape id of c->shapes (0 included): 1 for a convolution's; NULL when out of memory. */
+static unsigned char *conv_shapes(const struct strtab *shapes)
+{
+	uint32_t n = strtab_count(shapes);
+	unsigned char *v = calloc((size_t)n + 1, 1);
+
+	for (uint32_t id = 1; v && id <= n; id++) {
+		const char *k = strtab_str(shapes, id), *sep;
+		size_t len = strtab_len(shapes, id), head;
+		const char *fam;
+
+		sep = memchr(k, OPSPERF_SEP, len);
+		head = sep ? (size_t)(sep - k) : len;
+		fam = perf_model_family(k, head);
+		v[id] = fam && !strcmp(fam, "conv");
+	}
+	return v;
+}
+
 int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		  struct report_rank *rk)
 {
@@ -323,17 +346,19 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	/* else device times are null */
 	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
 	struct cpu_sums *sum = NULL;	/* after nesting_order(), not beside its arrays */
+	unsigned char *whole = NULL;	/* per shape id: a convolution's */
 	struct report_cpu_op *by_name = NULL;	/* after the sweep's arrays */
 	int rc = -1;
 
 	if (!stack || !perm || nesting_order(pl->nr_tracks, r, n, perm) ||
-	    !(sum = hugepage_malloc((n ? n : 1) * sizeof(*sum))))
+	    !(sum = hugepage_malloc((n ? n : 1) * sizeof(*sum))) ||
+	    !(whole = conv_shapes(&c->shapes)))
 		goto out;
 	for (size_t k = 0; k < n; k++) {
 		struct cpu_rec *s = &r[perm[k]];
 
 		/* a span's sums start here: its children come after it in perm */
-		sum[perm[k]] = (struct cpu_sums){ 0, 0, 0, 0 };
+		sum[perm[k]] = (struct cpu_sums){ 0 };
 		/* perm is in thread and start order: the cursor only moves on */
 		if (has_device)
 			sum[perm[k]].dev_ns = placed_within(pl, LAUNCH_CPUOPS, &at, s->track,
@@ -348,7 +373,10 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		 * claimed before, whose own ancestors were claimed with it; so each
 		 * span is claimed once, whatever the nesting depth.
 		 */
-		if (s->shape && sum[perm[k]].dev_ns > 0)
+		if (depth)
+			sum[perm[k]].inside = sum[stack[depth - 1]].inside ||
+					      whole[r[stack[depth - 1]].shape];
+		if (s->shape && sum[perm[k]].dev_ns > 0 && !sum[perm[k]].inside)
 			for (size_t d = depth; d-- > 0 && !sum[stack[d]].claimed;)
 				sum[stack[d]].claimed = 1;
 		if (depth) {
@@ -419,6 +447,7 @@ out:
 	free(stack);
 	free(perm);
 	free(sum);
+	free(whole);
 	free(by_name);
 	/* The rows hold what the records gave: free them before comm_finish() runs. */
 	free_recs(c);

@@ -210,8 +210,8 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 			goto out;
 		for (size_t k = i; k < j; k++)
 			when_flops->v[when_flops->n++] =
-				(struct opsperf_flops){ calls[k].ts_ns, pc.flops,
-							(uint32_t)pc.dtype };
+				(struct opsperf_flops){ calls[k].ts_ns, calls[k].dev_ns,
+							pc.flops, (uint32_t)pc.dtype };
 	}
 	if (rows > 1)
 		qsort(rk->ops_perf, rows, sizeof(*rk->ops_perf), cmp_row);
@@ -399,6 +399,7 @@ int opsperf_steps(const struct opsperf_when *when_flops, struct arena *a, struct
 	const struct report_steps *st = &rk->steps;
 	struct report_perf *p = &rk->perf;
 	double by_dtype[PERF_NR_DTYPES] = { 0 }, best = 0;
+	int64_t covered_ns = 0;
 
 	p->flops = 0;
 	p->window_ns = 0;
@@ -420,6 +421,7 @@ int opsperf_steps(const struct opsperf_when *when_flops, struct arena *a, struct
 	}
 	/* Steps do not overlap (phases.c): a call is in at most one, found by bisection. */
 	for (size_t i = 0; i < n; i++) {
+		covered_ns = sat_add(covered_ns, w[i].dev_ns);
 		if (p->step_flops) {
 			size_t lo = 0, hi = st->nr_durations;
 
@@ -448,5 +450,9 @@ int opsperf_steps(const struct opsperf_when *when_flops, struct arena *a, struct
 		}
 	if (p->window_ns > 0 && p->flops > 0)
 		p->tflops = p->flops / (double)p->window_ns / 1e3;
+	/* the calls' sum against the kernels' union: streams that overlap can pass 1 */
+	p->flops_coverage = rk->gpu.compute_ns > 0
+				    ? fmin(1.0, (double)covered_ns / (double)rk->gpu.compute_ns)
+				    : NAN;
 	return by_phase(w, n, a, rk);
 }

@@ -29,7 +29,7 @@ struct opsperf_call {
 
 /* A call with known FLOPs. */
 struct opsperf_flops {
-	int64_t ts_ns;
+	int64_t ts_ns, dev_ns;
 	double flops;
 	uint32_t dtype;
 };

@@ -204,6 +204,7 @@ int render_html(const struct report *r, const char *path, const struct render_op
 	p.r = r;
 	p.b = &page;
 	p.many = r->nr_ranks > HTML_MANY_RANKS;
+	p.tables = o && o->tables;
 	p.charts = !(o && o->no_charts);
 	if (p.charts && gnuplot_init(&p.gp)) {
 		log_warn(NULL, &p.gp.err);
@@ -220,11 +221,9 @@ int render_html(const struct report *r, const char *path, const struct render_op
 	html_timeline(&p);
 	html_steps(&p);
 	/*
-	 * The details folded: the page's first screens are what to change and
-	 * where the time goes; a link to a section inside opens the fold.
+	 * The details follow, unfolded: a reader scrolling down a page that
+	 * folds its second half away takes the page to end at its steps.
 	 */
-	buf_adds(&page, "<details class=\"more\"><summary><h2>Kernels, operators, device time, "
-			"memory, across ranks and inputs</h2></summary>\n");
 	html_kernels(&p);
 	html_ops(&p);
 	html_roofline(&p);
@@ -232,7 +231,6 @@ int render_html(const struct report *r, const char *path, const struct render_op
 	html_memory(&p);
 	html_cross_rank(&p);
 	html_inputs(&p);
-	buf_adds(&page, "</details>\n");
 	buf_adds(&page, "</body>\n</html>\n");
 	if (p.charts && p.gp.nr_charts && gnuplot_run(&p.gp)) {
 		log_warn(NULL, &p.gp.err);

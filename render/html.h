@@ -34,7 +34,18 @@ struct page {
 	struct gnuplot gp;
 	int charts;		/* 1: charts go to the gnuplot script */
 	int many;		/* more than HTML_MANY_RANKS ranks */
+	int tables;		/* tables/ lies beside the page (--out) */
 };
+
+/*
+ * How the page names the CSV tables: "tables/" beside a page written by
+ * --out, else "--out's tables/", so that a page written alone points at
+ * no file that is not there.
+ */
+static inline const char *html_tables(const struct page *p)
+{
+	return p->tables ? "tables/" : "--out's tables/";
+}
 
 extern const uint32_t html_palette[HTML_PALETTE];
 

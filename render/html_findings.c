@@ -17,10 +17,15 @@ void html_findings_lead(struct page *p)
 
 	if (!r->nr_suggestions)
 		return;
-	buf_adds(p->b, "<p>");
+	/* context, not a finding: what the advice is worded for, and why */
+	buf_adds(p->b, "<p class=\"muted\">The advice is worded for a ");
 	html_text(p, r->workload ? r->workload : "unknown");
-	buf_adds(p->b, " workload: ");
-	html_text(p, r->workload_reason ? r->workload_reason : "");
+	buf_adds(p->b, " workload");
+	if (r->workload_reason && *r->workload_reason) {
+		buf_adds(p->b, ", as the traces show it (");
+		html_text(p, r->workload_reason);
+		buf_adds(p->b, ")");
+	}
 	buf_adds(p->b, ".</p>\n<ol class=\"lead\">\n");
 	for (size_t i = 0; i < r->nr_suggestions && i < LEAD; i++) {
 		const struct report_suggestion *s = &r->suggestions[i];

@@ -181,9 +181,11 @@ void html_kernels(struct page *p)
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_release(&calc);
-	buf_printf(p->b, "</table></div>\n%s</section>\n",
-		   n > TOP_TABLE ? "<p class=\"muted\">tables/kernels.csv has every kernel of "
-				   "every rank.</p>\n" : "");
+	if (n > TOP_TABLE)
+		buf_printf(p->b, "</table></div>\n<p class=\"muted\">%skernels.csv has every "
+				 "kernel of every rank.</p>\n</section>\n", html_tables(p));
+	else
+		buf_adds(p->b, "</table></div>\n</section>\n");
 }
 
 void html_categories(struct page *p)
@@ -246,9 +248,12 @@ void html_categories(struct page *p)
 		html_i64(p, "td", key, NULL, sat_of_double(v[i * ns + NR_CAT]), UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
-	buf_printf(p->b, "</table></div>\n%s</section>\n",
-		   p->many ? "<p class=\"muted\">The first 32 ranks; tables/kernels.csv has "
-			     "every rank's kernels.</p>\n" : "");
+	if (p->many)
+		buf_printf(p->b, "</table></div>\n<p class=\"muted\">The first 32 ranks; "
+				 "%skernels.csv has every rank's kernels.</p>\n</section>\n",
+			   html_tables(p));
+	else
+		buf_adds(p->b, "</table></div>\n</section>\n");
 	free(v);
 }
 

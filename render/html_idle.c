@@ -88,9 +88,10 @@ static void by_rank(struct page *p, const int *shown)
 		html_i64(p, "td", key, NULL, rk->idle.outside.idle_ns, UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
-	buf_printf(p->b, "</table></div>\n%s",
-		   p->many ? "<p class=\"muted\">The first 32 ranks; tables/idle.csv has every "
-			     "rank.</p>\n" : "");
+	buf_adds(p->b, "</table></div>\n");
+	if (p->many)
+		buf_printf(p->b, "<p class=\"muted\">The first 32 ranks; %sidle.csv has every "
+				 "rank.</p>\n", html_tables(p));
 }
 
 /* The TOP_GAPS longest gaps over all ranks, with the host activity named. */

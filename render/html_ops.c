@@ -79,9 +79,11 @@ void html_ops(struct page *p)
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_release(&calc);
-	buf_printf(p->b, "</table></div>\n%s</section>\n",
-		   n > shown ? "<p class=\"muted\">tables/cpu_ops.csv has every operator of "
-			       "every rank.</p>\n" : "");
+	if (n > shown)
+		buf_printf(p->b, "</table></div>\n<p class=\"muted\">%scpu_ops.csv has every "
+				 "operator of every rank.</p>\n</section>\n", html_tables(p));
+	else
+		buf_adds(p->b, "</table></div>\n</section>\n");
 out:
 	free(names);
 	free(list);

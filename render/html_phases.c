@@ -266,8 +266,8 @@ static void phase_table(struct page *p, size_t i)
 	buf_adds(p->b, "</table></div>\n");
 	if (floor != INT64_MIN)
 		buf_printf(p->b, "<p class=\"muted\">The %d phases with the most time of %zu; "
-				 "tables/phases.csv has every one.</p>\n",
-			   PHASE_ROWS, rk->nr_phases);
+				 "%sphases.csv has every one.</p>\n",
+			   PHASE_ROWS, rk->nr_phases, html_tables(p));
 	buf_adds(p->b, p->r->nr_ranks > 2 ? "</details>\n" : "");
 }
 
@@ -452,8 +452,9 @@ static size_t marked_gaps(const struct report *r, int64_t end)
 	return n;
 }
 
-/* The ranks' longest gaps as "xlo xhi ylo yhi" rows (ms) into d, reset first. */
-static void idle_gaps(const struct report *r, const int64_t *shift, int64_t end, struct buf *d)
+/* The ranks' longest gaps as "xlo xhi ylo yhi" rows (ns / div) into d, reset first. */
+static void idle_gaps(const struct report *r, const int64_t *shift, int64_t end, double div,
+		      struct buf *d)
 {
 	buf_reset(d);
 	for (size_t i = 0; i < r->nr_ranks; i++)
@@ -462,8 +463,8 @@ static void idle_gaps(const struct report *r, const int64_t *shift, int64_t end,
 			int64_t a = g->start_ns + shift_at(shift, i);
 
 			if (gap_marked(g, end))
-				buf_printf(d, "%.9g %.9g %.3f %.3f\n", (double)a / 1e6,
-					   (double)(a + g->dur_ns) / 1e6, (double)i - 0.45,
+				buf_printf(d, "%.9g %.9g %.3f %.3f\n", (double)a / div,
+					   (double)(a + g->dur_ns) / div, (double)i - 0.45,
 					   (double)i + 0.45);
 		}
 	buf_adds(d, "-2 -1 0 0\n");	/* off the x range: never drawn, never empty */
@@ -477,6 +478,7 @@ void html_timeline(struct page *p)
 	struct series s;
 	struct buf d;
 	int h, shared;
+	double div;
 	int64_t ref_rank = 0, *shift = NULL, floor;
 	size_t ties = 0;
 
@@ -516,6 +518,8 @@ void html_timeline(struct page *p)
 	h = p->many ? 900 : (int)(90 + 26 * r->nr_ranks);
 	if (h < 180)
 		h = 180;
+	/* seconds from 2 s: a CPU run's axis in ms would read 0 to 6000 */
+	div = end >= 2 * (int64_t)1000000000 ? 1e9 : 1e6;
 	if (html_chart(p, 900, h, "phase timeline per rank") >= 0) {
 		/* more rows than boxes: those with the most time, one box each */
 		int64_t *t = rows > TIMELINE_RECTS ? html_alloc(p, rows * sizeof(*t)) : NULL;
@@ -552,20 +556,21 @@ void html_timeline(struct page *p)
 						size_t a = j * n / g, b = (j + 1) * n / g - 1;
 
 						buf_printf(&d, "%.9g %.9g %.3f %.3f %u\n",
-							   (double)(ph->spans_ns[2 * a] + sh) / 1e6,
+							   (double)(ph->spans_ns[2 * a] + sh) / div,
 							   (double)(ph->spans_ns[2 * b + 1] + sh) /
-								   1e6,
+								   div,
 							   (double)i - half, (double)i + half, c);
 					}
 				}
 			}
 		}
-		buf_printf(&p->gp.script, "set xlabel '%s'\n"
+		buf_printf(&p->gp.script, "set xlabel '%s %s'\n"
 					  "set ylabel 'rank'\nset key off\nset grid xtics\n"
 					  "set xrange [0:%.9g]\nset yrange [%zu.6:-0.6]\n",
-			   shared ? "ms on the shared axis (clock offsets applied)"
-				  : "ms since the rank''s first event",
-			   end > 0 ? (double)end / 1e6 * 1.01 : 1e-3, r->nr_ranks - 1);
+			   div == 1e9 ? "s" : "ms",
+			   shared ? "on the shared axis (clock offsets applied)"
+				  : "since the rank''s first event",
+			   end > 0 ? (double)end / div * 1.01 : 1e-3, r->nr_ranks - 1);
 		html_rank_tics(p, "ytics");
 		buf_adds(&p->gp.script, "plot ");
 		gnuplot_data(&p->gp, &d);
@@ -577,12 +582,12 @@ void html_timeline(struct page *p)
 			if (is_straggler(r, r->ranks[i].rank))
 				buf_printf(&d, "%.9g %zu\n",
 					   (double)(rank_end(&r->ranks[i]) + shift_at(shift, i)) /
-						   1e6,
+						   div,
 					   i);
 		buf_adds(&d, "-1 0\n");	/* off the x range: never drawn, never empty */
 		gnuplot_data(&p->gp, &d);
 		buf_adds(&p->gp.script, " using 1:2 with points pt 7 ps 1.3 lc rgb '#d62728', ");
-		idle_gaps(r, shift, end, &d);
+		idle_gaps(r, shift, end, div, &d);
 		gnuplot_data(&p->gp, &d);
 		buf_adds(&p->gp.script, " using (($1+$2)/2):(($3+$4)/2):1:2:3:4 with boxxyerror "
 					 "fs empty border lc rgb '#3a3a3a' lw 1.5 "

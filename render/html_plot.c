@@ -37,9 +37,32 @@ void html_plot_ranks(struct page *p, const char *what, const double *v, size_t n
 		return;
 	buf_init(&d);
 	buf_printf(&p->gp.script, "set ylabel '%s'\nset grid ytics\nset key off\n"
-				  "set yrange [0:*]\nset xlabel 'rank'\n",
+				  "set xlabel 'rank'\n",
 		   ylabel);
 	if (!p->many) {
+		double top = 0;
+
+		/*
+		 * gnuplot autoscales boxes by their centres, so the highest bar
+		 * would pass the top of the range: the range is set from the
+		 * bars' tops, with a margin.
+		 */
+		for (size_t i = 0; i < n; i++) {
+			double sum = 0;
+
+			for (size_t s = 0; s < ns; s++) {
+				double y = v[i * ns + s] * scale;
+
+				if (!isfinite(y) || y <= 0)
+					continue;
+				sum = stacked ? sum + y : fmax(sum, y);
+			}
+			top = fmax(top, sum);
+		}
+		if (top > 0 && isfinite(top))
+			buf_printf(&p->gp.script, "set yrange [0:%.9g]\n", top * 1.08);
+		else
+			buf_adds(&p->gp.script, "set yrange [0:*]\n");
 		buf_printf(&p->gp.script, "set xrange [-0.6:%zu.6]\n", n ? n - 1 : 0);
 		html_rank_tics(p, "xtics");
 		for (size_t i = 0; i < n; i++) {
@@ -63,7 +86,7 @@ void html_plot_ranks(struct page *p, const char *what, const double *v, size_t n
 		buf_adds(&p->gp.script, " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror "
 					"fs solid 1.0 noborder lc rgb variable\n");
 	} else {
-		buf_printf(&p->gp.script, "set xrange [0:%zu]\n", n ? n - 1 : 0);
+		buf_printf(&p->gp.script, "set yrange [0:*]\nset xrange [0:%zu]\n", n ? n - 1 : 0);
 		html_rank_tics(p, "xtics");
 		/* not stacked: a small series keeps its own shape near zero */
 		for (size_t s = 0; s < ns; s++) {

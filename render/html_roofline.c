@@ -111,7 +111,7 @@ static void chart(struct page *p, const struct report_rank *rk)
 
 static void table(struct page *p, const struct report_rank *rk, size_t at)
 {
-	size_t shown = 0;
+	size_t shown = 0, above = 0;
 	char key[128], name[SHORTEN_CAP(NAME_COLS)];
 	struct buf what;
 
@@ -125,6 +125,7 @@ static void table(struct page *p, const struct report_rank *rk, size_t at)
 		if (isnan(o->flops) || o->implausible)
 			continue;
 		shown++;
+		above += o->roof_share > 1;
 		buf_reset(&what);
 		buf_printf(&what, "%s %s", o->name, o->input_dims);
 		buf_adds(p->b, "<tr><td class=\"name\" title=\"");
@@ -149,6 +150,13 @@ static void table(struct page *p, const struct report_rank *rk, size_t at)
 	}
 	buf_release(&what);
 	buf_adds(p->b, "</table></div>\n");
+	/* no operator beats its roof: the model's bytes or the peak are wrong for it */
+	if (above)
+		buf_printf(p->b, "<p class=\"muted\">%zu row%s above %s roof (of roof over "
+				 "100 %%): the bytes the model counts or the device's peak are not "
+				 "what the call met, such as a small tensor read from the cache "
+				 "rather than memory (doc/perf-model.md).</p>\n",
+			   above, above == 1 ? "" : "s", above == 1 ? "its" : "their");
 }
 
 static void mfu_table(struct page *p)
@@ -157,7 +165,7 @@ static void mfu_table(struct page *p)
 	char key[96];
 
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>rank</th><th>device</th>"
-		       "<th>modelled TFLOP/s</th><th>MFU</th></tr>\n");
+		       "<th>modelled TFLOP/s</th><th>FLOPs known for</th><th>MFU</th></tr>\n");
 	for (size_t i = 0, rows = 0; i < r->nr_ranks && rows < HTML_MANY_RANKS; i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
@@ -169,6 +177,8 @@ static void mfu_table(struct page *p)
 		buf_adds(p->b, "</td>");
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"perf\",\"tflops\"]", i);
 		html_dbl(p, "td", key, NULL, rk->perf.tflops, UNIT_NUMBER);
+		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"perf\",\"flops_coverage\"]", i);
+		html_dbl(p, "td", key, NULL, rk->perf.flops_coverage, UNIT_RATIO);
 		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"perf\",\"mfu\"]", i);
 		html_dbl(p, "td", key, NULL, rk->perf.mfu, UNIT_RATIO);
 		buf_adds(p->b, "</tr>\n");

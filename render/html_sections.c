@@ -238,6 +238,13 @@ static void metric_label(const char *m, struct buf *out)
 	}
 }
 
+/* An idle cause at zero on every rank: a row of zeros tells nothing across ranks. */
+static int idle_quiet(const struct report_stat *st)
+{
+	return !strncmp(st->metric, "idle.by_cause.", 14) && st->count > 0 && st->min == 0 &&
+	       st->max == 0;
+}
+
 void html_cross_rank(struct page *p)
 {
 	const struct report *r = p->r;
@@ -280,7 +287,7 @@ void html_cross_rank(struct page *p)
 	}
 	/* the run's figures open, then each phase's, folded: they are many */
 	for (int phases = 0; phases < 2; phases++) {
-		size_t n = 0;
+		size_t n = 0, quiet = 0;
 
 		for (size_t i = 0; i < r->nr_cross_rank; i++)
 			n += (strncmp(r->cross_rank[i].metric, "phase:", 6) == 0) == phases;
@@ -298,16 +305,25 @@ void html_cross_rank(struct page *p)
 
 			if ((strncmp(st->metric, "phase:", 6) == 0) != phases)
 				continue;
+			if (idle_quiet(st)) {
+				quiet++;
+				continue;
+			}
 			buf_init(&label);
 			metric_label(st->metric, &label);
 			html_stat_row(p, st, html_buf(p, &label), col,
 				      sizeof(col) / sizeof(col[0]));
 			buf_release(&label);
 		}
-		buf_adds(p->b, phases ? "</table></div>\n</details>\n" : "</table></div>\n");
+		buf_adds(p->b, "</table></div>\n");
+		if (quiet)
+			buf_printf(p->b, "<p class=\"muted\">%zu causes of idle time are zero "
+					 "on every rank: left out (report.json's cross_rank has "
+					 "them).</p>\n", quiet);
+		buf_adds(p->b, phases ? "</details>\n" : "");
 	}
-	buf_adds(p->b, "<p class=\"muted\">tables/cross_rank.csv has the figures under their "
-		       "report.json keys.</p>\n</section>\n");
+	buf_printf(p->b, "<p class=\"muted\">%scross_rank.csv has the figures under their "
+			 "report.json keys.</p>\n</section>\n", html_tables(p));
 }
 
 void html_inputs(struct page *p)

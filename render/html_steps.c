@@ -289,7 +289,10 @@ void html_steps(struct page *p)
 	for (size_t j = 0; idx && j < nidx; j++)
 		steps_table_row(p, idx[j]);
 	free(idx);
-	buf_printf(p->b, "</table></div>\n%s</section>\n",
-		   p->many ? "<p class=\"muted\">The ten ranks with the slowest median step; "
-			     "tables/steps.csv has every step of every rank.</p>\n" : "");
+	if (p->many)
+		buf_printf(p->b, "</table></div>\n<p class=\"muted\">The ten ranks with the "
+				 "slowest median step; %ssteps.csv has every step of every "
+				 "rank.</p>\n</section>\n", html_tables(p));
+	else
+		buf_adds(p->b, "</table></div>\n</section>\n");
 }

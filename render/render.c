@@ -25,6 +25,7 @@
 static int out_dir(const struct report *r, const char *dir, const struct buf *json,
 		   const struct render_opts *o, struct err *err)
 {
+	struct render_opts ro;
 	struct buf path;
 	int rc = -1, lock = -1;
 
@@ -61,7 +62,9 @@ static int out_dir(const struct report *r, const char *dir, const struct buf *js
 		goto out;
 	buf_reset(&path);
 	buf_printf(&path, "%s/report.html", dir);
-	if (!buf_ok(&path) || render_html(r, path.data, o, err))
+	ro = o ? *o : (struct render_opts){ 0 };
+	ro.tables = 1;	/* written next */
+	if (!buf_ok(&path) || render_html(r, path.data, &ro, err))
 		goto out;
 	buf_reset(&path);
 	buf_printf(&path, "%s/tables", dir);

@@ -28,6 +28,7 @@ struct render_opts {
 	const char *title;		/* page title; NULL: "vtrace report" */
 	int no_charts;			/* tables only, gnuplot is not started */
 	int quiet;			/* render_out() says nothing of what it wrote */
+	int tables;			/* tables/ is written beside the page (render_out()) */
 };
 
 /* Returns 0, or -1 with err set when the file could not be written. */

@@ -40,15 +40,33 @@ static void title(FILE *f, const struct report *rep, int width, const char *bold
 	char a[METRIC_FMT_MAX], lo[METRIC_FMT_MAX], hi[METRIC_FMT_MAX];
 	struct buf l;
 
+	double cov = NAN;
+
 	for (size_t i = 0; i < rep->nr_ranks && n < 64; i++) {
 		const struct report_perf *q = &rep->ranks[i].perf;
 
-		if (rep->ranks[i].analysed && !isnan(q->mfu)) {
+		if (!rep->ranks[i].analysed)
+			continue;
+		if (!isnan(q->flops_coverage) && (isnan(cov) || q->flops_coverage < cov))
+			cov = q->flops_coverage;
+		if (!isnan(q->mfu)) {
 			v[n++] = q->mfu;
 			p = p ? p : q;
 		}
 	}
 	fprintf(f, "%soperators against the peak%s", bold, off);
+	if (!p && !isnan(cov) && cov < REPORT_MFU_MIN_COVERAGE) {
+		/* the FLOPs of a sliver of the work over all of it: no MFU */
+		metric_fmt(a, sizeof(a), cov, UNIT_RATIO, 0);
+		buf_init(&l);
+		buf_printf(&l, "MFU withheld: FLOPs known for %s of the device's compute time "
+			   "(MFU needs %.0f%%; doc/perf-model.md)", a,
+			   100 * REPORT_MFU_MIN_COVERAGE);
+		fputs("  ", f);
+		term_wrap(f, term_text(&l), 28, 4, width);
+		buf_release(&l);
+		return;
+	}
 	if (!p) {
 		fputc('\n', f);
 		return;
@@ -61,6 +79,10 @@ static void title(FILE *f, const struct report *rep, int width, const char *bold
 	if (n > 1)
 		buf_printf(&l, " (ranks %s to %s)", lo, hi);
 	buf_printf(&l, " of %s's %s %.4g TFLOP/s", p->peak_model, p->dtype, p->peak_tflops);
+	if (!isnan(cov)) {
+		metric_fmt(a, sizeof(a), cov, UNIT_RATIO, 0);
+		buf_printf(&l, "; FLOPs known for %s of the device's compute time", a);
+	}
 	fputs("  ", f);
 	term_wrap(f, term_text(&l), 28, 4, width);
 	buf_release(&l);

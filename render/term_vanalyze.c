@@ -411,6 +411,48 @@ static int large(const struct rollup_phase *a, int64_t span)
 }
 
 /*
+ * What the phase table leaves to --all, every phase counted whatever its
+ * depth: a phase below the depth shown can hold a third of the span (the
+ * blocks inside each denoising step), so "each under 1%" is said only when
+ * it is true of all of them, and otherwise the largest is named.
+ */
+static void hidden_line(const struct out *o, const struct rollup *ru,
+			const struct rollup_phase *const *r, const size_t *order, size_t nr_shown)
+{
+	const struct rollup_phase *top = NULL;
+	size_t big = 0, nr = ru->nr_phases;
+	char name[SHORTEN_CAP(40)], head[96];
+	int len, cols;
+	int64_t span = ru->span_ns;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct rollup_phase *a = &ru->phases[i];
+		size_t k;
+
+		for (k = 0; k < nr_shown && r[order[k]] != a; k++)
+			;
+		if (k < nr_shown)
+			continue;
+		big += large(a, span);
+		if (!top || a->total_ns > top->total_ns)
+			top = a;
+	}
+	if (!big) {
+		fprintf(o->f, "  %zu more phases, each under 1%% of the span (--all)\n",
+			nr - nr_shown);
+		return;
+	}
+	/* the name gets what the line's width leaves it */
+	len = snprintf(head, sizeof(head), "  %zu more phases (--all), %zu over 1%% of the span; "
+			"the largest ", nr - nr_shown, big);
+	cols = o->width - len - 8;	/* " 100.0%" */
+	cols = cols < 8 ? 8 : cols > 40 ? 40 : cols;
+	fputs(head, o->f);
+	tsafe_put(o->f, shorten(name, top->name, (size_t)cols));
+	fprintf(o->f, " %.1f%%\n", 100.0 * (double)top->total_ns / (double)span);
+}
+
+/*
  * Phases to depth 2 as a tree, each level by time, largest first: those
  * of at least PHASE_MIN_SHARE of the span, at most PHASES_SHOWN rows; a
  * line says how many more there are (--all shows every one).
@@ -424,18 +466,23 @@ static void phase_table(const struct out *o, const struct rollup *ru, int all)
 	const char **labels = NULL;
 	int64_t span = ru->span_ns;
 	char note[64], *names = NULL;
-	/* "  share time count  " then two columns of indent per depth */
-	int cols = o->width - 30 - 2 * PHASE_DEPTH_SHOWN;
+	/* --all: every level indented as deep as it is, so a child reads as one */
+	int max_depth = PHASE_DEPTH_SHOWN, cols;
 
-	if (cols < 12)
-		cols = 12;
 	if (!r) {
 		log_stdout_lost();
 		return;
 	}
 	for (size_t i = 0; i < nr; i++)
-		if (all || ru->phases[i].depth <= PHASE_DEPTH_SHOWN)
+		if (all || ru->phases[i].depth <= PHASE_DEPTH_SHOWN) {
 			r[n++] = &ru->phases[i];
+			if (all && ru->phases[i].depth > max_depth)
+				max_depth = ru->phases[i].depth;
+		}
+	/* "  share time count  " then two columns of indent per depth */
+	cols = max_depth > o->width ? 12 : o->width - 30 - 2 * max_depth;
+	if (cols < 12)
+		cols = 12;
 	qsort(r, n, sizeof(*r), cmp_path);	/* for parent_of() */
 	t = malloc((n ? n : 1) * sizeof(*t));
 	order = malloc((n ? n : 1) * sizeof(*order));
@@ -470,7 +517,7 @@ static void phase_table(const struct out *o, const struct rollup *ru, int all)
 	}
 	for (size_t i = 0; names && i < nr_shown; i++) {
 		const struct rollup_phase *a = r[order[i]];
-		int depth = a->depth > PHASE_DEPTH_SHOWN ? PHASE_DEPTH_SHOWN : a->depth;
+		int depth = a->depth > max_depth ? max_depth : a->depth;
 
 		fputs("  ", o->f);
 		val(o->f, a->share, UNIT_RATIO, 7);
@@ -479,21 +526,8 @@ static void phase_table(const struct out *o, const struct rollup *ru, int all)
 		fprintf(o->f, " %7lld  %*s", (long long)a->count, 2 * depth, "");
 		put_name(o->f, names + i * SHORTEN_CAP(cols));
 	}
-	if (names && n > nr_shown) {
-		size_t big_hidden = 0;
-
-		for (size_t i = 0; i < n; i++)	/* not shown, and large */
-			big_hidden += large(r[i], span);
-		for (size_t i = 0; i < nr_shown; i++)
-			big_hidden -= large(r[order[i]], span);
-		if (big_hidden)
-			fprintf(o->f,
-				"  %zu more phases, %zu of them over 1%% of the span (--all)\n",
-				n - nr_shown, big_hidden);
-		else
-			fprintf(o->f, "  %zu more phases, each under 1%% of the span (--all)\n",
-				n - nr_shown);
-	}
+	if (names && nr > nr_shown)
+		hidden_line(o, ru, r, order, nr_shown);
 out:
 	free(names);
 	free(r);

@@ -542,22 +542,23 @@ enum {
 	OP_LN, OP_QKV, OP_ROPE, OP_SDPA, OP_PROJ, OP_ADD, OP_FF1, OP_GELU, OP_FF2,
 	OP_ALLGATHER, OP_ALLTOALL, OP_TIMESTEP_H2D, OP_TEMB, OP_SILU, OP_MUL, OP_MEAN,
 	OP_ZERO, OP_ITEM, OP_TOKENS_H2D, OP_TE_LN, OP_TE_QKV, OP_TE_ATTN, OP_TE_FF1,
-	OP_TE_FF2, OP_RANDN, OP_GN, OP_CONV, OP_UPS, OP_FRAMES_D2H, NR_OPS
+	OP_TE_FF2, OP_RANDN, OP_GN, OP_CONV, OP_UPS, OP_FRAMES_D2H, OP_CUDNN_CONV, OP_CONV_BIAS,
+	NR_OPS
 };
 
 static const struct op ops[NR_OPS] = {
 	[OP_LN] = { "aten::layer_norm", "aten::native_layer_norm",
-		    "[[1, 4096, 3072], [], [3072], [3072], [], []]",
+		    "[[1, 16384, 3072], [], [3072], [3072], [], []]",
 		    "[\"c10::BFloat16\", \"\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", "
 		    "\"Scalar\"]", L_KERNEL, K_LN, S_COMPUTE, 0, NULL, 0, NULL, NULL, NULL, NULL },
-	[OP_QKV] = { "aten::linear", "aten::addmm", "[[1, 4096, 3072], [9216, 3072], [9216]]",
+	[OP_QKV] = { "aten::linear", "aten::addmm", "[[1, 16384, 3072], [9216, 3072], [9216]]",
 		     BF16_3, L_KERNEL, K_QKV, S_COMPUTE, 0, NULL, 0, NULL,
-		  "[[9216], [4096, 3072], [3072, 9216], [], []]", ADDMM_TYPES, ADDMM_CONC },
+		  "[[9216], [16384, 3072], [3072, 9216], [], []]", ADDMM_TYPES, ADDMM_CONC },
 	[OP_ROPE] = { "aten::cat", NULL, "[[], []]", "[\"TensorList\", \"Scalar\"]", L_KERNEL,
 		      K_CAT, S_COMPUTE, 0, NULL, 0, NULL, NULL, NULL, NULL },
 	[OP_SDPA] = { "aten::scaled_dot_product_attention",
 		      "aten::_scaled_dot_product_flash_attention",
-		      "[[1, 24, 4096, 128], [1, 24, 4096, 128], [1, 24, 4096, 128], "
+		      "[[1, 24, 16384, 128], [1, 24, 16384, 128], [1, 24, 16384, 128], "
 		      "[], [], [], []]",
 		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", "
 		      "\"Scalar\", \"Scalar\", \"\"]",
@@ -565,20 +566,20 @@ static const struct op ops[NR_OPS] = {
 		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", "
 		      "\"Scalar\", \"Scalar\", \"Scalar\"]",
 		      "[\"\", \"\", \"\", \"0.\", \"False\", \"False\", \"\"]" },
-	[OP_PROJ] = { "aten::linear", "aten::addmm", "[[1, 4096, 3072], [3072, 3072], [3072]]",
+	[OP_PROJ] = { "aten::linear", "aten::addmm", "[[1, 16384, 3072], [3072, 3072], [3072]]",
 		      BF16_3, L_KERNEL, K_OUT, S_COMPUTE, 0, NULL, 0, NULL,
-		  "[[3072], [4096, 3072], [3072, 3072], [], []]", ADDMM_TYPES, ADDMM_CONC },
-	[OP_ADD] = { "aten::add", NULL, "[[1, 4096, 3072], [1, 4096, 3072], []]",
+		  "[[3072], [16384, 3072], [3072, 3072], [], []]", ADDMM_TYPES, ADDMM_CONC },
+	[OP_ADD] = { "aten::add", NULL, "[[1, 16384, 3072], [1, 16384, 3072], []]",
 		     "[\"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\"]", L_KERNEL, K_ADD,
 		     S_COMPUTE, 0, NULL, 0, NULL, NULL, NULL, NULL },
-	[OP_FF1] = { "aten::linear", "aten::addmm", "[[1, 4096, 3072], [12288, 3072], [12288]]",
+	[OP_FF1] = { "aten::linear", "aten::addmm", "[[1, 16384, 3072], [12288, 3072], [12288]]",
 		     BF16_3, L_KERNEL, K_FF, S_COMPUTE, 0, NULL, 0, NULL,
-		  "[[12288], [4096, 3072], [3072, 12288], [], []]", ADDMM_TYPES, ADDMM_CONC },
-	[OP_GELU] = { "aten::gelu", NULL, "[[1, 4096, 12288], []]", "[\"c10::BFloat16\", \"\"]",
+		  "[[12288], [16384, 3072], [3072, 12288], [], []]", ADDMM_TYPES, ADDMM_CONC },
+	[OP_GELU] = { "aten::gelu", NULL, "[[1, 16384, 12288], []]", "[\"c10::BFloat16\", \"\"]",
 		      L_KERNEL, K_GELU, S_COMPUTE, 0, NULL, 0, NULL, NULL, NULL, NULL },
-	[OP_FF2] = { "aten::linear", "aten::addmm", "[[1, 4096, 12288], [3072, 12288], [3072]]",
+	[OP_FF2] = { "aten::linear", "aten::addmm", "[[1, 16384, 12288], [3072, 12288], [3072]]",
 		     BF16_3, L_KERNEL, K_FF, S_COMPUTE, 0, NULL, 0, NULL,
-		  "[[3072], [4096, 12288], [12288, 3072], [], []]", ADDMM_TYPES, ADDMM_CONC },
+		  "[[3072], [16384, 12288], [12288, 3072], [], []]", ADDMM_TYPES, ADDMM_CONC },
 	[OP_ALLGATHER] = { "c10d::_allgather_base_", "record_param_comms",
 			   "[[3072, 3072], [], [], []]",
 			   "[\"c10::BFloat16\", \"TensorList\", \"Scalar\", \"Scalar\"]", L_KERNEL,
@@ -648,16 +649,21 @@ static const struct op ops[NR_OPS] = {
 		    "[\"c10::BFloat16\", \"Scalar\", \"c10::BFloat16\", \"c10::BFloat16\", "
 		    "\"Scalar\", \"Scalar\"]", L_KERNEL, K_GN, S_COMPUTE, 0, NULL, 0, NULL,
 		    NULL, NULL, NULL },
+	/*
+	 * --shapes: as PyTorch runs it, conv3d -> convolution(input, weight,
+	 * bias, stride, padding, dilation, transposed, output_padding, groups),
+	 * whose children launch: cudnn_convolution the cuDNN kernel, add_ the
+	 * bias (a modelled operator under the convolution).
+	 */
 	[OP_CONV] = { "aten::conv3d", "aten::cudnn_convolution",
 		      "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [512], [], [], [], []]",
 		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"\", \"\", \"\", "
 		      "\"Scalar\"]", L_KERNEL, K_CONV, S_COMPUTE, 0, NULL, 0, NULL,
-		      /* cudnn_convolution(input, weight, padding, stride, dilation, groups, ...) */
-		      "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [], [], [], [], [], [], []]",
-		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"ScalarList\", \"ScalarList\", "
-		      "\"ScalarList\", \"Scalar\", \"Scalar\", \"Scalar\", \"Scalar\"]",
-		      "[\"\", \"\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"1\", "
-		      "\"False\", \"False\", \"True\"]" },
+		      "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [512], [], [], [], [], [], []]",
+		      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"ScalarList\", "
+		      "\"ScalarList\", \"ScalarList\", \"Scalar\", \"ScalarList\", \"Scalar\"]",
+		      "[\"\", \"\", \"\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"[1, 1, 1]\", \"False\", "
+		      "\"[0, 0, 0]\", \"1\"]" },
 	[OP_UPS] = { "aten::upsample_nearest3d", NULL, "[[1, 512, 4, 90, 160], [], []]",
 		     "[\"c10::BFloat16\", \"\", \"\"]", L_KERNEL, K_UPS, S_COMPUTE, 0, NULL, 0,
 		     NULL, NULL, NULL, NULL },
@@ -665,6 +671,29 @@ static const struct op ops[NR_OPS] = {
 			    "[\"c10::BFloat16\", \"Scalar\", \"Scalar\", \"Scalar\", \"Scalar\"]",
 			    L_MEMCPY, 0, S_COPY, OP_SYNC, "Memcpy DtoH (Device -> Pageable)",
 			    447897600, NULL, NULL, NULL, NULL },
+	/* OP_CONV's children under --shapes: cudnn_convolution(input, weight, ...) */
+	[OP_CUDNN_CONV] = { "aten::cudnn_convolution", NULL,
+			    "[[1, 512, 6, 90, 160], [512, 512, 3, 3, 3], [], [], [], [], [], [], "
+			    "[]]",
+			    "[\"c10::BFloat16\", \"c10::BFloat16\", \"ScalarList\", "
+			    "\"ScalarList\", \"ScalarList\", \"Scalar\", \"Scalar\", \"Scalar\", "
+			    "\"Scalar\"]", L_KERNEL, K_CONV, S_COMPUTE, 0, NULL, 0, NULL,
+			    NULL, NULL, NULL },
+	[OP_CONV_BIAS] = { "aten::add_", NULL, "[[1, 512, 6, 90, 160], [1, 512, 1, 1, 1], []]",
+			   "[\"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\"]", L_KERNEL, K_ADD,
+			   S_COMPUTE, 0, NULL, 0, NULL, NULL, NULL, NULL },
+};
+
+/*
+ * --shapes: an inner operator's own name, where it differs from inner, and
+ * the operators it calls, which launch the work in its place.
+ */
+static const struct {
+	const char *inner;
+	int nr_kids;
+	uint8_t kids[2];
+} op_calls[NR_OPS] = {
+	[OP_CONV] = { "aten::convolution", 2, { OP_CUDNN_CONV, OP_CONV_BIAS } },
 };
 
 /* ---- annotations (phases) ---- */
@@ -1070,8 +1099,9 @@ static void emit_annot(struct gen *g, const struct rec *r, int gpu)
 static void emit_op(struct gen *g, const struct rec *r)
 {
 	const struct op *op = &ops[r->op];
-	const char *name = r->sub ? op->inner : op->outer;
 	int own = r->sub && g->o->shapes;	/* the inner operator's own args */
+	const char *name = !r->sub ? op->outer
+			   : own && op_calls[r->op].inner ? op_calls[r->op].inner : op->inner;
 	const char *dims = own && op->inner_dims ? op->inner_dims : op->dims;
 	const char *types = own && op->inner_types ? op->inner_types : op->types;
 	char *p = ev_start(g);
@@ -1467,6 +1497,16 @@ static void launch(struct gen *g, int opi)
 		r->ext = ext = ++g->ext;
 		r->v[0] = g->ev_idx++;
 		g->cpu += cpu_us(g, 2, 6);
+	}
+	if (g->o->shapes && op_calls[opi].nr_kids) {
+		/* the children launch; the inner and outer spans close around them */
+		for (int k = 0; k < op_calls[opi].nr_kids; k++)
+			launch(g, op_calls[opi].kids[k]);
+		g->cpu_recs.r[inner].dur = g->cpu - g->cpu_recs.r[inner].ts;
+		g->cpu += cpu_us(g, 1, 3);
+		g->cpu_recs.r[outer].dur = g->cpu - g->cpu_recs.r[outer].ts;
+		g->cpu += cpu_us(g, 2, 12);
+		return;
 	}
 
 	rt = recs_push(&g->cpu_recs);
@@ -2256,8 +2296,9 @@ static void usage(FILE *f)
 		"                         .item() calls (repeatable; the truth lists the gaps)\n"
 		"  --shapes               inner operators get their own Input Dims and Concrete\n"
 		"                         Inputs (addmm, SDPA, convolution), so that their FLOPs\n"
-		"                         are known (doc/perf-model.md); without, they repeat\n"
-		"                         the outer operator's, as the demo set has them\n"
+		"                         are known (doc/perf-model.md), and a convolution's\n"
+		"                         children launch its kernels, as PyTorch's do; without,\n"
+		"                         they repeat the outer operator's\n"
 		"  --level L              gzip level 0..9 (default 1)\n"
 		"  --plain                write .json instead of .json.gz\n"
 		"  --truth PATH           write the truth there (default PREFIX-truth.json)\n"

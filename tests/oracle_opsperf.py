@@ -5,7 +5,8 @@ Python standard library only, written from the formulas' sources rather
 than from the C: reads the raw trace, finds for every CPU operator the
 device work (kernels, memsets, memcpys) launched by the runtime calls on
 its thread inside its span (joined by args.correlation), keeps the calls
-of the innermost modelled operator that launched some, and computes FLOPs
+of the innermost modelled operator that launched some (a convolution
+keeps all its subtree launched), and computes FLOPs
 and bytes for the GEMM, attention and convolution families.
 
   oracle_opsperf.py TRACE            print the rows as JSON
@@ -291,20 +292,27 @@ def rows(path):
             a, b = bisect.bisect_left(keys, ts), bisect.bisect_left(keys, end)
             dev.append(pre[b] - pre[a])
         # the ancestors of each span, by a stack sweep
+        # A convolution with shapes keeps every kernel of its subtree, whoever
+        # launched it (the bias add_ under aten::_convolution, a backward's
+        # bias sum): what lies under one neither claims nor gets a row.
         claimed = [False] * len(lst)
+        under_conv = [False] * len(lst)
         stack = []
         for j, (ts, end, _, e) in enumerate(lst):
             while stack and ts >= lst[stack[-1]][1]:
                 stack.pop()
+            under_conv[j] = any(FAMILY.get(lst[s][3].get("name"), ("",))[0] == "conv" and
+                                "Input Dims" in (lst[s][3].get("args") or {}) for s in stack)
             if e.get("name") in MODELLED and (e.get("args") or {}).get("Input Dims") is not None \
-                    and dev[j] > 0:
+                    and dev[j] > 0 and not under_conv[j]:
                 for s in stack:
                     claimed[s] = True
             stack.append(j)
         for j, (ts, end, _, e) in enumerate(lst):
             name = e.get("name")
             args = e.get("args") or {}
-            if name not in MODELLED or "Input Dims" not in args or dev[j] <= 0 or claimed[j]:
+            if name not in MODELLED or "Input Dims" not in args or dev[j] <= 0 or claimed[j] \
+                    or under_conv[j]:
                 continue
             key = (name, one_line(args.get("Input Dims")), one_line(args.get("Input type", "")),
                    one_line(args.get("Concrete Inputs", "")) if "Concrete Inputs" in args else "")

@@ -146,7 +146,8 @@ def rank_metric(rk, metric):
 LABELS = {"span_ns": "span", "steps.median_ns": "step (median)", "throughput.fps": "fps",
           "throughput.bps": "bps", "gpu.utilization": "util", "gpu.step_utilization": "step.util",
           "gpu.effective_utilization": "eff.util", "gpu.comm_wait_ns": "comm wait",
-          "gpu.memory_ns": "memcpy/memset time"}
+          "gpu.memory_ns": "memcpy/memset time",
+          "perf.mfu": "MFU", "perf.tflops": "TFLOP/s"}
 
 
 def metric_label(k):

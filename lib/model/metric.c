@@ -478,6 +478,8 @@ const char *metric_label_of(char *out, size_t n, const char *key)
 		{ MK_GPU_EFFECTIVE_UTILIZATION, "eff.util" },
 		{ MK_GPU_COMM_WAIT_NS, "comm wait" },
 		{ MK_GPU_MEMORY_NS, "memcpy/memset time" },
+		{ "perf.mfu", "MFU" },
+		{ "perf.tflops", "TFLOP/s" },
 	};
 	static const struct {
 		const char *prefix, *word;

@@ -225,6 +225,8 @@ struct report_perf_family {
 const char *report_perf_family_name(size_t i);
 
 /* The model FLOPs of a rank and its utilisation of the device (MFU). */
+#define REPORT_MFU_MIN_COVERAGE 0.5
+
 struct report_perf {
 	int has_shapes;			/* some operator had record_shapes's args */
 	const char *peak_model;		/* device_peak's model, "manual"; NULL: no peak */
@@ -232,6 +234,13 @@ struct report_perf {
 	const char *dtype;		/* the dtype of most FLOPs: its peak is MFU's */
 	double peak_tflops;		/* of dtype; NaN: unknown */
 	double flops;			/* the modelled operators' FLOPs in the window */
+	/*
+	 * The share of the device's compute time (gpu.compute_ns) that calls
+	 * with known FLOPs launched, at most 1; NaN: no device compute.
+	 * Below REPORT_MFU_MIN_COVERAGE the MFU figures are withheld (NaN):
+	 * they would count the FLOPs of a sliver of the work over all of it.
+	 */
+	double flops_coverage;
 	int64_t window_ns;		/* the steps' wall time, else the device's active span */
 	double tflops, mfu;		/* NaN: null */
 	double *step_flops;		/* per step of steps.durations_ns; NULL: no steps */
@@ -244,6 +253,12 @@ struct report_perf {
 	size_t nr_generations;
 	struct report_perf_family families[REPORT_PERF_FAMILIES];
 };
+
+/* Whether the MFU figures stand: coverage unknown (an older report) or enough. */
+static inline int report_perf_mfu_known(const struct report_perf *p)
+{
+	return !(p->flops_coverage < REPORT_MFU_MIN_COVERAGE);
+}
 
 /* ranks[].gpu (report_fields.c's gpu_fields, and the catalogue's stored scalars last) */
 struct report_gpu {

@@ -451,6 +451,7 @@ static const struct field perf_f[] = {
 	{ F("dtype", FT_STR, dtype, 0) },
 	{ F("peak_tflops", FT_F64, peak_tflops, 0) },
 	{ F("flops", FT_F64, flops, 0) },
+	{ F("flops_coverage", FT_F64, flops_coverage, 0) },
 	{ F("window_ns", FT_I64, window_ns, FF_NONNULL) },
 	{ F("tflops", FT_F64, tflops, 0) },
 	{ F("mfu", FT_F64, mfu, 0) },

@@ -40,7 +40,7 @@ void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact
 		num(w, "flops", q->flops);
 		i64(w, "time_ns", q->time_ns);
 		num(w, "tflops", tf);
-		num(w, "mfu", tf / p->peak_tflops);
+		num(w, "mfu", report_perf_mfu_known(p) ? tf / p->peak_tflops : NAN);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);

@@ -488,7 +488,7 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 	if (!c->lean && jdom_get(o, "ops_perf"))
 		rk->ops_perf = read_rows(c, o, &op_perf_fields, &rk->nr_ops_perf);
 	memset(f, 0, sizeof(*f));
-	f->peak_tbps = f->peak_tflops = f->flops = f->tflops = f->mfu = NAN;
+	f->peak_tbps = f->peak_tflops = f->flops = f->tflops = f->mfu = f->flops_coverage = NAN;
 	if (!p || p->type != JDOM_OBJECT)
 		return;
 	read_fields(c, &perf_fields, p, f);

@@ -121,6 +121,25 @@ static int read_devices(struct jscan *js, const char *p, struct trace_info *info
 {
 	int rc, more;
 
+	if (*p == '"') {
+		/*
+		 * Some ROCm writers store the list as its JSON text in a string:
+		 * read that text the same way.  It is a tag, not the trace's
+		 * structure: text that does not parse is left unread.
+		 */
+		struct jscan inner;
+		struct err ignored = { 0 };
+		const char *s;
+		size_t len;
+
+		if ((rc = jscan_string(js, &p, &s, &len)) != JS_OK)
+			return rc;
+		jscan_init(&inner, s, len, jscan_off(js, p), js->arena, &ignored);
+		s = jscan_ws(s, s + len);
+		if (s < inner.end && *s == '[')
+			read_devices(&inner, s, info);
+		return JS_OK;
+	}
 	if (*p != '[')
 		return JS_OK;
 	for (rc = jscan_element(js, &p, 1, &more); rc == JS_OK && more;

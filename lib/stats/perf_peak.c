@@ -65,6 +65,15 @@ static void apply_rank(struct report_rank *rk, const struct perf_peak_opts *o)
 		struct report_op_perf *r = &rk->ops_perf[i];
 		double peak = peak_of(&dp, o, r->dtype), roof;
 
+		/*
+		 * An fp32 matrix product faster than the fp32 peak ran on the
+		 * TF32 tensor cores (torch.backends.cuda.matmul.allow_tf32, or
+		 * cuDNN's default for convolutions): its roof is TF32's.
+		 */
+		if (o->tflops <= 0 && r->dtype && !strcmp(r->dtype, "fp32") && r->family &&
+		    (!strcmp(r->family, "gemm") || !strcmp(r->family, "conv")) &&
+		    r->tflops_median > peak && dp.tflops[PERF_TF32] > 0)
+			peak = dp.tflops[PERF_TF32];
 		r->peak_tflops = peak;
 		r->peak_share = r->tflops_median / peak;	/* NaN stays NaN */
 		r->bound = NULL;
@@ -77,21 +86,24 @@ static void apply_rank(struct report_rank *rk, const struct perf_peak_opts *o)
 		r->bound = r->intensity >= peak / tbps ? "compute" : "memory";
 	}
 	p->peak_tflops = peak_of(&dp, o, p->dtype);
-	p->mfu = p->tflops / p->peak_tflops;
+	p->mfu = report_perf_mfu_known(p) ? p->tflops / p->peak_tflops : NAN;
 	families(rk);
 	/* per step and generation: FLOPs / wall time (ns: GFLOP/s, /1e3 TFLOP/s) / peak */
 	for (size_t i = 0; p->step_mfu && i < p->nr_steps && i < rk->steps.nr_durations; i++) {
 		int64_t d = rk->steps.durations_ns[i];
 
-		p->step_mfu[i] = d > 0 ? p->step_flops[i] / (double)d / 1e3 / p->peak_tflops : NAN;
+		p->step_mfu[i] = d > 0 && report_perf_mfu_known(p)
+					 ? p->step_flops[i] / (double)d / 1e3 / p->peak_tflops
+					 : NAN;
 	}
 	for (size_t i = 0; p->generation_mfu && i < p->nr_generations &&
 			   i < rk->throughput.nr_generations; i++) {
 		int64_t d = rk->throughput.generations[i].wall_ns;
 
-		p->generation_mfu[i] = d > 0 ? p->generation_flops[i] / (double)d / 1e3 /
-						       p->peak_tflops
-					     : NAN;
+		p->generation_mfu[i] = d > 0 && report_perf_mfu_known(p)
+					       ? p->generation_flops[i] / (double)d / 1e3 /
+							 p->peak_tflops
+					       : NAN;
 	}
 }
 

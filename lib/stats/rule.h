@@ -100,6 +100,15 @@ struct sync_ev {
 struct memory_ev {
 	int64_t device;			/* the fullest device */
 	double capacity;		/* its memory, bytes */
+	double alloc_share;		/* peak allocated (in tensors) over capacity */
+	/*
+	 * Reserved up front: early in the device's memory timeline the
+	 * allocator already held most of its peak while tensors used little
+	 * of it (an engine reserving its KV cache, a memory pool); the
+	 * moment's reserved and allocated bytes.
+	 */
+	int up_front;
+	double early_reserved, early_allocated;
 };
 
 struct first_step_ev {

@@ -92,6 +92,37 @@ static void msg_memcpy(struct text *t, const struct finding *f)
 		 rule_loop_words(f->wl));
 }
 
+/*
+ * Reserved up front: at a moment in the first quarter of m's timeline the
+ * allocator holds at least 80 % of its peak reservation and at least twice
+ * what tensors use then (doc/findings.md).  A cache that grows with the
+ * work reaches its peak late, or holds about what tensors use.
+ */
+static int up_front(const struct report_memory *m, struct memory_ev *e)
+{
+	const int64_t *v = m->timeline;
+	size_t n = m->nr_timeline;
+	int64_t t0, t1;
+
+	if (n < 2 || m->peak_reserved <= 0)
+		return 0;
+	t0 = v[0];
+	t1 = v[3 * (n - 1)];
+	for (size_t i = 0; i < n; i++) {
+		int64_t t = v[3 * i], alloc = v[3 * i + 1], res = v[3 * i + 2];
+
+		if ((double)(t - t0) > 0.25 * (double)(t1 - t0))
+			break;
+		if ((double)res >= 0.8 * (double)m->peak_reserved && alloc >= 0 &&
+		    (double)res >= 2.0 * (double)alloc) {
+			e->early_reserved = (double)res;
+			e->early_allocated = (double)alloc;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* memory-near-capacity: the fullest GPU's peak reserved above t[0] of its capacity. */
 static int eval_memory(const struct report_rank *r, const double *t, struct arena *a,
 		       struct finding *f)
@@ -124,6 +155,10 @@ static int eval_memory(const struct report_rank *r, const double *t, struct aren
 	f->threshold = t[0];
 	e->capacity = (double)best->capacity;
 	e->device = best->device;
+	e->alloc_share = best->peak_allocated >= 0
+				 ? (double)best->peak_allocated / (double)best->capacity
+				 : NAN;
+	e->up_front = up_front(best, e);
 	return FIRES;
 }
 
@@ -132,12 +167,37 @@ static void msg_memory(struct text *t, const struct finding *f)
 	const struct memory_ev *e = &f->e.memory;
 	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
 
+	char al[METRIC_FMT_MAX], r0[METRIC_FMT_MAX], a0[METRIC_FMT_MAX];
+
+	/* reserved: what the caching allocator holds; allocated: what tensors use of it */
+	if (isnan(e->alloc_share))
+		snprintf(al, sizeof(al), "an unknown share");
+	else
+		FMT(al, e->alloc_share, UNIT_RATIO);
+	if (e->up_front) {
+		snprintf(t->m, sizeof(t->m),
+			 "%s: device %" PRId64 "'s memory is reserved up front: the allocator "
+			 "holds %s of its %s, tensors at most %s.", t->where, e->device,
+			 FMT(v, f->value, UNIT_RATIO), FMT(a, e->capacity, UNIT_BYTES), al);
+		snprintf(t->d, sizeof(t->d),
+			 "Early in the trace %s was already reserved while tensors used %s: a "
+			 "deliberate reservation, as an inference engine makes for its KV cache "
+			 "or a memory pool, not a leak or fragmentation. Nothing to fix unless "
+			 "another process needs the memory (then lower the engine's share, "
+			 "such as vLLM's gpu_memory_utilization) or the allocated peak nears "
+			 "the reservation.",
+			 FMT(r0, e->early_reserved, UNIT_BYTES),
+			 FMT(a0, e->early_allocated, UNIT_BYTES));
+		return;
+	}
 	snprintf(t->m, sizeof(t->m),
-		 "%s: peak reserved memory on device %" PRId64 " is %s of its %s.", t->where,
-		 e->device, FMT(v, f->value, UNIT_RATIO), FMT(a, e->capacity, UNIT_BYTES));
+		 "%s: peak reserved memory on device %" PRId64 " is %s of its %s (tensors "
+		 "allocated at most %s).", t->where, e->device, FMT(v, f->value, UNIT_RATIO),
+		 FMT(a, e->capacity, UNIT_BYTES), al);
 	snprintf(t->d, sizeof(t->d),
-		 "No time is at stake yet, but the next size up will not fit. %s, and set "
-		 "%s against fragmentation.",
+		 "Reserved is what the caching allocator holds, allocated what tensors use "
+		 "of it. No time is at stake yet, but the next size up will not fit. %s, and "
+		 "set %s against fragmentation.",
 		 f->wl == WL_DIFFUSION
 			 ? "Reduce batch or resolution per device, enable VAE tiling, offload "
 			   "activations or the text encoder"

@@ -280,7 +280,7 @@ EOF
 # The demo set is what the command in testdata/README.md makes.  Compare the
 # JSON text, not the gzip bytes, which may differ between zlib versions.
 mkdir "$dir/demo"
-"$gen" --ranks 4 --steps 4 --blocks 3 --straggler 2=1.3 --level 9 -o "$dir/demo/fastvideo" \
+"$gen" --ranks 4 --steps 4 --blocks 3 --straggler 2=1.3 --shapes --level 9 -o "$dir/demo/fastvideo" \
 	--truth "$dir/demo-truth.json"
 for r in 0 1 2 3; do
 	f=fastvideo-rank$r.trace.json.gz

@@ -104,9 +104,11 @@ expect_line long.out '^ +1 +4\.00 µs +4\.00 µs +5\.00 µs +5\.00 µs +aten::mm
 	"the operator with the device time it launched"
 python3 "$VT_ROOT/tests/summary_check.py" long.out 80 long.json || die "long: wrong summary"
 # phases by time: DLRM's backward (a quarter of the span) is shown, the small
-# ones are counted, and --all lists every one
+# ones are counted (with the deeper ones over 1 %, the largest named), and
+# --all lists every one
 expect_line dlrm-80.out '^ .*    ## backward ##$' "DLRM's backward phase"
-expect_line dlrm-80.out '^  [0-9]+ more phases, each under 1% of the span \(--all\)$' "the phases left out"
+expect_line dlrm-80.out '^  [0-9]+ more phases \(--all\), [0-9]+ over 1% of the span; the largest .+ [0-9.]+%$' \
+	"the phases left out"
 COLUMNS=80 va dlrm-all --all "${dlrm[@]}"
 expect_rc dlrm-all 0
 no_line dlrm-all.out 'more phases' "--all"

@@ -35,18 +35,19 @@ grep -q 'CONSOLE.*vtrace-probe' chrome.err ||
 
 # The 8-rank DLRM page: what ran at the top (run, device and count, world size,
 # date, vtrace's version), and at most 5 screens of 1400 x 900 before the
-# folded sections (the page measured by the browser, a copy with one script
-# that writes its height and its header into the title).
+# details that follow the steps (kernels onwards, unfolded: the page measured
+# by the browser up to that section, a copy with one script that writes the
+# height and its header into the title).
 if [ -d "$PUBLIC/facebookresearch__param" ]; then
 	va dlrm --out dlrm "$PUBLIC"/facebookresearch__param/*dlrm_kineto*worker*
 	expect_rc dlrm 0
-	sed 's|</body>|<script>document.title = "H=" + document.documentElement.scrollHeight + " " + document.querySelector("header").innerText.split(String.fromCharCode(10)).join(" ");</script></body>|' \
+	sed 's|</body>|<script>document.title = "H=" + document.getElementById("kernels").offsetTop + " " + document.querySelector("header").innerText.split(String.fromCharCode(10)).join(" ");</script></body>|' \
 		dlrm/report.html >dlrm-h.html
 	chrome "$PWD/dlrm-h.html" --window-size=1400,900 --dump-dom >dlrm.dom ||
 		die "chromium failed on the DLRM page"
 	title=$(grep -o '<title>[^<]*' dlrm.dom | head -1)
 	h=$(printf '%s' "$title" | sed -n 's/^<title>H=\([0-9]*\) .*/\1/p')
-	[ -n "$h" ] && [ "$h" -le 4500 ] || die "the DLRM page is ${h:-?} px before its folds (5 screens: 4500): $title"
+	[ -n "$h" ] && [ "$h" -le 4500 ] || die "the DLRM page is ${h:-?} px before its details (5 screens: 4500): $title"
 	for want in 'Tesla V100-SXM2-32GB' '8 x' 'world size 8 (nccl)' '2023-09-07' 'vanalyze 0.'; do
 		case $title in
 		*"$want"*) ;;

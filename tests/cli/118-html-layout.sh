@@ -11,6 +11,10 @@
 # values stay null: DLRM (no blocks) has bps, blocks and block latency null
 # in report.json, empty in ranks.csv and "–" on its BPS card; the CPU-only
 # trace has its GPU busy, active span, idle and overlap null, empty and "–".
+# Nothing is folded under a section heading and no fold is unlabelled; no
+# per-rank bar reaches the chart's top border; the workload is context above
+# the findings; the 4-rank CPU run's timeline is in seconds; no idle cause at
+# zero on every rank has a row across ranks.
 . "$VT_ROOT/tests/cli/lib.sh"
 need_shared
 need_vanalyze
@@ -27,7 +31,9 @@ expect_rc one 0
 cpu="$PUBLIC"/facebookresearch__HolisticTraceAnalysis/tests__data__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz
 va cpu -q --out cpu "$cpu"
 expect_rc cpu 0
-for d in demo dlrm two one cpu; do
+va four -q --out four "$TORCH_CPU"/dev-4rank-straggler2-rank*.trace.json.gz
+expect_rc four 0
+for d in demo dlrm two one cpu four; do
 	python3 "$VT_ROOT/tests/html_check.py" "$d/report.html" "$d/report.json" --charts yes ||
 		die "$d: the page disagrees with report.json"
 done
@@ -111,6 +117,44 @@ for f in ("busy_ns", "active_span_ns", "idle_ns", "comm_compute_overlap", "utili
     want(row[f] == "", "cpu-only ranks.csv %s = %r" % (f, row[f]))
 want('GPU busy, active span</div>' not in page("cpu"), "cpu-only: a utilization card")
 want('span</div>' in page("cpu"), "cpu-only: no span card")
+
+# what a reader scrolls through: nothing folded but tables, every fold labelled
+for d in ("demo", "dlrm", "two", "one", "cpu", "four"):
+    h = page(d)
+    want("<summary><h2" not in h, "%s: a section folded under its <h2>" % d)
+    for lab in re.findall(r"<summary>(.*?)</summary>", h, re.S):
+        want(re.sub(r"<[^>]*>", "", lab).strip(), "%s: an empty disclosure label" % d)
+    # the bars of each per-rank chart inside its border (gnuplot autoscales boxes by centre)
+    for sid in ("memory", "categories", "phases"):
+        if '<section id="%s">' % sid not in h:
+            continue
+        for svg in re.findall(r"<svg.*?</svg>", section(h, sid), re.S):
+            border = re.findall(r"d='M[\d.]+,([\d.]+) L[\d.]+,[\d.]+ L[\d.]+,[\d.]+ "
+                                r"L[\d.]+,[\d.]+ L[\d.]+,[\d.]+ Z", svg)
+            if not border:
+                continue
+            top = min(float(y) for y in border)
+            for pts in re.findall(r"<polygon fill = '[^']*' points = '([^']*)'", svg):
+                ys = [float(q.split(",")[1]) for q in pts.split()]
+                want(min(ys) > top + 0.01, "%s: a bar of the %s chart reaches the top "
+                     "border at %.2f" % (d, sid, min(ys)))
+    # the workload is context above the findings, not one of them
+    want("workload: " not in section(h, "suggestions") if '<section id="suggestions">' in h else True,
+         "%s: the workload's evidence reads as a finding" % d)
+want('<p class="muted">The advice is worded for a diffusion workload' in section(demo, "suggestions"),
+     "demo: the workload as context")
+# a CPU run of five seconds: its timeline in seconds, not ms up to 6000
+tl = section(page("four"), "timeline")
+ticks = [t.strip() for t in re.findall(r'text-anchor="middle"[^>]*>\s*<text>([^<]*)<', tl)]
+want(any(t.startswith("s on") or t.startswith("s since") for t in ticks) and
+     max(float(t) for t in ticks if re.match(r"^[0-9.]+$", t)) < 60,
+     "four: timeline axis %r" % ticks)
+# no row of zeros on every rank among the idle causes across ranks
+for d in ("demo", "dlrm"):
+    cr = section(page(d), "cross-rank")
+    for row in re.findall(r"<tr><td class=\"name\">idle by cause[^<]*</td>.*?</tr>", cr, re.S):
+        vals = re.findall(r'data-v="([^"]*)"', row)
+        want(any(v not in ("0", "0.0") for v in vals[1:5]), "%s: an all-zero idle row %r" % (d, row[:80]))
 for b in bad:
     print("wrong: " + b)
 sys.exit(1 if bad else 0)
