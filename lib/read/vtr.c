@@ -504,6 +504,12 @@ static void vtr_events(struct vtr_reader *r, int32_t tid, const unsigned char *p
 			break;
 		}
 	}
+	/* a thread with nothing open holds no stack: a file may have very many threads */
+	if (!t->depth) {
+		free(t->stack);
+		t->stack = NULL;
+		t->alloc = 0;
+	}
 }
 
 /* Regions without an end (the process stopped inside them) become 'B' events. */
