@@ -155,6 +155,10 @@ static int warns_flush(struct report *rep, struct warns *w)
 	struct pending *all = NULL;
 	int rc = -1;
 
+	if (!w->n) {
+		rc = 0;
+		goto out;
+	}
 	if (!add || !keep)
 		goto out;
 	for (size_t i = 0; i < w->n; i++)
