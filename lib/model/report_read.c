@@ -23,6 +23,7 @@
 #include "metric.h"
 #include "report_fields.h"
 #include "sat.h"
+#include "trace_read.h"
 
 struct rd {
 	struct report *r;
@@ -562,19 +563,24 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	read_comm(c, o, rk);
 }
 
-/* obj's "tags" object into *tags, *n: none when it is missing or null. */
-static void read_tags(struct rd *c, const struct jdom *obj, struct report_tag **tags, size_t *n)
+/*
+ * obj's "tags" object into *tags, *n: none when it is missing or null; the
+ * first max only, the rest counted in *dropped.
+ */
+static void read_tags(struct rd *c, const struct jdom *obj, struct report_tag **tags, size_t *n,
+		      size_t max, size_t *dropped)
 {
 	const struct jdom *t = jdom_get(obj, "tags");
 
 	*n = 0;
+	*dropped = 0;
 	if (!t || t->type == JDOM_NULL)
 		return;
 	if (t->type != JDOM_OBJECT) {
 		fail(c, t, "\"%s\" should be %s", "tags", "an object");
 		return;
 	}
-	*tags = alloc_n(c, t->n, sizeof(**tags));
+	*tags = alloc_n(c, t->n < max ? t->n : max, sizeof(**tags));
 	for (size_t i = 0; *tags && i < t->n; i++) {
 		const struct jdom *v = &t->kids[i];
 
@@ -582,12 +588,38 @@ static void read_tags(struct rd *c, const struct jdom *obj, struct report_tag **
 			fail(c, v, "tag \"%s\" should be %s", "value", "a string");
 			return;
 		}
+		if (i >= max) {
+			(*dropped)++;
+			continue;
+		}
 		(*tags)[i].key = keep(c, v->key, v->key_len);
 		(*tags)[i].value = copy_str(c, v);
 		if (!(*tags)[i].key)
 			return;
 		*n = i + 1;
 	}
+}
+
+/*
+ * Say on rk that dropped tags were left out, as vanalyze does for a trace
+ * with more than TRACE_MAX_TAGS: every later step is linear in the tags it
+ * keeps, and a rank's tags are read once per rank.
+ */
+static void tags_dropped(struct rd *c, struct report_rank *rk, size_t dropped)
+{
+	const char **w = alloc_n(c, rk->nr_warnings + 1, sizeof(*w));
+	char text[96];
+
+	if (!w)
+		return;
+	snprintf(text, sizeof(text), "%zu metadata keys beyond the first %d left out", dropped,
+		 TRACE_MAX_TAGS);
+	if (rk->nr_warnings)
+		memcpy(w, rk->warnings, rk->nr_warnings * sizeof(*w));
+	if (!(w[rk->nr_warnings] = keep(c, text, strlen(text))))
+		return;
+	rk->warnings = w;
+	rk->nr_warnings++;
 }
 
 /* The run (run_info.h), as vanalyze or vaggregate computed it; reports before it lack it. */
@@ -612,7 +644,7 @@ static void read_run_info(struct rd *c, const struct jdom *root, struct report *
 	x->world_size = get_i64_or(c, run, "world_size", 0);
 	x->backend = get_str_or_null(c, run, "backend");
 	x->start_unix_ns = get_i64_or(c, run, "start_unix_ns", 0);
-	read_tags(c, run, &x->tags, &x->nr_tags);
+	read_tags(c, run, &x->tags, &x->nr_tags, SIZE_MAX, &n);
 	d = get_arr(c, run, "differs", &n);
 	x->differs = alloc_n(c, n ? n : 1, sizeof(*x->differs));
 	for (size_t i = 0; d && x->differs && i < n; i++) {
@@ -631,6 +663,7 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 		      struct report_rank *rk)
 {
 	const struct jdom *ev;
+	size_t dropped;
 
 	if (o->type != JDOM_OBJECT) {
 		fail(c, o, "a rank should be %s%s", "an object", "");
@@ -652,7 +685,9 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 
 		read_fields(c, &input_fields, in, rk);
 		rk->rank = rank;	/* the rank is ranks[i]'s; inputs[i] says it again */
-		read_tags(c, in, &rk->tags, &rk->nr_tags);
+		read_tags(c, in, &rk->tags, &rk->nr_tags, TRACE_MAX_TAGS, &dropped);
+		if (dropped)
+			tags_dropped(c, rk, dropped);
 	} else {
 		/* no inputs: its own path and rank, the rest unknown */
 		rk->path = rk->source;

@@ -89,6 +89,8 @@ struct vtr_reader {
 
 	struct vtr_thread *threads;
 	size_t nr_threads, threads_alloc;
+	uint32_t *thread_slot;		/* open addressing by tid: index + 1, 0 empty */
+	size_t nr_thread_slots;		/* a power of two, over twice nr_threads */
 
 	struct event_batch batch;
 	uint32_t gen;
@@ -248,20 +250,63 @@ oom:
 	return 0;
 }
 
+static size_t vtr_tid_hash(int32_t tid, size_t mask)
+{
+	return (size_t)(((uint64_t)(uint32_t)tid * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+}
+
+/*
+ * Room in the tid index for one more thread, rebuilt twice as large when
+ * half full.  A scan of every known thread for every block was square in
+ * the number of threads.
+ */
+static int vtr_thread_room(struct vtr_reader *r)
+{
+	size_t n = r->nr_thread_slots ? r->nr_thread_slots : 64, mask;
+	uint32_t *slot;
+
+	if (r->nr_threads >= UINT32_MAX - 1)
+		return -1;
+	if (2 * (r->nr_threads + 1) <= r->nr_thread_slots)
+		return 0;
+	while (2 * (r->nr_threads + 1) > n)
+		n *= 2;
+	if (!(slot = calloc(n, sizeof(*slot))))
+		return -1;
+	mask = n - 1;
+	for (size_t i = 0; i < r->nr_threads; i++) {
+		size_t h = vtr_tid_hash(r->threads[i].tid, mask);
+
+		while (slot[h])
+			h = (h + 1) & mask;
+		slot[h] = (uint32_t)i + 1;
+	}
+	free(r->thread_slot);
+	r->thread_slot = slot;
+	r->nr_thread_slots = n;
+	return 0;
+}
+
 static struct vtr_thread *vtr_thread_of(struct vtr_reader *r, int32_t tid)
 {
 	struct vtr_thread *t;
 	char text[16];
 	const char *text_copy;
+	size_t h, mask = r->nr_thread_slots - 1;
 
-	for (size_t i = 0; i < r->nr_threads; i++)
-		if (r->threads[i].tid == tid)
-			return &r->threads[i];
+	for (h = r->nr_thread_slots ? vtr_tid_hash(tid, mask) : 0;
+	     r->nr_thread_slots && r->thread_slot[h]; h = (h + 1) & mask)
+		if (r->threads[r->thread_slot[h] - 1].tid == tid)
+			return &r->threads[r->thread_slot[h] - 1];
 	snprintf(text, sizeof(text), "%d", (int)tid);
 	if (!(text_copy = arena_strndup(&r->arena, text, strlen(text))))
 		return NULL;
-	if (ALLOC_GROW(r->threads, r->nr_threads + 1, r->threads_alloc))
+	if (vtr_thread_room(r) || ALLOC_GROW(r->threads, r->nr_threads + 1, r->threads_alloc))
 		return NULL;
+	for (h = vtr_tid_hash(tid, r->nr_thread_slots - 1); r->thread_slot[h];
+	     h = (h + 1) & (r->nr_thread_slots - 1))
+		;
+	r->thread_slot[h] = (uint32_t)r->nr_threads + 1;
 	t = &r->threads[r->nr_threads++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
@@ -459,6 +504,12 @@ static void vtr_events(struct vtr_reader *r, int32_t tid, const unsigned char *p
 			break;
 		}
 	}
+	/* a thread with nothing open holds no stack: a file may have very many threads */
+	if (!t->depth) {
+		free(t->stack);
+		t->stack = NULL;
+		t->alloc = 0;
+	}
 }
 
 /* Regions without an end (the process stopped inside them) become 'B' events. */
@@ -555,6 +606,7 @@ static void vtr_close(struct vtr_reader *r)
 	for (size_t i = 0; i < r->nr_threads; i++)
 		free(r->threads[i].stack);
 	free(r->threads);
+	free(r->thread_slot);
 	free(r->str);
 	free(r->payload);
 	buf_release(&r->args_text);

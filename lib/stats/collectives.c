@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "metric.h"
 #include "sat.h"
 #include "sort.h"
@@ -90,24 +91,125 @@ static double bus_factor(const char *name, int64_t n)
 }
 
 /*
- * Append "text" to rank rk's warnings unless it is there already (a report
- * read back and matched again).  -1 when out of memory.
+ * Warnings are kept aside while keys are matched and added to their ranks
+ * at the end, all at once: appended one by one, each would scan the rank's
+ * warnings for a duplicate and copy the array, square in the number of
+ * unmatched keys in time and in arena memory.
  */
-static int warn_rank(struct report *rep, struct report_rank *rk, const char *text)
-{
-	const char **w;
+struct pending {
+	size_t idx;		/* in rep->ranks */
+	size_t seq;		/* order made; a rank's own warnings: SIZE_MAX */
+	const char *text;	/* malloc'd, or a rank's own warning */
+};
 
-	for (size_t i = 0; i < rk->nr_warnings; i++)
-		if (!strcmp(rk->warnings[i], text))
-			return 0;
-	w = arena_alloc(&rep->arena, (rk->nr_warnings + 1) * sizeof(*w));
-	if (!w || !(w[rk->nr_warnings] = arena_strndup(&rep->arena, text, strlen(text))))
+struct warns {
+	struct pending *v;	/* those made, in order */
+	size_t n, alloc;
+};
+
+/* Keep "text" for rank idx.  -1 when out of memory. */
+static int warn_rank(struct warns *w, size_t idx, const char *text)
+{
+	char *s;
+
+	if (ALLOC_GROW(w->v, w->n + 1, w->alloc) || !(s = strdup(text)))
 		return -1;
-	if (rk->nr_warnings)
-		memcpy(w, rk->warnings, rk->nr_warnings * sizeof(*w));
-	rk->warnings = w;
-	rk->nr_warnings++;
+	w->v[w->n] = (struct pending){ idx, w->n, s };
+	w->n++;
 	return 0;
+}
+
+static void warns_release(struct warns *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free((char *)w->v[i].text);
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
+/* By rank, text, then a rank's own warnings before those made, in order. */
+static int cmp_pending(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+	int c;
+
+	if (x->idx != y->idx)
+		return x->idx < y->idx ? -1 : 1;
+	if ((c = strcmp(x->text, y->text)))
+		return c;
+	if (x->seq != y->seq)
+		return x->seq == SIZE_MAX ? -1 : y->seq == SIZE_MAX ? 1 : x->seq < y->seq ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Append the warnings made to their ranks, in the order made, but none a
+ * rank has already (a report read back and matched again) or was given
+ * earlier.  -1 when out of memory.
+ */
+static int warns_flush(struct report *rep, struct warns *w)
+{
+	size_t n = rep->nr_ranks, total = w->n, k = 0;
+	size_t *add = calloc(n ? n : 1, sizeof(*add));
+	unsigned char *keep = calloc(w->n ? w->n : 1, 1);
+	struct pending *all = NULL;
+	int rc = -1;
+
+	if (!w->n) {
+		rc = 0;
+		goto out;
+	}
+	if (!add || !keep)
+		goto out;
+	for (size_t i = 0; i < w->n; i++)
+		add[w->v[i].idx] = 1;
+	for (size_t r = 0; r < n; r++)
+		if (add[r])
+			total += rep->ranks[r].nr_warnings;
+	if (!(all = calloc(total ? total : 1, sizeof(*all))))
+		goto out;
+	for (size_t r = 0; r < n; r++) {
+		for (size_t i = 0; add[r] && i < rep->ranks[r].nr_warnings; i++)
+			all[k++] = (struct pending){ r, SIZE_MAX, rep->ranks[r].warnings[i] };
+		add[r] = 0;
+	}
+	memcpy(all + k, w->v, w->n * sizeof(*all));
+	qsort(all, total, sizeof(*all), cmp_pending);
+	for (size_t i = 0; i < total; i++) {
+		if (all[i].seq == SIZE_MAX ||
+		    (i && all[i - 1].idx == all[i].idx && !strcmp(all[i - 1].text, all[i].text)))
+			continue;
+		keep[all[i].seq] = 1;
+		add[all[i].idx]++;
+	}
+	for (size_t r = 0; r < n; r++) {
+		struct report_rank *rk = &rep->ranks[r];
+		const char **v;
+
+		if (!add[r])
+			continue;
+		if (!(v = arena_alloc(&rep->arena, (rk->nr_warnings + add[r]) * sizeof(*v))))
+			goto out;
+		if (rk->nr_warnings)
+			memcpy(v, rk->warnings, rk->nr_warnings * sizeof(*v));
+		rk->warnings = v;
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		struct report_rank *rk = &rep->ranks[w->v[i].idx];
+		const char *s = w->v[i].text;
+
+		if (!keep[i])
+			continue;
+		if (!(rk->warnings[rk->nr_warnings] = arena_strndup(&rep->arena, s, strlen(s))))
+			goto out;
+		rk->nr_warnings++;
+	}
+	rc = 0;
+out:
+	free(add);
+	free(keep);
+	free(all);
+	return rc;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -130,7 +232,7 @@ static int64_t median_i64(int64_t *v, size_t n)
 /* Match key k: per-rank sums into acc, one table row into row. */
 static int match_key(struct report *rep, const struct entry *e, const struct key *k,
 		     struct acc *acc, int64_t *key_imp, int64_t *key_last,
-		     struct report_collective *row)
+		     struct report_collective *row, struct warns *warns)
 {
 	const struct report_comm_series *s0 = e[k->first].s;
 	int64_t group_size = -1, bytes = 0;
@@ -218,7 +320,7 @@ static int match_key(struct report *rep, const struct entry *e, const struct key
 			 "on every rank that took part (a cut-off trace?) and were left out",
 			 s->name, s->group ? " (group \"" : "", s->group ? s->group : "",
 			 s->group ? "\")" : "", s->n - k->m, s->n);
-		if (warn_rank(rep, &rep->ranks[e[k->first + i].idx], text))
+		if (warn_rank(warns, e[k->first + i].idx, text))
 			return -1;
 	}
 	return 0;
@@ -360,7 +462,7 @@ out:
  * Per rank: the wait, the transfer that is left, and the work the GPU did;
  * not where the rank's device tasks gave them (gpu.h).
  */
-static int rank_results(struct report *rep, const struct acc *acc)
+static int rank_results(struct report *rep, const struct acc *acc, struct warns *warns)
 {
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		struct report_rank *rk = &rep->ranks[i];
@@ -382,7 +484,7 @@ static int rank_results(struct report *rep, const struct acc *acc)
 				 "overlap; comm_transfer_ns clamped to 0",
 				 (long long)acc[i].wait, (long long)g->comm_ns);
 			g->comm_transfer_ns = 0;
-			if (warn_rank(rep, rk, text))
+			if (warn_rank(warns, i, text))
 				return -1;
 		}
 		/* The waiting is inside busy time: a spinning kernel counts as busy. */
@@ -426,6 +528,7 @@ int collectives_compute(struct report *rep)
 	struct key *keys = NULL;
 	struct acc *acc = NULL;
 	int64_t *key_imp = NULL, *key_last = NULL;
+	struct warns warns = { NULL, 0, 0 };
 	int rc = -1;
 
 	clear(rep);
@@ -490,15 +593,16 @@ int collectives_compute(struct report *rep)
 	if (!key_imp || !key_last || !rep->collectives)
 		goto out;
 	for (size_t k = 0; k < nk; k++)
-		if (match_key(rep, e, &keys[k], acc, key_imp, key_last, &rep->collectives[k]))
+		if (match_key(rep, e, &keys[k], acc, key_imp, key_last, &rep->collectives[k],
+			      &warns))
 			goto out;
 	rep->nr_collectives = nk;
 	for (size_t i = 0; i < n && ref == SIZE_MAX; i++)
 		if (acc[i].matched)
 			ref = i;
 	rep->straggler_rule = "collectives";
-	if (rank_results(rep, acc) || clock_offsets(rep, e, keys, nk, acc, ref, total) ||
-	    find_stragglers(rep, acc))
+	if (rank_results(rep, acc, &warns) || clock_offsets(rep, e, keys, nk, acc, ref, total) ||
+	    find_stragglers(rep, acc) || warns_flush(rep, &warns))
 		goto out;
 	rc = 0;
 out:
@@ -509,5 +613,6 @@ out:
 	free(acc);
 	free(key_imp);
 	free(key_last);
+	warns_release(&warns);
 	return rc;
 }

@@ -93,22 +93,86 @@ static const char *name_of(struct report *rep)
 	return common ? arena_strndup(&rep->arena, first, common) : NULL;
 }
 
-/* Add key to run.differs once (room for nr_ranks * ... was made by the caller). */
-static void differs(struct report_run *run, const char *key)
+/* Add key to run.differs unless one of its first upto has it (room was made by the caller). */
+static void differs(struct report_run *run, const char *key, size_t upto)
 {
-	for (size_t i = 0; i < run->nr_differs; i++)
+	for (size_t i = 0; i < run->nr_differs && i < upto; i++)
 		if (!strcmp(run->differs[i], key))
 			return;
 	run->differs[run->nr_differs++] = key;
 }
 
-/* The value of key on rank rk, NULL when it has none. */
-static const char *tag_on(const struct report_rank *rk, const char *key)
+/*
+ * A rank's tag among all ranks' tags, and where it came: sorted by key,
+ * each key's ranks sit together, so finding a key's first value and the
+ * ranks that lack it or disagree is n log n.  A scan of the keys seen so
+ * far for each tag, and of each rank's tags for each key, was square in
+ * ranks times tags.
+ */
+struct tag_ref {
+	const struct report_tag *t;
+	size_t rank;		/* index in rep->ranks */
+	size_t seq;		/* order over all ranks' tags, rank by rank */
+	int differs;		/* the first of its key: some rank lacks it or disagrees */
+};
+
+static int cmp_tag_ref(const void *a, const void *b)
 {
-	for (size_t i = 0; i < rk->nr_tags; i++)
-		if (!strcmp(rk->tags[i].key, key))
-			return rk->tags[i].value;
-	return NULL;
+	const struct tag_ref *x = a, *y = b;
+	int c = strcmp(x->t->key, y->t->key);
+
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_tag_seq(const void *a, const void *b)
+{
+	const struct tag_ref *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * run.tags: each key once, where it first comes, with the first rank's
+ * value; and in run.differs after the first fixed ones, each key that a
+ * rank lacks or has with another value.  -1 when out of memory.
+ */
+static int run_tags(struct report *rep, size_t all, size_t fixed)
+{
+	struct report_run *run = &rep->run;
+	struct tag_ref *v = malloc((all ? all : 1) * sizeof(*v));
+	size_t n = 0, nk = 0;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		for (size_t k = 0; k < rep->ranks[i].nr_tags; k++, n++)
+			v[n] = (struct tag_ref){ &rep->ranks[i].tags[k], i, n, 0 };
+	qsort(v, n, sizeof(*v), cmp_tag_ref);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1, ranks = 1;
+		int diff = 0;
+
+		for (; j < n && !strcmp(v[j].t->key, v[i].t->key); j++) {
+			if (v[j].rank == v[j - 1].rank)
+				continue;	/* the rank's first value of the key is its own */
+			ranks++;
+			if (strcmp(v[j].t->value, v[i].t->value))
+				diff = 1;
+		}
+		v[i].differs = diff || ranks < rep->nr_ranks;
+		v[nk++] = v[i];
+		i = j;
+	}
+	qsort(v, nk, sizeof(*v), cmp_tag_seq);
+	for (size_t i = 0; i < nk; i++)
+		run->tags[run->nr_tags++] = *v[i].t;
+	for (size_t i = 0; i < nk; i++)
+		if (v[i].differs)
+			differs(run, v[i].t->key, fixed);
+	free(v);
+	return 0;
 }
 
 void run_info_warn(const struct report *rep)
@@ -148,40 +212,24 @@ int run_info_compute(struct report *rep)
 		const struct report_rank *rk = &rep->ranks[i];
 
 		if (str_differs(run->device_name, rk->device_name))
-			differs(run, "device");
+			differs(run, "device", SIZE_MAX);
 		if (!run->device_name)
 			run->device_name = rk->device_name;
 		if (str_differs(run->backend, rk->backend))
-			differs(run, "backend");
+			differs(run, "backend", SIZE_MAX);
 		if (!run->backend)
 			run->backend = rk->backend;
 		if (run->world_size && rk->world_size > 0 && rk->world_size != run->world_size)
-			differs(run, "world_size");
+			differs(run, "world_size", SIZE_MAX);
 		if (!run->world_size && rk->world_size > 0)
 			run->world_size = rk->world_size;
 		if (rk->start_unix_ns > 0 &&
 		    (!run->start_unix_ns || rk->start_unix_ns < run->start_unix_ns))
 			run->start_unix_ns = rk->start_unix_ns;
 		run->devices += rk->analysed && !rk->gpu.no_device;
-		for (size_t k = 0; k < rk->nr_tags; k++) {
-			size_t j = 0;
-
-			while (j < run->nr_tags && strcmp(run->tags[j].key, rk->tags[k].key))
-				j++;
-			if (j == run->nr_tags)
-				run->tags[run->nr_tags++] = rk->tags[k];
-		}
 	}
-	/* a tag differs where a rank has another value, or none while others have one */
-	for (size_t j = 0; j < run->nr_tags; j++)
-		for (size_t i = 0; i < rep->nr_ranks; i++) {
-			const char *v = tag_on(&rep->ranks[i], run->tags[j].key);
-
-			if (!v || strcmp(v, run->tags[j].value)) {
-				differs(run, run->tags[j].key);
-				break;
-			}
-		}
+	if (run_tags(rep, all - 3, run->nr_differs))
+		return -1;
 	run->computed = 1;
 	return 0;
 }
@@ -261,12 +309,65 @@ static size_t mismatch(const char **keys, const char **vals, size_t n, size_t ma
 	return n + 1;
 }
 
+/* Tags of one array by key, then place: the first of a key is where it first comes. */
+static int cmp_tag_place(const void *a, const void *b)
+{
+	const struct report_tag *x = *(const struct report_tag *const *)a;
+	const struct report_tag *y = *(const struct report_tag *const *)b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/*
+ * The defining tags of run, sorted by cmp_tag_place(), into *n; NULL when
+ * out of memory (then found by a scan).  Looking each tag of one side up
+ * in the other by a scan was square in the tags.
+ */
+static const struct report_tag **tag_index(const struct report_run *run, size_t *n)
+{
+	const struct report_tag **v = malloc((run->nr_tags ? run->nr_tags : 1) * sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < run->nr_tags; i++)
+		if (defining_key(run->tags[i].key))
+			v[(*n)++] = &run->tags[i];
+	qsort(v, *n, sizeof(*v), cmp_tag_place);
+	return v;
+}
+
+/* The value of the first tag of run keyed key, NULL when none: key is a defining one. */
+static const char *tag_value_of(const struct report_run *run, const struct report_tag **index,
+				size_t n, const char *key)
+{
+	size_t lo = 0, hi = n;
+
+	if (!index) {
+		for (size_t j = 0; j < run->nr_tags; j++)
+			if (!strcmp(run->tags[j].key, key))
+				return run->tags[j].value;
+		return NULL;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(index[mid]->key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(index[lo]->key, key) ? index[lo]->value : NULL;
+}
+
 size_t run_info_mismatch(const struct report *a, const struct report *b, const char **keys,
 			 const char **vals, size_t max)
 {
 	const struct report_run *x = &a->run, *y = &b->run;
 	static char num[4][24];
-	size_t n = 0;
+	size_t n = 0, nx, ny;
+	const struct report_tag **ix = tag_index(x, &nx), **iy = tag_index(y, &ny);
 
 	if (str_differs(x->device_name, y->device_name))
 		n = mismatch(keys, vals, n, max, "device", x->device_name, y->device_name);
@@ -283,14 +384,13 @@ size_t run_info_mismatch(const struct report *a, const struct report *b, const c
 	for (int side = 0; side < 2; side++) {
 		const struct report_run *p = side ? y : x, *q = side ? x : y;
 
-		for (size_t i = 0; i < p->nr_tags; i++) {
-			const char *other = NULL;
+		for (size_t i = 0; i < p->nr_tags && n < max; i++) {
+			const char *other;
 
 			if (!defining_key(p->tags[i].key))
 				continue;
-			for (size_t j = 0; j < q->nr_tags && !other; j++)
-				if (!strcmp(q->tags[j].key, p->tags[i].key))
-					other = q->tags[j].value;
+			other = side ? tag_value_of(q, ix, nx, p->tags[i].key)
+				     : tag_value_of(q, iy, ny, p->tags[i].key);
 			if (side && other)	/* on both sides: seen from a already */
 				continue;
 			if (!other || strcmp(other, p->tags[i].value))
@@ -299,6 +399,8 @@ size_t run_info_mismatch(const struct report *a, const struct report *b, const c
 					     side ? p->tags[i].value : other);
 		}
 	}
+	free((void *)ix);
+	free((void *)iy);
 	return n;
 }
 

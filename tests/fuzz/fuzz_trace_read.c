@@ -10,8 +10,10 @@
  * Invariants: trace_read returns -1, 0 or 1, 0 exactly when complete; no
  * more events than bytes (of the file or of its inflated text); every
  * warning and error offset lies inside the input; the sink is never called
- * concurrently; and both reads give the same result, events, trace info and
- * first warning (or error), as the chunking must not show.
+ * concurrently; the metadata tags are at most TRACE_MAX_TAGS, their keys
+ * distinct and safe in JSON unescaped, keys and values terminated; and both
+ * reads give the same result, events, trace info, tags and first warning
+ * (or error), as the chunking must not show.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +107,18 @@ static void check(const struct result *r, size_t size)
 	for (size_t i = 0; i < info->nr_devices; i++)
 		ASSERT(memchr(info->devices[i].name, 0, sizeof(info->devices[i].name)) != NULL,
 		       "device name not terminated");
+	ASSERT(info->nr_tags <= TRACE_MAX_TAGS, "%zu tags", info->nr_tags);
+	for (size_t i = 0; i < info->nr_tags; i++) {
+		const struct trace_tag *t = &info->tags[i];
+
+		ASSERT(memchr(t->key, 0, sizeof(t->key)) && memchr(t->value, 0, sizeof(t->value)),
+		       "tag %zu not terminated", i);
+		for (const char *c = t->key; *c; c++)
+			ASSERT((unsigned char)*c >= 0x20 && *c != '"' && *c != '\\' && *c != 0x7f,
+			       "tag key \"%s\" needs an escape", t->key);
+		for (size_t j = 0; j < i; j++)
+			ASSERT(strcmp(info->tags[j].key, t->key), "tag key \"%s\" twice", t->key);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -144,6 +158,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		       small.info.nr_devices == big.info.nr_devices &&
 		       small.info.base_time_ns == big.info.base_time_ns,
 	       "trace info differs");
+	if (small.rc >= 0 && big.rc >= 0 && small.info.complete && big.info.complete) {
+		ASSERT(small.info.nr_tags == big.info.nr_tags &&
+			       small.info.nr_tags_dropped == big.info.nr_tags_dropped,
+		       "%zu tags in 64-byte chunks, %zu in one", small.info.nr_tags,
+		       big.info.nr_tags);
+		for (size_t i = 0; i < small.info.nr_tags; i++)
+			ASSERT(!strcmp(small.info.tags[i].key, big.info.tags[i].key) &&
+				       !strcmp(small.info.tags[i].value, big.info.tags[i].value),
+			       "tag %zu differs by chunking", i);
+	}
 	/*
 	 * Only the first warning: how far the reader had read ahead when it
 	 * stopped depends on the chunk size, so a later problem (a truncated

@@ -5,7 +5,8 @@
 #
 # Each BUILD_FUZZ_DIR/fuzz_* binary runs for SECONDS on a fresh corpus made
 # of a few small real traces (decompressed from $VT_SHARED/traces, default
-# /work/shared/traces, cut to 64 KiB each) and some hand-made seeds.  Inputs
+# /work/shared/traces, cut to 64 KiB each), some hand-made seeds and those
+# in tests/fuzz/seeds/.  Inputs
 # are capped at 64 KiB and memory at 2 GiB.  A crash, a leak, a timeout or
 # undefined behaviour fails the run: the inputs are kept in
 # BUILD_FUZZ_DIR/artifacts/ and their paths printed.  Exit status: 0 when
@@ -85,6 +86,10 @@ open(sys.argv[1] + "/blocks.bin", "wb").write(b"\0" + body)
 PY
 printf '{"traceEvents":[{"name":"gz","ts":1,"ph":"X","dur":1},{"name":"},{","ts":2}]}' |
 	gzip -c >"$seeds/small.json.gz"
+# Committed seeds of the newer surfaces: run metadata (tags), record_shapes'
+# shape arguments (also as fuzz_perf_model's name and fields), HCCL operator
+# names, a report with tags.
+cp "$root"/tests/fuzz/seeds/* "$seeds"/ 2>/dev/null
 
 status=0
 for t in "${targets[@]}"; do
