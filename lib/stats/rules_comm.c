@@ -101,6 +101,8 @@ static int eval_comm_wait(const struct report_rank *r, const double *t, struct a
 	f->basis = "time inside collectives not moving data";
 	e->wait_ns = (double)g->comm_wait_ns;
 	e->transfer_ns = (double)g->comm_transfer_ns;
+	e->sync_ns = g->comm_sync_ns != INT64_MIN ? (double)g->comm_sync_ns : NAN;
+	e->idle_ns = g->comm_idle_ns != INT64_MIN ? (double)g->comm_idle_ns : NAN;
 	return FIRES;
 }
 
@@ -109,7 +111,31 @@ static void msg_comm_wait(struct text *t, const struct finding *f)
 	const struct comm_wait_ev *e = &f->e.comm_wait;
 	char v[METRIC_FMT_MAX], w[METRIC_FMT_MAX], x[METRIC_FMT_MAX];
 	const char *coll = vendor_words(f->vendor)->collectives;
+	char s[METRIC_FMT_MAX];
 
+	/*
+	 * Idle inside the operators is no peer's doing: where it outweighs the
+	 * waiting for peers, say so, and do not send the reader after a late rank.
+	 */
+	if (isfinite(e->idle_ns) && isfinite(e->sync_ns) && e->idle_ns > e->sync_ns) {
+		snprintf(t->m, sizeof(t->m),
+			 "%s sit%s idle %s inside %s%scollectives, neither moving data nor "
+			 "waiting for a peer (%s of %s communication time); %s waits for "
+			 "%s peers and %s moves data.",
+			 t->where, t->plural ? "" : "s", FMT(w, e->idle_ns, UNIT_NS),
+			 coll ? coll : "", coll ? " " : "", FMT(v, e->idle_ns / e->wait_ns *
+			 f->value, UNIT_RATIO), t->plural ? "their" : "its",
+			 FMT(s, e->sync_ns, UNIT_NS), t->plural ? "their" : "its",
+			 FMT(x, e->transfer_ns, UNIT_NS));
+		snprintf(t->d, sizeof(t->d),
+			 "The peers were on time: the operator was open on the device before "
+			 "there was anything to send. It waits for the work queued ahead of it "
+			 "(the kernels that produce its input, an event from another stream) or "
+			 "for the host to issue that work. Look at what runs on the device and "
+			 "the host just before each long collective; a rank that is late for its "
+			 "peers shows as synchronisation, not idle time.");
+		return;
+	}
 	snprintf(t->m, sizeof(t->m),
 		 "%s wait%s %s inside %s%scollectives for %s peers (%s of %s communication "
 		 "time); only %s of it moves data.",
