@@ -9,7 +9,8 @@
 #     vendor's row of that operator (within 10 % or 1 us).
 #  2. the comm-wait finding follows the part that dominates: idle, so it
 #     says the collectives sat idle, and never that the rank waits for its
-#     peers.
+#     peers; analysed together (matched), the idle time is still a finding
+#     of both ranks, at stake the idle time, not the straggler's.
 . "$VT_ROOT/tests/cli/lib.sh"
 need_shared
 need_vanalyze
@@ -62,4 +63,11 @@ PY
 		'r["ranks"][0]["gpu"]["comm_sync_ns"] + r["ranks"][0]["gpu"]["comm_idle_ns"] <= r["ranks"][0]["gpu"]["comm_wait_ns"]' \
 		"synchronisation and idle are parts of the wait"
 done
+pair=("$PUBLIC"/Ascend__msinsight/*level1__rank[01]_*trace_view.json.gz)
+va pair -q --json pair.json "${pair[@]}"
+expect_rc pair 0
+check pair.json '[s["rank"] for s in r["suggestions"] if s["id"] == "comm-wait"] in ([0, 1], [None])' \
+	"matched, the idle time is a finding of both ranks" \
+	'all(s["impact_ns"] == max(k["gpu"]["comm_idle_ns"] for k in r["ranks"]) and "sit idle" in s["message"] for s in r["suggestions"] if s["id"] == "comm-wait")' \
+	"at stake: the idle time"
 echo "pass: HCCL's wait split as torch_npu's communication analysis"

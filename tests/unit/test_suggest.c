@@ -408,6 +408,14 @@ static void test_comm_wait(void)
 	s = find(&rep, "comm-wait");
 	CHECKF(s && has(s, "Rank 0 waits 50.0 ms inside HCCL collectives for its peers"), "%s",
 	       s ? s->message : "");
+	/* matched with other ranks, idle still outweighs waiting: no straggler's, a finding */
+	r->gpu.comm_sync_ns = 10 * MS;
+	r->gpu.comm_idle_ns = 40 * MS;
+	r->has_clock = 1;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "comm-wait");
+	CHECK(s && s->impact_ns == 40 * MS);
+	r->has_clock = 0;
 	r->gpu.comm_sync_ns = r->gpu.comm_idle_ns = 0;
 	/* a small wait against the span (5 %): quiet */
 	r->gpu.comm_ns = 50 * MS;
