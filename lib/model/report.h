@@ -281,13 +281,17 @@ struct report_gpu {
 };
 
 /*
- * What a rank loses to late peers inside collectives: the synchronisation
- * where the wait is split (idle inside the operators is no peer's doing),
- * else the whole wait; INT64_MIN without a wait.
+ * What a rank loses waiting for its peers inside collectives: the wait
+ * less the idle time inside the operators where the wait is split (idle
+ * is no peer's doing; the Notify Waits after the first transfer are
+ * waiting for a peer too: torch_npu's Wait), else the whole wait;
+ * INT64_MIN without a wait.
  */
 static inline int64_t report_peer_wait_ns(const struct report_gpu *g)
 {
-	return g->comm_sync_ns != INT64_MIN ? g->comm_sync_ns : g->comm_wait_ns;
+	if (g->comm_wait_ns == INT64_MIN || g->comm_idle_ns == INT64_MIN)
+		return g->comm_wait_ns;
+	return g->comm_wait_ns - g->comm_idle_ns;
 }
 
 /*

@@ -96,8 +96,7 @@ static int eval_comm_wait(const struct report_rank *r, const double *t, struct a
 		return NO_INPUTS;
 	share = (double)g->comm_wait_ns / (double)g->comm_ns;
 	/* idle inside the operators is no late peer's: the straggler rule does not see it */
-	idle = g->comm_idle_ns != INT64_MIN && g->comm_sync_ns != INT64_MIN &&
-	       g->comm_idle_ns > g->comm_sync_ns;
+	idle = g->comm_idle_ns != INT64_MIN && g->comm_idle_ns > report_peer_wait_ns(g);
 	if ((r->has_clock && !idle) || !(share > t[0]) ||
 	    !((double)g->comm_wait_ns > t[1] * (double)r->span_ns))
 		return QUIET;
@@ -111,7 +110,7 @@ static int eval_comm_wait(const struct report_rank *r, const double *t, struct a
 	}
 	e->wait_ns = (double)g->comm_wait_ns;
 	e->transfer_ns = (double)g->comm_transfer_ns;
-	e->sync_ns = g->comm_sync_ns != INT64_MIN ? (double)g->comm_sync_ns : NAN;
+	e->peer_ns = g->comm_idle_ns != INT64_MIN ? (double)report_peer_wait_ns(g) : NAN;
 	e->idle_ns = g->comm_idle_ns != INT64_MIN ? (double)g->comm_idle_ns : NAN;
 	return FIRES;
 }
@@ -127,7 +126,7 @@ static void msg_comm_wait(struct text *t, const struct finding *f)
 	 * Idle inside the operators is no peer's doing: where it outweighs the
 	 * waiting for peers, say so, and do not send the reader after a late rank.
 	 */
-	if (isfinite(e->idle_ns) && isfinite(e->sync_ns) && e->idle_ns > e->sync_ns) {
+	if (isfinite(e->idle_ns) && isfinite(e->peer_ns) && e->idle_ns > e->peer_ns) {
 		snprintf(t->m, sizeof(t->m),
 			 "%s sit%s idle %s inside %s%scollectives, neither moving data nor "
 			 "waiting for a peer (%s of %s communication time); %s waits for "
@@ -135,7 +134,7 @@ static void msg_comm_wait(struct text *t, const struct finding *f)
 			 t->where, t->plural ? "" : "s", FMT(w, e->idle_ns, UNIT_NS),
 			 coll ? coll : "", coll ? " " : "", FMT(v, e->idle_ns / e->wait_ns *
 			 f->value, UNIT_RATIO), t->plural ? "their" : "its",
-			 FMT(s, e->sync_ns, UNIT_NS), t->plural ? "their" : "its",
+			 FMT(s, e->peer_ns, UNIT_NS), t->plural ? "their" : "its",
 			 FMT(x, e->transfer_ns, UNIT_NS));
 		snprintf(t->d, sizeof(t->d),
 			 "The peers were on time: the operator was open on the device before "
