@@ -466,7 +466,9 @@ static int finish(struct file_result *res, int nr_threads)
 	if (!res->full)
 		report_fold_rows(rk, REPORT_ROWS_MAX);
 	if (cpuops_perf_steps(&res->cpuops, &res->arena, rk) ||
-	    comm_finish(&res->comm, &res->gpu.comm_tasks, &res->arena, rk) ||
+	    comm_finish(&res->comm, &res->gpu.comm_tasks,
+			res->gpu.split ? &res->gpu.comm_sync : NULL,
+			res->gpu.split ? &res->gpu.comm_covered : NULL, &res->arena, rk) ||
 	    idle_finish(&res->idle, &res->gpu.busy, &res->arena, rk))
 		return -1;
 	interval_list_release(&res->gpu.busy);

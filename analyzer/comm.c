@@ -233,6 +233,7 @@ struct inst {
 	size_t name_len;
 	int64_t ts_ns, dur_ns, bytes, group_size;
 	int64_t transfer_ns;		/* -1 unknown */
+	int64_t sync_ns, idle_ns;	/* -1 unknown */
 	uint64_t seq;
 };
 
@@ -270,7 +271,7 @@ static int same_key(const struct inst *x, const struct inst *y)
 static int make_series(struct report_comm_series *s, const struct inst *v, size_t n,
 		       int64_t start_ns, struct arena *a)
 {
-	int any_bytes = 0, any_transfer = 0;
+	int any_bytes = 0, any_transfer = 0, any_split = 0;
 
 	s->group = v[0].group ? arena_strndup(a, v[0].group, strlen(v[0].group)) : NULL;
 	s->name = arena_strndup(a, v[0].name, v[0].name_len);
@@ -287,6 +288,7 @@ static int make_series(struct report_comm_series *s, const struct inst *v, size_
 		s->end_ns[i] = sat_add(sat_sub(v[i].ts_ns, start_ns), v[i].dur_ns);
 		any_bytes |= v[i].bytes >= 0;
 		any_transfer |= v[i].transfer_ns >= 0;
+		any_split |= v[i].sync_ns >= 0;
 		if (v[i].group_size > s->group_size)
 			s->group_size = v[i].group_size;
 	}
@@ -307,11 +309,23 @@ static int make_series(struct report_comm_series *s, const struct inst *v, size_
 		for (size_t i = 0; i < n; i++)
 			s->transfer_ns[i] = v[i].transfer_ns;
 	}
+	s->sync_ns = s->idle_ns = NULL;
+	if (any_split) {
+		s->sync_ns = arena_alloc(a, n * sizeof(*s->sync_ns));
+		s->idle_ns = arena_alloc(a, n * sizeof(*s->idle_ns));
+		if (!s->sync_ns || !s->idle_ns)
+			return -1;
+		for (size_t i = 0; i < n; i++) {
+			s->sync_ns[i] = v[i].sync_ns;
+			s->idle_ns[i] = v[i].idle_ns;
+		}
+	}
 	return 0;
 }
 
-int comm_finish(struct comm *c, const struct interval_set *tasks, struct arena *a,
-		struct report_rank *rk)
+int comm_finish(struct comm *c, const struct interval_set *tasks,
+		const struct interval_set *sync, const struct interval_set *covered,
+		struct arena *a, struct report_rank *rk)
 {
 	const struct interval *t = tasks->v;
 	size_t nt = tasks->n;
@@ -361,6 +375,14 @@ int comm_finish(struct comm *c, const struct interval_set *tasks, struct arena *
 		v[i].dur_ns = r[i].dur_ns;
 		v[i].transfer_ns = nt && src == &c->kernels ?
 			interval_covered(t, nt, r[i].ts_ns, sat_add(r[i].ts_ns, r[i].dur_ns)) : -1;
+		v[i].sync_ns = v[i].idle_ns = -1;
+		if (sync && covered && src == &c->kernels) {
+			int64_t end = sat_add(r[i].ts_ns, r[i].dur_ns);
+
+			v[i].sync_ns = interval_covered(sync->v, sync->n, r[i].ts_ns, end);
+			v[i].idle_ns = sat_sub(r[i].dur_ns, interval_covered(covered->v, covered->n,
+									     r[i].ts_ns, end));
+		}
 		v[i].seq = i;	/* each list is in file order */
 	}
 	free_recs(src);	/* v holds all it gave, and is as large again: not both at once */

@@ -52,10 +52,13 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
  * kernels when the trace has any, else the CPU spans; ends count from
  * rk->start_ns, which must be set.  tasks (disjoint, in order: struct
  * gpu's comm_tasks) give each device collective its
- * transfer time where the device records its collectives' tasks.  Frees
+ * transfer time where the device records its collectives' tasks; sync and
+ * covered (NULL where the operators were not split, gpu.h) its
+ * synchronisation and, by what they leave, its idle time.  Frees
  * the records it used.  -1 when out of memory.
  */
-int comm_finish(struct comm *c, const struct interval_set *tasks, struct arena *a,
-		struct report_rank *rk);
+int comm_finish(struct comm *c, const struct interval_set *tasks,
+		const struct interval_set *sync, const struct interval_set *covered,
+		struct arena *a, struct report_rank *rk);
 
 #endif

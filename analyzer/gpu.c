@@ -51,15 +51,25 @@ static void free_pending(struct gpu *g)
 	g->nr_pending = g->pending_alloc = 0;
 }
 
+static void free_ctask(struct gpu *g)
+{
+	free(g->ctask);
+	g->ctask = NULL;
+	g->nr_ctask = g->ctask_alloc = 0;
+}
+
 void gpu_release(struct gpu *g)
 {
 	strtab_release(&g->names);
 	strtab_release(&g->pids);
 	free(g->proc_rule);
 	free_pending(g);
+	free_ctask(g);
 	free_records(g);
 	interval_list_release(&g->busy);
 	interval_set_release(&g->comm_tasks);
+	interval_set_release(&g->comm_sync);
+	interval_set_release(&g->comm_covered);
 }
 
 static int has_prefix(const char *s, size_t n, const char *prefix)
@@ -94,6 +104,7 @@ static int graph_launch(const char *s, size_t n)
 struct pend_rec {
 	int64_t ts_ns, dur_ns;
 	uint32_t name, pid;	/* ids in struct gpu's names and pids */
+	uint32_t plane;		/* its tid as a number, for comm_task's lane */
 };
 
 /* The rule slot of pid id `pid` in g->proc_rule, grown as needed; NULL when out of memory. */
@@ -224,6 +235,46 @@ static inline unsigned rec_kind(const struct gpu_rec *r)
 	return r->name_kind & ((1u << GPU_KIND_BITS) - 1);
 }
 
+/* The tid id of batch strings st as a number (HCCL's planes are 0, 1, ...); 0 if it is none. */
+static uint32_t tid_number(const struct strtab *st, uint32_t tid)
+{
+	size_t n;
+	const char *s = name_text(st, tid, &n);
+	uint32_t v = 0;
+
+	for (size_t i = 0; i < n && i < 9; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		v = v * 10 + (uint32_t)(s[i] - '0');
+	}
+	return v;
+}
+
+/*
+ * Keep an event of device rule r named s[0..n) as a comm_task (gpu.h)
+ * when it is a task inside a collective: one that moves data, or HCCL's
+ * Notify Wait (the wait for a peer; Notify Record only signals).  HCCL's
+ * own tasks keep their plane as the lane, the device's streams share lane
+ * 0.  -1 when out of memory.
+ */
+static int add_ctask(struct gpu *g, int r, const char *s, size_t n, int64_t ts, int64_t dur,
+		     uint32_t plane)
+{
+	const struct dev_rule *d = device_rule(r);
+	enum dev_kind k = device_kind(r, s, n);
+	int wait = k == DK_WAIT && n == 11 && !memcmp(s, "Notify", 6) && !memcmp(s + 7, "Wait", 4);
+	struct comm_task t = { ts, dur, 0, (uint32_t)wait };
+
+	if (k != DK_COMM_TASK && !wait)
+		return 0;
+	if (d->by_process && !strcmp(d->key, "HCCL"))
+		t.lane = 1 + plane;
+	if (ALLOC_GROW(g->ctask, g->nr_ctask + 1, g->ctask_alloc))
+		return -1;
+	g->ctask[g->nr_ctask++] = t;
+	return 0;
+}
+
 /*
  * The launch.h tag of an event of kind k: runtime calls and device work
  * with a correlation id, by cat (the vendors whose device events carry no
@@ -347,7 +398,8 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 			if (!slot)
 				goto out;
 			if (*slot == 0) {
-				struct pend_rec p = { ev->ts_ns, ev->dur_ns, 0, pid };
+				struct pend_rec p = { ev->ts_ns, ev->dur_ns, 0, pid,
+						      tid_number(st, ev->tid) };
 
 				p.name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
 				if (p.name == STRTAB_OOM ||
@@ -359,6 +411,9 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 			if (*slot > 1) {
 				text = name_text(st, ev->name, &n);
 				kind = kind_of(g, *slot - 2, dev_answer_of(*slot - 2, text, n));
+				if (add_ctask(g, *slot - 2, text, n, ev->ts_ns, ev->dur_ns,
+					      tid_number(st, ev->tid)))
+					goto out;
 			}
 		}
 		if (kind < 0)
@@ -408,6 +463,8 @@ static int resolve_pending(struct gpu *g)
 		if (r < 2)
 			continue;
 		kind = kind_of(g, r - 2, dev_answer_of(r - 2, s, len));
+		if (add_ctask(g, r - 2, s, len, p[i].ts_ns, p[i].dur_ns, p[i].plane))
+			return -1;
 		if (kind == GRAPH_LAUNCH) {	/* no correlation kept here: counted only */
 			g->nr_graph_launches++;
 			continue;
@@ -640,6 +697,110 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 }
 
 /*
+ * The length of the union of tasks t[k0..k1) (in start order) of lane lane
+ * that are waits (which 1), data moves (0) or either (2), cut to [lo, hi);
+ * each merged piece is pushed into out where out is not NULL.  -1 when out
+ * of memory.
+ */
+static int64_t lane_length(const struct comm_task *t, size_t k0, size_t k1, uint32_t lane,
+			   int which, int64_t lo, int64_t hi, struct interval_set *out)
+{
+	int64_t len = 0, a = 0, b = 0;
+	int open = 0;
+
+	for (size_t k = k0; k < k1; k++) {
+		int64_t x = t[k].ts_ns > lo ? t[k].ts_ns : lo;
+		int64_t y = sat_add(t[k].ts_ns, t[k].dur_ns);
+
+		y = y < hi ? y : hi;
+		if (t[k].lane != lane || (which != 2 && (int)t[k].wait != which) || y <= x)
+			continue;
+		if (open && x <= b) {
+			b = y > b ? y : b;
+			continue;
+		}
+		if (open) {
+			len = sat_add(len, sat_sub(b, a));
+			if (out && interval_union_push(out, a, b))
+				return -1;
+		}
+		a = x;
+		b = y;
+		open = 1;
+	}
+	if (open) {
+		len = sat_add(len, sat_sub(b, a));
+		if (out && interval_union_push(out, a, b))
+			return -1;
+	}
+	return len;
+}
+
+/*
+ * Split the collective operators (coll: disjoint, in time order) by their
+ * tasks, as torch_npu's communication analysis does: each operator is read
+ * on one lane, the first HCCL plane that waits for a peer (the others copy
+ * locally and never synchronise), else the first that has tasks, else the
+ * device's streams as one.  On it, transfer is what its data moves cover,
+ * synchronisation its Notify Wait before the first move (the peer is not
+ * there yet), the later Notify Waits are waiting between the algorithm's
+ * steps, and idle the rest of the operator: neither moving data nor
+ * waiting for a peer.  g->comm_tasks becomes the moves of the lanes read,
+ * so the per-instance transfer of comm.c agrees.  -1 when out of memory.
+ */
+static int split_ops(struct gpu *g, struct report_gpu *gp, const struct interval_set *coll)
+{
+	struct comm_task *t = g->ctask;
+	size_t nt = g->nr_ctask, j = 0;
+	struct interval_set moved = { 0 };
+	int64_t sync = 0, idle = 0;
+
+	if (sort_by_first_i64(t, nt, sizeof(*t)))
+		return -1;
+	for (size_t i = 0; i < coll->n; i++) {
+		int64_t lo = coll->v[i].lo, hi = coll->v[i].hi, first = hi, moves, covered, s;
+		uint32_t lane = UINT32_MAX, any = UINT32_MAX;
+		size_t k1;
+
+		while (j < nt && t[j].ts_ns < lo)
+			j++;
+		for (k1 = j; k1 < nt && t[k1].ts_ns < hi; k1++) {
+			if (t[k1].wait && t[k1].lane < lane && t[k1].lane)
+				lane = t[k1].lane;
+			if (t[k1].lane < any)
+				any = t[k1].lane;
+		}
+		if (lane == UINT32_MAX)
+			lane = any;
+		if (lane == UINT32_MAX) {	/* no task: the operator only sat there */
+			idle = sat_add(idle, sat_sub(hi, lo));
+			continue;
+		}
+		for (size_t k = j; k < k1; k++)
+			if (t[k].lane == lane && !t[k].wait && t[k].ts_ns < first)
+				first = t[k].ts_ns > lo ? t[k].ts_ns : lo;
+		moves = lane_length(t, j, k1, lane, 0, lo, hi, &moved);
+		covered = lane_length(t, j, k1, lane, 2, lo, hi, &g->comm_covered);
+		s = lane_length(t, j, k1, lane, 1, lo, first, &g->comm_sync);
+		if (moves < 0 || covered < 0 || s < 0)
+			goto oom;
+		sync = sat_add(sync, s);
+		idle = sat_add(idle, sat_sub(sat_sub(hi, lo), covered));
+		j = k1;
+	}
+	interval_set_release(&g->comm_tasks);
+	g->comm_tasks = moved;
+	gp->comm_sync_ns = sync;
+	gp->comm_idle_ns = idle;
+	g->split = 1;
+	free_ctask(g);
+	return 0;
+oom:
+	interval_set_release(&moved);
+	return -1;
+}
+
+/*
  * Where the collective operators' own device tasks are recorded (HCCL), the
  * waiting inside collectives is measured on the rank itself: what of the
  * operators' time (coll) no data-moving task (tasks) covers is waiting for
@@ -684,6 +845,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	memset(gp, 0, sizeof(*gp));
 	/* no wait until the device's tasks or matched collectives give one */
 	gp->comm_wait_ns = gp->comm_transfer_ns = INT64_MIN;
+	gp->comm_sync_ns = gp->comm_idle_ns = INT64_MIN;
 	gp->effective_utilization = NAN;
 	device_of(g, &rk->device);
 	is_comm = calloc(strtab_count(&g->names) + 1, 1);
@@ -802,6 +964,8 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	gp->idle_ns = sat_sub(gp->active_span_ns, gp->busy_ns);
 	gp->utilization = gp->active_span_ns ? (double)gp->busy_ns / (double)gp->active_span_ns
 					     : NAN;
+	if (coll.n && g->nr_ctask && split_ops(g, gp, &coll))
+		goto out;
 	if (coll.n && g->comm_tasks.n)
 		wait_from_tasks(gp, &coll, &g->comm_tasks, interval_sweep_length(&work));
 	/* no device activity: its figures are null, but comm on CPU threads (report.h) */

@@ -92,6 +92,32 @@ struct gpu {
 	 * (CUDA, Ascend without HCCL tasks).
 	 */
 	struct interval_set comm_tasks;
+	/*
+	 * The tasks inside collective operators, each with its lane and
+	 * whether it waits for a peer (Notify Wait) or moves data, in file
+	 * order until gpu_finish(): what splits the operators' time into
+	 * transfer, synchronisation and idle (gpu.c's split_ops()).
+	 */
+	struct comm_task *ctask;
+	size_t nr_ctask, ctask_alloc;
+	/*
+	 * Where the operators were split (split): the synchronisation pieces
+	 * and what the lanes read covered, disjoint and in time order, for each
+	 * instance's share in comm_finish().
+	 */
+	int split;
+	struct interval_set comm_sync, comm_covered;
+};
+
+/*
+ * A task of a collective: lane 0 for the device's streams taken as one
+ * (Ascend Hardware's SDMA and Notify Wait), 1 + N for HCCL's "Plane N"
+ * (its tid), each plane one sequence of tasks.
+ */
+struct comm_task {
+	int64_t ts_ns, dur_ns;
+	uint32_t lane;
+	uint32_t wait;		/* 1: waits for a peer, 0: moves data */
 };
 
 static inline int64_t gpu_rec_dur(const struct gpu *g, const struct gpu_rec *r)

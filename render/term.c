@@ -283,11 +283,12 @@ void term_stragglers(FILE *f, const struct report *rep, const char *bold, const 
 		for (size_t i = 0; i < rep->nr_ranks; i++) {
 			const struct report_rank *rk = &rep->ranks[i];
 
-			if (rk->gpu.has_wait && (!w || rk->gpu.comm_wait_ns > w->gpu.comm_wait_ns))
+			if (rk->gpu.has_wait && (!w || report_peer_wait_ns(&rk->gpu) >
+							      report_peer_wait_ns(&w->gpu)))
 				w = rk;
 		}
-		if (w && w->gpu.comm_wait_ns > 0) {
-			term_fmt_ns(a, sizeof(a), w->gpu.comm_wait_ns);
+		if (w && report_peer_wait_ns(&w->gpu) > 0) {
+			term_fmt_ns(a, sizeof(a), report_peer_wait_ns(&w->gpu));
 			const char *d = vendor_words_of_run(rep)->device;
 
 			buf_printf(&line, "the other ranks wait for %s: rank %lld waits most "

@@ -12,6 +12,12 @@ union); its wait, the rest.  Checked against REPORT, exactly in ns: each
 rank's comm_ns, comm_wait_ns, comm_transfer_ns, comm_wait_source,
 effective_utilization (compute, copies and tasks over the active span) and
 every comm_instances row (durations, transfer_ns, bytes = count x size).
+Where the HCCL process holds no tasks of its own (no planes: the tasks are
+the device's streams, read as one), the split of the wait too: a
+collective's synchronisation is the part of it before its first data task
+that Notify Waits cover, its idle the part no task (data or Notify Wait)
+covers: comm_sync_ns, comm_idle_ns and each row's sync_ns, idle_ns.  (With
+planes, tests/cli/076 checks the split against torch_npu's own analysis.)
 Exit 1 on any difference.
 """
 import json, os, sys
@@ -49,7 +55,8 @@ def rank_figures(path):
     for e in events:
         if isinstance(e, dict) and e.get("ph") == "M" and e.get("name") == "process_name":
             proc[e.get("pid")] = e.get("args", {}).get("name")
-    coll, tasks, work, device = [], [], [], []
+    coll, tasks, work, device, waits = [], [], [], [], []
+    planes = False
     for e in events:
         if not isinstance(e, dict) or e.get("ph") != "X" or e.get("cat"):
             continue
@@ -58,6 +65,10 @@ def rank_figures(path):
         if ts is None or dur is None or p not in ("HCCL", "Ascend Hardware"):
             continue
         iv = (ts, ts + dur)
+        if p == "HCCL" and not name.startswith("hcom_"):
+            planes = True
+        if name in ("Notify Wait", "Notify_Wait"):
+            waits.append(iv)
         if name.startswith(WAITS):
             continue
         device.append(iv)
@@ -79,9 +90,23 @@ def rank_figures(path):
         out["comm_wait_ns"] = length(cu) - out["comm_transfer_ns"]
         out["comm_wait_source"] = "device_tasks"
         out["effective_utilization"] = length(union(work)) / span
+    split = {}
+    if cu and tu and not planes:
+        def within(iv, lo, hi):
+            return [(max(a, lo), min(b, hi)) for a, b in iv if lo <= a < hi]
+        for name, ts, d, _ in coll:
+            lo, hi = ts, ts + d
+            data = within(tasks, lo, hi)
+            first = min([a for a, _ in data], default=hi)
+            sync = length(union(within(waits, lo, hi) and
+                                [(a, min(b, first)) for a, b in within(waits, lo, hi)]))
+            split[(name, ts)] = (sync, d - length(union(data + within(waits, lo, hi))))
+        out["comm_sync_ns"] = sum(x for x, _ in split.values())
+        out["comm_idle_ns"] = sum(y for _, y in split.values())
     inst = {}
     for name, ts, d, b in coll:
-        inst.setdefault(name, []).append((ts, d, overlap([[ts, ts + d]], tu) if tu else None, b))
+        inst.setdefault(name, []).append((ts, d, overlap([[ts, ts + d]], tu) if tu else None, b,
+                                          split.get((name, ts))))
     out["instances"] = {k: sorted(v) for k, v in inst.items()}
     return out
 
@@ -91,7 +116,8 @@ def main():
     bad = 0
     for rk, path in zip(rep["ranks"], sys.argv[2:]):
         want, g = rank_figures(path), rk["gpu"]
-        for key in ("comm_ns", "comm_transfer_ns", "comm_wait_ns", "comm_wait_source"):
+        for key in ("comm_ns", "comm_transfer_ns", "comm_wait_ns", "comm_wait_source",
+                    "comm_sync_ns", "comm_idle_ns"):
             if key in want and g.get(key) != want[key]:
                 print("rank %s: %s %r, oracle %r" % (rk["rank"], key, g.get(key), want[key]))
                 bad += 1
@@ -108,10 +134,13 @@ def main():
             continue
         for name, rows in want["instances"].items():
             c = got[name]
-            if c["durations_ns"] != [d for _, d, _, _ in rows] or \
-                    c.get("transfer_ns") != ([t for _, _, t, _ in rows] if rows[0][2] is not None
+            sp = [x[4] for x in rows]
+            if c["durations_ns"] != [x[1] for x in rows] or \
+                    c.get("transfer_ns") != ([x[2] for x in rows] if rows[0][2] is not None
                                              else None) or \
-                    c.get("bytes") != ([b for _, _, _, b in rows] if rows[0][3] else None):
+                    c.get("bytes") != ([x[3] for x in rows] if rows[0][3] else None) or \
+                    (sp[0] is not None and (c.get("sync_ns") != [x[0] for x in sp] or
+                                            c.get("idle_ns") != [x[1] for x in sp])):
                 print("rank %s: %s: %r, oracle %r" % (rk["rank"], name, c, rows))
                 bad += 1
     print("hccl_oracle: %d ranks, %d differences" % (len(rep["ranks"]), bad))

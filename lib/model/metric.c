@@ -166,6 +166,8 @@ const struct metric_def metric_table[] = {
 	{ "gpu.host_sync_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_FIELD_I64(gpu.host_sync_ns) },
 	{ "gpu.host_sync_count", UNIT_COUNT, DIR_LOWER, X, NULL, 0,
 	  METRIC_FIELD_I64(gpu.host_sync_count) },
+	{ "gpu.comm_sync_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_FIELD_I64(gpu.comm_sync_ns) },
+	{ "gpu.comm_idle_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_FIELD_I64(gpu.comm_idle_ns) },
 	{ MK_GPU_KERNEL_MEDIAN_NS, UNIT_NS, DIR_HIGHER, X, NULL, 0,
 	  METRIC_I64(gpu.kernel_median_ns) },
 	{ "gpu.graph_launches", UNIT_COUNT, DIR_NEUTRAL, X, NULL, 0,

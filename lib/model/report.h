@@ -280,6 +280,12 @@ struct report_gpu {
 	int wait_from_tasks;		/* 1: the device's tasks, 0: matched ranks */
 	int64_t comm_wait_ns;		/* inside collectives, not moving data */
 	int64_t comm_transfer_ns;	/* moving data: comm_ns - comm_wait_ns, at least 0 */
+	/*
+	 * Within comm_wait_ns: waiting for a late peer, and idle inside the
+	 * operators (neither moving data nor waiting for a peer); from
+	 * matched ranks all of the wait is the former.  Null with the wait.
+	 */
+	int64_t comm_sync_ns, comm_idle_ns;
 	double effective_utilization;	/* busy time less that wait, over active_span */
 	int no_device;			/* no device activity recognised: the device figures null */
 	int64_t host_sync_ns, host_sync_count;	/* runtime calls that block the host */
@@ -288,6 +294,20 @@ struct report_gpu {
 	int64_t graph_kernels;		/* kernels those launched (same correlation) */
 	double step_utilization;	/* busy / wall time of the steady steps; NaN: null */
 };
+
+/*
+ * What a rank loses waiting for its peers inside collectives: the wait
+ * less the idle time inside the operators where the wait is split (idle
+ * is no peer's doing; the Notify Waits after the first transfer are
+ * waiting for a peer too: torch_npu's Wait), else the whole wait;
+ * INT64_MIN without a wait.
+ */
+static inline int64_t report_peer_wait_ns(const struct report_gpu *g)
+{
+	if (g->comm_wait_ns == INT64_MIN || g->comm_idle_ns == INT64_MIN)
+		return g->comm_wait_ns;
+	return g->comm_wait_ns - g->comm_idle_ns;
+}
 
 /*
  * Why the device waits (doc/idle.md): the rank's gaps in device work, each
@@ -353,6 +373,7 @@ struct report_comm_series {
 	int64_t *dur_ns, *end_ns;	/* n each */
 	int64_t *bytes;			/* n sizes (nccl-tests' S), -1 unknown; NULL: none known */
 	int64_t *transfer_ns;		/* n times moving data (the device's tasks); NULL unknown */
+	int64_t *sync_ns, *idle_ns;	/* n of report_gpu's two parts of the wait; NULL unknown */
 	/*
 	 * The "other" row of report_fold_comm(): how many series it stands
 	 * for (their instances are left out: n 0); 0 for a series.

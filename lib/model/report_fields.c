@@ -131,6 +131,11 @@ static const struct field comm_f[] = {
 	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
 	{ S("transfer_ns", FT_I64S, transfer_ns, FF_OMIT | FF_SAME_N),
 	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
+	/* where HCCL's tasks split the operators: gpu.comm_sync_ns and comm_idle_ns's parts */
+	{ S("sync_ns", FT_I64S, sync_ns, FF_OMIT | FF_SAME_N),
+	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
+	{ S("idle_ns", FT_I64S, idle_ns, FF_OMIT | FF_SAME_N),
+	  .aux = offsetof(struct report_comm_series, n), .per = 1 },
 };
 #undef S
 
@@ -431,6 +436,9 @@ static const struct field gpu_f[] = {
 	{ W("host_sync_count", FT_I64, host_sync_count, FF_ZERO) },
 	{ W("comm_wait_ns", FT_I64, comm_wait_ns, 0) },
 	{ W("comm_transfer_ns", FT_I64, comm_transfer_ns, 0) },
+	/* absent from reports written before the split: null there */
+	{ W("comm_sync_ns", FT_I64, comm_sync_ns, 0) },
+	{ W("comm_idle_ns", FT_I64, comm_idle_ns, 0) },
 	{ W("effective_utilization", FT_F64, effective_utilization, 0) },
 	{ W("comm_wait_source", FT_ENUM, wait_from_tasks, 0), .names = wait_source_names,
 	  .per = 2, .known = gpu_wait_known },

@@ -474,6 +474,9 @@ static int rank_results(struct report *rep, const struct acc *acc, struct warns 
 			continue;
 		g->has_wait = 1;
 		g->comm_wait_ns = acc[i].wait;
+		/* matching sees only who arrived last: all of it is waiting for a peer */
+		g->comm_sync_ns = acc[i].wait;
+		g->comm_idle_ns = 0;
 		g->comm_transfer_ns = sat_sub(g->comm_ns, acc[i].wait);
 		if (g->comm_transfer_ns < 0) {
 			char text[160];
@@ -507,6 +510,7 @@ static void clear(struct report *rep)
 		if (!rk->gpu.wait_from_tasks) {	/* the rank's own, not the matching's */
 			rk->gpu.has_wait = 0;
 			rk->gpu.comm_wait_ns = rk->gpu.comm_transfer_ns = INT64_MIN;
+			rk->gpu.comm_sync_ns = rk->gpu.comm_idle_ns = INT64_MIN;
 			rk->gpu.effective_utilization = NAN;
 		}
 		rk->has_clock = 0;

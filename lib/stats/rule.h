@@ -61,6 +61,7 @@ struct comm_ev {
 struct comm_wait_ev {
 	double wait_ns;			/* time inside collectives not moving data */
 	double transfer_ns;		/* ... and moving it */
+	double peer_ns, idle_ns;	/* within wait_ns: for peers, idle; NaN unknown */
 };
 
 struct straggler_ev {

@@ -78,7 +78,9 @@ static void msg_comm(struct text *t, const struct finding *f)
  * its copies) show it waiting inside collectives for more than t[0] of its
  * communication time and t[1] of its span, and no rank it was matched with
  * explains it (a matched rank's waiting is the straggler rule's): the
- * peers it waits for are not in the analysis.  At stake: the wait.
+ * peers it waits for are not in the analysis; or where idle inside the
+ * operators outweighs the waiting for peers, matched or not.  At stake:
+ * the wait.
  */
 static int eval_comm_wait(const struct report_rank *r, const double *t, struct arena *a,
 			  struct finding *f)
@@ -86,21 +88,30 @@ static int eval_comm_wait(const struct report_rank *r, const double *t, struct a
 	struct comm_wait_ev *e = &f->e.comm_wait;
 	const struct report_gpu *g = &r->gpu;
 	double share;
+	int idle;
 
 	(void)a;
 	if (!r->analysed || !g->has_wait || !g->wait_from_tasks || g->comm_ns <= 0 ||
 	    r->span_ns <= 0)
 		return NO_INPUTS;
 	share = (double)g->comm_wait_ns / (double)g->comm_ns;
-	if (r->has_clock || !(share > t[0]) ||
+	/* idle inside the operators is no late peer's: the straggler rule does not see it */
+	idle = g->comm_idle_ns != INT64_MIN && g->comm_idle_ns > report_peer_wait_ns(g);
+	if ((r->has_clock && !idle) || !(share > t[0]) ||
 	    !((double)g->comm_wait_ns > t[1] * (double)r->span_ns))
 		return QUIET;
 	f->value = share;
 	f->threshold = t[0];
 	f->impact_ns = (double)g->comm_wait_ns;
 	f->basis = "time inside collectives not moving data";
+	if (idle) {	/* the straggler rule has the waiting for peers */
+		f->impact_ns = (double)g->comm_idle_ns;
+		f->basis = "idle inside collectives, neither moving data nor waiting for a peer";
+	}
 	e->wait_ns = (double)g->comm_wait_ns;
 	e->transfer_ns = (double)g->comm_transfer_ns;
+	e->peer_ns = g->comm_idle_ns != INT64_MIN ? (double)report_peer_wait_ns(g) : NAN;
+	e->idle_ns = g->comm_idle_ns != INT64_MIN ? (double)g->comm_idle_ns : NAN;
 	return FIRES;
 }
 
@@ -109,7 +120,31 @@ static void msg_comm_wait(struct text *t, const struct finding *f)
 	const struct comm_wait_ev *e = &f->e.comm_wait;
 	char v[METRIC_FMT_MAX], w[METRIC_FMT_MAX], x[METRIC_FMT_MAX];
 	const char *coll = vendor_words(f->vendor)->collectives;
+	char s[METRIC_FMT_MAX];
 
+	/*
+	 * Idle inside the operators is no peer's doing: where it outweighs the
+	 * waiting for peers, say so, and do not send the reader after a late rank.
+	 */
+	if (isfinite(e->idle_ns) && isfinite(e->peer_ns) && e->idle_ns > e->peer_ns) {
+		snprintf(t->m, sizeof(t->m),
+			 "%s sit%s idle %s inside %s%scollectives, neither moving data nor "
+			 "waiting for a peer (%s of %s communication time); %s waits for "
+			 "%s peers and %s moves data.",
+			 t->where, t->plural ? "" : "s", FMT(w, e->idle_ns, UNIT_NS),
+			 coll ? coll : "", coll ? " " : "", FMT(v, e->idle_ns / e->wait_ns *
+			 f->value, UNIT_RATIO), t->plural ? "their" : "its",
+			 FMT(s, e->peer_ns, UNIT_NS), t->plural ? "their" : "its",
+			 FMT(x, e->transfer_ns, UNIT_NS));
+		snprintf(t->d, sizeof(t->d),
+			 "The peers were on time: the operator was open on the device before "
+			 "there was anything to send. It waits for the work queued ahead of it "
+			 "(the kernels that produce its input, an event from another stream) or "
+			 "for the host to issue that work. Look at what runs on the device and "
+			 "the host just before each long collective; a rank that is late for its "
+			 "peers shows as synchronisation, not idle time.");
+		return;
+	}
 	snprintf(t->m, sizeof(t->m),
 		 "%s wait%s %s inside %s%scollectives for %s peers (%s of %s communication "
 		 "time); only %s of it moves data.",
@@ -146,7 +181,9 @@ const struct rule rule_comm_wait = {
 		   "where the device records its collectives' own tasks (HCCL), the time inside "
 		   "collectives not moving data is above this share of communication time ..." },
 		 { "comm_wait_span", 0.05, "fraction",
-		   "... and above this share of the span, on a rank matched with no other" } },
+		   "... and above this share of the span, on a rank matched with no other "
+		   "(or, matched, where idle inside the operators outweighs the waiting for "
+		   "peers)" } },
 	.eval = eval_comm_wait,
 	.message = msg_comm_wait,
 };

@@ -79,8 +79,10 @@ static int cmp_i64(const void *a, const void *b)
 
 /*
  * The ranks that wait for the stragglers (complete, not stragglers,
- * waiting inside collectives) as words in rep's arena; in *share the part
- * of their communication time spent waiting, in *worst the rank that waits
+ * waiting inside collectives for a late peer: report_peer_wait_ns(), not
+ * the idle time inside the operators, which no straggler causes) as words
+ * in rep's arena; in *share the part of their communication time spent
+ * waiting, in *worst the rank that waits
  * longest and in *wait its wait.  NULL when none waits (or out of memory).
  */
 static const char *waiters(struct report *rep, double *share, int64_t *worst, double *wait)
@@ -97,15 +99,17 @@ static const char *waiters(struct report *rep, double *share, int64_t *worst, do
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		const struct report_rank *r = &rep->ranks[i];
 
+		int64_t pw = report_peer_wait_ns(&r->gpu);
+
 		/* a CPU run's collectives (gloo) have their waits too: has_wait alone */
 		if (!r->complete || !r->analysed || is_straggler(rep, r->rank) ||
-		    !r->gpu.has_wait || r->gpu.comm_wait_ns <= 0)
+		    !r->gpu.has_wait || pw <= 0)
 			continue;
 		v[n++] = r->rank;
-		w += (double)r->gpu.comm_wait_ns;
+		w += (double)pw;
 		c += (double)r->gpu.comm_ns;
-		if ((double)r->gpu.comm_wait_ns > *wait) {
-			*wait = (double)r->gpu.comm_wait_ns;
+		if ((double)pw > *wait) {
+			*wait = (double)pw;
 			*worst = r->rank;
 		}
 	}
@@ -163,7 +167,8 @@ static int eval_straggler(struct report *rep, const double *t, struct hits *h)
 			e->worst_wait = wait;
 			f->impact_ns = wait;
 			f->span_ns = wr ? (double)wr->span_ns : f->span_ns;
-			f->basis = "the longest wait of another rank inside collectives";
+			f->basis = "the longest wait of another rank for a late peer inside "
+				   "collectives";
 		} else if (metric_unit_of(f->metric) == UNIT_NS && isfinite(st->value) &&
 			   isfinite(st->median)) {
 			f->impact_ns = fabs(st->value - st->median);
@@ -182,7 +187,7 @@ static void msg_straggler(struct text *t, const struct finding *f)
 	const struct straggler_ev *e = &f->e.straggler;
 	enum metric_unit u = metric_unit_of(f->metric);
 	char x[METRIC_FMT_MAX], v[METRIC_FMT_MAX], med[METRIC_FMT_MAX], name[124], per[96];
-	char most[160];
+	char most[160], last[64];
 	const char *split = f->wl == WL_DIFFUSION ? "the sequence or blocks" : "the work";
 	const char *dev = vendor_words(f->vendor)->device;
 	char chk[256];
@@ -198,11 +203,18 @@ static void msg_straggler(struct text *t, const struct finding *f)
 		if (e->steps > 1 && isfinite(f->value))
 			snprintf(per, sizeof(per), ", %s per step",
 				 FMT(x, f->value / e->steps, UNIT_NS));
+		/* "every" only where the counts say so */
+		if (e->last_share >= 1)
+			snprintf(last, sizeof(last), "every one of %s",
+				 t->plural ? "their" : "its");
+		else
+			snprintf(last, sizeof(last), "%s of %s",
+				 FMT(med, e->last_share, UNIT_RATIO), t->plural ? "their" : "its");
 		snprintf(t->m, sizeof(t->m),
-			 "%s hold%s the others back: %s last at %s of %s collectives, and %s "
+			 "%s hold%s the others back: %s last at %s collectives, and %s "
 			 "wait%s for %s %s in all%s.",
 			 t->where, t->plural ? "" : "s", t->plural ? "they arrive" : "it arrives",
-			 FMT(med, e->last_share, UNIT_RATIO), t->plural ? "their" : "its",
+			 last,
 			 e->waiters ? e->waiters : "the other ranks", one ? "s" : "",
 			 t->plural ? "them" : "it", v, per);
 		most[0] = '\0';
@@ -219,12 +231,14 @@ static void msg_straggler(struct text *t, const struct finding *f)
 		return;
 	}
 	FMT(med, f->threshold, u);
+	/* no collectives counted here: "every collective" would be a guess */
 	if (e->excess >= 0)
 		snprintf(t->m, sizeof(t->m),
 			 "%s %s slower than the others: %s %s is %s where the median rank's is %s, "
-			 "and the others wait for %s at every collective.",
+			 "and the others wait for %s where they synchronise with %s.",
 			 t->where, t->plural ? "are" : "is", t->plural ? "the worst's" : "its",
-			 metric_words(f->metric), v, med, t->plural ? "them" : "it");
+			 metric_words(f->metric), v, med, t->plural ? "them" : "it",
+			 t->plural ? "them" : "it");
 	else
 		snprintf(t->m, sizeof(t->m),
 			 "%s spend%s %s in communication where the median rank spends %s: the "

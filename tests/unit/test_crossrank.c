@@ -52,6 +52,7 @@ static struct report_rank *make(struct report *rep, size_t n)
 		r->gpu.comm_compute_overlap = 0.25;
 		/* no wait measured: null, as the analysis leaves it */
 		r->gpu.comm_wait_ns = r->gpu.comm_transfer_ns = INT64_MIN;
+		r->gpu.comm_sync_ns = r->gpu.comm_idle_ns = INT64_MIN;
 		r->gpu.effective_utilization = NAN;
 		r->steps.pattern = "ProfilerStep#*";
 		r->steps.d.count = 4;

@@ -392,6 +392,31 @@ static void test_comm_wait(void)
 		       !has(s, "NVLink") && !has(s, "NCCL") && !has(s, "CUDA"),
 	       "%s %s", s ? s->message : "", s ? s->details : "");
 	CHECK_NEAR(s ? s->impact_ns : 0, 50e6 + 1000, 1e-6);
+	/* the wait split: idle outweighs waiting for peers, and the words follow it */
+	r->gpu.comm_sync_ns = 10 * MS;
+	r->gpu.comm_idle_ns = 40 * MS;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "comm-wait");
+	CHECKF(s && has(s, "Rank 0 sits idle 40.0 ms inside HCCL collectives, neither moving data "
+			   "nor waiting for a peer (40.0% of its communication time); 10.0 ms "
+			   "waits for its peers") && !has(s, "collectives for its peers") &&
+		       has(s, "The peers were on time"),
+	       "%s %s", s ? s->message : "", s ? s->details : "");
+	r->gpu.comm_sync_ns = 40 * MS;		/* synchronisation dominates: a late peer */
+	r->gpu.comm_idle_ns = 10 * MS;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "comm-wait");
+	CHECKF(s && has(s, "Rank 0 waits 50.0 ms inside HCCL collectives for its peers"), "%s",
+	       s ? s->message : "");
+	/* matched with other ranks, idle still outweighs waiting: no straggler's, a finding */
+	r->gpu.comm_sync_ns = 10 * MS;
+	r->gpu.comm_idle_ns = 40 * MS;
+	r->has_clock = 1;
+	CHECK_EQ_INT(run(&rep), 1);
+	s = find(&rep, "comm-wait");
+	CHECK(s && s->impact_ns == 40 * MS);
+	r->has_clock = 0;
+	r->gpu.comm_sync_ns = r->gpu.comm_idle_ns = 0;
 	/* a small wait against the span (5 %): quiet */
 	r->gpu.comm_ns = 50 * MS;
 	r->gpu.comm_wait_ns = 50 * MS;
@@ -471,6 +496,7 @@ static void test_stragglers(void)
 		rk[i].gpu.effective_utilization = 0.8;
 		rk[i].gpu.comm_ns = 100 * MS;
 		rk[i].gpu.comm_wait_ns = i == 3 ? 0 : (20 + 10 * i) * MS;
+		rk[i].gpu.comm_sync_ns = rk[i].gpu.comm_wait_ns;	/* as matching gives */
 	}
 	rep.stragglers = zalloc(&rep, sizeof(*rep.stragglers));
 	rep.nr_stragglers = 1;
