@@ -299,23 +299,31 @@ static int ops_perf(struct cpuops *c, const struct cpu_rec *r, size_t n,
 		    struct report_rank *rk)
 {
 	struct opsperf_call *calls = NULL;
+	struct replay_eager *eager = NULL;	/* the same calls, for replay_finish() */
 	size_t k = 0;
 	int rc = -1;
 
 	rk->perf.has_shapes = c->has_shapes;
 	for (size_t i = 0; has_device && i < n; i++)
 		k += r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside;
-	if (!(calls = malloc((k ? k : 1) * sizeof(*calls))))
+	if (!(calls = malloc((k ? k : 1) * sizeof(*calls))) ||
+	    !(eager = malloc((k ? k : 1) * sizeof(*eager))))
 		goto out;
 	k = 0;
 	for (size_t i = 0; has_device && i < n; i++)
-		if (r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside)
+		if (r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside) {
+			int64_t end = sat_add(r[i].ts_ns, r[i].dur_ns);
+
+			eager[k] = (struct replay_eager){ r[i].ts_ns, end, r[i].track, r[i].shape };
 			calls[k++] = (struct opsperf_call){ r[i].ts_ns, sum[i].dev_ns, r[i].shape };
+		}
 	rc = opsperf_finish(&c->shapes, calls, k, a, rk, &c->when_flops);
 	if (!rc)
-		rc = replay_finish(&c->replay, &c->shapes, rk->device_name, &c->when_flops);
+		rc = replay_finish(&c->replay, &c->shapes, rk->device_name, eager, k,
+				   &c->when_flops);
 out:
 	free(calls);
+	free(eager);
 	strtab_release(&c->shapes);
 	return rc;
 }

@@ -20,6 +20,7 @@ enum { RC_NONE, RC_BEGIN, RC_END, RC_GRAPH, RC_KERNEL, RC_OTHER };
 void replay_init(struct replay *rp)
 {
 	memset(rp, 0, sizeof(*rp));
+	strtab_init(&rp->names, 1);
 }
 
 void replay_release(struct replay *rp)
@@ -28,7 +29,9 @@ void replay_release(struct replay *rp)
 	free(rp->dev);
 	free(rp->launches);
 	free(rp->windows);
+	strtab_release(&rp->names);
 	memset(rp, 0, sizeof(*rp));
+	strtab_init(&rp->names, 1);
 }
 
 static int has(const char *s, size_t n, const char *pat)
@@ -57,10 +60,11 @@ int replay_collect(struct replay *rp, const struct event_batch *b, const unsigne
 {
 	const struct strtab *st = &b->strs;
 	unsigned char *kind = calloc((size_t)strtab_count(st) + 1, 1);	/* by name: kind + 1 */
+	uint32_t *map = calloc((size_t)strtab_count(st) + 1, sizeof(*map));
 	struct track_cache cache = { 0 };
 	int rc = -1;
 
-	if (!kind)
+	if (!kind || !map)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -70,14 +74,19 @@ int replay_collect(struct replay *rp, const struct event_batch *b, const unsigne
 		if (ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
 		if (evc_is_device(cls[i])) {
+			uint32_t name = 0;
+
 			if (!(ev->flags & EV_CORRELATION))
 				continue;
+			if (cls[i] == EVC_KERNEL && ev->name &&
+			    (name = strtab_map(&rp->names, st, ev->name, map)) == STRTAB_OOM)
+				goto out;
 			if (ALLOC_GROW(rp->dev, rp->nr_dev + 1, rp->dev_alloc))
 				goto out;
 			rp->dev[rp->nr_dev] = (struct replay_dev){
 				ev->correlation, ev->ts_ns, ev->dur_ns,
 				ev->flags & EV_STREAM ? ev->stream : -1, cls[i] == EVC_KERNEL,
-				(uint32_t)rp->nr_dev };
+				(uint32_t)rp->nr_dev, name };
 			rp->nr_dev++;
 			continue;
 		}
@@ -99,6 +108,7 @@ int replay_collect(struct replay *rp, const struct event_batch *b, const unsigne
 	rc = 0;
 out:
 	free(kind);
+	free(map);
 	return rc;
 }
 
@@ -186,7 +196,9 @@ static int cmp_graph(const void *a, const void *b)
 {
 	const struct replay_call *x = a, *y = b;
 
-	return (x->corr > y->corr) - (x->corr < y->corr);
+	if (x->corr != y->corr)
+		return x->corr < y->corr ? -1 : 1;
+	return (x->ts_ns > y->ts_ns) - (x->ts_ns < y->ts_ns);
 }
 
 struct cap_key {
@@ -208,30 +220,193 @@ static int cmp_cap_key(const void *a, const void *b)
 
 /* The figures of launch l's operator, for comparing two captures' calls. */
 struct owned {
-	uint32_t ordinal;	/* its operator among the capture's, in first-launch order; 0 none */
+	uint32_t ordinal;	/* its operator's rank in the capture by first launch; 0 none */
 	int known;
 	double flops;
 	uint32_t dtype;
 };
 
-int replay_finish(struct replay *rp, const struct strtab *keys, const char *device_name,
-		  struct opsperf_when *when)
+/* A kernel name and the figures of the eager calls that launched it. */
+struct named {
+	uint32_t name;
+	int ok;			/* each launched it alone, all with these known figures */
+	double flops;
+	uint32_t dtype;
+};
+
+static int cmp_named(const void *a, const void *b)
 {
-	size_t nw = rp->nr_windows, ng = 0, nk = 0;
+	const struct named *x = a, *y = b;
+
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+/* The first record of correlation corr in v[0..n) (by correlation), or n. */
+static size_t first_dev(const struct replay_dev *v, size_t n, int64_t corr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].corr < corr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first call at or after (track, ts) in v[0..n) (by thread and time). */
+static size_t first_call(const struct replay_call *v, size_t n, uint32_t track, int64_t ts)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].track < track || (v[mid].track == track && v[mid].ts_ns < ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * *out: per kernel name that the eager calls launched, whether a replayed
+ * kernel of that name gets their figures (rp->dev sorted by correlation,
+ * rp->calls by thread and time).  -1 when out of memory.
+ */
+static int eager_names(const struct replay *rp, const struct strtab *keys,
+		       const struct replay_eager *eager, size_t ne, struct named **out,
+		       size_t *nout)
+{
+	struct named *v = NULL;
+	size_t n = 0, alloc = 0, k = 0;
+	uint32_t nkeys = strtab_count(keys);
+	struct perf_call *fig = malloc(((size_t)nkeys + 1) * sizeof(*fig));
+	unsigned char *done = calloc((size_t)nkeys + 1, 1);
+	int rc = -1;
+
+	if (!fig || !done)
+		goto out;
+	for (size_t e = 0; e < ne; e++) {
+		const struct replay_eager *ec = &eager[e];
+		size_t c = first_call(rp->calls, rp->nr_calls, ec->track, ec->ts_ns), from = n;
+		const struct perf_call *pc = &fig[ec->shape];
+
+		for (; c < rp->nr_calls && rp->calls[c].track == ec->track &&
+		       rp->calls[c].ts_ns < ec->end_ns; c++) {
+			int64_t corr = rp->calls[c].corr;
+
+			if (rp->calls[c].what != RC_KERNEL && rp->calls[c].what != RC_OTHER)
+				continue;
+			for (size_t d = first_dev(rp->dev, rp->nr_dev, corr);
+			     d < rp->nr_dev && rp->dev[d].corr == corr; d++) {
+				if (!rp->dev[d].kernel || !rp->dev[d].name)
+					continue;
+				if (ALLOC_GROW(v, n + 1, alloc))
+					goto out;
+				v[n++].name = rp->dev[d].name;
+			}
+		}
+		if (!done[ec->shape]) {
+			opsperf_eval(keys, ec->shape, &fig[ec->shape]);
+			done[ec->shape] = 1;
+		}
+		for (size_t j = from; j < n; j++) {
+			v[j].ok = n - from == 1 && pc->known;
+			v[j].flops = pc->known ? pc->flops : 0;
+			v[j].dtype = (uint32_t)pc->dtype;
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_named);
+	for (size_t i = 0, j; i < n; i = j) {
+		struct named one = v[i];
+
+		for (j = i + 1; j < n && v[j].name == v[i].name; j++)
+			one.ok &= v[j].ok && v[j].flops == one.flops && v[j].dtype == one.dtype;
+		v[k++] = one;
+	}
+	*out = v;
+	*nout = k;
+	v = NULL;
+	rc = 0;
+out:
+	free(v);
+	free(fig);
+	free(done);
+	return rc;
+}
+
+static int add_call(struct opsperf_when *when, int64_t ts_ns, int64_t dev_ns, double flops,
+		    uint32_t dtype, double ceiling)
+{
+	if (dev_ns <= 0 || !(flops / (double)dev_ns / 1e3 <= ceiling))
+		return 0;
+	if (ALLOC_GROW(when->v, when->n + 1, when->alloc))
+		return -1;
+	when->v[when->n++] = (struct opsperf_flops){ ts_ns, dev_ns, flops, dtype };
+	return 0;
+}
+
+/* The capture group whose kinds are those of records v[0..n), or NULL. */
+static const struct capture *find_capture(const struct replay *rp, const struct capture *cap,
+					  const struct cap_key *key, size_t ng,
+					  const struct replay_dev *v, size_t n)
+{
+	struct cap_key want = { 0xcbf29ce484222325ull, n, 0 };
+	size_t lo = 0, hi = ng;
+	const struct capture *g;
+
+	for (size_t j = 0; j < n; j++) {
+		want.hash = mix(want.hash, v[j].kernel);
+		/* on several streams, device order need not be the capture's */
+		if (v[j].stream != v[0].stream)
+			return NULL;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_cap_key(&key[mid], &want) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ng || key[lo].n != n || key[lo].hash != want.hash)
+		return NULL;
+	g = &cap[key[lo].cap];
+	for (size_t j = 0; j < n; j++)
+		if (rp->launches[g->first + j].kernel != v[j].kernel)
+			return NULL;
+	return g->agree ? g : NULL;
+}
+
+int replay_finish(struct replay *rp, const struct strtab *keys, const char *device_name,
+		  const struct replay_eager *eager, size_t ne, struct opsperf_when *when)
+{
+	size_t nw = rp->nr_windows, ng = 0, nk = 0, nn = 0;
 	struct capture *cap = NULL;
 	struct cap_key *key = NULL;
 	struct owned *own = NULL;
+	struct named *named = NULL;
 	double ceiling = opsperf_ceiling(device_name);
 	int rc = -1;
 
-	if (!rp->any_graph || !nw) {
+	if (!rp->any_graph) {
 		rc = 0;
 		goto out;
 	}
-	cap = calloc(nw, sizeof(*cap));
-	key = malloc(nw * sizeof(*key));
+	cap = calloc(nw ? nw : 1, sizeof(*cap));
+	key = malloc((nw ? nw : 1) * sizeof(*key));
 	own = calloc(rp->nr_launches ? rp->nr_launches : 1, sizeof(*own));
 	if (!cap || !key || !own)
+		goto out;
+	if (rp->nr_dev > 1)
+		qsort(rp->dev, rp->nr_dev, sizeof(*rp->dev), cmp_dev);
+	if (eager_names(rp, keys, eager, ne, &named, &nn))
 		goto out;
 	for (size_t l = 0, w = (size_t)-1, nr = 0; l < rp->nr_launches; l++) {
 		const struct replay_launch *ln = &rp->launches[l];
@@ -268,7 +443,7 @@ int replay_finish(struct replay *rp, const struct strtab *keys, const char *devi
 	if (nw > 1)
 		qsort(key, nw, sizeof(*key), cmp_cap_key);
 	for (size_t i = 0; i < nw; i++) {
-		struct capture *c = &cap[key[i].cap], *g;
+		struct capture *c = &cap[key[i].cap], *g = NULL;
 		int same = 0;
 
 		if (i && key[i - 1].n == c->n && key[i - 1].hash == c->hash) {
@@ -293,64 +468,51 @@ int replay_finish(struct replay *rp, const struct strtab *keys, const char *devi
 		}
 	}
 	/* The replays: their records by correlation, in device order. */
-	if (rp->nr_dev > 1)
-		qsort(rp->dev, rp->nr_dev, sizeof(*rp->dev), cmp_dev);
 	for (size_t i = 0; i < rp->nr_calls; i++)
 		if (rp->calls[i].what == RC_GRAPH)
 			rp->calls[nk++] = rp->calls[i];
 	if (nk > 1)
-		qsort(rp->calls, nk, sizeof(*rp->calls), cmp_graph);	/* stable enough: ties skipped */
+		qsort(rp->calls, nk, sizeof(*rp->calls), cmp_graph);
 	for (size_t i = 0, d = 0; i < nk; i++) {
 		const struct replay_call *gl = &rp->calls[i];
-		struct cap_key want = { 0xcbf29ce484222325ull, 0, 0 };
-		size_t lo = 0, hi = ng, first, n, one_stream = 1;
+		const struct replay_dev *v;
 		const struct capture *g;
+		size_t first, n;
 
 		if (i && gl->corr == rp->calls[i - 1].corr)
 			continue;	/* the device work counts at its first launch */
 		while (d < rp->nr_dev && rp->dev[d].corr < gl->corr)
 			d++;
-		for (first = d; d < rp->nr_dev && rp->dev[d].corr == gl->corr; d++) {
-			want.hash = mix(want.hash, rp->dev[d].kernel);
-			one_stream &= rp->dev[d].stream == rp->dev[first].stream;
-		}
-		n = want.n = d - first;
-		/* on several streams, device order need not be the capture's */
-		if (!n || !one_stream)
+		for (first = d; d < rp->nr_dev && rp->dev[d].corr == gl->corr; d++)
+			;
+		v = &rp->dev[first];
+		n = d - first;
+		if (!n)
 			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
+		if (!(g = find_capture(rp, cap, key, ng, v, n))) {
+			/* no capture names it: each kernel by its name, if eager calls do */
+			for (size_t j = 0; j < n; j++) {
+				struct named want = { v[j].name, 0, 0, 0 };
+				const struct named *m = NULL;
 
-			if (cmp_cap_key(&key[mid], &want) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
+				if (v[j].name)
+					m = bsearch(&want, named, nn, sizeof(*named), cmp_named);
+				if (m && m->ok && add_call(when, gl->ts_ns, v[j].dur_ns, m->flops,
+							   m->dtype, ceiling))
+					goto out;
+			}
+			continue;
 		}
-		if (lo == ng || key[lo].n != n || key[lo].hash != want.hash)
-			continue;
-		g = &cap[key[lo].cap];
-		if (!g->agree)
-			continue;
-		for (size_t j = 0; j < n; j++)
-			if (rp->launches[g->first + j].kernel != rp->dev[first + j].kernel)
-				break;
-			else if (j == n - 1)
-				goto matched;
-		continue;
-matched:
 		/* one call per operator: the device time of all the records it launched */
 		for (size_t j = 0, m; j < n; j = m) {
 			const struct owned *o = &own[g->first + j];
 			int64_t dev_ns = 0;
 
 			for (m = j; m < n && own[g->first + m].ordinal == o->ordinal; m++)
-				dev_ns = sat_add(dev_ns, rp->dev[first + m].dur_ns);
-			if (!o->known || dev_ns <= 0 || !(o->flops / (double)dev_ns / 1e3 <= ceiling))
-				continue;
-			if (ALLOC_GROW(when->v, when->n + 1, when->alloc))
+				dev_ns = sat_add(dev_ns, v[m].dur_ns);
+			if (o->known &&
+			    add_call(when, gl->ts_ns, dev_ns, o->flops, o->dtype, ceiling))
 				goto out;
-			when->v[when->n++] = (struct opsperf_flops){ gl->ts_ns, dev_ns, o->flops,
-								     o->dtype };
 		}
 	}
 	rc = 0;
@@ -358,6 +520,7 @@ out:
 	free(cap);
 	free(key);
 	free(own);
+	free(named);
 	replay_release(rp);
 	return rc;
 }

@@ -12,6 +12,10 @@
  * capture's launch calls is that capture: its i-th record was launched by
  * the operator of the capture's i-th call.  doc/perf-model.md has the rule.
  *
+ * Where the trace holds no capture that names a replay, a replayed kernel
+ * gets the FLOPs of the eager operator calls that launched a kernel of
+ * its name, when all of them launched it alone and have the same figures.
+ *
  * Collected per batch (the calls and device records it needs, compactly),
  * matched once at the end: cpuops finds each capture launch's operator
  * while it nests the operators, then replay_finish() adds a call per
@@ -37,6 +41,13 @@ struct replay_call {
 struct replay_dev {
 	int64_t corr, ts_ns, dur_ns, stream;
 	uint32_t kernel, order;	/* order: in the file, to break ties */
+	uint32_t name;		/* a kernel's, in struct replay's names; 0 none */
+};
+
+/* An operator call that gets an ops_perf row: its thread, span and shape key. */
+struct replay_eager {
+	int64_t ts_ns, end_ns;
+	uint32_t track, shape;
 };
 
 /* A launch call made while a graph was captured, and the operator that made it. */
@@ -51,6 +62,7 @@ struct replay_launch {
 struct replay {
 	struct replay_call *calls;
 	struct replay_dev *dev;
+	struct strtab names;	/* the kernels', copies */
 	size_t nr_calls, calls_alloc, nr_dev, dev_alloc;
 	int any_graph;		/* some call replays a graph: else nothing is kept past collect */
 	/* replay_windows()'s: the launches inside captures, by thread and time */
@@ -80,10 +92,12 @@ int replay_windows(struct replay *rp);
 /*
  * Add to when a call per operator of each graph replay matched to a
  * capture, with its FLOPs (shape keys in keys) and the replayed records'
- * device time; device_name for the ceiling opsperf_finish() holds calls
- * to.  Releases what was collected.  -1 when out of memory.
+ * device time; a replay no capture names, a call per kernel whose name
+ * only eager[0..ne) calls of one figure launched, each alone.  device_name
+ * for the ceiling opsperf_finish() holds calls to.  Releases what was
+ * collected.  -1 when out of memory.
  */
 int replay_finish(struct replay *rp, const struct strtab *keys, const char *device_name,
-		  struct opsperf_when *when);
+		  const struct replay_eager *eager, size_t ne, struct opsperf_when *when);
 
 #endif
