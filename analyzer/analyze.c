@@ -132,6 +132,7 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	}
 	if (gpu_collect(&res->gpu, b, tag, cls) ||
 	    cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks) ||
+	    cpuops_collect_replay(&res->cpuops, b, cls, &res->tracks) ||
 	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls) ||
 	    launches_collect(&res->launches, b, tag, &res->tracks) ||
 	    memory_collect(&res->mem, b) ||

@@ -63,6 +63,7 @@ void cpuops_init(struct cpuops *c)
 	buf_init(&c->key);
 	c->when_flops = (struct opsperf_when){ 0 };
 	c->has_shapes = 0;
+	replay_init(&c->replay);
 }
 
 void cpuops_release(struct cpuops *c)
@@ -72,6 +73,7 @@ void cpuops_release(struct cpuops *c)
 	strtab_release(&c->shapes);
 	buf_release(&c->key);
 	free_when_flops(c);
+	replay_release(&c->replay);
 }
 
 /* k[0..n) is s[0..n); s may be NULL when n is 0 (an arg the trace lacks). */
@@ -195,6 +197,12 @@ out:
 	return rc;
 }
 
+int cpuops_collect_replay(struct cpuops *c, const struct event_batch *b, const unsigned char *cls,
+			  struct strtab *tracks)
+{
+	return replay_collect(&c->replay, b, cls, tracks);
+}
+
 #define RUN_BY_INSERTION 16	/* longer runs of one thread and start: a radix sort */
 
 /*
@@ -291,21 +299,31 @@ static int ops_perf(struct cpuops *c, const struct cpu_rec *r, size_t n,
 		    struct report_rank *rk)
 {
 	struct opsperf_call *calls = NULL;
+	struct replay_eager *eager = NULL;	/* the same calls, for replay_finish() */
 	size_t k = 0;
 	int rc = -1;
 
 	rk->perf.has_shapes = c->has_shapes;
 	for (size_t i = 0; has_device && i < n; i++)
 		k += r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside;
-	if (!(calls = malloc((k ? k : 1) * sizeof(*calls))))
+	if (!(calls = malloc((k ? k : 1) * sizeof(*calls))) ||
+	    !(eager = malloc((k ? k : 1) * sizeof(*eager))))
 		goto out;
 	k = 0;
 	for (size_t i = 0; has_device && i < n; i++)
-		if (r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside)
+		if (r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside) {
+			int64_t end = sat_add(r[i].ts_ns, r[i].dur_ns);
+
+			eager[k] = (struct replay_eager){ r[i].ts_ns, end, r[i].track, r[i].shape };
 			calls[k++] = (struct opsperf_call){ r[i].ts_ns, sum[i].dev_ns, r[i].shape };
+		}
 	rc = opsperf_finish(&c->shapes, calls, k, a, rk, &c->when_flops);
+	if (!rc)
+		rc = replay_finish(&c->replay, &c->shapes, rk->device_name, eager, k,
+				   &c->when_flops);
 out:
 	free(calls);
+	free(eager);
 	strtab_release(&c->shapes);
 	return rc;
 }
@@ -337,11 +355,39 @@ static unsigned char *conv_shapes(const struct strtab *shapes)
 	return v;
 }
 
+/*
+ * The operator that made launch call l of a graph capture, from the open
+ * spans stack[0..depth) of the sweep (spans of l's thread that began at or
+ * before it): the outermost convolution, which takes all it launched, else
+ * the innermost operator the model knows, as ops_perf() gives rows.
+ */
+static void own_launch(struct replay_launch *l, const struct cpu_rec *r, const uint32_t *stack,
+		       size_t depth, const unsigned char *whole)
+{
+	if (!depth || r[stack[0]].track != l->track)
+		return;
+	while (depth && l->ts_ns >= sat_add(r[stack[depth - 1]].ts_ns, r[stack[depth - 1]].dur_ns))
+		depth--;
+	for (size_t d = 0; d < depth; d++)
+		if (whole[r[stack[d]].shape]) {
+			l->owner = stack[d] + 1;
+			l->shape = r[stack[d]].shape;
+			return;
+		}
+	for (size_t d = depth; d-- > 0;)
+		if (r[stack[d]].shape) {
+			l->owner = stack[d] + 1;
+			l->shape = r[stack[d]].shape;
+			return;
+		}
+}
+
 int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		  struct report_rank *rk)
 {
-	size_t n = keep_ops(c), depth = 0, rows = 0, at = 0;
+	size_t n = keep_ops(c), depth = 0, rows = 0, at = 0, li = 0;
 	struct cpu_rec *r = c->recs;
+	struct replay_launch *lv = c->replay.launches;	/* by thread and time */
 	uint32_t *stack = hugepage_malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
 	/* else device times are null */
 	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
@@ -352,10 +398,17 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 
 	if (!stack || !perm || nesting_order(pl->nr_tracks, r, n, perm) ||
 	    !(sum = hugepage_malloc((n ? n : 1) * sizeof(*sum))) ||
-	    !(whole = conv_shapes(&c->shapes)))
+	    !(whole = conv_shapes(&c->shapes)) || replay_windows(&c->replay))
 		goto out;
+	lv = c->replay.launches;
 	for (size_t k = 0; k < n; k++) {
 		struct cpu_rec *s = &r[perm[k]];
+
+		/* the capture's launches before this span, with the spans open at them */
+		for (; li < c->replay.nr_launches &&
+		       (lv[li].track < s->track || (lv[li].track == s->track &&
+						    lv[li].ts_ns < s->ts_ns)); li++)
+			own_launch(&lv[li], r, stack, depth, whole);
 
 		/* a span's sums start here: its children come after it in perm */
 		sum[perm[k]] = (struct cpu_sums){ 0 };
@@ -387,6 +440,8 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		}
 		stack[depth++] = perm[k];
 	}
+	for (; li < c->replay.nr_launches; li++)
+		own_launch(&lv[li], r, stack, depth, whole);
 
 	/* One row per name: sums by name id, added in file order, then the names used. */
 	free(stack);

@@ -23,6 +23,7 @@
 #include "event.h"
 #include "launch.h"
 #include "opsperf.h"
+#include "replay.h"
 #include "report.h"
 #include "strtab.h"
 
@@ -45,6 +46,7 @@ struct cpuops {
 	struct buf key;			/* scratch for one key */
 	struct opsperf_when when_flops;	/* opsperf_finish()'s, for opsperf_steps() */
 	int has_shapes;			/* some operator had shape args */
+	struct replay replay;		/* graph captures and their replays */
 };
 
 void cpuops_init(struct cpuops *c);
@@ -57,6 +59,10 @@ void cpuops_release(struct cpuops *c);
  */
 int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 		   struct strtab *tracks);
+
+/* Keep batch b's graph captures and replays (cls: gpu_collect()'s).  -1 when out of memory. */
+int cpuops_collect_replay(struct cpuops *c, const struct event_batch *b, const unsigned char *cls,
+			  struct strtab *tracks);
 
 /*
  * Fill rk->cpu_ops and rk->ops_perf (strings in arena a) with the device

@@ -62,7 +62,7 @@ static void add_json_line(struct buf *b, const char *s, size_t n)
  */
 #define OPSPERF_MAX_TFLOPS 1e5
 
-static double tflops_ceiling(const char *device_name)
+double opsperf_ceiling(const char *device_name)
 {
 	struct device_peak dp;
 	double best = 0;
@@ -111,6 +111,18 @@ static const char *field(const char *s, size_t n, int k, size_t *len)
 	return s;
 }
 
+void opsperf_eval(const struct strtab *keys, uint32_t id, struct perf_call *pc)
+{
+	const char *key = strtab_str(keys, id), *f[4];
+	size_t klen = strtab_len(keys, id), len[4];
+	struct perf_args args;
+
+	for (int k = 0; k < 4; k++)
+		f[k] = field(key, klen, k, &len[k]);
+	args = (struct perf_args){ f[1], f[2], f[3], len[1], len[2], len[3] };
+	perf_model_eval(f[0], len[0], &args, pc);
+}
+
 static int fill_row(const struct strtab *keys, uint32_t id, const struct opsperf_call *c,
 		    size_t n, struct arena *a, struct report_op_perf *r, struct perf_call *pc)
 {
@@ -154,7 +166,7 @@ int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t
 		   struct arena *a, struct report_rank *rk, struct opsperf_when *when_flops)
 {
 	size_t rows = 0;
-	double ceiling = tflops_ceiling(rk->device_name);
+	double ceiling = opsperf_ceiling(rk->device_name);
 	uint32_t *norm = calloc((size_t)strtab_count(keys) + 1, sizeof(*norm));
 	struct strtab lines;	/* the keys on one line: the rows' */
 	struct buf line;

@@ -48,6 +48,16 @@ struct opsperf_when {
 int opsperf_finish(const struct strtab *keys, struct opsperf_call *calls, size_t n,
 		   struct arena *a, struct report_rank *rk, struct opsperf_when *when_flops);
 
+/* The model's figures for shape key id of keys (opsperf_finish()'s form). */
+struct perf_call;
+void opsperf_eval(const struct strtab *keys, uint32_t id, struct perf_call *pc);
+
+/*
+ * The TFLOP/s no call can pass on device_name (opsperf.c): a call above
+ * it has model FLOPs that are not the work done.
+ */
+double opsperf_ceiling(const char *device_name);
+
 /* rk->perf's FLOPs per step and in the window, from when_flops and rk's steps. */
 int opsperf_steps(const struct opsperf_when *when_flops, struct arena *a, struct report_rank *rk);
 

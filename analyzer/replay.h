@@ -1,0 +1,103 @@
+/*
+ * replay: the FLOPs of kernels replayed through CUDA or HIP graphs.
+ *
+ * A graph replay (cudaGraphLaunch, hipGraphLaunch) launches all its
+ * kernels under one runtime call and no operator, so cpuops has no shape
+ * for them.  The trace may show where they came from: the capture, a
+ * window between cudaStreamBeginCapture and cudaStreamEndCapture on one
+ * thread, where each launch call ran under the operator that made it (the
+ * device runs nothing while capturing, so the capture's launches have no
+ * kernel and no kernel name).  A replay whose device records, in device
+ * order, are as many and of the same kinds (kernel or not) as one
+ * capture's launch calls is that capture: its i-th record was launched by
+ * the operator of the capture's i-th call.  doc/perf-model.md has the rule.
+ *
+ * Where the trace holds no capture that names a replay, a replayed kernel
+ * gets the FLOPs of the eager operator calls that launched a kernel of
+ * its name, when all of them launched it alone and have the same figures.
+ *
+ * Collected per batch (the calls and device records it needs, compactly),
+ * matched once at the end: cpuops finds each capture launch's operator
+ * while it nests the operators, then replay_finish() adds a call per
+ * replayed operator to the FLOPs opsperf_steps() counts.
+ */
+#ifndef VT_REPLAY_H
+#define VT_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "opsperf.h"
+#include "strtab.h"
+
+/* A runtime call that matters here (replay.c's kinds). */
+struct replay_call {
+	int64_t ts_ns, corr;
+	uint32_t track, what;
+};
+
+/* Device work with a correlation: a kernel, or another record (set, copy). */
+struct replay_dev {
+	int64_t corr, ts_ns, dur_ns, stream;
+	uint32_t kernel, order;	/* order: in the file, to break ties */
+	uint32_t name;		/* a kernel's, in struct replay's names; 0 none */
+};
+
+/* An operator call that gets an ops_perf row: its thread, span and shape key. */
+struct replay_eager {
+	int64_t ts_ns, end_ns;
+	uint32_t track, shape;
+};
+
+/* A launch call made while a graph was captured, and the operator that made it. */
+struct replay_launch {
+	int64_t ts_ns;
+	uint32_t track, window;
+	uint32_t kernel;
+	uint32_t owner;		/* the operator's record + 1; 0: none modelled */
+	uint32_t shape;		/* its shape key in cpuops' shapes */
+};
+
+struct replay {
+	struct replay_call *calls;
+	struct replay_dev *dev;
+	struct strtab names;	/* the kernels', copies */
+	size_t nr_calls, calls_alloc, nr_dev, dev_alloc;
+	int any_graph;		/* some call replays a graph: else nothing is kept past collect */
+	/* replay_windows()'s: the launches inside captures, by thread and time */
+	struct replay_launch *launches;
+	size_t nr_launches;
+	int64_t *windows;	/* [begin, end) per capture */
+	uint32_t nr_windows;
+};
+
+void replay_init(struct replay *rp);
+void replay_release(struct replay *rp);
+
+/*
+ * Keep batch b's captures, launch calls, graph launches and device work
+ * (cls: gpu_collect()'s classes), threads interned into tracks.  -1 when
+ * out of memory.
+ */
+int replay_collect(struct replay *rp, const struct event_batch *b, const unsigned char *cls,
+		   struct strtab *tracks);
+
+/*
+ * Find the captures and the launch calls inside them (rp->launches, owner
+ * 0, for the caller to fill).  -1 when out of memory.
+ */
+int replay_windows(struct replay *rp);
+
+/*
+ * Add to when a call per operator of each graph replay matched to a
+ * capture, with its FLOPs (shape keys in keys) and the replayed records'
+ * device time; a replay no capture names, a call per kernel whose name
+ * only eager[0..ne) calls of one figure launched, each alone.  device_name
+ * for the ceiling opsperf_finish() holds calls to.  Releases what was
+ * collected.  -1 when out of memory.
+ */
+int replay_finish(struct replay *rp, const struct strtab *keys, const char *device_name,
+		  const struct replay_eager *eager, size_t ne, struct opsperf_when *when);
+
+#endif
