@@ -33,8 +33,11 @@
  * and Inductor's dynamo_timed spans; cudagraph_trees' CUDAGraphNode.record
  * and vLLM's capture_* annotations.
  */
+#define NO_CLASS IDLE_NR_CAUSES	/* no class; fits beside the causes, + 1 too */
+#define WRAPPER (IDLE_NR_CAUSES + 1)	/* a wrapper of steady execution: no span at all */
+
 static const struct name_rule {
-	enum idle_cause cause;
+	unsigned cause;		/* enum idle_cause, or WRAPPER */
 	enum name_how how;
 	const char *pat;
 } name_rules[] = {
@@ -44,7 +47,35 @@ static const struct name_rule {
 	{ IDLE_CAPTURE, NAME_STARTS, "hipGraphInstantiate" },
 	{ IDLE_CAPTURE, NAME_STARTS, "aclmdlRICapture" },
 	{ IDLE_CAPTURE, NAME_IS, "CUDAGraphNode.record" },
-	{ IDLE_COMPILE, NAME_HAS, "compile" },
+	/*
+	 * Wrappers every call of compiled code runs inside, steady state
+	 * too: where a gap is, not why (dynamo's per-call wrapper, the region
+	 * annotation, AOTAutograd's autograd.Function).  Before compilation
+	 * proper, which would otherwise claim them by "compile".
+	 */
+	{ WRAPPER, NAME_HAS, "compile_wrapper" },
+	{ WRAPPER, NAME_STARTS, "Torch-Compiled Region" },
+	{ WRAPPER, NAME_HAS, "CompiledFunction" },
+	/*
+	 * Compilation proper: dynamo's frame conversion, its dynamo_timed spans
+	 * (entire_frame_compile, backend_compile, inductor_compile,
+	 * async_compile.*, fx_codegen_and_compile, call_user_compiler), the
+	 * Inductor entry points and code generation, Triton's autotuning and
+	 * benchmarking.  Not a file path holding "compile" (compile_fx.py's
+	 * cudagraph runner runs every replay).
+	 */
+	{ IDLE_COMPILE, NAME_HAS, "convert_frame" },
+	{ IDLE_COMPILE, NAME_HAS, "_compile" },
+	{ IDLE_COMPILE, NAME_HAS, "compile_inner" },
+	{ IDLE_COMPILE, NAME_STARTS, "compile_fx" },
+	{ IDLE_COMPILE, NAME_ENDS, ": compile_fx" },
+	{ IDLE_COMPILE, NAME_ENDS, ": compile_fx_inner" },
+	{ IDLE_COMPILE, NAME_HAS, "compile_to_module" },
+	{ IDLE_COMPILE, NAME_HAS, "compile_file" },
+	{ IDLE_COMPILE, NAME_HAS, "codegen" },
+	{ IDLE_COMPILE, NAME_HAS_ANYCASE, "autotune" },
+	{ IDLE_COMPILE, NAME_HAS, "benchmark_all_configs" },
+	{ IDLE_COMPILE, NAME_HAS, "do_bench" },
 	{ IDLE_COMPILE, NAME_HAS, "dynamo_timed" },
 	{ IDLE_COMPILE, NAME_IS, "dynamo" },
 	{ IDLE_INIT, NAME_STARTS, "cudaStreamCreate" },
@@ -100,7 +131,6 @@ static const enum idle_cause class_order[] = { IDLE_CAPTURE, IDLE_COMPILE, IDLE_
 					       IDLE_MEMORY_MGMT, IDLE_SYNC };
 
 #define NR_CLASSES (sizeof(class_order) / sizeof(class_order[0]))
-#define NO_CLASS IDLE_NR_CAUSES	/* no class; fits beside the causes, + 1 too */
 
 /* The class of a host span named s[0..n); sync: a synchronising runtime call. */
 static unsigned char class_of(const char *s, size_t n, int sync)
@@ -264,6 +294,12 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			s->cls[sync] = (unsigned char)(class_of(t, n, (int)sync) + 1);
 			s->capture = capture_edge(t, n);
 		}
+		/*
+		 * A wrapper is no span: not a class, not host work, not a slow
+		 * first call (its first call holds the compilation it wraps).
+		 */
+		if (s->cls[sync] - 1 == WRAPPER)
+			continue;
 		if (s->cls[sync] - 1 != NO_CLASS || ev->dur_ns >= IDLE_HOST_WORK_NS) {
 			struct idle_span r = { ev->ts_ns, ev->dur_ns, name, track,
 					       (unsigned char)(s->cls[sync] - 1), 0, { 0 } };

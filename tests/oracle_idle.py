@@ -285,7 +285,7 @@ def span_class(name, is_sync_call, slow_first):
                                               "hipGraphInstantiate", "aclmdlRICapture"))
             or name == "CUDAGraphNode.record"):
         return "capture"
-    if "compile" in name or "dynamo_timed" in name or name == "dynamo":
+    if is_compilation(name):
         return "compile"
     if name.startswith(INIT_PREFIXES) or slow_first:
         return "init"
@@ -298,6 +298,26 @@ def span_class(name, is_sync_call, slow_first):
     if is_sync_call or name in ("aten::item", "aten::_local_scalar_dense"):
         return "sync"
     return None
+
+
+# Spans every call of torch.compile'd code runs inside, in steady state as
+# much as while compiling: they say where the host is, never why it waits.
+def is_steady_wrapper(name):
+    return ("compile_wrapper" in name or "CompiledFunction" in name
+            or name.startswith("Torch-Compiled Region"))
+
+
+# Compilation itself: dynamo converting a frame, the dynamo_timed phases,
+# Inductor's entry points and code generation, Triton autotuning/benchmarks.
+COMPILATION_RE = re.compile(
+    r"convert_frame|_compile|compile_inner|compile_to_module|compile_file|codegen"
+    r"|benchmark_all_configs|do_bench|dynamo_timed|(?i:autotune)")
+
+
+def is_compilation(name):
+    if name == "dynamo" or COMPILATION_RE.search(name):
+        return True
+    return name.startswith("compile_fx") or name.endswith((": compile_fx", ": compile_fx_inner"))
 
 
 INIT_PREFIXES = (
@@ -455,6 +475,7 @@ def analyze(events, steps_info=None, report_start=None):
             launched_starts.setdefault(c[3], []).append(c[0])
 
     # ---- host span classes
+    host = [h for h in host if not is_steady_wrapper(h[4])]
     by_name = {}
     for h in host:
         by_name.setdefault(h[4], []).append(h)
