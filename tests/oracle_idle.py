@@ -37,6 +37,12 @@ session that wrote this file):
   - ties: "last runtime call" = greatest (start, file order); "earliest" =
     smallest (start, file order); rule 3's longest: ties earliest.
   - top[].host keeps the rule's name even where cause is forced to init.
+  - slow call (a runtime call >= 100 x its name's median): the median over
+    every runtime call of the name (sync calls and classed names have none),
+    applied to any host span of that name left unclassed by the table; the
+    ratio in its host name is floor(dur / median), exact in integers.
+  - the compiled-code wrappers are dropped from the host spans before
+    anything else (the slow first call's counts too).
   - step_utilization: null without steps or when window_ns is 0.
 """
 
@@ -279,7 +285,7 @@ class Stab:
 
 # ---- the analysis ----------------------------------------------------------
 
-def span_class(name, is_sync_call, slow_first):
+def span_class(name, is_sync_call, slow_first, outlier=False):
     low = ascii_lower(name)
     if (b"capture" in low or name.startswith(("cudaGraphInstantiate", "cuGraphInstantiate",
                                               "hipGraphInstantiate", "aclmdlRICapture"))
@@ -287,7 +293,7 @@ def span_class(name, is_sync_call, slow_first):
         return "capture"
     if is_compilation(name):
         return "compile"
-    if name.startswith(INIT_PREFIXES) or slow_first:
+    if name.startswith(INIT_PREFIXES) or slow_first or outlier:
         return "init"
     if b"dataloader" in low:
         return "data_loading"
@@ -476,6 +482,18 @@ def analyze(events, steps_info=None, report_start=None):
 
     # ---- host span classes
     host = [h for h in host if not is_steady_wrapper(h[4])]
+    # a runtime call at least 1 ms and 100 times its name's median: init
+    call_durs = {}
+    for c in calls:
+        call_durs.setdefault(c[4], []).append(max(0, c[1] - c[0]))
+    # (only unclassed calls: a long sync or allocation keeps its own kind)
+    sync_names = {h[4] for h in host if h[5]}
+    call_median = {nm: median(v) for nm, v in call_durs.items()
+                   if nm not in sync_names and span_class(nm, False, False) is None}
+
+    def median_outlier(name, dur):
+        m = call_median.get(name)
+        return m is not None and m > 0 and dur >= SLOW_FIRST_NS and dur >= 100 * m
     by_name = {}
     for h in host:
         by_name.setdefault(h[4], []).append(h)
@@ -495,7 +513,24 @@ def analyze(events, steps_info=None, report_start=None):
     per_thread = {}  # thread -> {class or "work": [(start, end, i, name)]}
     for h in host:
         ts, end, i, thread, name, sync_call = h
-        cls = span_class(name, sync_call, i in slow_first)
+        plain = span_class(name, sync_call, False)
+        label = name
+        if plain is None or plain in ("data_loading", "collective_wait", "memory_mgmt", "sync"):
+            if plain is None and median_outlier(name, end - ts):
+                m = call_median[name]
+                label = "%s (%dx its median)" % (name, (2 * (end - ts)) // int(round(2 * m)))
+                cls = "init"
+            elif i in slow_first:
+                lst = by_name[name]
+                rest = sum(h2[1] - h2[0] for h2 in lst) - (end - ts)
+                if rest > 0:
+                    label = "%s (first call, %dx the mean of the later ones)" % (
+                        name, (end - ts) * (len(lst) - 1) // rest)
+                cls = "init"
+            else:
+                cls = plain
+        else:
+            cls = plain
         if cls is None:
             if end - ts < HOST_WORK_NS:
                 continue
@@ -505,7 +540,7 @@ def analyze(events, steps_info=None, report_start=None):
                 if k < len(ls) and ls[k] < end:
                     continue  # launched something
             cls = "work"
-        per_thread.setdefault(thread, {}).setdefault(cls, []).append((ts, end, i, name))
+        per_thread.setdefault(thread, {}).setdefault(cls, []).append((ts, end, i, label))
     # capture regions: BeginCapture .. the next EndCapture call on the thread
     open_at = {}
     for c in sorted(calls, key=lambda c: (c[3], c[0], c[2])):
@@ -565,6 +600,8 @@ def analyze(events, steps_info=None, report_start=None):
             thread, l = calls_sorted[k - 1][3], b
         found = call is not None
         ws, we = a, max(a, l)
+        if found and not is_last and median_outlier(call[4], call[1] - call[0]):
+            we = max(we, min(b, call[1]))  # the outlier call itself holds the gap
         wlen = we - ws
         # rule 1
         best, best_cls = 0, None
