@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,11 @@
  * and Inductor's dynamo_timed spans; cudagraph_trees' CUDAGraphNode.record
  * and vLLM's capture_* annotations.
  */
+#define NO_CLASS IDLE_NR_CAUSES	/* no class; fits beside the causes, + 1 too */
+#define WRAPPER (IDLE_NR_CAUSES + 1)	/* a wrapper of steady execution: no span at all */
+
 static const struct name_rule {
-	enum idle_cause cause;
+	unsigned cause;		/* enum idle_cause, or WRAPPER */
 	enum name_how how;
 	const char *pat;
 } name_rules[] = {
@@ -44,7 +48,35 @@ static const struct name_rule {
 	{ IDLE_CAPTURE, NAME_STARTS, "hipGraphInstantiate" },
 	{ IDLE_CAPTURE, NAME_STARTS, "aclmdlRICapture" },
 	{ IDLE_CAPTURE, NAME_IS, "CUDAGraphNode.record" },
-	{ IDLE_COMPILE, NAME_HAS, "compile" },
+	/*
+	 * Wrappers every call of compiled code runs inside, steady state
+	 * too: where a gap is, not why (dynamo's per-call wrapper, the region
+	 * annotation, AOTAutograd's autograd.Function).  Before compilation
+	 * proper, which would otherwise claim them by "compile".
+	 */
+	{ WRAPPER, NAME_HAS, "compile_wrapper" },
+	{ WRAPPER, NAME_STARTS, "Torch-Compiled Region" },
+	{ WRAPPER, NAME_HAS, "CompiledFunction" },
+	/*
+	 * Compilation proper: dynamo's frame conversion, its dynamo_timed spans
+	 * (entire_frame_compile, backend_compile, inductor_compile,
+	 * async_compile.*, fx_codegen_and_compile, call_user_compiler), the
+	 * Inductor entry points and code generation, Triton's autotuning and
+	 * benchmarking.  Not a file path holding "compile" (compile_fx.py's
+	 * cudagraph runner runs every replay).
+	 */
+	{ IDLE_COMPILE, NAME_HAS, "convert_frame" },
+	{ IDLE_COMPILE, NAME_HAS, "_compile" },
+	{ IDLE_COMPILE, NAME_HAS, "compile_inner" },
+	{ IDLE_COMPILE, NAME_STARTS, "compile_fx" },
+	{ IDLE_COMPILE, NAME_ENDS, ": compile_fx" },
+	{ IDLE_COMPILE, NAME_ENDS, ": compile_fx_inner" },
+	{ IDLE_COMPILE, NAME_HAS, "compile_to_module" },
+	{ IDLE_COMPILE, NAME_HAS, "compile_file" },
+	{ IDLE_COMPILE, NAME_HAS, "codegen" },
+	{ IDLE_COMPILE, NAME_HAS_ANYCASE, "autotune" },
+	{ IDLE_COMPILE, NAME_HAS, "benchmark_all_configs" },
+	{ IDLE_COMPILE, NAME_HAS, "do_bench" },
 	{ IDLE_COMPILE, NAME_HAS, "dynamo_timed" },
 	{ IDLE_COMPILE, NAME_IS, "dynamo" },
 	{ IDLE_INIT, NAME_STARTS, "cudaStreamCreate" },
@@ -100,7 +132,6 @@ static const enum idle_cause class_order[] = { IDLE_CAPTURE, IDLE_COMPILE, IDLE_
 					       IDLE_MEMORY_MGMT, IDLE_SYNC };
 
 #define NR_CLASSES (sizeof(class_order) / sizeof(class_order[0]))
-#define NO_CLASS IDLE_NR_CAUSES	/* no class; fits beside the causes, + 1 too */
 
 /* The class of a host span named s[0..n); sync: a synchronising runtime call. */
 static unsigned char class_of(const char *s, size_t n, int sync)
@@ -118,11 +149,25 @@ static unsigned char class_of(const char *s, size_t n, int sync)
 struct idle_name_stat {
 	int64_t n, sum_ns;		/* spans of the name, their summed durations */
 	int64_t first_ts, first_dur;	/* the earliest (first in the file on ties) */
+	int64_t med2;			/* twice the median runtime call of the name; 0: none */
 	unsigned char cls[2];		/* class_of() + 1 as plain span, as sync call; 0 unknown */
 	unsigned char capture;		/* CAPTURE_BEGIN, CAPTURE_END or 0 */
 };
 
 enum { CAPTURE_BEGIN = 1, CAPTURE_END };
+
+/* Why a span is init by its duration: against its name's median call, or its later calls. */
+enum { OUTLIER_MEDIAN = 1, OUTLIER_FIRST };
+
+/*
+ * A runtime call hundreds of times its name's median (lazy module loading,
+ * PTX JIT, a library's first set-up), exactly: dur >= FACTOR * median.
+ */
+static int call_outlier(const struct idle_name_stat *t, int64_t dur)
+{
+	return t->med2 > 0 && dur >= IDLE_SLOW_FIRST_NS &&
+	       (__int128)2 * dur >= (__int128)IDLE_SLOW_FIRST_FACTOR * t->med2;
+}
 
 /* Whether a name begins or ends a graph capture (capture_regions()). */
 static unsigned char capture_edge(const char *s, size_t n)
@@ -149,7 +194,8 @@ struct idle_span {
 	uint32_t name, track;
 	unsigned char cls;	/* enum idle_cause of a class, or NO_CLASS */
 	unsigned char launched;	/* a launching call on its thread starts inside it */
-	unsigned char pad[6];
+	unsigned char outlier;	/* init as OUTLIER_MEDIAN or OUTLIER_FIRST, or 0 */
+	unsigned char pad[5];
 };
 
 static void free_dev(struct idle *d)
@@ -252,7 +298,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			struct idle_call r = {
 				ev->ts_ns,
 				ev->flags & EV_CORRELATION ? ev->correlation : INT64_MIN,
-				track, name
+				track, name, ev->dur_ns
 			};
 
 			idle_calls_add(&d->calls, &r);
@@ -264,9 +310,15 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			s->cls[sync] = (unsigned char)(class_of(t, n, (int)sync) + 1);
 			s->capture = capture_edge(t, n);
 		}
+		/*
+		 * A wrapper is no span: not a class, not host work, not a slow
+		 * first call (its first call holds the compilation it wraps).
+		 */
+		if (s->cls[sync] - 1 == WRAPPER)
+			continue;
 		if (s->cls[sync] - 1 != NO_CLASS || ev->dur_ns >= IDLE_HOST_WORK_NS) {
 			struct idle_span r = { ev->ts_ns, ev->dur_ns, name, track,
-					       (unsigned char)(s->cls[sync] - 1), 0, { 0 } };
+					       (unsigned char)(s->cls[sync] - 1), 0, 0, { 0 } };
 
 			if (push_span(d, &r))
 				goto out;
@@ -283,12 +335,15 @@ out:
 struct gap {
 	int64_t a, b;
 	int64_t l;		/* the launch's start; b where none was found */
+	int64_t l_end;		/* the launching call's end, where it is a median outlier; else l */
+	int64_t host_dur;	/* the host span named, for an outlier's ratio */
 	uint32_t track;		/* the launching thread */
 	uint32_t host;		/* a name id of d->names; 0: none */
 	unsigned char found;	/* the thread is known */
 	unsigned char by_time;	/* ... from the last call before b, not by correlation */
 	unsigned char has_next;	/* b is a device item's start */
 	unsigned char cause;	/* enum idle_cause */
+	unsigned char host_outlier;	/* the host span's outlier kind, or 0 */
 	int64_t in_ns;		/* its time inside the window (account()) */
 };
 
@@ -325,8 +380,8 @@ static int next_gap(struct interval_cursor *busy, int64_t t1, int *done, int64_t
 		if (more)
 			*prev = imax(*prev, run.hi);
 		if (lo > at) {
-			*g = (struct gap){ at, lo, lo, 0, 0, 0, 0,
-					   (unsigned char)more, IDLE_OTHER, 0 };
+			*g = (struct gap){ at, lo, lo, lo, 0, 0, 0, 0, 0,
+					   (unsigned char)more, IDLE_OTHER, 0, 0 };
 			return 1;
 		}
 	}
@@ -432,7 +487,9 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 		for (; k < ngc && gc[k].corr == c.corr; k++) {
 			struct gap *x = &g[gc[k].gap];
 
-			x->l = c.ts_ns;
+			x->l = x->l_end = c.ts_ns;
+			if (call_outlier(&d->stats[c.name], c.dur_ns))
+				x->l_end = sat_add(c.ts_ns, c.dur_ns);
 			x->track = c.track;
 			x->host = c.name;
 			x->found = 1;
@@ -445,13 +502,15 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 #define IDLE_SCAN_LOST 8	/* this few gaps lost: a scan of the calls each, no sort */
 
 /* Set gap g's launch to call c, found by time. */
-static void found_by_time(struct gap *g, const struct idle_call *c)
+static void found_by_time(const struct idle *d, struct gap *g, const struct idle_call *c)
 {
 	g->track = c->track;
 	g->host = c->name;
 	g->found = 1;
 	if (g->has_next) {
-		g->l = c->ts_ns;
+		g->l = g->l_end = c->ts_ns;
+		if (call_outlier(&d->stats[c->name], c->dur_ns))
+			g->l_end = sat_add(c->ts_ns, c->dur_ns);
 		g->by_time = 1;
 	}
 }
@@ -480,7 +539,7 @@ static int launches_by_time(struct idle *d, struct gap *g, size_t ng)
 	if (lost && lost <= IDLE_SCAN_LOST) {
 		for (size_t i = 0; i < ng; i++) {
 			int64_t lim = by_time_limit(&g[i]);
-			struct idle_call best = { 0, 0, 0, 0 };
+			struct idle_call best = { 0, 0, 0, 0, 0 };
 			int any = 0;
 
 			idle_calls_begin(&cur, &d->calls);
@@ -490,7 +549,7 @@ static int launches_by_time(struct idle *d, struct gap *g, size_t ng)
 					any = 1;
 				}
 			if (any)
-				found_by_time(&g[i], &best);
+				found_by_time(d, &g[i], &best);
 		}
 		return 0;
 	}
@@ -509,7 +568,7 @@ static int launches_by_time(struct idle *d, struct gap *g, size_t ng)
 		size_t k = first_i64_lower_bound(v, sizeof(*v), 0, nc, by_time_limit(&g[i]));
 
 		if (!g[i].found && k)
-			found_by_time(&g[i], &v[k - 1]);
+			found_by_time(d, &g[i], &v[k - 1]);
 	}
 	free(v);
 	return 0;
@@ -575,7 +634,7 @@ static int capture_regions(struct idle *d, const struct idle_span *s, size_t n)
 		} else if (open != SIZE_MAX && st[s[i].name].capture == CAPTURE_END) {
 			struct idle_span r = {
 				s[open].ts_ns, sat_sub(span_end(&s[i]), s[open].ts_ns),
-				s[open].name, s[open].track, IDLE_CAPTURE, 0, { 0 }
+				s[open].name, s[open].track, IDLE_CAPTURE, 0, 0, { 0 }
 			};
 
 			if (push_span(d, &r))	/* s may move: r is copied first */
@@ -642,12 +701,19 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 		/* a launch on its thread starting inside [ts, end) */
 		s[i].launched = lo < nl && l[lo].track == s[i].track &&
 				l[lo].ts_ns < span_end(&s[i]);
+		if (s[i].cls == NO_CLASS && call_outlier(t, s[i].dur_ns)) {
+			s[i].cls = IDLE_INIT;
+			s[i].outlier = OUTLIER_MEDIAN;
+			continue;
+		}
 		/* the slow first call: dur * (n - 1) >= FACTOR * (sum - dur), exactly */
 		if (later && t->n >= 2 && s[i].ts_ns == t->first_ts &&
 		    s[i].dur_ns == t->first_dur && s[i].dur_ns >= IDLE_SLOW_FIRST_NS &&
 		    (__int128)s[i].dur_ns * (t->n - 1) >=
-			    (__int128)IDLE_SLOW_FIRST_FACTOR * (t->sum_ns - s[i].dur_ns))
+			    (__int128)IDLE_SLOW_FIRST_FACTOR * (t->sum_ns - s[i].dur_ns)) {
 			s[i].cls = IDLE_INIT;
+			s[i].outlier = OUTLIER_FIRST;
+		}
 	}
 	rc = 0;
 out:
@@ -657,11 +723,62 @@ out:
 	return rc;
 }
 
+/*
+ * Each runtime call name's median duration (twice it, so that an even
+ * count's mean of the middle two stays exact): the calls sorted by name,
+ * then duration.
+ */
+struct call_dur {
+	int64_t dur_ns;
+	uint32_t name, pad;
+};
+
+static int call_medians(struct idle *d)
+{
+	size_t n = d->calls.n;
+	struct call_dur *v = malloc((n ? n : 1) * sizeof(*v));
+	uint32_t *id = malloc((n ? n : 1) * sizeof(*id)), max_id = 0;
+	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
+	struct idle_calls_cursor cur;
+	struct idle_call c;
+	int rc = -1;
+
+	if (!v || !id || !key)
+		goto out;
+	idle_calls_begin(&cur, &d->calls);
+	while (idle_calls_next(&cur, &c)) {
+		v[cur.i - 1] = (struct call_dur){ c.dur_ns, c.name, 0 };
+		id[cur.i - 1] = c.name;
+		key[cur.i - 1] = sort_key_i64(c.dur_ns);
+		max_id = c.name > max_id ? c.name : max_id;
+	}
+	if (sort_recs_id_key(v, n, sizeof(*v), id, max_id, key))
+		goto out;
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t m;
+
+		for (j = i + 1; j < n && v[j].name == v[i].name; j++)
+			;
+		m = i + (j - i) / 2;
+		/* only unclassed calls: a long sync or allocation keeps its own kind */
+		if (d->stats[v[i].name].cls[0] != NO_CLASS + 1 || d->stats[v[i].name].cls[1])
+			continue;
+		d->stats[v[i].name].med2 = (j - i) % 2 ? sat_add(v[m].dur_ns, v[m].dur_ns)
+						      : sat_add(v[m - 1].dur_ns, v[m].dur_ns);
+	}
+	rc = 0;
+out:
+	free(v);
+	free(id);
+	free(key);
+	return rc;
+}
+
 int idle_prepare(struct idle *d)
 {
 	if (!d->calls.n)	/* idle_finish() then needs no thread: nothing to prepare */
 		return 0;
-	if (mark_launches(d) || prepare_spans(d, d->max_track))
+	if (mark_launches(d) || call_medians(d) || prepare_spans(d, d->max_track))
 		return -1;
 	d->prepared = 1;
 	return 0;
@@ -996,6 +1113,14 @@ static int wider(const struct idle_span *s, uint32_t x, uint32_t y, unsigned g, 
  * gap is done.  Else the one in reaching furthest is weighed by
  * attribute_late() against those starting inside W: *late filled, 1.
  */
+/* Name gap x after host span h, keeping what an outlier's ratio needs. */
+static void name_span(struct gap *x, const struct idle_span *h)
+{
+	x->host = h->name;
+	x->host_dur = h->dur_ns;
+	x->host_outlier = h->outlier;
+}
+
 static int widest(const struct open_spans *o, unsigned g, struct gap *x, int64_t a, int64_t w1,
 		  struct late *late)
 {
@@ -1006,7 +1131,7 @@ static int widest(const struct open_spans *o, unsigned g, struct gap *x, int64_t
 	if (best != NONE && span_end(&s[best]) >= w1) {
 		best = tree_best(s, how, o->tree + 2 * o->off[g], o->m[g],
 				 first_reaching(o, g, w1), o->m[g]);
-		x->host = s[best].name;
+		name_span(x, &s[best]);
 		return 0;
 	}
 	if (best != NONE && span_end(&s[best]) <= a)
@@ -1032,7 +1157,8 @@ static uint32_t sync_at(const struct open_spans *o, int64_t a)
  */
 static int attribute(struct gap *g, const struct open_spans *o, struct late *late)
 {
-	int64_t a = g->a, w1 = imax(a, g->l), wl = w1 - a;
+	/* a launching call that is itself an outlier holds the gap: W reaches its end */
+	int64_t a = g->a, w1 = imax(a, imax(g->l, imin(g->b, g->l_end))), wl = w1 - a;
 	uint32_t best;
 
 	if (wl > 0) {
@@ -1134,7 +1260,10 @@ static int attribute_late(struct open_spans *o, struct late *l, size_t n, uint32
 		}
 	}
 	for (size_t k = 0; k < n; k++)
-		l[k].gap->host = l[k].best == NONE ? 0 : s[l[k].best].name;
+		if (l[k].best == NONE)
+			l[k].gap->host = 0;
+		else
+			name_span(l[k].gap, &s[l[k].best]);
 	return 0;
 }
 
@@ -1315,6 +1444,35 @@ static void tally_gap(struct tally *t, struct gap x, struct report_idle *id)
 	}
 }
 
+/*
+ * A gap's host activity as idle.top names it: an outlier that made it init
+ * with its ratio (floored) to its name's median call, or to the mean of its
+ * name's later calls for a slow first call.
+ */
+static char *host_name(const struct idle *d, const struct gap *x, struct arena *a)
+{
+	const struct idle_name_stat *t = &d->stats[x->host];
+	const char *s = strtab_str(&d->names, x->host);
+	size_t n = strtab_len(&d->names, x->host), k = 0;
+	int64_t rest = t->sum_ns - x->host_dur;
+	char suffix[96], *out;
+
+	if (x->host_outlier == OUTLIER_MEDIAN && t->med2 > 0)
+		k = (size_t)snprintf(suffix, sizeof(suffix), " (%lldx its median)",
+				     (long long)((__int128)2 * x->host_dur / t->med2));
+	else if (x->host_outlier == OUTLIER_FIRST && rest > 0)
+		k = (size_t)snprintf(suffix, sizeof(suffix),
+				     " (first call, %lldx the mean of the later ones)",
+				     (long long)((__int128)x->host_dur * (t->n - 1) / rest));
+	if (!k)
+		return arena_strndup(a, s, n);
+	if (!(out = arena_alloc(a, n + k + 1)))
+		return NULL;
+	memcpy(out, s, n);
+	memcpy(out + n, suffix, k + 1);
+	return out;
+}
+
 /* The totals, and the longest gaps with their names in a. */
 static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
 			struct report_rank *rk)
@@ -1339,9 +1497,7 @@ static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
 							       : (enum idle_cause)x->cause;
 		y->in_window = x->in_ns > 0;
 		y->step = with_steps ? step_at(&rk->steps, x->a) : INT64_MIN;
-		y->host = x->host ? arena_strndup(a, strtab_str(&d->names, x->host),
-						  strtab_len(&d->names, x->host))
-				  : NULL;
+		y->host = x->host ? host_name(d, x, a) : NULL;
 		if (x->host && !y->host)
 			return -1;
 	}

@@ -33,7 +33,7 @@ static uint64_t zigzag(int64_t a, int64_t b)
 
 void idle_calls_add(struct idle_calls *l, const struct idle_call *c)
 {
-	unsigned char tmp[4 * VARINT_MAX], *p = tmp;
+	unsigned char tmp[5 * VARINT_MAX], *p = tmp;
 	int has = c->corr != INT64_MIN;
 
 	p = varint_put(p, zigzag(l->last_ts, c->ts_ns));
@@ -43,6 +43,7 @@ void idle_calls_add(struct idle_calls *l, const struct idle_call *c)
 		l->last_corr = c->corr;
 	}
 	p = varint_put(p, c->name);
+	p = varint_put(p, (uint64_t)(c->dur_ns > 0 ? c->dur_ns : 0));
 	buf_add(&l->bytes, tmp, (size_t)(p - tmp));
 	l->last_ts = c->ts_ns;
 	l->n++;
@@ -89,6 +90,7 @@ int idle_calls_next(struct idle_calls_cursor *c, struct idle_call *out)
 	out->ts_ns = c->ts;
 	out->track = (uint32_t)(tr >> 1);
 	out->name = (uint32_t)varint_get(&c->p);
+	out->dur_ns = (int64_t)varint_get(&c->p);
 	c->i++;
 	return 1;
 }

@@ -37,6 +37,12 @@ session that wrote this file):
   - ties: "last runtime call" = greatest (start, file order); "earliest" =
     smallest (start, file order); rule 3's longest: ties earliest.
   - top[].host keeps the rule's name even where cause is forced to init.
+  - slow call (a runtime call >= 100 x its name's median): the median over
+    every runtime call of the name (sync calls and classed names have none),
+    applied to any host span of that name left unclassed by the table; the
+    ratio in its host name is floor(dur / median), exact in integers.
+  - the compiled-code wrappers are dropped from the host spans before
+    anything else (the slow first call's counts too).
   - step_utilization: null without steps or when window_ns is 0.
 """
 
@@ -279,15 +285,15 @@ class Stab:
 
 # ---- the analysis ----------------------------------------------------------
 
-def span_class(name, is_sync_call, slow_first):
+def span_class(name, is_sync_call, slow_first, outlier=False):
     low = ascii_lower(name)
     if (b"capture" in low or name.startswith(("cudaGraphInstantiate", "cuGraphInstantiate",
                                               "hipGraphInstantiate", "aclmdlRICapture"))
             or name == "CUDAGraphNode.record"):
         return "capture"
-    if "compile" in name or "dynamo_timed" in name or name == "dynamo":
+    if is_compilation(name):
         return "compile"
-    if name.startswith(INIT_PREFIXES) or slow_first:
+    if name.startswith(INIT_PREFIXES) or slow_first or outlier:
         return "init"
     if b"dataloader" in low:
         return "data_loading"
@@ -298,6 +304,26 @@ def span_class(name, is_sync_call, slow_first):
     if is_sync_call or name in ("aten::item", "aten::_local_scalar_dense"):
         return "sync"
     return None
+
+
+# Spans every call of torch.compile'd code runs inside, in steady state as
+# much as while compiling: they say where the host is, never why it waits.
+def is_steady_wrapper(name):
+    return ("compile_wrapper" in name or "CompiledFunction" in name
+            or name.startswith("Torch-Compiled Region"))
+
+
+# Compilation itself: dynamo converting a frame, the dynamo_timed phases,
+# Inductor's entry points and code generation, Triton autotuning/benchmarks.
+COMPILATION_RE = re.compile(
+    r"convert_frame|_compile|compile_inner|compile_to_module|compile_file|codegen"
+    r"|benchmark_all_configs|do_bench|dynamo_timed|(?i:autotune)")
+
+
+def is_compilation(name):
+    if name == "dynamo" or COMPILATION_RE.search(name):
+        return True
+    return name.startswith("compile_fx") or name.endswith((": compile_fx", ": compile_fx_inner"))
 
 
 INIT_PREFIXES = (
@@ -455,6 +481,19 @@ def analyze(events, steps_info=None, report_start=None):
             launched_starts.setdefault(c[3], []).append(c[0])
 
     # ---- host span classes
+    host = [h for h in host if not is_steady_wrapper(h[4])]
+    # a runtime call at least 1 ms and 100 times its name's median: init
+    call_durs = {}
+    for c in calls:
+        call_durs.setdefault(c[4], []).append(max(0, c[1] - c[0]))
+    # (only unclassed calls: a long sync or allocation keeps its own kind)
+    sync_names = {h[4] for h in host if h[5]}
+    call_median = {nm: median(v) for nm, v in call_durs.items()
+                   if nm not in sync_names and span_class(nm, False, False) is None}
+
+    def median_outlier(name, dur):
+        m = call_median.get(name)
+        return m is not None and m > 0 and dur >= SLOW_FIRST_NS and dur >= 100 * m
     by_name = {}
     for h in host:
         by_name.setdefault(h[4], []).append(h)
@@ -474,7 +513,24 @@ def analyze(events, steps_info=None, report_start=None):
     per_thread = {}  # thread -> {class or "work": [(start, end, i, name)]}
     for h in host:
         ts, end, i, thread, name, sync_call = h
-        cls = span_class(name, sync_call, i in slow_first)
+        plain = span_class(name, sync_call, False)
+        label = name
+        if plain is None or plain in ("data_loading", "collective_wait", "memory_mgmt", "sync"):
+            if plain is None and median_outlier(name, end - ts):
+                m = call_median[name]
+                label = "%s (%dx its median)" % (name, (2 * (end - ts)) // int(round(2 * m)))
+                cls = "init"
+            elif i in slow_first:
+                lst = by_name[name]
+                rest = sum(h2[1] - h2[0] for h2 in lst) - (end - ts)
+                if rest > 0:
+                    label = "%s (first call, %dx the mean of the later ones)" % (
+                        name, (end - ts) * (len(lst) - 1) // rest)
+                cls = "init"
+            else:
+                cls = plain
+        else:
+            cls = plain
         if cls is None:
             if end - ts < HOST_WORK_NS:
                 continue
@@ -484,7 +540,7 @@ def analyze(events, steps_info=None, report_start=None):
                 if k < len(ls) and ls[k] < end:
                     continue  # launched something
             cls = "work"
-        per_thread.setdefault(thread, {}).setdefault(cls, []).append((ts, end, i, name))
+        per_thread.setdefault(thread, {}).setdefault(cls, []).append((ts, end, i, label))
     # capture regions: BeginCapture .. the next EndCapture call on the thread
     open_at = {}
     for c in sorted(calls, key=lambda c: (c[3], c[0], c[2])):
@@ -544,6 +600,8 @@ def analyze(events, steps_info=None, report_start=None):
             thread, l = calls_sorted[k - 1][3], b
         found = call is not None
         ws, we = a, max(a, l)
+        if found and not is_last and median_outlier(call[4], call[1] - call[0]):
+            we = max(we, min(b, call[1]))  # the outlier call itself holds the gap
         wlen = we - ws
         # rule 1
         best, best_cls = 0, None

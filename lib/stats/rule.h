@@ -43,6 +43,8 @@ struct launch_ev {
 
 struct window_ev {
 	enum idle_cause cause;		/* the one-time cause with the most idle time */
+	const char *host;		/* its longest named gap's host activity, or NULL */
+	int steps_window;		/* the analysed window is steps, not the whole trace */
 };
 
 struct idle_ev {

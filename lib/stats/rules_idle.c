@@ -155,18 +155,21 @@ static void msg_launch(struct text *t, const struct finding *f)
 }
 
 /*
- * The idle attribution (doc/idle.md), whole trace: start-up, capture and
- * compilation.  A trace mostly made of them is no steady state, and no
- * steady-state advice is drawn from it.
+ * The idle attribution (doc/idle.md), the analysed window only: start-up,
+ * capture and compilation.  A window mostly made of them is no steady
+ * state, and no steady-state advice is drawn from it.  Idle time outside
+ * the window (before the first steady step, the warm-up step, the tail)
+ * never decides what the window is: a gap before the first step is init
+ * by position, not by evidence.
  */
 static const enum idle_cause once[] = { IDLE_INIT, IDLE_CAPTURE, IDLE_COMPILE };
 
 #define NR_ONCE (sizeof(once) / sizeof(once[0]))
 
-/* Cause k's idle time on rank r, window and outside (nulls: 0). */
+/* Cause k's idle time in r's analysed window (null: 0). */
 static int64_t cause_ns(const struct report_rank *r, size_t k)
 {
-	return imax0(r->idle.in.by_cause[k]) + imax0(r->idle.outside.by_cause[k]);
+	return imax0(r->idle.in.by_cause[k]);
 }
 
 static int64_t one_time_ns(const struct report_rank *r)
@@ -190,13 +193,13 @@ static enum idle_cause one_time_top(const struct report_rank *r)
 }
 
 /*
- * 1 when one-time idle time (ns) is more than share of r's span and more
- * than any other cause found (other, no cause, left out): the trace is no
- * steady state.
+ * 1 when one-time idle time (ns) is more than share of r's analysed window
+ * and more than any other cause found there (other, no cause, left out):
+ * the window is no steady state.
  */
 static int one_time_window(const struct report_rank *r, double ns, double share)
 {
-	if (!(ns > share * (double)r->span_ns))
+	if (!(ns > share * (double)r->idle.in.window_ns))
 		return 0;
 	/* the one-time causes are part of ns, so only another can pass it */
 	for (size_t k = 0; k < IDLE_NR_CAUSES; k++)
@@ -205,9 +208,13 @@ static int one_time_window(const struct report_rank *r, double ns, double share)
 	return 1;
 }
 
+static const char *top_host(const struct report_rank *r, enum idle_cause c);
+
 /*
  * profile-window: one-time idle (start-up, capture, compilation) above t[0]
- * of the span, and more than any other cause.
+ * of the analysed window, and more than any other cause there.  In the
+ * window, init comes only from start-up calls and first-call outliers
+ * (rule 1), so it is evidence of start-up, which the message names.
  */
 static int eval_window(const struct report_rank *r, const double *t, struct arena *a,
 		       struct finding *f)
@@ -216,29 +223,41 @@ static int eval_window(const struct report_rank *r, const double *t, struct aren
 	double ns;
 
 	(void)a;
-	if (!r->analysed || !r->idle.window || r->span_ns <= 0)
+	if (!r->analysed || !r->idle.window || r->idle.in.window_ns <= 0)
 		return NO_INPUTS;
 	ns = (double)one_time_ns(r);
 	if (!one_time_window(r, ns, t[0]))
 		return QUIET;
-	f->value = ns / (double)r->span_ns;
+	f->value = ns / (double)r->idle.in.window_ns;
 	f->threshold = t[0];
 	f->impact_ns = ns;
-	f->basis = "device idle time in start-up, graph capture and compilation";
+	f->basis = "device idle time in start-up, graph capture and compilation in the analysed "
+		   "window";
 	e->cause = one_time_top(r);
+	e->host = top_host(r, e->cause);
+	e->steps_window = r->idle.window[0] == 's';
 	return FIRES;
 }
 
 static void msg_window(struct text *t, const struct finding *f)
 {
 	const struct window_ev *e = &f->e.window;
-	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX];
+	char v[METRIC_FMT_MAX], a[METRIC_FMT_MAX], ev[320] = "";
 	const char *what = e->cause == IDLE_CAPTURE	? "a graph-capture window"
 			   : e->cause == IDLE_COMPILE ? "a compilation window"
 							: "a start-up window";
+	const char *evid = e->cause == IDLE_CAPTURE   ? "graph capture"
+			   : e->cause == IDLE_COMPILE ? "compilation"
+						      : "start-up calls and first-call outliers";
 
-	snprintf(t->m, sizeof(t->m), "%s: the trace is %s: %s of it (%s) is one-time idle time.",
-		 t->where, what, FMT(v, f->value, UNIT_RATIO), FMT(a, f->impact_ns, UNIT_NS));
+	if (e->host)
+		snprintf(ev, sizeof(ev), " Evidence: %s, the longest in %.200s.", evid, e->host);
+	else
+		snprintf(ev, sizeof(ev), " Evidence: %s.", evid);
+	snprintf(t->m, sizeof(t->m),
+		 "%s: the analysed window (%s) is %s: %s of it (%s) is one-time idle time.%s",
+		 t->where, e->steps_window ? "the steady steps" : "the whole trace", what,
+		 FMT(v, f->value, UNIT_RATIO), FMT(a, f->impact_ns, UNIT_NS), ev);
 	snprintf(t->d, sizeof(t->d),
 		 "Profile steady-state steps instead: torch.profiler.profile(schedule="
 		 "torch.profiler.schedule(wait=1, warmup=1, active=3)) after the first calls, "

@@ -48,7 +48,14 @@ if finding == "profile-window" and any(s["id"] == "idle-launch" or
 PY
 }
 
-planted startup init profile-window
+# The start-up scenario profiles steady steps after 1.7 s of start-up: the
+# start-up is reported apart (outside, slow-first-step) and never makes the
+# steady steps a start-up window.
+oracle "$GPU/startup.trace.json.gz"
+check r.json 'r["ranks"][0]["idle"]["window"] == "steps"' "startup: steady steps window" \
+	'r["ranks"][0]["idle"]["outside"]["by_cause"]["init"] > 1e9' "startup: init outside the steps" \
+	'"profile-window" not in [s["id"] for s in r["suggestions"]]' "startup: steady steps keep their advice" \
+	'"slow-first-step" in [s["id"] for s in r["suggestions"]]' "startup: the slow first step said"
 planted dataloader data_loading idle-data-loading
 planted hostprep host_compute idle-host-compute
 planted sync sync idle-sync
