@@ -94,8 +94,8 @@ Definitions:
              stops), stays in durations_ns but leaves the statistics and the
              warm-up test.
              count, avg_ns, median_ns, min_ns, max_ns, stddev_ns over the
-             remaining steps (as for phases); with no step: count 0, avg,
-             median and stddev 0.0, min and max 0, durations_ns [].
+             remaining steps (as for phases); with no step: count 0, the
+             statistics null, durations_ns [].
   throughput roots: the phase spans of depth 0.  denoising span: a phase
              span of depth > 0 whose raw name matches a step glob or the
              block glob and whose phase name is not "ProfilerStep#*".  A core
@@ -301,10 +301,11 @@ def path_bytes(path):
 
 
 def float_stats(durs):
-    """Row statistics of a list of ints; all zero for an empty list."""
+    """Row statistics of a list of ints; count 0 and the rest null (unknown) for an
+    empty list."""
     if not durs:
-        return {"count": 0, "avg_ns": 0.0, "median_ns": 0.0, "min_ns": 0, "max_ns": 0,
-                "stddev_ns": 0.0}
+        return {"count": 0, "avg_ns": None, "median_ns": None, "min_ns": None, "max_ns": None,
+                "stddev_ns": None}
     avg, median, stddev = oa.stats(durs)
     return {"count": len(durs), "avg_ns": avg, "median_ns": median, "min_ns": min(durs),
             "max_ns": max(durs), "stddev_ns": stddev}
