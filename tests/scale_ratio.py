@@ -4,7 +4,9 @@
     scale_ratio.py [--rss] [--rc N] LABEL 'CMD ON N' 'CMD ON 4N'
 
 Each command (split as a shell would, but run without one) runs twice;
-the best of the two wall times (and with --rss, of the two peak resident
+the best of the two wall times (each taken as at least MIN_SECONDS: below
+that a run is mostly the program's start, and two tests at a time on two
+cores make the ratio of such times noise) (and with --rss, of the two peak resident
 set sizes, from wait4()) of the second must be at most 6 times the first's:
 four times the input, with room for noise, where a square would be 16.
 Each run must exit N (default 0).  Prints one line of figures; exit 1 when
@@ -17,6 +19,7 @@ import sys
 import time
 
 MAX_RATIO = 6.0
+MIN_SECONDS = 0.1
 
 
 def best(cmd, rc_want):
@@ -50,7 +53,7 @@ def main(argv):
     label, c1, c2 = argv
     t1, m1 = best(c1, rc_want)
     t2, m2 = best(c2, rc_want)
-    rt, rm = t2 / max(t1, 1e-3), m2 / max(m1, 1)
+    rt, rm = max(t2, MIN_SECONDS) / max(t1, MIN_SECONDS), m2 / max(m1, 1)
     print("%s: N %.2f s %.0f MiB, 4N %.2f s %.0f MiB, ratio %.1f time %.1f memory"
           % (label, t1, m1 / 1024, t2, m2 / 1024, rt, rm))
     bad = []

@@ -79,7 +79,8 @@ def close(a, b):
 
 
 # What collectives matching adds to a rank exists only once ranks meet (048 checks it).
-MATCHED = ("gpu.comm_wait_ns", "gpu.comm_transfer_ns", "gpu.effective_utilization")
+MATCHED = ("gpu.comm_wait_ns", "gpu.comm_transfer_ns", "gpu.effective_utilization",
+           "gpu.comm_sync_ns", "gpu.comm_idle_ns")
 phases = 0
 for metric, st in c["cross_rank"].items():
     vals = [(r["rank"], value(r, metric)) for r in (f["ranks"] if metric in MATCHED else ranks)]
