@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Out of memory at any allocation: never a crash, never a silent loss
-# (issue 28: libanalyze, which vcompare links, returns its errors instead of
+# (libanalyze, which vcompare links, returns its errors instead of
 # exiting).  tests/failmalloc.c, preloaded, fails the Nth malloc, calloc or
 # realloc; for N over every allocation of a clean run (every few on the
 # larger runs), each program must

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every vendor's and PyTorch version's trace (issue 14), against independent
+# Every vendor's and PyTorch version's trace, against independent
 # python3 computations:
 #  1. one trace per recogniser: device.vendor and device.source; gpu figures
 #     and memory rows as tests/oracle_analyses.py computes them (2021 memory
