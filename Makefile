@@ -1,11 +1,9 @@
 # vtrace: one GNU Makefile, no autotools.
 #
 #   make            build everything into build/
-#   make test       install missing Debian packages (printed first, with why:
-#                   scripts/deps.sh), check the layout (scripts/stylecheck.sh),
-#                   then unit + CLI tests in the normal build
-#                   and under ASan/UBSan (and a clang build with its unit
-#                   tests); ends with "N passed, N failed"
+#   make test       every test, in the plain and the ASan/UBSan builds;
+#                   ends with "N passed, N failed" (tests/README.md says
+#                   what it runs, in order)
 #   make demo       build, then analyse the bundled 4-rank trace
 #   make bench      generate a >= 1 GB trace and measure MB/s and peak RSS
 #   make fuzz       a longer libFuzzer run of every target in tests/fuzz/

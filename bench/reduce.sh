@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/reduce.sh BUILD_DIR: the reduce-at-scale bar of issue 17, run by `make bench`.
+# bench/reduce.sh BUILD_DIR: the reduce-at-scale bar, run by `make bench`.
 #
 # Makes (once; cached in bench/out/reduce/, remade when vanalyze or the
 # replicator is newer) two sets of real-size rank reports: vanalyze's

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/scale.sh BUILD_DIR: hostile dimensions of a rank (issue 35), run by
+# bench/scale.sh BUILD_DIR: hostile dimensions of a rank, run by
 # `make bench`.
 #
 # For each dimension that a hostile trace can blow up (distinct annotation

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the reproducers of issue 18 (hostile inputs), one per subcommand.
+"""Write hostile inputs that once broke the programs, one per subcommand.
 
     hostile_inputs.py extreme PATH        times at the edge of what is kept, and past it
     hostile_inputs.py names PATH          empty, NUL-carrying, formula and C1-control names
@@ -117,7 +117,7 @@ NAMES = ["", "ab\u0000cd", "ab\u0000ef", "ab", "=cmd|' /C calc'!A0", "+1+1", "-2
          "\tlead tab", "\rlead cr", "csi \u009b31m red \u009b0m", "c1 \u0085 nel"]
 
 
-# issue 35 (6): what a terminal would act on or hide: an OSC window title and a
+# What a terminal would act on or hide: an OSC window title and a
 # clear screen, bidi overrides and isolates, invisible characters, C1 CSI, DEL,
 # a line separator, and an @mention for vcompare --markdown.
 TERMINAL = ["\u001b]0;pwned\u0007\u001b[2J", "rlo \u202e evil", "bom \ufeff x", "zw \u200b\u200d x",

@@ -43,7 +43,9 @@ else
 	run_limited() { "$@"; }
 fi
 
-# Logs, per-test state and the oracle cache shared by all tests of this run.
+# Logs, per-test state and the oracle cache shared by all tests of this run
+# and both builds (tests/vtcheck.py's cached(): the sanitizer build reads
+# the plain build's oracle results back instead of computing them again).
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/vtrun.XXXXXX") || exit 2
 trap 'rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM

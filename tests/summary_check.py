@@ -26,6 +26,7 @@ import oracle  # noqa: E402
 import oracle_analyses  # noqa: E402
 import oracle_idle  # noqa: E402
 import oracle_phases  # noqa: E402
+from vtcheck import cached  # noqa: E402  (each oracle's result per trace, for the test run)
 
 ELL = "\u2026"
 
@@ -109,17 +110,17 @@ def main(argv):
     opts = oracle_phases.default_options()
     if frames is not None:
         opts["frames"] = frames
-    spans, _, _ = oracle.oracle(traces)
     by_rank = {}
     for pos, t in enumerate(traces):
-        entry, _ = oracle.analyze(t, pos)
+        entry, _ = cached("span", t, pos, oracle.analyze, t, pos)
         by_rank[entry["rank"]] = {"path": t, "span": entry["span_ns"],
-                                  "ph": oracle_phases.analyze(t, opts),
-                                  "an": oracle_analyses.analyze(t)}
+                                  "ph": cached("phases", t, opts, oracle_phases.analyze, t, opts),
+                                  "an": cached("analyses", t, None, oracle_analyses.analyze, t)}
     ranks = sorted(by_rank)
     coll = [None] * len(ranks)  # one rank waits for nobody
     if len(ranks) > 1:
-        cranks = [collectives_oracle.rank_of(by_rank[r]["path"]) for r in ranks]
+        cranks = [cached("collectives", by_rank[r]["path"], None, collectives_oracle.rank_of,
+                         by_rank[r]["path"]) for r in ranks]
         coll = collectives_oracle.compute(cranks, [True] * len(ranks))["per_rank"]
 
     sec = sections(lines)
@@ -154,8 +155,9 @@ def main(argv):
                 o["ph"]["steps"]["count"] else None,
                 "fps": o["ph"]["throughput"]["fps"], "bps": o["ph"]["throughput"]["bps"],
                 "util": o["an"]["gpu"]["utilization"],
-                "step.util": oracle_idle.analyze(oracle_idle.load(o["path"]),
-                                                 o["ph"]["steps"])[1],
+                "step.util": cached("idle", o["path"], (o["ph"]["steps"], None),
+                                    lambda: oracle_idle.analyze(oracle_idle.load(o["path"]),
+                                                                o["ph"]["steps"]))[1],
                 "eff.util": cw and cw["effective_utilization"],
                 "comm wait": cw and cw["comm_wait_ns"], "comm": o["an"]["gpu"]["comm_ns"]}
         for h, v in zip(heads, vals[1:]):

@@ -9,12 +9,18 @@ independent reference in tests/oracle.py, and assertions on reports:
     vtcheck.py assert REPORT EXPR WHAT...   each python EXPR holds (r: the report)
     vtcheck.py get REPORT EXPR              print EXPR
     vtcheck.py same A B                     the JSON files hold equal values
+    vtcheck.py collectives REPORT FILE...   tests/collectives_oracle.py's check,
+    vtcheck.py idle TRACE REPORT            tests/oracle_idle.py's and
+    vtcheck.py opsperf TRACE REPORT         tests/oracle_opsperf.py's, with their
+                                            reading of each file cached()
 
 As a module (tests put tests/ on sys.path): run_vanalyze() and same() for
-the oracle checks written inside a test.  VANALYZE, VT_ROOT and ORACLE are
+the oracle checks written inside a test, cached() for the oracles' results.  VANALYZE, VT_ROOT and ORACLE are
 set by tests/cli/lib.sh."""
+import hashlib
 import json
 import os
+import pickle
 import subprocess
 import sys
 import tempfile
@@ -52,6 +58,70 @@ def analyze(path, pos):
             json.dump([entry, origin], f)
         os.replace(tmp, key)
     return entry, origin
+
+
+_stamps = {}
+
+
+def _code_stamp(fn):
+    """The code that computes fn as it is now: every tests/*.py by name,
+    size and time, and when fn is the running script's own (a test writes
+    its own script), that script's text; so that a cached result never
+    outlives an edit of the code that made it."""
+    own = getattr(fn, "__module__", None) == "__main__"
+    if own not in _stamps:
+        tests = os.path.join(os.environ["VT_ROOT"], "tests")
+        h = hashlib.sha1()
+        for name in sorted(os.listdir(tests)):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(tests, name))
+                h.update(("%s %d %d\n" % (name, st.st_size, st.st_mtime_ns)).encode())
+        main = getattr(sys.modules["__main__"], "__file__", None)
+        if own and main and os.path.isfile(main):
+            with open(main, "rb") as f:
+                h.update(f.read())
+        elif own:
+            h.update(repr(fn.__code__.co_code).encode())
+        _stamps[own] = h.hexdigest()
+    return _stamps[own]
+
+
+def _file_stamp(path):
+    """A file by its content (sha1): the same trace written again by a
+    deterministic generator in another directory, as each build's run of a
+    test does, is the same entry."""
+    h = hashlib.sha1()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def cached(tag, path, key, fn, *args):
+    """fn(*args), an oracle's result for the file at path, cached for the
+    test run (VT_ORACLE_CACHE, one directory per tests/run.sh run, so the
+    sanitizer build and the other tests reading the same file take the plain
+    build's result instead of computing it again).  The key is tag, the
+    file's name (the oracles read a rank from it; never its directory) and
+    content, the code of fn and key: anything else fn reads
+    (options, figures taken from the report under test), as a value repr()
+    spells the same each time.  Without VT_ORACLE_CACHE, fn is called."""
+    if not CACHE:
+        return fn(*args)
+    h = hashlib.sha1(repr((tag, os.path.basename(path), _file_stamp(path), _code_stamp(fn),
+                           key)).encode("utf-8", "surrogateescape"))
+    entry = os.path.join(CACHE, "%s.%s.pickle" % (tag, h.hexdigest()))
+    try:
+        with open(entry, "rb") as f:
+            return pickle.load(f)
+    except FileNotFoundError:
+        pass
+    result = fn(*args)
+    fd, tmp = tempfile.mkstemp(dir=CACHE)
+    with os.fdopen(fd, "wb") as f:
+        pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, entry)
+    return result
 
 
 def oracle_ranks(paths):
@@ -396,8 +466,43 @@ def cmd_same(args):
     return 0
 
 
+# The oracles' own checks, run as they are with their reading of each file
+# cached (cached()): the sanitizer build's run of a test, and another test
+# asking the same of the same file, read the result back.
+
+def cmd_collectives(args):
+    """collectives REPORT FILE...: tests/collectives_oracle.py REPORT FILE..."""
+    import collectives_oracle
+    rank_of = collectives_oracle.rank_of
+    collectives_oracle.rank_of = lambda path: cached("collectives", path, None, rank_of, path)
+    sys.argv = ["collectives_oracle.py"] + args
+    collectives_oracle.main()  # exits
+
+
+def cmd_idle(args):
+    """idle TRACE REPORT: tests/oracle_idle.py TRACE REPORT, the analysis
+    cached under the trace and the report's steps it reads."""
+    import oracle_idle
+    load, analyze = oracle_idle.load, oracle_idle.analyze
+    oracle_idle.load = lambda path: path
+    oracle_idle.analyze = lambda path, steps, start: cached(
+        "idle", path, (steps, start), lambda: analyze(load(path), steps, start))
+    return oracle_idle.main(["oracle_idle.py"] + args)
+
+
+def cmd_opsperf(args):
+    """opsperf TRACE REPORT: tests/oracle_opsperf.py TRACE REPORT."""
+    import oracle_opsperf
+    rows = oracle_opsperf.rows
+    oracle_opsperf.rows = lambda path: cached("opsperf", path, None, rows, path)
+    n, bad = oracle_opsperf.compare(args[0], args[1])
+    print("%d rows, %d differences" % (n, len(bad)))
+    return 1 if bad else 0
+
+
 CMDS = {"each": cmd_each, "compare": cmd_compare, "compare1": cmd_compare1, "assert": cmd_assert,
-        "get": cmd_get, "same": cmd_same}
+        "get": cmd_get, "same": cmd_same, "collectives": cmd_collectives, "idle": cmd_idle,
+        "opsperf": cmd_opsperf}
 
 if __name__ == "__main__":
     sys.exit(CMDS[sys.argv[1]](sys.argv[2:]))

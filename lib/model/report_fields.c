@@ -237,7 +237,7 @@ static const struct field suggestion_f[] = {
 	{ F("rank", FT_I64, rank, 0), .csv = 3 },
 	{ F("ranks", FT_I64S, ranks, FF_LINES), .aux = offsetof(struct report_suggestion, nr_ranks),
 	  .per = 1 },
-	/* the findings' keys (issue 15); older reports lack them */
+	/* the findings' keys; older reports lack them */
 	{ F("ranks_text", FT_STR, ranks_text, 0), .csv = 4 },
 	{ F("worst_rank", FT_I64, worst_rank, 0), .csv = 5 },
 	{ F("metric", FT_STR, metric, FF_NONNULL), .csv = 6 },

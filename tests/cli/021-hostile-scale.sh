@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile inputs, third pass (issue 35, item 1): time linear in each
+# Hostile inputs, third pass: time linear in each
 # dimension of a rank.  Each trace of tests/hostile_inputs.py is analysed at
 # N and 4N (with --html, which draws the phases); four times N must take
 # about four times as long, not sixteen.  A quadratic scan showed: 10,000

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Outputs bounded by what a reader can use (issue 35, item 2): a kernel, an
+# Outputs bounded by what a reader can use: a kernel, an
 # operator and a phase named with 6 MB of '<' gave a page of 478 MB (each
 # name whole in every title, cell and data-calc).  The page now shows each
 # name cut to 16 KiB on a code point, with an ellipsis, and stays small;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Row tables capped per rank (issue 35, item 2): beyond the 500 kernels and
+# Row tables capped per rank: beyond the 500 kernels and
 # the 500 operators of a rank with the most time, report.json sums the rest
 # in one last row marked "other": N (N rows folded); --full keeps every row.
 # The other row's figures are checked against the --full report here; then

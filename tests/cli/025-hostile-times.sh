@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times at the edge of what vtrace keeps (+-(2^62 - 1) ns, lib/sat.h) and
-# past it (issue 18, item 1).  Sums and differences that pass INT64_MAX
+# past it.  Sums and differences that pass INT64_MAX
 # saturate instead of overflowing (undefined behaviour: the sanitizer build
 # runs this test too), events past the edge are left out, counted and
 # warned about with the byte offset of the first, and what vanalyze prints

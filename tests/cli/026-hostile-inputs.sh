@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile traces and raw files (issue 18, items 2, 5 to 8, 10 to 12): each
+# Hostile traces and raw files: each
 # reproducer is generated here by tests/hostile_inputs.py and must run
 # without undefined behaviour (this test runs in the sanitizer build too),
 # in memory and time that do not blow up, and with its names shown safely.
@@ -113,7 +113,7 @@ echo "pass: 100,000 colliding correlations: linear time, every kernel placed"
 # the multiply-xorshift hash strtab had (42 s with it); keyed, the hash parts
 # them: 1.3 s here, 3.0 s under the sanitizers -------------------------------
 gen flood flood.json 60000
-# --full: every row, not the 500 of report.json's cap (issue 35)
+# --full: every row, not the 500 of report.json's cap
 measure flood 600 12 "$VANALYZE" -q --full --json flood.report flood.json
 expect_rc flood 0
 check flood.report 'len(r["ranks"][0]["kernels"]) == 60000' "one row per name" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Outputs under attack (issue 18, items 3, 4 and 9).  Two vanalyze runs
+# Outputs under attack.  Two vanalyze runs
 # writing one --html path at once each leave a whole page (the last rename
 # wins), never one spliced from both; a link planted at the old temporary
 # name PATH.tmp, or at PATH itself, never gets its target written; and a
@@ -31,7 +31,7 @@ left=$(ls -A | grep -F '.tmp' || true)
 [ -z "$left" ] || die "temporary files left behind: $left"
 echo "pass: two writers of one path, 25 rounds: each time one whole page"
 
-# --- issue 35: concurrent writers of one --out directory ------------------------
+# --- concurrent writers of one --out directory ---------------------------------
 # Each file was renamed into place whole, but six runs at once left
 # report.json of one beside report.html of another.  A lock on the directory
 # makes them take turns: the files always come from one run.
@@ -69,7 +69,7 @@ expect_rc link 0
 check out.json 'r["schema"] == "vtrace.report/1"' "the report replaced the link"
 echo "pass: links planted at PATH.tmp and PATH are never followed"
 
-# --- issue 35: output names of up to NAME_MAX bytes ---------------------------
+# --- output names of up to NAME_MAX bytes ------------------------------------
 # The temporary beside PATH was PATH.tmp.XXXXXX, 11 bytes longer than PATH's
 # last part: names of 245 to 255 bytes could not be written.
 for n in 245 255; do
@@ -83,7 +83,7 @@ left=$(ls -A | grep -E '^xxx.*\.tmp' || true)
 [ -z "$left" ] || die "temporary files left behind: $left"
 echo "pass: output names of 245 and 255 bytes"
 
-# --- issue 35: an output that is an input ----------------------------------------
+# --- an output that is an input -------------------------------------------------
 # 'vanalyze --json T T' replaced the trace with its report.  Whatever name the
 # input goes by (itself, a hard link), it is refused, exit 1, left as it was.
 cp "$A" T.json.gz
@@ -108,7 +108,7 @@ expect_rc selfexp 1
 cmp -s vtrself/demo-rank0.vtr keep.vtr || die "vtrace-export -o IN replaced its input"
 echo "pass: an output that is an input is refused (vanalyze, vcompare, vtrace-export)"
 
-# --- issue 35: a link planted at DIR/tables ---------------------------------------
+# --- a link planted at DIR/tables ------------------------------------------------
 # --out DIR wrote the CSV tables wherever a link at DIR/tables pointed.  Now
 # the tables directory is opened without following links: refused, exit 1,
 # nothing written behind the link.
@@ -140,7 +140,7 @@ for p in vanalyze vaggregate vcompare; do
 done
 echo "pass: writing standard output to /dev/full exits 1 (vcompare 2) with a message"
 
-# --- issue 35: a kill leaves no temporary behind --------------------------------
+# --- a kill leaves no temporary behind -----------------------------------------
 # gnuplot's chart directory: a gnuplot that never ends holds vanalyze --html
 # while the directory is full; the output's temporary: vtrace-export reading
 # a FIFO that gives it a header and no more holds its PATH.tmp.XXXXXX open.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Nothing raw to a terminal (issue 35, point 6 of its Why): kernel and phase
+# Nothing raw to a terminal (it would act on it): kernel and phase
 # names, file names, a report's schema and ranks[].source that would set a
 # window title, clear the screen, reorder a line (U+202E, U+2066) or hide in
 # it (U+FEFF, U+200B) reach stdout and stderr of vanalyze, vaggregate and

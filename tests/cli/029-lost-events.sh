@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Events not read make a rank incomplete (issue 35, item 4): text after the
+# Events not read make a rank incomplete: text after the
 # top-level value (two traces in one file, plain or as two gzip members, or
 # a corruption that closes traceEvents early) is warned about with its
 # offset, the rank says "complete": false and vanalyze exits 1; white space

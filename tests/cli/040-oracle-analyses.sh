@@ -88,42 +88,22 @@ PYEOF
 files+=("$PWD/memory_runs.json")
 
 cat >analyses_check.py <<'PYEOF'
-import hashlib, json, os, sys, tempfile, time
+import os, sys, time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
-import oracle  # noqa: E402
-from vtcheck import run_vanalyze, same, show  # noqa: E402
+from vtcheck import cached, run_vanalyze, same, show  # noqa: E402
 import oracle_analyses  # noqa: E402  (the independent reference)
 
-VANALYZE = os.environ["VANALYZE"]
-CACHE = os.environ.get("VT_ORACLE_CACHE")
 KERNEL_ROWS = 10
 CPU_OP_ROWS = 20
 CPU_OP_FIELDS = ("name", "count", "total_ns", "self_ns", "device_ns", "self_device_ns")
 
 
 def oracle_of(path):
-    """oracle_analyses.analyze(path), cached per test run (tests/run.sh)."""
-    key = None
-    if CACHE:
-        st = os.stat(path)
-        code = [os.stat(oracle_analyses.__file__).st_mtime_ns,
-                os.stat(oracle.__file__).st_mtime_ns]
-        where = hashlib.sha1(os.path.realpath(path).encode("utf-8", "surrogateescape"))
-        key = os.path.join(CACHE, "analyses.%s.%d.%d.%d.%d.json" % (
-            where.hexdigest(), st.st_size, st.st_mtime_ns, *code))
-        if os.path.exists(key):
-            with open(key) as f:
-                return json.load(f)
-    result = oracle_analyses.analyze(path)
-    if key:
-        fd, tmp = tempfile.mkstemp(dir=CACHE)
-        with os.fdopen(fd, "w") as f:
-            json.dump(result, f)
-        os.replace(tmp, key)
-    return result
+    """oracle_analyses.analyze(path), cached per test run (047 reads it too)."""
+    return cached("analyses", path, None, oracle_analyses.analyze, path)
 
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every vendor's and PyTorch version's trace (issue 14), against independent
+# Every vendor's and PyTorch version's trace, against independent
 # python3 computations:
 #  1. one trace per recogniser: device.vendor and device.source; gpu figures
 #     and memory rows as tests/oracle_analyses.py computes them (2021 memory
@@ -25,7 +25,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.environ["VT_ROOT"], "tests"))
 import oracle  # noqa: E402  (reading: load, to_ns)
 import oracle_analyses as oa  # noqa: E402
-from vtcheck import run_vanalyze, same, show  # noqa: E402
+from vtcheck import cached, run_vanalyze, same, show  # noqa: E402
 
 PUB = os.path.join(os.environ["VT_SHARED"], "traces", "public")
 HTA = PUB + "/facebookresearch__HolisticTraceAnalysis/"
@@ -87,8 +87,7 @@ for k, (pattern, vendor, source, facts) in enumerate(CASES):
         fail("%s: %s" % (name, p))
     if rank is None:
         continue
-    top, events = oracle.load(path)
-    orc = oa.analyze_events(top, events)
+    orc = cached("analyses", path, None, oa.analyze, path)  # 040's too
     dev = rank.get("device", {})
     if dev.get("vendor") != vendor or dev.get("source") != source:
         fail("%s: device %s, want %s/%s" % (name, show(dev), vendor, source))
@@ -102,7 +101,7 @@ for k, (pattern, vendor, source, facts) in enumerate(CASES):
             if not same(r.get(f, "<missing>"), b):
                 fail("%s: memory device %s %s: vanalyze %s, oracle %s"
                      % (name, o["device"], f, show(r.get(f)), show(b)))
-    steps = profiler_steps(events)
+    steps = cached("profiler-steps", path, None, lambda p: profiler_steps(oracle.load(p)[1]), path)
     if rank["steps"]["durations_ns"] != steps:
         fail("%s: steps %s, oracle %s" % (name, show(rank["steps"]["durations_ns"]), show(steps)))
     if steps and rank["steps"]["pattern"] != "ProfilerStep#*":
@@ -220,9 +219,8 @@ for k, path in enumerate(files):
         fail("%s: %s" % (name, p))
     if rank is None:
         continue
-    top, events = oracle.load(path)
     warned = any("no GPU or NPU activity recognised" in w for w in rank["warnings"])
-    if has_device_events(events):
+    if cached("device-events", path, None, lambda p: has_device_events(oracle.load(p)[1]), path):
         n_dev += 1
         if not (isinstance(rank["gpu"]["kernels"], int) and rank["gpu"]["kernels"] > 0) or warned:
             fail("%s has device events; vanalyze: %s kernels%s" % (
@@ -241,8 +239,9 @@ with open(os.path.join(os.environ["VT_ROOT"], "testdata", "kernel-categories.tsv
         want, src, kname = line.rstrip("\n").split("\t")
         cited.setdefault(src, set()).add(kname)
 for src, names in sorted(cited.items()):
-    top, events = oracle.load(os.path.join(PUB, src))
-    seen = {ev.get("name") for ev in events if isinstance(ev, dict)}
+    seen = cached("names", os.path.join(PUB, src), None,
+                  lambda p: {ev.get("name") for ev in oracle.load(p)[1] if isinstance(ev, dict)},
+                  os.path.join(PUB, src))
     for n in sorted(names - seen):
         fail("corpus: %s is not a name in %s" % (n[:80], src))
 print("corpus: %d names from %d traces" % (sum(len(v) for v in cited.values()), len(cited)))

@@ -16,12 +16,11 @@
 need_shared
 need_vanalyze
 need_vaggregate
-ORACLE=$VT_ROOT/tests/collectives_oracle.py
 
 dlrm=("$PUBLIC"/facebookresearch__param/*dlrm_kineto*worker*.json.gz)
 [ "${#dlrm[@]}" -eq 8 ] || die "expected 8 DLRM worker traces, found ${#dlrm[@]}"
 map_reduce dlrm 0 "${dlrm[@]}"
-python3 "$ORACLE" dlrm.json "${dlrm[@]}" || die "DLRM: vanalyze and the oracle differ"
+pycheck collectives dlrm.json "${dlrm[@]}" || die "DLRM: vanalyze and the oracle differ"
 check dlrm.json '[s["rank"] for s in r["stragglers"]] == [7]' "rank 7 is the straggler, alone" \
 	'r["straggler_rule"] == "collectives"' "named by the collectives rule" \
 	'not {0, 1, 3} & {s["rank"] for s in r["stragglers"]}' "no waiting rank is named" \
@@ -57,7 +56,7 @@ echo "pass: DLRM: rank 7 holds the others back"
 
 cpu=("$TORCH_CPU"/dev-4rank-straggler2-rank*.trace.json.gz)
 map_reduce cpu 0 "${cpu[@]}"
-python3 "$ORACLE" cpu.json "${cpu[@]}" || die "torch-cpu: vanalyze and the oracle differ"
+pycheck collectives cpu.json "${cpu[@]}" || die "torch-cpu: vanalyze and the oracle differ"
 check cpu.json '[s["rank"] for s in r["stragglers"]] == [2]' "rank 2, and only rank 2" \
 	'[c["collective"] for c in r["collectives"]] == ["gloo:all_gather", "gloo:all_reduce"]' \
 	"the gloo collectives are matched" \
@@ -81,7 +80,7 @@ python3 "$VT_ROOT/tests/late_ranks_trace.py" late --ranks 6 --late allreduce=1 -
 	die "late_ranks_trace.py failed"
 late=(late/late-rank*.trace.json.gz)
 map_reduce late 0 "${late[@]}"
-python3 "$ORACLE" late.json "${late[@]}" || die "two late ranks: vanalyze and the oracle differ"
+pycheck collectives late.json "${late[@]}" || die "two late ranks: vanalyze and the oracle differ"
 check late.json 'sorted(s["rank"] for s in r["stragglers"]) == [1, 4]' "ranks 1 and 4, no other" \
 	'all(abs(s["last_share"] - 0.5) < 1e-12 for s in r["stragglers"])' \
 	"each reaches half its collectives last" \
@@ -94,7 +93,7 @@ python3 "$VT_ROOT/tests/late_ranks_trace.py" cut --ranks 6 --late allreduce=2 --
 	die "late_ranks_trace.py failed"
 cut=(cut/late-rank*.trace.json.gz)
 map_reduce cut 1 "${cut[@]}"
-python3 "$ORACLE" cut.json "${cut[@]}" || die "cut-off rank: vanalyze and the oracle differ"
+pycheck collectives cut.json "${cut[@]}" || die "cut-off rank: vanalyze and the oracle differ"
 check cut.json 'r["incomplete_ranks"] == [2]' "rank 2 is listed as incomplete" \
 	'2 not in [s["rank"] for s in r["stragglers"]]' "and never named" \
 	'all(c["unmatched"] > 0 for c in r["collectives"])' "unmatched instances counted" \

@@ -12,7 +12,6 @@ need_vanalyze
 need_vaggregate
 GENTRACE=$VT_BUILD/gentrace
 [ -x "$GENTRACE" ] || die "$GENTRACE is not built"
-ORACLE=$VT_ROOT/tests/collectives_oracle.py
 
 # run RANKS STEPS BLOCKS K SHIFTED
 run() {
@@ -27,7 +26,7 @@ run() {
 				-o "g$n-$name/run" || die "gentrace failed"
 		fi
 		map_reduce "g$n-$name" 0 "g$n-$name"/run-rank*.trace.json.gz
-		python3 "$ORACLE" "g$n-$name.json" "g$n-$name"/run-rank*.trace.json.gz ||
+		pycheck collectives "g$n-$name.json" "g$n-$name"/run-rank*.trace.json.gz ||
 			die "$n ranks ($name): vanalyze and the oracle differ"
 	done
 	python3 - "g$n-plain.json" "g$n-shift.json" "$k" "$s" <<'PY' || die "$n ranks: the clock shift changed the answer"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Findings (issue 15) on the shared traces, against independent python3
+# Findings on the shared traces, against independent python3
 # computations (decimal timestamps):
 #  1. at most one finding per rule per run, ordered by impact_ns (nulls last);
 #  2. no diffusion wording on DLRM, TraceLens BERT, ResNet, sglang and vLLM;

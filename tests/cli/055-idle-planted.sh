@@ -18,7 +18,7 @@ gen=$VT_BUILD/gentrace
 for r in 0 1; do
 	va all$r --json all$r.json all-rank$r.trace.json.gz
 	expect_rc all$r 0
-	python3 "$VT_ROOT/tests/oracle_idle.py" all-rank$r.trace.json.gz all$r.json ||
+	pycheck idle all-rank$r.trace.json.gz all$r.json ||
 		die "rank $r: the idle attribution differs from the oracle"
 	python3 - all-truth.json all$r.json $r <<'PY' || die "rank $r: planted gaps not found"
 import json, sys

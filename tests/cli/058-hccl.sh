@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Collectives on Ascend (issue 31): waiting told from transfer inside HCCL
+# Collectives on Ascend: waiting told from transfer inside HCCL
 # collectives, matched across ranks, in the vendor's words.
 #  1. the shared level0 rank: every figure against tests/hccl_oracle.py (an
 #     independent reading of the hcom_* operators and their Notify Wait and

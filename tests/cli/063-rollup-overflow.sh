@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Three ranks, each with one kernel, one operator and one phase of about
 # 4.6e18 ns: inside the accepted time range (+-(2^62 - 1) ns, lib/util/sat.h),
-# but summed over the ranks past INT64_MAX (issue 28).  The roll-up
+# but summed over the ranks past INT64_MAX.  The roll-up
 # (lib/stats/rollup.c) saturates; every output is checked for a negative
 # number, and each sum over the ranks for the saturated total and the true
 # mean python computes from the events: vanalyze's summary (with --ranks and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vaggregate at scale (issue 17): the compact merged report, different runs
+# vaggregate at scale: the compact merged report, different runs
 # in one folder, the bounded terminal summary and the memory bound.
 #
 # 1. The 8 DLRM ranks, each analysed alone, merged compact and --full: the

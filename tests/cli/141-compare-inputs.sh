@@ -113,7 +113,7 @@ for l in lines[at + 1:]:
 if len(items) != len(SHOWN):
     print("%d added kernels named in markdown, want %d" % (len(items), len(SHOWN))); bad += 1
 for l in items:
-    l = l.replace("`@`", "@")     # the code span that keeps an @mention from notifying (issue 35)
+    l = l.replace("`@`", "@")     # the code span that keeps an @mention from notifying
     if re.search(r"<[a-zA-Z/!]", l) or re.search(r"(?<!\\)[|*_`\[\]]", l):
         print("unescaped markup in: %r" % l); bad += 1
 got = [k["name"] for k in json.load(open("added.cmp"))["kernels_added"]["kernels"]]
@@ -123,7 +123,7 @@ sys.exit(1 if bad else 0)
 PY
 echo "pass: inputs, trouble and escaping"
 
-# Reports and traces told apart by their top-level keys (issue 35), not by a
+# Reports and traces told apart by their top-level keys, not by a
 # "schema" somewhere in the first 64 KiB: a report rewritten with sorted keys
 # (its schema far after its ranks) is a report, and a trace whose events
 # carry a "schema" argument is a trace.

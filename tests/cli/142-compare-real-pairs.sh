@@ -54,14 +54,14 @@ python3 - "$VT_ROOT/tests" two four <<'PY' || die "torch-cpu pair (lines above)"
 import glob, json, re, sys
 sys.path.insert(0, sys.argv[1])
 import oracle_phases
-from vtcheck import metric_label
+from vtcheck import cached, metric_label
 
 WRAP = "ProfilerStep#*"
 
 def phases(path):
     """path -> (total_ns, median_ns) without the wrapper, duplicates joined."""
     out, pool = {}, {}
-    for ph in oracle_phases.analyze(path)["phases"]:
+    for ph in cached("phases", path, None, oracle_phases.analyze, path)["phases"]:
         p = ph["path"]
         if p == WRAP:
             continue
@@ -73,7 +73,7 @@ def phases(path):
 
 def videos(path):
     """The videos a trace profiled: its inference_denoising spans (one per video)."""
-    return sum(ph["count"] for ph in oracle_phases.analyze(path)["phases"]
+    return sum(ph["count"] for ph in cached("phases", path, None, oracle_phases.analyze, path)["phases"]
                if ph["path"].split("/")[-1] == "inference_denoising")
 
 def run(d):
@@ -185,6 +185,7 @@ python3 - "$VT_ROOT/tests" "$CONTROL" "$TEST" <<'PY' || die "HTA pair (lines abo
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import oracle
+from vtcheck import cached  # read()'s result per trace, computed once per test run
 
 def fmt_ns(v):
     """metric_fmt() of a duration, as doc/figures.md defines it: three significant digits."""
@@ -219,8 +220,8 @@ def read(path):
             end = b
     return kernels, union
 
-kb, mb = read(sys.argv[2])
-kn, mn = read(sys.argv[3])
+kb, mb = cached("kernel-totals", sys.argv[2], None, read, sys.argv[2])
+kn, mn = cached("kernel-totals", sys.argv[3], None, read, sys.argv[3])
 c = json.load(open("hta.cmp"))
 bad = 0
 row = next((r for r in c["rows"] if r["metric"] == "gpu.memory_ns" and r["rank"] is None), None)

@@ -52,7 +52,7 @@ grep -o '"ts": [^,}]*' plain.json | grep -vqE '^"ts": [0-9]+\.[0-9]{3}$' &&
 	die "a timestamp is not microseconds with three decimals"
 
 # A run killed after a flush: what was flushed, a warning, exit 1 as vanalyze
-# exits on the same file (issue 35: it was 0, and scripts took the export as whole).
+# exits on the same file (0 would let scripts take the export as whole).
 { "$DEMO" killed demo --kill; } 2>/dev/null
 [ -f killed/demo-rank0.vtr ] || die "no file from the killed run"
 "$EXPORT" killed/demo-rank0.vtr -o killed.json 2>killed.err

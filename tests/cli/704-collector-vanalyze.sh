@@ -64,7 +64,7 @@ check cut.json 'r["inputs"][0]["complete"] is False and r["ranks"][0]["complete"
 	"the killed run is marked incomplete"
 check cut.json 'r["ranks"][0]["events"]["by_ph"].get("X") == 26' \
 	"everything up to the last flush is read"
-# Two files in one: the second's records are not read, so not complete (issue 35).
+# Two files in one: the second's records are not read, so not complete.
 cat out/demo-rank1.vtr out/demo-rank1.vtr >two.vtr
 va two --json two.json two.vtr
 expect_rc two 1

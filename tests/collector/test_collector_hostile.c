@@ -1,6 +1,6 @@
 /*
  * test_collector_hostile: what the environment and the host program may
- * throw at the collector (issue 18).  Numeric variables that are NaN,
+ * throw at the collector.  Numeric variables that are NaN,
  * infinite, negative, too large or not numbers fall back to their defaults
  * with one line on stderr (a NaN once reached an integer cast: undefined
  * behaviour that the UBSan build traps).  More distinct names than the

@@ -1,6 +1,6 @@
 /*
  * test_collector_outfile: the collector's file is always one it created
- * (issue 35, point 7 of its Why).  A FIFO planted at DIR/NAME-rankR.vtr
+ * (never one planted there).  A FIFO planted at DIR/NAME-rankR.vtr
  * once made vt_init(), or the first recording call with VTRACE_DIR set,
  * wait forever for a reader; vt_shutdown() then vt_init() with the same
  * name truncated the first session's file, and a second run the first

@@ -5,12 +5,12 @@
 #
 # Each BUILD_FUZZ_DIR/fuzz_* binary runs for SECONDS on a fresh corpus made
 # of a few small real traces (decompressed from $VT_SHARED/traces, default
-# /work/shared/traces, cut to 64 KiB each), some hand-made seeds and those
-# in tests/fuzz/seeds/.  Inputs
-# are capped at 64 KiB and memory at 2 GiB.  A crash, a leak, a timeout or
-# undefined behaviour fails the run: the inputs are kept in
-# BUILD_FUZZ_DIR/artifacts/ and their paths printed.  Exit status: 0 when
-# every target ran clean, 1 when one found something, 2 on a usage error.
+# ../shared/traces beside the repository, cut to 64 KiB each), some
+# hand-made seeds and those in tests/fuzz/seeds/.  Inputs are capped at
+# 64 KiB and memory at 2 GiB.  A crash, a leak, a timeout or undefined
+# behaviour fails the run: the inputs are kept in BUILD_FUZZ_DIR/artifacts/
+# and their paths printed.  Exit status: 0 when every target ran clean, 1
+# when one found something, 2 on a usage error.
 set -u
 
 if [ $# -ne 2 ] || ! [ "$2" -ge 1 ] 2>/dev/null; then
@@ -19,7 +19,7 @@ if [ $# -ne 2 ] || ! [ "$2" -ge 1 ] 2>/dev/null; then
 fi
 dir=${1%/}
 secs=$2
-traces=${VT_SHARED:-/work/shared}/traces
+traces=${VT_SHARED:-$(dirname "$0")/../../../shared}/traces
 max_len=65536
 
 targets=()

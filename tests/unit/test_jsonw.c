@@ -49,7 +49,7 @@ static void test_escape(void)
 	/* but C1 controls are escaped: CSI (U+009B) would drive a terminal */
 	ESC("\xc2\x80", "\\u0080");
 	ESC("a\xc2\x9b" "31m", "a\\u009b31m");
-	/* and so are bidi controls and invisible characters (issue 35), losslessly */
+	/* and so are bidi controls and invisible characters, losslessly */
 	ESC("a\xe2\x80\xae" "b", "a\\u202eb");
 	ESC("\xef\xbb\xbf" "x\xe2\x80\x8b", "\\ufeffx\\u200b");
 	ESC("\xe2\x81\xa6\xd8\x9c\xe2\x80\xa8", "\\u2066\\u061c\\u2028");

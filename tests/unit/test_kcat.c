@@ -71,7 +71,7 @@ static void test_edges(void)
 
 #define CAT(name, want) CHECK_EQ_STR(kcat_of(name, strlen(name)), want)
 
-/* The rules of issue 30, each with the misfire it fixes. */
+/* The name rules, each with the misfire it fixes. */
 static void test_rules(void)
 {
 	/* inductor: the shape decides, not the aten ops fused in (was gemm) */

@@ -194,7 +194,7 @@ static void test_errors(void)
 }
 
 /*
- * report_sniff_text(): the top-level keys decide (issue 35).  A search for
+ * report_sniff_text(): the top-level keys decide.  A search for
  * "schema" in the first 64 KiB refused traces whose events carry a
  * "schema" argument and took a report with sorted keys for a trace.
  */
