@@ -266,6 +266,18 @@ static int is_output(const char *path, const struct outputs *out)
 	return 0;
 }
 
+/*
+ * Reports of vanalyze --full: their phase tables capped as vanalyze's own
+ * are, after the cross-rank rows have been made of every phase.
+ */
+static int fold_phases(struct report *rep, int full)
+{
+	for (size_t i = 0; !full && i < rep->nr_ranks; i++)
+		if (report_fold_phases(&rep->ranks[i], REPORT_ROWS_MAX))
+			return -1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct pathlist files;
@@ -344,7 +356,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (run_info_compute(&rep) || collectives_compute(&rep) || crossrank_compute(&rep) ||
-	    suggest_compute(&rep, &o.cli.suggest)) {
+	    fold_phases(&rep, o.full) || suggest_compute(&rep, &o.cli.suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}

@@ -528,6 +528,7 @@ static int make_row(struct finish *f, uint32_t id, const size_t *idx, size_t n,
 	row->gpu_ns = 0;
 	row->spans_ns = NULL;
 	row->nr_spans = 0;
+	row->nr_folded = 0;
 	/* gpu_ns: the union of the spans on each thread, then its launches. */
 	for (size_t i = 0; i < n;) {
 		size_t j = i;

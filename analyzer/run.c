@@ -308,6 +308,18 @@ out:
 	return rc;
 }
 
+/*
+ * The phase tables capped as the others are (analyze.c), but only once the
+ * cross-rank rows have been made of every phase.
+ */
+static int fold_phases(struct report *rep)
+{
+	for (size_t i = 0; !rep->full && i < rep->nr_ranks; i++)
+		if (report_fold_phases(&rep->ranks[i], REPORT_ROWS_MAX))
+			return -1;
+	return 0;
+}
+
 int analyze_run(struct report *rep, char *const *args, size_t n, const struct analyze_opts *o)
 {
 	struct pathlist in = { 0 };
@@ -334,7 +346,7 @@ int analyze_run(struct report *rep, char *const *args, size_t n, const struct an
 	perf_peak_apply(rep, &o->peak);
 	rep->full = o->full;
 	if (run_info_compute(rep) || collectives_compute(rep) || crossrank_compute(rep) ||
-	    suggest_compute(rep, &o->suggest)) {
+	    fold_phases(rep) || suggest_compute(rep, &o->suggest)) {
 		log_msg("out of memory computing cross-rank statistics or suggestions");
 		status = EXIT_FAIL;
 	}

@@ -122,7 +122,7 @@ static const char *chart_wrapper(const struct report *r)
 		for (size_t k = 0; rk->has_phases && k < rk->nr_phases; k++) {
 			const struct report_phase *ph = &rk->phases[k];
 
-			if (ph->depth)
+			if (ph->depth || ph->nr_folded)
 				continue;
 			top += (double)ph->d.total_ns;
 			if (!big || ph->d.total_ns > big->d.total_ns)
@@ -193,13 +193,15 @@ static int64_t floor_of(int64_t *t, size_t n, size_t keep, size_t *ties)
 static int64_t shown_floor(struct page *p, const struct report_rank *rk, size_t *ties)
 {
 	int64_t *t, floor;
+	size_t n = 0;
 
 	*ties = 0;
 	if (rk->nr_phases <= PHASE_ROWS || !(t = html_alloc(p, rk->nr_phases * sizeof(*t))))
 		return INT64_MIN;
 	for (size_t k = 0; k < rk->nr_phases; k++)
-		t[k] = rk->phases[k].d.total_ns;
-	floor = floor_of(t, rk->nr_phases, PHASE_ROWS, ties);
+		if (!rk->phases[k].nr_folded)
+			t[n++] = rk->phases[k].d.total_ns;
+	floor = floor_of(t, n, PHASE_ROWS, ties);
 	free(t);
 	return floor;
 }
@@ -213,6 +215,16 @@ static int shown(const struct report_phase *ph, int64_t floor, size_t *ties)
 		return 0;
 	--*ties;
 	return 1;
+}
+
+/* The phases a rank's table stands for, those its other row sums among them. */
+static size_t phases_held(const struct report_rank *rk)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < rk->nr_phases; k++)
+		n += rk->phases[k].nr_folded > 0 ? (size_t)rk->phases[k].nr_folded : 1;
+	return n;
 }
 
 static void phase_table(struct page *p, size_t i)
@@ -235,8 +247,8 @@ static void phase_table(struct page *p, size_t i)
 		const double v[] = { (double)ph->d.total_ns, ph->d.avg_ns, ph->d.median_ns,
 				     (double)ph->d.min_ns, (double)ph->d.max_ns };
 
-		if (!shown(ph, floor, &ties))
-			continue;
+		if (ph->nr_folded || !shown(ph, floor, &ties))
+			continue;	/* the other row (report_fold_phases()) is not a phase */
 
 		buf_printf(p->b, "<tr><td class=\"name\" style=\"padding-left:%dem\" title=\"",
 			   ph->depth);
@@ -267,7 +279,7 @@ static void phase_table(struct page *p, size_t i)
 	if (floor != INT64_MIN)
 		buf_printf(p->b, "<p class=\"muted\">The %d phases with the most time of %zu; "
 				 "%sphases.csv has every one.</p>\n",
-			   PHASE_ROWS, rk->nr_phases, html_tables(p));
+			   PHASE_ROWS, phases_held(rk), html_tables(p));
 	buf_adds(p->b, p->r->nr_ranks > 2 ? "</details>\n" : "");
 }
 
@@ -328,6 +340,8 @@ void html_phases(struct page *p)
 			double t = (double)ph->d.total_ns;
 			int j;
 
+			if (ph->nr_folded)	/* of every depth: not a top-level phase */
+				continue;
 			if (wrapper && !strcmp(ph->path, wrapper)) {
 				/* its time outside its children (they follow it, depth-first) */
 				for (size_t c = k + 1; c < rk->nr_phases &&

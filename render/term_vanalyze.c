@@ -420,12 +420,13 @@ static void hidden_line(const struct out *o, const struct rollup *ru,
 			const struct rollup_phase *const *r, const size_t *order, size_t nr_shown)
 {
 	const struct rollup_phase *top = NULL;
-	size_t big = 0, nr = ru->nr_phases;
+	/* capped tables (rollup.h): at least as many as one rank holds */
+	size_t big = 0, nr = ru->phases_held > ru->nr_phases ? ru->phases_held : ru->nr_phases;
 	char name[SHORTEN_CAP(40)], head[96];
 	int len, cols;
 	int64_t span = ru->span_ns;
 
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < ru->nr_phases; i++) {
 		const struct rollup_phase *a = &ru->phases[i];
 		size_t k;
 
@@ -526,7 +527,7 @@ static void phase_table(const struct out *o, const struct rollup *ru, int all)
 		fprintf(o->f, " %7lld  %*s", (long long)a->count, 2 * depth, "");
 		put_name(o->f, names + i * SHORTEN_CAP(cols));
 	}
-	if (names && nr > nr_shown)
+	if (names && (nr > nr_shown || ru->phases_held > nr_shown))
 		hidden_line(o, ru, r, order, nr_shown);
 out:
 	free(names);

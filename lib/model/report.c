@@ -242,6 +242,103 @@ int report_fold_comm(struct report_rank *rk, size_t max)
 	return 0;
 }
 
+struct phase_rank {
+	int64_t total_ns;
+	size_t idx;
+};
+
+static int cmp_phase_rank(const void *a, const void *b)
+{
+	const struct phase_rank *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* The "other" row of the phases not kept[]: sums as fold_kernels() makes them. */
+static struct report_phase other_phase(const struct report_rank *rk, const unsigned char *kept)
+{
+	struct report_phase sum = { .name = "(other phases)", .path = "(other phases)",
+				    .gpu_ns = INT64_MIN };
+	double sq = 0;
+
+	sum.d.min_ns = INT64_MAX;
+	sum.d.max_ns = INT64_MIN;
+	for (size_t i = 0; i < rk->nr_phases; i++) {
+		const struct report_phase *ph = &rk->phases[i];
+
+		if (kept[i])
+			continue;
+		sum.d.count = sat_add(sum.d.count, ph->d.count);
+		sum.d.total_ns = sat_add(sum.d.total_ns, ph->d.total_ns);
+		sum.d.min_ns = ph->d.min_ns < sum.d.min_ns ? ph->d.min_ns : sum.d.min_ns;
+		sum.d.max_ns = ph->d.max_ns > sum.d.max_ns ? ph->d.max_ns : sum.d.max_ns;
+		sq += (double)ph->d.count *
+		      (ph->d.stddev_ns * ph->d.stddev_ns + ph->d.avg_ns * ph->d.avg_ns);
+		sum.share += ph->share;
+		sum.gpu_ns = add_nullable(sum.gpu_ns, ph->gpu_ns);
+		sum.nr_folded += ph->nr_folded ? ph->nr_folded : 1;
+	}
+	if (sum.d.count) {
+		double mean = (double)sum.d.total_ns / (double)sum.d.count;
+		double var = sq / (double)sum.d.count - mean * mean;
+
+		sum.d.avg_ns = mean;
+		sum.d.stddev_ns = var > 0 ? sqrt(var) : 0;
+	}
+	sum.d.median_ns = NAN;	/* not known from the rows' medians */
+	return sum;
+}
+
+int report_fold_phases(struct report_rank *rk, size_t max)
+{
+	size_t n = rk->nr_phases, kept = 0, top = 0, k = 0;
+	struct phase_rank *order;
+	size_t *parent, *stack;
+	unsigned char *keep;
+	int rc = -1;
+
+	if (n <= max + 1 || !max)
+		return 0;
+	order = malloc(n * sizeof(*order));
+	parent = malloc(n * sizeof(*parent));
+	stack = malloc(n * sizeof(*stack));
+	keep = calloc(n, 1);
+	if (!order || !parent || !stack || !keep)
+		goto out;
+	/* rows in depth-first order: a row's parent is the last shallower one before it */
+	for (size_t i = 0; i < n; i++) {
+		while (top && rk->phases[stack[top - 1]].depth >= rk->phases[i].depth)
+			top--;
+		parent[i] = top ? stack[top - 1] : SIZE_MAX;
+		stack[top++] = i;
+		order[i] = (struct phase_rank){ rk->phases[i].d.total_ns, i };
+	}
+	qsort(order, n, sizeof(*order), cmp_phase_rank);
+	for (size_t i = 0; i < n && kept < max; i++)
+		for (size_t j = order[i].idx; j != SIZE_MAX && !keep[j]; j = parent[j]) {
+			keep[j] = 1;
+			kept++;
+		}
+	if (kept < n) {
+		struct report_phase other = other_phase(rk, keep);
+
+		for (size_t i = 0; i < n; i++)
+			if (keep[i])
+				rk->phases[k++] = rk->phases[i];
+		rk->phases[k] = other;
+		rk->nr_phases = k + 1;
+	}
+	rc = 0;
+out:
+	free(order);
+	free(parent);
+	free(stack);
+	free(keep);
+	return rc;
+}
+
 int report_samples_of(struct report_samples *s, struct arena *a, const int64_t *sorted, size_t n)
 {
 	size_t k = n < REPORT_SAMPLES_MAX ? n : REPORT_SAMPLES_MAX;

@@ -83,6 +83,12 @@ struct report_phase {
 	 */
 	int64_t *spans_ns;
 	size_t nr_spans;
+	/*
+	 * 0 for a phase.  Else this is the "other" row of report_fold_phases():
+	 * the sum of this many phases beyond the cap (depth 0, last, no spans),
+	 * not a phase of its name or path.
+	 */
+	int64_t nr_folded;
 };
 
 #define REPORT_SPANS_MAX 256
@@ -601,6 +607,18 @@ void report_fold_rows(struct report_rank *rk, size_t max);
  * vanalyze --full does not call it.  -1 when out of memory.
  */
 int report_fold_comm(struct report_rank *rk, size_t max);
+
+/*
+ * Beyond max phases, keep those with the most total time (ties in table
+ * order) until max are kept, each with its ancestors, so that the kept rows
+ * stay a tree, in their order; the rest become one last row
+ * "(other phases)" of depth 0 marked by nr_folded (count, total, min, max,
+ * pooled deviation, share and kernel time summed; no median, samples or
+ * spans).  Run after every analysis that needs each phase (steps,
+ * generations, model FLOPs, the cross-rank rows); vanalyze --full does not
+ * call it.  -1 when out of memory (the table is then left whole).
+ */
+int report_fold_phases(struct report_rank *rk, size_t max);
 
 /* The distribution of n durations; sorts v in place.  Zeroes for n == 0. */
 void report_dist_of(struct report_dist *d, int64_t *v, size_t n);

@@ -44,6 +44,8 @@ static const struct field phase_f[] = {
 	{ P("name", FT_STR, name, FF_NONNULL), .csv = 2 },
 	{ P("path", FT_STR, path, FF_NONNULL), .csv = 1 },
 	{ P("depth", FT_INT, depth, FF_NONNULL), .csv = 3 },
+	/* the "other" row of report_fold_phases(): how many phases it sums */
+	{ P("other", FT_I64, nr_folded, FF_OMIT) },
 	DIST(P, d, 4),
 	{ P("share", FT_F64, share, 0), .csv = 11 },
 	{ P("gpu_ns", FT_I64, gpu_ns, 0), .csv = 12 },

@@ -161,8 +161,11 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 	first_phase = out->n;
 	for (size_t i = 0; rk->has_phases && i < rk->nr_phases; i++) {
 		const struct report_phase *ph = &rk->phases[i];
-		const char *path = phase_path(ph->path);
+		const char *path;
 
+		if (ph->nr_folded)	/* the other row: no phase of that path to compare */
+			continue;
+		path = phase_path(ph->path);
 		if (!path)
 			continue;	/* the step wrapper itself: steps.* compare it */
 		wrapped |= path != ph->path;

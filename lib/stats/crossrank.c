@@ -189,7 +189,8 @@ static struct keyed *gather(const struct report *rep, int memory, size_t *n, siz
 		if (!r->analysed)
 			continue;
 		for (size_t j = 0; j < count; j++) {
-			if (!memory && !r->phases[j].path)
+			/* a rank's other row: no phase of that path (crossrank_compute()) */
+			if (!memory && (!r->phases[j].path || r->phases[j].nr_folded))
 				continue;
 			e[k].path = memory ? NULL : r->phases[j].path;
 			e[k].device = memory ? r->memory[j].device : 0;
@@ -290,6 +291,29 @@ static int fold_paths(const struct report *rep, struct keyed *e, size_t *n, size
 	free(ps);
 	free(keep);
 	return 0;
+}
+
+/*
+ * Reports whose phase tables were capped (report_fold_phases()): each
+ * rank's other row joins its sum of the paths left out.  How many distinct
+ * paths those rows stand for over the ranks is not known; the most one rank
+ * folded is the least it can be.
+ */
+static size_t folded_phases(const struct report *rep, double *other, unsigned char *has_other)
+{
+	int64_t most = 0;
+
+	for (size_t i = 0; i < rep->nr_ranks; i++)
+		for (size_t j = 0; rep->ranks[i].analysed && j < rep->ranks[i].nr_phases; j++) {
+			const struct report_phase *ph = &rep->ranks[i].phases[j];
+
+			if (!ph->nr_folded)
+				continue;
+			other[i] += (double)ph->d.total_ns;
+			has_other[i] = 1;
+			most = ph->nr_folded > most ? ph->nr_folded : most;
+		}
+	return (size_t)most;
 }
 
 /*
@@ -437,6 +461,7 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 		nr_folded = nr_paths - REPORT_ROWS_MAX;
 		nr_paths = REPORT_ROWS_MAX;
 	}
+	nr_folded += folded_phases(rep, other, has_other);
 	for (size_t m = 0; m < metric_nr; m++)
 		nr_fixed += is_cross(&metric_table[m]);
 	if (nr_devices > SIZE_MAX / 2 - nr_fixed - nr_paths - 1)

@@ -39,7 +39,8 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o);
  * Beyond REPORT_ROWS_MAX phase paths over the ranks (unless rep->full),
  * the paths with the most time summed over the ranks keep their rows; the
  * rest are one row CROSSRANK_PHASES_OTHER of each rank's sum of them,
- * marked by nr_folded.
+ * marked by nr_folded; a rank's own other row (report_fold_phases(), a
+ * capped report read by vaggregate) joins that sum.
  */
 #define CROSSRANK_PHASES_OTHER "phases_other.total_ns"
 

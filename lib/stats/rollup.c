@@ -119,6 +119,14 @@ static int add_phases(struct rollup *ru, const struct report_rank *rk, struct st
 		struct rollup_phase *r;
 		size_t i;
 
+		if (ph->nr_folded) {	/* the other row: not a phase of its path */
+			size_t held = rk->nr_phases - 1;
+
+			if (ph->nr_folded > 0 && (uint64_t)ph->nr_folded < SIZE_MAX - held)
+				held += (size_t)ph->nr_folded;
+			ru->phases_held = held > ru->phases_held ? held : ru->phases_held;
+			continue;
+		}
 		if ((i = row_of(t, ph->path)) == SIZE_MAX)
 			return -1;
 		if (i == ru->nr_phases) {

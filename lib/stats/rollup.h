@@ -74,6 +74,12 @@ struct rollup {
 	size_t nr_ops;
 	struct rollup_phase *phases;	/* the phase tables of ranks with phases */
 	size_t nr_phases;
+	/*
+	 * The most phases one rank holds, those its other row sums among them
+	 * (report_fold_phases()): with capped tables, more than nr_phases may
+	 * be known to exist.
+	 */
+	size_t phases_held;
 	struct rollup_shape *shapes;	/* analysed ranks' ops_perf, sorted as the others */
 	size_t nr_shapes;
 	int64_t modelled_ns;		/* the shapes' device time */

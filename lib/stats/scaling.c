@@ -64,6 +64,8 @@ static const char *top_phase(const struct report_rank *rk, size_t i)
 	const struct report_phase *ph = &rk->phases[i];
 	const char *slash;
 
+	if (ph->nr_folded)	/* the other row: not a phase of its path */
+		return NULL;
 	if (ph->depth == 0)
 		return strncmp(ph->name, "ProfilerStep#", 13) ? ph->path : NULL;
 	if (ph->depth != 1 || strncmp(ph->path, "ProfilerStep#", 13))
