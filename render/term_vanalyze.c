@@ -439,13 +439,13 @@ static void hidden_line(const struct out *o, const struct rollup *ru,
 			top = a;
 	}
 	if (!big) {
-		fprintf(o->f, "  %zu more phases, each under 1%% of the span (--all)\n",
-			nr - nr_shown);
+		fprintf(o->f, "  %zu more phase%s, each under 1%% of the span (--all)\n",
+			nr - nr_shown, nr - nr_shown == 1 ? "" : "s");
 		return;
 	}
 	/* the name gets what the line's width leaves it */
-	len = snprintf(head, sizeof(head), "  %zu more phases (--all), %zu over 1%% of the span; "
-			"the largest ", nr - nr_shown, big);
+	len = snprintf(head, sizeof(head), "  %zu more phase%s (--all), %zu over 1%% of the span; "
+			"the largest ", nr - nr_shown, nr - nr_shown == 1 ? "" : "s", big);
 	cols = o->width - len - 8;	/* " 100.0%" */
 	cols = cols < 8 ? 8 : cols > 40 ? 40 : cols;
 	fputs(head, o->f);

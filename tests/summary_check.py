@@ -259,7 +259,7 @@ def main(argv):
             walk(k)
     walk(None)
     shown_p = sec.get("phases", [None, None])[2:]
-    more = [ln for ln in shown_p if re.match(r"^  \d+ more phases", ln)]
+    more = [ln for ln in shown_p if re.match(r"^  \d+ more phases?\b", ln)]
     shown_p = [ln for ln in shown_p if ln not in more]
     order = order[:12]
     if len(shown_p) != len(order):
@@ -271,8 +271,10 @@ def main(argv):
     hidden_big = sum(1 for t, _ in gone if span and t >= 0.01 * span)
     if hidden:
         top = max(gone)
-        want = ("  %d more phases (--all), %d over 1%% of the span; the largest " % (hidden, hidden_big)
-                if hidden_big else "  %d more phases, each under 1%% of the span (--all)" % hidden)
+        noun = "phase" if hidden == 1 else "phases"
+        want = ("  %d more %s (--all), %d over 1%% of the span; the largest "
+                % (hidden, noun, hidden_big) if hidden_big
+                else "  %d more %s, each under 1%% of the span (--all)" % (hidden, noun))
         if len(more) != 1 or not more[0].startswith(want) or (hidden_big and not (
                 more[0].endswith(" %.1f%%" % (100 * top[0] / span)) and
                 name_ok(more[0][len(want):].rsplit(" ", 1)[0], top[1]))):

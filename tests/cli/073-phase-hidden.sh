@@ -71,7 +71,8 @@ big = [r for r in hidden if r[0] >= 1.0]
 if hidden_n:
     if not line or len(line) > 80:
         bad.append("count line %r: missing or wider than 80 columns" % line)
-    elif not line.startswith("  %d more phases" % hidden_n):
+    elif not re.match(r"  %d more %s[ ,]" % (hidden_n, "phase" if hidden_n == 1 else "phases"),
+                      line):
         bad.append("count line %r, %d hidden" % (line, hidden_n))
     elif big:
         top = max(hidden, key=lambda r: r[0])
