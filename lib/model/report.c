@@ -273,7 +273,7 @@ static struct report_phase other_phase(const struct report_rank *rk, const unsig
 {
 	struct report_phase sum = { .name = "(other phases)", .path = "(other phases)",
 				    .gpu_ns = INT64_MIN };
-	double sq = 0;
+	double n = 0, total = 0, m2 = 0;
 
 	sum.d.min_ns = INT64_MAX;
 	sum.d.max_ns = INT64_MIN;
@@ -286,17 +286,18 @@ static struct report_phase other_phase(const struct report_rank *rk, const unsig
 		sum.d.total_ns = sat_add(sum.d.total_ns, ph->d.total_ns);
 		sum.d.min_ns = ph->d.min_ns < sum.d.min_ns ? ph->d.min_ns : sum.d.min_ns;
 		sum.d.max_ns = ph->d.max_ns > sum.d.max_ns ? ph->d.max_ns : sum.d.max_ns;
-		sq += (double)ph->d.count *
-		      (ph->d.stddev_ns * ph->d.stddev_ns + ph->d.avg_ns * ph->d.avg_ns);
+		m2 = report_pool_m2(m2, n, n ? total / n : 0, (double)ph->d.count, ph->d.avg_ns,
+				    ph->d.stddev_ns);
+		n += (double)ph->d.count;
+		total += (double)ph->d.total_ns;
 		sum.share += ph->share;
 		sum.gpu_ns = add_nullable(sum.gpu_ns, ph->gpu_ns);
 		sum.nr_folded += ph->nr_folded ? ph->nr_folded : 1;
 	}
 	if (sum.d.count) {
-		double mean = (double)sum.d.total_ns / (double)sum.d.count;
-		double var = sq / (double)sum.d.count - mean * mean;
+		double var = m2 / n;
 
-		sum.d.avg_ns = mean;
+		sum.d.avg_ns = (double)sum.d.total_ns / (double)sum.d.count;
 		sum.d.stddev_ns = var > 0 ? sqrt(var) : 0;
 	}
 	sum.d.median_ns = NAN;	/* not known from the rows' medians */
