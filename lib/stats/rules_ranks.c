@@ -83,19 +83,22 @@ static int cmp_i64(const void *a, const void *b)
  * the idle time inside the operators, which no straggler causes) as words
  * in rep's arena; in *share the part of their communication time spent
  * waiting, in *worst the rank that waits
- * longest and in *wait its wait.  NULL when none waits (or out of memory).
+ * longest and in *wait its wait.  *who is NULL when none waits.  Returns
+ * 0, or -1 when out of memory: a finding that lost its waiters would
+ * change its figure and words without a word.
  */
-static const char *waiters(struct report *rep, double *share, int64_t *worst, double *wait)
+static int waiters(struct report *rep, const char **who, double *share, int64_t *worst,
+		   double *wait)
 {
 	int64_t *v = malloc((rep->nr_ranks ? rep->nr_ranks : 1) * sizeof(*v));
 	double w = 0, c = 0;
 	size_t n = 0;
 	char text[160];
-	const char *out = NULL;
 
+	*who = NULL;
 	*wait = -1;
 	if (!v)
-		return NULL;
+		return -1;
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		const struct report_rank *r = &rep->ranks[i];
 
@@ -117,10 +120,10 @@ static const char *waiters(struct report *rep, double *share, int64_t *worst, do
 		qsort(v, n, sizeof(*v), cmp_i64);
 		rankset_text(text, sizeof(text), v, n, 0);
 		*share = c > 0 ? w / c : 0;
-		out = arena_strndup(&rep->arena, text, strlen(text));
+		*who = arena_strndup(&rep->arena, text, strlen(text));
 	}
 	free(v);
-	return out;
+	return n && !*who ? -1 : 0;
 }
 
 /*
@@ -144,8 +147,8 @@ static int eval_straggler(struct report *rep, const double *t, struct hits *h)
 
 		if (!r)
 			continue;	/* an incomplete rank is never named */
-		if (st->by_wait && !who)
-			who = waiters(rep, &share, &worst, &wait);
+		if (st->by_wait && !who && waiters(rep, &who, &share, &worst, &wait))
+			return -1;
 		if (!(f = rule_fire(h, r)))
 			return -1;
 		e = &f->e.straggler;
