@@ -108,11 +108,22 @@ void report_dist_of(struct report_dist *d, int64_t *v, size_t n)
 	d->stddev_ns = sqrt(var / (double)n);
 }
 
+double report_pool_m2(double m2, double na, double ma, double nb, double mb, double sb)
+{
+	double delta = mb - ma;
+
+	if (nb == 0)
+		return m2;
+	if (na == 0)
+		return nb * sb * sb;
+	return m2 + nb * sb * sb + delta * delta * (na * nb / (na + nb));
+}
+
 static void fold_kernels(struct report_rank *rk, size_t max)
 {
 	struct report_kernel *o = &rk->kernels[max];
 	struct report_kernel sum = { .name = "(other kernels)", .category = "other" };
-	double sq = 0;
+	double n = 0, total = 0, m2 = 0;
 
 	sum.d.min_ns = INT64_MAX;
 	sum.d.max_ns = INT64_MIN;
@@ -123,16 +134,17 @@ static void fold_kernels(struct report_rank *rk, size_t max)
 		sum.d.total_ns = sat_add(sum.d.total_ns, k->d.total_ns);
 		sum.d.min_ns = k->d.min_ns < sum.d.min_ns ? k->d.min_ns : sum.d.min_ns;
 		sum.d.max_ns = k->d.max_ns > sum.d.max_ns ? k->d.max_ns : sum.d.max_ns;
-		sq += (double)k->d.count *
-		      (k->d.stddev_ns * k->d.stddev_ns + k->d.avg_ns * k->d.avg_ns);
+		m2 = report_pool_m2(m2, n, n ? total / n : 0, (double)k->d.count, k->d.avg_ns,
+				    k->d.stddev_ns);
+		n += (double)k->d.count;
+		total += (double)k->d.total_ns;
 		sum.share += k->share;
 		sum.nr_folded += k->nr_folded ? k->nr_folded : 1;
 	}
 	if (sum.d.count) {
-		double mean = (double)sum.d.total_ns / (double)sum.d.count;
-		double var = sq / (double)sum.d.count - mean * mean;
+		double var = m2 / n;
 
-		sum.d.avg_ns = mean;
+		sum.d.avg_ns = (double)sum.d.total_ns / (double)sum.d.count;
 		sum.d.stddev_ns = var > 0 ? sqrt(var) : 0;
 	}
 	sum.d.median_ns = NAN;	/* not known from the rows' medians */

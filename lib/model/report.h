@@ -585,6 +585,16 @@ int report_fold_comm(struct report_rank *rk, size_t max);
 void report_dist_of(struct report_dist *d, int64_t *v, size_t n);
 
 /*
+ * Pool a group of nb instances (mean mb, population stddev sb) into one of
+ * na (mean ma) whose sum of squared deviations from its mean is m2; gives
+ * the pooled group's m2, its variance being m2 / (na + nb).  This is Chan,
+ * Golub and LeVeque's pairwise update: it adds only nonnegative terms,
+ * where sum(x^2) / n - mean^2 subtracts two near-equal numbers and loses
+ * the digits of a small spread around a large mean.
+ */
+double report_pool_m2(double m2, double na, double ma, double nb, double mb, double sb);
+
+/*
  * The samples of n durations sorted ascending (as report_dist_of leaves
  * them), copied into a.  Returns 0, or -1 when out of memory (s is empty).
  */

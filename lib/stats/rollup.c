@@ -70,14 +70,15 @@ static int add_kernels(struct rollup *ru, const struct report_rank *rk, struct s
 		}
 		r = &ru->kernels[i];
 		r->ranks++;
+		/* until finish(): the sum unsaturated, and the instances' M2 */
+		r->stddev_ns = report_pool_m2(r->stddev_ns, (double)r->count,
+					      r->count ? r->avg_ns / (double)r->count : 0,
+					      (double)d->count, d->avg_ns, d->stddev_ns);
 		r->count = sat_add(r->count, d->count);
 		r->total_ns = sat_add(r->total_ns, d->total_ns);
 		r->min_ns = d->min_ns < r->min_ns ? d->min_ns : r->min_ns;
 		r->max_ns = d->max_ns > r->max_ns ? d->max_ns : r->max_ns;
-		/* until finish(): the sum unsaturated, and what pools the deviations */
 		r->avg_ns += (double)d->total_ns;
-		r->stddev_ns += (double)d->count *
-				(d->stddev_ns * d->stddev_ns + d->avg_ns * d->avg_ns);
 		if (r->ranks > 1)
 			r->median_ns = NAN;	/* rollup_kernel_median() pools the samples */
 	}
@@ -264,11 +265,9 @@ static void finish(struct rollup *ru, double kernel_time, double span)
 	for (size_t i = 0; i < ru->nr_kernels; i++) {
 		struct rollup_kernel *r = &ru->kernels[i];
 		double n = (double)r->count, total = r->avg_ns;
-		double mean = r->count ? total / n : 0;
-		double var = r->count ? r->stddev_ns / n - mean * mean : NAN;
+		double var = r->count ? r->stddev_ns / n : NAN;
 
 		r->avg_ns = r->count ? total / n : NAN;
-		/* rounding can leave a tiny negative variance where every instance is equal */
 		r->stddev_ns = var > 0 ? sqrt(var) : var == var ? 0 : NAN;
 		r->share = kernel_time != 0 ? total / kernel_time : NAN;
 	}

@@ -409,6 +409,35 @@ static void test_saturation(void)
 	report_release(&rep);
 }
 
+/*
+ * A spread of a few ns around a mean of 10^12 ns (17 minutes): pooled from
+ * sums of squares (4e24, rounded to 2^29) nothing of it is left.
+ */
+static void test_small_spread(void)
+{
+	static const int64_t a[] = { 1000000000000, 1000000000002 };
+	static const int64_t b[] = { 1000000000004, 1000000000006, 1000000000008 };
+	const int64_t *l[] = { a, b };
+	const size_t n[] = { 2, 3 };
+	struct report rep;
+	struct report_rank *rk = ranks(&rep, 2);
+	struct rollup ru;
+
+	for (size_t i = 0; i < 2; i++) {
+		rk[i].kernels = xalloc(&rep, sizeof(*rk[i].kernels));
+		rk[i].kernels[0] = kernel(&rep, "k", "gemm", "op", l[i], n[i], n[i]);
+		rk[i].nr_kernels = 1;
+	}
+	CHECK_EQ_INT(rollup_init(&ru, &rep), 0);
+	if (CHECK(ru.nr_kernels == 1)) {
+		/* 0, 2, 4, 6, 8 around 4: sqrt(8) */
+		CHECK_NEAR(ru.kernels[0].stddev_ns, pooled_stddev(l, n, 2), 1e-9);
+		CHECK_NEAR(ru.kernels[0].stddev_ns, sqrt(8), 1e-9);
+	}
+	rollup_release(&ru);
+	report_release(&rep);
+}
+
 static void test_empty(void)
 {
 	struct report rep;
@@ -429,6 +458,7 @@ int main(void)
 	test_shapes();
 	test_phases();
 	test_saturation();
+	test_small_spread();
 	test_empty();
 	return check_done("test_rollup");
 }
