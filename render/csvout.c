@@ -140,6 +140,7 @@ static void field_cell(struct row *w, const struct field *f, const void *row)
 	case FT_I64S:
 	case FT_OBJ:
 	case FT_STRS:
+	case FT_TAGS:
 		f_none(w);
 		break;
 	}

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "report.h"
+
 #define AT(T, row, f) (*(T const *)((const char *)(row) + (f)->off))
 #define AUX(T, row, f) (*(T const *)((const char *)(row) + (f)->aux))
 
@@ -33,6 +35,8 @@ int field_written(const struct field *f, const void *row, unsigned flags)
 		return AUX(int, row, f) != 0;
 	case FT_STRS:
 		return AT(const char *const *, row, f) != NULL;
+	case FT_TAGS:
+		return AT(const struct report_tag *, row, f) != NULL;
 	}
 	return 1;
 }
@@ -96,6 +100,14 @@ static void value_json(struct jsonw *w, const struct field *f, const void *row, 
 			jsonw_str(w, AT(const char *const *, row, f)[i]);
 		jsonw_arr_end(w);
 		break;
+	case FT_TAGS:
+		jsonw_obj_begin(w);
+		for (size_t i = 0; i < AUX(size_t, row, f); i++) {
+			jsonw_key(w, AT(const struct report_tag *, row, f)[i].key);
+			jsonw_str(w, AT(const struct report_tag *, row, f)[i].value);
+		}
+		jsonw_obj_end(w);
+		break;
 	}
 }
 
@@ -132,6 +144,34 @@ const char *field_key_at(const struct field_table *t, size_t off)
 	return "";
 }
 
+int field_is_null(const struct field_table *t, size_t off, const void *row)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+
+		if (f->off != off || f->flags & FF_KEY)
+			continue;
+		switch (f->type) {
+		case FT_I64:
+			return AT(int64_t, row, f) == INT64_MIN;
+		case FT_F64:
+			return !isfinite(AT(double, row, f));
+		case FT_STR:
+			return AT(const char *, row, f) == NULL;
+		case FT_OBJ:
+			return !AUX(int, row, f);
+		case FT_BOOL:
+		case FT_INT:
+		case FT_ENUM:
+		case FT_I64S:
+		case FT_STRS:
+		case FT_TAGS:
+			return 0;	/* no null value: an empty array is one */
+		}
+	}
+	return 1;
+}
+
 void field_null(const struct field *f, void *row)
 {
 	char *p = (char *)row + f->off;
@@ -163,6 +203,10 @@ void field_null(const struct field *f, void *row)
 		break;
 	case FT_STRS:
 		*(const char ***)p = NULL;
+		*(size_t *)((char *)row + f->aux) = 0;
+		break;
+	case FT_TAGS:
+		*(struct report_tag **)p = NULL;
 		*(size_t *)((char *)row + f->aux) = 0;
 		break;
 	}

@@ -263,8 +263,8 @@ static const struct field rank_f[] = {
 const struct field_table rank_fields = FIELD_TABLE("ranks", rank_f, struct report_rank);
 
 /*
- * inputs[]: what each rank was read from, before its tags (report.c writes
- * them, and complete, after these).  Reports from before a key lack it.
+ * inputs[]: what each rank was read from, and its tags (report.c writes
+ * complete after these).  Reports from before a key lack it.
  */
 #define I(k, t, m, fl) FIELD(k, t, struct report_rank, m, fl)
 static const struct field input_f[] = {
@@ -278,6 +278,7 @@ static const struct field input_f[] = {
 	{ I("device_name", FT_STR, device_name, 0) },
 	{ I("devices_listed", FT_I64, device_count, 0) },
 	{ I("backend", FT_STR, backend, 0) },
+	{ I("tags", FT_TAGS, tags, 0), .aux = offsetof(struct report_rank, nr_tags) },
 };
 #undef I
 
@@ -478,10 +479,38 @@ static const struct field stat_f[] = {
 
 const struct field_table stat_fields = FIELD_TABLE("cross_rank", stat_f, struct report_stat);
 
+#define D(k, t, m, fl) FIELD(k, t, struct report_run_device, m, fl)
+static const struct field run_device_f[] = {
+	{ D("name", FT_STR, name, 0) },
+	{ D("count", FT_I64, count, 0) },
+};
+#undef D
+
+static const struct field_table run_device_fields =
+	FIELD_TABLE("device", run_device_f, struct report_run_device);
+
+/* The run (run_info.h): reports before it lack the object, not its keys. */
+#define R(k, t, m, fl) FIELD(k, t, struct report_run, m, fl)
+static const struct field run_f[] = {
+	{ R("name", FT_STR, name, 0) },
+	/* there wherever the run is */
+	{ R("device", FT_OBJ, device, FF_NONNULL), .sub = &run_device_fields,
+	  .aux = offsetof(struct report_run, computed) },
+	{ R("world_size", FT_I64, world_size, 0) },
+	{ R("backend", FT_STR, backend, 0) },
+	{ R("start_unix_ns", FT_I64, start_unix_ns, 0) },
+	{ R("date", FT_STR, date, 0) },
+	{ R("tags", FT_TAGS, tags, 0), .aux = offsetof(struct report_run, nr_tags) },
+	{ R("differs", FT_STRS, differs, 0), .aux = offsetof(struct report_run, nr_differs) },
+};
+#undef R
+
+const struct field_table run_fields = FIELD_TABLE("run", run_f, struct report_run);
+
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
 	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
 	&idle_bucket_fields, &straggler_fields, &suggestion_fields, &clock_fields,
-	&input_fields, &rank_fields, NULL,
+	&input_fields, &rank_fields, &run_fields, NULL,
 };

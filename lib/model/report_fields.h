@@ -33,6 +33,7 @@ extern const struct field_table suggestion_fields;	/* suggestions[] */
 extern const struct field_table clock_fields;		/* ranks[]'s clock: keys of the rank */
 extern const struct field_table input_fields;		/* inputs[]: keys of the rank */
 extern const struct field_table rank_fields;		/* ranks[]'s first keys */
+extern const struct field_table run_fields;		/* run, one object of the report */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

@@ -267,6 +267,31 @@ static void read_field(struct rd *c, const struct field_table *t, const struct f
 		*n = c->failed ? 0 : v->n;
 		break;
 	}
+	case FT_TAGS: {
+		size_t *n = (size_t *)((char *)row + f->aux);
+		struct report_tag *tags;
+
+		if (v->type != JDOM_OBJECT) {
+			fail(c, v, "\"%s\" should be %s", f->key, "an object");
+			break;
+		}
+		tags = alloc_n(c, v->n, sizeof(*tags));
+		*(struct report_tag **)p = tags;
+		for (size_t i = 0; tags && i < v->n; i++) {
+			const struct jdom *kv = &v->kids[i];
+
+			if (kv->type != JDOM_STRING) {
+				fail(c, kv, "tag \"%s\" should be %s", "value", "a string");
+				return;
+			}
+			tags[i].key = keep(c, kv->key, kv->key_len);
+			tags[i].value = copy_str(c, kv);
+			if (!tags[i].key)
+				return;
+			*n = i + 1;
+		}
+		break;
+	}
 	}
 }
 
@@ -562,68 +587,19 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 	read_comm(c, o, rk);
 }
 
-/* obj's "tags" object into *tags, *n: none when it is missing or null. */
-static void read_tags(struct rd *c, const struct jdom *obj, struct report_tag **tags, size_t *n)
-{
-	const struct jdom *t = jdom_get(obj, "tags");
-
-	*n = 0;
-	if (!t || t->type == JDOM_NULL)
-		return;
-	if (t->type != JDOM_OBJECT) {
-		fail(c, t, "\"%s\" should be %s", "tags", "an object");
-		return;
-	}
-	*tags = alloc_n(c, t->n, sizeof(**tags));
-	for (size_t i = 0; *tags && i < t->n; i++) {
-		const struct jdom *v = &t->kids[i];
-
-		if (v->type != JDOM_STRING) {
-			fail(c, v, "tag \"%s\" should be %s", "value", "a string");
-			return;
-		}
-		(*tags)[i].key = keep(c, v->key, v->key_len);
-		(*tags)[i].value = copy_str(c, v);
-		if (!(*tags)[i].key)
-			return;
-		*n = i + 1;
-	}
-}
-
 /* The run (run_info.h), as vanalyze or vaggregate computed it; reports before it lack it. */
 static void read_run_info(struct rd *c, const struct jdom *root, struct report *r)
 {
-	const struct jdom *run = jdom_get(root, "run"), *dev, *d;
-	struct report_run *x = &r->run;
-	size_t n;
+	const struct jdom *run = jdom_get(root, run_fields.name);
 
 	if (!run)
 		return;
 	if (run->type != JDOM_OBJECT) {
-		fail(c, run, "\"%s\" should be %s", "run", "an object");
+		fail(c, run, "\"%s\" should be %s", run_fields.name, "an object");
 		return;
 	}
-	x->name = get_str_or_null(c, run, "name");
-	dev = need(c, run, "device", JDOM_OBJECT);
-	if (dev) {
-		x->device_name = get_str_or_null(c, dev, "name");
-		x->devices = get_i64_or(c, dev, "count", 0);
-	}
-	x->world_size = get_i64_or(c, run, "world_size", 0);
-	x->backend = get_str_or_null(c, run, "backend");
-	x->start_unix_ns = get_i64_or(c, run, "start_unix_ns", 0);
-	read_tags(c, run, &x->tags, &x->nr_tags);
-	d = get_arr(c, run, "differs", &n);
-	x->differs = alloc_n(c, n ? n : 1, sizeof(*x->differs));
-	for (size_t i = 0; d && x->differs && i < n; i++) {
-		if (d[i].type != JDOM_STRING) {
-			fail(c, &d[i], "\"%s\" should be %s", "differs", "strings");
-			return;
-		}
-		x->differs[i] = copy_str(c, &d[i]);
-		x->nr_differs = i + 1;
-	}
-	x->computed = !c->failed;
+	read_fields(c, &run_fields, run, &r->run);
+	r->run.computed = !c->failed;
 }
 
 /* inputs[i] describes ranks[i]; a report without inputs still reads. */
@@ -652,7 +628,6 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 
 		read_fields(c, &input_fields, in, rk);
 		rk->rank = rank;	/* the rank is ranks[i]'s; inputs[i] says it again */
-		read_tags(c, in, &rk->tags, &rk->nr_tags);
 	} else {
 		/* no inputs: its own path and rank, the rest unknown */
 		rk->path = rk->source;

@@ -38,6 +38,7 @@ static const struct {
 #define RUN_PLACE(t, rows, n, csv) \
 	{ &t, offsetof(struct report, rows), offsetof(struct report, n), csv, 1, 0 }
 #define ONE_PLACE(t, obj) { &t, offsetof(struct report_rank, obj), 0, NULL, 0, 1 }
+#define RUN_ONE_PLACE(t, obj) { &t, offsetof(struct report, obj), 0, NULL, 1, 1 }
 	/* keys of the rank itself: its fields are copied into the rank */
 #define RANK_KEYS(t) { &t, 0, 0, NULL, 0, 2 }
 	PLACE(kernel_fields, kernels, nr_kernels, "kernels.csv"),
@@ -62,9 +63,11 @@ static const struct {
 	RANK_KEYS(clock_fields),
 	RANK_KEYS(input_fields),
 	RANK_KEYS(rank_fields),
+	RUN_ONE_PLACE(run_fields, run),
 #undef PLACE
 #undef RUN_PLACE
 #undef ONE_PLACE
+#undef RUN_ONE_PLACE
 #undef RANK_KEYS
 };
 
@@ -123,6 +126,19 @@ static void fill(const struct field_table *t, void *row, int seed, struct arena 
 			AUX(size_t, row, f) = 2;
 			break;
 		}
+		case FT_TAGS: {
+			struct report_tag *tv = arena_alloc(a, 2 * sizeof(*tv));
+
+			for (int k = 0; k < 2; k++) {
+				snprintf(s, sizeof(s), "k%d_%zu_%d", seed, i, k);
+				tv[k].key = arena_strndup(a, s, strlen(s));
+				snprintf(s, sizeof(s), "v%d_%zu_%d", seed, i, k);
+				tv[k].value = arena_strndup(a, s, strlen(s));
+			}
+			AT(struct report_tag *, row, f) = tv;
+			AUX(size_t, row, f) = 2;
+			break;
+		}
 		}
 	}
 }
@@ -169,6 +185,17 @@ static int same(const struct field *f, void *a, void *b)
 			if (strcmp(AT(const char **, a, f)[i], AT(const char **, b, f)[i]))
 				return 0;
 		return 1;
+	case FT_TAGS:
+		n = AUX(size_t, a, f);
+		if (n != AUX(size_t, b, f))
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(AT(struct report_tag *, a, f)[i].key,
+				   AT(struct report_tag *, b, f)[i].key) ||
+			    strcmp(AT(struct report_tag *, a, f)[i].value,
+				   AT(struct report_tag *, b, f)[i].value))
+				return 0;
+		return 1;
 	case FT_OBJ:
 		if (AUX(int, a, f) != AUX(int, b, f))
 			return 0;
@@ -207,6 +234,7 @@ static void cell(const struct field *f, void *row, char *out, size_t n)
 	case FT_I64S:
 	case FT_OBJ:
 	case FT_STRS:
+	case FT_TAGS:
 		break;
 	}
 }
@@ -252,7 +280,8 @@ static void place(struct report *r, size_t p, void *row)
 			const struct field *f = &t->f[i];
 
 			memcpy(at + f->off, (char *)row + f->off, width(f));
-			if (f->type == FT_I64S || f->type == FT_STRS)	/* and its count */
+			/* and its count */
+			if (f->type == FT_I64S || f->type == FT_STRS || f->type == FT_TAGS)
 				memcpy(at + f->aux, (char *)row + f->aux, sizeof(size_t));
 		}
 		return;
@@ -384,6 +413,8 @@ static size_t width(const struct field *f)
 		return f->sub->size;
 	case FT_STRS:
 		return sizeof(const char **);
+	case FT_TAGS:
+		return sizeof(struct report_tag *);
 	}
 	return 0;
 }
