@@ -37,6 +37,10 @@ int field_written(const struct field *f, const void *row, unsigned flags)
 		return AT(const char *const *, row, f) != NULL;
 	case FT_TAGS:
 		return AT(const struct report_tag *, row, f) != NULL;
+	case FT_COUNTS:
+		return AT(const struct report_count *, row, f) != NULL;
+	case FT_GROUP:
+		return 1;
 	}
 	return 1;
 }
@@ -108,6 +112,19 @@ static void value_json(struct jsonw *w, const struct field *f, const void *row, 
 		}
 		jsonw_obj_end(w);
 		break;
+	case FT_COUNTS:
+		jsonw_obj_begin(w);
+		for (size_t i = 0; i < AUX(size_t, row, f); i++) {
+			jsonw_key(w, AT(const struct report_count *, row, f)[i].key);
+			jsonw_int(w, AT(const struct report_count *, row, f)[i].n);
+		}
+		jsonw_obj_end(w);
+		break;
+	case FT_GROUP:
+		jsonw_obj_begin(w);
+		field_json(w, f->sub, row, flags);
+		jsonw_obj_end(w);
+		break;
 	}
 }
 
@@ -139,7 +156,7 @@ void field_rows_json(struct jsonw *w, const struct field_table *t, const void *r
 const char *field_key_at(const struct field_table *t, size_t off)
 {
 	for (size_t i = 0; i < t->n; i++)
-		if (t->f[i].off == off && !(t->f[i].flags & FF_KEY))
+		if (t->f[i].off == off && !(t->f[i].flags & FF_KEY) && t->f[i].type != FT_GROUP)
 			return t->f[i].key;
 	return "";
 }
@@ -149,7 +166,7 @@ int field_is_null(const struct field_table *t, size_t off, const void *row)
 	for (size_t i = 0; i < t->n; i++) {
 		const struct field *f = &t->f[i];
 
-		if (f->off != off || f->flags & FF_KEY)
+		if (f->off != off || f->flags & FF_KEY || f->type == FT_GROUP)
 			continue;
 		switch (f->type) {
 		case FT_I64:
@@ -166,6 +183,8 @@ int field_is_null(const struct field_table *t, size_t off, const void *row)
 		case FT_I64S:
 		case FT_STRS:
 		case FT_TAGS:
+		case FT_COUNTS:
+		case FT_GROUP:
 			return 0;	/* no null value: an empty array is one */
 		}
 	}
@@ -208,6 +227,14 @@ void field_null(const struct field *f, void *row)
 	case FT_TAGS:
 		*(struct report_tag **)p = NULL;
 		*(size_t *)((char *)row + f->aux) = 0;
+		break;
+	case FT_COUNTS:
+		*(struct report_count **)p = NULL;
+		*(size_t *)((char *)row + f->aux) = 0;
+		break;
+	case FT_GROUP:
+		for (size_t i = 0; i < f->sub->n; i++)
+			field_null(&f->sub->f[i], row);
 		break;
 	}
 }

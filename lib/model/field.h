@@ -19,6 +19,7 @@
 
 #include "jsonw.h"
 
+struct report_count;
 struct report_tag;
 
 enum field_type {
@@ -33,6 +34,8 @@ enum field_type {
 	FT_STRS,		/* const char **: as many strings as the size_t at aux */
 	FT_TAGS,		/* struct report_tag *: as many as the size_t at aux, one
 				   object of key: string value */
+	FT_COUNTS,		/* struct report_count *: likewise, key: integer */
+	FT_GROUP,		/* an object of sub's fields, which are the row's own (no off) */
 };
 
 /* Flags of a field. */
@@ -96,6 +99,7 @@ struct field_table {
 	int64_t *: (t) == FT_I64S, \
 	const char **: (t) == FT_STRS, \
 	struct report_tag *: (t) == FT_TAGS, \
+	struct report_count *: (t) == FT_COUNTS, \
 	default: (t) == FT_ENUM || (t) == FT_OBJ) ? 1 : -1])
 
 #define FIELD_TABLE(name, fields, T) { name, fields, sizeof(fields) / sizeof(fields[0]), sizeof(T) }

@@ -480,30 +480,10 @@ static void run_json(struct jsonw *w, const struct report *r)
 	field_rows_json(w, &suggestion_fields, r->suggestions, r->nr_suggestions, 0);
 }
 
-static void counts(struct jsonw *w, const char *key, const struct report_count *c, size_t n)
-{
-	jsonw_key(w, key);
-	jsonw_obj_begin(w);
-	for (size_t i = 0; i < n; i++) {
-		jsonw_key(w, c[i].key);
-		jsonw_int(w, c[i].n);
-	}
-	jsonw_obj_end(w);
-}
-
 static void rank_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
 	jsonw_obj_begin(w);
 	field_json(w, &rank_fields, rk, 0);
-	jsonw_key(w, "events");
-	jsonw_obj_begin(w);
-	jsonw_key(w, "total");
-	jsonw_int(w, rk->events_total);
-	counts(w, "by_ph", rk->by_ph, rk->nr_by_ph);
-	counts(w, "by_cat", rk->by_cat, rk->nr_by_cat);
-	jsonw_obj_end(w);
-	jsonw_key(w, "span_ns");
-	jsonw_int(w, rk->span_ns);
 	if (rk->analysed)
 		analysed_json(w, rk, compact);
 	jsonw_obj_end(w);

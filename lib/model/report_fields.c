@@ -251,12 +251,25 @@ const struct field_table suggestion_fields = FIELD_TABLE("suggestions", suggesti
 
 /* ranks[]: the rank's first keys, before its events (report.c writes them, then span_ns) */
 #define K(k, t, m, fl) FIELD(k, t, struct report_rank, m, fl)
+static const struct field events_f[] = {
+	{ K("total", FT_I64, events_total, FF_NONNULL) },
+	{ K("by_ph", FT_COUNTS, by_ph, FF_NONNULL), .aux = offsetof(struct report_rank, nr_by_ph) },
+	{ K("by_cat", FT_COUNTS, by_cat, FF_NONNULL),
+	  .aux = offsetof(struct report_rank, nr_by_cat) },
+};
+
+/* the rank's events: keys of an object of their own, members of the rank */
+static const struct field_table events_fields =
+	FIELD_TABLE("events", events_f, struct report_rank);
+
 static const struct field rank_f[] = {
 	{ K("rank", FT_I64, rank, FF_NONNULL) },
 	{ K("source", FT_STR, source, FF_NONNULL) },
 	{ K("complete", FT_BOOL, complete, FF_NONNULL) },
 	{ K("warnings", FT_STRS, warnings, FF_NONNULL),
 	  .aux = offsetof(struct report_rank, nr_warnings) },
+	{ .key = "events", .type = FT_GROUP, .flags = FF_NONNULL, .sub = &events_fields },
+	{ K("span_ns", FT_I64, span_ns, FF_NONNULL) },
 };
 #undef K
 

@@ -292,6 +292,33 @@ static void read_field(struct rd *c, const struct field_table *t, const struct f
 		}
 		break;
 	}
+	case FT_COUNTS: {
+		size_t *n = (size_t *)((char *)row + f->aux);
+		struct report_count *cn;
+
+		if (v->type != JDOM_OBJECT) {
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_OBJECT));
+			break;
+		}
+		cn = alloc_n(c, v->n, sizeof(*cn));
+		*(struct report_count **)p = cn;
+		for (size_t i = 0; cn && i < v->n; i++) {
+			const struct jdom *kv = &v->kids[i];
+
+			cn[i].key = keep(c, kv->key, kv->key_len);
+			if (!cn[i].key || jdom_i64(kv, &cn[i].n))
+				fail(c, kv, "\"%s\" should map names to %s", f->key, "integers");
+		}
+		*n = cn ? v->n : 0;
+		break;
+	}
+	case FT_GROUP:
+		if (v->type != JDOM_OBJECT) {
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_OBJECT));
+			break;
+		}
+		read_fields(c, f->sub, v, row);
+		break;
 	}
 }
 
@@ -317,28 +344,6 @@ static void *read_rows(struct rd *c, const struct jdom *obj, const struct field_
 	}
 	*n = c->failed ? 0 : m;
 	return v;
-}
-
-static void read_counts(struct rd *c, const struct jdom *o, const char *key,
-			struct report_count **out, size_t *n)
-{
-	const struct jdom *m = need(c, o, key, JDOM_OBJECT);
-
-	*n = 0;
-	*out = NULL;
-	if (!m)
-		return;
-	*out = alloc_n(c, m->n, sizeof(**out));
-	if (!*out)
-		return;
-	for (size_t i = 0; i < m->n; i++) {
-		const struct jdom *v = &m->kids[i];
-
-		(*out)[i].key = keep(c, v->key, v->key_len);
-		if (!(*out)[i].key || jdom_i64(v, &(*out)[i].n))
-			fail(c, v, "\"%s\" should map names to %s", key, "integers");
-	}
-	*n = m->n;
 }
 
 /*
@@ -606,20 +611,11 @@ static void read_run_info(struct rd *c, const struct jdom *root, struct report *
 static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 		      struct report_rank *rk)
 {
-	const struct jdom *ev;
-
 	if (o->type != JDOM_OBJECT) {
 		fail(c, o, "a rank should be %s%s", "an object", "");
 		return;
 	}
 	read_fields(c, &rank_fields, o, rk);
-	ev = need(c, o, "events", JDOM_OBJECT);
-	if (ev) {
-		rk->events_total = get_i64(c, ev, "total");
-		read_counts(c, ev, "by_ph", &rk->by_ph, &rk->nr_by_ph);
-		read_counts(c, ev, "by_cat", &rk->by_cat, &rk->nr_by_cat);
-	}
-	rk->span_ns = get_i64(c, o, "span_ns");
 	if (jdom_get(o, gpu_fields.name))
 		read_analysed(c, o, rk);
 
