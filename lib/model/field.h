@@ -81,6 +81,7 @@ struct field_table {
 	const struct field *f;
 	size_t n;
 	size_t size;			/* of a row */
+	unsigned flags;			/* FF_LEAN: the whole table left out of a lean read */
 };
 
 /*
@@ -102,7 +103,10 @@ struct field_table {
 	struct report_count *: (t) == FT_COUNTS, \
 	default: (t) == FT_ENUM || (t) == FT_OBJ) ? 1 : -1])
 
-#define FIELD_TABLE(name, fields, T) { name, fields, sizeof(fields) / sizeof(fields[0]), sizeof(T) }
+#define FIELD_TABLE(name, fields, T) \
+	{ name, fields, sizeof(fields) / sizeof(fields[0]), sizeof(T), 0 }
+#define FIELD_TABLE_LEAN(name, fields, T) \
+	{ name, fields, sizeof(fields) / sizeof(fields[0]), sizeof(T), FF_LEAN }
 
 /* field_json()'s flags */
 #define FIELD_COMPACT	1u	/* a compact report: no FF_TABLE field */

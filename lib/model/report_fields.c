@@ -6,6 +6,8 @@
  */
 #include "report_fields.h"
 
+#include <string.h>
+
 /* The members of a struct report_dist, from CSV column col. */
 #define DIST(F, m, col) \
 	{ F("count", FT_I64, m.count, FF_NONNULL), .csv = (col) }, \
@@ -113,7 +115,9 @@ static const struct field op_perf_f[] = {
 };
 #undef O
 
-const struct field_table op_perf_fields = FIELD_TABLE("ops_perf", op_perf_f, struct report_op_perf);
+/* left out of a lean read: perf.families holds what the findings read */
+const struct field_table op_perf_fields =
+	FIELD_TABLE_LEAN("ops_perf", op_perf_f, struct report_op_perf);
 
 /* A collective's instances, for matching across reports (vaggregate): n of each array. */
 #define S(k, t, m, fl) FIELD(k, t, struct report_comm_series, m, fl)
@@ -339,8 +343,8 @@ static const struct field generation_f[] = {
 };
 #undef E
 
-const struct field_table generation_fields = FIELD_TABLE("generations", generation_f,
-							 struct report_generation);
+const struct field_table generation_fields =
+	FIELD_TABLE_LEAN("generations", generation_f, struct report_generation);
 
 /* --target-fps: its figures are written only where it was asked for */
 static int tp_has_target(const void *row)
@@ -519,6 +523,46 @@ static const struct field run_f[] = {
 #undef R
 
 const struct field_table run_fields = FIELD_TABLE("run", run_f, struct report_run);
+
+/* Add the keys of t's FF_LEAN fields (its subtables' too) to skip[*n..max), once each. */
+static void lean_keys_of(const struct field_table *t, const char **skip, size_t *n, size_t max)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+		const char *key = f->key;
+		size_t k = 0;
+
+		if (f->sub)
+			lean_keys_of(f->sub, skip, n, max);
+		if (!(f->flags & FF_LEAN) && !(f->sub && f->sub->flags & FF_LEAN))
+			continue;
+		if (!(f->flags & FF_LEAN))
+			key = f->sub->name;
+		while (k < *n && strcmp(skip[k], key))
+			k++;
+		if (k == *n && *n < max)
+			skip[(*n)++] = key;
+	}
+}
+
+size_t report_lean_keys(const char **skip, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; report_field_tables[i] && n < max; i++) {
+		const struct field_table *t = report_field_tables[i];
+		size_t k = 0;
+
+		lean_keys_of(t, skip, &n, max);
+		while (t->flags & FF_LEAN && k < n && strcmp(skip[k], t->name))
+			k++;
+		if (t->flags & FF_LEAN && k == n && n < max)
+			skip[n++] = t->name;
+	}
+	if (n < max)
+		skip[n] = NULL;
+	return n;
+}
 
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,

@@ -38,4 +38,11 @@ extern const struct field_table run_fields;		/* run, one object of the report */
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];
 
+/*
+ * What a lean read leaves out (REPORT_READ_LEAN): the keys of the FF_LEAN
+ * fields and tables, once each, into skip[] (room for max, NULL after them
+ * where there is room); gives how many.
+ */
+size_t report_lean_keys(const char **skip, size_t max);
+
 #endif

@@ -486,7 +486,8 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 static void read_throughput(struct rd *c, const struct jdom *t, struct report_throughput *out)
 {
 	read_fields(c, &throughput_fields, t, out);
-	if (!c->lean && (!c->compact || jdom_get(t, generation_fields.name)))
+	if (!(c->lean && generation_fields.flags & FF_LEAN) &&
+	    (!c->compact || jdom_get(t, generation_fields.name)))
 		out->generations = read_rows(c, t, &generation_fields, &out->nr_generations);
 }
 
@@ -512,10 +513,9 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 	struct report_perf *f = &rk->perf;
 	size_t n = 0;
 
-	/* left out of a lean read: perf.families holds what the findings read */
 	rk->nr_ops_perf = 0;
 	rk->ops_perf = NULL;
-	if (!c->lean && jdom_get(o, "ops_perf"))
+	if (!(c->lean && op_perf_fields.flags & FF_LEAN) && jdom_get(o, op_perf_fields.name))
 		rk->ops_perf = read_rows(c, o, &op_perf_fields, &rk->nr_ops_perf);
 	memset(f, 0, sizeof(*f));
 	f->peak_tbps = f->peak_tflops = f->flops = f->tflops = f->mfu = f->flops_coverage = NAN;
@@ -676,8 +676,8 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 }
 
 /* What REPORT_READ_LEAN leaves out, passed over unparsed: most of a report's numbers. */
-static const char *const lean_skip[] = { "samples_ns", "spans_ns", "timeline", "generations",
-					 "ops_perf", NULL };
+/* Room for the keys report_lean_keys() gives, and the NULL after them. */
+#define LEAN_KEYS_MAX 32
 
 int report_read(struct report *r, const char *text, size_t len, unsigned flags, struct err *err)
 {
@@ -686,7 +686,9 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 	const struct jdom *root, *schema, *ranks, *inputs, *tables;
 	struct report saved = *r;
 	int rc = REPORT_READ_BAD;
+	const char *lean_skip[LEAN_KEYS_MAX + 1];
 
+	report_lean_keys(lean_skip, LEAN_KEYS_MAX + 1);
 	arena_init(&scratch);
 	root = jdom_parse_skip(text, len, &scratch, err, c.lean ? lean_skip : NULL);
 	if (!root)
