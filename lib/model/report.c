@@ -489,7 +489,6 @@ static void rank_json(struct jsonw *w, const struct report_rank *rk, int compact
 	jsonw_obj_end(w);
 }
 
-/* "tags": {key: value, ...}, in their order. */
 void report_date(int64_t ns, char out[32])
 {
 	time_t t = (time_t)(ns / 1000000000);
