@@ -470,11 +470,9 @@ static void run_json(struct jsonw *w, const struct report *r)
 	jsonw_int_array(w, r->incomplete_ranks, r->nr_incomplete_ranks);
 	field_rows_json(w, &collective_fields, r->collectives, r->nr_collectives, 0);
 	if (r->workload) {
-		jsonw_key(w, "workload");
+		jsonw_key(w, workload_fields.name);
 		jsonw_obj_begin(w);
-		jsonw_key(w, "kind");
-		jsonw_str(w, r->workload);
-		str_or_null(w, "reason", r->workload_reason);
+		field_json(w, &workload_fields, r, 0);
 		jsonw_obj_end(w);
 	}
 	field_rows_json(w, &suggestion_fields, r->suggestions, r->nr_suggestions, 0);

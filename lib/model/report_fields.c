@@ -524,6 +524,16 @@ static const struct field run_f[] = {
 
 const struct field_table run_fields = FIELD_TABLE("run", run_f, struct report_run);
 
+/* workload.h's verdict, written where suggest_compute() made one: keys of the report */
+#define W(k, t, m, fl) FIELD(k, t, struct report, m, fl)
+static const struct field workload_f[] = {
+	{ W("kind", FT_STR, workload, 0) },
+	{ W("reason", FT_STR, workload_reason, 0) },
+};
+#undef W
+
+const struct field_table workload_fields = FIELD_TABLE("workload", workload_f, struct report);
+
 /* Add the keys of t's FF_LEAN fields (its subtables' too) to skip[*n..max), once each. */
 static void lean_keys_of(const struct field_table *t, const char **skip, size_t *n, size_t max)
 {
@@ -569,5 +579,5 @@ const struct field_table *const report_field_tables[] = {
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
 	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
 	&idle_bucket_fields, &straggler_fields, &suggestion_fields, &clock_fields,
-	&input_fields, &rank_fields, &run_fields, NULL,
+	&input_fields, &rank_fields, &run_fields, &workload_fields, NULL,
 };

@@ -34,6 +34,7 @@ extern const struct field_table clock_fields;		/* ranks[]'s clock: keys of the r
 extern const struct field_table input_fields;		/* inputs[]: keys of the rank */
 extern const struct field_table rank_fields;		/* ranks[]'s first keys */
 extern const struct field_table run_fields;		/* run, one object of the report */
+extern const struct field_table workload_fields;	/* workload: keys of the report */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

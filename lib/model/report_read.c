@@ -635,7 +635,7 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 
 static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 {
-	const struct jdom *cr = jdom_get(root, stat_fields.name), *tool;
+	const struct jdom *cr = jdom_get(root, stat_fields.name), *tool, *w;
 
 	tool = jdom_get(root, "tool");
 	if (tool)
@@ -667,16 +667,16 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 	}
 
 	r->suggestions = read_rows(c, root, &suggestion_fields, &r->nr_suggestions);
-	if (jdom_get(root, "workload")) {
-		const struct jdom *w = jdom_get(root, "workload");
-
-		r->workload = get_str_or_null(c, w, "kind");
-		r->workload_reason = get_str_or_null(c, w, "reason");
-	}
+	w = jdom_get(root, workload_fields.name);
+	if (w && w->type == JDOM_OBJECT)
+		read_fields(c, &workload_fields, w, r);
 }
 
-/* What REPORT_READ_LEAN leaves out, passed over unparsed: most of a report's numbers. */
-/* Room for the keys report_lean_keys() gives, and the NULL after them. */
+/*
+ * What REPORT_READ_LEAN leaves out is passed over unparsed (most of a
+ * report's numbers): room for the keys report_lean_keys() gives, and the
+ * NULL after them.
+ */
 #define LEAN_KEYS_MAX 32
 
 int report_read(struct report *r, const char *text, size_t len, unsigned flags, struct err *err)
