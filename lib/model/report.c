@@ -465,9 +465,7 @@ static void run_json(struct jsonw *w, const struct report *r)
 		jsonw_obj_end(w);
 	}
 	field_rows_json(w, &straggler_fields, r->stragglers, r->nr_stragglers, 0);
-	str_or_null(w, "straggler_rule", r->straggler_rule);
-	jsonw_key(w, "incomplete_ranks");
-	jsonw_int_array(w, r->incomplete_ranks, r->nr_incomplete_ranks);
+	field_json(w, &straggler_rule_fields, r, 0);
 	field_rows_json(w, &collective_fields, r->collectives, r->nr_collectives, 0);
 	if (r->workload) {
 		jsonw_key(w, workload_fields.name);

@@ -524,6 +524,18 @@ static const struct field run_f[] = {
 
 const struct field_table run_fields = FIELD_TABLE("run", run_f, struct report_run);
 
+/* How stragglers were told (after stragglers[]): keys of the report */
+#define S(k, t, m, fl) FIELD(k, t, struct report, m, fl)
+static const struct field straggler_rule_f[] = {
+	{ S("straggler_rule", FT_STR, straggler_rule, 0) },
+	{ S("incomplete_ranks", FT_I64S, incomplete_ranks, 0),
+	  .aux = offsetof(struct report, nr_incomplete_ranks), .per = 1 },
+};
+#undef S
+
+const struct field_table straggler_rule_fields =
+	FIELD_TABLE("straggler_rule", straggler_rule_f, struct report);
+
 /* workload.h's verdict, written where suggest_compute() made one: keys of the report */
 #define W(k, t, m, fl) FIELD(k, t, struct report, m, fl)
 static const struct field workload_f[] = {
@@ -579,5 +591,5 @@ const struct field_table *const report_field_tables[] = {
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
 	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
 	&idle_bucket_fields, &straggler_fields, &suggestion_fields, &clock_fields,
-	&input_fields, &rank_fields, &run_fields, &workload_fields, NULL,
+	&input_fields, &rank_fields, &run_fields, &workload_fields, &straggler_rule_fields, NULL,
 };

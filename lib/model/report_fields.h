@@ -35,6 +35,7 @@ extern const struct field_table input_fields;		/* inputs[]: keys of the rank */
 extern const struct field_table rank_fields;		/* ranks[]'s first keys */
 extern const struct field_table run_fields;		/* run, one object of the report */
 extern const struct field_table workload_fields;	/* workload: keys of the report */
+extern const struct field_table straggler_rule_fields;	/* keys of the report after stragglers */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];

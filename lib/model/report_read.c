@@ -656,11 +656,7 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 	}
 
 	r->stragglers = read_rows(c, root, &straggler_fields, &r->nr_stragglers);
-	r->straggler_rule = get_str_or_null(c, root, "straggler_rule");
-	r->nr_incomplete_ranks = 0;
-	if (jdom_get(root, "incomplete_ranks"))
-		r->incomplete_ranks = int_array(c, root, "incomplete_ranks",
-						&r->nr_incomplete_ranks);
+	read_fields(c, &straggler_rule_fields, root, r);
 	r->nr_collectives = 0;
 	if (jdom_get(root, collective_fields.name)) {
 		r->collectives = read_rows(c, root, &collective_fields, &r->nr_collectives);

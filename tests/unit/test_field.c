@@ -65,6 +65,7 @@ static const struct {
 	RANK_KEYS(rank_fields),
 	RUN_ONE_PLACE(run_fields, run),
 	{ &workload_fields, 0, 0, NULL, 1, 2 },	/* keys of the report itself */
+	{ &straggler_rule_fields, 0, 0, NULL, 1, 2 },
 #undef PLACE
 #undef RUN_PLACE
 #undef ONE_PLACE
