@@ -140,6 +140,9 @@ static void field_cell(struct row *w, const struct field *f, const void *row)
 	case FT_I64S:
 	case FT_OBJ:
 	case FT_STRS:
+	case FT_TAGS:
+	case FT_COUNTS:
+	case FT_GROUP:
 		f_none(w);
 		break;
 	}

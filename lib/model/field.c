@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "report.h"
+
 #define AT(T, row, f) (*(T const *)((const char *)(row) + (f)->off))
 #define AUX(T, row, f) (*(T const *)((const char *)(row) + (f)->aux))
 
@@ -33,6 +35,12 @@ int field_written(const struct field *f, const void *row, unsigned flags)
 		return AUX(int, row, f) != 0;
 	case FT_STRS:
 		return AT(const char *const *, row, f) != NULL;
+	case FT_TAGS:
+		return AT(const struct report_tag *, row, f) != NULL;
+	case FT_COUNTS:
+		return AT(const struct report_count *, row, f) != NULL;
+	case FT_GROUP:
+		return 1;
 	}
 	return 1;
 }
@@ -96,6 +104,27 @@ static void value_json(struct jsonw *w, const struct field *f, const void *row, 
 			jsonw_str(w, AT(const char *const *, row, f)[i]);
 		jsonw_arr_end(w);
 		break;
+	case FT_TAGS:
+		jsonw_obj_begin(w);
+		for (size_t i = 0; i < AUX(size_t, row, f); i++) {
+			jsonw_key(w, AT(const struct report_tag *, row, f)[i].key);
+			jsonw_str(w, AT(const struct report_tag *, row, f)[i].value);
+		}
+		jsonw_obj_end(w);
+		break;
+	case FT_COUNTS:
+		jsonw_obj_begin(w);
+		for (size_t i = 0; i < AUX(size_t, row, f); i++) {
+			jsonw_key(w, AT(const struct report_count *, row, f)[i].key);
+			jsonw_int(w, AT(const struct report_count *, row, f)[i].n);
+		}
+		jsonw_obj_end(w);
+		break;
+	case FT_GROUP:
+		jsonw_obj_begin(w);
+		field_json(w, f->sub, row, flags);
+		jsonw_obj_end(w);
+		break;
 	}
 }
 
@@ -127,9 +156,39 @@ void field_rows_json(struct jsonw *w, const struct field_table *t, const void *r
 const char *field_key_at(const struct field_table *t, size_t off)
 {
 	for (size_t i = 0; i < t->n; i++)
-		if (t->f[i].off == off && !(t->f[i].flags & FF_KEY))
+		if (t->f[i].off == off && !(t->f[i].flags & FF_KEY) && t->f[i].type != FT_GROUP)
 			return t->f[i].key;
 	return "";
+}
+
+int field_is_null(const struct field_table *t, size_t off, const void *row)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+
+		if (f->off != off || f->flags & FF_KEY || f->type == FT_GROUP)
+			continue;
+		switch (f->type) {
+		case FT_I64:
+			return AT(int64_t, row, f) == INT64_MIN;
+		case FT_F64:
+			return !isfinite(AT(double, row, f));
+		case FT_STR:
+			return AT(const char *, row, f) == NULL;
+		case FT_OBJ:
+			return !AUX(int, row, f);
+		case FT_BOOL:
+		case FT_INT:
+		case FT_ENUM:
+		case FT_I64S:
+		case FT_STRS:
+		case FT_TAGS:
+		case FT_COUNTS:
+		case FT_GROUP:
+			return 0;	/* no null value: an empty array is one */
+		}
+	}
+	return 1;
 }
 
 void field_null(const struct field *f, void *row)
@@ -164,6 +223,18 @@ void field_null(const struct field *f, void *row)
 	case FT_STRS:
 		*(const char ***)p = NULL;
 		*(size_t *)((char *)row + f->aux) = 0;
+		break;
+	case FT_TAGS:
+		*(struct report_tag **)p = NULL;
+		*(size_t *)((char *)row + f->aux) = 0;
+		break;
+	case FT_COUNTS:
+		*(struct report_count **)p = NULL;
+		*(size_t *)((char *)row + f->aux) = 0;
+		break;
+	case FT_GROUP:
+		for (size_t i = 0; i < f->sub->n; i++)
+			field_null(&f->sub->f[i], row);
 		break;
 	}
 }

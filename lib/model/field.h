@@ -19,6 +19,9 @@
 
 #include "jsonw.h"
 
+struct report_count;
+struct report_tag;
+
 enum field_type {
 	FT_I64,			/* int64_t; INT64_MIN: null */
 	FT_F64,			/* double; not finite: null */
@@ -29,6 +32,10 @@ enum field_type {
 	FT_I64S,		/* int64_t *: per times the size_t at aux, one array */
 	FT_OBJ,			/* a struct of sub's fields, or null where the int at aux is 0 */
 	FT_STRS,		/* const char **: as many strings as the size_t at aux */
+	FT_TAGS,		/* struct report_tag *: as many as the size_t at aux, one
+				   object of key: string value */
+	FT_COUNTS,		/* struct report_count *: likewise, key: integer */
+	FT_GROUP,		/* an object of sub's fields, which are the row's own (no off) */
 };
 
 /* Flags of a field. */
@@ -74,6 +81,7 @@ struct field_table {
 	const struct field *f;
 	size_t n;
 	size_t size;			/* of a row */
+	unsigned flags;			/* FF_LEAN: the whole table left out of a lean read */
 };
 
 /*
@@ -91,9 +99,14 @@ struct field_table {
 	int: (t) == FT_BOOL || (t) == FT_INT || (t) == FT_ENUM, \
 	int64_t *: (t) == FT_I64S, \
 	const char **: (t) == FT_STRS, \
+	struct report_tag *: (t) == FT_TAGS, \
+	struct report_count *: (t) == FT_COUNTS, \
 	default: (t) == FT_ENUM || (t) == FT_OBJ) ? 1 : -1])
 
-#define FIELD_TABLE(name, fields, T) { name, fields, sizeof(fields) / sizeof(fields[0]), sizeof(T) }
+#define FIELD_TABLE(name, fields, T) \
+	{ name, fields, sizeof(fields) / sizeof(fields[0]), sizeof(T), 0 }
+#define FIELD_TABLE_LEAN(name, fields, T) \
+	{ name, fields, sizeof(fields) / sizeof(fields[0]), sizeof(T), FF_LEAN }
 
 /* field_json()'s flags */
 #define FIELD_COMPACT	1u	/* a compact report: no FF_TABLE field */
@@ -110,6 +123,9 @@ void field_rows_json(struct jsonw *w, const struct field_table *t, const void *r
 
 /* The key of t's field at offset off of its row ("" where t has none there). */
 const char *field_key_at(const struct field_table *t, size_t off);
+
+/* 1 when the field of t at offset off holds its null value in row (none there: 1). */
+int field_is_null(const struct field_table *t, size_t off, const void *row);
 
 /* Set f of row to its null value (zero for FF_OMIT, FF_ZERO and the types without null, dflt). */
 void field_null(const struct field *f, void *row);

@@ -563,59 +563,23 @@ static void run_json(struct jsonw *w, const struct report *r)
 		jsonw_obj_end(w);
 	}
 	field_rows_json(w, &straggler_fields, r->stragglers, r->nr_stragglers, 0);
-	str_or_null(w, "straggler_rule", r->straggler_rule);
-	jsonw_key(w, "incomplete_ranks");
-	jsonw_int_array(w, r->incomplete_ranks, r->nr_incomplete_ranks);
+	field_json(w, &straggler_rule_fields, r, 0);
 	field_rows_json(w, &collective_fields, r->collectives, r->nr_collectives, 0);
 	if (r->workload) {
-		jsonw_key(w, "workload");
+		jsonw_key(w, workload_fields.name);
 		jsonw_obj_begin(w);
-		jsonw_key(w, "kind");
-		jsonw_str(w, r->workload);
-		str_or_null(w, "reason", r->workload_reason);
+		field_json(w, &workload_fields, r, 0);
 		jsonw_obj_end(w);
 	}
 	field_rows_json(w, &suggestion_fields, r->suggestions, r->nr_suggestions, 0);
-}
-
-static void counts(struct jsonw *w, const char *key, const struct report_count *c, size_t n)
-{
-	jsonw_key(w, key);
-	jsonw_obj_begin(w);
-	for (size_t i = 0; i < n; i++) {
-		jsonw_key(w, c[i].key);
-		jsonw_int(w, c[i].n);
-	}
-	jsonw_obj_end(w);
 }
 
 static void rank_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
 	jsonw_obj_begin(w);
 	field_json(w, &rank_fields, rk, 0);
-	jsonw_key(w, "events");
-	jsonw_obj_begin(w);
-	jsonw_key(w, "total");
-	jsonw_int(w, rk->events_total);
-	counts(w, "by_ph", rk->by_ph, rk->nr_by_ph);
-	counts(w, "by_cat", rk->by_cat, rk->nr_by_cat);
-	jsonw_obj_end(w);
-	jsonw_key(w, "span_ns");
-	jsonw_int(w, rk->span_ns);
 	if (rk->analysed)
 		analysed_json(w, rk, compact);
-	jsonw_obj_end(w);
-}
-
-/* "tags": {key: value, ...}, in their order. */
-static void tags_json(struct jsonw *w, const struct report_tag *t, size_t n)
-{
-	jsonw_key(w, "tags");
-	jsonw_obj_begin(w);
-	for (size_t i = 0; i < n; i++) {
-		jsonw_key(w, t[i].key);
-		jsonw_str(w, t[i].value);
-	}
 	jsonw_obj_end(w);
 }
 
@@ -626,33 +590,6 @@ void report_date(int64_t ns, char out[32])
 
 	if (ns <= 0 || !gmtime_r(&t, &tm) || !strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		strcpy(out, "-");
-}
-
-/* The run: what was profiled, over the ranks (run_info.h). */
-static void run_info_json(struct jsonw *w, const struct report_run *run)
-{
-	char date[32];
-
-	jsonw_key(w, "run");
-	jsonw_obj_begin(w);
-	str_or_null(w, "name", run->name);
-	jsonw_key(w, "device");
-	jsonw_obj_begin(w);
-	str_or_null(w, "name", run->device_name);
-	i64_or_null(w, "count", run->devices > 0, run->devices);
-	jsonw_obj_end(w);
-	i64_or_null(w, "world_size", run->world_size > 0, run->world_size);
-	str_or_null(w, "backend", run->backend);
-	i64_or_null(w, "start_unix_ns", run->start_unix_ns > 0, run->start_unix_ns);
-	report_date(run->start_unix_ns, date);
-	str_or_null(w, "date", run->start_unix_ns > 0 ? date : NULL);
-	tags_json(w, run->tags, run->nr_tags);
-	jsonw_key(w, "differs");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < run->nr_differs; i++)
-		jsonw_str(w, run->differs[i]);
-	jsonw_arr_end(w);
-	jsonw_obj_end(w);
 }
 
 void report_to_json(const struct report *r, struct buf *out)
@@ -674,8 +611,12 @@ void report_to_json(const struct report *r, struct buf *out)
 		jsonw_key(&w, "rank_tables");
 		jsonw_bool(&w, 0);
 	}
-	if (r->run.computed)
-		run_info_json(&w, &r->run);
+	if (r->run.computed) {	/* what was profiled, over the ranks (run_info.h) */
+		jsonw_key(&w, run_fields.name);
+		jsonw_obj_begin(&w);
+		field_json(&w, &run_fields, &r->run, 0);
+		jsonw_obj_end(&w);
+	}
 	jsonw_key(&w, input_fields.name);
 	jsonw_arr_begin(&w);
 	for (size_t i = 0; i < r->nr_ranks; i++) {
@@ -683,7 +624,6 @@ void report_to_json(const struct report *r, struct buf *out)
 
 		jsonw_obj_begin(&w);
 		field_json(&w, &input_fields, rk, 0);
-		tags_json(&w, rk->tags, rk->nr_tags);
 		jsonw_key(&w, "complete");
 		jsonw_bool(&w, rk->complete);
 		jsonw_obj_end(&w);

@@ -8,8 +8,7 @@
  *
  * Null, where report.json has null: INT64_MIN for an int64_t, NaN for a
  * double, NULL for a string (field.h), in the row tables of
- * report_fields.h and the catalogue's stored scalars.  The run's
- * (struct report_run) still say it as their comments do: 0 for unknown.
+ * report_fields.h, the catalogue's stored scalars and the run.
  */
 #ifndef VT_REPORT_H
 #define VT_REPORT_H
@@ -529,14 +528,19 @@ struct report_suggestion {
 };
 
 /* What was profiled, over the ranks (run_info.h); NULL / 0: unknown. */
+struct report_run_device {
+	const char *name;
+	int64_t count;			/* ranks with device work: a device each; none: null */
+};
+
 struct report_run {
 	int computed;			/* run_info_compute() ran: "run" is written */
 	const char *name;		/* the tag "name", else the inputs' common file-name stem */
-	const char *device_name;
-	int64_t devices;		/* ranks with device work: a device each */
-	int64_t world_size;		/* distributedInfo's; 0 unknown */
+	struct report_run_device device;
+	int64_t world_size;		/* distributedInfo's */
 	const char *backend;
 	int64_t start_unix_ns;		/* the earliest rank's */
+	const char *date;		/* start_unix_ns as report_date() writes it */
 	struct report_tag *tags;	/* every rank's keys, first seen first; the first value */
 	size_t nr_tags;
 	const char **differs;		/* keys on which ranks disagree */

@@ -6,6 +6,8 @@
  */
 #include "report_fields.h"
 
+#include <string.h>
+
 /* The members of a struct report_dist, from CSV column col. */
 #define DIST(F, m, col) \
 	{ F("count", FT_I64, m.count, FF_NONNULL), .csv = (col) }, \
@@ -115,7 +117,9 @@ static const struct field op_perf_f[] = {
 };
 #undef O
 
-const struct field_table op_perf_fields = FIELD_TABLE("ops_perf", op_perf_f, struct report_op_perf);
+/* left out of a lean read: perf.families holds what the findings read */
+const struct field_table op_perf_fields =
+	FIELD_TABLE_LEAN("ops_perf", op_perf_f, struct report_op_perf);
 
 /* A collective's instances, for matching across reports (vaggregate): n of each array. */
 #define S(k, t, m, fl) FIELD(k, t, struct report_comm_series, m, fl)
@@ -258,20 +262,33 @@ const struct field_table suggestion_fields = FIELD_TABLE("suggestions", suggesti
 
 /* ranks[]: the rank's first keys, before its events (report.c writes them, then span_ns) */
 #define K(k, t, m, fl) FIELD(k, t, struct report_rank, m, fl)
+static const struct field events_f[] = {
+	{ K("total", FT_I64, events_total, FF_NONNULL) },
+	{ K("by_ph", FT_COUNTS, by_ph, FF_NONNULL), .aux = offsetof(struct report_rank, nr_by_ph) },
+	{ K("by_cat", FT_COUNTS, by_cat, FF_NONNULL),
+	  .aux = offsetof(struct report_rank, nr_by_cat) },
+};
+
+/* the rank's events: keys of an object of their own, members of the rank */
+static const struct field_table events_fields =
+	FIELD_TABLE("events", events_f, struct report_rank);
+
 static const struct field rank_f[] = {
 	{ K("rank", FT_I64, rank, FF_NONNULL) },
 	{ K("source", FT_STR, source, FF_NONNULL) },
 	{ K("complete", FT_BOOL, complete, FF_NONNULL) },
 	{ K("warnings", FT_STRS, warnings, FF_NONNULL),
 	  .aux = offsetof(struct report_rank, nr_warnings) },
+	{ .key = "events", .type = FT_GROUP, .flags = FF_NONNULL, .sub = &events_fields },
+	{ K("span_ns", FT_I64, span_ns, FF_NONNULL) },
 };
 #undef K
 
 const struct field_table rank_fields = FIELD_TABLE("ranks", rank_f, struct report_rank);
 
 /*
- * inputs[]: what each rank was read from, before its tags (report.c writes
- * them, and complete, after these).  Reports from before a key lack it.
+ * inputs[]: what each rank was read from, and its tags (report.c writes
+ * complete after these).  Reports from before a key lack it.
  */
 #define I(k, t, m, fl) FIELD(k, t, struct report_rank, m, fl)
 static const struct field input_f[] = {
@@ -285,6 +302,7 @@ static const struct field input_f[] = {
 	{ I("device_name", FT_STR, device_name, 0) },
 	{ I("devices_listed", FT_I64, device_count, 0) },
 	{ I("backend", FT_STR, backend, 0) },
+	{ I("tags", FT_TAGS, tags, 0), .aux = offsetof(struct report_rank, nr_tags) },
 };
 #undef I
 
@@ -332,8 +350,8 @@ static const struct field generation_f[] = {
 };
 #undef E
 
-const struct field_table generation_fields = FIELD_TABLE("generations", generation_f,
-							 struct report_generation);
+const struct field_table generation_fields =
+	FIELD_TABLE_LEAN("generations", generation_f, struct report_generation);
 
 /* --target-fps: its figures are written only where it was asked for */
 static int tp_has_target(const void *row)
@@ -488,10 +506,100 @@ static const struct field stat_f[] = {
 
 const struct field_table stat_fields = FIELD_TABLE("cross_rank", stat_f, struct report_stat);
 
+#define D(k, t, m, fl) FIELD(k, t, struct report_run_device, m, fl)
+static const struct field run_device_f[] = {
+	{ D("name", FT_STR, name, 0) },
+	{ D("count", FT_I64, count, 0) },
+};
+#undef D
+
+static const struct field_table run_device_fields =
+	FIELD_TABLE("device", run_device_f, struct report_run_device);
+
+/* The run (run_info.h): reports before it lack the object, not its keys. */
+#define R(k, t, m, fl) FIELD(k, t, struct report_run, m, fl)
+static const struct field run_f[] = {
+	{ R("name", FT_STR, name, 0) },
+	/* there wherever the run is */
+	{ R("device", FT_OBJ, device, FF_NONNULL), .sub = &run_device_fields,
+	  .aux = offsetof(struct report_run, computed) },
+	{ R("world_size", FT_I64, world_size, 0) },
+	{ R("backend", FT_STR, backend, 0) },
+	{ R("start_unix_ns", FT_I64, start_unix_ns, 0) },
+	{ R("date", FT_STR, date, 0) },
+	{ R("tags", FT_TAGS, tags, 0), .aux = offsetof(struct report_run, nr_tags) },
+	{ R("differs", FT_STRS, differs, 0), .aux = offsetof(struct report_run, nr_differs) },
+};
+#undef R
+
+const struct field_table run_fields = FIELD_TABLE("run", run_f, struct report_run);
+
+/* How stragglers were told (after stragglers[]): keys of the report */
+#define S(k, t, m, fl) FIELD(k, t, struct report, m, fl)
+static const struct field straggler_rule_f[] = {
+	{ S("straggler_rule", FT_STR, straggler_rule, 0) },
+	{ S("incomplete_ranks", FT_I64S, incomplete_ranks, 0),
+	  .aux = offsetof(struct report, nr_incomplete_ranks), .per = 1 },
+};
+#undef S
+
+const struct field_table straggler_rule_fields =
+	FIELD_TABLE("straggler_rule", straggler_rule_f, struct report);
+
+/* workload.h's verdict, written where suggest_compute() made one: keys of the report */
+#define W(k, t, m, fl) FIELD(k, t, struct report, m, fl)
+static const struct field workload_f[] = {
+	{ W("kind", FT_STR, workload, 0) },
+	{ W("reason", FT_STR, workload_reason, 0) },
+};
+#undef W
+
+const struct field_table workload_fields = FIELD_TABLE("workload", workload_f, struct report);
+
+/* Add the keys of t's FF_LEAN fields (its subtables' too) to skip[*n..max), once each. */
+static void lean_keys_of(const struct field_table *t, const char **skip, size_t *n, size_t max)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+		const char *key = f->key;
+		size_t k = 0;
+
+		if (f->sub)
+			lean_keys_of(f->sub, skip, n, max);
+		if (!(f->flags & FF_LEAN) && !(f->sub && f->sub->flags & FF_LEAN))
+			continue;
+		if (!(f->flags & FF_LEAN))
+			key = f->sub->name;
+		while (k < *n && strcmp(skip[k], key))
+			k++;
+		if (k == *n && *n < max)
+			skip[(*n)++] = key;
+	}
+}
+
+size_t report_lean_keys(const char **skip, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; report_field_tables[i] && n < max; i++) {
+		const struct field_table *t = report_field_tables[i];
+		size_t k = 0;
+
+		lean_keys_of(t, skip, &n, max);
+		while (t->flags & FF_LEAN && k < n && strcmp(skip[k], t->name))
+			k++;
+		if (t->flags & FF_LEAN && k == n && n < max)
+			skip[n++] = t->name;
+	}
+	if (n < max)
+		skip[n] = NULL;
+	return n;
+}
+
 const struct field_table *const report_field_tables[] = {
 	&kernel_fields, &phase_fields, &memory_fields, &cpu_op_fields, &op_perf_fields,
 	&comm_fields, &idle_gap_fields, &collective_fields, &generation_fields, &steps_fields,
 	&device_fields, &throughput_fields, &perf_fields, &stat_fields, &gpu_fields,
 	&idle_bucket_fields, &straggler_fields, &suggestion_fields, &clock_fields,
-	&input_fields, &rank_fields, NULL,
+	&input_fields, &rank_fields, &run_fields, &workload_fields, &straggler_rule_fields, NULL,
 };

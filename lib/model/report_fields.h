@@ -33,8 +33,18 @@ extern const struct field_table suggestion_fields;	/* suggestions[] */
 extern const struct field_table clock_fields;		/* ranks[]'s clock: keys of the rank */
 extern const struct field_table input_fields;		/* inputs[]: keys of the rank */
 extern const struct field_table rank_fields;		/* ranks[]'s first keys */
+extern const struct field_table run_fields;		/* run, one object of the report */
+extern const struct field_table workload_fields;	/* workload: keys of the report */
+extern const struct field_table straggler_rule_fields;	/* keys of the report after stragglers */
 
 /* Every table above, for the tests: NULL-terminated. */
 extern const struct field_table *const report_field_tables[];
+
+/*
+ * What a lean read leaves out (REPORT_READ_LEAN): the keys of the FF_LEAN
+ * fields and tables, once each, into skip[] (room for max, NULL after them
+ * where there is room); gives how many.
+ */
+size_t report_lean_keys(const char **skip, size_t max);
 
 #endif

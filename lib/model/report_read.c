@@ -268,6 +268,58 @@ static void read_field(struct rd *c, const struct field_table *t, const struct f
 		*n = c->failed ? 0 : v->n;
 		break;
 	}
+	case FT_TAGS: {
+		size_t *n = (size_t *)((char *)row + f->aux);
+		struct report_tag *tags;
+
+		if (v->type != JDOM_OBJECT) {
+			fail(c, v, "\"%s\" should be %s", f->key, "an object");
+			break;
+		}
+		tags = alloc_n(c, v->n, sizeof(*tags));
+		*(struct report_tag **)p = tags;
+		for (size_t i = 0; tags && i < v->n; i++) {
+			const struct jdom *kv = &v->kids[i];
+
+			if (kv->type != JDOM_STRING) {
+				fail(c, kv, "tag \"%s\" should be %s", "value", "a string");
+				return;
+			}
+			tags[i].key = keep(c, kv->key, kv->key_len);
+			tags[i].value = copy_str(c, kv);
+			if (!tags[i].key)
+				return;
+			*n = i + 1;
+		}
+		break;
+	}
+	case FT_COUNTS: {
+		size_t *n = (size_t *)((char *)row + f->aux);
+		struct report_count *cn;
+
+		if (v->type != JDOM_OBJECT) {
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_OBJECT));
+			break;
+		}
+		cn = alloc_n(c, v->n, sizeof(*cn));
+		*(struct report_count **)p = cn;
+		for (size_t i = 0; cn && i < v->n; i++) {
+			const struct jdom *kv = &v->kids[i];
+
+			cn[i].key = keep(c, kv->key, kv->key_len);
+			if (!cn[i].key || jdom_i64(kv, &cn[i].n))
+				fail(c, kv, "\"%s\" should map names to %s", f->key, "integers");
+		}
+		*n = cn ? v->n : 0;
+		break;
+	}
+	case FT_GROUP:
+		if (v->type != JDOM_OBJECT) {
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_OBJECT));
+			break;
+		}
+		read_fields(c, f->sub, v, row);
+		break;
 	}
 }
 
@@ -293,28 +345,6 @@ static void *read_rows(struct rd *c, const struct jdom *obj, const struct field_
 	}
 	*n = c->failed ? 0 : m;
 	return v;
-}
-
-static void read_counts(struct rd *c, const struct jdom *o, const char *key,
-			struct report_count **out, size_t *n)
-{
-	const struct jdom *m = need(c, o, key, JDOM_OBJECT);
-
-	*n = 0;
-	*out = NULL;
-	if (!m)
-		return;
-	*out = alloc_n(c, m->n, sizeof(**out));
-	if (!*out)
-		return;
-	for (size_t i = 0; i < m->n; i++) {
-		const struct jdom *v = &m->kids[i];
-
-		(*out)[i].key = keep(c, v->key, v->key_len);
-		if (!(*out)[i].key || jdom_i64(v, &(*out)[i].n))
-			fail(c, v, "\"%s\" should map names to %s", key, "integers");
-	}
-	*n = m->n;
 }
 
 /*
@@ -457,7 +487,8 @@ static void read_phases(struct rd *c, const struct jdom *o, struct report_rank *
 static void read_throughput(struct rd *c, const struct jdom *t, struct report_throughput *out)
 {
 	read_fields(c, &throughput_fields, t, out);
-	if (!c->lean && (!c->compact || jdom_get(t, generation_fields.name)))
+	if (!(c->lean && generation_fields.flags & FF_LEAN) &&
+	    (!c->compact || jdom_get(t, generation_fields.name)))
 		out->generations = read_rows(c, t, &generation_fields, &out->nr_generations);
 }
 
@@ -483,10 +514,9 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 	struct report_perf *f = &rk->perf;
 	size_t n = 0;
 
-	/* left out of a lean read: perf.families holds what the findings read */
 	rk->nr_ops_perf = 0;
 	rk->ops_perf = NULL;
-	if (!c->lean && jdom_get(o, "ops_perf"))
+	if (!(c->lean && op_perf_fields.flags & FF_LEAN) && jdom_get(o, op_perf_fields.name))
 		rk->ops_perf = read_rows(c, o, &op_perf_fields, &rk->nr_ops_perf);
 	memset(f, 0, sizeof(*f));
 	f->peak_tbps = f->peak_tflops = f->flops = f->tflops = f->mfu = f->flops_coverage = NAN;
@@ -564,43 +594,6 @@ static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank
 }
 
 /*
- * obj's "tags" object into *tags, *n: none when it is missing or null; the
- * first max only, the rest counted in *dropped.
- */
-static void read_tags(struct rd *c, const struct jdom *obj, struct report_tag **tags, size_t *n,
-		      size_t max, size_t *dropped)
-{
-	const struct jdom *t = jdom_get(obj, "tags");
-
-	*n = 0;
-	*dropped = 0;
-	if (!t || t->type == JDOM_NULL)
-		return;
-	if (t->type != JDOM_OBJECT) {
-		fail(c, t, "\"%s\" should be %s", "tags", "an object");
-		return;
-	}
-	*tags = alloc_n(c, t->n < max ? t->n : max, sizeof(**tags));
-	for (size_t i = 0; *tags && i < t->n; i++) {
-		const struct jdom *v = &t->kids[i];
-
-		if (v->type != JDOM_STRING) {
-			fail(c, v, "tag \"%s\" should be %s", "value", "a string");
-			return;
-		}
-		if (i >= max) {
-			(*dropped)++;
-			continue;
-		}
-		(*tags)[i].key = keep(c, v->key, v->key_len);
-		(*tags)[i].value = copy_str(c, v);
-		if (!(*tags)[i].key)
-			return;
-		*n = i + 1;
-	}
-}
-
-/*
  * Say on rk that dropped tags were left out, as vanalyze does for a trace
  * with more than TRACE_MAX_TAGS: every later step is linear in the tags it
  * keeps, and a rank's tags are read once per rank.
@@ -625,58 +618,27 @@ static void tags_dropped(struct rd *c, struct report_rank *rk, size_t dropped)
 /* The run (run_info.h), as vanalyze or vaggregate computed it; reports before it lack it. */
 static void read_run_info(struct rd *c, const struct jdom *root, struct report *r)
 {
-	const struct jdom *run = jdom_get(root, "run"), *dev, *d;
-	struct report_run *x = &r->run;
-	size_t n;
+	const struct jdom *run = jdom_get(root, run_fields.name);
 
 	if (!run)
 		return;
 	if (run->type != JDOM_OBJECT) {
-		fail(c, run, "\"%s\" should be %s", "run", "an object");
+		fail(c, run, "\"%s\" should be %s", run_fields.name, "an object");
 		return;
 	}
-	x->name = get_str_or_null(c, run, "name");
-	dev = need(c, run, "device", JDOM_OBJECT);
-	if (dev) {
-		x->device_name = get_str_or_null(c, dev, "name");
-		x->devices = get_i64_or(c, dev, "count", 0);
-	}
-	x->world_size = get_i64_or(c, run, "world_size", 0);
-	x->backend = get_str_or_null(c, run, "backend");
-	x->start_unix_ns = get_i64_or(c, run, "start_unix_ns", 0);
-	read_tags(c, run, &x->tags, &x->nr_tags, SIZE_MAX, &n);
-	d = get_arr(c, run, "differs", &n);
-	x->differs = alloc_n(c, n ? n : 1, sizeof(*x->differs));
-	for (size_t i = 0; d && x->differs && i < n; i++) {
-		if (d[i].type != JDOM_STRING) {
-			fail(c, &d[i], "\"%s\" should be %s", "differs", "strings");
-			return;
-		}
-		x->differs[i] = copy_str(c, &d[i]);
-		x->nr_differs = i + 1;
-	}
-	x->computed = !c->failed;
+	read_fields(c, &run_fields, run, &r->run);
+	r->run.computed = !c->failed;
 }
 
 /* inputs[i] describes ranks[i]; a report without inputs still reads. */
 static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 		      struct report_rank *rk)
 {
-	const struct jdom *ev;
-	size_t dropped;
-
 	if (o->type != JDOM_OBJECT) {
 		fail(c, o, "a rank should be %s%s", "an object", "");
 		return;
 	}
 	read_fields(c, &rank_fields, o, rk);
-	ev = need(c, o, "events", JDOM_OBJECT);
-	if (ev) {
-		rk->events_total = get_i64(c, ev, "total");
-		read_counts(c, ev, "by_ph", &rk->by_ph, &rk->nr_by_ph);
-		read_counts(c, ev, "by_cat", &rk->by_cat, &rk->nr_by_cat);
-	}
-	rk->span_ns = get_i64(c, o, "span_ns");
 	if (jdom_get(o, gpu_fields.name))
 		read_analysed(c, o, rk);
 
@@ -685,9 +647,11 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 
 		read_fields(c, &input_fields, in, rk);
 		rk->rank = rank;	/* the rank is ranks[i]'s; inputs[i] says it again */
-		read_tags(c, in, &rk->tags, &rk->nr_tags, TRACE_MAX_TAGS, &dropped);
-		if (dropped)
-			tags_dropped(c, rk, dropped);
+		/* vanalyze keeps a trace's first TRACE_MAX_TAGS; a report may hold more */
+		if (rk->nr_tags > TRACE_MAX_TAGS) {
+			tags_dropped(c, rk, rk->nr_tags - TRACE_MAX_TAGS);
+			rk->nr_tags = TRACE_MAX_TAGS;
+		}
 	} else {
 		/* no inputs: its own path and rank, the rest unknown */
 		rk->path = rk->source;
@@ -699,7 +663,7 @@ static void read_rank(struct rd *c, const struct jdom *o, const struct jdom *in,
 
 static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 {
-	const struct jdom *cr = jdom_get(root, stat_fields.name), *tool;
+	const struct jdom *cr = jdom_get(root, stat_fields.name), *tool, *w;
 
 	tool = jdom_get(root, "tool");
 	if (tool)
@@ -720,28 +684,24 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 	}
 
 	r->stragglers = read_rows(c, root, &straggler_fields, &r->nr_stragglers);
-	r->straggler_rule = get_str_or_null(c, root, "straggler_rule");
-	r->nr_incomplete_ranks = 0;
-	if (jdom_get(root, "incomplete_ranks"))
-		r->incomplete_ranks = int_array(c, root, "incomplete_ranks",
-						&r->nr_incomplete_ranks);
+	read_fields(c, &straggler_rule_fields, root, r);
 	r->nr_collectives = 0;
 	if (jdom_get(root, collective_fields.name)) {
 		r->collectives = read_rows(c, root, &collective_fields, &r->nr_collectives);
 	}
 
 	r->suggestions = read_rows(c, root, &suggestion_fields, &r->nr_suggestions);
-	if (jdom_get(root, "workload")) {
-		const struct jdom *w = jdom_get(root, "workload");
-
-		r->workload = get_str_or_null(c, w, "kind");
-		r->workload_reason = get_str_or_null(c, w, "reason");
-	}
+	w = jdom_get(root, workload_fields.name);
+	if (w && w->type == JDOM_OBJECT)
+		read_fields(c, &workload_fields, w, r);
 }
 
-/* What REPORT_READ_LEAN leaves out, passed over unparsed: most of a report's numbers. */
-static const char *const lean_skip[] = { "samples_ns", "spans_ns", "timeline", "generations",
-					 "ops_perf", NULL };
+/*
+ * What REPORT_READ_LEAN leaves out is passed over unparsed (most of a
+ * report's numbers): room for the keys report_lean_keys() gives, and the
+ * NULL after them.
+ */
+#define LEAN_KEYS_MAX 32
 
 int report_read(struct report *r, const char *text, size_t len, unsigned flags, struct err *err)
 {
@@ -750,7 +710,9 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 	const struct jdom *root, *schema, *ranks, *inputs, *tables;
 	struct report saved = *r;
 	int rc = REPORT_READ_BAD;
+	const char *lean_skip[LEAN_KEYS_MAX + 1];
 
+	report_lean_keys(lean_skip, LEAN_KEYS_MAX + 1);
 	arena_init(&scratch);
 	root = jdom_parse_skip(text, len, &scratch, err, c.lean ? lean_skip : NULL);
 	if (!root)

@@ -4,13 +4,16 @@
 #include "run_info.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <inttypes.h>
 #include <string.h>
 #include <strings.h>
 
+#include "field.h"
 #include "log.h"
+#include "report_fields.h"
 
 /* Both known and not equal. */
 static int str_differs(const char *a, const char *b)
@@ -195,10 +198,18 @@ void run_info_warn(const struct report *rep)
 	buf_release(&msg);
 }
 
+/* 1 when the run's field at off is unknown: its null value (field.h). */
+static int unknown(const struct report_run *run, size_t off)
+{
+	return field_is_null(&run_fields, off, run);
+}
+
 int run_info_compute(struct report *rep)
 {
 	struct report_run *run = &rep->run;
 	size_t all = 3;
+	int64_t devices = 0;
+	char date[32];
 
 	memset(run, 0, sizeof(*run));
 	for (size_t i = 0; i < rep->nr_ranks; i++)
@@ -208,28 +219,39 @@ int run_info_compute(struct report *rep)
 	if (!run->tags || !run->differs)
 		return -1;
 	run->name = name_of(rep);
+	run->world_size = run->start_unix_ns = INT64_MIN;
 	for (size_t i = 0; i < rep->nr_ranks; i++) {
 		const struct report_rank *rk = &rep->ranks[i];
 
-		if (str_differs(run->device_name, rk->device_name))
+		if (str_differs(run->device.name, rk->device_name))
 			differs(run, "device", SIZE_MAX);
-		if (!run->device_name)
-			run->device_name = rk->device_name;
+		if (!run->device.name)
+			run->device.name = rk->device_name;
 		if (str_differs(run->backend, rk->backend))
 			differs(run, "backend", SIZE_MAX);
 		if (!run->backend)
 			run->backend = rk->backend;
-		if (run->world_size && rk->world_size > 0 && rk->world_size != run->world_size)
+		/* a world size or a start of 0 or less is none */
+		if (!unknown(run, offsetof(struct report_run, world_size)) && rk->world_size > 0 &&
+		    rk->world_size != run->world_size)
 			differs(run, "world_size", SIZE_MAX);
-		if (!run->world_size && rk->world_size > 0)
+		if (unknown(run, offsetof(struct report_run, world_size)) && rk->world_size > 0)
 			run->world_size = rk->world_size;
 		if (rk->start_unix_ns > 0 &&
-		    (!run->start_unix_ns || rk->start_unix_ns < run->start_unix_ns))
+		    (unknown(run, offsetof(struct report_run, start_unix_ns)) ||
+		     rk->start_unix_ns < run->start_unix_ns))
 			run->start_unix_ns = rk->start_unix_ns;
-		run->devices += rk->analysed && !rk->gpu.no_device;
+		devices += rk->analysed && !rk->gpu.no_device;
 	}
 	if (run_tags(rep, all - 3, run->nr_differs))
 		return -1;
+	run->device.count = devices ? devices : INT64_MIN;
+	if (!unknown(run, offsetof(struct report_run, start_unix_ns))) {
+		report_date(run->start_unix_ns, date);
+		run->date = arena_strndup(&rep->arena, date, strlen(date));
+		if (!run->date)
+			return -1;
+	}
 	run->computed = 1;
 	return 0;
 }
@@ -369,14 +391,16 @@ size_t run_info_mismatch(const struct report *a, const struct report *b, const c
 	size_t n = 0, nx, ny;
 	const struct report_tag **ix = tag_index(x, &nx), **iy = tag_index(y, &ny);
 
-	if (str_differs(x->device_name, y->device_name))
-		n = mismatch(keys, vals, n, max, "device", x->device_name, y->device_name);
-	if (x->devices && y->devices && x->devices != y->devices) {
-		snprintf(num[0], sizeof(num[0]), "%" PRId64, x->devices);
-		snprintf(num[1], sizeof(num[1]), "%" PRId64, y->devices);
+	if (str_differs(x->device.name, y->device.name))
+		n = mismatch(keys, vals, n, max, "device", x->device.name, y->device.name);
+	if (x->device.count > 0 && y->device.count > 0 && x->device.count != y->device.count) {
+		snprintf(num[0], sizeof(num[0]), "%" PRId64, x->device.count);
+		snprintf(num[1], sizeof(num[1]), "%" PRId64, y->device.count);
 		n = mismatch(keys, vals, n, max, "devices", num[0], num[1]);
 	}
-	if (x->world_size && y->world_size && x->world_size != y->world_size) {
+	if (!unknown(x, offsetof(struct report_run, world_size)) &&
+	    !unknown(y, offsetof(struct report_run, world_size)) &&
+	    x->world_size != y->world_size) {
 		snprintf(num[2], sizeof(num[2]), "%" PRId64, x->world_size);
 		snprintf(num[3], sizeof(num[3]), "%" PRId64, y->world_size);
 		n = mismatch(keys, vals, n, max, "world_size", num[2], num[3]);
@@ -479,12 +503,12 @@ void run_info_line_with(const struct report *rep, struct buf *out, size_t max_ta
 		sep = ": ";
 	}
 	buf_adds(out, sep);
-	if (run->devices > 1)
-		buf_printf(out, "%" PRId64 " x ", run->devices);
-	buf_adds(out, run->device_name ? run->device_name
-		       : run->devices ? "device of unknown model"
-				       : "no device work");
-	if (run->world_size)
+	if (run->device.count > 1)
+		buf_printf(out, "%" PRId64 " x ", run->device.count);
+	buf_adds(out, run->device.name ? run->device.name
+		       : run->device.count > 0 ? "device of unknown model"
+					       : "no device work");
+	if (!unknown(run, offsetof(struct report_run, world_size)))
 		buf_printf(out, ", world size %" PRId64, run->world_size);
 	if (run->backend)
 		buf_printf(out, " (%s)", run->backend);

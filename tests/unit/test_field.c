@@ -38,6 +38,7 @@ static const struct {
 #define RUN_PLACE(t, rows, n, csv) \
 	{ &t, offsetof(struct report, rows), offsetof(struct report, n), csv, 1, 0 }
 #define ONE_PLACE(t, obj) { &t, offsetof(struct report_rank, obj), 0, NULL, 0, 1 }
+#define RUN_ONE_PLACE(t, obj) { &t, offsetof(struct report, obj), 0, NULL, 1, 1 }
 	/* keys of the rank itself: its fields are copied into the rank */
 #define RANK_KEYS(t) { &t, 0, 0, NULL, 0, 2 }
 	PLACE(kernel_fields, kernels, nr_kernels, "kernels.csv"),
@@ -62,9 +63,13 @@ static const struct {
 	RANK_KEYS(clock_fields),
 	RANK_KEYS(input_fields),
 	RANK_KEYS(rank_fields),
+	RUN_ONE_PLACE(run_fields, run),
+	{ &workload_fields, 0, 0, NULL, 1, 2 },	/* keys of the report itself */
+	{ &straggler_rule_fields, 0, 0, NULL, 1, 2 },
 #undef PLACE
 #undef RUN_PLACE
 #undef ONE_PLACE
+#undef RUN_ONE_PLACE
 #undef RANK_KEYS
 };
 
@@ -123,6 +128,34 @@ static void fill(const struct field_table *t, void *row, int seed, struct arena 
 			AUX(size_t, row, f) = 2;
 			break;
 		}
+		case FT_TAGS: {
+			struct report_tag *tv = arena_alloc(a, 2 * sizeof(*tv));
+
+			for (int k = 0; k < 2; k++) {
+				snprintf(s, sizeof(s), "k%d_%zu_%d", seed, i, k);
+				tv[k].key = arena_strndup(a, s, strlen(s));
+				snprintf(s, sizeof(s), "v%d_%zu_%d", seed, i, k);
+				tv[k].value = arena_strndup(a, s, strlen(s));
+			}
+			AT(struct report_tag *, row, f) = tv;
+			AUX(size_t, row, f) = 1 + i % 2;
+			break;
+		}
+		case FT_COUNTS: {
+			struct report_count *cv = arena_alloc(a, 2 * sizeof(*cv));
+
+			for (int k = 0; k < 2; k++) {
+				snprintf(s, sizeof(s), "k%d_%zu_%d", seed, i, k);
+				cv[k].key = arena_strndup(a, s, strlen(s));
+				cv[k].n = 1000 * seed + 10 * (int64_t)i + k;
+			}
+			AT(struct report_count *, row, f) = cv;
+			AUX(size_t, row, f) = 1 + i % 2;
+			break;
+		}
+		case FT_GROUP:
+			fill(f->sub, row, seed + 1, a);
+			break;
 		}
 	}
 }
@@ -169,6 +202,33 @@ static int same(const struct field *f, void *a, void *b)
 			if (strcmp(AT(const char **, a, f)[i], AT(const char **, b, f)[i]))
 				return 0;
 		return 1;
+	case FT_TAGS:
+		n = AUX(size_t, a, f);
+		if (n != AUX(size_t, b, f))
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(AT(struct report_tag *, a, f)[i].key,
+				   AT(struct report_tag *, b, f)[i].key) ||
+			    strcmp(AT(struct report_tag *, a, f)[i].value,
+				   AT(struct report_tag *, b, f)[i].value))
+				return 0;
+		return 1;
+	case FT_COUNTS:
+		n = AUX(size_t, a, f);
+		if (n != AUX(size_t, b, f))
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(AT(struct report_count *, a, f)[i].key,
+				   AT(struct report_count *, b, f)[i].key) ||
+			    AT(struct report_count *, a, f)[i].n !=
+				    AT(struct report_count *, b, f)[i].n)
+				return 0;
+		return 1;
+	case FT_GROUP:
+		for (size_t i = 0; i < f->sub->n; i++)
+			if (!same(&f->sub->f[i], a, b))
+				return 0;
+		return 1;
 	case FT_OBJ:
 		if (AUX(int, a, f) != AUX(int, b, f))
 			return 0;
@@ -207,6 +267,9 @@ static void cell(const struct field *f, void *row, char *out, size_t n)
 	case FT_I64S:
 	case FT_OBJ:
 	case FT_STRS:
+	case FT_TAGS:
+	case FT_COUNTS:
+	case FT_GROUP:
 		break;
 	}
 }
@@ -241,6 +304,24 @@ static void *rows_of(struct report *r, size_t p, size_t *n)
 
 static size_t width(const struct field *f);
 
+/* The fields of t (and of its groups) from row into at, the same struct. */
+static void copy_fields(const struct field_table *t, char *at, const char *row)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+
+		if (f->type == FT_GROUP) {
+			copy_fields(f->sub, at, row);
+			continue;
+		}
+		memcpy(at + f->off, row + f->off, width(f));
+		/* and its count */
+		if (f->type == FT_I64S || f->type == FT_STRS || f->type == FT_TAGS ||
+		    f->type == FT_COUNTS)
+			memcpy(at + f->aux, row + f->aux, sizeof(size_t));
+	}
+}
+
 /* Put row as table p's one row into report r. */
 static void place(struct report *r, size_t p, void *row)
 {
@@ -248,13 +329,7 @@ static void place(struct report *r, size_t p, void *row)
 	const struct field_table *t = places[p].t;
 
 	if (places[p].one == 2) {
-		for (size_t i = 0; i < t->n; i++) {
-			const struct field *f = &t->f[i];
-
-			memcpy(at + f->off, (char *)row + f->off, width(f));
-			if (f->type == FT_I64S || f->type == FT_STRS)	/* and its count */
-				memcpy(at + f->aux, (char *)row + f->aux, sizeof(size_t));
-		}
+		copy_fields(t, at, row);
 		return;
 	}
 	if (places[p].one) {
@@ -307,6 +382,42 @@ static void csv_check(size_t p, void *row, const char *what)
 	}
 }
 
+/*
+ * Read json lean: table p, its row row written there, has no rows if it is
+ * FF_LEAN, else its FF_LEAN fields read as null and the others as written.
+ */
+static void lean_check(size_t p, void *row, const struct buf *json, const char *what)
+{
+	const struct field_table *t = places[p].t;
+	struct report back;
+	struct err e = { 0 };
+	size_t n;
+	void *got;
+
+	report_init(&back, "vanalyze");
+	if (!CHECKF(report_read(&back, json->data, json->len, REPORT_READ_RUN | REPORT_READ_LEAN,
+				&e) == REPORT_READ_OK, "lean %s: %s: %s", what, t->name, e.msg) ||
+	    !CHECK(back.nr_ranks == 2))
+		goto out;
+	got = rows_of(&back, p, &n);
+	if (t->flags & FF_LEAN) {
+		CHECKF(n == 0, "lean %s: %s: %zu rows read", what, t->name, n);
+		goto out;
+	}
+	for (size_t i = 0; n == 1 && i < t->n; i++) {
+		const struct field *f = &t->f[i];
+
+		if (f->flags & FF_LEAN)
+			CHECKF(AT(void *, got, f) == NULL, "lean %s: %s.%s was read", what, t->name,
+			       f->key);
+		else
+			CHECKF(same(f, row, got), "lean %s: %s.%s does not read back", what,
+			       t->name, f->key);
+	}
+out:
+	report_release(&back);
+}
+
 /* Two ranks, the first with one row of table p: written, read back and compared, and as CSV. */
 static void round_trip(size_t p, int nulls)
 {
@@ -355,6 +466,7 @@ static void round_trip(size_t p, int nulls)
 			CHECKF(same(&t->f[i], row, got), "%s: %s.%s does not read back", what,
 			       t->name, t->f[i].key);
 	}
+	lean_check(p, row, &json, what);
 	CHECKF(!render_csv(&r, tmpdir, &e), "%s: %s", what, e.msg);
 	if (places[p].csv)
 		csv_check(p, row, what);
@@ -384,19 +496,53 @@ static size_t width(const struct field *f)
 		return f->sub->size;
 	case FT_STRS:
 		return sizeof(const char **);
+	case FT_TAGS:
+		return sizeof(struct report_tag *);
+	case FT_COUNTS:
+		return sizeof(struct report_count *);
+	case FT_GROUP:
+		return 0;	/* its fields are the row's: see disjoint() */
 	}
 	return 0;
 }
 
-/* No two fields of t share a byte, and each lies inside the row. */
+/* The fields of t with those of its groups in their place, into out (room for 64). */
+static size_t flat(const struct field_table *t, const struct field **out, size_t n)
+{
+	for (size_t i = 0; i < t->n && n < 64; i++)
+		if (t->f[i].type == FT_GROUP)
+			n = flat(t->f[i].sub, out, n);
+		else
+			out[n++] = &t->f[i];
+	return n;
+}
+
+/* 1 when f has a count of its own at aux. */
+static int counted(const struct field *f)
+{
+	return (f->type == FT_I64S && !(f->flags & FF_SAME_N)) || f->type == FT_STRS ||
+	       f->type == FT_TAGS || f->type == FT_COUNTS;
+}
+
+/*
+ * No two fields of t (its groups' among them) share a byte, nor two
+ * counts, and each lies inside the row.
+ */
 static void disjoint(const struct field_table *t)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		const struct field *f = &t->f[i];
+	const struct field *all[64];
+	size_t n = flat(t, all, 0);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct field *f = all[i];
+
+		for (size_t k = 0; counted(f) && k < i; k++)
+			CHECKF(!counted(all[k]) || all[k]->aux != f->aux,
+			       "%s.%s and %s share their count", t->name, f->key, all[k]->key);
 
 		CHECKF(f->off + width(f) <= t->size, "%s.%s lies outside the row", t->name, f->key);
 		for (size_t k = 0; k < i; k++) {
-			const struct field *g = &t->f[k];
+			const struct field *g = all[k];
 
 			CHECKF(f->off + width(f) <= g->off || g->off + width(g) <= f->off,
 			       "%s.%s and %s share their place", t->name, f->key, g->key);
