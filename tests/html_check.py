@@ -157,8 +157,12 @@ def calc(doc, spec):
         if field == "stddev_ns":    # pooled: the ranks' counts, means and deviations
             if not count:
                 return None
-            sq = sum(k["count"] * (k["stddev_ns"] ** 2 + k["avg_ns"] ** 2) for k in rows)
-            return math.sqrt(max(sq / count - (total / count) ** 2, 0.0))
+            # within the rows plus between their means (two passes: the sum of
+            # squares less the squared mean cancels to noise on tight rows)
+            mean = total / count
+            m2 = sum(k["count"] * (k["stddev_ns"] ** 2 + (k["avg_ns"] - mean) ** 2)
+                     for k in rows)
+            return math.sqrt(max(m2 / count, 0.0))
         if field == "median_ns":    # one rank's, else over every instance where each rank kept all
             if len(rows) == 1:
                 return rows[0]["median_ns"]

@@ -34,9 +34,9 @@ for table, n in (("kernels", 2001), ("cpu_ops", 2000)):
             "total_ns": sum(r["total_ns"] for r in rest)}
     if table == "kernels":
         C, T = want["count"], want["total_ns"]
-        sq = sum(r["count"] * (r["stddev_ns"] ** 2 + r["avg_ns"] ** 2) for r in rest)
+        m2 = sum(r["count"] * (r["stddev_ns"] ** 2 + (r["avg_ns"] - T / C) ** 2) for r in rest)
         want.update(min_ns=min(r["min_ns"] for r in rest), max_ns=max(r["max_ns"] for r in rest),
-                    avg_ns=T / C, stddev_ns=math.sqrt(max(sq / C - (T / C) ** 2, 0)),
+                    avg_ns=T / C, stddev_ns=math.sqrt(max(m2 / C, 0)),
                     median_ns=None, samples_ns=[])
     else:
         want["self_ns"] = sum(r["self_ns"] for r in rest)
