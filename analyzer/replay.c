@@ -495,7 +495,8 @@ int replay_finish(struct replay *rp, const struct strtab *keys, const char *devi
 				struct named want = { v[j].name, 0, 0, 0 };
 				const struct named *m = NULL;
 
-				if (v[j].name)
+				/* named is NULL where no eager call has a shape */
+				if (v[j].name && nn)
 					m = bsearch(&want, named, nn, sizeof(*named), cmp_named);
 				if (m && m->ok && add_call(when, gl->ts_ns, v[j].dur_ns, m->flops,
 							   m->dtype, ceiling))
