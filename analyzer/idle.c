@@ -152,9 +152,13 @@ struct idle_name_stat {
 	int64_t med2;			/* twice the median runtime call of the name; 0: none */
 	unsigned char cls[2];		/* class_of() + 1 as plain span, as sync call; 0 unknown */
 	unsigned char capture;		/* CAPTURE_BEGIN, CAPTURE_END or 0 */
+	unsigned char queue;		/* QUEUE_EVENT_WAIT, QUEUE_GRAPH or 0 */
 };
 
 enum { CAPTURE_BEGIN = 1, CAPTURE_END };
+
+/* What a runtime call tells of the device's queue: a stream waits on an event, a graph runs. */
+enum { QUEUE_EVENT_WAIT = 1, QUEUE_GRAPH };
 
 /* Why a span is init by its duration: against its name's median call, or its later calls. */
 enum { OUTLIER_MEDIAN = 1, OUTLIER_FIRST };
@@ -179,14 +183,35 @@ static unsigned char capture_edge(const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * The calls that queue a wait or a graph on the device (CUDA runtime and
+ * driver, HIP, AscendCL): what a device-side wait is named after.
+ */
+static unsigned char queue_kind(const char *s, size_t n)
+{
+	static const char *const wait[] = { "cudaStreamWaitEvent", "cuStreamWaitEvent",
+					    "hipStreamWaitEvent", "AscendCL@aclrtStreamWaitEvent" };
+
+	for (size_t i = 0; i < sizeof(wait) / sizeof(wait[0]); i++)
+		if (name_matches(NAME_STARTS, wait[i], s, n))
+			return QUEUE_EVENT_WAIT;
+	if (memmem(s, n, "GraphLaunch", 11) ||
+	    name_matches(NAME_STARTS, "AscendCL@aclmdlRIExecute", s, n))
+		return QUEUE_GRAPH;
+	return 0;
+}
+
 struct idle_dev {
 	int64_t ts_ns, corr;
 };
 
-/* A launching call where it runs, for "a host span launched something". */
+/*
+ * A launching call where it runs, for "a host span launched something";
+ * also a stream's event wait, with its name.
+ */
 struct launch_at {
 	int64_t ts_ns;
-	uint32_t track, pad;
+	uint32_t track, name;
 };
 
 struct idle_span {
@@ -229,6 +254,8 @@ void idle_release(struct idle *d)
 	free_dev(d);
 	idle_calls_release(&d->calls);
 	free(d->spans);
+	free(d->launches);
+	free(d->waits);
 }
 
 int idle_collect(struct idle *d, const struct event_batch *b, const unsigned char *cls,
@@ -309,6 +336,12 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 
 			s->cls[sync] = (unsigned char)(class_of(t, n, (int)sync) + 1);
 			s->capture = capture_edge(t, n);
+			s->queue = queue_kind(t, n);
+		}
+		if (c == EVC_RUNTIME && s->queue == QUEUE_EVENT_WAIT) {
+			if (ALLOC_GROW(d->waits, d->nr_waits + 1, d->waits_alloc))
+				goto out;
+			d->waits[d->nr_waits++] = (struct launch_at){ ev->ts_ns, track, name };
 		}
 		/*
 		 * A wrapper is no span: not a class, not host work, not a slow
@@ -345,6 +378,8 @@ struct gap {
 	unsigned char cause;	/* enum idle_cause */
 	unsigned char host_outlier;	/* the host span's outlier kind, or 0 */
 	int64_t in_ns;		/* its time inside the window (account()) */
+	int64_t l_done;		/* the launching call's end, where found by correlation */
+	unsigned char by_corr;	/* ... it was */
 };
 
 static int64_t imax(int64_t x, int64_t y)
@@ -381,7 +416,7 @@ static int next_gap(struct interval_cursor *busy, int64_t t1, int *done, int64_t
 			*prev = imax(*prev, run.hi);
 		if (lo > at) {
 			*g = (struct gap){ at, lo, lo, lo, 0, 0, 0, 0, 0,
-					   (unsigned char)more, IDLE_OTHER, 0, 0 };
+					   (unsigned char)more, IDLE_OTHER, 0, 0, 0, 0 };
 			return 1;
 		}
 	}
@@ -493,6 +528,8 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 			x->track = c.track;
 			x->host = c.name;
 			x->found = 1;
+			x->l_done = sat_add(c.ts_ns, c.dur_ns);
+			x->by_corr = 1;
 		}
 	}
 	free(gc);
@@ -677,6 +714,12 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 		}
 	if (sort_recs_id_key(l, nl, sizeof(*l), id, max_track, key))
 		goto out;
+	for (size_t i = 0; i < d->nr_waits; i++) {	/* fewer than the calls */
+		id[i] = d->waits[i].track;
+		key[i] = sort_key_i64(d->waits[i].ts_ns);
+	}
+	if (sort_recs_id_key(d->waits, d->nr_waits, sizeof(*d->waits), id, max_track, key))
+		goto out;
 	for (int pass = 0; pass < 2; pass++) {	/* again after capture regions were added */
 		s = d->spans;
 		ns = d->nr_spans;
@@ -715,6 +758,9 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 			s[i].outlier = OUTLIER_FIRST;
 		}
 	}
+	d->launches = l;	/* the device-side waits look back to the last launch */
+	d->nr_launches = nl;
+	l = NULL;
 	rc = 0;
 out:
 	free(id);
@@ -1152,15 +1198,46 @@ static uint32_t sync_at(const struct open_spans *o, int64_t a)
 }
 
 /*
+ * Rule 0: the gap's next item was launched (by correlation) at least
+ * IDLE_DEVICE_WAIT_NS and half the gap before the device started it.  The
+ * host had handed the work over; whatever it did next, the device held the
+ * item back.  1 when it applies, g named after what the device waited on:
+ * a graph launch, else the thread's last event wait with no launch between
+ * it and this one, else nothing.
+ */
+static int device_wait(const struct idle *d, struct gap *g)
+{
+	int64_t held = sat_sub(g->b, g->l_done), len = g->b - g->a;
+	size_t w, p;
+
+	if (!g->by_corr || !g->has_next || held < IDLE_DEVICE_WAIT_NS || held < len - len / 2)
+		return 0;
+	g->cause = IDLE_DEVICE_WAIT;
+	if (d->stats[g->host].queue == QUEUE_GRAPH)
+		return 1;
+	g->host = 0;
+	w = launch_bound(d->waits, d->nr_waits, g->track, sat_add(g->l, 1));
+	p = launch_bound(d->launches, d->nr_launches, g->track, g->l);
+	if (w && d->waits[w - 1].track == g->track &&
+	    !(p && d->launches[p - 1].track == g->track &&
+	      d->launches[p - 1].ts_ns > d->waits[w - 1].ts_ns))
+		g->host = d->waits[w - 1].name;
+	return 1;
+}
+
+/*
  * doc/idle.md's rules for gap g, given its thread's spans o, those up to
  * g->a in.  1 when the rule's host span is for attribute_late() (*late).
  */
-static int attribute(struct gap *g, const struct open_spans *o, struct late *late)
+static int attribute(const struct idle *d, struct gap *g, const struct open_spans *o,
+		     struct late *late)
 {
 	/* a launching call that is itself an outlier holds the gap: W reaches its end */
 	int64_t a = g->a, w1 = imax(a, imax(g->l, imin(g->b, g->l_end))), wl = w1 - a;
 	uint32_t best;
 
+	if (device_wait(d, g))
+		return 0;
 	if (wl > 0) {
 		int64_t cov = 0, hw;
 		unsigned cls = NO_GROUP;
@@ -1323,7 +1400,7 @@ static int attribute_all(struct idle *d, struct gap *g, size_t ng, uint32_t max_
 		}
 		while (o.in < o.n && o.s[o.in].ts_ns <= x->a)
 			open_add(&o);
-		nl += attribute(x, &o, &late[nl]);
+		nl += attribute(d, x, &o, &late[nl]);
 	}
 	rc = 0;
 out:

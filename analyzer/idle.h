@@ -31,6 +31,7 @@
 #define IDLE_LAUNCH_GAP_NS 1000000	/* a gap this short after a launch is the launch path */
 #define IDLE_SLOW_FIRST_NS 1000000	/* a slow first call takes at least this ... */
 #define IDLE_SLOW_FIRST_FACTOR 100	/* ... and this many times the mean of the others */
+#define IDLE_DEVICE_WAIT_NS 1000000	/* the device held a launched item this long: its wait */
 
 struct idle {
 	struct strtab names;	/* host span names, copies */
@@ -40,6 +41,9 @@ struct idle {
 	size_t nr_dev, dev_alloc;
 	struct idle_calls calls;	/* runtime calls, packed */
 	struct idle_span *spans;	/* host spans kept */
+	struct launch_at *launches;	/* the launching calls by thread, then time (prepared) */
+	struct launch_at *waits;	/* the stream-waits-on-event calls, the same way */
+	size_t nr_launches, nr_waits, waits_alloc;
 	size_t nr_spans, spans_alloc;
 	int cann_rule;		/* device.c's rule of torch_npu's runtime calls */
 	uint32_t max_track;	/* the largest thread id of calls and spans */

@@ -44,6 +44,11 @@ session that wrote this file):
   - the compiled-code wrappers are dropped from the host spans before
     anything else (the slow first call's counts too).
   - step_utilization: null without steps or when window_ns is 0.
+  - rule 0 (device_wait): the launch found by correlation only; held = b -
+    the launching call's end, exact in integers; the event wait named is the
+    greatest (start, file order) at or before l on the thread, dropped when
+    a call on the thread that launched an item starts strictly between it
+    and l.
 """
 
 import bisect
@@ -64,13 +69,20 @@ PSTEP = "ProfilerStep#*"
 FIRST_CALL_STRICT = True
 
 CAUSES = ("launch", "sync", "data_loading", "host_compute", "memory_mgmt", "init",
-          "capture", "compile", "collective_wait", "other")
+          "capture", "compile", "collective_wait", "device_wait", "other")
 CLASSES = ("capture", "compile", "init", "data_loading", "collective_wait", "memory_mgmt",
            "sync")
 HIST_BINS = (10000, 100000, 1000000, 10000000, 100000000, None)
 SHORT_GAP_NS = 1_000_000  # rule 4: a gap of at most 1 ms
 HOST_WORK_NS = 50000
 SLOW_FIRST_NS = 1000000
+DEVICE_WAIT_NS = 1_000_000  # rule 0: the device held a launched item this long
+EVENT_WAITS = ("cudaStreamWaitEvent", "cuStreamWaitEvent", "hipStreamWaitEvent",
+               "AscendCL@aclrtStreamWaitEvent")
+
+
+def is_graph_launch(name):
+    return "GraphLaunch" in name or name.startswith("AscendCL@aclmdlRIExecute")
 
 # ---- analyzer/device.c's table, restated --------------------------------
 K_DEV, K_RUNTIME, K_WAIT, K_NONE = "dev", "runtime", "wait", "none"
@@ -480,6 +492,27 @@ def analyze(events, steps_info=None, report_start=None):
         if c[5] is not None and c[5] in dev_corrs:
             launched_starts.setdefault(c[3], []).append(c[0])
 
+    # stream event waits per thread, in time then file order
+    waits_at = {}  # thread -> [(start, file index, name)]
+    for c in calls:
+        if c[4].startswith(EVENT_WAITS):
+            waits_at.setdefault(c[3], []).append((c[0], c[2], c[4]))
+    for v in waits_at.values():
+        v.sort()
+
+    def waited_on(thread, l):
+        """the last event wait at or before l with no launch on the thread after it"""
+        v = waits_at.get(thread, [])
+        k = bisect.bisect_right(v, (l, TIME_LIMIT * 4))
+        if k == 0:
+            return None
+        w = v[k - 1]
+        ls = launched_starts.get(thread, [])
+        j = bisect.bisect_right(ls, w[0])
+        if j < len(ls) and ls[j] < l:
+            return None  # a launch between the wait and this one
+        return w[2]
+
     # ---- host span classes
     host = [h for h in host if not is_steady_wrapper(h[4])]
     # a runtime call at least 1 ms and 100 times its name's median: init
@@ -599,6 +632,13 @@ def analyze(events, steps_info=None, report_start=None):
                 return "other", None, False
             thread, l = calls_sorted[k - 1][3], b
         found = call is not None
+        # rule 0: launched (by correlation) long before the device started it
+        if found and not by_time and not is_last:
+            held = b - call[1]
+            if held >= DEVICE_WAIT_NS and 2 * held >= b - a:
+                if is_graph_launch(call[4]):
+                    return "device_wait", call[4], False
+                return "device_wait", waited_on(thread, l), False
         ws, we = a, max(a, l)
         if found and not is_last and median_outlier(call[4], call[1] - call[0]):
             we = max(we, min(b, call[1]))  # the outlier call itself holds the gap

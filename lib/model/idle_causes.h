@@ -20,7 +20,8 @@
 	X(INIT, init, "idle-init")		/* one-time start-up, before the first step */  \
 	X(CAPTURE, capture, "idle-capture")	/* graph capture */                             \
 	X(COMPILE, compile, "idle-compile")	/* torch.compile, Inductor, Triton */           \
-	X(COLLECTIVE_WAIT, collective_wait, "idle-collective-wait") /* a CPU-side collective */
+	X(COLLECTIVE_WAIT, collective_wait, "idle-collective-wait") /* a CPU-side collective */ \
+	X(DEVICE_WAIT, device_wait, "idle-device-wait") /* queued early, the device held it */
 
 /* ... and all of them */
 #define IDLE_CAUSES(X)                                                                           \

@@ -353,6 +353,10 @@ static const struct {
 			   " and avoid recompilation (stable shapes, mark_dynamic)." },
 	[IDLE_COLLECTIVE_WAIT] = { "a CPU-side collective",
 				   "Overlap it with work (async_op=True) or move it out of ", "." },
+	[IDLE_DEVICE_WAIT] = { "work launched long before it started (device-side waiting)",
+			       "The host queued the work in time: look at what held the device in ",
+			       " (an event wait on another stream's work, a graph's start, another "
+			       "process on the device), not at the host code." },
 	[IDLE_OTHER] = { "no cause found", "", "" },
 };
 

@@ -1042,12 +1042,12 @@ static void test_opts(void)
 	suggest_opts_init(&o);
 	suggest_opts_init(&d);
 	/*
-	 * the table: 38 thresholds of 26 rules (15 of the older 13, one of
-	 * profile-window, two of each of the 9 idle-* rules, two of comm-wait,
+	 * the table: 40 thresholds of 27 rules (15 of the older 13, one of
+	 * profile-window, two of each of the 10 idle-* rules, two of comm-wait,
 	 * two of below-roof), each named once, at its default
 	 */
-	CHECK_EQ_INT(suggest_nr_thresholds(), 38);
-	CHECK(suggest_threshold_at(38, NULL) == NULL);
+	CHECK_EQ_INT(suggest_nr_thresholds(), 40);
+	CHECK(suggest_threshold_at(40, NULL) == NULL);
 	for (size_t i = 0; i < suggest_nr_thresholds(); i++) {
 		const char *rule = NULL;
 		const struct suggest_threshold *t = suggest_threshold_at(i, &rule);
@@ -1065,7 +1065,7 @@ static void test_opts(void)
 			CHECKF(known, "%s", rule);
 		}
 	}
-	CHECK_EQ_INT(suggest_nr_rules, 26);
+	CHECK_EQ_INT(suggest_nr_rules, 27);
 
 	CHECK_EQ_INT(suggest_set(&o, "utilization", 0.7), 0);
 	CHECK(suggest_get(&o, "utilization", &v) == 0 && v == 0.7);
