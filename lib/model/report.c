@@ -119,35 +119,64 @@ double report_pool_m2(double m2, double na, double ma, double nb, double mb, dou
 	return m2 + nb * sb * sb + delta * delta * (na * nb / (na + nb));
 }
 
+/*
+ * The other row's figures, summed row by row: counts and totals saturate,
+ * min and max are the extremes, the deviation is pooled from the rows'
+ * counts, means and deviations (report_pool_m2()); no median can be known.
+ */
+struct dist_fold {
+	struct report_dist d;
+	double n, total, m2;
+};
+
+static void dist_fold_init(struct dist_fold *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->d.min_ns = INT64_MAX;
+	f->d.max_ns = INT64_MIN;
+}
+
+static void dist_fold_add(struct dist_fold *f, const struct report_dist *d)
+{
+	f->d.count = sat_add(f->d.count, d->count);
+	f->d.total_ns = sat_add(f->d.total_ns, d->total_ns);
+	f->d.min_ns = d->min_ns < f->d.min_ns ? d->min_ns : f->d.min_ns;
+	f->d.max_ns = d->max_ns > f->d.max_ns ? d->max_ns : f->d.max_ns;
+	f->m2 = report_pool_m2(f->m2, f->n, f->n ? f->total / f->n : 0, (double)d->count,
+			       d->avg_ns, d->stddev_ns);
+	f->n += (double)d->count;
+	f->total += (double)d->total_ns;
+}
+
+static struct report_dist dist_fold_done(const struct dist_fold *f)
+{
+	struct report_dist d = f->d;
+
+	if (d.count) {
+		double var = f->m2 / f->n;
+
+		d.avg_ns = (double)d.total_ns / (double)d.count;
+		d.stddev_ns = var > 0 ? sqrt(var) : 0;
+	}
+	d.median_ns = NAN;
+	return d;
+}
+
 static void fold_kernels(struct report_rank *rk, size_t max)
 {
 	struct report_kernel *o = &rk->kernels[max];
 	struct report_kernel sum = { .name = "(other kernels)", .category = "other" };
-	double n = 0, total = 0, m2 = 0;
+	struct dist_fold f;
 
-	sum.d.min_ns = INT64_MAX;
-	sum.d.max_ns = INT64_MIN;
+	dist_fold_init(&f);
 	for (size_t i = max; i < rk->nr_kernels; i++) {
 		const struct report_kernel *k = &rk->kernels[i];
 
-		sum.d.count = sat_add(sum.d.count, k->d.count);
-		sum.d.total_ns = sat_add(sum.d.total_ns, k->d.total_ns);
-		sum.d.min_ns = k->d.min_ns < sum.d.min_ns ? k->d.min_ns : sum.d.min_ns;
-		sum.d.max_ns = k->d.max_ns > sum.d.max_ns ? k->d.max_ns : sum.d.max_ns;
-		m2 = report_pool_m2(m2, n, n ? total / n : 0, (double)k->d.count, k->d.avg_ns,
-				    k->d.stddev_ns);
-		n += (double)k->d.count;
-		total += (double)k->d.total_ns;
+		dist_fold_add(&f, &k->d);
 		sum.share += k->share;
 		sum.nr_folded += k->nr_folded ? k->nr_folded : 1;
 	}
-	if (sum.d.count) {
-		double var = m2 / n;
-
-		sum.d.avg_ns = (double)sum.d.total_ns / (double)sum.d.count;
-		sum.d.stddev_ns = var > 0 ? sqrt(var) : 0;
-	}
-	sum.d.median_ns = NAN;	/* not known from the rows' medians */
+	sum.d = dist_fold_done(&f);
 	*o = sum;
 	rk->nr_kernels = max + 1;
 }
@@ -273,34 +302,20 @@ static struct report_phase other_phase(const struct report_rank *rk, const unsig
 {
 	struct report_phase sum = { .name = "(other phases)", .path = "(other phases)",
 				    .gpu_ns = INT64_MIN };
-	double n = 0, total = 0, m2 = 0;
+	struct dist_fold f;
 
-	sum.d.min_ns = INT64_MAX;
-	sum.d.max_ns = INT64_MIN;
+	dist_fold_init(&f);
 	for (size_t i = 0; i < rk->nr_phases; i++) {
 		const struct report_phase *ph = &rk->phases[i];
 
 		if (kept[i])
 			continue;
-		sum.d.count = sat_add(sum.d.count, ph->d.count);
-		sum.d.total_ns = sat_add(sum.d.total_ns, ph->d.total_ns);
-		sum.d.min_ns = ph->d.min_ns < sum.d.min_ns ? ph->d.min_ns : sum.d.min_ns;
-		sum.d.max_ns = ph->d.max_ns > sum.d.max_ns ? ph->d.max_ns : sum.d.max_ns;
-		m2 = report_pool_m2(m2, n, n ? total / n : 0, (double)ph->d.count, ph->d.avg_ns,
-				    ph->d.stddev_ns);
-		n += (double)ph->d.count;
-		total += (double)ph->d.total_ns;
+		dist_fold_add(&f, &ph->d);
 		sum.share += ph->share;
 		sum.gpu_ns = add_nullable(sum.gpu_ns, ph->gpu_ns);
 		sum.nr_folded += ph->nr_folded ? ph->nr_folded : 1;
 	}
-	if (sum.d.count) {
-		double var = m2 / n;
-
-		sum.d.avg_ns = (double)sum.d.total_ns / (double)sum.d.count;
-		sum.d.stddev_ns = var > 0 ? sqrt(var) : 0;
-	}
-	sum.d.median_ns = NAN;	/* not known from the rows' medians */
+	sum.d = dist_fold_done(&f);
 	return sum;
 }
 
