@@ -100,6 +100,7 @@ struct reader {
 	int carry_unparsed;		/* text was added to the carry since its parse */
 	size_t carry_parsed;		/* carry bytes at its last parse */
 	int events_done, failed;
+	int events_said;			/* events_said() ran */
 	int64_t nr_not_object, nr_bad_time;	/* summed over chunks, reported once */
 	int64_t bad_time_off;		/* input offset of the first bad-time event */
 	int64_t nr_neg_dur, first_neg_dur;	/* likewise; the first in file order */
@@ -389,6 +390,43 @@ static void feed_epilogue(struct reader *r, const char *text, size_t len, int64_
 	}
 }
 
+/*
+ * What the events array held that was counted, not warned about one by
+ * one: said once, when the array ends or reading stops inside it, so that
+ * the warnings come in the order of the file whatever the chunk size (a
+ * problem after the array is found while a later chunk is fed, or only at
+ * the end).
+ */
+static void events_said(struct reader *r)
+{
+	struct err e;
+
+	if (r->events_said)
+		return;
+	r->events_said = 1;
+	if (r->nr_not_object) {
+		err_set(&e, -1, "%lld elements of the events array are not objects; counted, "
+			"otherwise ignored", (long long)r->nr_not_object);
+		trace_info_warn(r->info, &e);
+	}
+	if (r->nr_bad_time) {
+		err_set(&e, r->bad_time_off, "%lld event%s with ts, dur or ts + dur beyond "
+			"+-2^62 ns left out (the first here)", (long long)r->nr_bad_time,
+			r->nr_bad_time > 1 ? "s" : "");
+		trace_info_warn(r->info, &e);
+	}
+	if (r->nr_odd) {
+		err_set(&e, r->first_odd, "%lld values of a type their key never has (the first in "
+			"the event here) were read as absent", (long long)r->nr_odd);
+		trace_info_warn(r->info, &e);
+	}
+	if (r->nr_neg_dur) {
+		err_set(&e, r->first_neg_dur, "%lld events with a negative dur (the first here) "
+			"were dropped from time sums", (long long)r->nr_neg_dur);
+		trace_info_warn(r->info, &e);
+	}
+}
+
 /* Deliver one parse result; text/off is what was parsed. */
 static void apply(struct reader *r, const struct evparse_result *res,
 		  const struct event_batch *b, const char *text, size_t len, int64_t off)
@@ -446,10 +484,12 @@ static void apply(struct reader *r, const struct evparse_result *res,
 	case EVP_ARRAY_END:
 		r->events_done = 1;
 		r->carry.len = 0;
+		events_said(r);
 		trace_top_events_done(&r->top);
 		feed_epilogue(r, text + res->pos, len - res->pos, off + (int64_t)res->pos);
 		break;
 	case EVP_ERROR:
+		events_said(r);
 		trace_info_warn(r->info, &res->err);
 		r->failed = 1;
 		break;
@@ -593,27 +633,7 @@ static void finish(struct reader *r)
 	/* The input ended while the carry's end was still awaited: let the parser judge. */
 	if (r->carry.len && r->carry_unparsed && !r->events_done && !r->failed && !r->fatal)
 		parse_carry(r);
-	if (r->nr_not_object) {
-		err_set(&e, -1, "%lld elements of the events array are not objects; counted, "
-			"otherwise ignored", (long long)r->nr_not_object);
-		trace_info_warn(r->info, &e);
-	}
-	if (r->nr_bad_time) {
-		err_set(&e, r->bad_time_off, "%lld event%s with ts, dur or ts + dur beyond "
-			"+-2^62 ns left out (the first here)", (long long)r->nr_bad_time,
-			r->nr_bad_time > 1 ? "s" : "");
-		trace_info_warn(r->info, &e);
-	}
-	if (r->nr_odd) {
-		err_set(&e, r->first_odd, "%lld values of a type their key never has (the first in "
-			"the event here) were read as absent", (long long)r->nr_odd);
-		trace_info_warn(r->info, &e);
-	}
-	if (r->nr_neg_dur) {
-		err_set(&e, r->first_neg_dur, "%lld events with a negative dur (the first here) "
-			"were dropped from time sums", (long long)r->nr_neg_dur);
-		trace_info_warn(r->info, &e);
-	}
+	events_said(r);
 	if (r->read_failed) {
 		r->read_err.compressed = gzin_is_gzip(r->gz) && r->read_err.offset >= 0;
 		trace_info_warn(r->info, &r->read_err);

@@ -690,6 +690,36 @@ static void test_syntax_error(void)
 	}
 }
 
+/*
+ * Warnings in the order of the file, whatever the chunk size: a value of
+ * an odd type in the events (counted, said once) comes before a broken
+ * member after the array, which a large chunk reaches while the events
+ * are still being fed.
+ */
+static void test_warning_order(void)
+{
+	static const char text[] =
+		"{\"traceEvents\":[\n"
+		"{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2},\n"
+		"{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":true}\n"
+		"],\n\"stackFrames\": {\"1\": {\"parent\": Group }}\n}\n";
+	const char *path = write_file("order.json", text, sizeof(text) - 1);
+
+	for (size_t k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++) {
+		for (int threads = 1; threads <= 2; threads++) {
+			struct run *r = read_trace(path, threads, chunks[k], 0);
+
+			CHECKF(r->info.nr_warnings >= 2 &&
+				       strstr(r->info.warnings[0].msg, "of a type their key") &&
+				       strstr(r->info.warnings[1].msg, "expected a value"),
+			       "order chunk %s: first warning \"%s\"",
+			       chunks[k] ? chunks[k] : "default",
+			       r->info.nr_warnings ? r->info.warnings[0].msg : "");
+			run_free(r);
+		}
+	}
+}
+
 static void test_not_traces(void)
 {
 	static const struct {
@@ -870,6 +900,7 @@ int main(void)
 	test_formats();
 	test_cut_off();
 	test_syntax_error();
+	test_warning_order();
 	test_not_traces();
 	test_odd_but_fine();
 	cleanup();
