@@ -146,7 +146,10 @@ static int build_report(struct report *rep, struct file_done *res, size_t n)
 		status = EXIT_FAIL;
 		goto out;
 	}
+	/* counted as the loop below takes them: an input memory ran out on is none */
 	for (size_t i = 0; i < n; i++) {
+		if (ran_out(&res[i]))
+			continue;
 		nr_read += res[i].rc >= 0;
 		for (size_t w = 0; w < res[i].nr_warnings; w++)
 			if (no_device_warning(&res[i].warnings[w]) && !nr_host++)
