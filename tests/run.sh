@@ -216,7 +216,8 @@ for build in "$@"; do
 done
 
 if [ -x tests/fuzz/run.sh ] && [ -d build-fuzz ]; then
-	run_one fuzz-short "$ROOT" tests/fuzz/run.sh build-fuzz 10
+	# the tests are done: every core fuzzes, each target still for 10 s
+	VT_FUZZ_JOBS=$(nproc 2>/dev/null || echo 1) run_one fuzz-short "$ROOT" tests/fuzz/run.sh build-fuzz 10
 	result_of fuzz-short
 fi
 
