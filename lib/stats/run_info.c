@@ -178,6 +178,9 @@ static int run_tags(struct report *rep, size_t all, size_t fixed)
 	return 0;
 }
 
+/* Keys named in the warning: one line, however many tags the ranks carry. */
+#define RUN_WARN_KEYS 8
+
 void run_info_warn(const struct report *rep)
 {
 	const struct report_run *run = &rep->run;
@@ -187,11 +190,13 @@ void run_info_warn(const struct report *rep)
 	if (!run->nr_differs)
 		return;
 	buf_init(&msg);
-	for (size_t i = 0; i < run->nr_differs; i++) {
+	for (size_t i = 0; i < run->nr_differs && i < RUN_WARN_KEYS; i++) {
 		buf_adds(&msg, i ? ", " : "");
 		for (const char *c = run->differs[i]; *c; c++)
 			buf_addc(&msg, *c >= 0x20 && *c < 0x7f ? *c : '?');
 	}
+	if (run->nr_differs > RUN_WARN_KEYS)
+		buf_printf(&msg, " and %zu more", run->nr_differs - RUN_WARN_KEYS);
 	err_set(&e, -1, "ranks disagree on what was profiled: %s (report.json's run.differs; "
 		"each rank's own values are in its inputs entry)", buf_ok(&msg) ? msg.data : "?");
 	log_warn(NULL, &e);

@@ -88,6 +88,21 @@ va b --json b.json --merge-runs b-rank0.trace.json.gz b-rank1.trace.json.gz
 expect_rc b 0
 grep -q 'ranks disagree on what was profiled: model' b.err || die "no warning of the ranks' difference: $(cat b.err)"
 check b.json 'r["run"]["differs"] == ["model"]' "run.differs"
+# ranks that disagree on many keys: all in run.differs, the warning one short line
+python3 - "$GPU/pipeline.trace.json.gz" <<'PY'
+import gzip, json, sys
+base = json.loads(gzip.open(sys.argv[1]).read())
+for rank in (0, 1):
+    d = dict(base, distributedInfo={"backend": "nccl", "rank": rank, "world_size": 2})
+    d.update({"key%02d" % i: "rank%d" % rank for i in range(20)})
+    with gzip.open("d-rank%d.trace.json.gz" % rank, "wt") as f:
+        json.dump(d, f)
+PY
+va d --json d.json --merge-runs d-rank0.trace.json.gz d-rank1.trace.json.gz
+expect_rc d 0
+check d.json 'len(r["run"]["differs"]) == 20' "run.differs keeps every key"
+grep -q 'disagree on what was profiled: key00, [^(]*, key07 and 12 more (' d.err ||
+	die "the warning does not stop at 8 keys: $(cat d.err)"
 
 # vcompare names the keys that differ, and --strict refuses to compare
 va b0 --json b0.json b-rank0.trace.json.gz
