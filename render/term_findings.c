@@ -44,8 +44,12 @@ void term_suggestions(FILE *f, const struct report *rep, const char *bold, const
 	size_t shown;
 	int used = 0;
 
-	if (!rep->nr_suggestions)
+	if (!rep->nr_suggestions) {
+		/* said, so that no section does not read as no analysis */
+		fprintf(f, "%sfindings%s none: no rule passes its threshold (doc/findings.md)\n",
+			bold, off);
 		return;
+	}
 	fprintf(f, "%sfindings%s (%s workload; time at stake of the wall time)\n", bold, off,
 		rep->workload ? rep->workload : "unknown");
 	for (shown = 0; shown < rep->nr_suggestions && shown < LEAD; shown++) {
