@@ -9,9 +9,12 @@
 #include "comparison.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "field.h"
 #include "jsonw.h"
 #include "shorten.h"
 #include "term.h"
@@ -524,142 +527,250 @@ void output_markdown(struct buf *out, const struct comparison *c, const struct o
 		     o->top, "- ", output_md_cell);
 }
 
-static void num(struct jsonw *w, const char *key, double v)
-{
-	jsonw_key(w, key);
-	jsonw_double(w, v);
-}
+/*
+ * The JSON's objects as field tables (field.h), each over a view of the
+ * comparison made as it is written: the views hold the figures as the
+ * tables' types have them (counts as int64_t, null as INT64_MIN).
+ */
+struct json_sides {			/* steps_not_compared */
+	const char *base, *new;
+};
 
-static void kernels(struct jsonw *w, const char *key, const struct kernel_delta *v, size_t n,
-		    double sum)
+struct json_per_step {			/* totals_per_step */
+	int per_generation;
+	int64_t base, new;
+};
+
+struct json_top {
+	const char *schema, *base, *new;
+	double threshold, alpha;
+	const char *base_run, *new_run;	/* NULL: null */
+	int64_t regressions, run_regressions, improvements, unchanged;
+	struct json_sides steps;
+	int has_steps;
+	struct json_per_step per_step;
+	int has_per_step;
+	int64_t *only_base, *only_new;
+	size_t nr_only_base, nr_only_new;
+};
+
+struct json_row {
+	const char *metric;
+	int64_t rank;			/* INT64_MIN: the run's */
+	int better;			/* enum metric_dir */
+	double base, new, delta, delta_pct, threshold, p;
+	int64_t samples[2];		/* base, new */
+	int64_t *samples_v;		/* samples, for FT_I64S */
+	size_t nr_samples;
+	const char *verdict;
+};
+
+struct json_kernels {			/* kernels_added, kernels_removed, less their rows */
+	int64_t count;
+	double total_ns;
+};
+
+struct json_differs {			/* one key of run_differs: base's value, new's */
+	const char **vals;
+	size_t n;
+};
+
+#define S(k, t, m, fl) FIELD(k, t, struct json_sides, m, fl)
+static const struct field sides_f[] = {
+	{ S("base", FT_STR, base, FF_NONNULL) },
+	{ S("new", FT_STR, new, FF_NONNULL) },
+};
+#undef S
+
+static const struct field_table sides_fields = FIELD_TABLE("steps_not_compared", sides_f,
+							   struct json_sides);
+
+static const char *const per_names[] = { "step", "generation" };
+
+#define P(k, t, m, fl) FIELD(k, t, struct json_per_step, m, fl)
+static const struct field per_step_f[] = {
+	{ P("per", FT_ENUM, per_generation, FF_NONNULL), .names = per_names, .per = 2 },
+	{ P("base", FT_I64, base, FF_NONNULL) },
+	{ P("new", FT_I64, new, FF_NONNULL) },
+};
+#undef P
+
+static const struct field_table per_step_fields = FIELD_TABLE("totals_per_step", per_step_f,
+							      struct json_per_step);
+
+/* The top object's keys, in four runs: run_differs, rows and the kernels come between. */
+#define T(k, t, m, fl) FIELD(k, t, struct json_top, m, fl)
+static const struct field head_f[] = {
+	{ T("schema", FT_STR, schema, FF_NONNULL) },
+	{ T("base", FT_STR, base, FF_NONNULL) },
+	{ T("new", FT_STR, new, FF_NONNULL) },
+	{ T("threshold", FT_F64, threshold, 0) },
+	{ T("alpha", FT_F64, alpha, 0) },
+	{ T("base_run", FT_STR, base_run, 0) },
+	{ T("new_run", FT_STR, new_run, 0) },
+};
+
+static const struct field counts_f[] = {
+	{ T("regressions", FT_I64, regressions, FF_NONNULL) },
+	{ T("run_regressions", FT_I64, run_regressions, FF_NONNULL) },
+	{ T("improvements", FT_I64, improvements, FF_NONNULL) },
+};
+
+static const struct field tail_f[] = {
+	{ T("unchanged", FT_I64, unchanged, FF_NONNULL) },
+	{ T("steps_not_compared", FT_OBJ, steps, 0), .aux = offsetof(struct json_top, has_steps),
+	  .sub = &sides_fields },
+	{ T("totals_per_step", FT_OBJ, per_step, 0),
+	  .aux = offsetof(struct json_top, has_per_step), .sub = &per_step_fields },
+};
+
+static const struct field only_f[] = {
+	{ T("ranks_only_base", FT_I64S, only_base, FF_NONNULL),
+	  .aux = offsetof(struct json_top, nr_only_base), .per = 1 },
+	{ T("ranks_only_new", FT_I64S, only_new, FF_NONNULL),
+	  .aux = offsetof(struct json_top, nr_only_new), .per = 1 },
+};
+#undef T
+
+static const struct field_table head_fields = FIELD_TABLE("compare", head_f, struct json_top);
+static const struct field_table counts_fields = FIELD_TABLE("compare", counts_f, struct json_top);
+static const struct field_table tail_fields = FIELD_TABLE("compare", tail_f, struct json_top);
+static const struct field_table only_fields = FIELD_TABLE("compare", only_f, struct json_top);
+
+static const char *const dir_names[] = { [DIR_NEUTRAL] = "neutral", [DIR_LOWER] = "lower",
+					 [DIR_HIGHER] = "higher" };
+
+#define R(k, t, m, fl) FIELD(k, t, struct json_row, m, fl)
+static const struct field row_f[] = {
+	{ R("metric", FT_STR, metric, FF_NONNULL) },
+	{ R("rank", FT_I64, rank, 0) },
+	{ R("better", FT_ENUM, better, FF_NONNULL), .names = dir_names,
+	  .per = sizeof(dir_names) / sizeof(dir_names[0]) },
+	{ R("base", FT_F64, base, 0) },
+	{ R("new", FT_F64, new, 0) },
+	{ R("delta", FT_F64, delta, 0) },
+	{ R("delta_pct", FT_F64, delta_pct, 0) },
+	{ R("threshold", FT_F64, threshold, 0) },
+	{ R("p", FT_F64, p, 0) },
+	{ R("samples", FT_I64S, samples_v, FF_NONNULL | FF_LINES),
+	  .aux = offsetof(struct json_row, nr_samples), .per = 1 },
+	{ R("verdict", FT_STR, verdict, FF_NONNULL) },
+};
+#undef R
+
+static const struct field_table row_fields = FIELD_TABLE("rows", row_f, struct json_row);
+
+#define K(k, t, m, fl) FIELD(k, t, struct json_kernels, m, fl)
+static const struct field kernels_f[] = {
+	{ K("count", FT_I64, count, FF_NONNULL) },
+	{ K("total_ns", FT_F64, total_ns, 0) },
+};
+#undef K
+
+static const struct field_table added_fields = FIELD_TABLE("kernels_added", kernels_f,
+							   struct json_kernels);
+static const struct field_table removed_fields = FIELD_TABLE("kernels_removed", kernels_f,
+							     struct json_kernels);
+
+#define D(k, t, m, fl) FIELD(k, t, struct kernel_delta, m, fl)
+static const struct field kernel_delta_f[] = {
+	{ D("name", FT_STR, name, FF_NONNULL) },
+	{ D("total_ns", FT_F64, total_ns, 0) },
+};
+#undef D
+
+static const struct field_table kernel_delta_fields = FIELD_TABLE("kernels", kernel_delta_f,
+								  struct kernel_delta);
+
+/* run_differs: its keys are the run's (run_info_mismatch()), this one field under each */
+static const struct field differs_f[] = {
+	{ FIELD(NULL, FT_STRS, struct json_differs, vals, 0),
+	  .aux = offsetof(struct json_differs, n) },
+};
+
+static const struct field_table differs_fields = FIELD_TABLE("run_differs", differs_f,
+							     struct json_differs);
+
+static void differs_json(struct jsonw *w, const struct output_opts *o)
 {
-	jsonw_key(w, key);
+	jsonw_key(w, differs_fields.name);
 	jsonw_obj_begin(w);
-	jsonw_key(w, "count");
-	jsonw_int(w, (int64_t)n);
-	num(w, "total_ns", sum);
-	jsonw_key(w, "kernels");
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < n; i++) {
-		jsonw_obj_begin(w);
-		jsonw_key(w, "name");
-		jsonw_str(w, v[i].name);
-		num(w, "total_ns", v[i].total_ns);
-		jsonw_obj_end(w);
+	for (size_t i = 0; i < o->nr_mismatch; i++) {
+		struct field f = differs_f[0];
+		struct field_table t = differs_fields;
+		const char *vals[2] = { o->mismatch_vals[2 * i], o->mismatch_vals[2 * i + 1] };
+		struct json_differs d = { vals, 2 };
+
+		f.key = o->mismatch[i];
+		t.f = &f;
+		field_json(w, &t, &d, 0);
 	}
-	jsonw_arr_end(w);
 	jsonw_obj_end(w);
 }
 
-static void ranks(struct jsonw *w, const char *key, const int64_t *v, size_t n)
+static void rows_json(struct jsonw *w, const struct comparison *c)
 {
-	jsonw_key(w, key);
-	jsonw_int_array(w, v, n);
+	jsonw_key(w, row_fields.name);
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		const struct row *r = &c->rows[i];
+		struct json_row v = {
+			.metric = r->metric, .rank = r->rank < 0 ? INT64_MIN : r->rank,
+			.better = (int)r->dir, .base = r->base, .new = r->new, .delta = r->delta,
+			.delta_pct = r->delta_pct, .threshold = r->threshold, .p = r->p,
+			.samples = { (int64_t)r->n_base, (int64_t)r->n_new }, .nr_samples = 2,
+		};
+
+		/* the JSON's verdict is a word in lower case, as a key's value */
+		v.verdict = r->verdict == V_REGRESSED ? "regressed" : verdict_names[r->verdict];
+		v.samples_v = v.samples;
+		jsonw_obj_begin(w);
+		field_json(w, &row_fields, &v, 0);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+static void kernels_json(struct jsonw *w, const struct field_table *t,
+			 const struct kernel_delta *v, size_t n, double sum)
+{
+	struct json_kernels k = { (int64_t)n, sum };
+
+	jsonw_key(w, t->name);
+	jsonw_obj_begin(w);
+	field_json(w, t, &k, 0);
+	field_rows_json(w, &kernel_delta_fields, v, n, 0);
+	jsonw_obj_end(w);
 }
 
 void output_json(struct buf *out, const struct comparison *c, const struct output_opts *o)
 {
-	static const char *const dir[] = { [DIR_NEUTRAL] = "neutral", [DIR_LOWER] = "lower",
-					   [DIR_HIGHER] = "higher" };
+	struct json_top top = {
+		.schema = "vtrace.compare/2", .base = o->base_name, .new = o->new_name,
+		.threshold = o->threshold, .alpha = o->alpha,
+		.base_run = o->base_run, .new_run = o->new_run,
+		.regressions = (int64_t)c->regressions,
+		.run_regressions = (int64_t)c->run_regressions,
+		.improvements = (int64_t)c->improvements, .unchanged = (int64_t)c->unchanged,
+		.steps = { c->steps_base, c->steps_new }, .has_steps = c->steps_base != NULL,
+		.per_step = { c->per_generation, (int64_t)c->per_step_base,
+			      (int64_t)c->per_step_new },
+		.has_per_step = c->per_step_base != 0,
+		.only_base = c->ranks_only_base, .only_new = c->ranks_only_new,
+		.nr_only_base = c->nr_only_base, .nr_only_new = c->nr_only_new,
+	};
 	struct jsonw w;
 
 	jsonw_init(&w, out, 0);
 	jsonw_obj_begin(&w);
-	jsonw_key(&w, "schema");
-	jsonw_str(&w, "vtrace.compare/2");
-	jsonw_key(&w, "base");
-	jsonw_str(&w, o->base_name);
-	jsonw_key(&w, "new");
-	jsonw_str(&w, o->new_name);
-	num(&w, "threshold", o->threshold);
-	num(&w, "alpha", o->alpha);
-	jsonw_key(&w, "base_run");
-	if (o->base_run)
-		jsonw_str(&w, o->base_run);
-	else
-		jsonw_null(&w);
-	jsonw_key(&w, "new_run");
-	if (o->new_run)
-		jsonw_str(&w, o->new_run);
-	else
-		jsonw_null(&w);
-	jsonw_key(&w, "run_differs");
-	jsonw_obj_begin(&w);
-	for (size_t i = 0; i < o->nr_mismatch; i++) {
-		jsonw_key(&w, o->mismatch[i]);
-		jsonw_arr_begin(&w);
-		jsonw_str(&w, o->mismatch_vals[2 * i]);
-		jsonw_str(&w, o->mismatch_vals[2 * i + 1]);
-		jsonw_arr_end(&w);
-	}
-	jsonw_obj_end(&w);
-	jsonw_key(&w, "regressions");
-	jsonw_int(&w, (int64_t)c->regressions);
-	jsonw_key(&w, "run_regressions");
-	jsonw_int(&w, (int64_t)c->run_regressions);
-	jsonw_key(&w, "improvements");
-	jsonw_int(&w, (int64_t)c->improvements);
-	jsonw_key(&w, "rows");
-	jsonw_arr_begin(&w);
-	for (size_t i = 0; i < c->nr_rows; i++) {
-		const struct row *r = &c->rows[i];
-
-		jsonw_obj_begin(&w);
-		jsonw_key(&w, "metric");
-		jsonw_str(&w, r->metric);
-		jsonw_key(&w, "rank");
-		if (r->rank < 0)
-			jsonw_null(&w);
-		else
-			jsonw_int(&w, r->rank);
-		jsonw_key(&w, "better");
-		jsonw_str(&w, dir[r->dir]);
-		num(&w, "base", r->base);
-		num(&w, "new", r->new);
-		num(&w, "delta", r->delta);
-		num(&w, "delta_pct", r->delta_pct);
-		num(&w, "threshold", r->threshold);
-		num(&w, "p", r->p);
-		jsonw_key(&w, "samples");
-		jsonw_arr_begin(&w);
-		jsonw_int(&w, (int64_t)r->n_base);
-		jsonw_int(&w, (int64_t)r->n_new);
-		jsonw_arr_end(&w);
-		jsonw_key(&w, "verdict");
-		jsonw_str(&w, r->verdict == V_REGRESSED ? "regressed" : verdict_names[r->verdict]);
-		jsonw_obj_end(&w);
-	}
-	jsonw_arr_end(&w);
-	jsonw_key(&w, "unchanged");
-	jsonw_int(&w, (int64_t)c->unchanged);
-	jsonw_key(&w, "steps_not_compared");
-	if (c->steps_base) {
-		jsonw_obj_begin(&w);
-		jsonw_key(&w, "base");
-		jsonw_str(&w, c->steps_base);
-		jsonw_key(&w, "new");
-		jsonw_str(&w, c->steps_new);
-		jsonw_obj_end(&w);
-	} else {
-		jsonw_null(&w);
-	}
-	jsonw_key(&w, "totals_per_step");
-	if (c->per_step_base) {
-		jsonw_obj_begin(&w);
-		jsonw_key(&w, "per");
-		jsonw_str(&w, c->per_generation ? "generation" : "step");
-		jsonw_key(&w, "base");
-		jsonw_int(&w, (int64_t)c->per_step_base);
-		jsonw_key(&w, "new");
-		jsonw_int(&w, (int64_t)c->per_step_new);
-		jsonw_obj_end(&w);
-	} else {
-		jsonw_null(&w);
-	}
-	kernels(&w, "kernels_added", c->added, c->nr_added, c->added_ns);
-	kernels(&w, "kernels_removed", c->removed, c->nr_removed, c->removed_ns);
-	ranks(&w, "ranks_only_base", c->ranks_only_base, c->nr_only_base);
-	ranks(&w, "ranks_only_new", c->ranks_only_new, c->nr_only_new);
+	field_json(&w, &head_fields, &top, 0);
+	differs_json(&w, o);
+	field_json(&w, &counts_fields, &top, 0);
+	rows_json(&w, c);
+	field_json(&w, &tail_fields, &top, 0);
+	kernels_json(&w, &added_fields, c->added, c->nr_added, c->added_ns);
+	kernels_json(&w, &removed_fields, c->removed, c->nr_removed, c->removed_ns);
+	field_json(&w, &only_fields, &top, 0);
 	jsonw_obj_end(&w);
 	buf_addc(out, '\n');
 }

@@ -92,6 +92,23 @@ void html_i64(struct page *p, const char *tag, const char *key, const char *calc
 void html_dbl(struct page *p, const char *tag, const char *key, const char *calc, double v,
 	      enum metric_unit k);
 
+struct field_table;
+
+/*
+ * The data-key of figure off (an offset in t's row) of ranks[i]'s object t
+ * ("gpu", "perf"): ["ranks",i,"gpu","busy_ns"], into key (n bytes).
+ */
+const char *html_rank_key(char *key, size_t n, size_t i, const struct field_table *t,
+			  size_t off);
+
+/* ... and of row k of ranks[i]'s table t: ["ranks",i,"phases",k,"count"]. */
+const char *html_rank_row_key(char *key, size_t n, size_t i, const struct field_table *t,
+			      size_t k, size_t off);
+
+/* ... and of row i of the report's table t: ["collectives",i,"bytes"]. */
+const char *html_row_key(char *key, size_t n, const struct field_table *t, size_t i,
+			 size_t off);
+
 /*
  * One field of a cross-rank statistic ("min", "max", "avg", "median",
  * "stddev", "count", "min_rank", "max_rank") as html_dbl() or html_i64()

@@ -4,6 +4,7 @@
  * bandwidths, and per rank the wait, the transfer, both utilizations and
  * the clock offset.  Every number carries its data-key (see html.h).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,21 @@
 static const char *key3(char *kb, size_t n, const char *a, size_t i, const char *b)
 {
 	snprintf(kb, n, "[\"%s\",%zu,\"%s\"]", a, i, b);
+	return kb;
+}
+
+/* ["stragglers", i, "delays_most", "wait_ns"] into kb: the keys of the straggler's object */
+static const char *delays_key(char *kb, size_t n, size_t i)
+{
+	const size_t off = offsetof(struct report_straggler, delays);
+	const struct field_table *sub = NULL;
+
+	for (size_t k = 0; k < straggler_fields.n; k++)
+		if (straggler_fields.f[k].off == off && straggler_fields.f[k].sub)
+			sub = straggler_fields.f[k].sub;
+	snprintf(kb, n, "[\"%s\",%zu,\"%s\",\"%s\"]", straggler_fields.name, i,
+		 field_key_at(&straggler_fields, off),
+		 sub ? field_key_at(sub, offsetof(struct report_delays, wait_ns)) : "");
 	return kb;
 }
 
@@ -70,8 +86,8 @@ static void stragglers(struct page *p)
 			   r->nr_stragglers > 1 ? "each" : "it");
 	if (most && most->gpu.comm_wait_ns > 0) {
 		buf_printf(p->b, " Rank %lld waits most: ", (long long)most->rank);
-		snprintf(kb, sizeof(kb), "[\"ranks\",%zu,\"gpu\",\"comm_wait_ns\"]",
-			 (size_t)(most - r->ranks));
+		html_rank_key(kb, sizeof(kb), (size_t)(most - r->ranks), &gpu_fields,
+			      offsetof(struct report_gpu, comm_wait_ns));
 		html_i64(p, "span", kb, NULL, most->gpu.comm_wait_ns, UNIT_NS);
 		buf_adds(p->b, ".");
 	}
@@ -81,16 +97,14 @@ static void stragglers(struct page *p)
 		const struct report_straggler *s = &r->stragglers[i];
 
 		buf_adds(p->b, "<tr>");
-		html_i64(p, "td", key3(kb, sizeof(kb), "stragglers", i, "rank"), NULL, s->rank,
-			 UNIT_COUNT);
-#define SG_KEY(m) key3(kb, sizeof(kb), straggler_fields.name, i, \
-			     field_key_at(&straggler_fields, offsetof(struct report_straggler, m)))
+#define SG_KEY(m) html_row_key(kb, sizeof(kb), &straggler_fields, i, \
+				offsetof(struct report_straggler, m))
+		html_i64(p, "td", SG_KEY(rank), NULL, s->rank, UNIT_COUNT);
 		html_i64(p, "td", SG_KEY(wait_imposed_ns), NULL, s->wait_imposed_ns, UNIT_NS);
 		html_dbl(p, "td", SG_KEY(last_share), NULL, s->last_share, UNIT_RATIO);
-#undef SG_KEY
 		name_cell(p, s->delays.group, s->delays.name);
-		snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"delays_most\",\"wait_ns\"]", i);
-		html_i64(p, "td", kb, NULL, s->delays.wait_ns, UNIT_NS);
+		html_i64(p, "td", delays_key(kb, sizeof(kb), i), NULL, s->delays.wait_ns, UNIT_NS);
+#undef SG_KEY
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table>\n");
@@ -109,36 +123,29 @@ static void table(struct page *p)
 		       "<th>ranks</th><th>instances</th><th>unmatched</th><th>wait</th>"
 		       "<th>transfer</th><th>last most often</th><th>times</th><th>bytes</th>"
 		       "<th>algbw GB/s</th><th>busbw GB/s</th></tr>\n");
+#define COLL_KEY(m) html_row_key(kb, sizeof(kb), &collective_fields, i, \
+				  offsetof(struct report_collective, m))
 	for (size_t i = 0; i < r->nr_collectives; i++) {
 		const struct report_collective *c = &r->collectives[i];
 
 		buf_adds(p->b, "<tr>");
 		name_cell(p, c->group, c->name);
-		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "ranks"), NULL, c->ranks,
-			 UNIT_COUNT);
-		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "instances"), NULL,
-			 c->instances, UNIT_COUNT);
-		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "unmatched"), NULL,
-			 c->unmatched, UNIT_COUNT);
-		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "wait_ns"), NULL,
-			 c->wait_ns, UNIT_NS);
-		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "transfer_ns"), NULL,
-			 c->transfer_ns, UNIT_NS);
-		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "last_rank"), NULL,
-			 c->last_rank, UNIT_COUNT);
-		html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "last_count"), NULL,
-			 c->last_count, UNIT_COUNT);
+		html_i64(p, "td", COLL_KEY(ranks), NULL, c->ranks, UNIT_COUNT);
+		html_i64(p, "td", COLL_KEY(instances), NULL, c->instances, UNIT_COUNT);
+		html_i64(p, "td", COLL_KEY(unmatched), NULL, c->unmatched, UNIT_COUNT);
+		html_i64(p, "td", COLL_KEY(wait_ns), NULL, c->wait_ns, UNIT_NS);
+		html_i64(p, "td", COLL_KEY(transfer_ns), NULL, c->transfer_ns, UNIT_NS);
+		html_i64(p, "td", COLL_KEY(last_rank), NULL, c->last_rank, UNIT_COUNT);
+		html_i64(p, "td", COLL_KEY(last_count), NULL, c->last_count, UNIT_COUNT);
 		if (c->bytes >= 0)
-			html_i64(p, "td", key3(kb, sizeof(kb), "collectives", i, "bytes"), NULL,
-				 c->bytes, UNIT_BYTES);
+			html_i64(p, "td", COLL_KEY(bytes), NULL, c->bytes, UNIT_BYTES);
 		else
 			buf_adds(p->b, "<td>\xe2\x80\x94</td>");
-		html_dbl(p, "td", key3(kb, sizeof(kb), "collectives", i, "algbw_gbps"), NULL,
-			 c->algbw, UNIT_NUMBER);
-		html_dbl(p, "td", key3(kb, sizeof(kb), "collectives", i, "busbw_gbps"), NULL,
-			 c->busbw, UNIT_NUMBER);
+		html_dbl(p, "td", COLL_KEY(algbw), NULL, c->algbw, UNIT_NUMBER);
+		html_dbl(p, "td", COLL_KEY(busbw), NULL, c->busbw, UNIT_NUMBER);
 		buf_adds(p->b, "</tr>\n");
 	}
+#undef COLL_KEY
 	buf_adds(p->b, "</table></div>\n");
 }
 
@@ -158,11 +165,10 @@ static void ranks(struct page *p)
 		if (!g->has_wait)
 			continue;
 		buf_adds(p->b, "<tr>");
-		html_i64(p, "td", key3(kb, sizeof(kb), "ranks", i, "rank"), NULL, rk->rank,
-			 UNIT_COUNT);
-#define GPU_KEY(m) (snprintf(kb, sizeof(kb), "[\"ranks\",%zu,\"%s\",\"%s\"]", i, \
-			      gpu_fields.name, \
-			      field_key_at(&gpu_fields, offsetof(struct report_gpu, m))), kb)
+		html_i64(p, "td", html_row_key(kb, sizeof(kb), &rank_fields, i,
+					       offsetof(struct report_rank, rank)),
+			 NULL, rk->rank, UNIT_COUNT);
+#define GPU_KEY(m) html_rank_key(kb, sizeof(kb), i, &gpu_fields, offsetof(struct report_gpu, m))
 		html_i64(p, "td", GPU_KEY(comm_ns), NULL, g->comm_ns, UNIT_NS);
 		html_i64(p, "td", GPU_KEY(comm_wait_ns), NULL, g->comm_wait_ns, UNIT_NS);
 		html_i64(p, "td", GPU_KEY(comm_transfer_ns), NULL, g->comm_transfer_ns, UNIT_NS);
@@ -170,7 +176,7 @@ static void ranks(struct page *p)
 		html_dbl(p, "td", GPU_KEY(effective_utilization), NULL, g->effective_utilization,
 			 UNIT_RATIO);
 #undef GPU_KEY
-#define CLOCK_KEY(m) key3(kb, sizeof(kb), "ranks", i, \
+#define CLOCK_KEY(m) key3(kb, sizeof(kb), rank_fields.name, i, \
 			  field_key_at(&clock_fields, offsetof(struct report_rank, m)))
 		if (rk->has_clock) {
 			html_i64(p, "td", CLOCK_KEY(clock_offset_ns), NULL, rk->clock_offset_ns,

@@ -144,6 +144,8 @@ void html_kernels(struct page *p)
 		       "<th>total</th><th>avg</th><th>median</th><th>min</th><th>max</th>"
 		       "<th>stddev</th><th>share of kernel time</th></tr>\n");
 	buf_init(&calc);
+	/* the figures named as report.json's kernel rows name them; ranks is the roll-up's own */
+#define KERNEL_KEY(m) field_key_at(&kernel_fields, offsetof(struct report_kernel, m))
 	for (size_t i = 0; i < n && i < TOP_TABLE; i++) {
 		char nm[SHORTEN_CAP(96)];
 		double median;
@@ -160,26 +162,27 @@ void html_kernels(struct page *p)
 		buf_adds(p->b, "</td>");
 		calc_kernel(&calc, v[i].name, "ranks");
 		html_i64(p, "td", NULL, html_buf(p, &calc), (int64_t)v[i].ranks, UNIT_COUNT);
-		calc_kernel(&calc, v[i].name, "count");
+		calc_kernel(&calc, v[i].name, KERNEL_KEY(d.count));
 		html_i64(p, "td", NULL, html_buf(p, &calc), v[i].count, UNIT_COUNT);
-		calc_kernel(&calc, v[i].name, "total_ns");
+		calc_kernel(&calc, v[i].name, KERNEL_KEY(d.total_ns));
 		html_i64(p, "td", NULL, html_buf(p, &calc), v[i].total_ns, UNIT_NS);
-		calc_kernel(&calc, v[i].name, "avg_ns");
+		calc_kernel(&calc, v[i].name, KERNEL_KEY(d.avg_ns));
 		html_dbl(p, "td", NULL, html_buf(p, &calc), v[i].avg_ns, UNIT_NS);
-		calc_kernel(&calc, v[i].name, "median_ns");
+		calc_kernel(&calc, v[i].name, KERNEL_KEY(d.median_ns));
 		if (rollup_kernel_median(&p->ru, &v[i], &median))
 			buf_fail(p->b);	/* a cell memory ran out for: the page fails */
 		html_dbl(p, "td", NULL, html_buf(p, &calc), median, UNIT_NS);
-		calc_kernel(&calc, v[i].name, "min_ns");
+		calc_kernel(&calc, v[i].name, KERNEL_KEY(d.min_ns));
 		html_i64(p, "td", NULL, html_buf(p, &calc), v[i].min_ns, UNIT_NS);
-		calc_kernel(&calc, v[i].name, "max_ns");
+		calc_kernel(&calc, v[i].name, KERNEL_KEY(d.max_ns));
 		html_i64(p, "td", NULL, html_buf(p, &calc), v[i].max_ns, UNIT_NS);
-		calc_kernel(&calc, v[i].name, "stddev_ns");
+		calc_kernel(&calc, v[i].name, KERNEL_KEY(d.stddev_ns));
 		html_dbl(p, "td", NULL, html_buf(p, &calc), v[i].stddev_ns, UNIT_NS);
-		calc_kernel(&calc, v[i].name, "share");
+		calc_kernel(&calc, v[i].name, KERNEL_KEY(share));
 		html_dbl(p, "td", NULL, html_buf(p, &calc), v[i].share, UNIT_RATIO);
 		buf_adds(p->b, "</tr>\n");
 	}
+#undef KERNEL_KEY
 	buf_release(&calc);
 	if (n > TOP_TABLE)
 		buf_printf(p->b, "</table></div>\n<p class=\"muted\">%skernels.csv has every "
@@ -244,7 +247,8 @@ void html_categories(struct page *p)
 			snprintf(calc, sizeof(calc), "[\"category\",%zu,\"%s\"]", i, categories[c]);
 			html_i64(p, "td", NULL, calc, sat_of_double(v[i * ns + c]), UNIT_NS);
 		}
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"gpu\",\"memory_ns\"]", i);
+		html_rank_key(key, sizeof(key), i, &gpu_fields,
+			      offsetof(struct report_gpu, memory_ns));
 		html_i64(p, "td", key, NULL, sat_of_double(v[i * ns + NR_CAT]), UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
@@ -334,13 +338,6 @@ static void memory_timeline(struct page *p)
 	free(v);
 }
 
-/* The data-key of ranks[i].memory[m]'s figure at offset off of struct report_memory. */
-static void memory_key(char *key, size_t n, size_t i, size_t m, size_t off)
-{
-	snprintf(key, n, "[\"ranks\",%zu,\"%s\",%zu,\"%s\"]", i, memory_fields.name, m,
-		 field_key_at(&memory_fields, off));
-}
-
 void html_memory(struct page *p)
 {
 	const struct report *r = p->r;
@@ -389,29 +386,29 @@ void html_memory(struct page *p)
 	for (size_t i = 0; i < r->nr_ranks && (!p->many || rows < 64); i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
+#define MEMORY_KEY(f) html_rank_row_key(key, sizeof(key), i, &memory_fields, m, \
+					offsetof(struct report_memory, f))
 		for (size_t m = 0; rk->analysed && m < rk->nr_memory; m++, rows++) {
 			const struct report_memory *me = &rk->memory[m];
 
 			buf_printf(p->b, "<tr><td class=\"num\">%lld</td>", (long long)rk->rank);
-			memory_key(key, sizeof(key), i, m, offsetof(struct report_memory, device));
+			MEMORY_KEY(device);
 			html_i64(p, "td", key, NULL, me->device, UNIT_COUNT);
-			memory_key(key, sizeof(key), i, m,
-				   offsetof(struct report_memory, peak_allocated));
+			MEMORY_KEY(peak_allocated);
 			html_i64(p, "td", key, NULL, me->peak_allocated, UNIT_BYTES);
-			memory_key(key, sizeof(key), i, m,
-				   offsetof(struct report_memory, peak_reserved));
+			MEMORY_KEY(peak_reserved);
 			if (me->peak_reserved != INT64_MIN)
 				html_i64(p, "td", key, NULL, me->peak_reserved, UNIT_BYTES);
 			else
 				html_dbl(p, "td", key, NULL, NAN, UNIT_BYTES);
-			memory_key(key, sizeof(key), i, m,
-				   offsetof(struct report_memory, capacity));
+			MEMORY_KEY(capacity);
 			if (me->capacity >= 0)
 				html_i64(p, "td", key, NULL, me->capacity, UNIT_BYTES);
 			else
 				html_dbl(p, "td", key, NULL, NAN, UNIT_BYTES);
 			buf_adds(p->b, "</tr>\n");
 		}
+#undef MEMORY_KEY
 	}
 	buf_printf(p->b, "</table></div>\n%s",
 		   p->many ? "<p class=\"muted\">The first ranks' devices; the chart has every "

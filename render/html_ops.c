@@ -24,14 +24,31 @@ static void calc_op(struct buf *calc, const char *name, const char *field)
 	buf_printf(calc, ",\"%s\"]", field);
 }
 
+/*
+ * The table's columns: each a figure of the roll-up's row, named as
+ * report.json's cpu_ops rows name the member of the same name.
+ */
+static const struct op_col {
+	const char *head;
+	size_t off;		/* in struct report_cpu_op: its key */
+	size_t ru_off;		/* in struct rollup_op: its int64_t */
+	enum metric_unit unit;
+} op_cols[] = {
+/* compiles only where the roll-up's member is the int64_t read below */
+#define COL(head, m, unit) \
+	{ head, offsetof(struct report_cpu_op, m), offsetof(struct rollup_op, m) + \
+	  0 * sizeof(char[_Generic(((struct rollup_op *)0)->m, int64_t: 1, default: -1)]), unit }
+	COL("calls", count, UNIT_COUNT),
+	COL("CPU total", total_ns, UNIT_NS),
+	COL("CPU self", self_ns, UNIT_NS),
+	COL("device", device_ns, UNIT_NS),
+	COL("device self", self_device_ns, UNIT_NS),
+#undef COL
+};
+#define NR_OP_COLS (sizeof(op_cols) / sizeof(op_cols[0]))
+
 void html_ops(struct page *p)
 {
-	/* the row's figures, named as report.json's cpu_ops rows have them */
-	static const size_t field_off[] = {
-		offsetof(struct report_cpu_op, count), offsetof(struct report_cpu_op, total_ns),
-		offsetof(struct report_cpu_op, self_ns), offsetof(struct report_cpu_op, device_ns),
-		offsetof(struct report_cpu_op, self_device_ns),
-	};
 	const struct rollup_op *v = p->ru.ops;
 	size_t n = p->ru.nr_ops, shown;
 	struct buf calc;
@@ -55,26 +72,26 @@ void html_ops(struct page *p)
 			 "kernels, copies and sets launched inside the operator (by "
 			 "correlation id), self without its child operators'.</p>\n",
 		   p->r->nr_ranks, p->r->nr_ranks == 1 ? "" : "s");
-	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>operator</th><th>calls</th>"
-		       "<th>CPU total</th><th>CPU self</th><th>device</th>"
-		       "<th>device self</th></tr>\n");
+	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>operator</th>");
+	for (size_t c = 0; c < NR_OP_COLS; c++)
+		buf_printf(p->b, "<th>%s</th>", op_cols[c].head);
+	buf_adds(p->b, "</tr>\n");
 	buf_init(&calc);
 	for (size_t i = 0; i < shown; i++) {
-		const int64_t fig[] = { v[i].count, v[i].total_ns, v[i].self_ns, v[i].device_ns,
-					v[i].self_device_ns };
-
 		buf_adds(p->b, "<tr><td class=\"name\" title=\"");
 		html_text(p, v[i].name);
 		buf_adds(p->b, "\">");
 		html_text(p, names + i * SHORTEN_CAP(NAME_COLS));
 		buf_adds(p->b, "</td>");
-		for (int f = 0; f < 5; f++) {
-			calc_op(&calc, v[i].name, field_key_at(&cpu_op_fields, field_off[f]));
-			if (fig[f] < 0)
+		for (size_t c = 0; c < NR_OP_COLS; c++) {
+			int64_t fig = *(const int64_t *)((const char *)&v[i] + op_cols[c].ru_off);
+
+			calc_op(&calc, v[i].name, field_key_at(&cpu_op_fields, op_cols[c].off));
+			/* unknown (rollup.h): null, in the unit of a time */
+			if (fig < 0)
 				html_dbl(p, "td", NULL, html_buf(p, &calc), NAN, UNIT_NS);
 			else
-				html_i64(p, "td", NULL, html_buf(p, &calc), fig[f],
-					 f ? UNIT_NS : UNIT_COUNT);
+				html_i64(p, "td", NULL, html_buf(p, &calc), fig, op_cols[c].unit);
 		}
 		buf_adds(p->b, "</tr>\n");
 	}

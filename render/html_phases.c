@@ -5,12 +5,14 @@
  * rank's first event), with stragglers marked.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "html.h"
+#include "report_fields.h"
 #include "sat.h"
 
 #define SERIES_MAX (HTML_PALETTE - 1)	/* the last colour is "other" */
@@ -240,10 +242,16 @@ static void phase_table(struct page *p, size_t i)
 			 "<th>max</th><th>share of span</th><th>device time launched</th></tr>\n",
 		   p->r->nr_ranks > 2 ? "<details><summary>" : "", (long long)rk->rank,
 		   p->r->nr_ranks > 2 ? "</summary>" : "");
+#define PHASE_KEY(off) html_rank_row_key(key, sizeof(key), i, &phase_fields, k, (off))
 	for (size_t k = 0; k < rk->nr_phases; k++) {
 		const struct report_phase *ph = &rk->phases[k];
-		static const char *const f[] = { "total_ns", "avg_ns", "median_ns", "min_ns",
-						 "max_ns" };
+		static const size_t f[] = {
+			offsetof(struct report_phase, d.total_ns),
+			offsetof(struct report_phase, d.avg_ns),
+			offsetof(struct report_phase, d.median_ns),
+			offsetof(struct report_phase, d.min_ns),
+			offsetof(struct report_phase, d.max_ns),
+		};
 		const double v[] = { (double)ph->d.total_ns, ph->d.avg_ns, ph->d.median_ns,
 				     (double)ph->d.min_ns, (double)ph->d.max_ns };
 
@@ -256,25 +264,25 @@ static void phase_table(struct page *p, size_t i)
 		buf_adds(p->b, "\">");
 		html_text(p, ph->name);
 		buf_adds(p->b, "</td>");
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"count\"]", i, k);
-		html_i64(p, "td", key, NULL, ph->d.count, UNIT_COUNT);
+		html_i64(p, "td", PHASE_KEY(offsetof(struct report_phase, d.count)), NULL,
+			 ph->d.count, UNIT_COUNT);
 		for (int c = 0; c < 5; c++) {
-			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"%s\"]",
-				 i, k, f[c]);
 			if (c == 0 || c >= 3)
-				html_i64(p, "td", key, NULL, sat_of_double(v[c]), UNIT_NS);
+				html_i64(p, "td", PHASE_KEY(f[c]), NULL, sat_of_double(v[c]),
+					 UNIT_NS);
 			else
-				html_dbl(p, "td", key, NULL, v[c], UNIT_NS);
+				html_dbl(p, "td", PHASE_KEY(f[c]), NULL, v[c], UNIT_NS);
 		}
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"share\"]", i, k);
-		html_dbl(p, "td", key, NULL, ph->share, UNIT_RATIO);
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"phases\",%zu,\"gpu_ns\"]", i, k);
+		html_dbl(p, "td", PHASE_KEY(offsetof(struct report_phase, share)), NULL, ph->share,
+			 UNIT_RATIO);
+		PHASE_KEY(offsetof(struct report_phase, gpu_ns));
 		if (ph->gpu_ns >= 0)
 			html_i64(p, "td", key, NULL, ph->gpu_ns, UNIT_NS);
 		else	/* unknown: the trace's kernels name no launch */
 			html_dbl(p, "td", key, NULL, NAN, UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
+#undef PHASE_KEY
 	buf_adds(p->b, "</table></div>\n");
 	if (floor != INT64_MIN)
 		buf_printf(p->b, "<p class=\"muted\">The %d phases with the most time of %zu; "
@@ -287,8 +295,10 @@ static void phase_table(struct page *p, size_t i)
 static void phase_stats(struct page *p)
 {
 	const struct report *r = p->r;
-	static const char *const col[] = { "count", "min", "min_rank", "median", "max",
-					   "max_rank" };
+#define STAT_KEY(m) field_key_at(&stat_fields, offsetof(struct report_stat, m))
+	const char *const col[] = { STAT_KEY(count), STAT_KEY(min), STAT_KEY(min_rank),
+				    STAT_KEY(median), STAT_KEY(max), STAT_KEY(max_rank) };
+#undef STAT_KEY
 
 	buf_adds(p->b, "<div class=\"wrap\"><table><tr><th>phase</th><th>ranks</th><th>min</th>"
 		       "<th>min rank</th><th>median</th><th>max</th><th>max rank</th></tr>\n");

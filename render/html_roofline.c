@@ -8,10 +8,12 @@
  * legend and the table, escaped.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "html.h"
+#include "report_fields.h"
 #include "shorten.h"
 
 #define TOP_ROWS 20
@@ -135,14 +137,14 @@ static void table(struct page *p, const struct report_rank *rk, size_t at)
 		buf_adds(p->b, "</td><td>");
 		html_text(p, o->dtype ? o->dtype : "-");
 		buf_adds(p->b, "</td>");
-#define KEY(field) (snprintf(key, sizeof(key), "[\"ranks\",%zu,\"ops_perf\",%zu,\"%s\"]", at, k, \
-			     field), key)
-		html_i64(p, "td", KEY("count"), NULL, o->count, UNIT_COUNT);
-		html_i64(p, "td", KEY("total_ns"), NULL, o->total_ns, UNIT_NS);
-		html_dbl(p, "td", KEY("tflops_median"), NULL, o->tflops_median, UNIT_NUMBER);
-		html_dbl(p, "td", KEY("tbps_median"), NULL, o->tbps_median, UNIT_NUMBER);
-		html_dbl(p, "td", KEY("peak_share"), NULL, o->peak_share, UNIT_RATIO);
-		html_dbl(p, "td", KEY("roof_share"), NULL, o->roof_share, UNIT_RATIO);
+#define KEY(m) html_rank_row_key(key, sizeof(key), at, &op_perf_fields, k, \
+				 offsetof(struct report_op_perf, m))
+		html_i64(p, "td", KEY(count), NULL, o->count, UNIT_COUNT);
+		html_i64(p, "td", KEY(total_ns), NULL, o->total_ns, UNIT_NS);
+		html_dbl(p, "td", KEY(tflops_median), NULL, o->tflops_median, UNIT_NUMBER);
+		html_dbl(p, "td", KEY(tbps_median), NULL, o->tbps_median, UNIT_NUMBER);
+		html_dbl(p, "td", KEY(peak_share), NULL, o->peak_share, UNIT_RATIO);
+		html_dbl(p, "td", KEY(roof_share), NULL, o->roof_share, UNIT_RATIO);
 #undef KEY
 		buf_adds(p->b, "<td>");
 		html_text(p, o->bound ? o->bound : "-");
@@ -175,12 +177,11 @@ static void mfu_table(struct page *p)
 		buf_printf(p->b, "<tr><td class=\"num\">%lld</td><td>", (long long)rk->rank);
 		html_text(p, rk->perf.peak_model ? rk->perf.peak_model : "unknown");
 		buf_adds(p->b, "</td>");
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"perf\",\"tflops\"]", i);
-		html_dbl(p, "td", key, NULL, rk->perf.tflops, UNIT_NUMBER);
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"perf\",\"flops_coverage\"]", i);
-		html_dbl(p, "td", key, NULL, rk->perf.flops_coverage, UNIT_RATIO);
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"perf\",\"mfu\"]", i);
-		html_dbl(p, "td", key, NULL, rk->perf.mfu, UNIT_RATIO);
+#define KEY(m) html_rank_key(key, sizeof(key), i, &perf_fields, offsetof(struct report_perf, m))
+		html_dbl(p, "td", KEY(tflops), NULL, rk->perf.tflops, UNIT_NUMBER);
+		html_dbl(p, "td", KEY(flops_coverage), NULL, rk->perf.flops_coverage, UNIT_RATIO);
+		html_dbl(p, "td", KEY(mfu), NULL, rk->perf.mfu, UNIT_RATIO);
+#undef KEY
 		buf_adds(p->b, "</tr>\n");
 	}
 	buf_adds(p->b, "</table></div>\n");

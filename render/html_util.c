@@ -4,12 +4,14 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "esc.h"
 #include "html.h"
 #include "jsonw.h"
+#include "report_fields.h"
 
 /* Colour-blind-friendly enough, and readable on the white chart cards. */
 /*
@@ -164,27 +166,49 @@ void html_dbl(struct page *p, const char *tag, const char *key, const char *calc
 	close_tag(p, tag);
 }
 
+const char *html_rank_key(char *key, size_t n, size_t i, const struct field_table *t,
+			  size_t off)
+{
+	snprintf(key, n, "[\"%s\",%zu,\"%s\",\"%s\"]", rank_fields.name, i, t->name,
+		 field_key_at(t, off));
+	return key;
+}
+
+const char *html_rank_row_key(char *key, size_t n, size_t i, const struct field_table *t,
+			      size_t k, size_t off)
+{
+	snprintf(key, n, "[\"%s\",%zu,\"%s\",%zu,\"%s\"]", rank_fields.name, i, t->name, k,
+		 field_key_at(t, off));
+	return key;
+}
+
+const char *html_row_key(char *key, size_t n, const struct field_table *t, size_t i,
+			 size_t off)
+{
+	snprintf(key, n, "[\"%s\",%zu,\"%s\"]", t->name, i, field_key_at(t, off));
+	return key;
+}
+
 void html_stat(struct page *p, const char *tag, const struct report_stat *st, const char *field)
 {
-	static const char *const dbl[] = { "min", "max", "avg", "median", "stddev" };
-	const double v[] = { st->min, st->max, st->avg, st->median, st->stddev };
 	struct buf key;
 
 	buf_init(&key);
-	buf_adds(&key, "[\"cross_rank\",");
+	buf_printf(&key, "[\"%s\",", stat_fields.name);
 	html_key_str(&key, st->metric);
 	buf_printf(&key, ",\"%s\"]", field);
-	if (!strcmp(field, "count"))
-		html_i64(p, tag, html_buf(p, &key), NULL, st->count, UNIT_COUNT);
-	else if (!strcmp(field, "min_rank"))
-		html_i64(p, tag, html_buf(p, &key), NULL, st->min_rank, UNIT_COUNT);
-	else if (!strcmp(field, "max_rank"))
-		html_i64(p, tag, html_buf(p, &key), NULL, st->max_rank, UNIT_COUNT);
-	else {
-		for (size_t i = 0; i < sizeof(dbl) / sizeof(dbl[0]); i++)
-			if (!strcmp(field, dbl[i]))
-				html_dbl(p, tag, html_buf(p, &key), NULL, v[i],
-					 metric_unit_of(st->metric));
+	/* the figure as stat_fields has it: the counts and ranks whole, the rest in its unit */
+	for (size_t i = 0; i < stat_fields.n; i++) {
+		const struct field *f = &stat_fields.f[i];
+		const char *at = (const char *)st + f->off;
+
+		if (strcmp(f->key, field) || f->flags & (FF_KEY | FF_OMIT))
+			continue;
+		if (f->type == FT_I64)
+			html_i64(p, tag, html_buf(p, &key), NULL, *(const int64_t *)at, UNIT_COUNT);
+		else if (f->type == FT_F64)
+			html_dbl(p, tag, html_buf(p, &key), NULL, *(const double *)at,
+				 metric_unit_of(st->metric));
 	}
 	buf_release(&key);
 }
