@@ -143,6 +143,8 @@ static void field_cell(struct row *w, const struct field *f, const void *row)
 	case FT_TAGS:
 	case FT_COUNTS:
 	case FT_GROUP:
+	case FT_F64S:
+	case FT_ROWS:
 		f_none(w);
 		break;
 	}

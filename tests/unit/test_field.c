@@ -156,6 +156,26 @@ static void fill(const struct field_table *t, void *row, int seed, struct arena 
 		case FT_GROUP:
 			fill(f->sub, row, seed + 1, a);
 			break;
+		case FT_F64S: {
+			/* a null (NaN) between numbers: the reader keeps its place */
+			double *dv = arena_alloc(a, 3 * f->per * sizeof(*dv));
+
+			for (unsigned k = 0; k < 3 * f->per; k++)
+				dv[k] = k % 3 == 1 ? NAN : seed + 0.01 * (double)i + k + 0.5;
+			AT(double *, row, f) = dv;
+			AUX(size_t, row, f) = 3;
+			break;
+		}
+		case FT_ROWS: {
+			char *rv = arena_alloc(a, 2 * f->sub->size);
+
+			memset(rv, 0, 2 * f->sub->size);
+			for (int k = 0; k < 2; k++)
+				fill(f->sub, rv + k * f->sub->size, seed + 10 * (k + 1), a);
+			AT(void *, row, f) = rv;
+			AUX(size_t, row, f) = 2;
+			break;
+		}
 		}
 	}
 }
@@ -236,6 +256,27 @@ static int same(const struct field *f, void *a, void *b)
 			if (!same(&f->sub->f[i], (char *)a + f->off, (char *)b + f->off))
 				return 0;
 		return 1;
+	case FT_F64S:
+		n = AUX(size_t, a, f) * f->per;
+		if (n != AUX(size_t, b, f) * f->per)
+			return 0;
+		for (size_t i = 0; i < n; i++) {
+			double x = AT(double *, a, f)[i], y = AT(double *, b, f)[i];
+
+			if (x != y && !(isnan(x) && isnan(y)))
+				return 0;
+		}
+		return 1;
+	case FT_ROWS:
+		n = AUX(size_t, a, f);
+		if (n != AUX(size_t, b, f))
+			return 0;
+		for (size_t k = 0; k < n; k++)
+			for (size_t i = 0; i < f->sub->n; i++)
+				if (!same(&f->sub->f[i], AT(char *, a, f) + k * f->sub->size,
+					  AT(char *, b, f) + k * f->sub->size))
+					return 0;
+		return 1;
 	}
 	return 0;
 }
@@ -270,6 +311,8 @@ static void cell(const struct field *f, void *row, char *out, size_t n)
 	case FT_TAGS:
 	case FT_COUNTS:
 	case FT_GROUP:
+	case FT_F64S:
+	case FT_ROWS:
 		break;
 	}
 }
@@ -317,7 +360,7 @@ static void copy_fields(const struct field_table *t, char *at, const char *row)
 		memcpy(at + f->off, row + f->off, width(f));
 		/* and its count */
 		if (f->type == FT_I64S || f->type == FT_STRS || f->type == FT_TAGS ||
-		    f->type == FT_COUNTS)
+		    f->type == FT_COUNTS || f->type == FT_F64S || f->type == FT_ROWS)
 			memcpy(at + f->aux, row + f->aux, sizeof(size_t));
 	}
 }
@@ -502,6 +545,10 @@ static size_t width(const struct field *f)
 		return sizeof(struct report_count *);
 	case FT_GROUP:
 		return 0;	/* its fields are the row's: see disjoint() */
+	case FT_F64S:
+		return sizeof(double *);
+	case FT_ROWS:
+		return sizeof(void *);
 	}
 	return 0;
 }
@@ -520,8 +567,9 @@ static size_t flat(const struct field_table *t, const struct field **out, size_t
 /* 1 when f has a count of its own at aux. */
 static int counted(const struct field *f)
 {
-	return (f->type == FT_I64S && !(f->flags & FF_SAME_N)) || f->type == FT_STRS ||
-	       f->type == FT_TAGS || f->type == FT_COUNTS;
+	return ((f->type == FT_I64S || f->type == FT_F64S) && !(f->flags & FF_SAME_N)) ||
+	       f->type == FT_STRS || f->type == FT_TAGS || f->type == FT_COUNTS ||
+	       f->type == FT_ROWS;
 }
 
 /*
@@ -547,7 +595,7 @@ static void disjoint(const struct field_table *t)
 			CHECKF(f->off + width(f) <= g->off || g->off + width(g) <= f->off,
 			       "%s.%s and %s share their place", t->name, f->key, g->key);
 		}
-		if (f->type == FT_OBJ)
+		if (f->type == FT_OBJ || f->type == FT_ROWS)
 			disjoint(f->sub);
 	}
 }
