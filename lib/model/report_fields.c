@@ -496,15 +496,16 @@ static const struct field_table perf_phase_fields =
 	{ Y(i, "top", FT_STR, top, 0) }, \
 	{ Y(i, "top_roof_share", FT_F64, top_roof_share, FF_NONNULL) }, \
 },
-static const struct field perf_family_f[REPORT_PERF_FAMILIES][4] = { PERF_FAMILIES(FAMILY_F) };
+static const struct field perf_family_f[][4] = { PERF_FAMILIES(FAMILY_F) };
 #undef FAMILY_F
 #undef Y
 
 #define FAMILY_TABLE(i, name) FIELD_TABLE(#name, perf_family_f[i], struct report_perf),
-static const struct field_table perf_family_fields[REPORT_PERF_FAMILIES] = {
-	PERF_FAMILIES(FAMILY_TABLE)
-};
+static const struct field_table perf_family_fields[] = { PERF_FAMILIES(FAMILY_TABLE) };
 #undef FAMILY_TABLE
+
+_Static_assert(sizeof(perf_family_fields) / sizeof(perf_family_fields[0]) ==
+		       REPORT_PERF_FAMILIES, "a table for each of report.h's families");
 
 #define FAMILY_TIMED(i, name) \
 	static int name##_timed(const void *row) \
@@ -516,7 +517,7 @@ PERF_FAMILIES(FAMILY_TIMED)
 
 #define FAMILY(i, name) \
 	{ .key = #name, .type = FT_GROUP, .sub = &perf_family_fields[i], .when = name##_timed },
-static const struct field perf_families_f[REPORT_PERF_FAMILIES] = { PERF_FAMILIES(FAMILY) };
+static const struct field perf_families_f[] = { PERF_FAMILIES(FAMILY) };
 #undef FAMILY
 
 static const struct field_table perf_families_fields =
