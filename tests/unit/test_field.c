@@ -569,6 +569,47 @@ out:
 	report_release(&r);
 }
 
+/*
+ * perf.families names only the families with rows (time_ns not 0), and
+ * the MFU arrays keep their nulls in place.
+ */
+static void perf_written(void)
+{
+	static double flops[] = { 1.5, 2.5 }, mfu[] = { NAN, 0.25 };
+	struct report_rank *rk;
+	struct err e = { 0 };
+	struct report r, back;
+	struct buf json;
+
+	report_init(&r, "vanalyze");
+	report_init(&back, "vanalyze");
+	buf_init(&json);
+	rk = report_add_rank(&r);
+	rk->source = rk->path = "rank0.json";
+	rk->complete = rk->analysed = 1;
+	report_idle_null(&rk->idle);
+	rk->perf.step_flops = flops;
+	rk->perf.step_mfu = mfu;
+	rk->perf.nr_steps = 2;
+	rk->perf.families[0] = (struct report_perf_family){ 10, 0.5, "mm", 0.75 };
+	rk->perf.families[2] = (struct report_perf_family){ 20, 0.25, "conv2d", 0.125 };
+	report_to_json(&r, &json);
+	CHECK(json.data && strstr(json.data, "\"gemm\"") && strstr(json.data, "\"conv\""));
+	CHECK(json.data && !strstr(json.data, "\"attention\""));
+	if (!CHECKF(report_read(&back, json.data, json.len, REPORT_READ_RUN, &e) == REPORT_READ_OK,
+		    "perf: %s", e.msg))
+		goto out;
+	CHECK(back.ranks[0].perf.nr_steps == 2 && isnan(back.ranks[0].perf.step_mfu[0]) &&
+	      back.ranks[0].perf.step_mfu[1] == 0.25 && back.ranks[0].perf.step_flops[1] == 2.5);
+	CHECK(back.ranks[0].perf.families[1].time_ns == 0 &&
+	      back.ranks[0].perf.families[2].time_ns == 20 &&
+	      !strcmp(back.ranks[0].perf.families[2].top, "conv2d"));
+out:
+	buf_release(&json);
+	report_release(&back);
+	report_release(&r);
+}
+
 /* The bytes field f takes in its row. */
 static size_t width(const struct field *f)
 {
@@ -739,6 +780,7 @@ int main(void)
 	tables_known();
 	catalogue_reads_its_key();
 	csv_only_tables();
+	perf_written();
 	for (size_t p = 0; p < sizeof(places) / sizeof(places[0]); p++) {
 		round_trip(p, 0);
 		round_trip(p, 1);
