@@ -395,6 +395,9 @@ static int by_phase(const struct opsperf_flops *w, size_t n, struct arena *a,
 		for (size_t j = 0; j < n; j++)
 			if (in_spans(ph->spans_ns, ph->nr_spans, sat_sub(w[j].ts_ns, rk->start_ns)))
 				q->flops += w[j].flops;
+		/* ns: GFLOP/s, /1e3 TFLOP/s */
+		q->tflops = q->time_ns > 0 ? q->flops / (double)q->time_ns / 1e3 : NAN;
+		q->mfu = NAN;	/* perf_peak.c's */
 		k++;
 	}
 	p->nr_phases = k;

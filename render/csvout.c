@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 
 #include <csv.h>
 
+#include "csv_fields.h"
 #include "esc.h"
 #include "metric.h"
 #include "outfile.h"
@@ -102,12 +104,6 @@ static void row_end(struct row *w)
 	w->first = 1;
 }
 
-static void header(struct buf *b, const char *cols)
-{
-	buf_adds(b, cols);
-	buf_adds(b, "\r\n");
-}
-
 static void field_cell(struct row *w, const struct field *f, const void *row)
 {
 	const char *p = (const char *)row + f->off;
@@ -143,6 +139,8 @@ static void field_cell(struct row *w, const struct field *f, const void *row)
 	case FT_TAGS:
 	case FT_COUNTS:
 	case FT_GROUP:
+	case FT_F64S:
+	case FT_ROWS:
 		f_none(w);
 		break;
 	}
@@ -178,16 +176,19 @@ static void fields_header(struct buf *b, const struct field **col, size_t nc, in
 
 /*
  * The table of t's rows over the ranks: the rank, then t's columns.
- * rows gives a rank's rows of t and their count.
+ * rows gives a rank's rows of t and their count; where it gives NULL, the
+ * rank has no such array and make() makes its row k in scratch.
  */
-static void rows_csv(const struct report *r, struct buf *b, const struct field_table *t,
-		     const void *(*rows)(const struct report_rank *, size_t *))
+static void made_rows_csv(const struct report *r, struct buf *b, const struct field_table *t,
+			  const void *(*rows)(const struct report_rank *, size_t *),
+			  const void *(*make)(const struct report_rank *, size_t, void *))
 {
 	const struct field *col[64];
 	struct row w = { b, 1 };
+	_Alignas(max_align_t) char scratch[256];
 	size_t nc;
 
-	assert(t->n <= sizeof(col) / sizeof(col[0]));
+	assert(t->n <= sizeof(col) / sizeof(col[0]) && t->size <= sizeof(scratch));
 	nc = csv_columns(t, col);
 	fields_header(b, col, nc, 1);
 	for (size_t i = 0; i < r->nr_ranks; i++) {
@@ -195,12 +196,20 @@ static void rows_csv(const struct report *r, struct buf *b, const struct field_t
 		const char *v = rows(&r->ranks[i], &n);
 
 		for (size_t k = 0; k < n; k++) {
+			const void *row = v ? v + k * t->size : make(&r->ranks[i], k, scratch);
+
 			f_i64(&w, r->ranks[i].rank);
 			for (size_t c = 0; c < nc; c++)
-				field_cell(&w, col[c], v + k * t->size);
+				field_cell(&w, col[c], row);
 			row_end(&w);
 		}
 	}
+}
+
+static void rows_csv(const struct report *r, struct buf *b, const struct field_table *t,
+		     const void *(*rows)(const struct report_rank *, size_t *))
+{
+	made_rows_csv(r, b, t, rows, NULL);
 }
 
 /* A table of the run's n rows of t (no rank column). */
@@ -254,22 +263,41 @@ static void phases(const struct report *r, struct buf *b)
 	rows_csv(r, b, &phase_fields, phase_rows);
 }
 
+static const void *step_rows(const struct report_rank *rk, size_t *n)
+{
+	*n = rk->has_phases ? rk->steps.nr_durations : 0;
+	return NULL;
+}
+
+static const void *step_row(const struct report_rank *rk, size_t k, void *scratch)
+{
+	struct csv_step_row *s = scratch;
+
+	s->step = (int64_t)k;
+	s->duration_ns = rk->steps.durations_ns[k];
+	s->warmup = k == 0 && rk->steps.warmup;
+	return s;
+}
+
 static void steps(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
+	made_rows_csv(r, b, &csv_step_fields, step_rows, step_row);
+}
 
-	header(b, "rank,step,duration_ns,warmup");
-	for (size_t i = 0; i < r->nr_ranks; i++) {
-		const struct report_rank *rk = &r->ranks[i];
+static const void *idle_rows(const struct report_rank *rk, size_t *n)
+{
+	*n = rk->analysed && rk->idle.window ? 2 : 0;
+	return NULL;
+}
 
-		for (size_t k = 0; rk->has_phases && k < rk->steps.nr_durations; k++) {
-			f_i64(&w, rk->rank);
-			f_i64(&w, (int64_t)k);
-			f_i64(&w, rk->steps.durations_ns[k]);
-			f_i64(&w, k == 0 && rk->steps.warmup);
-			row_end(&w);
-		}
-	}
+static const void *idle_row(const struct report_rank *rk, size_t k, void *scratch)
+{
+	struct csv_idle_row *s = scratch;
+
+	s->part = k ? "outside" : "window";
+	s->window = rk->idle.window;
+	s->p = k ? rk->idle.outside : rk->idle.in;
+	return s;
 }
 
 /*
@@ -280,30 +308,7 @@ static void steps(const struct report *r, struct buf *b)
  */
 static void idle(const struct report *r, struct buf *b)
 {
-	struct row w = { b, 1 };
-
-	buf_adds(b, "rank,part,window,window_ns,busy_ns,idle_ns,gaps");
-	for (int c = 0; c < IDLE_NR_CAUSES; c++)
-		buf_printf(b, ",%s_ns", idle_cause_key[c]);
-	buf_adds(b, "\r\n");
-	for (size_t i = 0; i < r->nr_ranks; i++) {
-		const struct report_idle *id = &r->ranks[i].idle;
-
-		for (int part = 0; r->ranks[i].analysed && id->window && part < 2; part++) {
-			const struct report_idle_part *pt = part ? &id->outside : &id->in;
-
-			f_i64(&w, r->ranks[i].rank);
-			f_str(&w, part ? "outside" : "window");
-			f_str(&w, id->window);
-			f_i64(&w, pt->window_ns);
-			f_i64(&w, pt->busy_ns);
-			f_i64(&w, pt->idle_ns);
-			f_i64(&w, pt->gaps);
-			for (int c = 0; c < IDLE_NR_CAUSES; c++)
-				f_i64(&w, pt->by_cause[c]);
-			row_end(&w);
-		}
-	}
+	made_rows_csv(r, b, &csv_idle_fields, idle_rows, idle_row);
 }
 
 static const void *idle_gap_rows(const struct report_rank *rk, size_t *n)

@@ -41,8 +41,25 @@ int field_written(const struct field *f, const void *row, unsigned flags)
 		return AT(const struct report_count *, row, f) != NULL;
 	case FT_GROUP:
 		return 1;
+	case FT_F64S:
+		return AT(const double *, row, f) != NULL;
+	case FT_ROWS:
+		return AT(const void *, row, f) != NULL;
 	}
 	return 1;
+}
+
+/* n rows of t from rows, one object each, as an array. */
+static void rows_json(struct jsonw *w, const struct field_table *t, const void *rows, size_t n,
+		      unsigned flags)
+{
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < n; i++) {
+		jsonw_obj_begin(w);
+		field_json(w, t, (const char *)rows + i * t->size, flags);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
 }
 
 static void value_json(struct jsonw *w, const struct field *f, const void *row, unsigned flags)
@@ -125,6 +142,19 @@ static void value_json(struct jsonw *w, const struct field *f, const void *row, 
 		field_json(w, f->sub, row, flags);
 		jsonw_obj_end(w);
 		break;
+	case FT_F64S: {
+		const double *v = AT(const double *, row, f);
+
+		jsonw_arr_begin(w);
+		for (size_t i = 0; v && i < f->per * AUX(size_t, row, f); i++)
+			jsonw_double(w, v[i]);	/* not finite: null */
+		jsonw_arr_end(w);
+		break;
+	}
+	case FT_ROWS:
+		rows_json(w, f->sub, AT(const void *, row, f),
+			  AT(const void *, row, f) ? AUX(size_t, row, f) : 0, flags);
+		break;
 	}
 }
 
@@ -144,13 +174,7 @@ void field_rows_json(struct jsonw *w, const struct field_table *t, const void *r
 		     unsigned flags)
 {
 	jsonw_key(w, t->name);
-	jsonw_arr_begin(w);
-	for (size_t i = 0; i < n; i++) {
-		jsonw_obj_begin(w);
-		field_json(w, t, (const char *)rows + i * t->size, flags);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
+	rows_json(w, t, rows, n, flags);
 }
 
 const char *field_key_at(const struct field_table *t, size_t off)
@@ -185,6 +209,8 @@ int field_is_null(const struct field_table *t, size_t off, const void *row)
 		case FT_TAGS:
 		case FT_COUNTS:
 		case FT_GROUP:
+		case FT_F64S:
+		case FT_ROWS:
 			return 0;	/* no null value: an empty array is one */
 		}
 	}
@@ -235,6 +261,15 @@ void field_null(const struct field *f, void *row)
 	case FT_GROUP:
 		for (size_t i = 0; i < f->sub->n; i++)
 			field_null(&f->sub->f[i], row);
+		break;
+	case FT_F64S:
+		*(double **)p = NULL;
+		if (!(f->flags & FF_SAME_N))
+			*(size_t *)((char *)row + f->aux) = 0;
+		break;
+	case FT_ROWS:
+		*(void **)p = NULL;
+		*(size_t *)((char *)row + f->aux) = 0;
 		break;
 	}
 }

@@ -36,6 +36,9 @@ enum field_type {
 				   object of key: string value */
 	FT_COUNTS,		/* struct report_count *: likewise, key: integer */
 	FT_GROUP,		/* an object of sub's fields, which are the row's own (no off) */
+	FT_F64S,		/* double *: as FT_I64S, one number a line, NaN: null; NULL: [] */
+	FT_ROWS,		/* a pointer to rows of sub: as many as the size_t at aux, an
+				   array of objects; NULL: [] */
 };
 
 /* Flags of a field. */
@@ -44,7 +47,8 @@ enum field_type {
 #define FF_OMIT		2u	/* written only when set (nonzero, non-NULL, true); absent: zero */
 #define FF_TABLE	4u	/* a rank table's: left out of a compact report */
 #define FF_LEAN		8u	/* left out of a lean read (REPORT_READ_LEAN) */
-#define FF_SAME_N	16u	/* FT_I64S: as long as the array before it with the same count */
+#define FF_SAME_N	16u	/* FT_I64S, FT_F64S: as long as the array before it with the same
+				   count */
 #define FF_KEY		32u	/* FT_STR: the key naming the row in its object, not a member */
 #define FF_ZERO		64u	/* FT_I64: never written null; missing (a report from before
 				   it) or null reads as 0 */
@@ -57,10 +61,12 @@ struct field {
 	enum field_type type;
 	unsigned flags;
 	size_t off;			/* in the row's struct */
-	size_t aux;			/* FT_I64S: its size_t count; FT_OBJ: its int presence */
-	unsigned per;			/* FT_I64S: numbers an item; FT_ENUM: how many names */
+	size_t aux;			/* FT_I64S, FT_F64S, FT_ROWS: its size_t count; FT_OBJ:
+					   its int presence */
+	unsigned per;			/* FT_I64S, FT_F64S: numbers an item; FT_ENUM: how many
+					   names */
 	const char *const *names;	/* FT_ENUM */
-	const struct field_table *sub;	/* FT_OBJ */
+	const struct field_table *sub;	/* FT_OBJ, FT_GROUP, FT_ROWS */
 	int csv;			/* its column in the row table's CSV, from 1; 0: none */
 	const char *csv_key;		/* the column's name, NULL: key */
 	/* written only where when(row) holds; NULL: always (as FF_OMIT says) */
@@ -98,10 +104,11 @@ struct field_table {
 	const char *: (t) == FT_STR, \
 	int: (t) == FT_BOOL || (t) == FT_INT || (t) == FT_ENUM, \
 	int64_t *: (t) == FT_I64S, \
+	double *: (t) == FT_F64S, \
 	const char **: (t) == FT_STRS, \
 	struct report_tag *: (t) == FT_TAGS, \
 	struct report_count *: (t) == FT_COUNTS, \
-	default: (t) == FT_ENUM || (t) == FT_OBJ) ? 1 : -1])
+	default: (t) == FT_ENUM || (t) == FT_OBJ || (t) == FT_ROWS) ? 1 : -1])
 
 #define FIELD_TABLE(name, fields, T) \
 	{ name, fields, sizeof(fields) / sizeof(fields[0]), sizeof(T), 0 }

@@ -211,6 +211,8 @@ struct report_perf_phase {
 	const char *path;
 	double flops;
 	int64_t time_ns;		/* the union of its spans, or its kernel time if longer */
+	double tflops;			/* flops over time_ns; NaN: no time */
+	double mfu;			/* tflops over the peak, as the rank's mfu; NaN: null */
 };
 
 /*

@@ -467,9 +467,70 @@ static const struct field gpu_f[] = {
 
 const struct field_table gpu_fields = FIELD_TABLE("gpu", gpu_f, struct report_gpu);
 
+/* perf.phases: the model FLOPs of each phase with spans */
+#define H(k, t, m, fl) FIELD(k, t, struct report_perf_phase, m, fl)
+static const struct field perf_phase_f[] = {
+	{ H("path", FT_STR, path, FF_NONNULL) },
+	{ H("flops", FT_F64, flops, FF_NONNULL) },
+	{ H("time_ns", FT_I64, time_ns, FF_NONNULL) },
+	{ H("tflops", FT_F64, tflops, 0) },
+	{ H("mfu", FT_F64, mfu, 0) },
+};
+#undef H
+
+static const struct field_table perf_phase_fields =
+	FIELD_TABLE("phases", perf_phase_f, struct report_perf_phase);
+
 /*
- * ranks[].perf's scalars (report_perf.h), before its arrays, phases and
- * families, which report_perf.c writes by hand: NaN where unknown.
+ * perf.families: an object per family with rows against the roofline,
+ * named by the family; a family without them (time_ns 0) is left out,
+ * and reads back as time_ns 0.  Each family's fields lie at its own place
+ * in struct report_perf, so each family has its table.
+ */
+#define PERF_FAMILIES(X) X(0, gemm) X(1, attention) X(2, conv)
+
+#define Y(i, k, t, m, fl) FIELD(k, t, struct report_perf, families[i].m, fl)
+#define FAMILY_F(i, name) { \
+	{ Y(i, "time_ns", FT_I64, time_ns, FF_NONNULL | FF_ZERO) }, \
+	{ Y(i, "roof_share", FT_F64, roof_share, FF_NONNULL) }, \
+	{ Y(i, "top", FT_STR, top, 0) }, \
+	{ Y(i, "top_roof_share", FT_F64, top_roof_share, FF_NONNULL) }, \
+},
+static const struct field perf_family_f[][4] = { PERF_FAMILIES(FAMILY_F) };
+#undef FAMILY_F
+#undef Y
+
+#define FAMILY_TABLE(i, name) FIELD_TABLE(#name, perf_family_f[i], struct report_perf),
+static const struct field_table perf_family_fields[] = { PERF_FAMILIES(FAMILY_TABLE) };
+#undef FAMILY_TABLE
+
+_Static_assert(sizeof(perf_family_fields) / sizeof(perf_family_fields[0]) ==
+		       REPORT_PERF_FAMILIES, "a table for each of report.h's families");
+
+#define FAMILY_TIMED(i, name) \
+	static int name##_timed(const void *row) \
+	{ \
+		return ((const struct report_perf *)row)->families[i].time_ns != 0; \
+	}
+PERF_FAMILIES(FAMILY_TIMED)
+#undef FAMILY_TIMED
+
+#define FAMILY(i, name) \
+	{ .key = #name, .type = FT_GROUP, .sub = &perf_family_fields[i], .when = name##_timed },
+static const struct field perf_families_f[] = { PERF_FAMILIES(FAMILY) };
+#undef FAMILY
+
+static const struct field_table perf_families_fields =
+	FIELD_TABLE("families", perf_families_f, struct report_perf);
+
+const char *report_perf_family_name(size_t i)
+{
+	return i < REPORT_PERF_FAMILIES ? perf_families_f[i].key : NULL;
+}
+
+/*
+ * ranks[].perf: NaN where unknown.  The MFU arrays are there (NULL: empty)
+ * as long as the FLOPs before them.
  */
 #define F(k, t, m, fl) FIELD(k, t, struct report_perf, m, fl)
 static const struct field perf_f[] = {
@@ -483,6 +544,19 @@ static const struct field perf_f[] = {
 	{ F("window_ns", FT_I64, window_ns, FF_NONNULL) },
 	{ F("tflops", FT_F64, tflops, 0) },
 	{ F("mfu", FT_F64, mfu, 0) },
+	{ F("step_flops", FT_F64S, step_flops, FF_NONNULL),
+	  .aux = offsetof(struct report_perf, nr_steps), .per = 1 },
+	/* per step of steps.durations_ns, as for the window: FLOPs / wall time / peak */
+	{ F("step_mfu", FT_F64S, step_mfu, FF_NONNULL | FF_SAME_N),
+	  .aux = offsetof(struct report_perf, nr_steps), .per = 1 },
+	{ F("phases", FT_ROWS, phases, 0), .aux = offsetof(struct report_perf, nr_phases),
+	  .sub = &perf_phase_fields },
+	/* per throughput.generations: FLOPs over its wall time */
+	{ F("generation_flops", FT_F64S, generation_flops, 0),
+	  .aux = offsetof(struct report_perf, nr_generations), .per = 1 },
+	{ F("generation_mfu", FT_F64S, generation_mfu, FF_NONNULL | FF_SAME_N),
+	  .aux = offsetof(struct report_perf, nr_generations), .per = 1 },
+	{ .key = "families", .type = FT_GROUP, .sub = &perf_families_fields },
 };
 #undef F
 

@@ -152,14 +152,15 @@ static void *alloc_n(struct rd *c, size_t n, size_t size)
 	return p;
 }
 
-static int64_t *int_array(struct rd *c, const struct jdom *obj, const char *key, size_t *n)
+/* obj's array key of integers, or (dbl) numbers and nulls (NaN), *n of them (0 on failure). */
+static void *num_array(struct rd *c, const struct jdom *obj, const char *key, int dbl, size_t *n)
 {
 	const struct jdom *a = get_arr(c, obj, key, n);
-	int64_t *v = alloc_n(c, *n, sizeof(*v));
+	char *v = alloc_n(c, *n, dbl ? sizeof(double) : sizeof(int64_t));
 
 	for (size_t i = 0; v && i < *n; i++)
-		if (jdom_i64(&a[i], &v[i]))
-			fail(c, &a[i], "\"%s\" should hold %s", key, "integers");
+		if (dbl ? jdom_f64(&a[i], (double *)v + i) : jdom_i64(&a[i], (int64_t *)v + i))
+			fail(c, &a[i], "\"%s\" should hold %s", key, dbl ? "numbers" : "integers");
 	if (!v || c->failed)
 		*n = 0;
 	return v;
@@ -169,13 +170,15 @@ static int64_t *int_array(struct rd *c, const struct jdom *obj, const char *key,
 static const char *same_n_key(const struct field_table *t, const struct field *f)
 {
 	for (const struct field *e = t->f; e < f; e++)
-		if (e->type == FT_I64S && e->aux == f->aux)
+		if ((e->type == FT_I64S || e->type == FT_F64S) && e->aux == f->aux)
 			return e->key;
 	return "";
 }
 
 static void read_fields(struct rd *c, const struct field_table *t, const struct jdom *obj,
 			void *row);
+static void *rows_of(struct rd *c, const struct field_table *t, const struct jdom *a, size_t m,
+		     size_t *n);
 
 /* Field f of obj into row: null or missing is f's null value (field.h). */
 static void read_field(struct rd *c, const struct field_table *t, const struct field *f,
@@ -228,15 +231,16 @@ static void read_field(struct rd *c, const struct field_table *t, const struct f
 			}
 		fail(c, v, "\"%s\" should be %s", f->key, "one of its names");
 		break;
-	case FT_I64S: {
+	case FT_I64S:
+	case FT_F64S: {
 		size_t *n = (size_t *)((char *)row + f->aux), m;
-		int64_t *a = int_array(c, obj, f->key, &m);
+		void *a = num_array(c, obj, f->key, f->type == FT_F64S, &m);
 
 		if (m % f->per)
 			fail(c, v, "\"%s\" should hold %u numbers an item", f->key, f->per);
 		else if (f->flags & FF_SAME_N && m != *n)
 			fail(c, v, "\"%s\" should be as long as \"%s\"", f->key, same_n_key(t, f));
-		*(int64_t **)p = a;
+		*(void **)p = a;
 		*n = m / f->per;
 		break;
 	}
@@ -320,6 +324,13 @@ static void read_field(struct rd *c, const struct field_table *t, const struct f
 		}
 		read_fields(c, f->sub, v, row);
 		break;
+	case FT_ROWS:
+		if (v->type != JDOM_ARRAY) {
+			fail(c, v, "\"%s\" should be %s", f->key, jdom_type_name(JDOM_ARRAY));
+			break;
+		}
+		*(void **)p = rows_of(c, f->sub, v->kids, v->n, (size_t *)((char *)row + f->aux));
+		break;
 	}
 }
 
@@ -331,12 +342,10 @@ static void read_fields(struct rd *c, const struct field_table *t, const struct 
 		read_field(c, t, &t->f[i], obj, row);
 }
 
-/* The array t->name of obj as rows of t, *n of them (0 on failure). */
-static void *read_rows(struct rd *c, const struct jdom *obj, const struct field_table *t,
-		       size_t *n)
+/* The m objects a[] as rows of t, *n of them (0 on failure). */
+static void *rows_of(struct rd *c, const struct field_table *t, const struct jdom *a, size_t m,
+		     size_t *n)
 {
-	size_t m;
-	const struct jdom *a = get_arr(c, obj, t->name, &m);
 	char *v = alloc_n(c, m, t->size);
 
 	for (size_t i = 0; v && i < m && !c->failed; i++) {
@@ -345,6 +354,16 @@ static void *read_rows(struct rd *c, const struct jdom *obj, const struct field_
 	}
 	*n = c->failed ? 0 : m;
 	return v;
+}
+
+/* The array t->name of obj as rows of t, *n of them (0 on failure). */
+static void *read_rows(struct rd *c, const struct jdom *obj, const struct field_table *t,
+		       size_t *n)
+{
+	size_t m;
+	const struct jdom *a = get_arr(c, obj, t->name, &m);
+
+	return rows_of(c, t, a, m, n);
 }
 
 /*
@@ -374,8 +393,6 @@ static void read_stored(struct rd *c, const struct jdom *obj, struct report_rank
 		}
 	}
 }
-
-static const char *get_str_or_null(struct rd *c, const struct jdom *obj, const char *key);
 
 /* read_stored() of group and of every object nested in it, as stored_tree() writes them. */
 static void read_stored_tree(struct rd *c, const struct jdom *obj, struct report_rank *rk,
@@ -431,14 +448,6 @@ static void read_gpu(struct rd *c, const struct jdom *g, struct report_gpu *out)
 	out->has_wait = out->comm_wait_ns != INT64_MIN;
 }
 
-/* A string that may be null (NULL), or missing (NULL too). */
-static const char *get_str_or_null(struct rd *c, const struct jdom *obj, const char *key)
-{
-	const struct jdom *v = jdom_get(obj, key);
-
-	return !v || v->type == JDOM_NULL ? NULL : get_str(c, obj, key);
-}
-
 /* comm_instances and the clock came with the collectives matching; older reports lack them. */
 static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
@@ -492,27 +501,11 @@ static void read_throughput(struct rd *c, const struct jdom *t, struct report_th
 		out->generations = read_rows(c, t, &generation_fields, &out->nr_generations);
 }
 
-/* obj's array key of n numbers or nulls (NaN); NULL (and a failure) when it is not. */
-static double *read_dbls(struct rd *c, const struct jdom *obj, const char *key, size_t n)
-{
-	size_t m = 0;
-	const struct jdom *a = get_arr(c, obj, key, &m);
-	double *v = alloc_n(c, n, sizeof(*v));
-
-	if (a && m != n)
-		fail(c, obj, "\"%s\" should hold %s", key, "one number per step or generation");
-	for (size_t i = 0; v && a && i < m && i < n && !c->failed; i++)
-		if (jdom_f64(&a[i], &v[i]))
-			fail(c, &a[i], "\"%s\" should hold %s", key, "numbers");
-	return v;
-}
-
 /* "ops_perf" and "perf" (report_perf.h); a report from before them has neither. */
 static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	const struct jdom *p = jdom_get(o, "perf"), *a;
+	const struct jdom *p = jdom_get(o, perf_fields.name);
 	struct report_perf *f = &rk->perf;
-	size_t n = 0;
 
 	rk->nr_ops_perf = 0;
 	rk->ops_perf = NULL;
@@ -523,44 +516,6 @@ static void read_perf(struct rd *c, const struct jdom *o, struct report_rank *rk
 	if (!p || p->type != JDOM_OBJECT)
 		return;
 	read_fields(c, &perf_fields, p, f);
-	a = get_arr(c, p, "step_flops", &n);
-	f->step_flops = alloc_n(c, n, sizeof(*f->step_flops));
-	for (size_t i = 0; f->step_flops && i < n && !c->failed; i++)
-		if (jdom_f64(&a[i], &f->step_flops[i]))
-			fail(c, &a[i], "\"%s\" should hold %s", "step_flops", "numbers");
-	f->nr_steps = c->failed ? 0 : n;
-	f->step_mfu = read_dbls(c, p, "step_mfu", f->nr_steps);
-	a = jdom_get(p, "phases") ? get_arr(c, p, "phases", &n) : NULL;
-	if (!a)
-		n = 0;
-	f->phases = alloc_n(c, n, sizeof(*f->phases));
-	for (size_t i = 0; f->phases && i < n && !c->failed; i++) {
-		f->phases[i].path = get_str(c, &a[i], "path");
-		f->phases[i].flops = get_f64(c, &a[i], "flops");
-		f->phases[i].time_ns = get_i64(c, &a[i], "time_ns");
-	}
-	f->nr_phases = c->failed ? 0 : n;
-	a = jdom_get(p, "generation_flops") ? get_arr(c, p, "generation_flops", &n) : NULL;
-	if (!a)
-		n = 0;
-	f->generation_flops = alloc_n(c, n, sizeof(*f->generation_flops));
-	for (size_t i = 0; f->generation_flops && i < n && !c->failed; i++)
-		if (jdom_f64(&a[i], &f->generation_flops[i]))
-			fail(c, &a[i], "\"%s\" should hold %s", "generation_flops", "numbers");
-	f->nr_generations = c->failed ? 0 : n;
-	f->generation_mfu = read_dbls(c, p, "generation_mfu", f->nr_generations);
-	if ((a = jdom_get(p, "families")) && a->type == JDOM_OBJECT)
-		for (size_t i = 0; i < REPORT_PERF_FAMILIES && !c->failed; i++) {
-			const struct jdom *x = jdom_get(a, report_perf_family_name(i));
-			struct report_perf_family *y = &f->families[i];
-
-			if (!x)
-				continue;
-			y->time_ns = get_i64(c, x, "time_ns");
-			y->roof_share = get_f64(c, x, "roof_share");
-			y->top = get_str_or_null(c, x, "top");
-			y->top_roof_share = get_f64(c, x, "top_roof_share");
-		}
 }
 
 static void read_analysed(struct rd *c, const struct jdom *o, struct report_rank *rk)

@@ -88,6 +88,9 @@ static void apply_rank(struct report_rank *rk, const struct perf_peak_opts *o)
 	p->peak_tflops = peak_of(&dp, o, p->dtype);
 	p->mfu = report_perf_mfu_known(p) ? p->tflops / p->peak_tflops : NAN;
 	families(rk);
+	for (size_t i = 0; i < p->nr_phases; i++)
+		p->phases[i].mfu = report_perf_mfu_known(p) ? p->phases[i].tflops / p->peak_tflops
+							    : NAN;
 	/* per step and generation: FLOPs / wall time (ns: GFLOP/s, /1e3 TFLOP/s) / peak */
 	for (size_t i = 0; p->step_mfu && i < p->nr_steps && i < rk->steps.nr_durations; i++) {
 		int64_t d = rk->steps.durations_ns[i];

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "csv_fields.h"
 #include "field.h"
 #include "metric.h"
 #include "render.h"
@@ -156,6 +157,26 @@ static void fill(const struct field_table *t, void *row, int seed, struct arena 
 		case FT_GROUP:
 			fill(f->sub, row, seed + 1, a);
 			break;
+		case FT_F64S: {
+			/* a null (NaN) between numbers: the reader keeps its place */
+			double *dv = arena_alloc(a, 3 * f->per * sizeof(*dv));
+
+			for (unsigned k = 0; k < 3 * f->per; k++)
+				dv[k] = k % 3 == 1 ? NAN : seed + 0.01 * (double)i + k + 0.5;
+			AT(double *, row, f) = dv;
+			AUX(size_t, row, f) = 3;
+			break;
+		}
+		case FT_ROWS: {
+			char *rv = arena_alloc(a, 2 * f->sub->size);
+
+			memset(rv, 0, 2 * f->sub->size);
+			for (int k = 0; k < 2; k++)
+				fill(f->sub, rv + k * f->sub->size, seed + 10 * (k + 1), a);
+			AT(void *, row, f) = rv;
+			AUX(size_t, row, f) = 2;
+			break;
+		}
 		}
 	}
 }
@@ -236,6 +257,27 @@ static int same(const struct field *f, void *a, void *b)
 			if (!same(&f->sub->f[i], (char *)a + f->off, (char *)b + f->off))
 				return 0;
 		return 1;
+	case FT_F64S:
+		n = AUX(size_t, a, f) * f->per;
+		if (n != AUX(size_t, b, f) * f->per)
+			return 0;
+		for (size_t i = 0; i < n; i++) {
+			double x = AT(double *, a, f)[i], y = AT(double *, b, f)[i];
+
+			if (x != y && !(isnan(x) && isnan(y)))
+				return 0;
+		}
+		return 1;
+	case FT_ROWS:
+		n = AUX(size_t, a, f);
+		if (n != AUX(size_t, b, f))
+			return 0;
+		for (size_t k = 0; k < n; k++)
+			for (size_t i = 0; i < f->sub->n; i++)
+				if (!same(&f->sub->f[i], AT(char *, a, f) + k * f->sub->size,
+					  AT(char *, b, f) + k * f->sub->size))
+					return 0;
+		return 1;
 	}
 	return 0;
 }
@@ -270,6 +312,8 @@ static void cell(const struct field *f, void *row, char *out, size_t n)
 	case FT_TAGS:
 	case FT_COUNTS:
 	case FT_GROUP:
+	case FT_F64S:
+	case FT_ROWS:
 		break;
 	}
 }
@@ -317,7 +361,7 @@ static void copy_fields(const struct field_table *t, char *at, const char *row)
 		memcpy(at + f->off, row + f->off, width(f));
 		/* and its count */
 		if (f->type == FT_I64S || f->type == FT_STRS || f->type == FT_TAGS ||
-		    f->type == FT_COUNTS)
+		    f->type == FT_COUNTS || f->type == FT_F64S || f->type == FT_ROWS)
 			memcpy(at + f->aux, row + f->aux, sizeof(size_t));
 	}
 }
@@ -340,27 +384,28 @@ static void place(struct report *r, size_t p, void *row)
 	*(void **)(at + places[p].rows) = row;
 }
 
-static void csv_check(size_t p, void *row, const char *what)
+/* Row `line` (from 0) of CSV table csv holds row of t, after the rank 3 unless run. */
+static void csv_row_check(const struct field_table *t, const char *csv, int run, size_t line,
+			  void *row, const char *what)
 {
-	const struct field_table *t = places[p].t;
 	char path[256], text[8192], want[128], got[128], col[64];
 	const char *data;
 	size_t len;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, places[p].csv);
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, csv);
 	fp = fopen(path, "rb");
 	len = fp ? fread(text, 1, sizeof(text) - 1, fp) : 0;
 	if (fp)
 		fclose(fp);
 	text[len] = '\0';
-	data = strstr(text, "\r\n");
-	if (!CHECKF(data != NULL, "%s: %s has no rows", what, path))
+	data = text;
+	for (size_t k = 0; data && k <= line; k++)
+		data = strstr(data, "\r\n") ? strstr(data, "\r\n") + 2 : NULL;
+	if (!CHECKF(data && *data, "%s: %s has no row %zu", what, path, line))
 		return;
-	data += 2;
 	nth(data, 0, got, sizeof(got));
-	CHECKF(places[p].run || !strcmp(got, "3"), "%s: %s: the rank column reads '%s'", what,
-	       t->name, got);
+	CHECKF(run || !strcmp(got, "3"), "%s: %s: the rank column reads '%s'", what, t->name, got);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct field *f = &t->f[i];
 		size_t k;
@@ -380,6 +425,11 @@ static void csv_check(size_t p, void *row, const char *what)
 		CHECKF(!strcmp(got, want), "%s: %s.%s: CSV cell '%s', want '%s'", what, t->name,
 		       f->key, got, want);
 	}
+}
+
+static void csv_check(size_t p, void *row, const char *what)
+{
+	csv_row_check(places[p].t, places[p].csv, places[p].run, 0, row, what);
 }
 
 /*
@@ -476,6 +526,90 @@ out:
 	report_release(&r);
 }
 
+/*
+ * The tables of rows that only CSV has: steps.csv a row per step, idle.csv
+ * the window's figures and then the rest's, null (empty cells) here.
+ */
+static void csv_only_tables(void)
+{
+	static int64_t durations[] = { 1100, 2200, 3300 };
+	struct csv_step_row step;
+	struct csv_idle_row part;
+	struct report_rank *rk;
+	struct err e = { 0 };
+	struct report r;
+
+	report_init(&r, "vanalyze");
+	rk = report_add_rank(&r);
+	rk->rank = 3;
+	rk->source = rk->path = "rank3.json";
+	rk->complete = rk->analysed = rk->has_phases = 1;
+	rk->steps.durations_ns = durations;
+	rk->steps.nr_durations = 3;
+	rk->steps.warmup = 1;
+	report_idle_null(&rk->idle);
+	rk->idle.window = "trace";
+	memset(&part, 0, sizeof(part));
+	fill(&csv_idle_fields, &part, 7, &r.arena);
+	/* the part and window cells are the rank's, not the row's own */
+	part.part = "window";
+	part.window = "trace";
+	rk->idle.in = part.p;
+	if (!CHECKF(!render_csv(&r, tmpdir, &e), "CSV-only tables: %s", e.msg))
+		goto out;
+	for (size_t k = 0; k < 3; k++) {
+		step = (struct csv_step_row){ (int64_t)k, durations[k], k == 0 };
+		csv_row_check(&csv_step_fields, "steps.csv", 0, k, &step, "CSV-only");
+	}
+	csv_row_check(&csv_idle_fields, "idle.csv", 0, 0, &part, "CSV-only");
+	part.part = "outside";
+	part.p = rk->idle.outside;	/* null: empty cells */
+	csv_row_check(&csv_idle_fields, "idle.csv", 0, 1, &part, "CSV-only");
+out:
+	report_release(&r);
+}
+
+/*
+ * perf.families names only the families with rows (time_ns not 0), and
+ * the MFU arrays keep their nulls in place.
+ */
+static void perf_written(void)
+{
+	static double flops[] = { 1.5, 2.5 }, mfu[] = { NAN, 0.25 };
+	struct report_rank *rk;
+	struct err e = { 0 };
+	struct report r, back;
+	struct buf json;
+
+	report_init(&r, "vanalyze");
+	report_init(&back, "vanalyze");
+	buf_init(&json);
+	rk = report_add_rank(&r);
+	rk->source = rk->path = "rank0.json";
+	rk->complete = rk->analysed = 1;
+	report_idle_null(&rk->idle);
+	rk->perf.step_flops = flops;
+	rk->perf.step_mfu = mfu;
+	rk->perf.nr_steps = 2;
+	rk->perf.families[0] = (struct report_perf_family){ 10, 0.5, "mm", 0.75 };
+	rk->perf.families[2] = (struct report_perf_family){ 20, 0.25, "conv2d", 0.125 };
+	report_to_json(&r, &json);
+	CHECK(json.data && strstr(json.data, "\"gemm\"") && strstr(json.data, "\"conv\""));
+	CHECK(json.data && !strstr(json.data, "\"attention\""));
+	if (!CHECKF(report_read(&back, json.data, json.len, REPORT_READ_RUN, &e) == REPORT_READ_OK,
+		    "perf: %s", e.msg))
+		goto out;
+	CHECK(back.ranks[0].perf.nr_steps == 2 && isnan(back.ranks[0].perf.step_mfu[0]) &&
+	      back.ranks[0].perf.step_mfu[1] == 0.25 && back.ranks[0].perf.step_flops[1] == 2.5);
+	CHECK(back.ranks[0].perf.families[1].time_ns == 0 &&
+	      back.ranks[0].perf.families[2].time_ns == 20 &&
+	      !strcmp(back.ranks[0].perf.families[2].top, "conv2d"));
+out:
+	buf_release(&json);
+	report_release(&back);
+	report_release(&r);
+}
+
 /* The bytes field f takes in its row. */
 static size_t width(const struct field *f)
 {
@@ -502,6 +636,10 @@ static size_t width(const struct field *f)
 		return sizeof(struct report_count *);
 	case FT_GROUP:
 		return 0;	/* its fields are the row's: see disjoint() */
+	case FT_F64S:
+		return sizeof(double *);
+	case FT_ROWS:
+		return sizeof(void *);
 	}
 	return 0;
 }
@@ -520,8 +658,9 @@ static size_t flat(const struct field_table *t, const struct field **out, size_t
 /* 1 when f has a count of its own at aux. */
 static int counted(const struct field *f)
 {
-	return (f->type == FT_I64S && !(f->flags & FF_SAME_N)) || f->type == FT_STRS ||
-	       f->type == FT_TAGS || f->type == FT_COUNTS;
+	return ((f->type == FT_I64S || f->type == FT_F64S) && !(f->flags & FF_SAME_N)) ||
+	       f->type == FT_STRS || f->type == FT_TAGS || f->type == FT_COUNTS ||
+	       f->type == FT_ROWS;
 }
 
 /*
@@ -547,7 +686,7 @@ static void disjoint(const struct field_table *t)
 			CHECKF(f->off + width(f) <= g->off || g->off + width(g) <= f->off,
 			       "%s.%s and %s share their place", t->name, f->key, g->key);
 		}
-		if (f->type == FT_OBJ)
+		if (f->type == FT_OBJ || f->type == FT_ROWS)
 			disjoint(f->sub);
 	}
 }
@@ -640,6 +779,8 @@ int main(void)
 	}
 	tables_known();
 	catalogue_reads_its_key();
+	csv_only_tables();
+	perf_written();
 	for (size_t p = 0; p < sizeof(places) / sizeof(places[0]); p++) {
 		round_trip(p, 0);
 		round_trip(p, 1);
