@@ -182,11 +182,6 @@ enum dev_kind device_kind(int r, const char *s, size_t n)
 	return rows[r].r.kind;
 }
 
-enum dev_kind device_host_collective(const char *s, size_t n)
-{
-	return name_matches(NAME_STARTS, "hccl:", s, n) ? DK_HOST_COLL : DK_NONE;	/* [MTIA] */
-}
-
 int device_collective_op(const char *s, size_t n)
 {
 	return name_matches(NAME_STARTS, hccl_names[0].pat, s, n);	/* [NPU] */

@@ -1,0 +1,84 @@
+/*
+ * test_classify: every row of analyzer/classify.c's tables classifies an
+ * example name as intended, so that dropping or reordering a row fails
+ * here: the host cats, the host collectives with each user's flags, and
+ * the runtime calls of traces without cat.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "classify.h"
+
+#define S(lit) lit, sizeof(lit) - 1
+
+static unsigned flags_of(const char *name)
+{
+	return classify_flags(classify_name(name, strlen(name)));
+}
+
+static void test_host_cats(void)
+{
+	CHECK_EQ_INT(classify_host_cat(S("cpu_op")), EVC_CPU_OP);
+	CHECK_EQ_INT(classify_host_cat(S("Operator")), EVC_CPU_OP);
+	CHECK_EQ_INT(classify_host_cat(S("python_function")), EVC_FRAME);
+	CHECK_EQ_INT(classify_host_cat(S("user_annotation")), EVC_ANNOT);
+	CHECK_EQ_INT(classify_host_cat(S("gpu_user_annotation")), EVC_GPU_ANNOT);
+	/* exact spelling: Kineto writes them so */
+	CHECK_EQ_INT(classify_host_cat(S("CPU_OP")), EVC_NONE);
+	CHECK_EQ_INT(classify_host_cat(S("cpu_op ")), EVC_NONE);
+	CHECK_EQ_INT(classify_host_cat(S("kernel")), EVC_NONE);
+	CHECK_EQ_INT(classify_host_cat(S("")), EVC_NONE);
+}
+
+static void test_collectives(void)
+{
+	static const struct {
+		const char *name;
+		unsigned flags;
+	} rows[] = {
+		{ "hccl:all_to_all", CF_HOST_COLL },	/* MTIA: host only, always comm */
+		{ "gloo:all_reduce", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
+		{ "nccl:all_reduce", CF_CPU_COMM | CF_NOT_ANNOT },
+		{ "c10d::wait", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
+		{ "c10d::wait_tensor", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
+		{ "c10d::barrier", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
+		{ "c10d::monitored_barrier_", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
+		{ "c10d::allreduce_", CF_CPU_COMM | CF_NOT_ANNOT },	/* queues, no wait */
+		{ "c10d::broadcast_", CF_CPU_COMM | CF_NOT_ANNOT },
+		{ "record_param_comms", CF_CPU_COMM },		/* no namespace: a name */
+		{ "record_param_comms_", 0 },
+		{ "aten::mm", 0 },
+		{ "gloo", 0 },
+		{ "c10d:wait", 0 },
+		{ "xhccl:all_to_all", 0 },
+		{ "", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		CHECK_MSG(flags_of(rows[i].name) == rows[i].flags, "%s: %u, not %u", rows[i].name,
+			  flags_of(rows[i].name), rows[i].flags);
+	CHECK_EQ_INT(classify_flags(EVS_NONE), 0);
+	CHECK_EQ_INT(classify_flags(EVS_NOCAT_SYNC), 0);
+	CHECK_EQ_INT(classify_flags((enum ev_sub)200), 0);
+}
+
+static void test_nocat_calls(void)
+{
+	CHECK_EQ_INT(classify_name(S("AscendCL@aclrtSynchronizeStream")), EVS_NOCAT_SYNC);
+	CHECK_EQ_INT(classify_name(S("AscendCL@aclrtSynchronizeDevice")), EVS_NOCAT_SYNC);
+	CHECK_EQ_INT(classify_name(S("AscendCL@aclrtMemcpy")), EVS_NOCAT_SYNC);
+	CHECK_EQ_INT(classify_name(S("AscendCL@aclrtMemcpyAsync")), EVS_NOCAT_CALL);
+	CHECK_EQ_INT(classify_name(S("AscendCL@aclopCompileAndExecute")), EVS_NOCAT_CALL);
+	CHECK_EQ_INT(classify_name(S("AscendCL")), EVS_NONE);
+	CHECK_EQ_INT(classify_name(S("aclrtSynchronizeStream")), EVS_NONE);
+	/* a CUDA call is known by its cat, never by its name alone */
+	CHECK_EQ_INT(classify_name(S("cudaDeviceSynchronize")), EVS_NONE);
+}
+
+int main(void)
+{
+	test_host_cats();
+	test_collectives();
+	test_nocat_calls();
+	return check_done("test_classify");
+}
