@@ -24,6 +24,7 @@
 #include "namematch.h"
 #include "sat.h"
 #include "sort.h"
+#include "sync_calls.h"
 #include "track.h"
 
 /*
@@ -40,7 +41,7 @@
 static const struct name_rule {
 	unsigned cause;		/* enum idle_cause, or WRAPPER */
 	enum name_how how;
-	const char *pat;	/* NULL: the spans with classify.h's flags CF_COLL_WAIT */
+	const char *pat;	/* NULL: by another table (by_table()) */
 } name_rules[] = {
 	{ IDLE_CAPTURE, NAME_HAS_ANYCASE, "capture" },
 	{ IDLE_CAPTURE, NAME_STARTS, "cudaGraphInstantiate" },
@@ -117,8 +118,7 @@ static const struct name_rule {
 	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipExtMallocWithFlags" },
 	{ IDLE_MEMORY_MGMT, NAME_STARTS, "AscendCL@aclrtMalloc" },
 	{ IDLE_MEMORY_MGMT, NAME_STARTS, "AscendCL@aclrtFree" },
-	{ IDLE_SYNC, NAME_IS, "aten::item" },	/* the synchronising runtime calls: device.c */
-	{ IDLE_SYNC, NAME_IS, "aten::_local_scalar_dense" },
+	{ IDLE_SYNC, NAME_IS, NULL },	/* aten::item: sync_calls.h's operators */
 };
 
 #define NR_NAME_RULES (sizeof(name_rules) / sizeof(name_rules[0]))
@@ -131,8 +131,20 @@ static const enum idle_cause class_order[] = { IDLE_CAPTURE, IDLE_COMPILE, IDLE_
 #define NR_CLASSES (sizeof(class_order) / sizeof(class_order[0]))
 
 /*
+ * Whether rule r, one without a pattern, holds the span named s[0..n) of
+ * classify.h's flags: the collectives that wait are classify.h's, the
+ * synchronising operators sync_calls.h's.
+ */
+static int by_table(const struct name_rule *r, const char *s, size_t n, unsigned flags)
+{
+	if (r->cause == IDLE_COLLECTIVE_WAIT)
+		return (flags & CF_COLL_WAIT) != 0;
+	return r->cause == IDLE_SYNC && sync_call_of(s, n) == SYNC_OP;
+}
+
+/*
  * The class of a host span named s[0..n) of classify.h's flags; sync: a
- * synchronising runtime call.
+ * synchronising runtime call (gpu_collect()'s EVC_SYNC).
  */
 static unsigned char class_of(const char *s, size_t n, unsigned flags, int sync)
 {
@@ -141,7 +153,7 @@ static unsigned char class_of(const char *s, size_t n, unsigned flags, int sync)
 
 		if (r->cause == IDLE_SYNC && sync)
 			return IDLE_SYNC;	/* every earlier class has been tried */
-		if (r->pat ? name_matches(r->how, r->pat, s, n) : (flags & CF_COLL_WAIT) != 0)
+		if (r->pat ? name_matches(r->how, r->pat, s, n) : by_table(r, s, n, flags))
 			return (unsigned char)r->cause;
 	}
 	return sync ? IDLE_SYNC : NO_CLASS;

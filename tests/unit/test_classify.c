@@ -2,12 +2,14 @@
  * test_classify: every row of analyzer/classify.c's tables classifies an
  * example name as intended, so that dropping or reordering a row fails
  * here: the host cats, the host collectives with each user's flags, and
- * the runtime calls of traces without cat.
+ * the runtime calls of traces without cat; and the one list of
+ * synchronising calls (lib/model/sync_calls.c), as device.c reads it.
  */
 #include <string.h>
 
 #include "check.h"
 #include "classify.h"
+#include "sync_calls.h"
 
 #define S(lit) lit, sizeof(lit) - 1
 
@@ -75,10 +77,53 @@ static void test_nocat_calls(void)
 	CHECK_EQ_INT(classify_name(S("cudaDeviceSynchronize")), EVS_NONE);
 }
 
+static void test_sync_calls(void)
+{
+	static const struct {
+		const char *name;
+		enum sync_call k;
+	} rows[] = {
+		{ "cudaDeviceSynchronize", SYNC_RUNTIME },
+		{ "cudaStreamSynchronize", SYNC_RUNTIME },
+		{ "cuCtxSynchronize", SYNC_RUNTIME },
+		{ "hipEventSynchronize", SYNC_RUNTIME },
+		{ "cudaMemcpy", SYNC_RUNTIME },
+		{ "cudaMemcpy2D", SYNC_RUNTIME },
+		{ "cudaMemcpy3D", SYNC_RUNTIME },
+		{ "cuMemcpyDtoH_v2", SYNC_RUNTIME },
+		{ "cuMemcpyHtoD_v2", SYNC_RUNTIME },
+		{ "hipMemcpy", SYNC_RUNTIME },
+		{ "hipMemcpy2D", SYNC_RUNTIME },
+		{ "hipMemcpyDtoH", SYNC_RUNTIME },
+		{ "hipMemcpyHtoD", SYNC_RUNTIME },
+		{ "AscendCL@aclrtSynchronizeStream", SYNC_RUNTIME },
+		{ "AscendCL@aclrtMemcpy", SYNC_RUNTIME },
+		{ "aten::item", SYNC_OP },
+		{ "aten::_local_scalar_dense", SYNC_OP },
+		{ "cudaMemcpyAsync", SYNC_NONE },
+		{ "cudaLaunchKernel", SYNC_NONE },
+		{ "Synchronize", SYNC_NONE },
+		{ "cudaSynchronizeX", SYNC_NONE },
+		{ "AscendCL@aclrtMemcpyAsync", SYNC_NONE },
+		{ "aten::item_", SYNC_NONE },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *s = rows[i].name;
+		enum dev_kind want = rows[i].k == SYNC_RUNTIME ? DK_SYNC : DK_RUNTIME;
+
+		CHECK_MSG(sync_call_of(s, strlen(s)) == rows[i].k, "%s", s);
+		/* device.c's runtime rules read the same list */
+		CHECK_MSG(device_kind(device_cat_rule(S("cuda_runtime")), s, strlen(s)) == want,
+			  "cuda_runtime %s", s);
+	}
+}
+
 int main(void)
 {
 	test_host_cats();
 	test_collectives();
 	test_nocat_calls();
+	test_sync_calls();
 	return check_done("test_classify");
 }
