@@ -115,7 +115,7 @@ static uint32_t shape_of(struct cpuops *c, const struct event_batch *b,
 	struct shape_cache *e = &c->cache[(len * 0x9e3779b1u + sh->nr_dims) % CPUOPS_SHAPE_CACHE];
 
 	if (!known[ev->name])
-		known[ev->name] = perf_model_family(name, n) ? 2 : 1;
+		known[ev->name] = perf_model_family(name, n) != CAT_NONE ? 2 : 1;
 	if (known[ev->name] != 2)
 		return 0;
 	if (e->id && e->len == len && cached_key(c, e, name, n, sh))
@@ -344,12 +344,10 @@ static unsigned char *conv_shapes(const struct strtab *shapes)
 	for (uint32_t id = 1; v && id <= n; id++) {
 		const char *k = strtab_str(shapes, id), *sep;
 		size_t len = strtab_len(shapes, id), head;
-		const char *fam;
 
 		sep = memchr(k, OPSPERF_SEP, len);
 		head = sep ? (size_t)(sep - k) : len;
-		fam = perf_model_family(k, head);
-		v[id] = fam && !strcmp(fam, "conv");
+		v[id] = perf_model_family(k, head) == CAT_CONV;
 	}
 	return v;
 }

@@ -839,10 +839,12 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	cat = malloc((strtab_count(&g->names) + 1) * sizeof(*cat));
 	if (!is_comm || !cat)
 		goto out;
-	cat[0] = kcat_of("", 0);
+	cat[0] = category_name(kcat_of("", 0));
 	for (uint32_t id = 1; id <= strtab_count(&g->names); id++) {
-		cat[id] = kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id));
-		is_comm[id] = !strcmp(cat[id], "comm");
+		enum category c = kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id));
+
+		cat[id] = category_name(c);
+		is_comm[id] = c == CAT_COMM;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (rec_kind(&r[i]) == HOST_SYNC) {

@@ -10,11 +10,17 @@
 #include "report_fields.h"
 #include "report_json.h"
 
+enum category report_perf_family(size_t i)
+{
+	static const enum category fam[REPORT_PERF_FAMILIES] = { CAT_GEMM, CAT_ATTENTION,
+								 CAT_CONV };
+
+	return i < REPORT_PERF_FAMILIES ? fam[i] : CAT_NONE;
+}
+
 const char *report_perf_family_name(size_t i)
 {
-	static const char *const names[REPORT_PERF_FAMILIES] = { "gemm", "attention", "conv" };
-
-	return i < REPORT_PERF_FAMILIES ? names[i] : NULL;
+	return category_family(report_perf_family(i));
 }
 
 void report_perf_json(struct jsonw *w, const struct report_rank *rk, int compact)

@@ -3,12 +3,15 @@
  * example name as intended, so that dropping or reordering a row fails
  * here: the host cats, the host collectives with each user's flags, and
  * the runtime calls of traces without cat; and the one list of
- * synchronising calls (lib/model/sync_calls.c), as device.c reads it.
+ * synchronising calls (lib/model/sync_calls.c), as device.c reads it;
+ * the one category vocabulary (lib/model/category.c) and its words.
  */
 #include <string.h>
 
 #include "check.h"
+#include "category.h"
 #include "classify.h"
+#include "report.h"
 #include "sync_calls.h"
 
 #define S(lit) lit, sizeof(lit) - 1
@@ -119,11 +122,58 @@ static void test_sync_calls(void)
 	}
 }
 
+static void test_categories(void)
+{
+	static const struct {
+		enum category c;
+		const char *kernel, *family;
+	} rows[] = {
+		{ CAT_NONE, "", NULL },
+		{ CAT_COMM, "comm", NULL },
+		{ CAT_ATTENTION, "attention", "attention" },
+		{ CAT_NORM, "norm", "norm" },
+		{ CAT_CONV, "conv", "conv" },
+		{ CAT_GEMM, "gemm", "gemm" },
+		{ CAT_REDUCE, "reduce", "reduction" },
+		{ CAT_ELEMENTWISE, "elementwise", "elementwise" },
+		{ CAT_OTHER, "other", NULL },
+		{ CAT_SOFTMAX, "reduce", "softmax" },
+	};
+
+	CHECK_EQ_INT(sizeof(rows) / sizeof(rows[0]), NR_CATEGORIES);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		enum category c = rows[i].c;
+
+		CHECK_EQ_STR(category_name(c), rows[i].kernel);
+		if (rows[i].family) {
+			CHECK_EQ_STR(category_family(c), rows[i].family);
+			CHECK_EQ_INT(category_of_family(rows[i].family), c);
+		} else {
+			CHECK(category_family(c) == NULL);
+		}
+		/* a kernel word reads back as its kernel category */
+		if (c != CAT_NONE)
+			CHECK_EQ_INT(category_of(rows[i].kernel), category_kernel(c));
+	}
+	CHECK_EQ_INT(category_kernel(CAT_SOFTMAX), CAT_REDUCE);
+	CHECK_EQ_INT(category_of("softmax"), CAT_NONE);
+	CHECK_EQ_INT(category_of(""), CAT_NONE);
+	CHECK_EQ_INT(category_of(NULL), CAT_NONE);
+	CHECK_EQ_INT(category_of_family(NULL), CAT_NONE);
+	CHECK_EQ_STR(category_name(NR_CATEGORIES), "");
+	/* the report's families, in their order */
+	CHECK_EQ_STR(report_perf_family_name(0), "gemm");
+	CHECK_EQ_STR(report_perf_family_name(1), "attention");
+	CHECK_EQ_STR(report_perf_family_name(2), "conv");
+	CHECK(report_perf_family_name(REPORT_PERF_FAMILIES) == NULL);
+}
+
 int main(void)
 {
 	test_host_cats();
 	test_collectives();
 	test_nocat_calls();
 	test_sync_calls();
+	test_categories();
 	return check_done("test_classify");
 }
