@@ -5,7 +5,8 @@
  * ProcessGroupNCCL's record_function names (gloo:all_reduce,
  * nccl:all_reduce), c10d's operators and record_param_comms; HTA's MTIA
  * samples (hccl:* annotations); torch_npu's trace_view.json (AscendCL@
- * calls in the CANN process, without cat).
+ * calls in the CANN process, without cat); the CUDA runtime and driver
+ * API, HIP, AscendCL and the cuDNN/cuBLAS handles for the runtime calls.
  */
 #include "classify.h"
 
@@ -31,8 +32,9 @@ enum ev_class classify_host_cat(const char *s, size_t n)
 }
 
 /*
- * The host spans of collectives, one list, first match wins: each row's
- * flags say which analysis counts it.  gloo's spans and c10d's waits and
+ * The host names, one list, first match wins (no name meets two rows):
+ * each row's flags say what it is for which analysis.  The host spans of
+ * collectives first.  gloo's spans and c10d's waits and
  * barriers hold the host until the peers arrive; c10d's other operators
  * (allreduce_, broadcast_) only queue the collective.  record_param_comms
  * carries no namespace, so in a trace without cat it reads as a user's
@@ -51,6 +53,53 @@ static const struct host_row {
 	{ NAME_STARTS, "c10d::monitored_barrier", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
 	{ NAME_STARTS, "c10d::", CF_CPU_COMM | CF_NOT_ANNOT },
 	{ NAME_IS, "record_param_comms", CF_CPU_COMM },
+
+	/*
+	 * Runtime calls by their kind: setting up (a context, streams,
+	 * events, modules, library handles), memory, graph replays.  By name
+	 * whatever their cat, as a span named so is that call.
+	 */
+	{ NAME_STARTS, "cudaStreamCreate", CF_INIT },
+	{ NAME_STARTS, "cudaEventCreate", CF_INIT },
+	{ NAME_STARTS, "cudaDeviceGetStreamPriorityRange", CF_INIT },
+	{ NAME_STARTS, "cudaGetDeviceCount", CF_INIT },
+	{ NAME_STARTS, "cudaGetDeviceProperties", CF_INIT },
+	{ NAME_STARTS, "cuInit", CF_INIT },
+	{ NAME_STARTS, "cuDevicePrimaryCtxRetain", CF_INIT },
+	{ NAME_STARTS, "cuCtxCreate", CF_INIT },
+	{ NAME_STARTS, "cuModuleLoad", CF_INIT },
+	{ NAME_STARTS, "cuLibraryLoad", CF_INIT },
+	{ NAME_STARTS, "cudnnCreate", CF_INIT },
+	{ NAME_STARTS, "cublasCreate", CF_INIT },
+	{ NAME_STARTS, "cublasLtCreate", CF_INIT },
+	{ NAME_STARTS, "hipStreamCreate", CF_INIT },
+	{ NAME_STARTS, "hipEventCreate", CF_INIT },
+	{ NAME_STARTS, "hipInit", CF_INIT },
+	{ NAME_STARTS, "hipModuleLoad", CF_INIT },
+	{ NAME_STARTS, "AscendCL@aclInit", CF_INIT },
+	{ NAME_STARTS, "AscendCL@aclrtSetDevice", CF_INIT },
+	{ NAME_STARTS, "AscendCL@aclrtCreateStream", CF_INIT },
+	{ NAME_STARTS, "AscendCL@aclrtCreateContext", CF_INIT },
+
+	{ NAME_STARTS, "cudaMalloc", CF_MEMORY },
+	{ NAME_STARTS, "cudaFree", CF_MEMORY },
+	{ NAME_STARTS, "cudaHostAlloc", CF_MEMORY },
+	{ NAME_STARTS, "cudaHostRegister", CF_MEMORY },
+	{ NAME_STARTS, "cuMemAlloc", CF_MEMORY },
+	{ NAME_STARTS, "cuMemFree", CF_MEMORY },
+	{ NAME_STARTS, "cuMemCreate", CF_MEMORY },
+	{ NAME_STARTS, "cuMemMap", CF_MEMORY },
+	{ NAME_STARTS, "hipMalloc", CF_MEMORY },
+	{ NAME_STARTS, "hipFree", CF_MEMORY },
+	{ NAME_STARTS, "hipHostMalloc", CF_MEMORY },
+	{ NAME_STARTS, "hipHostFree", CF_MEMORY },
+	{ NAME_STARTS, "hipExtMallocWithFlags", CF_MEMORY },
+	{ NAME_STARTS, "AscendCL@aclrtMalloc", CF_MEMORY },
+	{ NAME_STARTS, "AscendCL@aclrtFree", CF_MEMORY },
+
+	{ NAME_STARTS, "cudaGraphLaunch", CF_GRAPH_LAUNCH },
+	{ NAME_STARTS, "cuGraphLaunch", CF_GRAPH_LAUNCH },
+	{ NAME_STARTS, "hipGraphLaunch", CF_GRAPH_LAUNCH },
 };
 
 #define NR_HOST_ROWS (sizeof(host_rows) / sizeof(host_rows[0]))
@@ -58,19 +107,25 @@ static const struct host_row {
 /* [NPU] torch_npu's runtime calls: no cat, named so in the CANN process. */
 #define NOCAT_CALL "AscendCL@"
 
-enum ev_sub classify_name(const char *s, size_t n)
+_Static_assert(NR_HOST_ROWS < EVS_ROW, "a row number fits in EVS_ROW");
+
+unsigned classify_name(const char *s, size_t n)
 {
-	for (size_t i = 0; i < NR_HOST_ROWS; i++)
+	unsigned sub = 0;
+
+	for (size_t i = 0; i < NR_HOST_ROWS && !sub; i++)
 		if (name_matches(host_rows[i].how, host_rows[i].pat, s, n))
-			return (enum ev_sub)(EVS_ROW + i);
+			sub = (unsigned)i + 1;
 	if (!name_matches(NAME_STARTS, NOCAT_CALL, s, n))
-		return EVS_NONE;
+		return sub;
 	if (device_kind(device_process_rule("CANN", 4), s, n) == DK_SYNC)
-		return EVS_NOCAT_SYNC;
-	return EVS_NOCAT_CALL;
+		return sub | EVS_NOCAT_SYNC;
+	return sub | EVS_NOCAT_CALL;
 }
 
-unsigned classify_flags(enum ev_sub sub)
+unsigned classify_flags(unsigned sub)
 {
-	return sub >= EVS_ROW && sub < EVS_ROW + NR_HOST_ROWS ? host_rows[sub - EVS_ROW].flags : 0;
+	unsigned row = sub & EVS_ROW;
+
+	return row && row <= NR_HOST_ROWS ? host_rows[row - 1].flags : 0;
 }

@@ -6,9 +6,12 @@
  * device work and which host calls into the vendor runtime (and which of
  * those block the host).  This module's (classify.c) is the host's: the
  * cats of CPU operators, Python frames, user annotations and their GPU
- * copies; the host spans of collectives, in one list whose rows say which
- * analysis counts them how; the runtime calls recognised by name in traces
- * without cat (torch_npu's AscendCL@ calls).
+ * copies; one list of host names whose rows say which analysis counts
+ * them how: the host spans of collectives, the runtime calls that set up
+ * the device or manage its memory, those that replay a graph; the runtime
+ * calls recognised by name in traces without cat (torch_npu's AscendCL@).
+ * Which runtime calls block the host is lib/model/sync_calls.h's list,
+ * which device.c reads.
  *
  * gpu_collect() asks both once per cat and name of a batch and writes,
  * per event, a class (enum ev_class) and a subclass (enum ev_sub); the
@@ -40,30 +43,35 @@ static inline int evc_is_device(unsigned c)
 }
 
 /*
- * What the name of a complete span says, whatever its class:
- * EVS_NOCAT_CALL and EVS_NOCAT_SYNC a runtime call (one that blocks the
- * host) of a producer that writes no cat, only on events without cat;
- * EVS_ROW + i row i of the host-name table, whose flags classify_flags()
- * gives.
+ * The subclass, what the name of a complete span says whatever its class:
+ * the row of the host-name table it meets (EVS_ROW, 0: none, else the row
+ * + 1), whose flags classify_flags() gives; and, only on events without
+ * cat, EVS_NOCAT_CALL or EVS_NOCAT_SYNC for a runtime call (one that
+ * blocks the host) of a producer that writes no cat.
  */
-enum ev_sub { EVS_NONE, EVS_NOCAT_CALL, EVS_NOCAT_SYNC, EVS_ROW };
+#define EVS_ROW 0x3fu
+#define EVS_NOCAT_CALL 0x40u
+#define EVS_NOCAT_SYNC 0x80u
 
-/* The flags of a host-name row: which analysis counts the span how. */
+/* The flags of a host-name row: what it is, for which analysis. */
 #define CF_HOST_COLL 1u		/* a collective a vendor records only on the host: comm always */
 #define CF_CPU_COMM 2u		/* a collective on a CPU thread: comm in runs without kernels */
 #define CF_COLL_WAIT 4u		/* the host waits in it for its peers: idle's collective wait */
 #define CF_NOT_ANNOT 8u		/* never a user annotation in a trace without cat (annot.h) */
+#define CF_INIT 16u		/* a runtime call that sets up the device, a stream, a library */
+#define CF_MEMORY 32u		/* one that allocates or frees memory */
+#define CF_GRAPH_LAUNCH 64u	/* one that replays a captured graph */
 
 /* The class of host events of cat s[0..n) (exact spelling): EVC_NONE if the table has none. */
 enum ev_class classify_host_cat(const char *s, size_t n);
 
 /*
  * The subclass of a complete span named s[0..n) that has no cat; of one
- * with a cat it is this, but EVS_NONE for EVS_NOCAT_CALL and EVS_NOCAT_SYNC.
+ * with a cat it is this & EVS_ROW.
  */
-enum ev_sub classify_name(const char *s, size_t n);
+unsigned classify_name(const char *s, size_t n);
 
-/* The CF_* flags of subclass sub (0 for those of no row). */
-unsigned classify_flags(enum ev_sub sub);
+/* The CF_* flags of subclass sub (0 where it meets no row). */
+unsigned classify_flags(unsigned sub);
 
 #endif

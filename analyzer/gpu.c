@@ -71,28 +71,12 @@ void gpu_release(struct gpu *g)
 	interval_set_release(&g->comm_covered);
 }
 
-static int has_prefix(const char *s, size_t n, const char *prefix)
-{
-	size_t k = strlen(prefix);
-
-	return n >= k && memcmp(s, prefix, k) == 0;
-}
-
 /* The record kind of a collective's host span by classify.h's flags, or -1. */
 static int host_comm_kind(unsigned flags)
 {
 	return flags & CF_HOST_COLL ? HOST_COLL : flags & CF_CPU_COMM ? CPU_COMM : -1;
 }
 
-/*
- * A runtime call that replays a captured CUDA/HIP graph: the kernels with
- * its correlation were launched by the graph, not one call each.
- */
-static int graph_launch(const char *s, size_t n)
-{
-	return has_prefix(s, n, "cudaGraphLaunch") || has_prefix(s, n, "hipGraphLaunch") ||
-	       has_prefix(s, n, "cuGraphLaunch");
-}
 
 /* A record pending its process name (events without cat). */
 struct pend_rec {
@@ -128,7 +112,9 @@ static struct dev_answer dev_answer_of(int r, const char *s, size_t n)
 		const char *v = device_runtime_vendor(s, n);
 
 		a.vendor = !v ? 0 : !strcmp(v, "amd") ? 1 : !strcmp(v, "nvidia") ? 2 : 0;
-		a.graph = a.kind == DK_RUNTIME && graph_launch(s, n);
+		/* the kernels with its correlation were launched by the graph, not a call each */
+		a.graph = a.kind == DK_RUNTIME &&
+			  (classify_flags(classify_name(s, n)) & CF_GRAPH_LAUNCH);
 	}
 	return a;
 }
@@ -373,10 +359,10 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 				by_name[ev->name] = (unsigned char)(classify_name(text, n) + 1);
 			}
 			sub[i] = by_name[ev->name] - 1;
-			if (ev->cat && sub[i] < EVS_ROW)
-				sub[i] = EVS_NONE;	/* by name only where there is no cat */
+			if (ev->cat)
+				sub[i] &= EVS_ROW;	/* runtime calls by name only without cat */
 			if (kind < 0)
-				kind = host_comm_kind(classify_flags((enum ev_sub)sub[i]));
+				kind = host_comm_kind(classify_flags(sub[i]));
 		}
 		if (kind < 0 && !ev->cat && ev->phase == 'X' && ev->pid) {
 			uint32_t pid = strtab_map(&g->pids, st, ev->pid, pmap);

@@ -80,44 +80,10 @@ static const struct name_rule {
 	{ IDLE_COMPILE, NAME_HAS, "do_bench" },
 	{ IDLE_COMPILE, NAME_HAS, "dynamo_timed" },
 	{ IDLE_COMPILE, NAME_IS, "dynamo" },
-	{ IDLE_INIT, NAME_STARTS, "cudaStreamCreate" },
-	{ IDLE_INIT, NAME_STARTS, "cudaEventCreate" },
-	{ IDLE_INIT, NAME_STARTS, "cudaDeviceGetStreamPriorityRange" },
-	{ IDLE_INIT, NAME_STARTS, "cudaGetDeviceCount" },
-	{ IDLE_INIT, NAME_STARTS, "cudaGetDeviceProperties" },
-	{ IDLE_INIT, NAME_STARTS, "cuInit" },
-	{ IDLE_INIT, NAME_STARTS, "cuDevicePrimaryCtxRetain" },
-	{ IDLE_INIT, NAME_STARTS, "cuCtxCreate" },
-	{ IDLE_INIT, NAME_STARTS, "cuModuleLoad" },
-	{ IDLE_INIT, NAME_STARTS, "cuLibraryLoad" },
-	{ IDLE_INIT, NAME_STARTS, "cudnnCreate" },
-	{ IDLE_INIT, NAME_STARTS, "cublasCreate" },
-	{ IDLE_INIT, NAME_STARTS, "cublasLtCreate" },
-	{ IDLE_INIT, NAME_STARTS, "hipStreamCreate" },
-	{ IDLE_INIT, NAME_STARTS, "hipEventCreate" },
-	{ IDLE_INIT, NAME_STARTS, "hipInit" },
-	{ IDLE_INIT, NAME_STARTS, "hipModuleLoad" },
-	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclInit" },
-	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclrtSetDevice" },
-	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclrtCreateStream" },
-	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclrtCreateContext" },
+	{ IDLE_INIT, NAME_IS, NULL },	/* classify.h's CF_INIT calls: cudaStreamCreate, ... */
 	{ IDLE_DATA_LOADING, NAME_HAS_ANYCASE, "dataloader" },
 	{ IDLE_COLLECTIVE_WAIT, NAME_IS, NULL },	/* gloo:*, c10d::wait, c10d::barrier */
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaMalloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaFree" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaHostAlloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaHostRegister" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemAlloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemFree" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemCreate" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemMap" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipMalloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipFree" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipHostMalloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipHostFree" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipExtMallocWithFlags" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "AscendCL@aclrtMalloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "AscendCL@aclrtFree" },
+	{ IDLE_MEMORY_MGMT, NAME_IS, NULL },	/* CF_MEMORY calls: cudaMalloc, ... */
 	{ IDLE_SYNC, NAME_IS, NULL },	/* aten::item: sync_calls.h's operators */
 };
 
@@ -132,14 +98,24 @@ static const enum idle_cause class_order[] = { IDLE_CAPTURE, IDLE_COMPILE, IDLE_
 
 /*
  * Whether rule r, one without a pattern, holds the span named s[0..n) of
- * classify.h's flags: the collectives that wait are classify.h's, the
- * synchronising operators sync_calls.h's.
+ * classify.h's flags: the runtime calls that set up or manage memory and
+ * the collectives that wait are classify.h's, the synchronising operators
+ * sync_calls.h's.
  */
 static int by_table(const struct name_rule *r, const char *s, size_t n, unsigned flags)
 {
-	if (r->cause == IDLE_COLLECTIVE_WAIT)
+	switch (r->cause) {
+	case IDLE_INIT:
+		return (flags & CF_INIT) != 0;
+	case IDLE_COLLECTIVE_WAIT:
 		return (flags & CF_COLL_WAIT) != 0;
-	return r->cause == IDLE_SYNC && sync_call_of(s, n) == SYNC_OP;
+	case IDLE_MEMORY_MGMT:
+		return (flags & CF_MEMORY) != 0;
+	case IDLE_SYNC:
+		return sync_call_of(s, n) == SYNC_OP;
+	default:
+		return 0;
+	}
 }
 
 /*
@@ -302,9 +278,9 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		}
 		if (c == EVC_GPU_ANNOT)
 			continue;
-		if (c == EVC_NONE && sub[i] == EVS_NOCAT_SYNC)	/* torch_npu's, without cat */
+		if (c == EVC_NONE && (sub[i] & EVS_NOCAT_SYNC))	/* torch_npu's, without cat */
 			c = EVC_SYNC;
-		else if (c == EVC_NONE && sub[i] == EVS_NOCAT_CALL)
+		else if (c == EVC_NONE && (sub[i] & EVS_NOCAT_CALL))
 			c = EVC_RUNTIME;
 		sync = c == EVC_SYNC;
 		name = ev->name ? strtab_map(&d->names, st, ev->name, map) : 0;

@@ -1,8 +1,8 @@
 /*
  * test_classify: every row of analyzer/classify.c's tables classifies an
  * example name as intended, so that dropping or reordering a row fails
- * here: the host cats, the host collectives with each user's flags, and
- * the runtime calls of traces without cat; and the one list of
+ * here: the host cats, the host collectives with each user's flags, the
+ * runtime calls by kind, and the runtime calls of traces without cat; and the one list of
  * synchronising calls (lib/model/sync_calls.c), as device.c reads it;
  * the one category vocabulary (lib/model/category.c) and its words.
  */
@@ -51,6 +51,48 @@ static void test_collectives(void)
 		{ "c10d::allreduce_", CF_CPU_COMM | CF_NOT_ANNOT },	/* queues, no wait */
 		{ "c10d::broadcast_", CF_CPU_COMM | CF_NOT_ANNOT },
 		{ "record_param_comms", CF_CPU_COMM },		/* no namespace: a name */
+		{ "cudaStreamCreateWithPriority", CF_INIT },
+		{ "cudaEventCreateWithFlags", CF_INIT },
+		{ "cudaDeviceGetStreamPriorityRange", CF_INIT },
+		{ "cudaGetDeviceCount", CF_INIT },
+		{ "cudaGetDeviceProperties", CF_INIT },
+		{ "cuInit", CF_INIT },
+		{ "cuDevicePrimaryCtxRetain", CF_INIT },
+		{ "cuCtxCreate", CF_INIT },
+		{ "cuModuleLoadData", CF_INIT },
+		{ "cuLibraryLoad", CF_INIT },
+		{ "cudnnCreate", CF_INIT },
+		{ "cublasCreate", CF_INIT },
+		{ "cublasLtCreate", CF_INIT },
+		{ "hipStreamCreate", CF_INIT },
+		{ "hipEventCreate", CF_INIT },
+		{ "hipInit", CF_INIT },
+		{ "hipModuleLoad", CF_INIT },
+		{ "AscendCL@aclInit", CF_INIT },
+		{ "AscendCL@aclrtSetDevice", CF_INIT },
+		{ "AscendCL@aclrtCreateStream", CF_INIT },
+		{ "AscendCL@aclrtCreateContext", CF_INIT },
+		{ "cudaMallocAsync", CF_MEMORY },
+		{ "cudaFreeHost", CF_MEMORY },
+		{ "cudaHostAlloc", CF_MEMORY },
+		{ "cudaHostRegister", CF_MEMORY },
+		{ "cuMemAlloc_v2", CF_MEMORY },
+		{ "cuMemFree", CF_MEMORY },
+		{ "cuMemCreate", CF_MEMORY },
+		{ "cuMemMap", CF_MEMORY },
+		{ "hipMallocManaged", CF_MEMORY },
+		{ "hipFree", CF_MEMORY },
+		{ "hipHostMalloc", CF_MEMORY },
+		{ "hipHostFree", CF_MEMORY },
+		{ "hipExtMallocWithFlags", CF_MEMORY },
+		{ "AscendCL@aclrtMalloc", CF_MEMORY },
+		{ "AscendCL@aclrtFree", CF_MEMORY },
+		{ "cudaGraphLaunch", CF_GRAPH_LAUNCH },
+		{ "cuGraphLaunch", CF_GRAPH_LAUNCH },
+		{ "hipGraphLaunch_spt", CF_GRAPH_LAUNCH },
+		{ "cudaLaunchKernel", 0 },
+		{ "cudaMemcpyAsync", 0 },
+		{ "cudaStreamSynchronize", 0 },	/* sync_calls.h's */
 		{ "record_param_comms_", 0 },
 		{ "aten::mm", 0 },
 		{ "gloo", 0 },
@@ -62,22 +104,31 @@ static void test_collectives(void)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		CHECK_MSG(flags_of(rows[i].name) == rows[i].flags, "%s: %u, not %u", rows[i].name,
 			  flags_of(rows[i].name), rows[i].flags);
-	CHECK_EQ_INT(classify_flags(EVS_NONE), 0);
+	CHECK_EQ_INT(classify_flags(0), 0);
 	CHECK_EQ_INT(classify_flags(EVS_NOCAT_SYNC), 0);
-	CHECK_EQ_INT(classify_flags((enum ev_sub)200), 0);
+	CHECK_EQ_INT(classify_flags(EVS_ROW), 0);	/* past the rows */
+}
+
+static unsigned nocat(const char *name)
+{
+	return classify_name(name, strlen(name)) & ~EVS_ROW;
 }
 
 static void test_nocat_calls(void)
 {
-	CHECK_EQ_INT(classify_name(S("AscendCL@aclrtSynchronizeStream")), EVS_NOCAT_SYNC);
-	CHECK_EQ_INT(classify_name(S("AscendCL@aclrtSynchronizeDevice")), EVS_NOCAT_SYNC);
-	CHECK_EQ_INT(classify_name(S("AscendCL@aclrtMemcpy")), EVS_NOCAT_SYNC);
-	CHECK_EQ_INT(classify_name(S("AscendCL@aclrtMemcpyAsync")), EVS_NOCAT_CALL);
-	CHECK_EQ_INT(classify_name(S("AscendCL@aclopCompileAndExecute")), EVS_NOCAT_CALL);
-	CHECK_EQ_INT(classify_name(S("AscendCL")), EVS_NONE);
-	CHECK_EQ_INT(classify_name(S("aclrtSynchronizeStream")), EVS_NONE);
+	CHECK_EQ_INT(nocat("AscendCL@aclrtSynchronizeStream"), EVS_NOCAT_SYNC);
+	CHECK_EQ_INT(nocat("AscendCL@aclrtSynchronizeDevice"), EVS_NOCAT_SYNC);
+	CHECK_EQ_INT(nocat("AscendCL@aclrtMemcpy"), EVS_NOCAT_SYNC);
+	CHECK_EQ_INT(nocat("AscendCL@aclrtMemcpyAsync"), EVS_NOCAT_CALL);
+	CHECK_EQ_INT(nocat("AscendCL@aclopCompileAndExecute"), EVS_NOCAT_CALL);
+	/* a call of a kind is both */
+	CHECK_EQ_INT(nocat("AscendCL@aclrtMalloc"), EVS_NOCAT_CALL);
+	CHECK_EQ_INT(flags_of("AscendCL@aclrtMalloc"), CF_MEMORY);
+	CHECK_EQ_INT(nocat("AscendCL"), 0);
+	CHECK_EQ_INT(nocat("aclrtSynchronizeStream"), 0);
 	/* a CUDA call is known by its cat, never by its name alone */
-	CHECK_EQ_INT(classify_name(S("cudaDeviceSynchronize")), EVS_NONE);
+	CHECK_EQ_INT(nocat("cudaDeviceSynchronize"), 0);
+	CHECK_EQ_INT(classify_name(S("cudaDeviceSynchronize")), 0);
 }
 
 static void test_sync_calls(void)
