@@ -77,7 +77,6 @@ static int host_comm_kind(unsigned flags)
 	return flags & CF_HOST_COLL ? HOST_COLL : flags & CF_CPU_COMM ? CPU_COMM : -1;
 }
 
-
 /* A record pending its process name (events without cat). */
 struct pend_rec {
 	int64_t ts_ns, dur_ns;

@@ -57,7 +57,7 @@ void kctx_release(struct kctx *k)
 	kctx_init(k);
 }
 
-/* The category of a kernel row's word c: another than a kernel's is CAT_OTHER. */
+/* The category of a kernel row's word c; a word of no kernel category counts as other. */
 static enum category row_cat(const char *c)
 {
 	enum category k = category_of(c);
