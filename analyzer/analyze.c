@@ -96,12 +96,13 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	uint32_t nstr = strtab_count(&b->strs) + 1;
 	int64_t *ph = calloc(nstr, sizeof(*ph)), *cat = calloc(nstr, sizeof(*cat));
 	unsigned char *tag = calloc(b->n ? b->n : 1, 1);	/* launch.h's, per event */
-	unsigned char *cls = calloc(b->n ? b->n : 1, 1);	/* gpu.h's ev_class, per event */
+	unsigned char *cls = calloc(b->n ? b->n : 1, 1);	/* classify.h's ev_class, */
+	unsigned char *sub = calloc(b->n ? b->n : 1, 1);	/* and ev_sub, per event */
 	int64_t min_ts = res->min_ts, max_end = res->max_end;
 	int has_span = res->has_span;
 	int rc = -1;
 
-	if (!ph || !cat || !tag || !cls)
+	if (!ph || !cat || !tag || !cls || !sub)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -130,13 +131,14 @@ static int on_batch(void *ctx, const struct event_batch *b)
 					 strtab_len(&b->strs, id), cat[id]))
 			goto out;
 	}
-	if (gpu_collect(&res->gpu, b, tag, cls) ||
-	    cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks) ||
+	if (gpu_collect(&res->gpu, b, tag, cls, sub) ||
+	    cpuops_collect(&res->cpuops, b, res->has_cat, cls, &res->tracks) ||
 	    cpuops_collect_replay(&res->cpuops, b, cls, &res->tracks) ||
 	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls) ||
 	    launches_collect(&res->launches, b, tag, &res->tracks) ||
 	    memory_collect(&res->mem, b) ||
-	    comm_collect(&res->comm, b, cls) || idle_collect(&res->idle, b, cls, &res->tracks) ||
+	    comm_collect(&res->comm, b, cls) ||
+	    idle_collect(&res->idle, b, cls, sub, &res->tracks) ||
 	    kctx_collect(&res->kctx, b, cls, &res->tracks))
 		goto out;
 	rc = 0;
@@ -147,6 +149,7 @@ out:
 	free(cat);
 	free(tag);
 	free(cls);
+	free(sub);
 	return rc;
 }
 

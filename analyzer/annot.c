@@ -1,10 +1,13 @@
 /*
  * annot: see annot.h.  One table of the names that are not user
- * annotations; annot_is_user() reads it and knows nothing else.
+ * annotations, beside classify.h's collectives; annot_is_user() reads
+ * them and knows nothing else.
  */
 #include "annot.h"
 
 #include <string.h>
+
+#include "classify.h"
 
 enum annot_match { PREFIX, EXACT, SUFFIX_NODE };
 
@@ -15,8 +18,6 @@ struct annot_rule {
 };
 
 static const struct annot_rule not_user[] = {
-	{ PREFIX, "gloo:", "gloo collectives on its worker threads" },
-	{ PREFIX, "nccl:", "NCCL collectives" },
 	{ PREFIX, "[", "profiler bookkeeping: [memory], [OutOfMemory]" },
 	{ EXACT, "detach_", "autograd's manual op, recorded without a namespace" },
 	{ EXACT, "detach", "the same" },
@@ -53,7 +54,7 @@ static int is_node(const char *s, size_t len, const char *word)
 
 int annot_is_user(const char *s, size_t len)
 {
-	if (!len || has_namespace(s, len))
+	if (!len || has_namespace(s, len) || (classify_flags(classify_name(s, len)) & CF_NOT_ANNOT))
 		return 0;
 	for (size_t i = 0; i < sizeof(not_user) / sizeof(not_user[0]); i++) {
 		const struct annot_rule *r = &not_user[i];

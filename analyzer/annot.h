@@ -4,8 +4,8 @@
  * PyTorch's legacy writer (torch built without Kineto) writes every event
  * as an "X" with no cat, so operators and record_function spans look alike.
  * The names tell them apart: operators carry a C++ namespace
- * ("aten::mm", "c10d::allreduce_", a custom "mylib::op") or a collective
- * prefix ("gloo:", "nccl:"), autograd writes its nodes ("MmBackward0") and a
+ * ("aten::mm", "c10d::allreduce_", a custom "mylib::op") or are
+ * collectives (classify.h: "gloo:", "nccl:"), autograd writes its nodes ("MmBackward0") and a
  * few manual ops ("detach_"), and the profiler a few bookkeeping names.
  * Everything else is a name a user gave to record_function, a phase as a
  * user_annotation is in a Kineto trace.  The table lives in annot.c.

@@ -92,7 +92,7 @@ static int kernel_is_comm(struct comm *c, const char *s, size_t n)
 	if (id >= c->nr_kernel_is_comm) {	/* new: ids are handed out in order */
 		if (ALLOC_GROW_ZERO(c->kernel_is_comm, (size_t)id + 1, c->kernel_is_comm_alloc))
 			return -1;
-		c->kernel_is_comm[id] = (unsigned char)!strcmp(kcat_of(s, n), "comm");
+		c->kernel_is_comm[id] = (unsigned char)(kcat_of(s, n) == CAT_COMM);
 		c->nr_kernel_is_comm = (size_t)id + 1;
 	}
 	return c->kernel_is_comm[id];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "annot.h"
+#include "classify.h"
 #include "grow.h"
 #include "hugepage.h"
 #include "launch.h"
@@ -114,7 +115,7 @@ static uint32_t shape_of(struct cpuops *c, const struct event_batch *b,
 	struct shape_cache *e = &c->cache[(len * 0x9e3779b1u + sh->nr_dims) % CPUOPS_SHAPE_CACHE];
 
 	if (!known[ev->name])
-		known[ev->name] = perf_model_family(name, n) ? 2 : 1;
+		known[ev->name] = perf_model_family(name, n) != CAT_NONE ? 2 : 1;
 	if (known[ev->name] != 2)
 		return 0;
 	if (e->id && e->len == len && cached_key(c, e, name, n, sh))
@@ -138,11 +139,9 @@ static uint32_t shape_of(struct cpuops *c, const struct event_batch *b,
 }
 
 int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
-		   struct strtab *tracks)
+		   const unsigned char *cls, struct strtab *tracks)
 {
 	const struct strtab *st = &b->strs;
-	uint32_t cpu_op = strtab_find(st, "cpu_op", 6);
-	uint32_t op2021 = strtab_find(st, "Operator", 8);	/* Kineto 2021's cpu_op */
 	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
 	uint32_t nstr = strtab_count(st) + 1;
 	struct track_cache cache = { 0 };
@@ -168,7 +167,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 			if (op_name[ev->name] != 2)
 				continue;
 			rec.by_name = 1;
-		} else if (!ev->cat || (ev->cat != cpu_op && ev->cat != op2021)) {
+		} else if (cls[i] != EVC_CPU_OP) {
 			continue;
 		}
 		rec.ts_ns = ev->ts_ns;
@@ -345,12 +344,10 @@ static unsigned char *conv_shapes(const struct strtab *shapes)
 	for (uint32_t id = 1; v && id <= n; id++) {
 		const char *k = strtab_str(shapes, id), *sep;
 		size_t len = strtab_len(shapes, id), head;
-		const char *fam;
 
 		sep = memchr(k, OPSPERF_SEP, len);
 		head = sep ? (size_t)(sep - k) : len;
-		fam = perf_model_family(k, head);
-		v[id] = fam && !strcmp(fam, "conv");
+		v[id] = perf_model_family(k, head) == CAT_CONV;
 	}
 	return v;
 }

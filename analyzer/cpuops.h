@@ -53,12 +53,13 @@ void cpuops_init(struct cpuops *c);
 void cpuops_release(struct cpuops *c);
 
 /*
- * Keep the cpu_op events of batch b, their threads interned into tracks
- * (launch.h's shared table); has_cat: whether an event of the file so far,
- * b's included, had a cat.  -1 when out of memory.
+ * Keep the CPU operators of batch b (cls: gpu_collect()'s classes), their
+ * threads interned into tracks (launch.h's shared table); has_cat: whether
+ * an event of the file so far, b's included, had a cat.  -1 when out of
+ * memory.
  */
 int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
-		   struct strtab *tracks);
+		   const unsigned char *cls, struct strtab *tracks);
 
 /* Keep batch b's graph captures and replays (cls: gpu_collect()'s).  -1 when out of memory. */
 int cpuops_collect_replay(struct cpuops *c, const struct event_batch *b, const unsigned char *cls,

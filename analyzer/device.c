@@ -23,9 +23,10 @@
 #include <strings.h>
 
 #include "namematch.h"
+#include "sync_calls.h"
 
-/* namematch.h's whole name and start, and a synchronising call: start and "Synchronize". */
-enum match { EXACT, PREFIX, SYNC_CALL };
+/* namematch.h's whole name and start; SYNC_CALLS: sync_calls.h's runtime calls. */
+enum match { EXACT, PREFIX, SYNC_CALLS };
 
 struct name_rule {
 	enum match how;
@@ -33,26 +34,9 @@ struct name_rule {
 	enum dev_kind kind;
 };
 
-/*
- * Runtime calls that block the host: cuda*Synchronize and cu*Synchronize
- * (CUDA runtime and driver), hip*Synchronize (HIP), the synchronous
- * copies of each runtime, aclrtSynchronize* (AscendCL, written
- * "AscendCL@aclrtSynchronizeStream" by torch_npu).
- */
+/* Runtime calls that block the host: the one list, sync_calls.h's. */
 static const struct name_rule runtime_names[] = {
-	{ SYNC_CALL, "cu", DK_SYNC },		/* cudaDeviceSynchronize, cuCtxSynchronize, ... */
-	{ SYNC_CALL, "hip", DK_SYNC },		/* hipDeviceSynchronize, hipStreamSynchronize */
-	{ EXACT, "cudaMemcpy", DK_SYNC },	/* synchronous copies: blocking by the API */
-	{ EXACT, "cudaMemcpy2D", DK_SYNC },
-	{ EXACT, "cudaMemcpy3D", DK_SYNC },
-	{ EXACT, "cuMemcpyDtoH_v2", DK_SYNC },
-	{ EXACT, "cuMemcpyHtoD_v2", DK_SYNC },
-	{ EXACT, "hipMemcpy", DK_SYNC },
-	{ EXACT, "hipMemcpy2D", DK_SYNC },
-	{ EXACT, "hipMemcpyDtoH", DK_SYNC },
-	{ EXACT, "hipMemcpyHtoD", DK_SYNC },
-	{ PREFIX, "AscendCL@aclrtSynchronize", DK_SYNC },	/* [NPU] */
-	{ EXACT, "AscendCL@aclrtMemcpy", DK_SYNC },		/* [NPU] synchronous copy */
+	{ SYNC_CALLS, "", DK_SYNC },
 	{ EXACT, NULL, DK_NONE },
 };
 
@@ -163,9 +147,8 @@ static int matches(const struct name_rule *m, const char *s, size_t n)
 		return name_matches(NAME_IS, m->pat, s, n);
 	case PREFIX:
 		return name_matches(NAME_STARTS, m->pat, s, n);
-	case SYNC_CALL:
-		return name_matches(NAME_STARTS, m->pat, s, n) &&
-		       name_matches(NAME_ENDS, "Synchronize", s, n);
+	case SYNC_CALLS:
+		return sync_call_of(s, n) == SYNC_RUNTIME;
 	}
 	return 0;
 }
@@ -180,11 +163,6 @@ enum dev_kind device_kind(int r, const char *s, size_t n)
 		if (matches(m, s, n))
 			return m->kind;
 	return rows[r].r.kind;
-}
-
-enum dev_kind device_host_collective(const char *s, size_t n)
-{
-	return name_matches(NAME_STARTS, "hccl:", s, n) ? DK_HOST_COLL : DK_NONE;	/* [MTIA] */
 }
 
 int device_collective_op(const char *s, size_t n)

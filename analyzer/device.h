@@ -23,7 +23,6 @@ enum dev_kind {
 	DK_WAIT,		/* a device-side wait or event record: no work, not busy */
 	DK_RUNTIME,		/* a host call into the vendor runtime or driver */
 	DK_SYNC,		/* a runtime call that blocks the host until the device is done */
-	DK_HOST_COLL,		/* a collective seen only as a host span (MTIA hccl:*) */
 };
 
 struct dev_rule {
@@ -45,12 +44,6 @@ const struct dev_rule *device_rule(int r);
 
 /* What an event of rule r named s[0..n) is: the rule's kind refined by name. */
 enum dev_kind device_kind(int r, const char *s, size_t n);
-
-/*
- * DK_HOST_COLL when an event of any cat named s[0..n) is a collective that
- * a vendor records only on the host (MTIA's hccl:* annotations), else DK_NONE.
- */
-enum dev_kind device_host_collective(const char *s, size_t n);
 
 /*
  * 1 when a device event named s[0..n) is a collective operator that holds

@@ -7,7 +7,6 @@
 
 #include "device.h"
 #include "grow.h"
-#include "hostcat.h"
 #include "hugepage.h"
 #include "interval.h"
 #include "kcat.h"
@@ -72,32 +71,10 @@ void gpu_release(struct gpu *g)
 	interval_set_release(&g->comm_covered);
 }
 
-static int has_prefix(const char *s, size_t n, const char *prefix)
+/* The record kind of a collective's host span by classify.h's flags, or -1. */
+static int host_comm_kind(unsigned flags)
 {
-	size_t k = strlen(prefix);
-
-	return n >= k && memcmp(s, prefix, k) == 0;
-}
-
-/* Collectives as CPU threads see them: gloo and nccl spans, c10d calls; or MTIA's. */
-static int host_comm_kind(const char *s, size_t n)
-{
-	if (device_host_collective(s, n) == DK_HOST_COLL)
-		return HOST_COLL;
-	if (has_prefix(s, n, "gloo:") || has_prefix(s, n, "nccl:") ||
-	    has_prefix(s, n, "c10d::") || (n == 18 && memcmp(s, "record_param_comms", 18) == 0))
-		return CPU_COMM;
-	return -1;
-}
-
-/*
- * A runtime call that replays a captured CUDA/HIP graph: the kernels with
- * its correlation were launched by the graph, not one call each.
- */
-static int graph_launch(const char *s, size_t n)
-{
-	return has_prefix(s, n, "cudaGraphLaunch") || has_prefix(s, n, "hipGraphLaunch") ||
-	       has_prefix(s, n, "cuGraphLaunch");
+	return flags & CF_HOST_COLL ? HOST_COLL : flags & CF_CPU_COMM ? CPU_COMM : -1;
 }
 
 /* A record pending its process name (events without cat). */
@@ -134,7 +111,9 @@ static struct dev_answer dev_answer_of(int r, const char *s, size_t n)
 		const char *v = device_runtime_vendor(s, n);
 
 		a.vendor = !v ? 0 : !strcmp(v, "amd") ? 1 : !strcmp(v, "nvidia") ? 2 : 0;
-		a.graph = a.kind == DK_RUNTIME && graph_launch(s, n);
+		/* the kernels with its correlation were launched by the graph, not a call each */
+		a.graph = a.kind == DK_RUNTIME &&
+			  (classify_flags(classify_name(s, n)) & CF_GRAPH_LAUNCH);
 	}
 	return a;
 }
@@ -294,7 +273,7 @@ static unsigned launch_tag(const struct trace_event *ev, enum dev_kind k)
 	return 0;
 }
 
-/* idle.h's class of an event of device.h's kind k. */
+/* classify.h's class of an event of device.h's kind k. */
 static unsigned char ev_class_of(enum dev_kind k)
 {
 	switch (k) {
@@ -313,18 +292,8 @@ static unsigned char ev_class_of(enum dev_kind k)
 	}
 }
 
-/* The class of an event of hostcat.h's category h. */
-static unsigned char host_class_of(enum host_cat h)
-{
-	static const unsigned char of[] = { [HC_NONE] = EVC_NONE, [HC_CPU_OP] = EVC_CPU_OP,
-					    [HC_FRAME] = EVC_FRAME, [HC_ANNOT] = EVC_ANNOT,
-					    [HC_GPU_ANNOT] = EVC_GPU_ANNOT };
-
-	return of[h];
-}
-
 int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
-		unsigned char *cls)
+		unsigned char *cls, unsigned char *sub)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t pname = strtab_find(st, "process_name", 12);
@@ -332,13 +301,13 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 	uint32_t *map = calloc(nstr, sizeof(*map));	/* local name id -> ours */
 	uint32_t *pmap = calloc(nstr, sizeof(*pmap));	/* local pid id -> ours */
 	int16_t *cat_rule = calloc(nstr, sizeof(*cat_rule));	/* 0 unknown, 1 none, r + 2 */
-	signed char *host = calloc(nstr, 1);		/* 0 unknown, 1 none, kind + 2 */
+	unsigned char *by_name = calloc(nstr, 1);	/* 0 unknown, else classify_name() + 1 */
 	struct dev_answer *ans = malloc(nstr * sizeof(*ans));	/* by name, for ans_rule */
 	int16_t *ans_rule = calloc(nstr, sizeof(*ans_rule));	/* 0 none yet, else r + 1 */
 	unsigned char *host_cls = calloc(nstr, 1);	/* by cat: 0 unknown, else ev_class + 1 */
 	int rc = -1;
 
-	if (!map || !pmap || !cat_rule || !host || !ans || !ans_rule || !host_cls)
+	if (!map || !pmap || !cat_rule || !by_name || !ans || !ans_rule || !host_cls)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -378,18 +347,21 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 				cls[i] = ev_class_of(ans[ev->name].kind);
 			} else {
 				if (!host_cls[ev->cat])
-					host_cls[ev->cat] = (unsigned char)(1 + host_class_of(
-						hostcat_of(strtab_str(st, ev->cat),
-							   strtab_len(st, ev->cat))));
+					host_cls[ev->cat] = (unsigned char)(1 + classify_host_cat(
+						strtab_str(st, ev->cat), strtab_len(st, ev->cat)));
 				cls[i] = host_cls[ev->cat] - 1;
 			}
 		}
-		if (kind < 0 && ev->phase == 'X' && ev->name) {
-			if (!host[ev->name]) {
+		if (ev->phase == 'X' && ev->name) {
+			if (!by_name[ev->name]) {
 				text = name_text(st, ev->name, &n);
-				host[ev->name] = (signed char)(host_comm_kind(text, n) + 2);
+				by_name[ev->name] = (unsigned char)(classify_name(text, n) + 1);
 			}
-			kind = host[ev->name] - 2;
+			sub[i] = by_name[ev->name] - 1;
+			if (ev->cat)
+				sub[i] &= EVS_ROW;	/* runtime calls by name only without cat */
+			if (kind < 0)
+				kind = host_comm_kind(classify_flags(sub[i]));
 		}
 		if (kind < 0 && !ev->cat && ev->phase == 'X' && ev->pid) {
 			uint32_t pid = strtab_map(&g->pids, st, ev->pid, pmap);
@@ -440,7 +412,7 @@ out:
 	free(map);
 	free(pmap);
 	free(cat_rule);
-	free(host);
+	free(by_name);
 	free(ans);
 	free(ans_rule);
 	free(host_cls);
@@ -852,10 +824,12 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	cat = malloc((strtab_count(&g->names) + 1) * sizeof(*cat));
 	if (!is_comm || !cat)
 		goto out;
-	cat[0] = kcat_of("", 0);
+	cat[0] = category_name(kcat_of("", 0));
 	for (uint32_t id = 1; id <= strtab_count(&g->names); id++) {
-		cat[id] = kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id));
-		is_comm[id] = !strcmp(cat[id], "comm");
+		enum category c = kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id));
+
+		cat[id] = category_name(c);
+		is_comm[id] = c == CAT_COMM;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (rec_kind(&r[i]) == HOST_SYNC) {

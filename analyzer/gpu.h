@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "classify.h"
 #include "event.h"
 #include "interval.h"
 #include "report.h"
@@ -35,23 +36,6 @@ enum gpu_kind {
 	GPU_KERNEL, GPU_MEMCPY, GPU_MEMSET, GPU_COMM_TASK,	/* device work: up to here */
 	CPU_COMM, HOST_COLL, HOST_SYNC, GRAPH_LAUNCH
 };
-
-/*
- * What gpu_collect() found an event to be (its cls[] output), for the
- * analyses after it, which read this and never a cat or a vendor's name:
- * EVC_KERNEL a kernel or compute task, EVC_DEVICE other device work
- * (copies, sets, a collective's transfers), EVC_RUNTIME a call into the
- * vendor runtime, EVC_SYNC one that blocks the host; by hostcat.h's table
- * EVC_CPU_OP an operator, EVC_FRAME a Python frame or module, EVC_ANNOT a
- * user annotation, EVC_GPU_ANNOT its copy on the device's timeline.
- */
-enum ev_class { EVC_NONE, EVC_DEVICE, EVC_KERNEL, EVC_RUNTIME, EVC_SYNC, EVC_CPU_OP, EVC_FRAME,
-		EVC_ANNOT, EVC_GPU_ANNOT };
-
-static inline int evc_is_device(unsigned c)
-{
-	return c == EVC_DEVICE || c == EVC_KERNEL;
-}
 
 #define GPU_MAX_RULES 32	/* more than device.c's table has */
 
@@ -132,13 +116,13 @@ void gpu_release(struct gpu *g);
  * Keep the GPU events of batch b, and tag for launch.h (tag: a byte per
  * event) the runtime calls and device work with a correlation: for cpuops
  * (LAUNCH_CPUOPS) every one device.h recognises, for phases (LAUNCH_PHASES)
- * the runtime calls and the kernels.  cls, a byte per
- * event, gets each event's class (idle.h's enum ev_class) for the analyses
- * that read the batch after it, so that no other classifies it again.  -1
- * when out of memory.
+ * the runtime calls and the kernels.  cls and sub, a byte per event each,
+ * get each event's class and subclass (classify.h's enum ev_class and
+ * ev_sub) for the analyses that read the batch after it, so that no other
+ * classifies it again.  -1 when out of memory.
  */
 int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
-		unsigned char *cls);
+		unsigned char *cls, unsigned char *sub);
 
 /*
  * Fill rk->gpu and rk->kernels (strings in arena a), then free the

@@ -18,12 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device.h"
+#include "classify.h"
 #include "grow.h"
 #include "idle_calls.h"
 #include "namematch.h"
 #include "sat.h"
 #include "sort.h"
+#include "sync_calls.h"
 #include "track.h"
 
 /*
@@ -40,7 +41,7 @@
 static const struct name_rule {
 	unsigned cause;		/* enum idle_cause, or WRAPPER */
 	enum name_how how;
-	const char *pat;
+	const char *pat;	/* NULL: by another table (by_table()) */
 } name_rules[] = {
 	{ IDLE_CAPTURE, NAME_HAS_ANYCASE, "capture" },
 	{ IDLE_CAPTURE, NAME_STARTS, "cudaGraphInstantiate" },
@@ -79,49 +80,11 @@ static const struct name_rule {
 	{ IDLE_COMPILE, NAME_HAS, "do_bench" },
 	{ IDLE_COMPILE, NAME_HAS, "dynamo_timed" },
 	{ IDLE_COMPILE, NAME_IS, "dynamo" },
-	{ IDLE_INIT, NAME_STARTS, "cudaStreamCreate" },
-	{ IDLE_INIT, NAME_STARTS, "cudaEventCreate" },
-	{ IDLE_INIT, NAME_STARTS, "cudaDeviceGetStreamPriorityRange" },
-	{ IDLE_INIT, NAME_STARTS, "cudaGetDeviceCount" },
-	{ IDLE_INIT, NAME_STARTS, "cudaGetDeviceProperties" },
-	{ IDLE_INIT, NAME_STARTS, "cuInit" },
-	{ IDLE_INIT, NAME_STARTS, "cuDevicePrimaryCtxRetain" },
-	{ IDLE_INIT, NAME_STARTS, "cuCtxCreate" },
-	{ IDLE_INIT, NAME_STARTS, "cuModuleLoad" },
-	{ IDLE_INIT, NAME_STARTS, "cuLibraryLoad" },
-	{ IDLE_INIT, NAME_STARTS, "cudnnCreate" },
-	{ IDLE_INIT, NAME_STARTS, "cublasCreate" },
-	{ IDLE_INIT, NAME_STARTS, "cublasLtCreate" },
-	{ IDLE_INIT, NAME_STARTS, "hipStreamCreate" },
-	{ IDLE_INIT, NAME_STARTS, "hipEventCreate" },
-	{ IDLE_INIT, NAME_STARTS, "hipInit" },
-	{ IDLE_INIT, NAME_STARTS, "hipModuleLoad" },
-	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclInit" },
-	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclrtSetDevice" },
-	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclrtCreateStream" },
-	{ IDLE_INIT, NAME_STARTS, "AscendCL@aclrtCreateContext" },
+	{ IDLE_INIT, NAME_IS, NULL },	/* classify.h's CF_INIT calls: cudaStreamCreate, ... */
 	{ IDLE_DATA_LOADING, NAME_HAS_ANYCASE, "dataloader" },
-	{ IDLE_COLLECTIVE_WAIT, NAME_STARTS, "gloo:" },
-	{ IDLE_COLLECTIVE_WAIT, NAME_STARTS, "c10d::wait" },
-	{ IDLE_COLLECTIVE_WAIT, NAME_STARTS, "c10d::barrier" },
-	{ IDLE_COLLECTIVE_WAIT, NAME_STARTS, "c10d::monitored_barrier" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaMalloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaFree" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaHostAlloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cudaHostRegister" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemAlloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemFree" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemCreate" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "cuMemMap" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipMalloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipFree" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipHostMalloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipHostFree" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "hipExtMallocWithFlags" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "AscendCL@aclrtMalloc" },
-	{ IDLE_MEMORY_MGMT, NAME_STARTS, "AscendCL@aclrtFree" },
-	{ IDLE_SYNC, NAME_IS, "aten::item" },	/* the synchronising runtime calls: device.c */
-	{ IDLE_SYNC, NAME_IS, "aten::_local_scalar_dense" },
+	{ IDLE_COLLECTIVE_WAIT, NAME_IS, NULL },	/* gloo:*, c10d::wait, c10d::barrier */
+	{ IDLE_MEMORY_MGMT, NAME_IS, NULL },	/* CF_MEMORY calls: cudaMalloc, ... */
+	{ IDLE_SYNC, NAME_IS, NULL },	/* aten::item: sync_calls.h's operators */
 };
 
 #define NR_NAME_RULES (sizeof(name_rules) / sizeof(name_rules[0]))
@@ -133,14 +96,41 @@ static const enum idle_cause class_order[] = { IDLE_CAPTURE, IDLE_COMPILE, IDLE_
 
 #define NR_CLASSES (sizeof(class_order) / sizeof(class_order[0]))
 
-/* The class of a host span named s[0..n); sync: a synchronising runtime call. */
-static unsigned char class_of(const char *s, size_t n, int sync)
+/*
+ * Whether rule r, one without a pattern, holds the span named s[0..n) of
+ * classify.h's flags: the runtime calls that set up or manage memory and
+ * the collectives that wait are classify.h's, the synchronising operators
+ * sync_calls.h's.
+ */
+static int by_table(const struct name_rule *r, const char *s, size_t n, unsigned flags)
+{
+	switch (r->cause) {
+	case IDLE_INIT:
+		return (flags & CF_INIT) != 0;
+	case IDLE_COLLECTIVE_WAIT:
+		return (flags & CF_COLL_WAIT) != 0;
+	case IDLE_MEMORY_MGMT:
+		return (flags & CF_MEMORY) != 0;
+	case IDLE_SYNC:
+		return sync_call_of(s, n) == SYNC_OP;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The class of a host span named s[0..n) of classify.h's flags; sync: a
+ * synchronising runtime call (gpu_collect()'s EVC_SYNC).
+ */
+static unsigned char class_of(const char *s, size_t n, unsigned flags, int sync)
 {
 	for (size_t i = 0; i < NR_NAME_RULES; i++) {
-		if (name_rules[i].cause == IDLE_SYNC && sync)
+		const struct name_rule *r = &name_rules[i];
+
+		if (r->cause == IDLE_SYNC && sync)
 			return IDLE_SYNC;	/* every earlier class has been tried */
-		if (name_matches(name_rules[i].how, name_rules[i].pat, s, n))
-			return (unsigned char)name_rules[i].cause;
+		if (r->pat ? name_matches(r->how, r->pat, s, n) : by_table(r, s, n, flags))
+			return (unsigned char)r->cause;
 	}
 	return sync ? IDLE_SYNC : NO_CLASS;
 }
@@ -244,7 +234,6 @@ void idle_init(struct idle *d)
 	memset(d, 0, sizeof(*d));
 	strtab_init(&d->names, 1);
 	idle_calls_init(&d->calls);
-	d->cann_rule = device_process_rule("CANN", 4);
 }
 
 void idle_release(struct idle *d)
@@ -259,17 +248,15 @@ void idle_release(struct idle *d)
 }
 
 int idle_collect(struct idle *d, const struct event_batch *b, const unsigned char *cls,
-		 struct strtab *tracks)
+		 const unsigned char *sub, struct strtab *tracks)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));		/* local name id -> ours */
-	/* no cat: 0 unknown, 1 no, 2 call, 3 sync */
-	unsigned char *npu = calloc(nstr, 1);
 	struct track_cache cache = { 0 };
 	int rc = -1;
 
-	if (!map || !npu)
+	if (!map)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -291,19 +278,10 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		}
 		if (c == EVC_GPU_ANNOT)
 			continue;
-		if (c == EVC_NONE && !ev->cat && ev->name && d->cann_rule >= 0) {
-			/* torch_npu writes no cat: its AscendCL calls by name */
-			if (!npu[ev->name]) {
-				const char *t = strtab_str(st, ev->name);
-				size_t n = strtab_len(st, ev->name);
-				enum dev_kind k = device_kind(d->cann_rule, t, n);
-
-				npu[ev->name] = n < 9 || memcmp(t, "AscendCL@", 9) ? 1
-						: k == DK_SYNC			 ? 3
-										 : 2;
-			}
-			c = npu[ev->name] == 3 ? EVC_SYNC : npu[ev->name] == 2 ? EVC_RUNTIME : c;
-		}
+		if (c == EVC_NONE && (sub[i] & EVS_NOCAT_SYNC))	/* torch_npu's, without cat */
+			c = EVC_SYNC;
+		else if (c == EVC_NONE && (sub[i] & EVS_NOCAT_CALL))
+			c = EVC_RUNTIME;
 		sync = c == EVC_SYNC;
 		name = ev->name ? strtab_map(&d->names, st, ev->name, map) : 0;
 		if (name == STRTAB_OOM ||
@@ -334,7 +312,8 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			const char *t = name ? strtab_str(&d->names, name) : "";
 			size_t n = name ? strtab_len(&d->names, name) : 0;
 
-			s->cls[sync] = (unsigned char)(class_of(t, n, (int)sync) + 1);
+			s->cls[sync] = (unsigned char)(class_of(t, n, classify_flags(sub[i]),
+								(int)sync) + 1);
 			s->capture = capture_edge(t, n);
 			s->queue = queue_kind(t, n);
 		}
@@ -360,7 +339,6 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 	rc = idle_calls_ok(&d->calls) ? 0 : -1;
 out:
 	free(map);
-	free(npu);
 	return rc;
 }
 

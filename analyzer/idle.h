@@ -45,7 +45,6 @@ struct idle {
 	struct launch_at *waits;	/* the stream-waits-on-event calls, the same way */
 	size_t nr_launches, nr_waits, waits_alloc;
 	size_t nr_spans, spans_alloc;
-	int cann_rule;		/* device.c's rule of torch_npu's runtime calls */
 	uint32_t max_track;	/* the largest thread id of calls and spans */
 	int prepared;		/* idle_prepare() ran */
 };
@@ -54,12 +53,12 @@ void idle_init(struct idle *d);
 void idle_release(struct idle *d);
 
 /*
- * Keep what the attribution needs of batch b; cls[] is gpu_collect()'s
- * class of each event, tracks launch.h's shared thread table.  -1 when out
- * of memory.
+ * Keep what the attribution needs of batch b; cls[] and sub[] are
+ * gpu_collect()'s class and subclass of each event, tracks launch.h's
+ * shared thread table.  -1 when out of memory.
  */
 int idle_collect(struct idle *d, const struct event_batch *b, const unsigned char *cls,
-		 struct strtab *tracks);
+		 const unsigned char *sub, struct strtab *tracks);
 
 /*
  * After the last idle_collect(): mark the calls that launched device work,

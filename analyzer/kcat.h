@@ -11,7 +11,9 @@
 
 #include <stddef.h>
 
-/* The category of the kernel named s[0..n) (a static string). */
-const char *kcat_of(const char *s, size_t n);
+#include "category.h"
+
+/* The category of the kernel named s[0..n): CAT_COMM to CAT_OTHER. */
+enum category kcat_of(const char *s, size_t n);
 
 #endif

@@ -28,7 +28,7 @@ struct kx_call {
 struct kx_span {
 	int64_t ts_ns, end_ns;
 	uint32_t track, seq;
-	uint32_t cat, pad;	/* enum op_cat (operators) */
+	uint32_t cat, pad;	/* enum category (operators) */
 };
 
 /* A kernel placed at its launch. */
@@ -37,10 +37,8 @@ struct kx_point {
 	uint32_t track, kern;
 };
 
-/* The categories a row can get, in the order ties are broken. */
-static const char *const cats[] = { "comm", "attention", "norm", "conv", "gemm", "reduce",
-				    "elementwise", "other" };
-#define NR_CATS (sizeof(cats) / sizeof(cats[0]))
+/* The categories a row can get, CAT_COMM to CAT_OTHER, in the order ties are broken. */
+#define NR_CATS ((size_t)CAT_OTHER + 1)
 enum { SRC_OP, SRC_MODULE, NR_SRC };
 
 void kctx_init(struct kctx *k)
@@ -59,12 +57,12 @@ void kctx_release(struct kctx *k)
 	kctx_init(k);
 }
 
-static int cat_index(const char *c)
+/* The category of a kernel row's word c; a word of no kernel category counts as other. */
+static enum category row_cat(const char *c)
 {
-	for (size_t i = 0; i < NR_CATS; i++)
-		if (strcmp(cats[i], c) == 0)
-			return (int)i;
-	return NR_CATS - 1;
+	enum category k = category_of(c);
+
+	return k == CAT_NONE ? CAT_OTHER : k;
 }
 
 int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned char *cls,
@@ -73,7 +71,7 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 	const struct strtab *st = &b->strs;
 	uint32_t nstr = strtab_count(st) + 1;
 	uint32_t *map = calloc(nstr, sizeof(*map));
-	/* by name, as an operator and as a frame: 0 unknown, else op_cat + 1 / block + 1 */
+	/* by name, as an operator and as a frame: 0 unknown, else category + 1 / block + 1 */
 	unsigned char *named = calloc(2 * (size_t)nstr, 1);
 	struct track_cache cache = { 0 };
 	int rc = -1;
@@ -174,8 +172,8 @@ static const struct kx_call *call_of(const struct kx_call *c, size_t n, int64_t 
 }
 
 /*
- * The context category of the kernel launched at p (cats[] index, and
- * *src), or -1 where no operator is known.  stack[0..*depth) holds the
+ * The context category of the kernel launched at p (and *src), or -1
+ * where no operator is known.  stack[0..*depth) holds the
  * operators started at or before p on its thread, outermost first.
  */
 static int context_cat(const struct kx_span *const *stack, size_t depth, int64_t ts, int in_block,
@@ -186,21 +184,21 @@ static int context_cat(const struct kx_span *const *stack, size_t depth, int64_t
 	for (size_t i = 0; i < depth; i++) {
 		if (stack[i]->end_ns <= ts)
 			continue;	/* ended under a span that crossed it */
-		if (stack[i]->cat == OPC_ATTENTION) {
+		if (stack[i]->cat == CAT_ATTENTION) {
 			*src = SRC_OP;
-			return cat_index("attention");
+			return CAT_ATTENTION;
 		}
 		if (!outer)
 			outer = stack[i];
 	}
 	if (!outer)
 		return -1;
-	if (in_block && (outer->cat == OPC_GEMM || outer->cat == OPC_SOFTMAX)) {
+	if (in_block && (outer->cat == CAT_GEMM || outer->cat == CAT_SOFTMAX)) {
 		*src = SRC_MODULE;
-		return cat_index("attention");
+		return CAT_ATTENTION;
 	}
 	*src = SRC_OP;
-	return cat_index(opcat_name((enum op_cat)outer->cat));
+	return (int)category_kernel((enum category)outer->cat);
 }
 
 /*
@@ -293,11 +291,13 @@ int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
 		for (; bl < nblk && blk[bl].track == q->track && blk[bl].ts_ns <= q->ts_ns; bl++)
 			if (blk[bl].end_ns > blk_end)
 				blk_end = blk[bl].end_ns;
-		if (!comm[kn->name])	/* once per name: kcat_of() matches many patterns */
-			comm[kn->name] = kn->name &&
-					 strcmp(kcat_of(strtab_str(&k->names, kn->name),
-								strtab_len(&k->names, kn->name)),
-						"comm") == 0 ? 2 : 1;
+		if (!comm[kn->name]) {	/* once per name: kcat_of() matches many patterns */
+			enum category kc = !kn->name ? CAT_NONE
+					   : kcat_of(strtab_str(&k->names, kn->name),
+						     strtab_len(&k->names, kn->name));
+
+			comm[kn->name] = kc == CAT_COMM ? 2 : 1;
+		}
 		if (comm[kn->name] == 2)
 			continue;	/* a collective is its own, whoever called it */
 		c = context_cat(stack, depth, q->ts_ns, blk_end > q->ts_ns, &src);
@@ -317,7 +317,7 @@ int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
 		uint32_t id = strtab_find(&k->names, row->name, strlen(row->name));
 		const int64_t *v = &t[(size_t)id * NR_CATS * NR_SRC];
 		int64_t by_ctx = 0, sum[NR_CATS], own;
-		size_t own_cat = (size_t)cat_index(row->category), best = own_cat;
+		size_t own_cat = (size_t)row_cat(row->category), best = own_cat;
 
 		row->category_source = "name";
 		if (!id)
@@ -328,13 +328,13 @@ int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
 		for (size_t c = 0; c < NR_CATS; c++)
 			sum[c] = sat_add(v[c * NR_SRC + SRC_OP], v[c * NR_SRC + SRC_MODULE]);
 		sum[own_cat] = sat_add(sum[own_cat], own);
-		for (size_t c = 0; c < NR_CATS; c++)
+		for (size_t c = CAT_COMM; c < NR_CATS; c++)
 			if (sum[c] > sum[best])
 				best = c;
 		if (best == own_cat && own >= v[best * NR_SRC + SRC_OP] &&
 		    own >= v[best * NR_SRC + SRC_MODULE])
 			continue;
-		row->category = cats[best];
+		row->category = category_name((enum category)best);
 		row->category_source = v[best * NR_SRC + SRC_OP] >= v[best * NR_SRC + SRC_MODULE]
 					       ? "op" : "module";
 	}

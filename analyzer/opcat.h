@@ -9,16 +9,14 @@
 
 #include <stddef.h>
 
+#include "category.h"
+
 /*
- * OPC_GEMM and OPC_SOFTMAX are attention inside an attention block
- * (modcat.h); a softmax elsewhere is a reduction.
+ * The category of the operator named s[0..n): CAT_ATTENTION, CAT_GEMM,
+ * CAT_CONV, CAT_NORM, CAT_SOFTMAX, or CAT_NONE when the table has none.
+ * CAT_GEMM and CAT_SOFTMAX are attention inside an attention block
+ * (modcat.h); a softmax elsewhere is a reduction (category_kernel()).
  */
-enum op_cat { OPC_NONE, OPC_ATTENTION, OPC_GEMM, OPC_CONV, OPC_NORM, OPC_SOFTMAX };
-
-/* The category of the operator named s[0..n), OPC_NONE when the table has none. */
-enum op_cat opcat_of(const char *s, size_t n);
-
-/* The report's category of c (a static string; "" for OPC_NONE). */
-const char *opcat_name(enum op_cat c);
+enum category opcat_of(const char *s, size_t n);
 
 #endif

@@ -698,69 +698,69 @@ static int f_reduce(const struct pm_shapes *s, struct perf_call *c)
 static const struct perf_entry {
 	const char *name;
 	enum name_how how;
-	const char *family;
+	enum category family;
 	int (*eval)(const struct pm_shapes *, struct perf_call *);
 } table[] = {
-	{ "aten::mm", NAME_IS, "gemm", f_mm },
-	{ "aten::addmm", NAME_IS, "gemm", f_addmm },
-	{ "aten::bmm", NAME_IS, "gemm", f_bmm },
-	{ "aten::baddbmm", NAME_IS, "gemm", f_baddbmm },
-	{ "aten::matmul", NAME_IS, "gemm", f_matmul },
-	{ "aten::linear", NAME_IS, "gemm", f_linear },
-	{ "aten::_scaled_mm", NAME_IS, "gemm", f_scaled_mm },
-	{ "aten::_scaled_dot_product_flash_attention", NAME_IS, "attention", f_sdpa_flash },
-	{ "aten::_scaled_dot_product_flash_attention_backward", NAME_IS, "attention",
+	{ "aten::mm", NAME_IS, CAT_GEMM, f_mm },
+	{ "aten::addmm", NAME_IS, CAT_GEMM, f_addmm },
+	{ "aten::bmm", NAME_IS, CAT_GEMM, f_bmm },
+	{ "aten::baddbmm", NAME_IS, CAT_GEMM, f_baddbmm },
+	{ "aten::matmul", NAME_IS, CAT_GEMM, f_matmul },
+	{ "aten::linear", NAME_IS, CAT_GEMM, f_linear },
+	{ "aten::_scaled_mm", NAME_IS, CAT_GEMM, f_scaled_mm },
+	{ "aten::_scaled_dot_product_flash_attention", NAME_IS, CAT_ATTENTION, f_sdpa_flash },
+	{ "aten::_scaled_dot_product_flash_attention_backward", NAME_IS, CAT_ATTENTION,
 	  f_sdpa_flash_bwd },
-	{ "aten::_scaled_dot_product_efficient_attention", NAME_IS, "attention",
+	{ "aten::_scaled_dot_product_efficient_attention", NAME_IS, CAT_ATTENTION,
 	  f_sdpa_efficient },
-	{ "aten::_scaled_dot_product_cudnn_attention", NAME_IS, "attention", f_sdpa_efficient },
+	{ "aten::_scaled_dot_product_cudnn_attention", NAME_IS, CAT_ATTENTION, f_sdpa_efficient },
 	/*
 	 * Not aten::_flash_attention_forward: the SDPA operator above it is
 	 * the one reported (the innermost modelled operator gets the row).
 	 */
-	{ "flash_attn::_flash_attn_forward", NAME_IS, "attention", f_flash_attn },
-	{ "flash_attn::_flash_attn_backward", NAME_IS, "attention", f_flash_attn_bwd },
+	{ "flash_attn::_flash_attn_forward", NAME_IS, CAT_ATTENTION, f_flash_attn },
+	{ "flash_attn::_flash_attn_backward", NAME_IS, CAT_ATTENTION, f_flash_attn_bwd },
 	/*
 	 * Not aten::_convolution, cudnn_convolution, miopen_convolution: the
 	 * aten::convolution above them is the one reported, as TraceLens does.
 	 */
-	{ "aten::convolution", NAME_IS, "conv", f_convolution },
-	{ "aten::convolution_backward", NAME_IS, "conv", f_conv_bwd },
-	{ "aten::native_layer_norm", NAME_IS, "norm", f_norm },
-	{ "aten::layer_norm", NAME_IS, "norm", f_norm },
-	{ "aten::native_group_norm", NAME_IS, "norm", f_norm },
-	{ "aten::group_norm", NAME_IS, "norm", f_norm },
-	{ "aten::native_batch_norm", NAME_IS, "norm", f_norm },
-	{ "aten::_native_batch_norm_legit_no_training", NAME_IS, "norm", f_norm },
-	{ "aten::cudnn_batch_norm", NAME_IS, "norm", f_norm },
-	{ "aten::rms_norm", NAME_IS, "norm", f_rms_norm },
-	{ "aten::_fused_rms_norm", NAME_IS, "norm", f_rms_norm },
-	{ "aten::_softmax", NAME_IS, "softmax", f_softmax },
-	{ "aten::softmax", NAME_IS, "softmax", f_softmax },
-	{ "aten::_log_softmax", NAME_IS, "softmax", f_softmax },
-	{ "aten::add", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::add_", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::sub", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::mul", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::mul_", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::div", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::div_", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::neg", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::rsqrt", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::pow", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::exp", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::cos", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::sin", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::relu", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::silu", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::gelu", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::sigmoid", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::tanh", NAME_IS, "elementwise", f_elementwise },
-	{ "aten::sum", NAME_IS, "reduction", f_reduce },
-	{ "aten::mean", NAME_IS, "reduction", f_reduce },
-	{ "aten::amax", NAME_IS, "reduction", f_reduce },
-	{ "aten::max", NAME_IS, "reduction", f_reduce },
-	{ "aten::argmax", NAME_IS, "reduction", f_reduce },
+	{ "aten::convolution", NAME_IS, CAT_CONV, f_convolution },
+	{ "aten::convolution_backward", NAME_IS, CAT_CONV, f_conv_bwd },
+	{ "aten::native_layer_norm", NAME_IS, CAT_NORM, f_norm },
+	{ "aten::layer_norm", NAME_IS, CAT_NORM, f_norm },
+	{ "aten::native_group_norm", NAME_IS, CAT_NORM, f_norm },
+	{ "aten::group_norm", NAME_IS, CAT_NORM, f_norm },
+	{ "aten::native_batch_norm", NAME_IS, CAT_NORM, f_norm },
+	{ "aten::_native_batch_norm_legit_no_training", NAME_IS, CAT_NORM, f_norm },
+	{ "aten::cudnn_batch_norm", NAME_IS, CAT_NORM, f_norm },
+	{ "aten::rms_norm", NAME_IS, CAT_NORM, f_rms_norm },
+	{ "aten::_fused_rms_norm", NAME_IS, CAT_NORM, f_rms_norm },
+	{ "aten::_softmax", NAME_IS, CAT_SOFTMAX, f_softmax },
+	{ "aten::softmax", NAME_IS, CAT_SOFTMAX, f_softmax },
+	{ "aten::_log_softmax", NAME_IS, CAT_SOFTMAX, f_softmax },
+	{ "aten::add", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::add_", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::sub", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::mul", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::mul_", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::div", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::div_", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::neg", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::rsqrt", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::pow", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::exp", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::cos", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::sin", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::relu", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::silu", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::gelu", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::sigmoid", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::tanh", NAME_IS, CAT_ELEMENTWISE, f_elementwise },
+	{ "aten::sum", NAME_IS, CAT_REDUCE, f_reduce },
+	{ "aten::mean", NAME_IS, CAT_REDUCE, f_reduce },
+	{ "aten::amax", NAME_IS, CAT_REDUCE, f_reduce },
+	{ "aten::max", NAME_IS, CAT_REDUCE, f_reduce },
+	{ "aten::argmax", NAME_IS, CAT_REDUCE, f_reduce },
 };
 
 static const struct perf_entry *find(const char *name, size_t n)
@@ -771,11 +771,11 @@ static const struct perf_entry *find(const char *name, size_t n)
 	return NULL;
 }
 
-const char *perf_model_family(const char *name, size_t n)
+enum category perf_model_family(const char *name, size_t n)
 {
 	const struct perf_entry *e = find(name, n);
 
-	return e ? e->family : NULL;
+	return e ? e->family : CAT_NONE;
 }
 
 void perf_model_eval(const char *name, size_t n, const struct perf_args *a,
@@ -788,7 +788,7 @@ void perf_model_eval(const char *name, size_t n, const struct perf_args *a,
 	c->flops = c->bytes = NAN;
 	if (!e)
 		return;
-	c->family = e->family;
+	c->family = category_family(e->family);
 	if (parse(a, &sh) || e->eval(&sh, c)) {
 		c->flops = c->bytes = NAN;
 		c->dtype = PERF_DTYPE_UNKNOWN;

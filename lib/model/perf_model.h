@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "category.h"
+
 /* The dtype an operator computes in: picks the device's peak (device_peak.h). */
 enum perf_dtype {
 	PERF_DTYPE_UNKNOWN, PERF_FP64, PERF_FP32, PERF_TF32, PERF_BF16, PERF_FP16, PERF_FP8,
@@ -28,14 +30,14 @@ struct perf_args {
 };
 
 struct perf_call {
-	const char *family;	/* "gemm", "attention", ... (static); NULL: not in the table */
+	const char *family;	/* category_family(): "gemm", ... (static); NULL: unknown op */
 	int known;		/* flops and bytes hold the call's figures */
 	double flops, bytes;	/* per call */
 	enum perf_dtype dtype;
 };
 
-/* The family of operator name[0..n), or NULL when the table does not know it. */
-const char *perf_model_family(const char *name, size_t n);
+/* The family of operator name[0..n), or CAT_NONE when the table does not know it. */
+enum category perf_model_family(const char *name, size_t n);
 
 /*
  * The figures of one call of name[0..n) with args a.  Always fills *c;

@@ -165,7 +165,8 @@ static struct report_dist dist_fold_done(const struct dist_fold *f)
 static void fold_kernels(struct report_rank *rk, size_t max)
 {
 	struct report_kernel *o = &rk->kernels[max];
-	struct report_kernel sum = { .name = "(other kernels)", .category = "other" };
+	struct report_kernel sum = { .name = "(other kernels)",
+				     .category = category_name(CAT_OTHER) };
 	struct dist_fold f;
 
 	dist_fold_init(&f);

@@ -18,6 +18,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "category.h"
 #include "idle_causes.h"
 #include "strtab.h"
 
@@ -227,7 +228,10 @@ struct report_perf_family {
 	double top_roof_share;		/* ... and its roof_share */
 };
 
-#define REPORT_PERF_FAMILIES 3	/* "gemm", "attention", "conv" (report_perf_family_name()) */
+#define REPORT_PERF_FAMILIES 3	/* CAT_GEMM, CAT_ATTENTION, CAT_CONV (report_perf_family()) */
+
+/* The category of perf.families[i] (CAT_NONE past them), and its word. */
+enum category report_perf_family(size_t i);
 
 const char *report_perf_family_name(size_t i);
 

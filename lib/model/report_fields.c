@@ -487,10 +487,11 @@ static const struct field_table perf_phase_fields =
  * and reads back as time_ns 0.  Each family's fields lie at its own place
  * in struct report_perf, so each family has its table.
  */
-#define PERF_FAMILIES(X) X(0, gemm) X(1, attention) X(2, conv)
+/* perf.families: each a category (category.h) named by its family word */
+#define PERF_FAMILIES(X) X(0, gemm, CAT_GEMM) X(1, attention, CAT_ATTENTION) X(2, conv, CAT_CONV)
 
 #define Y(i, k, t, m, fl) FIELD(k, t, struct report_perf, families[i].m, fl)
-#define FAMILY_F(i, name) { \
+#define FAMILY_F(i, name, cat) { \
 	{ Y(i, "time_ns", FT_I64, time_ns, FF_NONNULL | FF_ZERO) }, \
 	{ Y(i, "roof_share", FT_F64, roof_share, FF_NONNULL) }, \
 	{ Y(i, "top", FT_STR, top, 0) }, \
@@ -500,14 +501,14 @@ static const struct field perf_family_f[][4] = { PERF_FAMILIES(FAMILY_F) };
 #undef FAMILY_F
 #undef Y
 
-#define FAMILY_TABLE(i, name) FIELD_TABLE(#name, perf_family_f[i], struct report_perf),
+#define FAMILY_TABLE(i, name, cat) FIELD_TABLE(#name, perf_family_f[i], struct report_perf),
 static const struct field_table perf_family_fields[] = { PERF_FAMILIES(FAMILY_TABLE) };
 #undef FAMILY_TABLE
 
 _Static_assert(sizeof(perf_family_fields) / sizeof(perf_family_fields[0]) ==
 		       REPORT_PERF_FAMILIES, "a table for each of report.h's families");
 
-#define FAMILY_TIMED(i, name) \
+#define FAMILY_TIMED(i, name, cat) \
 	static int name##_timed(const void *row) \
 	{ \
 		return ((const struct report_perf *)row)->families[i].time_ns != 0; \
@@ -515,7 +516,7 @@ _Static_assert(sizeof(perf_family_fields) / sizeof(perf_family_fields[0]) ==
 PERF_FAMILIES(FAMILY_TIMED)
 #undef FAMILY_TIMED
 
-#define FAMILY(i, name) \
+#define FAMILY(i, name, cat) \
 	{ .key = #name, .type = FT_GROUP, .sub = &perf_family_fields[i], .when = name##_timed },
 static const struct field perf_families_f[] = { PERF_FAMILIES(FAMILY) };
 #undef FAMILY
@@ -526,6 +527,15 @@ static const struct field_table perf_families_fields =
 const char *report_perf_family_name(size_t i)
 {
 	return i < REPORT_PERF_FAMILIES ? perf_families_f[i].key : NULL;
+}
+
+enum category report_perf_family(size_t i)
+{
+#define FAMILY_CAT(i, name, cat) cat,
+	static const enum category cats[] = { PERF_FAMILIES(FAMILY_CAT) };
+#undef FAMILY_CAT
+
+	return i < REPORT_PERF_FAMILIES ? cats[i] : CAT_NONE;
 }
 
 /*

@@ -35,7 +35,7 @@ static void families(struct report_rank *rk)
 		for (size_t i = 0; i < rk->nr_ops_perf; i++) {
 			const struct report_op_perf *o = &rk->ops_perf[i];
 
-			if (!o->family || strcmp(o->family, report_perf_family_name(k)) ||
+			if (category_of_family(o->family) != report_perf_family(k) ||
 			    isnan(o->roof_share) || o->total_ns <= 0 || o->implausible)
 				continue;
 			f->time_ns += o->total_ns;

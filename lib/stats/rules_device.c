@@ -22,7 +22,7 @@ static int eval_attention(const struct report_rank *r, const double *t, struct a
 	if (!r->analysed || r->gpu.kernel_time_ns <= 0)
 		return NO_INPUTS;
 	for (size_t i = 0; i < r->nr_kernels; i++)
-		if (r->kernels[i].category && strcmp(r->kernels[i].category, "attention") == 0)
+		if (category_of(r->kernels[i].category) == CAT_ATTENTION)
 			attn += (double)r->kernels[i].d.total_ns;
 	share = attn / (double)r->gpu.kernel_time_ns;
 	if (!(share > t[0]))

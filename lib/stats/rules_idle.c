@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sync_calls.h"
 #include "vendor_words.h"
 
 /* v, or 0 for a null (negative) figure. */
@@ -391,12 +392,6 @@ static void msg_idle(struct text *t, const struct finding *f)
 		snprintf(t->d, sizeof(t->d), "%s", adv);
 }
 
-/* The calls that block the CPU until the device catches up (CUDA's and HIP's). */
-static const char *const sync_runtime[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
-					    "cudaEventSynchronize", "hipDeviceSynchronize",
-					    "hipStreamSynchronize", "hipEventSynchronize" };
-static const char *const sync_aten[] = { "aten::item", "aten::_local_scalar_dense" };
-
 /*
  * The CPU time of r in synchronising calls, and the largest of them in *top.
  * aten::item encloses aten::_local_scalar_dense, which encloses a
@@ -412,23 +407,16 @@ static double sync_time(const struct report_rank *r, const char **top)
 	for (size_t i = 0; i < r->nr_cpu_ops; i++) {
 		const struct report_cpu_op *op = &r->cpu_ops[i];
 		double t = (double)op->total_ns;
-		int hit = 0;
+		enum sync_call k;
 
 		if (!op->name || op->total_ns <= 0)
 			continue;
-		for (size_t k = 0; k < sizeof(sync_runtime) / sizeof(*sync_runtime); k++) {
-			if (strcmp(op->name, sync_runtime[k]) == 0) {
-				rt += t;
-				hit = 1;
-			}
-		}
-		for (size_t k = 0; k < sizeof(sync_aten) / sizeof(*sync_aten); k++) {
-			if (strcmp(op->name, sync_aten[k]) == 0) {
-				aten = t > aten ? t : aten;
-				hit = 1;
-			}
-		}
-		if (hit && t > best) {
+		k = sync_call_of(op->name, strlen(op->name));	/* the one list of them */
+		if (k == SYNC_RUNTIME)
+			rt += t;
+		else if (k == SYNC_OP)
+			aten = t > aten ? t : aten;
+		if (k != SYNC_NONE && t > best) {
 			best = t;
 			*top = op->name;
 		}

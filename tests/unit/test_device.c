@@ -106,8 +106,6 @@ static void test_vendor_names(void)
 	CHECK_EQ_STR(device_runtime_vendor(S("cudaLaunchKernel")), "nvidia");
 	CHECK_EQ_STR(device_runtime_vendor(S("cuLaunchKernel")), "nvidia");
 	CHECK(device_runtime_vendor(S("aclrtMemcpy")) == NULL);
-	CHECK_EQ_INT(device_host_collective(S("hccl:all_to_all")), DK_HOST_COLL);
-	CHECK_EQ_INT(device_host_collective(S("nccl:all_reduce")), DK_NONE);
 }
 
 int main(void)

@@ -13,6 +13,12 @@
 #include "check.h"
 #include "kcat.h"
 
+/* The report's word for the category of s[0..n). */
+static const char *kc(const char *s, size_t n)
+{
+	return category_name(kcat_of(s, n));
+}
+
 static FILE *open_corpus(void)
 {
 	const char *root = getenv("VT_ROOT");
@@ -43,8 +49,8 @@ static void test_corpus(void)
 			continue;
 		*src = *name = '\0';
 		name++;
-		CHECK_MSG(!strcmp(kcat_of(name, strlen(name)), want), "%s: got %s, want %s", name,
-			  kcat_of(name, strlen(name)), want);
+		CHECK_MSG(!strcmp(kc(name, strlen(name)), want), "%s: got %s, want %s", name,
+			  kc(name, strlen(name)), want);
 		n++;
 	}
 	fclose(f);
@@ -56,20 +62,20 @@ static void test_edges(void)
 {
 	static char big[5000];
 
-	CHECK_EQ_STR(kcat_of("", 0), "other");
-	CHECK_EQ_STR(kcat_of("NCCLDEVKERNEL_ALLGATHER", 23), "comm");
-	CHECK_EQ_STR(kcat_of("SDMA_copy", 9), "other");	/* exact, not a prefix */
+	CHECK_EQ_STR(kc("", 0), "other");
+	CHECK_EQ_STR(kc("NCCLDEVKERNEL_ALLGATHER", 23), "comm");
+	CHECK_EQ_STR(kc("SDMA_copy", 9), "other");	/* exact, not a prefix */
 	/* a name is read as its length says, not to a NUL */
-	CHECK_EQ_STR(kcat_of("gemmX", 3), "other");
+	CHECK_EQ_STR(kc("gemmX", 3), "other");
 	/* past 4096 bytes a word is not seen */
 	memset(big, 'x', sizeof(big));
 	memcpy(big + 4094, "gemm", 4);		/* bytes 4094..4097: cut */
-	CHECK_EQ_STR(kcat_of(big, sizeof(big)), "other");
+	CHECK_EQ_STR(kc(big, sizeof(big)), "other");
 	memcpy(big + 4092, "gemm", 4);		/* bytes 4092..4095: seen */
-	CHECK_EQ_STR(kcat_of(big, sizeof(big)), "gemm");
+	CHECK_EQ_STR(kc(big, sizeof(big)), "gemm");
 }
 
-#define CAT(name, want) CHECK_EQ_STR(kcat_of(name, strlen(name)), want)
+#define CAT(name, want) CHECK_EQ_STR(kc(name, strlen(name)), want)
 
 /* The name rules, each with the misfire it fixes. */
 static void test_rules(void)

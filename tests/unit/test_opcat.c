@@ -9,7 +9,7 @@
 #include "modcat.h"
 #include "opcat.h"
 
-#define OP(name, want) CHECK_EQ_STR(opcat_name(opcat_of(name, strlen(name))), want)
+#define OP(name, want) CHECK_EQ_STR(category_name(opcat_of(name, strlen(name))), want)
 
 static void test_operators(void)
 {
@@ -53,10 +53,10 @@ static void test_operators(void)
 	OP("aten::add", "");
 	OP("aten::copy_", "");
 	OP("", "");
-	CHECK_EQ_INT(opcat_of("aten::softmax", 13), OPC_SOFTMAX);
-	CHECK_EQ_INT(opcat_of("aten::mm", 8), OPC_GEMM);
+	CHECK_EQ_INT(opcat_of("aten::softmax", 13), CAT_SOFTMAX);
+	CHECK_EQ_INT(opcat_of("aten::mm", 8), CAT_GEMM);
 	/* a name is read as its length says */
-	CHECK_EQ_INT(opcat_of("aten::mmX", 8), OPC_GEMM);
+	CHECK_EQ_INT(opcat_of("aten::mmX", 8), CAT_GEMM);
 }
 
 static void test_blocks(void)

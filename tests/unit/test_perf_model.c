@@ -153,7 +153,7 @@ static void test_conv(void)
 		 "[\"\", \"\", \"\", \"[1]\", \"[0]\", \"[1]\", \"False\", \"[0]\", \"2\"]");
 	NEAR(c.flops, 2.0 * 1 * 6 * 8 * 14 * 14 * 2 * 9);
 	/* the cuDNN operator under it is not modelled: aten::convolution gets its row */
-	CHECK(!perf_model_family("aten::cudnn_convolution", 23));
+	CHECK_EQ_INT(perf_model_family("aten::cudnn_convolution", 23), CAT_NONE);
 	/* 1-D transposed: out (10 - 1) * 2 - 0 + 1 * (4 - 1) + 0 + 1 = 22 */
 	c = eval("aten::convolution", "[[2, 3, 10], [3, 5, 4], [], [], [], [], [], [], []]",
 		 "[\"float\", \"float\", \"\", \"ScalarList\", \"ScalarList\", \"ScalarList\", "
@@ -199,8 +199,9 @@ static void test_unknown(void)
 				  "[\"float\", \"float\", \"Scalar\"]", NULL);
 
 	CHECK(!c.known && !c.family && isnan(c.flops));
-	CHECK(!perf_model_family("aten::copy_", 11));
-	CHECK_EQ_STR(perf_model_family("aten::mm", 8), "gemm");
+	CHECK_EQ_INT(perf_model_family("aten::copy_", 11), CAT_NONE);
+	CHECK_EQ_INT(perf_model_family("aten::mm", 8), CAT_GEMM);
+	CHECK_EQ_STR(category_family(perf_model_family("aten::mm", 8)), "gemm");
 	/* hostile text: no figure, no crash */
 	c = eval("aten::mm", "[[1, 2", "[\"float\"", "[\"");
 	CHECK(!c.known);
