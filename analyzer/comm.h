@@ -42,7 +42,7 @@ void comm_init(struct comm *c);
 void comm_release(struct comm *c);
 
 /*
- * Keep the collectives of batch b; cls: gpu.h's class of each event, which
+ * Keep the collectives of batch b; cls: classify.h's class of each event, which
  * tells the kernels.  -1 when out of memory.
  */
 int comm_collect(struct comm *c, const struct event_batch *b, const unsigned char *cls);

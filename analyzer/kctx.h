@@ -45,7 +45,7 @@ void kctx_init(struct kctx *k);
 void kctx_release(struct kctx *k);
 
 /*
- * Keep what batch b holds for the categories; cls is gpu.h's class of each
+ * Keep what batch b holds for the categories; cls is classify.h's class of each
  * event, tracks launch.h's shared table of threads.  -1 when out of memory.
  */
 int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned char *cls,

@@ -57,7 +57,7 @@ void phases_release(struct phases *p);
 /*
  * Keep the spans of batch b, their threads interned into tracks (launch.h's
  * shared table); has_cat: whether an event of the file so far, b's
- * included, had a cat; cls: gpu.h's class of each event (user annotations
+ * included, had a cat; cls: classify.h's class of each event (user annotations
  * and their GPU copies).  The launches and kernels whose time the phases
  * get are gpu_collect()'s to tag.  -1 when out of memory.
  */
