@@ -336,7 +336,8 @@ static int64_t start_unix(const struct file_result *res)
  *   launches_place()   the placement (this thread), read by phases and cpuops
  *   phases_finish()    rk->phases, rk->steps
  *   cpuops_finish()    rk->cpu_ops, rk->ops_perf, the FLOPs by time (this thread)
- *   kctx_finish()      after gpu: sets the categories of gpu's kernel rows
+ *   kctx_finish()      after gpu and the placement: sets the categories of
+ *                      gpu's kernel rows from the kernels placed at their launches
  *   comm_finish()      after gpu: its comm tasks (and sync and covered where split);
  *                      rk->start_ns
  *   idle_finish()      after gpu (busy runs, rk->gpu.no_device), phases
@@ -397,9 +398,6 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		rc_gpu = gpu_finish(&res->gpu, ag, rk);
 #pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle)
 		rc_idle = idle_prepare(&res->idle);
-		/* the kernel rows' categories from their launches */
-#pragma omp task default(none) shared(res, rk, rc_gpu, rc_kctx) depend(in: rc_gpu)
-		rc_kctx = !rc_gpu && kctx_finish(&res->kctx, strtab_count(&res->tracks), rk);
 #pragma omp task default(none) shared(res, rk, am, rc_gpu, rc_comm) depend(in: rc_gpu)
 		rc_comm = !rc_gpu &&
 			  comm_finish(&res->comm, &res->gpu.comm_tasks,
@@ -407,6 +405,9 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 				      res->gpu.split ? &res->gpu.comm_covered : NULL, am, rk);
 		rc_place = launches_place(&res->launches, strtab_count(&res->tracks), &pl);
 		if (!rc_place) {
+			/* the kernel rows' categories from their launches */
+#pragma omp task default(none) shared(res, rk, pl, rc_gpu, rc_kctx) depend(in: rc_gpu)
+			rc_kctx = !rc_gpu && kctx_finish(&res->kctx, &pl, rk);
 #pragma omp task default(none) shared(res, rk, min_ts, pl, ap, rc_phases) depend(out: rc_phases)
 			rc_phases = phases_finish(&res->phases, min_ts, &pl, ap, rk);
 #pragma omp task default(none) shared(res, rk, ai, rc_gpu, rc_phases, rc_idle, rc_idle_fin) \
