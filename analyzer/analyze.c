@@ -403,7 +403,10 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 			  comm_finish(&res->comm, &res->gpu.comm_tasks,
 				      res->gpu.split ? &res->gpu.comm_sync : NULL,
 				      res->gpu.split ? &res->gpu.comm_covered : NULL, am, rk);
-		rc_place = launches_place(&res->launches, strtab_count(&res->tracks), &pl);
+		/* the graph replays read the device work launch.c kept, where there are any */
+		res->launches.keep_device = replay_wants_device(&res->cpuops.replay);
+		rc_place = launches_place(&res->launches, strtab_count(&res->tracks), &pl) ||
+			   replay_device(&res->cpuops.replay, &res->launches);
 		if (!rc_place) {
 			/* the kernel rows' categories from their launches */
 #pragma omp task default(none) shared(res, rk, pl, rc_gpu, rc_kctx) depend(in: rc_gpu)

@@ -21,12 +21,6 @@ struct launch_call {
 	uint32_t users;		/* bit u: user u counts this call */
 };
 
-struct launch_dev {
-	int64_t corr, dur_ns;
-	uint32_t users;
-	uint32_t name;		/* a kernel's, in knames; else 0 */
-};
-
 void launches_init(struct launches *l)
 {
 	l->calls = NULL;
@@ -34,6 +28,7 @@ void launches_init(struct launches *l)
 	l->nr_calls = l->calls_alloc = l->nr_device = l->device_alloc = 0;
 	l->any_device = 0;
 	strtab_init(&l->knames, 1);
+	l->keep_device = 0;
 }
 
 void launches_release(struct launches *l)
@@ -68,8 +63,9 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 			l->calls[l->nr_calls++] = c;
 		}
 		if (t >> LAUNCH_NR_USERS) {	/* never both by device.h, but exact if so */
-			struct launch_dev d = { ev->correlation, ev->dur_ns, t >> LAUNCH_NR_USERS,
-						0 };
+			struct launch_dev d = { ev->correlation, ev->ts_ns, ev->dur_ns,
+						ev->flags & EV_STREAM ? ev->stream : -1,
+						t >> LAUNCH_NR_USERS, 0 };
 
 			if ((t & LAUNCH_DEV(LAUNCH_PHASES)) && ev->name) {
 				if (!map && !(map = calloc((size_t)strtab_count(&b->strs) + 1,
@@ -210,7 +206,11 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 		}
 	}
 	/* out holds what the calls and device work gave: free them before the sort's arrays */
-	launches_release(l);
+	free(l->calls);
+	l->calls = NULL;
+	l->nr_calls = l->calls_alloc = 0;
+	if (!l->keep_device)
+		launches_release(l);
 	key = hugepage_malloc((n ? n : 1) * sizeof(*key));
 	track = hugepage_malloc((n ? n : 1) * sizeof(*track));
 	if (!key || !track)

@@ -39,12 +39,25 @@ enum launch_user { LAUNCH_PHASES, LAUNCH_CPUOPS, LAUNCH_NR_USERS };
 #define LAUNCH_CALL(u) (1u << (u))
 #define LAUNCH_DEV(u) (1u << (LAUNCH_NR_USERS + (u)))
 
+/*
+ * Device work with a correlation, in file order.  Besides the placement,
+ * the graph replays' FLOPs (replay.h) read these when the trace has
+ * replays, rather than keep their own copy.
+ */
+struct launch_dev {
+	int64_t corr, ts_ns, dur_ns;
+	int64_t stream;		/* -1: none */
+	uint32_t users;		/* bit u: user u counts it; a kernel has LAUNCH_PHASES' */
+	uint32_t name;		/* a kernel's, in knames; else 0 */
+};
+
 struct launches {
 	struct launch_call *calls;	/* runtime calls with a correlation */
 	struct launch_dev *device;	/* device work with a correlation */
 	size_t nr_calls, calls_alloc, nr_device, device_alloc;
 	unsigned any_device;	/* user bits of the device work collected */
 	struct strtab knames;	/* the kernels' names, copies (struct placed's name) */
+	int keep_device;	/* launches_place() leaves device for the caller to release */
 };
 
 /*
@@ -84,7 +97,8 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 /*
  * Place the device work at its launches into *pl (caller releases it with
  * placement_release(), also after a failure); nr_tracks bounds the track
- * ids.  Releases what was collected.  -1 when out of memory.
+ * ids.  Releases what was collected (the device work only unless
+ * keep_device; the kernels' names move to pl).  -1 when out of memory.
  */
 int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl);
 
