@@ -12,6 +12,7 @@
  */
 #include "analyze.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,72 @@ void file_result_release(struct file_result *res)
 	arena_release(&res->arena);
 }
 
+/*
+ * What each analysis keeps, for bench/cost.sh: with VT_BENCH_COST in the
+ * environment, the live heap (mallinfo2(), every arena and mmap) each
+ * collector added, summed over the batches, so the bytes of its records at
+ * the end of the read (temporaries it freed net out), said on stderr after
+ * the read.  The read must be one file at -j 1: the sums are shared and
+ * another thread's allocations would be counted.
+ */
+enum { COST_GPU, COST_CPUOPS, COST_REPLAY, COST_PHASES, COST_LAUNCHES, COST_MEMORY, COST_COMM,
+       COST_IDLE, COST_KCTX, NR_COST };
+static const char *const cost_names[NR_COST] = { "gpu", "cpuops", "replay", "phases",
+						 "launches", "memory", "comm", "idle", "kctx" };
+static int64_t cost_bytes[NR_COST];
+
+static int64_t heap_now(void)
+{
+	struct mallinfo2 m = mallinfo2();
+
+	return (int64_t)(m.uordblks + m.hblkhd);
+}
+
+/* Add to analysis k what the heap grew since *at, and move *at on. */
+static void cost_add(int k, int64_t *at)
+{
+	int64_t now = heap_now();
+
+	cost_bytes[k] += now - *at;
+	*at = now;
+}
+
+/* The collectors, one after the other over batch b.  -1 when out of memory. */
+static int collect(struct file_result *res, const struct event_batch *b, unsigned char *tag,
+		   unsigned char *cls)
+{
+	int cost = getenv("VT_BENCH_COST") != NULL;
+	int64_t at = cost ? heap_now() : 0;
+
+#define STEP(k, call)                     \
+	do {                              \
+		if (call)                 \
+			return -1;        \
+		if (cost)                 \
+			cost_add(k, &at); \
+	} while (0)
+	STEP(COST_GPU, gpu_collect(&res->gpu, b, tag, cls));
+	STEP(COST_CPUOPS, cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks));
+	STEP(COST_REPLAY, cpuops_collect_replay(&res->cpuops, b, cls, &res->tracks));
+	STEP(COST_PHASES, phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls));
+	STEP(COST_LAUNCHES, launches_collect(&res->launches, b, tag, &res->tracks));
+	STEP(COST_MEMORY, memory_collect(&res->mem, b));
+	STEP(COST_COMM, comm_collect(&res->comm, b, cls));
+	STEP(COST_IDLE, idle_collect(&res->idle, b, cls, &res->tracks));
+	STEP(COST_KCTX, kctx_collect(&res->kctx, b, cls, &res->tracks));
+#undef STEP
+	return 0;
+}
+
+/* bench/cost.sh's line: the events, then each analysis's bytes kept. */
+static void cost_say(const struct file_result *res)
+{
+	fprintf(stderr, "%s: cost: events %lld", log_progname(), (long long)res->info.nr_events);
+	for (int k = 0; k < NR_COST; k++)
+		fprintf(stderr, " %s %lld", cost_names[k], (long long)cost_bytes[k]);
+	fprintf(stderr, "\n");
+}
+
 static int on_batch(void *ctx, const struct event_batch *b)
 {
 	struct file_result *res = ctx;
@@ -130,14 +197,7 @@ static int on_batch(void *ctx, const struct event_batch *b)
 					 strtab_len(&b->strs, id), cat[id]))
 			goto out;
 	}
-	if (gpu_collect(&res->gpu, b, tag, cls) ||
-	    cpuops_collect(&res->cpuops, b, res->has_cat, &res->tracks) ||
-	    cpuops_collect_replay(&res->cpuops, b, cls, &res->tracks) ||
-	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls) ||
-	    launches_collect(&res->launches, b, tag, &res->tracks) ||
-	    memory_collect(&res->mem, b) ||
-	    comm_collect(&res->comm, b, cls) || idle_collect(&res->idle, b, cls, &res->tracks) ||
-	    kctx_collect(&res->kctx, b, cls, &res->tracks))
+	if (collect(res, b, tag, cls))
 		goto out;
 	rc = 0;
 out:
@@ -630,6 +690,8 @@ void analyze_file(struct file_result *res, int nr_threads, int progress)
 		fprintf(stderr, "\r\033[K");
 	if (res->file_bytes < 0)
 		res->file_bytes = res->info.bytes_in;
+	if (getenv("VT_BENCH_COST"))
+		cost_say(res);
 	if (res->rc >= 0 && finish(res, nr_threads))
 		res->oom = 1;
 }
