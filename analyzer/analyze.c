@@ -384,6 +384,17 @@ static int64_t start_unix(const struct file_result *res)
 	return t >= EPOCH_MIN_NS ? t : INT64_MIN;
 }
 
+/* The FLOPs by step and phase, once gpu, phases and cpuops are done. */
+static int finish_perf(struct file_result *res, const struct placement *pl, struct arena *a)
+{
+	struct report_rank *rk = &res->rank;
+
+	/* kernels, but none that names its launch (torch_npu): unknown, not 0 */
+	if (rk->gpu.kernels > 0 && !(pl->any_device & 1u << LAUNCH_PHASES))
+		phases_device_unknown(rk);
+	return cpuops_perf_steps(&res->cpuops, a, rk);
+}
+
 /*
  * The analyses of what the read collected.  Memory's goes first, alone:
  * it is short and releases its samples before the others allocate.  The
@@ -393,7 +404,8 @@ static int64_t start_unix(const struct file_result *res)
  *
  *   gpu_finish()       the kernel rows, rk->gpu, the busy runs, the comm tasks
  *   idle_prepare()     reads only idle's own records
- *   launches_place()   the placement (this thread), read by phases and cpuops
+ *   launches_place()   the placement (this thread), read by phases, cpuops and
+ *                      kctx; then the device work to replay, if a graph replays
  *   phases_finish()    rk->phases, rk->steps
  *   cpuops_finish()    rk->cpu_ops, rk->ops_perf, the FLOPs by time (this thread)
  *   kctx_finish()      after gpu and the placement: sets the categories of
@@ -415,17 +427,6 @@ static int64_t start_unix(const struct file_result *res)
  * the read.  With one thread each task runs where it is made, in the order
  * written, into the file's arena.
  */
-/* The FLOPs by step and phase, once gpu, phases and cpuops are done. */
-static int finish_perf(struct file_result *res, const struct placement *pl, struct arena *a)
-{
-	struct report_rank *rk = &res->rank;
-
-	/* kernels, but none that names its launch (torch_npu): unknown, not 0 */
-	if (rk->gpu.kernels > 0 && !(pl->any_device & 1u << LAUNCH_PHASES))
-		phases_device_unknown(rk);
-	return cpuops_perf_steps(&res->cpuops, a, rk);
-}
-
 static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_ts)
 {
 	struct report_rank *rk = &res->rank;
