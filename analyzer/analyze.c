@@ -12,6 +12,7 @@
  */
 #include "analyze.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,72 @@ void file_result_release(struct file_result *res)
 	arena_release(&res->arena);
 }
 
+/*
+ * What each analysis keeps, for bench/cost.sh: with VT_BENCH_COST in the
+ * environment, the live heap (mallinfo2(), every arena and mmap) each
+ * collector added, summed over the batches, so the bytes of its records at
+ * the end of the read (temporaries it freed net out), said on stderr after
+ * the read.  The read must be one file at -j 1: the sums are shared and
+ * another thread's allocations would be counted.
+ */
+enum { COST_GPU, COST_CPUOPS, COST_REPLAY, COST_PHASES, COST_LAUNCHES, COST_MEMORY, COST_COMM,
+       COST_IDLE, COST_KCTX, NR_COST };
+static const char *const cost_names[NR_COST] = { "gpu", "cpuops", "replay", "phases",
+						 "launches", "memory", "comm", "idle", "kctx" };
+static int64_t cost_bytes[NR_COST];
+
+static int64_t heap_now(void)
+{
+	struct mallinfo2 m = mallinfo2();
+
+	return (int64_t)(m.uordblks + m.hblkhd);
+}
+
+/* Add to analysis k what the heap grew since *at, and move *at on. */
+static void cost_add(int k, int64_t *at)
+{
+	int64_t now = heap_now();
+
+	cost_bytes[k] += now - *at;
+	*at = now;
+}
+
+/* The collectors, one after the other over batch b.  -1 when out of memory. */
+static int collect(struct file_result *res, const struct event_batch *b, unsigned char *tag,
+		   unsigned char *cls, unsigned char *sub)
+{
+	int cost = getenv("VT_BENCH_COST") != NULL;
+	int64_t at = cost ? heap_now() : 0;
+
+#define STEP(k, call)                     \
+	do {                              \
+		if (call)                 \
+			return -1;        \
+		if (cost)                 \
+			cost_add(k, &at); \
+	} while (0)
+	STEP(COST_GPU, gpu_collect(&res->gpu, b, tag, cls, sub));
+	STEP(COST_CPUOPS, cpuops_collect(&res->cpuops, b, res->has_cat, cls, &res->tracks));
+	STEP(COST_REPLAY, cpuops_collect_replay(&res->cpuops, b, cls, &res->tracks));
+	STEP(COST_PHASES, phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls));
+	STEP(COST_LAUNCHES, launches_collect(&res->launches, b, tag, &res->tracks));
+	STEP(COST_MEMORY, memory_collect(&res->mem, b));
+	STEP(COST_COMM, comm_collect(&res->comm, b, cls));
+	STEP(COST_IDLE, idle_collect(&res->idle, b, cls, sub, &res->tracks));
+	STEP(COST_KCTX, kctx_collect(&res->kctx, b, cls, &res->tracks));
+#undef STEP
+	return 0;
+}
+
+/* bench/cost.sh's line: the events, then each analysis's bytes kept. */
+static void cost_say(const struct file_result *res)
+{
+	fprintf(stderr, "%s: cost: events %lld", log_progname(), (long long)res->info.nr_events);
+	for (int k = 0; k < NR_COST; k++)
+		fprintf(stderr, " %s %lld", cost_names[k], (long long)cost_bytes[k]);
+	fprintf(stderr, "\n");
+}
+
 static int on_batch(void *ctx, const struct event_batch *b)
 {
 	struct file_result *res = ctx;
@@ -131,15 +198,7 @@ static int on_batch(void *ctx, const struct event_batch *b)
 					 strtab_len(&b->strs, id), cat[id]))
 			goto out;
 	}
-	if (gpu_collect(&res->gpu, b, tag, cls, sub) ||
-	    cpuops_collect(&res->cpuops, b, res->has_cat, cls, &res->tracks) ||
-	    cpuops_collect_replay(&res->cpuops, b, cls, &res->tracks) ||
-	    phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls) ||
-	    launches_collect(&res->launches, b, tag, &res->tracks) ||
-	    memory_collect(&res->mem, b) ||
-	    comm_collect(&res->comm, b, cls) ||
-	    idle_collect(&res->idle, b, cls, sub, &res->tracks) ||
-	    kctx_collect(&res->kctx, b, cls, &res->tracks))
+	if (collect(res, b, tag, cls, sub))
 		goto out;
 	rc = 0;
 out:
@@ -327,63 +386,120 @@ static int64_t start_unix(const struct file_result *res)
 	return t >= EPOCH_MIN_NS ? t : INT64_MIN;
 }
 
+/* The FLOPs by step and phase, once gpu, phases and cpuops are done. */
+static int finish_perf(struct file_result *res, const struct placement *pl, struct arena *a)
+{
+	struct report_rank *rk = &res->rank;
+
+	/* kernels, but none that names its launch (torch_npu): unknown, not 0 */
+	if (rk->gpu.kernels > 0 && !(pl->any_device & 1u << LAUNCH_PHASES))
+		phases_device_unknown(rk);
+	return cpuops_perf_steps(&res->cpuops, a, rk);
+}
+
 /*
  * The analyses of what the read collected.  Memory's goes first, alone:
  * it is short and releases its samples before the others allocate.  The
- * three big ones and the placing of device work at its launches are
- * independent and write disjoint fields of rk, each into its own arena,
- * except that phases and cpuops read the placement.  With threads to spare
- * (one large file) they run as tasks: this thread places the launches and
- * then runs cpuops, the longest chain; another runs gpu meanwhile, then
- * idle's preparation (idle_prepare(), which reads only its own records),
- * then phases.  All of them mostly wait on fresh memory and cache misses, so
- * running gpu beside the placing saves most of its time, for a few MB more
- * at the peak (the two scratch arrays at once).
+ * rest are tasks, each into its own arena, writing disjoint fields of rk,
+ * each started once what it reads is made (the depend clauses name the
+ * rc variables of the tasks waited for):
+ *
+ *   gpu_finish()       the kernel rows, rk->gpu, the busy runs, the comm tasks
+ *   idle_prepare()     reads only idle's own records
+ *   launches_place()   the placement (this thread), read by phases, cpuops and
+ *                      kctx; then the device work to replay, if a graph replays
+ *   phases_finish()    rk->phases, rk->steps
+ *   cpuops_finish()    rk->cpu_ops, rk->ops_perf, the FLOPs by time (this thread)
+ *   kctx_finish()      after gpu and the placement: sets the categories of
+ *                      gpu's kernel rows from the kernels placed at their launches
+ *   comm_finish()      after gpu: its comm tasks (and sync and covered where split);
+ *                      rk->start_ns
+ *   idle_finish()      after gpu (busy runs, rk->gpu.no_device), phases
+ *                      (rk->steps) and idle_prepare(); rk->start_ns, rk->span_ns;
+ *                      writes rk->idle and rk->gpu.step_utilization
+ *   perf steps         after gpu (rk->gpu.kernels, active_span_ns, compute_ns),
+ *                      phases (rk->steps, rk->phases) and cpuops (its FLOPs);
+ *                      first marks the phases' device time unknown where no
+ *                      kernel names its launch, as by_phase() reads it
+ *
+ * None of them reads the rows report_fold_rows() folds, which runs after.
+ * With threads to spare (one large file) this thread places the launches
+ * and then runs cpuops, the longest chain; the others take gpu, idle's
+ * preparation, phases and what follows them, so nothing runs alone after
+ * the read.  With one thread each task runs where it is made, in the order
+ * written, into the file's arena.
  */
 static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_ts)
 {
 	struct report_rank *rk = &res->rank;
-	struct arena a_gpu, a_cpu, a_phases;
+	struct arena a_gpu, a_cpu, a_phases, a_comm, a_idle, a_perf;
 	/* one after another (one thread), they share the file's arena: fewer blocks kept */
 	struct arena *ag = nr_threads > 1 ? &a_gpu : &res->arena;
 	struct arena *ac = nr_threads > 1 ? &a_cpu : &res->arena;
 	struct arena *ap = nr_threads > 1 ? &a_phases : &res->arena;
+	struct arena *am = nr_threads > 1 ? &a_comm : &res->arena;
+	struct arena *ai = nr_threads > 1 ? &a_idle : &res->arena;
+	struct arena *af = nr_threads > 1 ? &a_perf : &res->arena;
 	struct placement pl = { 0 };
-	int rc_place = 0, rc_gpu = 0, rc_cpu = 0, rc_phases = 0, rc_idle = 0;
+	int rc_place = 0, rc_gpu = 0, rc_cpu = 0, rc_phases = 0, rc_idle = 0, rc_kctx = 0;
+	int rc_comm = 0, rc_idle_fin = 0, rc_perf = 0;
 
 	if (memory_finish(&res->mem, &res->info, min_ts, &res->arena, rk))
 		return -1;
 	arena_init(&a_gpu);
 	arena_init(&a_cpu);
 	arena_init(&a_phases);
+	arena_init(&a_comm);
+	arena_init(&a_idle);
+	arena_init(&a_perf);
 #pragma omp parallel num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
-	default(none) shared(res, rk, min_ts, pl, ag, ac, ap, rc_place, rc_gpu, rc_cpu, \
-			     rc_phases, rc_idle)
+	default(none) shared(res, rk, min_ts, pl, ag, ac, ap, am, ai, af, rc_place, rc_gpu, \
+			     rc_cpu, rc_phases, rc_idle, rc_kctx, rc_comm, rc_idle_fin, rc_perf)
 #pragma omp single
 	{
-#pragma omp task default(none) shared(res, rk, ag, rc_gpu)
+#pragma omp task default(none) shared(res, rk, ag, rc_gpu) depend(out: rc_gpu)
 		rc_gpu = gpu_finish(&res->gpu, ag, rk);
-#pragma omp task default(none) shared(res, rc_idle)
+#pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle)
 		rc_idle = idle_prepare(&res->idle);
-		rc_place = launches_place(&res->launches, strtab_count(&res->tracks), &pl);
+#pragma omp task default(none) shared(res, rk, am, rc_gpu, rc_comm) depend(in: rc_gpu)
+		rc_comm = !rc_gpu &&
+			  comm_finish(&res->comm, &res->gpu.comm_tasks,
+				      res->gpu.split ? &res->gpu.comm_sync : NULL,
+				      res->gpu.split ? &res->gpu.comm_covered : NULL, am, rk);
+		/* the graph replays read the device work launch.c kept, where there are any */
+		res->launches.keep_device = replay_wants_device(&res->cpuops.replay);
+		rc_place = launches_place(&res->launches, strtab_count(&res->tracks), &pl) ||
+			   replay_device(&res->cpuops.replay, &res->launches);
 		if (!rc_place) {
-#pragma omp task default(none) shared(res, rk, min_ts, pl, ap, rc_phases)
+			/* the kernel rows' categories from their launches */
+#pragma omp task default(none) shared(res, rk, pl, rc_gpu, rc_kctx) depend(in: rc_gpu)
+			rc_kctx = !rc_gpu && kctx_finish(&res->kctx, &pl, rk);
+#pragma omp task default(none) shared(res, rk, min_ts, pl, ap, rc_phases) depend(out: rc_phases)
 			rc_phases = phases_finish(&res->phases, min_ts, &pl, ap, rk);
+#pragma omp task default(none) shared(res, rk, ai, rc_gpu, rc_phases, rc_idle, rc_idle_fin) \
+	depend(in: rc_gpu, rc_phases, rc_idle)
+			rc_idle_fin = !rc_gpu && !rc_phases && !rc_idle &&
+				      idle_finish(&res->idle, &res->gpu.busy, ai, rk);
 			rc_cpu = cpuops_finish(&res->cpuops, &pl, ac, rk);
+			if (!rc_cpu) {
+#pragma omp task default(none) shared(res, pl, af, rc_gpu, rc_phases, rc_perf) \
+	depend(in: rc_gpu, rc_phases)
+				rc_perf = !rc_gpu && !rc_phases && finish_perf(res, &pl, af);
+			}
 		}
 #pragma omp taskwait
 	}
-	/* the kernel rows' categories from their launches, once gpu has made the rows */
-	if (!rc_gpu && kctx_finish(&res->kctx, strtab_count(&res->tracks), rk))
-		rc_gpu = -1;
-	/* kernels, but none that names its launch (torch_npu): unknown, not 0 */
-	if (!rc_gpu && !rc_phases && rk->gpu.kernels > 0 && !(pl.any_device & 1u << LAUNCH_PHASES))
-		phases_device_unknown(rk);
 	placement_release(&pl);
+	interval_list_release(&res->gpu.busy);
 	arena_adopt(&res->arena, &a_gpu);
 	arena_adopt(&res->arena, &a_cpu);
 	arena_adopt(&res->arena, &a_phases);
-	return rc_place || rc_gpu || rc_cpu || rc_phases || rc_idle ? -1 : 0;
+	arena_adopt(&res->arena, &a_comm);
+	arena_adopt(&res->arena, &a_idle);
+	arena_adopt(&res->arena, &a_perf);
+	return rc_place || rc_gpu || rc_cpu || rc_phases || rc_idle || rc_kctx || rc_comm ||
+			       rc_idle_fin || rc_perf
+		       ? -1 : 0;
 }
 
 /* What the trace says was profiled: its device, backend and tags, into the arena. */
@@ -457,6 +573,7 @@ static int finish(struct file_result *res, int nr_threads)
 	rk->by_ph = tally_to_counts(&res->by_ph, &res->arena, &rk->nr_by_ph);
 	rk->by_cat = tally_to_counts(&res->by_cat, &res->arena, &rk->nr_by_cat);
 	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
+	rk->start_ns = min_ts;	/* comm, idle and the FLOPs by phase read it while finishing */
 	/*
 	 * Memory ran out while collecting: a batch is missing from some
 	 * analyses, whose records may no longer agree with each other.  No
@@ -465,17 +582,9 @@ static int finish(struct file_result *res, int nr_threads)
 	if (!rk->path || !rk->source || !rk->by_ph || !rk->by_cat || res->oom ||
 	    finish_analyses(res, nr_threads, min_ts))
 		return -1;
-	rk->start_ns = min_ts;
 	warn_implausible(res, rk);	/* before its rows may be folded */
 	if (!res->full)
 		report_fold_rows(rk, REPORT_ROWS_MAX);
-	if (cpuops_perf_steps(&res->cpuops, &res->arena, rk) ||
-	    comm_finish(&res->comm, &res->gpu.comm_tasks,
-			res->gpu.split ? &res->gpu.comm_sync : NULL,
-			res->gpu.split ? &res->gpu.comm_covered : NULL, &res->arena, rk) ||
-	    idle_finish(&res->idle, &res->gpu.busy, &res->arena, rk))
-		return -1;
-	interval_list_release(&res->gpu.busy);
 	warn_no_comm_tasks(res, rk);
 	if (!res->full && report_fold_comm(rk, REPORT_ROWS_MAX))
 		return -1;
@@ -584,6 +693,8 @@ void analyze_file(struct file_result *res, int nr_threads, int progress)
 		fprintf(stderr, "\r\033[K");
 	if (res->file_bytes < 0)
 		res->file_bytes = res->info.bytes_in;
+	if (getenv("VT_BENCH_COST"))
+		cost_say(res);
 	if (res->rc >= 0 && finish(res, nr_threads))
 		res->oom = 1;
 }

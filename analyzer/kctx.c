@@ -12,29 +12,12 @@
 #include "modcat.h"
 #include "opcat.h"
 #include "sat.h"
-#include "sort.h"
 #include "track.h"
-
-struct kx_kern {
-	int64_t corr, dur_ns;
-	uint32_t name, pad;
-};
-
-struct kx_call {
-	int64_t corr, ts_ns;
-	uint32_t track, seq;
-};
 
 struct kx_span {
 	int64_t ts_ns, end_ns;
 	uint32_t track, seq;
 	uint32_t cat, pad;	/* enum category (operators) */
-};
-
-/* A kernel placed at its launch. */
-struct kx_point {
-	int64_t ts_ns;
-	uint32_t track, kern;
 };
 
 /* The categories a row can get, CAT_COMM to CAT_OTHER, in the order ties are broken. */
@@ -44,14 +27,10 @@ enum { SRC_OP, SRC_MODULE, NR_SRC };
 void kctx_init(struct kctx *k)
 {
 	memset(k, 0, sizeof(*k));
-	strtab_init(&k->names, 1);
 }
 
 void kctx_release(struct kctx *k)
 {
-	strtab_release(&k->names);
-	free(k->kerns);
-	free(k->calls);
 	free(k->ops.v);
 	free(k->blocks.v);
 	kctx_init(k);
@@ -70,13 +49,12 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 {
 	const struct strtab *st = &b->strs;
 	uint32_t nstr = strtab_count(st) + 1;
-	uint32_t *map = calloc(nstr, sizeof(*map));
 	/* by name, as an operator and as a frame: 0 unknown, else category + 1 / block + 1 */
 	unsigned char *named = calloc(2 * (size_t)nstr, 1);
 	struct track_cache cache = { 0 };
 	int rc = -1;
 
-	if (!map || !named)
+	if (!named)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -86,25 +64,6 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 
 		if (ev->phase != 'X' || !(ev->flags & EV_TS) || ev->dur_ns < 0)
 			continue;
-		if (cls[i] == EVC_KERNEL && (ev->flags & EV_CORRELATION)) {
-			struct kx_kern r = { ev->correlation, ev->dur_ns, 0, 0 };
-
-			r.name = ev->name ? strtab_map(&k->names, st, ev->name, map) : 0;
-			if (r.name == STRTAB_OOM ||
-			    ALLOC_GROW(k->kerns, k->nr_kerns + 1, k->kerns_alloc))
-				goto out;
-			k->kerns[k->nr_kerns++] = r;
-			continue;
-		}
-		if ((cls[i] == EVC_RUNTIME || cls[i] == EVC_SYNC) && (ev->flags & EV_CORRELATION)) {
-			struct kx_call r = { ev->correlation, ev->ts_ns, 0, k->seq++ };
-
-			if ((r.track = track_id(tracks, &cache, b, ev)) == STRTAB_OOM ||
-			    ALLOC_GROW(k->calls, k->nr_calls + 1, k->calls_alloc))
-				goto out;
-			k->calls[k->nr_calls++] = r;
-			continue;
-		}
 		if (!ev->name)
 			continue;
 		is_op = cls[i] == EVC_CPU_OP;
@@ -136,7 +95,6 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 	}
 	rc = 0;
 out:
-	free(map);
 	free(named);
 	return rc;
 }
@@ -153,22 +111,6 @@ static int cmp_span(const void *a, const void *b)
 	if (x->end_ns != y->end_ns)
 		return x->end_ns > y->end_ns ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* The first call with correlation corr among the n sorted ones, or NULL. */
-static const struct kx_call *call_of(const struct kx_call *c, size_t n, int64_t corr)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c[mid].corr < corr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && c[lo].corr == corr ? &c[lo] : NULL;
 }
 
 /*
@@ -201,79 +143,44 @@ static int context_cat(const struct kx_span *const *stack, size_t depth, int64_t
 	return (int)category_kernel((enum category)outer->cat);
 }
 
-/*
- * Place each kernel at its launch; the points, sorted by thread and time
- * (then kernel order), in *out (caller frees).  Calls and points are as
- * many as the kernels: radix sorts (sort.h), both stable, so the first
- * call of a correlation is the first in the file.
- */
-static int place(struct kctx *k, uint32_t nr_tracks, struct kx_point **out, size_t *nr)
+int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *rk)
 {
-	struct kx_call *c = k->calls;
-	const struct kx_kern *kr = k->kerns;
-	size_t nc = k->nr_calls, nk = k->nr_kerns, n = 0;
-	struct kx_point *p = malloc((nk ? nk : 1) * sizeof(*p));
-	uint32_t *id = NULL;
-	uint64_t *key = NULL;
-	int rc = -1;
-
-	if (!p || sort_by_first_i64(c, nc, sizeof(*c)))
-		goto out;
-	for (size_t i = 0; i < nk; i++) {
-		const struct kx_call *l = call_of(c, nc, kr[i].corr);
-
-		if (l)
-			p[n++] = (struct kx_point){ l->ts_ns, l->track, (uint32_t)i };
-	}
-	id = malloc((n ? n : 1) * sizeof(*id));
-	key = malloc((n ? n : 1) * sizeof(*key));
-	if (!id || !key)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		id[i] = p[i].track;
-		key[i] = sort_key_i64(p[i].ts_ns);
-	}
-	if (sort_recs_id_key(p, n, sizeof(*p), id, nr_tracks, key))
-		goto out;
-	*out = p;
-	*nr = n;
-	p = NULL;
-	rc = 0;
-out:
-	free(p);
-	free(id);
-	free(key);
-	return rc;
-}
-
-int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
-{
-	const struct kx_kern *kr = k->kerns;
 	struct kx_span *ops = k->ops.v, *blk = k->blocks.v;
 	size_t nops = k->ops.n, nblk = k->blocks.n;
-	uint32_t nnames = strtab_count(&k->names) + 1;
+	const struct strtab *names = &pl->knames;
+	uint32_t nnames = strtab_count(names) + 1;
 	/* by name, cat, src */
 	int64_t *t = calloc((size_t)nnames * NR_CATS * NR_SRC, sizeof(*t));
 	const struct kx_span **stack = malloc((nops ? nops : 1) * sizeof(*stack));
 	unsigned char *comm = calloc(nnames, 1);	/* by name: 0 unknown, 1 no, 2 collective */
-	struct kx_point *p = NULL;
-	size_t np = 0, depth = 0, o = 0, bl = 0;
+	const struct placed *p = pl->v;
+	size_t depth = 0, o = 0, bl = 0;
 	int64_t blk_end = INT64_MIN;
+	uint32_t track = 0;
 	int rc = -1;
 
-	if (!t || !stack || !comm || place(k, nr_tracks, &p, &np))
+	if (!t || !stack || !comm)
 		goto out;
 	if (nops > 1)
 		qsort(ops, nops, sizeof(*ops), cmp_span);
 	if (nblk > 1)
 		qsort(blk, nblk, sizeof(*blk), cmp_span);
-	/* one sweep over the points, the operators and the blocks, thread by thread */
-	for (size_t i = 0; i < np; i++) {
-		const struct kx_point *q = &p[i];
-		const struct kx_kern *kn = &kr[q->kern];
+	/*
+	 * One sweep over the kernels at their launches (by thread, then time),
+	 * the operators and the blocks, thread by thread.  A kernel's time is
+	 * its record's share of the phases' prefix sum.
+	 */
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct placed *q = &p[i];
+		uint32_t name = q->name;
+		int64_t dur = sat_sub(p[i + 1].sum_before[LAUNCH_PHASES],
+				      q->sum_before[LAUNCH_PHASES]);
 		int c, src = SRC_OP;
 
-		if (i == 0 || q->track != p[i - 1].track) {
+		if (!name)
+			continue;	/* not a kernel, or one without a name: no row */
+		if (q->track != track) {
+			track = q->track;
 			depth = 0;
 			blk_end = INT64_MIN;
 			while (o < nops && ops[o].track < q->track)
@@ -291,20 +198,16 @@ int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
 		for (; bl < nblk && blk[bl].track == q->track && blk[bl].ts_ns <= q->ts_ns; bl++)
 			if (blk[bl].end_ns > blk_end)
 				blk_end = blk[bl].end_ns;
-		if (!comm[kn->name]) {	/* once per name: kcat_of() matches many patterns */
-			enum category kc = !kn->name ? CAT_NONE
-					   : kcat_of(strtab_str(&k->names, kn->name),
-						     strtab_len(&k->names, kn->name));
-
-			comm[kn->name] = kc == CAT_COMM ? 2 : 1;
-		}
-		if (comm[kn->name] == 2)
+		if (!comm[name])	/* once per name: kcat_of() matches many patterns */
+			comm[name] = kcat_of(strtab_str(names, name), strtab_len(names, name)) ==
+						     CAT_COMM ? 2 : 1;
+		if (comm[name] == 2)
 			continue;	/* a collective is its own, whoever called it */
 		c = context_cat(stack, depth, q->ts_ns, blk_end > q->ts_ns, &src);
 		if (c >= 0) {
-			int64_t *slot = &t[((size_t)kn->name * NR_CATS + (size_t)c) * NR_SRC + src];
+			int64_t *slot = &t[((size_t)name * NR_CATS + (size_t)c) * NR_SRC + src];
 
-			*slot = sat_add(*slot, kn->dur_ns);
+			*slot = sat_add(*slot, dur);
 		}
 	}
 	/*
@@ -314,7 +217,7 @@ int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk)
 	 */
 	for (size_t r = 0; r < rk->nr_kernels; r++) {
 		struct report_kernel *row = &rk->kernels[r];
-		uint32_t id = strtab_find(&k->names, row->name, strlen(row->name));
+		uint32_t id = strtab_find(names, row->name, strlen(row->name));
 		const int64_t *v = &t[(size_t)id * NR_CATS * NR_SRC];
 		int64_t by_ctx = 0, sum[NR_CATS], own;
 		size_t own_cat = (size_t)row_cat(row->category), best = own_cat;
@@ -343,7 +246,6 @@ out:
 	free(t);
 	free(comm);
 	free(stack);
-	free(p);
 	kctx_release(k);
 	kctx_init(k);
 	return rc;

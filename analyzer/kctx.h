@@ -11,9 +11,11 @@
  * one name: it gets the category, with its source ("op", "module" or
  * "name"), that holds most of that name's time.
  *
- * kctx_collect() keeps, per batch, the kernels and runtime calls with a
- * correlation, the operators with a category and the attention blocks;
- * kctx_finish() joins them with sorts and one sweep per thread, n log n.
+ * Each kernel at its launch (thread and time, with its name and time) is
+ * launch.h's placement, which joins the kernels with their calls once for
+ * every analysis; kctx_collect() keeps, per batch, only the operators with
+ * a category and the attention blocks, and kctx_finish() sorts them and
+ * sweeps them with the placed kernels, thread by thread, n log n.
  */
 #ifndef VT_KCTX_H
 #define VT_KCTX_H
@@ -22,6 +24,7 @@
 
 #include "buf.h"
 #include "event.h"
+#include "launch.h"
 #include "report.h"
 #include "strtab.h"
 
@@ -32,13 +35,9 @@ struct kx_spans {
 };
 
 struct kctx {
-	struct strtab names;	/* kernel names, copies */
-	struct kx_kern *kerns;	/* see kctx.c */
-	struct kx_call *calls;
-	size_t nr_kerns, kerns_alloc, nr_calls, calls_alloc;
 	struct kx_spans ops;	/* operators with a category */
 	struct kx_spans blocks;	/* attention blocks */
-	uint32_t seq;		/* file order of the calls and spans */
+	uint32_t seq;		/* file order of the spans */
 };
 
 void kctx_init(struct kctx *k);
@@ -53,9 +52,9 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 
 /*
  * Set the category and category_source of rk's kernel rows (gpu_finish()
- * filled them by name); nr_tracks bounds the track ids.  Releases what was
- * collected.  -1 when out of memory.
+ * filled them by name) from the kernels placed at their launches in pl
+ * (read only).  Releases what was collected.  -1 when out of memory.
  */
-int kctx_finish(struct kctx *k, uint32_t nr_tracks, struct report_rank *rk);
+int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *rk);
 
 #endif

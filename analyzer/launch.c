@@ -21,23 +21,21 @@ struct launch_call {
 	uint32_t users;		/* bit u: user u counts this call */
 };
 
-struct launch_dev {
-	int64_t corr, dur_ns;
-	uint32_t users, pad;
-};
-
 void launches_init(struct launches *l)
 {
 	l->calls = NULL;
 	l->device = NULL;
 	l->nr_calls = l->calls_alloc = l->nr_device = l->device_alloc = 0;
 	l->any_device = 0;
+	strtab_init(&l->knames, 1);
+	l->keep_device = 0;
 }
 
 void launches_release(struct launches *l)
 {
 	free(l->calls);
 	free(l->device);
+	strtab_release(&l->knames);
 	launches_init(l);
 }
 
@@ -46,6 +44,8 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 {
 	const unsigned calls = (1u << LAUNCH_NR_USERS) - 1;
 	struct track_cache cache = { 0 };
+	uint32_t *map = NULL;	/* batch name id -> knames', made at the first kernel */
+	int rc = -1;
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -59,20 +59,32 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 
 			if (c.track == STRTAB_OOM ||
 			    ALLOC_GROW(l->calls, l->nr_calls + 1, l->calls_alloc))
-				return -1;
+				goto out;
 			l->calls[l->nr_calls++] = c;
 		}
 		if (t >> LAUNCH_NR_USERS) {	/* never both by device.h, but exact if so */
-			struct launch_dev d = { ev->correlation, ev->dur_ns, t >> LAUNCH_NR_USERS,
-						0 };
+			struct launch_dev d = { ev->correlation, ev->ts_ns, ev->dur_ns,
+						ev->flags & EV_STREAM ? ev->stream : -1,
+						t >> LAUNCH_NR_USERS, 0 };
 
+			if ((t & LAUNCH_DEV(LAUNCH_PHASES)) && ev->name) {
+				if (!map && !(map = calloc((size_t)strtab_count(&b->strs) + 1,
+							   sizeof(*map))))
+					goto out;
+				d.name = strtab_map(&l->knames, &b->strs, ev->name, map);
+				if (d.name == STRTAB_OOM)
+					goto out;
+			}
 			if (ALLOC_GROW(l->device, l->nr_device + 1, l->device_alloc))
-				return -1;
+				goto out;
 			l->any_device |= d.users;
 			l->device[l->nr_device++] = d;
 		}
 	}
-	return 0;
+	rc = 0;
+out:
+	free(map);
+	return rc;
 }
 
 /*
@@ -137,7 +149,7 @@ static void first_of(struct first_calls *t, int64_t corr, uint32_t s[LAUNCH_NR_U
 
 /* Append {ts, dur per user, track} to *out (room for *cap), growing it.  -1 when out of memory. */
 static int push_placed(struct placed **out, size_t *n, size_t *cap, const struct launch_call *c,
-		       unsigned users, int64_t dur)
+		       unsigned users, const struct launch_dev *d)
 {
 	struct placed *p;
 
@@ -145,10 +157,11 @@ static int push_placed(struct placed **out, size_t *n, size_t *cap, const struct
 		return -1;
 	p = &(*out)[(*n)++];
 	p->ts_ns = c->ts_ns;
+	/* a duration until summed */
 	for (int w = 0; w < LAUNCH_NR_USERS; w++)
-		p->sum_before[w] = users & (1u << w) ? dur : 0;	/* a duration until summed */
+		p->sum_before[w] = users & (1u << w) ? d->dur_ns : 0;
 	p->track = c->track;
-	p->pad = 0;
+	p->name = users & (1u << LAUNCH_PHASES) ? d->name : 0;
 	return 0;
 }
 
@@ -168,6 +181,8 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	pl->n = 0;
 	pl->nr_tracks = nr_tracks;
 	pl->any_device = l->any_device;
+	pl->knames = l->knames;	/* moved: the records' names */
+	strtab_init(&l->knames, 1);
 	if (!out || nc > UINT32_MAX || first_calls_init(&first))
 		goto fail;
 	for (size_t i = 0; i < nd; i++) {
@@ -186,12 +201,16 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 					users |= 1u << x;
 			if (users & ((1u << w) - 1))	/* placed with an earlier user's */
 				continue;
-			if (push_placed(&out, &n, &cap, &c[s[w] - 1], users, d[i].dur_ns))
+			if (push_placed(&out, &n, &cap, &c[s[w] - 1], users, &d[i]))
 				goto fail;
 		}
 	}
 	/* out holds what the calls and device work gave: free them before the sort's arrays */
-	launches_release(l);
+	free(l->calls);
+	l->calls = NULL;
+	l->nr_calls = l->calls_alloc = 0;
+	if (!l->keep_device)
+		launches_release(l);
 	key = hugepage_malloc((n ? n : 1) * sizeof(*key));
 	track = hugepage_malloc((n ? n : 1) * sizeof(*track));
 	if (!key || !track)
@@ -212,7 +231,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	}
 	out[n].ts_ns = INT64_MAX;	/* the sentinel: no search reaches it */
 	out[n].track = UINT32_MAX;
-	out[n].pad = 0;
+	out[n].name = 0;
 	free(key);
 	free(track);
 	pl->v = out;
@@ -230,6 +249,7 @@ void placement_release(struct placement *pl)
 	free(pl->v);
 	pl->v = NULL;
 	pl->n = 0;
+	strtab_release(&pl->knames);
 }
 
 static inline int below(const struct placed *p, uint32_t track, int64_t ts)

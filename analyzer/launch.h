@@ -39,22 +39,40 @@ enum launch_user { LAUNCH_PHASES, LAUNCH_CPUOPS, LAUNCH_NR_USERS };
 #define LAUNCH_CALL(u) (1u << (u))
 #define LAUNCH_DEV(u) (1u << (LAUNCH_NR_USERS + (u)))
 
+/*
+ * Device work with a correlation, in file order.  Besides the placement,
+ * the graph replays' FLOPs (replay.h) read these when the trace has
+ * replays, rather than keep their own copy.
+ */
+struct launch_dev {
+	int64_t corr, ts_ns, dur_ns;
+	int64_t stream;		/* -1: none */
+	uint32_t users;		/* bit u: user u counts it; a kernel has LAUNCH_PHASES' */
+	uint32_t name;		/* a kernel's, in knames; else 0 */
+};
+
 struct launches {
 	struct launch_call *calls;	/* runtime calls with a correlation */
 	struct launch_dev *device;	/* device work with a correlation */
 	size_t nr_calls, calls_alloc, nr_device, device_alloc;
 	unsigned any_device;	/* user bits of the device work collected */
+	struct strtab knames;	/* the kernels' names, copies (struct placed's name) */
+	int keep_device;	/* launches_place() leaves device for the caller to release */
 };
 
 /*
  * Device time at its launch.  sum_before[u] is user u's prefix sum in
  * sorted order; a placement ends with a sentinel record that holds the
  * totals, so each record's time is the next one's sum_before minus its own.
+ * A kernel (device work phases counts) is one record, with its name: the
+ * kernel context (kctx.h) reads each kernel at its launch from here rather
+ * than joining its own copies of the kernels and calls.
  */
 struct placed {
 	int64_t ts_ns;
 	int64_t sum_before[LAUNCH_NR_USERS];
-	uint32_t track, pad;
+	uint32_t track;
+	uint32_t name;		/* a kernel's, in the placement's knames; else 0 */
 };
 
 struct placement {
@@ -62,6 +80,7 @@ struct placement {
 	size_t n;
 	uint32_t nr_tracks;	/* track ids are 1..nr_tracks */
 	unsigned any_device;	/* user bits: without, the user's device times are unknown */
+	struct strtab knames;	/* the kernels' names, moved from struct launches */
 };
 
 void launches_init(struct launches *l);
@@ -69,15 +88,17 @@ void launches_release(struct launches *l);
 
 /*
  * Keep the events of batch b that tag[] (one byte per event) marks, with
- * their thread interned into tracks.  -1 when out of memory.
+ * their thread interned into tracks and a kernel's name into knames.  -1
+ * when out of memory.
  */
 int launches_collect(struct launches *l, const struct event_batch *b, const unsigned char *tag,
 		     struct strtab *tracks);
 
 /*
  * Place the device work at its launches into *pl (caller releases it with
- * placement_release()); nr_tracks bounds the track ids.  Releases what was
- * collected.  -1 when out of memory.
+ * placement_release(), also after a failure); nr_tracks bounds the track
+ * ids.  Releases what was collected (the device work only unless
+ * keep_device; the kernels' names move to pl).  -1 when out of memory.
  */
 int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl);
 

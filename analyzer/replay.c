@@ -20,7 +20,6 @@ enum { RC_NONE, RC_BEGIN, RC_END, RC_GRAPH, RC_KERNEL, RC_OTHER };
 void replay_init(struct replay *rp)
 {
 	memset(rp, 0, sizeof(*rp));
-	strtab_init(&rp->names, 1);
 }
 
 void replay_release(struct replay *rp)
@@ -29,9 +28,7 @@ void replay_release(struct replay *rp)
 	free(rp->dev);
 	free(rp->launches);
 	free(rp->windows);
-	strtab_release(&rp->names);
 	memset(rp, 0, sizeof(*rp));
-	strtab_init(&rp->names, 1);
 }
 
 static int has(const char *s, size_t n, const char *pat)
@@ -60,11 +57,10 @@ int replay_collect(struct replay *rp, const struct event_batch *b, const unsigne
 {
 	const struct strtab *st = &b->strs;
 	unsigned char *kind = calloc((size_t)strtab_count(st) + 1, 1);	/* by name: kind + 1 */
-	uint32_t *map = calloc((size_t)strtab_count(st) + 1, sizeof(*map));
 	struct track_cache cache = { 0 };
 	int rc = -1;
 
-	if (!kind || !map)
+	if (!kind)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -73,23 +69,6 @@ int replay_collect(struct replay *rp, const struct event_batch *b, const unsigne
 
 		if (ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
-		if (evc_is_device(cls[i])) {
-			uint32_t name = 0;
-
-			if (!(ev->flags & EV_CORRELATION))
-				continue;
-			if (cls[i] == EVC_KERNEL && ev->name &&
-			    (name = strtab_map(&rp->names, st, ev->name, map)) == STRTAB_OOM)
-				goto out;
-			if (ALLOC_GROW(rp->dev, rp->nr_dev + 1, rp->dev_alloc))
-				goto out;
-			rp->dev[rp->nr_dev] = (struct replay_dev){
-				ev->correlation, ev->ts_ns, ev->dur_ns,
-				ev->flags & EV_STREAM ? ev->stream : -1, cls[i] == EVC_KERNEL,
-				(uint32_t)rp->nr_dev, name };
-			rp->nr_dev++;
-			continue;
-		}
 		if ((cls[i] != EVC_RUNTIME && cls[i] != EVC_SYNC) || !ev->name)
 			continue;
 		if (!kind[ev->name])
@@ -108,8 +87,38 @@ int replay_collect(struct replay *rp, const struct event_batch *b, const unsigne
 	rc = 0;
 out:
 	free(kind);
-	free(map);
 	return rc;
+}
+
+int replay_wants_device(const struct replay *rp)
+{
+	return rp->any_graph;
+}
+
+/*
+ * launch.h keeps the same device work replay needs (all with a
+ * correlation, kernels or not, in file order, a kernel's name), so a
+ * trace without graph replays pays for no copy.
+ */
+int replay_device(struct replay *rp, struct launches *l)
+{
+	const struct launch_dev *d = l->device;
+	size_t n = l->nr_device;
+
+	if (!rp->any_graph)
+		return 0;
+	free(rp->dev);
+	rp->nr_dev = 0;
+	rp->dev = malloc((n ? n : 1) * sizeof(*rp->dev));
+	if (!rp->dev)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		rp->dev[i] = (struct replay_dev){ d[i].corr, d[i].ts_ns, d[i].dur_ns, d[i].stream,
+						  (d[i].users >> LAUNCH_PHASES) & 1u, (uint32_t)i,
+						  d[i].name };
+	rp->nr_dev = n;
+	launches_release(l);
+	return 0;
 }
 
 static int cmp_call(const void *a, const void *b)

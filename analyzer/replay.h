@@ -16,10 +16,12 @@
  * gets the FLOPs of the eager operator calls that launched a kernel of
  * its name, when all of them launched it alone and have the same figures.
  *
- * Collected per batch (the calls and device records it needs, compactly),
- * matched once at the end: cpuops finds each capture launch's operator
- * while it nests the operators, then replay_finish() adds a call per
- * replayed operator to the FLOPs opsperf_steps() counts.
+ * Collected per batch (the runtime calls it needs, compactly), matched
+ * once at the end.  The device records with a correlation are launch.h's,
+ * which replay_device() takes once the launches are placed, and only from
+ * a trace that replays a graph.  cpuops finds each capture launch's
+ * operator while it nests the operators, then replay_finish() adds a call
+ * per replayed operator to the FLOPs opsperf_steps() counts.
  */
 #ifndef VT_REPLAY_H
 #define VT_REPLAY_H
@@ -28,6 +30,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "launch.h"
 #include "opsperf.h"
 #include "strtab.h"
 
@@ -41,7 +44,7 @@ struct replay_call {
 struct replay_dev {
 	int64_t corr, ts_ns, dur_ns, stream;
 	uint32_t kernel, order;	/* order: in the file, to break ties */
-	uint32_t name;		/* a kernel's, in struct replay's names; 0 none */
+	uint32_t name;		/* a kernel's, in launch.h's knames; 0 none */
 };
 
 /* An operator call that gets an ops_perf row: its thread, span and shape key. */
@@ -61,9 +64,8 @@ struct replay_launch {
 
 struct replay {
 	struct replay_call *calls;
-	struct replay_dev *dev;
-	struct strtab names;	/* the kernels', copies */
-	size_t nr_calls, calls_alloc, nr_dev, dev_alloc;
+	struct replay_dev *dev;	/* replay_device()'s */
+	size_t nr_calls, calls_alloc, nr_dev;
 	int any_graph;		/* some call replays a graph: else nothing is kept past collect */
 	/* replay_windows()'s: the launches inside captures, by thread and time */
 	struct replay_launch *launches;
@@ -76,12 +78,21 @@ void replay_init(struct replay *rp);
 void replay_release(struct replay *rp);
 
 /*
- * Keep batch b's captures, launch calls, graph launches and device work
- * (cls: gpu_collect()'s classes), threads interned into tracks.  -1 when
- * out of memory.
+ * Keep batch b's captures, launch calls and graph launches (cls:
+ * gpu_collect()'s classes), threads interned into tracks.  -1 when out of
+ * memory.
  */
 int replay_collect(struct replay *rp, const struct event_batch *b, const unsigned char *cls,
 		   struct strtab *tracks);
+
+/* After the read: whether replay_device() will want l's device work. */
+int replay_wants_device(const struct replay *rp);
+
+/*
+ * Take the device work of l (its launches placed with keep_device) where
+ * replay_wants_device(), and release it.  -1 when out of memory.
+ */
+int replay_device(struct replay *rp, struct launches *l);
 
 /*
  * Find the captures and the launch calls inside them (rp->launches, owner

@@ -18,7 +18,8 @@
 #   - whether the reports of -j 1 and -j 2 are byte-identical (they must be).
 # On the kernels trace, vanalyze -j 2's MB/s and peak RSS; on the 4 files,
 # vanalyze -j 2 over all four against -j 2 on the one real-shaped file, in
-# back-to-back pairs.  MB is 1e6 bytes throughout.
+# back-to-back pairs.  MB is 1e6 bytes throughout.  Then bench/cost.sh: each
+# analysis's bytes per event kept and instructions per byte of text.
 #
 # Environment: VT_BENCH_SIZE (default 1G) sets each trace's size, for a
 # quick trial; VT_BENCH_RUNS (default 3) the runs per figure;
@@ -252,4 +253,6 @@ BEGIN {
 		(rpaired >= 1.25 ? "met" : "NOT met"), (r2kb * 1024 * 100 / rb <= 12 ? "met" : "NOT met"),
 		(k2kb * 1024 * 100 / kb <= 40 ? "met" : "NOT met"), (mpaired <= 1.1 ? "met" : "NOT met")
 }'
+# What each analysis keeps and spends (bench/cost.sh has the method).
+"$ROOT/bench/cost.sh" "$BUILD" || echo "bench: bench/cost.sh failed" >&2
 [ "$synth_SAME" = identical ] && [ "$real_SAME" = identical ]

@@ -5,7 +5,9 @@
  * Random events over two batches, few correlations (so calls repeat one)
  * or many (so the search for a device's calls jumps both ways), and users
  * that disagree, asked in random order (a fresh cursor each time)
- * and in thread and start order (one cursor passed on); plus the empty case.
+ * and in thread and start order (one cursor passed on); the kernels'
+ * names the placed records carry, summed by name against the same
+ * reference; plus the empty case.
  */
 #include "check.h"
 #include "launch.h"
@@ -28,6 +30,7 @@ struct ref_ev {
 };
 
 static const char *const tids[NR_THREADS] = { "1", "2", "77" };
+static const char *const knames[2] = { "gemm_a", "softmax_b" };	/* by event index parity */
 
 /* Fill batch b with events ev[from..to), tagged as tag[] says. */
 static void fill(struct event_batch *b, const struct ref_ev *ev, size_t from, size_t to,
@@ -47,6 +50,7 @@ static void fill(struct event_batch *b, const struct ref_ev *ev, size_t from, si
 		e->phase = 'X';
 		e->pid = pid;
 		e->tid = strtab_intern(&b->strs, tids[ev[i].thread], strlen(tids[ev[i].thread]));
+		e->name = strtab_intern(&b->strs, knames[i % 2], strlen(knames[i % 2]));
 		tag[i - from] = (unsigned char)ev[i].tag;
 	}
 }
@@ -67,6 +71,41 @@ static int64_t ref_within(const struct ref_ev *ev, size_t n, unsigned u, int th,
 				sum += ev[d].dur;
 			break;	/* the first call only */
 		}
+	}
+	return sum;
+}
+
+/* The reference: phases' device time of the kernels named knames[k], wherever launched. */
+static int64_t ref_named(const struct ref_ev *ev, size_t n, size_t k)
+{
+	int64_t sum = 0;
+
+	for (size_t d = k; d < n; d += 2) {
+		if (!(ev[d].tag & LAUNCH_DEV(LAUNCH_PHASES)))
+			continue;
+		for (size_t c = 0; c < n; c++)
+			if ((ev[c].tag & LAUNCH_CALL(LAUNCH_PHASES)) && ev[c].corr == ev[d].corr) {
+				sum += ev[d].dur;
+				break;
+			}
+	}
+	return sum;
+}
+
+/* The placed records' phases time by their kernel's name; -1 if one without a name has some. */
+static int64_t placed_named(const struct placement *pl, size_t k)
+{
+	uint32_t id = strtab_find(&pl->knames, knames[k], strlen(knames[k]));
+	int64_t sum = 0;
+
+	for (size_t i = 0; i < pl->n; i++) {
+		int64_t dur = pl->v[i + 1].sum_before[LAUNCH_PHASES] -
+			      pl->v[i].sum_before[LAUNCH_PHASES];
+
+		if (!pl->v[i].name && dur)
+			return -1;
+		if (pl->v[i].name == id)
+			sum += dur;
 	}
 	return sum;
 }
@@ -135,6 +174,8 @@ static void test_random(int64_t spread)
 		}
 	}
 	CHECK_EQ_INT(bad, 0);
+	for (size_t k = 0; k < 2; k++)
+		CHECK_EQ_INT(placed_named(&pl, k), ref_named(ev, NR_EVENTS, k));
 	placement_release(&pl);
 	strtab_release(&tracks);
 	launches_release(&l);
