@@ -227,15 +227,47 @@ static const struct comm_meta *meta_find(const struct comm_meta *m, size_t n, in
 	return lo < n && m[lo].ext == ext ? &m[lo] : NULL;
 }
 
-/* One instance with its key resolved, for sorting into series. */
-struct inst {
-	const char *group, *name;	/* group NULL without metadata */
+/* The key of an instance: its group (NULL without metadata) and name. */
+struct key_view {
+	const char *group, *name;
 	size_t name_len;
-	int64_t ts_ns, dur_ns, bytes, group_size;
-	int64_t transfer_ns;		/* -1 unknown */
-	int64_t sync_ns, idle_ns;	/* -1 unknown */
-	uint64_t seq;
 };
+
+/* The metadata of r (NULL: none), and r's key into *k. */
+static const struct comm_meta *key_of(const struct comm *c, const struct comm_rec *r,
+				      const struct comm_meta *m, size_t nm, struct key_view *k)
+{
+	const struct comm_meta *md = r->ext >= 0 ? meta_find(m, nm, r->ext) : NULL;
+	const char *name = strtab_str(&c->strs, r->name);
+	size_t len = strtab_len(&c->strs, r->name), cut = 0;
+
+	while (cut < len && name[cut] != '(' && name[cut] != '<')
+		cut++;
+	k->name = name;
+	k->name_len = cut ? cut : len;
+	if (md && md->coll) {
+		k->name = strtab_str(&c->strs, md->coll);
+		k->name_len = strtab_len(&c->strs, md->coll);
+	}
+	k->group = md && md->group ? strtab_str(&c->strs, md->group) : NULL;
+	return md;
+}
+
+/* The bytes of an instance: its metadata's (nccl-tests' S), else its own; -1 unknown. */
+static int64_t bytes_of(const struct comm *c, const struct comm_rec *r,
+			const struct comm_meta *md)
+{
+	if (md && md->dtype && (md->in_nelems >= 0 || md->out_nelems >= 0)) {
+		int64_t el = md->in_nelems > md->out_nelems ? md->in_nelems : md->out_nelems;
+		int64_t size = dtype_bytes(strtab_str(&c->strs, md->dtype),
+					   strtab_len(&c->strs, md->dtype));
+
+		/* the larger buffer (all-gather out, reduce-scatter in) */
+		if (size && el <= INT64_MAX / size)
+			return el * size;
+	}
+	return r->bytes;
+}
 
 static int cmp_str_null(const char *a, const char *b)
 {
@@ -244,9 +276,9 @@ static int cmp_str_null(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-static int cmp_inst(const void *a, const void *b)
+/* The order of series: group (NULL first), then name's bytes, shorter first. */
+static int cmp_key(const struct key_view *x, const struct key_view *y)
 {
-	const struct inst *x = a, *y = b;
 	int c = cmp_str_null(x->group, y->group);
 	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
 
@@ -254,43 +286,151 @@ static int cmp_inst(const void *a, const void *b)
 		return c;
 	if ((c = memcmp(x->name, y->name, n)))
 		return c;
-	if (x->name_len != y->name_len)
-		return x->name_len < y->name_len ? -1 : 1;
-	if (x->ts_ns != y->ts_ns)
-		return x->ts_ns < y->ts_ns ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->name_len != y->name_len ? (x->name_len < y->name_len ? -1 : 1) : 0;
 }
 
-static int same_key(const struct inst *x, const struct inst *y)
+static int cmp_key_at(const void *a, const void *b)
 {
-	return !cmp_str_null(x->group, y->group) && x->name_len == y->name_len &&
-	       !memcmp(x->name, y->name, x->name_len);
+	return cmp_key(*(const struct key_view *const *)a, *(const struct key_view *const *)b);
 }
 
-/* Fill series s from instances v[0..n) of one key. */
-static int make_series(struct report_comm_series *s, const struct inst *v, size_t n,
+/*
+ * The distinct keys of the records, each an id from 0 in the order series
+ * are reported: keys[id] says it.  A key is interned as the pair (its
+ * group up to a NUL, as strcmp() sees it; its name's bytes); consecutive
+ * records mostly share one, so the last is remembered.
+ */
+struct keys {
+	struct strtab groups, names, pairs;
+	struct key_view *v;	/* by pair id - 1 */
+	size_t alloc;
+};
+
+/* The pair id - 1 of key k (interned), or -1 when out of memory. */
+static int64_t key_id(struct keys *t, const struct key_view *k)
+{
+	uint32_t p[2], id;
+
+	p[0] = k->group ? strtab_intern(&t->groups, k->group, strlen(k->group)) : 0;
+	p[1] = strtab_intern(&t->names, k->name, k->name_len);
+	if (p[0] == STRTAB_OOM || p[1] == STRTAB_OOM)
+		return -1;
+	id = strtab_intern(&t->pairs, (const char *)p, sizeof(p));
+	if (id == STRTAB_OOM || ALLOC_GROW(t->v, id, t->alloc))
+		return -1;
+	t->v[id - 1] = *k;	/* the same key again for an old id */
+	return (int64_t)id - 1;
+}
+
+/*
+ * Each record's key as its series' index, in series order, into id[]; the
+ * number of series into *nr.  -1 when out of memory.
+ */
+static int series_of(const struct comm *c, const struct comm_rec *r, size_t n,
+		     const struct comm_meta *m, size_t nm, uint32_t *id, size_t *nr)
+{
+	struct keys t = { 0 };
+	const struct key_view **by = NULL;
+	uint32_t *rank = NULL, last_name = 0;
+	const struct comm_meta *last_md = NULL;
+	int64_t last = -1;
+	size_t k;
+	int rc = -1;
+
+	strtab_init(&t.groups, 0);	/* borrowed from c->strs, which outlives them */
+	strtab_init(&t.names, 0);
+	strtab_init(&t.pairs, 1);
+	for (size_t i = 0; i < n; i++) {
+		struct key_view kv;
+		const struct comm_meta *md = key_of(c, &r[i], m, nm, &kv);
+
+		if (last < 0 || r[i].name != last_name || md != last_md) {
+			if ((last = key_id(&t, &kv)) < 0)
+				goto out;
+			last_name = r[i].name;
+			last_md = md;
+		}
+		id[i] = (uint32_t)last;
+	}
+	k = strtab_count(&t.pairs);
+	by = malloc((k ? k : 1) * sizeof(*by));
+	rank = malloc((k ? k : 1) * sizeof(*rank));
+	if (!by || !rank)
+		goto out;
+	for (size_t i = 0; i < k; i++)
+		by[i] = &t.v[i];
+	qsort(by, k, sizeof(*by), cmp_key_at);	/* distinct keys: no ties */
+	for (size_t i = 0; i < k; i++)
+		rank[by[i] - t.v] = (uint32_t)i;
+	for (size_t i = 0; i < n; i++)
+		id[i] = rank[id[i]];
+	*nr = k;
+	rc = 0;
+out:
+	free(by);
+	free(rank);
+	free(t.v);
+	strtab_release(&t.groups);
+	strtab_release(&t.names);
+	strtab_release(&t.pairs);
+	return rc;
+}
+
+/* What comm_finish() splits each instance's time by: the device's own tasks. */
+struct splits {
+	const struct interval_set *tasks;		/* transfer: NULL unknown */
+	const struct interval_set *sync, *covered;	/* sync and idle: NULL unknown */
+};
+
+/*
+ * Fill series s from the n records at[0..n) of r, of one key, in the
+ * order they are numbered (start, then file order).
+ */
+static int make_series(struct report_comm_series *s, const struct comm *c,
+		       const struct comm_rec *r, const uint32_t *at, size_t n,
+		       const struct comm_meta *m, size_t nm, const struct splits *sp,
 		       int64_t start_ns, struct arena *a)
 {
-	int any_bytes = 0, any_transfer = 0, any_split = 0;
+	struct key_view kv;
+	int any_bytes = 0;
 
-	s->group = v[0].group ? arena_strndup(a, v[0].group, strlen(v[0].group)) : NULL;
-	s->name = arena_strndup(a, v[0].name, v[0].name_len);
+	key_of(c, &r[at[0]], m, nm, &kv);
+	s->group = kv.group ? arena_strndup(a, kv.group, strlen(kv.group)) : NULL;
+	s->name = arena_strndup(a, kv.name, kv.name_len);
 	s->group_size = -1;
 	s->n = n;
 	s->dur_ns = arena_alloc(a, n * sizeof(*s->dur_ns));
 	s->end_ns = arena_alloc(a, n * sizeof(*s->end_ns));
-	s->bytes = NULL;
-	if ((v[0].group && !s->group) || !s->name || !s->dur_ns || !s->end_ns)
+	s->bytes = s->transfer_ns = s->sync_ns = s->idle_ns = NULL;
+	if (sp->tasks)
+		s->transfer_ns = arena_alloc(a, n * sizeof(*s->transfer_ns));
+	if (sp->sync) {
+		s->sync_ns = arena_alloc(a, n * sizeof(*s->sync_ns));
+		s->idle_ns = arena_alloc(a, n * sizeof(*s->idle_ns));
+	}
+	if ((kv.group && !s->group) || !s->name || !s->dur_ns || !s->end_ns ||
+	    (sp->tasks && !s->transfer_ns) || (sp->sync && (!s->sync_ns || !s->idle_ns)))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		s->dur_ns[i] = v[i].dur_ns;
+		const struct comm_rec *x = &r[at[i]];
+		const struct comm_meta *md = key_of(c, x, m, nm, &kv);
+		int64_t end = sat_add(x->ts_ns, x->dur_ns);
+
+		s->dur_ns[i] = x->dur_ns;
 		/* from the rank's first event: shorter numbers in the report */
-		s->end_ns[i] = sat_add(sat_sub(v[i].ts_ns, start_ns), v[i].dur_ns);
-		any_bytes |= v[i].bytes >= 0;
-		any_transfer |= v[i].transfer_ns >= 0;
-		any_split |= v[i].sync_ns >= 0;
-		if (v[i].group_size > s->group_size)
-			s->group_size = v[i].group_size;
+		s->end_ns[i] = sat_add(sat_sub(x->ts_ns, start_ns), x->dur_ns);
+		any_bytes |= bytes_of(c, x, md) >= 0;
+		if (md && md->group_size > s->group_size)
+			s->group_size = md->group_size;
+		if (sp->tasks)
+			s->transfer_ns[i] = interval_covered(sp->tasks->v, sp->tasks->n, x->ts_ns,
+							     end);
+		if (sp->sync) {
+			s->sync_ns[i] = interval_covered(sp->sync->v, sp->sync->n, x->ts_ns, end);
+			s->idle_ns[i] = sat_sub(x->dur_ns, interval_covered(sp->covered->v,
+									    sp->covered->n,
+									    x->ts_ns, end));
+		}
 	}
 	if (s->group_size < 0)
 		s->group_size = INT64_MIN;	/* unknown: null */
@@ -298,26 +438,10 @@ static int make_series(struct report_comm_series *s, const struct inst *v, size_
 		s->bytes = arena_alloc(a, n * sizeof(*s->bytes));
 		if (!s->bytes)
 			return -1;
-		for (size_t i = 0; i < n; i++)
-			s->bytes[i] = v[i].bytes;
-	}
-	s->transfer_ns = NULL;
-	if (any_transfer) {
-		s->transfer_ns = arena_alloc(a, n * sizeof(*s->transfer_ns));
-		if (!s->transfer_ns)
-			return -1;
-		for (size_t i = 0; i < n; i++)
-			s->transfer_ns[i] = v[i].transfer_ns;
-	}
-	s->sync_ns = s->idle_ns = NULL;
-	if (any_split) {
-		s->sync_ns = arena_alloc(a, n * sizeof(*s->sync_ns));
-		s->idle_ns = arena_alloc(a, n * sizeof(*s->idle_ns));
-		if (!s->sync_ns || !s->idle_ns)
-			return -1;
 		for (size_t i = 0; i < n; i++) {
-			s->sync_ns[i] = v[i].sync_ns;
-			s->idle_ns[i] = v[i].idle_ns;
+			const struct comm_rec *x = &r[at[i]];
+
+			s->bytes[i] = bytes_of(c, x, key_of(c, x, m, nm, &kv));
 		}
 	}
 	return 0;
@@ -327,68 +451,43 @@ int comm_finish(struct comm *c, const struct interval_set *tasks,
 		const struct interval_set *sync, const struct interval_set *covered,
 		struct arena *a, struct report_rank *rk)
 {
-	const struct interval *t = tasks->v;
-	size_t nt = tasks->n;
 	struct comm_recs *src = c->kernels.n ? &c->kernels : &c->spans;
 	const struct comm_rec *r = src->v;
-	size_t n = src->n, nm = c->nr_meta, k = 0;
-	struct comm_meta *m = c->meta;
-	struct inst *v;
+	size_t n = src->n, k = 0;
+	/* the device's tasks split the kernels' time, never the CPU spans' */
+	struct splits sp = {
+		src == &c->kernels && tasks->n ? tasks : NULL,
+		src == &c->kernels && sync && covered ? sync : NULL,
+		covered,
+	};
+	uint32_t *id = NULL, *perm = NULL;
+	uint64_t *key = NULL;
 	int rc = -1;
 
 	rk->comm = NULL;
 	rk->nr_comm = 0;
 	if (!n)
 		return 0;
-	v = malloc(n * sizeof(*v));
-	if (!v)
+	/* 32-bit indices: more instances than that would not fit in memory anyway */
+	if (n > UINT32_MAX)
 		return -1;
-	if (nm > 1)
-		qsort(m, nm, sizeof(*m), cmp_meta);	/* meta_find(): the first of equal ids */
-	for (size_t i = 0; i < n; i++) {
-		const struct comm_meta *md = r[i].ext >= 0 ? meta_find(m, nm, r[i].ext) : NULL;
-		const char *name = strtab_str(&c->strs, r[i].name);
-		size_t len = strtab_len(&c->strs, r[i].name), cut = 0;
-
-		while (cut < len && name[cut] != '(' && name[cut] != '<')
-			cut++;
-		v[i].name = name;
-		v[i].name_len = cut ? cut : len;
-		if (md && md->coll) {
-			v[i].name = strtab_str(&c->strs, md->coll);
-			v[i].name_len = strtab_len(&c->strs, md->coll);
-		}
-		v[i].group = md && md->group ? strtab_str(&c->strs, md->group) : NULL;
-		v[i].group_size = md ? md->group_size : -1;
-		v[i].bytes = r[i].bytes;
-		if (md && md->dtype && (md->in_nelems >= 0 || md->out_nelems >= 0)) {
-			int64_t el = md->in_nelems > md->out_nelems ? md->in_nelems
-								    : md->out_nelems;
-			int64_t size = dtype_bytes(strtab_str(&c->strs, md->dtype),
-						   strtab_len(&c->strs, md->dtype));
-
-			/* nccl-tests' S: the larger buffer (all-gather out, reduce-scatter in) */
-			if (size && el <= INT64_MAX / size)
-				v[i].bytes = el * size;
-		}
-		v[i].ts_ns = r[i].ts_ns;
-		v[i].dur_ns = r[i].dur_ns;
-		v[i].transfer_ns = nt && src == &c->kernels ?
-			interval_covered(t, nt, r[i].ts_ns, sat_add(r[i].ts_ns, r[i].dur_ns)) : -1;
-		v[i].sync_ns = v[i].idle_ns = -1;
-		if (sync && covered && src == &c->kernels) {
-			int64_t end = sat_add(r[i].ts_ns, r[i].dur_ns);
-
-			v[i].sync_ns = interval_covered(sync->v, sync->n, r[i].ts_ns, end);
-			v[i].idle_ns = sat_sub(r[i].dur_ns, interval_covered(covered->v, covered->n,
-									     r[i].ts_ns, end));
-		}
-		v[i].seq = i;	/* each list is in file order */
-	}
-	free_recs(src);	/* v holds all it gave, and is as large again: not both at once */
-	qsort(v, n, sizeof(*v), cmp_inst);
+	if (c->nr_meta > 1)	/* meta_find(): the first of equal ids */
+		qsort(c->meta, c->nr_meta, sizeof(*c->meta), cmp_meta);
+	/*
+	 * Instances sorted by (series, start, file order) through an index:
+	 * 16 bytes an instance beside the records, where a sorted copy of
+	 * resolved instances took 88, twice, and was a kernel trace's peak.
+	 */
+	id = malloc(n * sizeof(*id));
+	key = malloc(n * sizeof(*key));
+	if (!id || !key || series_of(c, r, n, c->meta, c->nr_meta, id, &k))
+		goto out;
 	for (size_t i = 0; i < n; i++)
-		k += i == 0 || !same_key(&v[i], &v[i - 1]);
+		key[i] = sort_key_i64(r[i].ts_ns);
+	if (!(perm = sort_identity(n)) || sort_perm_id_key(id, (uint32_t)k - 1, key, perm, n))
+		goto out;
+	free(key);
+	key = NULL;
 	rk->comm = arena_alloc(a, k * sizeof(*rk->comm));
 	if (!rk->comm)
 		goto out;
@@ -396,9 +495,10 @@ int comm_finish(struct comm *c, const struct interval_set *tasks,
 	for (size_t i = 0, s = 0; i < n; s++) {
 		size_t j = i + 1;
 
-		while (j < n && same_key(&v[j], &v[i]))
+		while (j < n && id[perm[j]] == id[perm[i]])
 			j++;
-		if (make_series(&rk->comm[s], v + i, j - i, rk->start_ns, a))
+		if (make_series(&rk->comm[s], c, r, perm + i, j - i, c->meta, c->nr_meta, &sp,
+				rk->start_ns, a))
 			goto out;
 		i = j;
 	}
@@ -407,6 +507,9 @@ int comm_finish(struct comm *c, const struct interval_set *tasks,
 out:
 	if (rc)
 		rk->comm = NULL;
-	free(v);
+	free(id);
+	free(key);
+	free(perm);
+	free_recs(src);
 	return rc;
 }
