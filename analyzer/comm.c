@@ -21,13 +21,42 @@
 #include "sat.h"
 #include "sort.h"
 
+/* A collective kernel, device operator or CPU span: one for each of millions. */
 struct comm_rec {
-	int64_t ts_ns, dur_ns;
+	int64_t ts_ns;
 	int64_t ext;		/* "External id", -1 without */
-	int64_t bytes;		/* from the event's own args (HCCL), -1 unknown */
+	uint32_t dur;		/* ns, or COMM_LONG_DUR | index in the list's long_dur */
 	uint32_t name;		/* id in c->strs */
-	uint32_t pad;
 };
+
+#define COMM_LONG_DUR 0x80000000u
+
+/* The bytes an operator's own args give (HCCL), for record i of its list. */
+struct comm_bytes {
+	size_t i;
+	int64_t bytes;
+};
+
+static int64_t rec_dur(const struct comm_recs *l, const struct comm_rec *r)
+{
+	return r->dur < COMM_LONG_DUR ? (int64_t)r->dur : l->long_dur[r->dur & ~COMM_LONG_DUR];
+}
+
+/* Record r's own bytes, -1 unknown. */
+static int64_t rec_bytes(const struct comm_recs *l, const struct comm_rec *r)
+{
+	size_t i = (size_t)(r - l->v), lo = 0, hi = l->nr_bytes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l->bytes[mid].i < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->nr_bytes && l->bytes[lo].i == i ? l->bytes[lo].bytes : -1;
+}
 
 struct comm_meta {
 	int64_t ext;
@@ -48,8 +77,9 @@ void comm_init(struct comm *c)
 static void free_recs(struct comm_recs *r)
 {
 	free(r->v);
-	r->v = NULL;
-	r->n = r->alloc = 0;
+	free(r->long_dur);
+	free(r->bytes);
+	memset(r, 0, sizeof(*r));
 }
 
 void comm_release(struct comm *c)
@@ -69,11 +99,29 @@ static int is_cpu_collective(const char *s, size_t n)
 	return n > 5 && memcmp(s, "gloo:", 5) == 0;
 }
 
-static int push(struct comm_recs *to, const struct comm_rec *r)
+/* Append a record of duration dur_ns (at least 0) and own bytes (-1 unknown). */
+static int push(struct comm_recs *to, const struct comm_rec *r, int64_t dur_ns, int64_t bytes)
 {
+	struct comm_rec *x;
+
 	if (ALLOC_GROW(to->v, to->n + 1, to->alloc))
 		return -1;
-	to->v[to->n++] = *r;
+	x = &to->v[to->n];
+	*x = *r;
+	x->dur = (uint32_t)dur_ns;
+	if (dur_ns < 0 || dur_ns >= COMM_LONG_DUR) {
+		if (to->nr_long_dur >= COMM_LONG_DUR ||
+		    ALLOC_GROW(to->long_dur, to->nr_long_dur + 1, to->long_dur_alloc))
+			return -1;
+		x->dur = COMM_LONG_DUR | (uint32_t)to->nr_long_dur;
+		to->long_dur[to->nr_long_dur++] = dur_ns;
+	}
+	if (bytes >= 0) {
+		if (ALLOC_GROW(to->bytes, to->nr_bytes + 1, to->bytes_alloc))
+			return -1;
+		to->bytes[to->nr_bytes++] = (struct comm_bytes){ to->n, bytes };
+	}
+	to->n++;
 	return 0;
 }
 
@@ -186,9 +234,10 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 		if (kind[ev->name] == 2)
 			continue;
 		{
-			struct comm_rec r = { ev->ts_ns, ev->dur_ns,
+			struct comm_rec r = { ev->ts_ns,
 					      ev->flags & EV_EXTERNAL_ID ? ev->external_id : -1,
-					      -1, 0, 0 };
+					      0, 0 };
+			int64_t bytes = -1;
 			int dev = is_kernel || kind[ev->name] == 3;
 
 			if (kind[ev->name] == 3 && ev->flags & EV_IN_NELEMS && ev->dtype) {
@@ -196,10 +245,11 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 							     strtab_len(st, ev->dtype));
 
 				if (size && ev->in_nelems >= 0 && ev->in_nelems <= INT64_MAX / size)
-					r.bytes = ev->in_nelems * size;
+					bytes = ev->in_nelems * size;
 			}
 			r.name = strtab_map(&c->strs, st, ev->name, map);
-			if (r.name == STRTAB_OOM || push(dev ? &c->kernels : &c->spans, &r))
+			if (r.name == STRTAB_OOM ||
+			    push(dev ? &c->kernels : &c->spans, &r, ev->dur_ns, bytes))
 				goto out;
 		}
 	}
@@ -254,8 +304,8 @@ static const struct comm_meta *key_of(const struct comm *c, const struct comm_re
 }
 
 /* The bytes of an instance: its metadata's (nccl-tests' S), else its own; -1 unknown. */
-static int64_t bytes_of(const struct comm *c, const struct comm_rec *r,
-			const struct comm_meta *md)
+static int64_t bytes_of(const struct comm *c, const struct comm_recs *l,
+			const struct comm_rec *r, const struct comm_meta *md)
 {
 	if (md && md->dtype && (md->in_nelems >= 0 || md->out_nelems >= 0)) {
 		int64_t el = md->in_nelems > md->out_nelems ? md->in_nelems : md->out_nelems;
@@ -266,7 +316,7 @@ static int64_t bytes_of(const struct comm *c, const struct comm_rec *r,
 		if (size && el <= INT64_MAX / size)
 			return el * size;
 	}
-	return r->bytes;
+	return rec_bytes(l, r);
 }
 
 static int cmp_str_null(const char *a, const char *b)
@@ -387,14 +437,14 @@ struct splits {
  * order they are numbered (start, then file order).
  */
 static int make_series(struct report_comm_series *s, const struct comm *c,
-		       const struct comm_rec *r, const uint32_t *at, size_t n,
+		       const struct comm_recs *l, const uint32_t *at, size_t n,
 		       const struct comm_meta *m, size_t nm, const struct splits *sp,
 		       int64_t start_ns, struct arena *a)
 {
 	struct key_view kv;
 	int any_bytes = 0;
 
-	key_of(c, &r[at[0]], m, nm, &kv);
+	key_of(c, &l->v[at[0]], m, nm, &kv);
 	s->group = kv.group ? arena_strndup(a, kv.group, strlen(kv.group)) : NULL;
 	s->name = arena_strndup(a, kv.name, kv.name_len);
 	s->group_size = -1;
@@ -412,14 +462,14 @@ static int make_series(struct report_comm_series *s, const struct comm *c,
 	    (sp->tasks && !s->transfer_ns) || (sp->sync && (!s->sync_ns || !s->idle_ns)))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		const struct comm_rec *x = &r[at[i]];
+		const struct comm_rec *x = &l->v[at[i]];
 		const struct comm_meta *md = key_of(c, x, m, nm, &kv);
-		int64_t end = sat_add(x->ts_ns, x->dur_ns);
+		int64_t dur = rec_dur(l, x), end = sat_add(x->ts_ns, dur);
 
-		s->dur_ns[i] = x->dur_ns;
+		s->dur_ns[i] = dur;
 		/* from the rank's first event: shorter numbers in the report */
-		s->end_ns[i] = sat_add(sat_sub(x->ts_ns, start_ns), x->dur_ns);
-		any_bytes |= bytes_of(c, x, md) >= 0;
+		s->end_ns[i] = sat_add(sat_sub(x->ts_ns, start_ns), dur);
+		any_bytes |= bytes_of(c, l, x, md) >= 0;
 		if (md && md->group_size > s->group_size)
 			s->group_size = md->group_size;
 		if (sp->tasks)
@@ -427,7 +477,7 @@ static int make_series(struct report_comm_series *s, const struct comm *c,
 							     end);
 		if (sp->sync) {
 			s->sync_ns[i] = interval_covered(sp->sync->v, sp->sync->n, x->ts_ns, end);
-			s->idle_ns[i] = sat_sub(x->dur_ns, interval_covered(sp->covered->v,
+			s->idle_ns[i] = sat_sub(dur, interval_covered(sp->covered->v,
 									    sp->covered->n,
 									    x->ts_ns, end));
 		}
@@ -439,9 +489,9 @@ static int make_series(struct report_comm_series *s, const struct comm *c,
 		if (!s->bytes)
 			return -1;
 		for (size_t i = 0; i < n; i++) {
-			const struct comm_rec *x = &r[at[i]];
+			const struct comm_rec *x = &l->v[at[i]];
 
-			s->bytes[i] = bytes_of(c, x, key_of(c, x, m, nm, &kv));
+			s->bytes[i] = bytes_of(c, l, x, key_of(c, x, m, nm, &kv));
 		}
 	}
 	return 0;
@@ -497,7 +547,7 @@ int comm_finish(struct comm *c, const struct interval_set *tasks,
 
 		while (j < n && id[perm[j]] == id[perm[i]])
 			j++;
-		if (make_series(&rk->comm[s], c, r, perm + i, j - i, c->meta, c->nr_meta, &sp,
+		if (make_series(&rk->comm[s], c, src, perm + i, j - i, c->meta, c->nr_meta, &sp,
 				rk->start_ns, a))
 			goto out;
 		i = j;

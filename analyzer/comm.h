@@ -21,10 +21,18 @@
 #include "report.h"
 #include "strtab.h"
 
-/* Collective records (see comm.c), in file order. */
+/*
+ * Collective records (see comm.c), in file order, 24 bytes each: what few
+ * have, a duration past 2^31 ns or bytes of their own (HCCL's operators),
+ * is kept beside them.
+ */
 struct comm_recs {
 	struct comm_rec *v;
 	size_t n, alloc;
+	int64_t *long_dur;		/* durations comm_rec.dur cannot hold */
+	size_t nr_long_dur, long_dur_alloc;
+	struct comm_bytes *bytes;	/* by record index, ascending */
+	size_t nr_bytes, bytes_alloc;
 };
 
 struct comm {
