@@ -137,7 +137,7 @@ static int collect(struct file_result *res, const struct event_batch *b, unsigne
 	} while (0)
 	STEP(COST_GPU, gpu_collect(&res->gpu, b, tag, cls, sub));
 	STEP(COST_CPUOPS, cpuops_collect(&res->cpuops, b, res->has_cat, cls, &res->tracks));
-	STEP(COST_REPLAY, cpuops_collect_replay(&res->cpuops, b, cls, &res->tracks));
+	STEP(COST_REPLAY, cpuops_collect_replay(&res->cpuops, b, cls, tag));
 	STEP(COST_PHASES, phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls));
 	STEP(COST_LAUNCHES, launches_collect(&res->launches, b, tag, &res->tracks));
 	STEP(COST_MEMORY, memory_collect(&res->mem, b));
@@ -468,7 +468,8 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 				      res->gpu.split ? &res->gpu.comm_covered : NULL, am, rk);
 		/* the graph replays read the device work launch.c kept, where there are any */
 		res->launches.keep_device = replay_wants_device(&res->cpuops.replay);
-		rc_place = launches_place(&res->launches, strtab_count(&res->tracks), &pl) ||
+		rc_place = replay_take_calls(&res->cpuops.replay, &res->launches) ||
+			   launches_place(&res->launches, strtab_count(&res->tracks), &pl) ||
 			   replay_device(&res->cpuops.replay, &res->launches);
 		if (!rc_place) {
 			/* the kernel rows' categories from their launches */

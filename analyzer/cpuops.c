@@ -197,9 +197,9 @@ out:
 }
 
 int cpuops_collect_replay(struct cpuops *c, const struct event_batch *b, const unsigned char *cls,
-			  struct strtab *tracks)
+			  unsigned char *tag)
 {
-	return replay_collect(&c->replay, b, cls, tracks);
+	return replay_collect(&c->replay, b, cls, tag);
 }
 
 #define RUN_BY_INSERTION 16	/* longer runs of one thread and start: a radix sort */

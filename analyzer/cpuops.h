@@ -61,9 +61,12 @@ void cpuops_release(struct cpuops *c);
 int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 		   const unsigned char *cls, struct strtab *tracks);
 
-/* Keep batch b's graph captures and replays (cls: gpu_collect()'s).  -1 when out of memory. */
+/*
+ * Mark batch b's graph captures and replays in tag (launch.h's; cls:
+ * gpu_collect()'s).  -1 when out of memory.
+ */
 int cpuops_collect_replay(struct cpuops *c, const struct event_batch *b, const unsigned char *cls,
-			  struct strtab *tracks);
+			  unsigned char *tag);
 
 /*
  * Fill rk->cpu_ops and rk->ops_perf (strings in arena a) with the device

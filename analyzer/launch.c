@@ -15,11 +15,6 @@
 #include "sort.h"
 #include "track.h"
 
-struct launch_call {
-	int64_t corr, ts_ns;
-	uint32_t track;
-	uint32_t users;		/* bit u: user u counts this call */
-};
 
 void launches_init(struct launches *l)
 {
@@ -53,19 +48,22 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 
 		if (!t)		/* most events: look no further */
 			continue;
-		if (t & calls) {
-			struct launch_call c = { ev->correlation, ev->ts_ns,
-						 track_id(tracks, &cache, b, ev), t & calls };
+		if (t & (calls | LAUNCH_WHAT(~0u))) {
+			struct launch_call c = { ev->flags & EV_CORRELATION ? ev->correlation : 0,
+						 ev->ts_ns, track_id(tracks, &cache, b, ev),
+						 (uint16_t)(t & calls),
+						 (uint16_t)(t >> LAUNCH_WHAT_SHIFT) };
 
 			if (c.track == STRTAB_OOM ||
 			    ALLOC_GROW(l->calls, l->nr_calls + 1, l->calls_alloc))
 				goto out;
 			l->calls[l->nr_calls++] = c;
 		}
-		if (t >> LAUNCH_NR_USERS) {	/* never both by device.h, but exact if so */
+		/* never both a call and device work by device.h, but exact if so */
+		if ((t >> LAUNCH_NR_USERS) & calls) {
 			struct launch_dev d = { ev->correlation, ev->ts_ns, ev->dur_ns,
 						ev->flags & EV_STREAM ? ev->stream : -1,
-						t >> LAUNCH_NR_USERS, 0 };
+						(t >> LAUNCH_NR_USERS) & calls, 0 };
 
 			if ((t & LAUNCH_DEV(LAUNCH_PHASES)) && ev->name) {
 				if (!map && !(map = calloc((size_t)strtab_count(&b->strs) + 1,

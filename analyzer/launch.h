@@ -38,6 +38,24 @@ enum launch_user { LAUNCH_PHASES, LAUNCH_CPUOPS, LAUNCH_NR_USERS };
 /* A batch event's tag: a runtime call, or device work, for user u. */
 #define LAUNCH_CALL(u) (1u << (u))
 #define LAUNCH_DEV(u) (1u << (LAUNCH_NR_USERS + (u)))
+/*
+ * And, in its high bits, what a runtime call is to the graph replays
+ * (replay.c's kind, 0: nothing), so that they read launch.c's calls
+ * rather than keep their own copy of every launch.
+ */
+#define LAUNCH_WHAT_SHIFT (2 * LAUNCH_NR_USERS)
+#define LAUNCH_WHAT(k) ((unsigned)(k) << LAUNCH_WHAT_SHIFT)
+
+/*
+ * A runtime call, in file order until launches_place(): one with a
+ * correlation some user counts, or one the graph replays want (what).
+ */
+struct launch_call {
+	int64_t corr, ts_ns;	/* corr 0 without one */
+	uint32_t track;
+	uint16_t users;		/* bit u: user u counts this call */
+	uint16_t what;		/* its LAUNCH_WHAT() kind */
+};
 
 /*
  * Device work with a correlation, in file order.  Besides the placement,

@@ -53,19 +53,16 @@ static unsigned call_kind(const char *s, size_t n)
 }
 
 int replay_collect(struct replay *rp, const struct event_batch *b, const unsigned char *cls,
-		   struct strtab *tracks)
+		   unsigned char *tag)
 {
 	const struct strtab *st = &b->strs;
 	unsigned char *kind = calloc((size_t)strtab_count(st) + 1, 1);	/* by name: kind + 1 */
-	struct track_cache cache = { 0 };
-	int rc = -1;
 
 	if (!kind)
-		goto out;
+		return -1;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		unsigned k;
-		uint32_t track;
 
 		if (ev->phase != 'X' || !(ev->flags & EV_TS))
 			continue;
@@ -77,17 +74,35 @@ int replay_collect(struct replay *rp, const struct event_batch *b, const unsigne
 		k = kind[ev->name] - 1u;
 		if (k == RC_NONE || (k == RC_GRAPH && !(ev->flags & EV_CORRELATION)))
 			continue;
-		track = track_id(tracks, &cache, b, ev);
-		if (track == STRTAB_OOM || ALLOC_GROW(rp->calls, rp->nr_calls + 1, rp->calls_alloc))
-			goto out;
 		rp->any_graph |= k == RC_GRAPH;
-		rp->calls[rp->nr_calls++] = (struct replay_call){
-			ev->ts_ns, ev->flags & EV_CORRELATION ? ev->correlation : 0, track, k };
+		tag[i] |= (unsigned char)LAUNCH_WHAT(k);	/* launch.c keeps the call */
 	}
-	rc = 0;
-out:
 	free(kind);
-	return rc;
+	return 0;
+}
+
+int replay_take_calls(struct replay *rp, const struct launches *l)
+{
+	size_t n = 0;
+
+	if (!rp->any_graph)
+		return 0;
+	for (size_t i = 0; i < l->nr_calls; i++)
+		n += l->calls[i].what != 0;
+	free(rp->calls);
+	rp->nr_calls = rp->calls_alloc = 0;
+	rp->calls = malloc((n ? n : 1) * sizeof(*rp->calls));
+	if (!rp->calls)
+		return -1;
+	for (size_t i = 0; i < l->nr_calls; i++) {
+		const struct launch_call *c = &l->calls[i];
+
+		if (c->what)
+			rp->calls[rp->nr_calls++] =
+				(struct replay_call){ c->ts_ns, c->corr, c->track, c->what };
+	}
+	rp->calls_alloc = n;
+	return 0;
 }
 
 int replay_wants_device(const struct replay *rp)

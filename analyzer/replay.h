@@ -16,10 +16,11 @@
  * gets the FLOPs of the eager operator calls that launched a kernel of
  * its name, when all of them launched it alone and have the same figures.
  *
- * Collected per batch (the runtime calls it needs, compactly), matched
- * once at the end.  The device records with a correlation are launch.h's,
- * which replay_device() takes once the launches are placed, and only from
- * a trace that replays a graph.  cpuops finds each capture launch's
+ * Matched once at the end, from what launch.h keeps of every event: the
+ * runtime calls (replay_collect() marks the ones it needs, which
+ * replay_take_calls() copies before the launches are placed) and the
+ * device records with a correlation (which replay_device() takes once
+ * they are placed), and only from a trace that replays a graph.  cpuops finds each capture launch's
  * operator while it nests the operators, then replay_finish() adds a call
  * per replayed operator to the FLOPs opsperf_steps() counts.
  */
@@ -78,12 +79,20 @@ void replay_init(struct replay *rp);
 void replay_release(struct replay *rp);
 
 /*
- * Keep batch b's captures, launch calls and graph launches (cls:
- * gpu_collect()'s classes), threads interned into tracks.  -1 when out of
- * memory.
+ * Mark in tag (launch.h's, a byte per event of batch b) the captures,
+ * launch calls and graph launches (cls: gpu_collect()'s classes), for
+ * launches_collect() to keep; note whether a graph replays.  -1 when out
+ * of memory.
  */
 int replay_collect(struct replay *rp, const struct event_batch *b, const unsigned char *cls,
-		   struct strtab *tracks);
+		   unsigned char *tag);
+
+/*
+ * After the read, before launches_place() sorts them: copy the calls of l
+ * the replays want, where a graph replays (else nothing is copied).  -1
+ * when out of memory.
+ */
+int replay_take_calls(struct replay *rp, const struct launches *l);
 
 /* After the read: whether replay_device() will want l's device work. */
 int replay_wants_device(const struct replay *rp);
