@@ -540,7 +540,7 @@ static void compact_json(struct jsonw *w, const struct report_rank *rk)
 
 static void analysed_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
-	jsonw_key(w, "device");
+	jsonw_key(w, device_fields.name);
 	jsonw_obj_begin(w);
 	field_json(w, &device_fields, &rk->device, 0);
 	jsonw_obj_end(w);

@@ -451,13 +451,13 @@ static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk
 
 static void read_device(struct rd *c, const struct jdom *o, struct report_device *out)
 {
-	const struct jdom *d = jdom_get(o, "device");
+	const struct jdom *d = jdom_get(o, device_fields.name);
 
 	out->vendor = out->source = NULL;
 	if (!d)
 		return;		/* reports from before the device table */
 	if (d->type != JDOM_OBJECT) {
-		fail(c, d, "\"%s\" should be %s", "device", "an object");
+		fail(c, d, "\"%s\" should be %s", device_fields.name, "an object");
 		return;
 	}
 	read_fields(c, &device_fields, d, out);
