@@ -4,8 +4,8 @@
 #
 # - the HTML sections that show report figures (kernels, phases,
 #   collectives, stragglers, roofline, operators, cross-rank cells, summary
-#   cards, findings, inputs) spell no key of report_fields.c's tables,
-#   neither as a string nor as a key inside a data-key's JSON path
+#   cards, findings, inputs, steps, idle) spell no key of report_fields.c's
+#   tables, neither as a string nor as a key inside a data-key's JSON path
 #   ([\"ranks\",%zu,\"gpu\",...]); the words listed below are such
 #   spellings that are not report keys there, each with why;
 # - render/comparison.c names no JSON key by a literal: its keys are its
@@ -44,7 +44,7 @@ allowed = {
 lit = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 bad = 0
 for f in ("html_gpu.c", "html_phases.c", "html_collectives.c", "html_roofline.c", "html_ops.c",
-          "html_sections.c",
+          "html_sections.c", "html_steps.c", "html_findings.c", "html_idle.c",
           "html_util.c"):
     src = uncomment(open(root + "/render/" + f).read())
     for n, line in enumerate(src.split("\n"), 1):
