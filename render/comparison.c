@@ -111,7 +111,7 @@ static unsigned char *pick_rows(const struct comparison *c, const struct output_
 		if (r->verdict == V_SAME)
 			continue;
 		changed++;
-		result = !strcmp(r->metric, "span_ns") || !strncmp(r->metric, "throughput.", 11);
+		result = !strcmp(r->metric, MK_SPAN_NS) || !strncmp(r->metric, "throughput.", 11);
 		/* a rank's rows come after the run's: they explain only where the run's are same */
 		v[n++] = (struct cand){ i, r->rank >= 0, r->verdict == V_NOISE,
 					result ? 0 : r->unit == UNIT_NS ? 1 : 2,
@@ -232,7 +232,7 @@ static void end_to_end(char *s, size_t n, const struct comparison *c)
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		const struct row *r = &c->rows[i];
 
-		if (r->rank >= 0 || strcmp(r->metric, "span_ns") || !r->has_base || !r->has_new)
+		if (r->rank >= 0 || strcmp(r->metric, MK_SPAN_NS) || !r->has_base || !r->has_new)
 			continue;
 		fmt_pct(pct, sizeof(pct), r->delta_pct);
 		snprintf(s, n, "end to end %s: %s \xe2\x86\x92 %s per %s", pct,

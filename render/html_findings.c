@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "report_fields.h"
+
 #define LEAD 3
 
 void html_findings_lead(struct page *p)
@@ -31,7 +33,8 @@ void html_findings_lead(struct page *p)
 		const struct report_suggestion *s = &r->suggestions[i];
 
 		buf_adds(p->b, "<li>");
-		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"impact_ns\"]", i);
+		html_row_key(key, sizeof(key), &suggestion_fields, i,
+			     offsetof(struct report_suggestion, impact_ns));
 		html_dbl(p, "b", key, NULL, s->impact_ns >= 0 ? (double)s->impact_ns : NAN,
 			 UNIT_NS);
 		buf_adds(p->b, " ");

@@ -7,8 +7,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "html.h"
+#include "report_fields.h"
 
 #define TOP_GAPS 15
 
@@ -31,6 +33,34 @@ static int cmp_gap(const void *a, const void *b)
 static int has_idle(const struct report_rank *rk)
 {
 	return rk->analysed && rk->idle.window;
+}
+
+/*
+ * The data-key of ranks[i]'s figure that the metric catalogue stores at off
+ * of the rank (report.c writes it from there): the parts of its path,
+ * ["ranks",i,"idle","outside","idle_ns"].
+ */
+static const char *stored_key(char *key, size_t n, size_t i, size_t off)
+{
+	const char *path = "";
+	int k = snprintf(key, n, "[\"%s\",%zu,\"", rank_fields.name, i);
+	size_t at = k > 0 && (size_t)k < n ? (size_t)k : 0;
+
+	for (size_t m = 0; m < metric_nr; m++)
+		if (metric_table[m].store != STORE_BY_HAND && metric_table[m].field == off) {
+			path = metric_table[m].path;
+			break;
+		}
+	for (; *path && at + 5 < n; path++) {
+		if (*path == '.') {
+			memcpy(key + at, "\",\"", 3);
+			at += 3;
+		} else {
+			key[at++] = *path;
+		}
+	}
+	snprintf(key + at, n - at, "\"]");
+	return key;
 }
 
 /* The window's idle time by cause per rank, in the chart and its table. */
@@ -63,6 +93,7 @@ static void by_rank(struct page *p, const int *shown)
 		if (shown[c])
 			buf_printf(p->b, "<th>%s</th>", idle_cause_key[c]);
 	buf_adds(p->b, "<th>idle outside</th></tr>\n");
+#define STORED_KEY(m) stored_key(key, sizeof(key), i, offsetof(struct report_rank, m))
 	for (size_t i = 0, rows = 0; i < r->nr_ranks && (!p->many || rows < HTML_MANY_RANKS); i++) {
 		const struct report_rank *rk = &r->ranks[i];
 
@@ -71,28 +102,31 @@ static void by_rank(struct page *p, const int *shown)
 		rows++;
 		buf_printf(p->b, "<tr><td class=\"num\">%lld</td><td>%s</td>", (long long)rk->rank,
 			   rk->idle.window);
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"idle\",\"window_ns\"]", i);
-		html_i64(p, "td", key, NULL, rk->idle.in.window_ns, UNIT_NS);
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"gpu\",\"step_utilization\"]", i);
-		html_dbl(p, "td", key, NULL, rk->gpu.step_utilization, UNIT_RATIO);
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"idle\",\"idle_ns\"]", i);
-		html_i64(p, "td", key, NULL, rk->idle.in.idle_ns, UNIT_NS);
+		html_i64(p, "td", STORED_KEY(idle.in.window_ns), NULL, rk->idle.in.window_ns,
+			 UNIT_NS);
+		html_dbl(p, "td", STORED_KEY(gpu.step_utilization), NULL,
+			 rk->gpu.step_utilization, UNIT_RATIO);
+		html_i64(p, "td", STORED_KEY(idle.in.idle_ns), NULL, rk->idle.in.idle_ns, UNIT_NS);
 		for (int c = 0; c < IDLE_NR_CAUSES; c++) {
 			if (!shown[c])
 				continue;
-			snprintf(key, sizeof(key), "[\"ranks\",%zu,\"idle\",\"by_cause\",\"%s\"]",
-				 i, idle_cause_key[c]);
+			stored_key(key, sizeof(key), i,
+				   offsetof(struct report_rank, idle.in.by_cause) +
+					   (size_t)c * sizeof(rk->idle.in.by_cause[0]));
 			html_i64(p, "td", key, NULL, rk->idle.in.by_cause[c], UNIT_NS);
 		}
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"idle\",\"outside\",\"idle_ns\"]", i);
-		html_i64(p, "td", key, NULL, rk->idle.outside.idle_ns, UNIT_NS);
+		html_i64(p, "td", STORED_KEY(idle.outside.idle_ns), NULL, rk->idle.outside.idle_ns,
+			 UNIT_NS);
 		buf_adds(p->b, "</tr>\n");
 	}
+#undef STORED_KEY
 	buf_adds(p->b, "</table></div>\n");
 	if (p->many)
 		buf_printf(p->b, "<p class=\"muted\">The first 32 ranks; %sidle.csv has every "
 				 "rank.</p>\n", html_tables(p));
 }
+
+#define GAP_KEY(m) field_key_at(&idle_gap_fields, offsetof(struct report_idle_gap, m))
 
 /* The TOP_GAPS longest gaps over all ranks, with the host activity named. */
 static void longest(struct page *p)
@@ -120,11 +154,11 @@ static void longest(struct page *p)
 		int len;
 
 		buf_printf(p->b, "<tr><td class=\"num\">%lld</td>", (long long)rk->rank);
-		len = snprintf(key, sizeof(key), "[\"ranks\",%zu,\"idle\",\"top\",%zu,", v[j].rank,
-			       v[j].k);
-		snprintf(key + len, sizeof(key) - (size_t)len, "\"start_ns\"]");
+		len = snprintf(key, sizeof(key), "[\"%s\",%zu,\"%s\",\"%s\",%zu,", rank_fields.name,
+			       v[j].rank, REPORT_KEY_IDLE, idle_gap_fields.name, v[j].k);
+		snprintf(key + len, sizeof(key) - (size_t)len, "\"%s\"]", GAP_KEY(start_ns));
 		html_i64(p, "td", key, NULL, g->start_ns, UNIT_NS);
-		snprintf(key + len, sizeof(key) - (size_t)len, "\"dur_ns\"]");
+		snprintf(key + len, sizeof(key) - (size_t)len, "\"%s\"]", GAP_KEY(dur_ns));
 		html_i64(p, "td", key, NULL, g->dur_ns, UNIT_NS);
 		buf_printf(p->b, "<td>%s</td><td>", idle_cause_key[g->cause]);
 		if (g->step >= 0)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "report_fields.h"
 #include "vendor_words.h"
 
 static const struct report_stat *stat_of(const struct report *r, const char *metric)
@@ -22,15 +23,18 @@ static void card_begin(struct page *p, const char *label)
 	buf_printf(p->b, "<div class=\"card\"><div class=\"label\">%s</div>", label);
 }
 
+/* The key of a cross_rank statistic's figure m, as stat_fields names it. */
+#define STAT_KEY(m) field_key_at(&stat_fields, offsetof(struct report_stat, m))
+
 /* A card with the median over ranks and where min and max are. */
 static void card_stat(struct page *p, const char *label, const struct report_stat *st)
 {
 	card_begin(p, label);
-	html_stat(p, "div class=\"value\"", st, "median");
+	html_stat(p, "div class=\"value\"", st, STAT_KEY(median));
 	buf_adds(p->b, "<div class=\"sub\">median of ranks; min ");
-	html_stat(p, "span", st, "min");
+	html_stat(p, "span", st, STAT_KEY(min));
 	buf_printf(p->b, " (rank %lld), max ", (long long)st->min_rank);
-	html_stat(p, "span", st, "max");
+	html_stat(p, "span", st, STAT_KEY(max));
 	buf_printf(p->b, " (rank %lld)</div></div>\n", (long long)st->max_rank);
 }
 
@@ -43,7 +47,7 @@ static void card_rank(struct page *p, const char *label, long i, const char *fie
 	if (i < 0 || isnan(v))
 		return;
 	card_begin(p, label);
-	snprintf(key, sizeof(key), "[\"ranks\",%ld,%s]", i, field);
+	snprintf(key, sizeof(key), "[\"%s\",%ld,%s]", rank_fields.name, i, field);
 	html_dbl(p, "div class=\"value\"", key, NULL, v, k);
 	if (sub)
 		buf_printf(p->b, "<div class=\"sub\">%s</div>", sub);
@@ -97,9 +101,10 @@ void html_summary(struct page *p)
 
 	buf_adds(p->b, "<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"cards\">\n");
 	card_begin(p, "ranks");
-	html_i64(p, "div class=\"value\"", "[\"ranks\"]", NULL, (int64_t)r->nr_ranks, UNIT_COUNT);
+	snprintf(field, sizeof(field), "[\"%s\"]", rank_fields.name);	/* how many */
+	html_i64(p, "div class=\"value\"", field, NULL, (int64_t)r->nr_ranks, UNIT_COUNT);
 	buf_adds(p->b, "</div>\n");
-	card(p, "span", "span_ns");
+	card(p, "span", MK_SPAN_NS);
 	card(p, "frames per second", MK_THROUGHPUT_FPS);
 	card(p, "blocks per second", MK_THROUGHPUT_BPS);
 	/* each labelled for what it divides by: steps can be mostly idle when the span is not */
@@ -119,7 +124,10 @@ void html_summary(struct page *p)
 			rtf_rank = (long)i;
 		}
 	}
-	card_rank(p, "real-time factor", rtf_rank, "\"throughput\",\"realtime_factor\"", rtf,
+	snprintf(field, sizeof(field), "\"%s\",\"%s\"", throughput_fields.name,
+		 field_key_at(&throughput_fields,
+			      offsetof(struct report_throughput, realtime_factor)));
+	card_rank(p, "real-time factor", rtf_rank, field, rtf,
 		  metric_unit_of(MK_THROUGHPUT_REALTIME_FACTOR),
 		  rtf_rank >= 0 ? "lowest rank; below 1 cannot stream"
 				: "needs --frames and --target-fps");
@@ -134,7 +142,8 @@ void html_summary(struct page *p)
 			mem_dev = (long)m;
 		}
 	}
-	snprintf(field, sizeof(field), "\"memory\",%ld,\"peak_allocated\"", mem_dev);
+	snprintf(field, sizeof(field), "\"%s\",%ld,\"%s\"", memory_fields.name, mem_dev,
+		 field_key_at(&memory_fields, offsetof(struct report_memory, peak_allocated)));
 	snprintf(label, sizeof(label), "peak %s memory", dev);
 	card_rank(p, label, mem_rank, field, (double)peak, UNIT_BYTES,
 		  mem_rank >= 0 ? "allocated, highest device of all ranks" : "no [memory] events");
@@ -162,12 +171,14 @@ static void suggestion(struct page *p, size_t i)
 	buf_adds(p->b, "</p><p class=\"muted\">evidence: <code>");
 	html_text(p, s->metric);
 	buf_adds(p->b, "</code> = ");
-	snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"value\"]", i);
+	html_row_key(key, sizeof(key), &suggestion_fields, i,
+		     offsetof(struct report_suggestion, value));
 	html_dbl(p, "span", key, NULL, s->value, k);
 	/* a rule that fires at any value has no threshold to show */
 	if (s->threshold != 0) {
 		buf_adds(p->b, ", threshold ");
-		snprintf(key, sizeof(key), "[\"suggestions\",%zu,\"threshold\"]", i);
+		html_row_key(key, sizeof(key), &suggestion_fields, i,
+			     offsetof(struct report_suggestion, threshold));
 		html_dbl(p, "span", key, NULL, s->threshold, k);
 	}
 	buf_adds(p->b, "</p></div>\n");
@@ -245,11 +256,14 @@ static int idle_quiet(const struct report_stat *st)
 	       st->max == 0;
 }
 
+#define STRAGGLER_AT(m) offsetof(struct report_straggler, m)
+
 void html_cross_rank(struct page *p)
 {
 	const struct report *r = p->r;
-	static const char *const col[] = { "count", "min", "median", "avg", "max", "stddev",
-					   "min_rank", "max_rank" };
+	const char *const col[] = { STAT_KEY(count),  STAT_KEY(min), STAT_KEY(median),
+				    STAT_KEY(avg),    STAT_KEY(max), STAT_KEY(stddev),
+				    STAT_KEY(min_rank), STAT_KEY(max_rank) };
 
 	buf_adds(p->b, "<section id=\"cross-rank\">\n<h2>Across ranks</h2>\n");
 	if (r->nr_ranks < 2) {
@@ -269,17 +283,17 @@ void html_cross_rank(struct page *p)
 			enum metric_unit k = metric_unit_of(s->metric);
 			char kb[96];
 
-			snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"rank\"]", i);
+			html_row_key(kb, sizeof(kb), &straggler_fields, i, STRAGGLER_AT(rank));
 			buf_adds(p->b, "<tr>");
 			html_i64(p, "td", kb, NULL, s->rank, UNIT_COUNT);
 			buf_adds(p->b, "<td>");
 			html_text(p, s->metric);
 			buf_adds(p->b, "</td>");
-			snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"value\"]", i);
+			html_row_key(kb, sizeof(kb), &straggler_fields, i, STRAGGLER_AT(value));
 			html_dbl(p, "td", kb, NULL, s->value, k);
-			snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"median\"]", i);
+			html_row_key(kb, sizeof(kb), &straggler_fields, i, STRAGGLER_AT(median));
 			html_dbl(p, "td", kb, NULL, s->median, k);
-			snprintf(kb, sizeof(kb), "[\"stragglers\",%zu,\"excess\"]", i);
+			html_row_key(kb, sizeof(kb), &straggler_fields, i, STRAGGLER_AT(excess));
 			html_dbl(p, "td", kb, NULL, s->excess, UNIT_RATIO);
 			buf_adds(p->b, "</tr>\n");
 		}
@@ -326,6 +340,18 @@ void html_cross_rank(struct page *p)
 			 "report.json keys.</p>\n</section>\n", html_tables(p));
 }
 
+/* ["ranks",i,"events","total"]: the count in the rank's group of rank_fields that holds it. */
+static const char *events_total_key(char *key, size_t n, size_t i)
+{
+	const size_t off = offsetof(struct report_rank, events_total);
+
+	for (size_t k = 0; k < rank_fields.n; k++)
+		if (rank_fields.f[k].type == FT_GROUP && *field_key_at(rank_fields.f[k].sub, off))
+			return html_rank_key(key, n, i, rank_fields.f[k].sub, off);
+	snprintf(key, n, "[]");
+	return key;
+}
+
 void html_inputs(struct page *p)
 {
 	const struct report *r = p->r;
@@ -339,19 +365,21 @@ void html_inputs(struct page *p)
 		char key[64];
 
 		buf_adds(p->b, "<tr>");
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"rank\"]", i);
+		html_row_key(key, sizeof(key), &rank_fields, i, offsetof(struct report_rank, rank));
 		html_i64(p, "td", key, NULL, rk->rank, UNIT_COUNT);
 		buf_adds(p->b, "<td class=\"name\">");
 		html_text(p, rk->path ? rk->path : rk->source);
 		buf_adds(p->b, "</td><td>");
 		html_text(p, rk->format ? rk->format : "");
 		buf_adds(p->b, "</td>");
-		snprintf(key, sizeof(key), "[\"inputs\",%zu,\"bytes\"]", i);
-		html_i64(p, "td", key, NULL, rk->bytes, UNIT_BYTES);
+		html_i64(p, "td",
+			 html_row_key(key, sizeof(key), &input_fields, i,
+				      offsetof(struct report_rank, bytes)),
+			 NULL, rk->bytes, UNIT_BYTES);
 		buf_printf(p->b, "<td%s>%s</td>", rk->complete ? "" : " class=\"warn\"",
 			   rk->complete ? "yes" : "no, cut off");
-		snprintf(key, sizeof(key), "[\"ranks\",%zu,\"events\",\"total\"]", i);
-		html_i64(p, "td", key, NULL, rk->events_total, UNIT_COUNT);
+		html_i64(p, "td", events_total_key(key, sizeof(key), i), NULL, rk->events_total,
+			 UNIT_COUNT);
 		buf_printf(p->b, "<td class=\"num\">%zu</td></tr>\n", rk->nr_warnings);
 		nw += rk->nr_warnings;
 	}

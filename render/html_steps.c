@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "html.h"
+#include "report_fields.h"
 
 static void steps_table_row(struct page *p, size_t i)
 {
@@ -15,23 +16,20 @@ static void steps_table_row(struct page *p, size_t i)
 	const struct report_steps *st = &rk->steps;
 	char key[80];
 
+#define STEPS_KEY(m) html_rank_key(key, sizeof(key), i, &steps_fields, \
+					 offsetof(struct report_steps, d.m))
 	buf_adds(p->b, "<tr>");
-	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"rank\"]", i);
+	html_row_key(key, sizeof(key), &rank_fields, i, offsetof(struct report_rank, rank));
 	html_i64(p, "td", key, NULL, rk->rank, UNIT_COUNT);
-	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"count\"]", i);
-	html_i64(p, "td", key, NULL, st->d.count, UNIT_COUNT);
+	html_i64(p, "td", STEPS_KEY(count), NULL, st->d.count, UNIT_COUNT);
 	buf_printf(p->b, "<td>%s</td>", st->warmup ? "first step" : "none");
-	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"median_ns\"]", i);
-	html_dbl(p, "td", key, NULL, st->d.median_ns, UNIT_NS);
-	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"avg_ns\"]", i);
-	html_dbl(p, "td", key, NULL, st->d.avg_ns, UNIT_NS);
-	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"min_ns\"]", i);
-	html_i64(p, "td", key, NULL, st->d.min_ns, UNIT_NS);
-	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"max_ns\"]", i);
-	html_i64(p, "td", key, NULL, st->d.max_ns, UNIT_NS);
-	snprintf(key, sizeof(key), "[\"ranks\",%zu,\"steps\",\"stddev_ns\"]", i);
-	html_dbl(p, "td", key, NULL, st->d.stddev_ns, UNIT_NS);
+	html_dbl(p, "td", STEPS_KEY(median_ns), NULL, st->d.median_ns, UNIT_NS);
+	html_dbl(p, "td", STEPS_KEY(avg_ns), NULL, st->d.avg_ns, UNIT_NS);
+	html_i64(p, "td", STEPS_KEY(min_ns), NULL, st->d.min_ns, UNIT_NS);
+	html_i64(p, "td", STEPS_KEY(max_ns), NULL, st->d.max_ns, UNIT_NS);
+	html_dbl(p, "td", STEPS_KEY(stddev_ns), NULL, st->d.stddev_ns, UNIT_NS);
 	buf_adds(p->b, "</tr>\n");
+#undef STEPS_KEY
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -178,7 +178,7 @@ static void step_note(const struct out *o, const struct report *rep)
 static void rank_table(const struct out *o, const struct report *rep, int every)
 {
 	static const struct col all[] = {
-		{ "span", "span_ns", 9, 0 },
+		{ "span", MK_SPAN_NS, 9, 0 },
 		{ "step", MK_STEPS_MEDIAN_NS, 9, 0 },
 		{ "fps", MK_THROUGHPUT_FPS, 8, 0 },
 		{ "bps", MK_THROUGHPUT_BPS, 8, 0 },

@@ -136,7 +136,7 @@ static int get_perf_tflops(const struct report_rank *r, double *v)
  */
 const struct metric_def metric_table[] = {
 	{ "events.total", UNIT_COUNT, DIR_NEUTRAL, X, "events", 1, METRIC_GET(get_events_total) },
-	{ "span_ns", UNIT_NS, DIR_LOWER, X | C | T, CSV_KEY, 2, METRIC_GET(get_span) },
+	{ MK_SPAN_NS, UNIT_NS, DIR_LOWER, X | C | T, CSV_KEY, 2, METRIC_GET(get_span) },
 	{ "gpu.kernels", UNIT_COUNT, DIR_NEUTRAL, X, CSV_KEY, 3, METRIC_FIELD_I64(gpu.kernels) },
 	{ "gpu.kernel_time_ns", UNIT_NS, DIR_LOWER, X | T, CSV_KEY, 4,
 	  METRIC_FIELD_I64(gpu.kernel_time_ns) },
@@ -161,7 +161,7 @@ const struct metric_def metric_table[] = {
 	{ MK_GPU_EFFECTIVE_UTILIZATION, UNIT_RATIO, DIR_HIGHER, X | C | T,
 	  CSV_KEY, 15,
 	  METRIC_FIELD_F64(gpu.effective_utilization) },
-	{ "clock_offset_ns", UNIT_NS, DIR_NEUTRAL, 0, CSV_KEY, 16,
+	{ MK_CLOCK_OFFSET_NS, UNIT_NS, DIR_NEUTRAL, 0, CSV_KEY, 16,
 	  METRIC_GET(get_clock_offset) },
 	{ "gpu.host_sync_ns", UNIT_NS, DIR_LOWER, X, NULL, 0, METRIC_FIELD_I64(gpu.host_sync_ns) },
 	{ "gpu.host_sync_count", UNIT_COUNT, DIR_LOWER, X, NULL, 0,
@@ -331,9 +331,9 @@ int metric_value(const struct metric_def *d, const struct report_rank *r, double
 		return d->get(r, v);
 	/* a stored value exists where the report writes its object */
 	if (d->store == STORE_BY_HAND || !r->analysed ||
-	    (in_group(d, "steps") && !r->has_phases) ||
-	    (in_group(d, "throughput") && !r->has_throughput) ||
-	    (under(d, "idle") && !r->idle.window))
+	    (in_group(d, steps_fields.name) && !r->has_phases) ||
+	    (in_group(d, throughput_fields.name) && !r->has_throughput) ||
+	    (under(d, REPORT_KEY_IDLE) && !r->idle.window))
 		return 0;
 	if (d->store == STORE_I64 || d->store == FIELD_I64) {
 		memcpy(&i, p, sizeof(i));
@@ -471,7 +471,7 @@ const char *metric_label_of(char *out, size_t n, const char *key)
 	static const struct {
 		const char *key, *label;
 	} scalars[] = {
-		{ "span_ns", "span" },
+		{ MK_SPAN_NS, "span" },
 		{ MK_STEPS_MEDIAN_NS, "step (median)" },
 		{ MK_THROUGHPUT_FPS, "fps" },
 		{ MK_THROUGHPUT_BPS, "bps" },
@@ -524,17 +524,21 @@ const char *metric_label_of(char *out, size_t n, const char *key)
 		out[j < n ? j : n - 1] = '\0';
 		return out;
 	}
-	/* FAMILY:ITEM.FIELD: the item between the prefix and the last dot */
+	/*
+	 * FAMILY:ITEM.FIELD: the item between the prefix and the last dot; the
+	 * field is the key of the item's row, as its table names it
+	 */
 	field = dot ? dot + 1 : "";
-	if (!strcmp(field, "total_ns"))
+	if (!strcmp(field, field_key_at(&phase_fields, offsetof(struct report_phase, d.total_ns))))
 		field = k == 0 ? ", total" : "";	/* a phase has a median too */
-	else if (!strcmp(field, "median_ns"))
+	else if (!strcmp(field,
+			 field_key_at(&phase_fields, offsetof(struct report_phase, d.median_ns))))
 		field = ", median";
 	else if (!strcmp(field, "median"))
 		field = ", median";
-	else if (!strcmp(field, "peak_allocated"))
+	else if (!strcmp(field, METRIC_MEMORY_KEY(peak_allocated)))
 		field = ", peak allocated";
-	else if (!strcmp(field, "peak_reserved"))
+	else if (!strcmp(field, METRIC_MEMORY_KEY(peak_reserved)))
 		field = ", peak reserved";
 	else
 		field = dot ? dot : "";

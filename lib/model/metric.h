@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "report.h"
+#include "report_fields.h"
 
 enum metric_unit {
 	UNIT_NS,		/* nanoseconds: "93.0 µs", "1.23 s" */
@@ -61,6 +62,8 @@ enum metric_dir {
  * metric, a summary column, a verdict's special case): each spelled once,
  * here, so that renaming one is one edit and a misspelling does not compile.
  */
+#define MK_SPAN_NS                         "span_ns"
+#define MK_CLOCK_OFFSET_NS                 "clock_offset_ns"
 #define MK_GPU_UTILIZATION                 "gpu.utilization"
 #define MK_GPU_COMM_WAIT_NS                "gpu.comm_wait_ns"
 #define MK_GPU_COMM_NS                     "gpu.comm_ns"
@@ -82,6 +85,12 @@ enum metric_dir {
 #define MK_GPU_COMM_COMPUTE_OVERLAP        "gpu.comm_compute_overlap"
 #define MK_GPU_BUSY_NS                     "gpu.busy_ns"
 #define MK_CPU_OPS_SYNC_SHARE              "cpu_ops.sync_share"
+
+/*
+ * The key of a memory row's member m ("peak_allocated"): the field after the
+ * device in the family "memory:DEV.peak_allocated".
+ */
+#define METRIC_MEMORY_KEY(m) field_key_at(&memory_fields, offsetof(struct report_memory, m))
 
 /* Where a metric goes (flags). */
 #define MF_CROSS	1u	/* a cross_rank statistic, in table order */

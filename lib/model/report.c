@@ -475,15 +475,15 @@ static void idle_json(struct jsonw *w, const struct report_rank *rk)
 {
 	const struct report_idle *id = &rk->idle;
 
-	jsonw_key(w, "idle");
+	jsonw_key(w, REPORT_KEY_IDLE);
 	if (!id->window) {
 		jsonw_null(w);
 		return;
 	}
 	jsonw_obj_begin(w);
-	jsonw_key(w, "window");
+	jsonw_key(w, REPORT_KEY_IDLE_WINDOW);
 	jsonw_str(w, id->window);
-	stored_tree(w, rk, "idle");
+	stored_tree(w, rk, REPORT_KEY_IDLE);
 	field_rows_json(w, &idle_bucket_fields, id->hist, IDLE_HIST_BUCKETS, 0);
 	field_rows_json(w, &idle_gap_fields, id->top, id->nr_top, 0);
 	jsonw_obj_end(w);
@@ -541,7 +541,7 @@ static void compact_json(struct jsonw *w, const struct report_rank *rk)
 
 static void analysed_json(struct jsonw *w, const struct report_rank *rk, int compact)
 {
-	jsonw_key(w, "device");
+	jsonw_key(w, device_fields.name);
 	jsonw_obj_begin(w);
 	field_json(w, &device_fields, &rk->device, 0);
 	jsonw_obj_end(w);
@@ -614,17 +614,17 @@ void report_to_json(const struct report *r, struct buf *out)
 
 	jsonw_init(&w, out, 0);
 	jsonw_obj_begin(&w);
-	jsonw_key(&w, "schema");
+	jsonw_key(&w, REPORT_KEY_SCHEMA);
 	jsonw_str(&w, REPORT_SCHEMA);
-	jsonw_key(&w, "tool");
+	jsonw_key(&w, REPORT_KEY_TOOL);
 	jsonw_obj_begin(&w);
-	jsonw_key(&w, "name");
+	jsonw_key(&w, REPORT_KEY_TOOL_NAME);
 	jsonw_str(&w, r->tool);
-	jsonw_key(&w, "version");
+	jsonw_key(&w, REPORT_KEY_TOOL_VERSION);
 	jsonw_str(&w, VTRACE_VERSION);
 	jsonw_obj_end(&w);
 	if (r->compact) {
-		jsonw_key(&w, "rank_tables");
+		jsonw_key(&w, REPORT_KEY_RANK_TABLES);
 		jsonw_bool(&w, 0);
 	}
 	if (r->run.computed) {	/* what was profiled, over the ranks (run_info.h) */
@@ -640,12 +640,13 @@ void report_to_json(const struct report *r, struct buf *out)
 
 		jsonw_obj_begin(&w);
 		field_json(&w, &input_fields, rk, 0);
-		jsonw_key(&w, "complete");
+		/* the rank's own key, repeated with its input */
+		jsonw_key(&w, field_key_at(&rank_fields, offsetof(struct report_rank, complete)));
 		jsonw_bool(&w, rk->complete);
 		jsonw_obj_end(&w);
 	}
 	jsonw_arr_end(&w);
-	jsonw_key(&w, "ranks");
+	jsonw_key(&w, rank_fields.name);
 	jsonw_arr_begin(&w);
 	for (size_t i = 0; i < r->nr_ranks; i++)
 		rank_json(&w, &r->ranks[i], r->compact);

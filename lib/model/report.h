@@ -25,6 +25,20 @@
 #define REPORT_SCHEMA "vtrace.report/1"
 #define VTRACE_VERSION "0.1.0"
 
+/*
+ * The report's own keys that no field table lists (the head of the file):
+ * spelled once, here, for the writer (report.c) and the reader
+ * (report_read.c).
+ */
+#define REPORT_KEY_SCHEMA	"schema"
+#define REPORT_KEY_TOOL		"tool"		/* an object: */
+#define REPORT_KEY_TOOL_NAME	"name"		/* the program that wrote it */
+#define REPORT_KEY_TOOL_VERSION	"version"	/* and its VTRACE_VERSION */
+#define REPORT_KEY_RANK_TABLES	"rank_tables"	/* false in a compact report */
+/* ranks[]'s idle attribution, which the catalogue's "idle.*" figures fill */
+#define REPORT_KEY_IDLE		"idle"
+#define REPORT_KEY_IDLE_WINDOW	"window"	/* in it: "steps" or "trace" */
+
 struct report_count {
 	const char *key;
 	int64_t n;

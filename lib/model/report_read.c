@@ -413,23 +413,23 @@ static void read_stored_tree(struct rd *c, const struct jdom *obj, struct report
 /* ranks[].idle: null, missing (an older report) or the object idle_json() writes. */
 static void read_idle(struct rd *c, const struct jdom *o, struct report_rank *rk)
 {
-	const struct jdom *id = jdom_get(o, "idle"), *w;
+	const struct jdom *id = jdom_get(o, REPORT_KEY_IDLE), *w;
 	struct report_idle *out = &rk->idle;
 	struct report_idle_bucket *hist;
 	size_t n;
 
 	report_idle_null(out);
 	if (!id || id->type == JDOM_NULL) {
-		read_stored_tree(c, NULL, rk, "idle");	/* every figure null */
+		read_stored_tree(c, NULL, rk, REPORT_KEY_IDLE);	/* every figure null */
 		return;
 	}
 	if (id->type != JDOM_OBJECT) {
-		fail(c, id, "\"%s\" should be %s", "idle", "an object or null");
+		fail(c, id, "\"%s\" should be %s", REPORT_KEY_IDLE, "an object or null");
 		return;
 	}
-	w = need(c, id, "window", JDOM_STRING);
+	w = need(c, id, REPORT_KEY_IDLE_WINDOW, JDOM_STRING);
 	out->window = w && w->len == 5 && !memcmp(w->s, "steps", 5) ? "steps" : "trace";
-	read_stored_tree(c, id, rk, "idle");
+	read_stored_tree(c, id, rk, REPORT_KEY_IDLE);
 	hist = read_rows(c, id, &idle_bucket_fields, &n);
 	for (size_t i = 0; hist && i < n && i < IDLE_HIST_BUCKETS; i++)
 		out->hist[i] = hist[i];
@@ -460,13 +460,13 @@ static void read_comm(struct rd *c, const struct jdom *o, struct report_rank *rk
 
 static void read_device(struct rd *c, const struct jdom *o, struct report_device *out)
 {
-	const struct jdom *d = jdom_get(o, "device");
+	const struct jdom *d = jdom_get(o, device_fields.name);
 
 	out->vendor = out->source = NULL;
 	if (!d)
 		return;		/* reports from before the device table */
 	if (d->type != JDOM_OBJECT) {
-		fail(c, d, "\"%s\" should be %s", "device", "an object");
+		fail(c, d, "\"%s\" should be %s", device_fields.name, "an object");
 		return;
 	}
 	read_fields(c, &device_fields, d, out);
@@ -620,9 +620,9 @@ static void read_run(struct rd *c, const struct jdom *root, struct report *r)
 {
 	const struct jdom *cr = jdom_get(root, stat_fields.name), *tool, *w;
 
-	tool = jdom_get(root, "tool");
+	tool = jdom_get(root, REPORT_KEY_TOOL);
 	if (tool)
-		r->tool = get_str(c, tool, "name");
+		r->tool = get_str(c, tool, REPORT_KEY_TOOL_NAME);
 	r->nr_cross_rank = 0;
 	if (cr && cr->type == JDOM_OBJECT) {
 		r->cross_rank = alloc_n(c, cr->n, sizeof(*r->cross_rank));
@@ -672,7 +672,7 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 	root = jdom_parse_skip(text, len, &scratch, err, c.lean ? lean_skip : NULL);
 	if (!root)
 		goto out;
-	schema = jdom_get(root, "schema");
+	schema = jdom_get(root, REPORT_KEY_SCHEMA);
 	/* In full: "vtrace.report/1\u0000x" decodes to more than the schema's bytes. */
 	if (!schema || schema->type != JDOM_STRING || schema->len != strlen(REPORT_SCHEMA) ||
 	    memcmp(schema->s, REPORT_SCHEMA, schema->len)) {
@@ -683,9 +683,9 @@ int report_read(struct report *r, const char *text, size_t len, unsigned flags, 
 			schema && schema->type == JDOM_STRING ? "\"" : "");
 		goto out;
 	}
-	tables = jdom_get(root, "rank_tables");
+	tables = jdom_get(root, REPORT_KEY_RANK_TABLES);
 	c.compact = tables && tables->type == JDOM_BOOL && !tables->boolean;
-	ranks = need(&c, root, "ranks", JDOM_ARRAY);
+	ranks = need(&c, root, rank_fields.name, JDOM_ARRAY);
 	inputs = jdom_get(root, input_fields.name);
 	for (size_t i = 0; ranks && i < ranks->n && !c.failed; i++) {
 		struct report_rank *rk = report_add_rank(r);
@@ -842,7 +842,7 @@ static int sniff_feed(struct sniff *s, const char *t, size_t len)
 				break;
 			if (sniff_key_is(s, "traceEvents")) {
 				s->st = S_DONE;
-			} else if (sniff_key_is(s, "schema") && c == '"') {
+			} else if (sniff_key_is(s, REPORT_KEY_SCHEMA) && c == '"') {
 				s->st = S_SCHEMA;
 			} else if (c == '"') {
 				s->st = S_STR;

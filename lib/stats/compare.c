@@ -133,7 +133,7 @@ static int merge(struct rows *out, const struct metric_list *b, const struct met
 		 const struct selection *sel, int64_t rank, const struct thresholds *t,
 		 struct comparison *c)
 {
-	const struct metric *span = metrics_find(b, "span_ns");
+	const struct metric *span = metrics_find(b, MK_SPAN_NS);
 	size_t i = 0, j = 0;
 
 	while (i < b->n || j < n->n) {
@@ -225,7 +225,7 @@ static int is_total(const char *name)
 {
 	size_t n = strlen(name);
 
-	return !strcmp(name, "span_ns") || (n > 9 && !strcmp(name + n - 9, ".total_ns")) ||
+	return !strcmp(name, MK_SPAN_NS) || (n > 9 && !strcmp(name + n - 9, ".total_ns")) ||
 	       !strcmp(name, MK_GPU_MEMORY_NS) || !strcmp(name, MK_GPU_COMM_WAIT_NS);
 }
 

@@ -210,11 +210,11 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 		const struct report_memory *m = &rk->memory[i];
 		char dev[32];
 
-		snprintf(dev, sizeof(dev), "%lld", (long long)m->device);
-		rc |= add(out, join(a, "memory:", dev, ".peak_allocated"),
+		snprintf(dev, sizeof(dev), "%lld.", (long long)m->device);
+		rc |= add(out, join(a, "memory:", dev, METRIC_MEMORY_KEY(peak_allocated)),
 			  (double)m->peak_allocated, NULL, 0);
 		if (m->peak_reserved != INT64_MIN)	/* null: unknown */
-			rc |= add(out, join(a, "memory:", dev, ".peak_reserved"),
+			rc |= add(out, join(a, "memory:", dev, METRIC_MEMORY_KEY(peak_reserved)),
 				  (double)m->peak_reserved, NULL, 0);
 	}
 	return rc ? -1 : 0;
@@ -223,7 +223,7 @@ int metrics_of_rank(const struct report_rank *rk, struct arena *a, struct metric
 /* Rows read best in this order: the run as a whole first, the details after. */
 static int group(const char *name)
 {
-	static const char *const prefix[] = { "span_ns", "steps.", "throughput.", "gpu.", "phase:",
+	static const char *const prefix[] = { MK_SPAN_NS, "steps.", "throughput.", "gpu.", "phase:",
 					      "kernel:", "op:", "memory:" };
 
 	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)

@@ -482,10 +482,13 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 			goto out;
 	}
 	for (size_t i = 0, d = nr_paths; i < nm; i++) {
+		const char *alloc = METRIC_MEMORY_KEY(peak_allocated);
+		const char *reserved = METRIC_MEMORY_KEY(peak_reserved);
+
 		if (i > 0 && me[i].device == me[i - 1].device)
 			continue;
-		if (!(names[d++] = memory_metric(&rep->arena, me[i].device, "peak_allocated")) ||
-		    !(names[d++] = memory_metric(&rep->arena, me[i].device, "peak_reserved")))
+		if (!(names[d++] = memory_metric(&rep->arena, me[i].device, alloc)) ||
+		    !(names[d++] = memory_metric(&rep->arena, me[i].device, reserved)))
 			goto out;
 	}
 
@@ -522,14 +525,14 @@ int crossrank_compute_opts(struct report *rep, const struct crossrank_opts *o)
 	ma = metric_find(MK_STEPS_MEDIAN_NS);
 	sa = find_stat(out, nr_out, ma->path);
 	if (!sa) {
-		ma = metric_find("span_ns");
+		ma = metric_find(MK_SPAN_NS);
 		sa = find_stat(out, nr_out, ma->path);
 	}
 	if (by_collectives(rep)) {
 		rc = 0;
 		goto out;
 	}
-	rep->straggler_rule = strcmp(ma->path, "span_ns") ? "steps" : "span";
+	rep->straggler_rule = strcmp(ma->path, MK_SPAN_NS) ? "steps" : "span";
 	if (find_stragglers(rep, o, sa, ma, find_stat(out, nr_out, mb->path), mb) < 0)
 		goto out;
 	rc = 0;

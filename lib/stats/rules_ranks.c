@@ -42,7 +42,7 @@ static const char *metric_words(const char *m)
 {
 	if (strcmp(m, MK_STEPS_MEDIAN_NS) == 0)
 		return "median step";
-	if (strcmp(m, "span_ns") == 0)
+	if (strcmp(m, MK_SPAN_NS) == 0)
 		return "trace span";
 	if (strcmp(m, MK_GPU_COMM_NS) == 0)
 		return "communication time";

@@ -96,6 +96,9 @@ static const char *name_of(struct report *rep)
 	return common ? arena_strndup(&rep->arena, first, common) : NULL;
 }
 
+/* The key of run's member m, as run.differs names it: run_fields'. */
+#define RUN_KEY(m) field_key_at(&run_fields, offsetof(struct report_run, m))
+
 /* Add key to run.differs unless one of its first upto has it (room was made by the caller). */
 static void differs(struct report_run *run, const char *key, size_t upto)
 {
@@ -229,17 +232,17 @@ int run_info_compute(struct report *rep)
 		const struct report_rank *rk = &rep->ranks[i];
 
 		if (str_differs(run->device.name, rk->device_name))
-			differs(run, "device", SIZE_MAX);
+			differs(run, RUN_KEY(device), SIZE_MAX);
 		if (!run->device.name)
 			run->device.name = rk->device_name;
 		if (str_differs(run->backend, rk->backend))
-			differs(run, "backend", SIZE_MAX);
+			differs(run, RUN_KEY(backend), SIZE_MAX);
 		if (!run->backend)
 			run->backend = rk->backend;
 		/* a world size or a start of 0 or less is none */
 		if (!unknown(run, offsetof(struct report_run, world_size)) && rk->world_size > 0 &&
 		    rk->world_size != run->world_size)
-			differs(run, "world_size", SIZE_MAX);
+			differs(run, RUN_KEY(world_size), SIZE_MAX);
 		if (unknown(run, offsetof(struct report_run, world_size)) && rk->world_size > 0)
 			run->world_size = rk->world_size;
 		if (rk->start_unix_ns > 0 &&
@@ -397,7 +400,7 @@ size_t run_info_mismatch(const struct report *a, const struct report *b, const c
 	const struct report_tag **ix = tag_index(x, &nx), **iy = tag_index(y, &ny);
 
 	if (str_differs(x->device.name, y->device.name))
-		n = mismatch(keys, vals, n, max, "device", x->device.name, y->device.name);
+		n = mismatch(keys, vals, n, max, RUN_KEY(device), x->device.name, y->device.name);
 	if (x->device.count > 0 && y->device.count > 0 && x->device.count != y->device.count) {
 		snprintf(num[0], sizeof(num[0]), "%" PRId64, x->device.count);
 		snprintf(num[1], sizeof(num[1]), "%" PRId64, y->device.count);
@@ -408,7 +411,7 @@ size_t run_info_mismatch(const struct report *a, const struct report *b, const c
 	    x->world_size != y->world_size) {
 		snprintf(num[2], sizeof(num[2]), "%" PRId64, x->world_size);
 		snprintf(num[3], sizeof(num[3]), "%" PRId64, y->world_size);
-		n = mismatch(keys, vals, n, max, "world_size", num[2], num[3]);
+		n = mismatch(keys, vals, n, max, RUN_KEY(world_size), num[2], num[3]);
 	}
 	for (int side = 0; side < 2; side++) {
 		const struct report_run *p = side ? y : x, *q = side ? x : y;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_fields.h"
 #include "run_info.h"
 
 const char *const scaling_part_key[SCALING_NR_PARTS] = {
@@ -226,6 +227,9 @@ static void mismatches(struct scaling_point *p, const struct scaling *sc, struct
 	const struct scaling_workload *a = &sc->base_wl, *b = &p->wl;
 	double grow = sc->weak ? (double)p->ranks / (double)sc->base_ranks : 1;
 	const char *keys[16];
+	/* run_info_mismatch() names the run's own figures by run_fields' keys */
+	const char *device = field_key_at(&run_fields, offsetof(struct report_run, device));
+	const char *world = field_key_at(&run_fields, offsetof(struct report_run, world_size));
 	size_t n;
 
 	if (a->generations != b->generations)
@@ -241,8 +245,8 @@ static void mismatches(struct scaling_point *p, const struct scaling *sc, struct
 	/* the tags naming the model or resolution; device count and world size differ by design */
 	n = run_info_mismatch(base, new, keys, NULL, 16);
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(keys[i], "devices") && strcmp(keys[i], "world_size") &&
-		    strcmp(keys[i], "device") &&
+		if (strcmp(keys[i], "devices") && strcmp(keys[i], world) &&
+		    strcmp(keys[i], device) &&
 		    (!sc->weak || (strcmp(keys[i], "frames") && strcmp(keys[i], "height") &&
 				   strcmp(keys[i], "width"))))
 			add_mismatch(p, keys[i]);

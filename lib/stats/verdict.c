@@ -93,7 +93,7 @@ int verdict_row(struct row *r, const struct metric *b, const struct metric *n,
 					  : r->delta_pct < -r->threshold;
 	better = r->dir == DIR_LOWER ? r->delta_pct < -r->threshold
 					   : r->delta_pct > r->threshold;
-	if (r->unit == UNIT_NS && strcmp(r->metric, "span_ns") && isfinite(span) &&
+	if (r->unit == UNIT_NS && strcmp(r->metric, MK_SPAN_NS) && isfinite(span) &&
 	    fabs(r->delta) < t->min_share * span)
 		worse = better = 0;
 	if (!worse && !better) {

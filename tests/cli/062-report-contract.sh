@@ -84,10 +84,11 @@ reports="$reports nosteps.json"
 
 # shellcheck disable=SC2086
 python3 - "$VT_ROOT/doc/report.md" "$VT_ROOT/lib/model/report.c" \
-	"$VT_ROOT/lib/model/report_fields.c" $reports <<'PY' ||
+	"$VT_ROOT/lib/model/report_fields.c" "$VT_ROOT/lib/model/report.h" $reports <<'PY' ||
 import json, re, sys
 
-doc_path, writer, tables, reports = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+doc_path, writer, tables, header = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+reports = sys.argv[5:]
 doc = open(doc_path, encoding="utf-8").read()
 
 # Objects whose keys are data (tags, event phases and cats, metric names, the
@@ -129,6 +130,8 @@ names = set(re.findall(r"\b(?:jsonw_key|i64|num|i64_or_null|str_or_null|quantile
 # ... and every key of the field tables: { K("name", FT_STR, ...) }
 src = open(tables, encoding="utf-8").read()
 names |= set(re.findall(r"\b[A-Z]+\(\s*\"(\w+)\",\s*FT_", src))
+# ... and the keys outside every table, spelled once in report.h
+names |= set(re.findall(r"^#define REPORT_KEY_\w+\s+\"(\w+)\"", open(header).read(), re.M))
 documented = {p.rsplit(".", 1)[-1].replace("[]", "") for p in rows}
 undocumented = sorted(n for n in names if n not in documented)
 if len(names) < 50 or undocumented:

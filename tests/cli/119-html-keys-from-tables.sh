@@ -3,10 +3,11 @@
 # (lib/model/field.h), so that a key is spelled once:
 #
 # - the HTML sections that show report figures (kernels, phases,
-#   collectives, stragglers, roofline, operators, cross-rank cells) spell no
-#   key of report_fields.c's tables, neither as a string nor as a key inside
-#   a data-key's JSON path ([\"ranks\",%zu,\"gpu\",...]); the words listed
-#   below are such spellings that are not report keys there, each with why;
+#   collectives, stragglers, roofline, operators, cross-rank cells, summary
+#   cards, findings, inputs, steps, idle) spell no key of report_fields.c's
+#   tables, neither as a string nor as a key inside a data-key's JSON path
+#   ([\"ranks\",%zu,\"gpu\",...]); the words listed below are such
+#   spellings that are not report keys there, each with why;
 # - render/comparison.c names no JSON key by a literal: its keys are its
 #   own tables' (vtrace.compare/2);
 # - and the keys so made still name report.json's values: html_check.py
@@ -36,10 +37,14 @@ allowed = {
     ("html_collectives.c", "collectives"): "a value of straggler_rule",
     ("html_collectives.c", "step"): "a value of straggler_rule, said in the text",
     ("html_ops.c", "device"): "a column's heading",
+    ("html_sections.c", "device"): "vendor_words' word for a device of no known kind",
+    ("html_sections.c", "ranks"): "a summary card's label",
+    ("html_sections.c", "collectives"): "a value of straggler_rule",
 }
 lit = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 bad = 0
 for f in ("html_gpu.c", "html_phases.c", "html_collectives.c", "html_roofline.c", "html_ops.c",
+          "html_sections.c", "html_steps.c", "html_findings.c", "html_idle.c",
           "html_util.c"):
     src = uncomment(open(root + "/render/" + f).read())
     for n, line in enumerate(src.split("\n"), 1):

@@ -7,6 +7,7 @@
  * leave the gaps the report has.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -134,9 +135,32 @@ static void test_catalogue(void)
 	CHECK(!metric_value(metric_find("throughput.fps"), &r, &v));
 }
 
+/*
+ * The catalogue's names that are report keys by design are the keys the
+ * field tables write: the rank's span and clock offset, the memory family's
+ * fields, the idle object's figures.
+ */
+static void test_report_keys(void)
+{
+	char name[64];
+
+	CHECK(!strcmp(MK_SPAN_NS,
+		      field_key_at(&rank_fields, offsetof(struct report_rank, span_ns))));
+	CHECK(!strcmp(MK_CLOCK_OFFSET_NS,
+		      field_key_at(&clock_fields, offsetof(struct report_rank, clock_offset_ns))));
+	CHECK(metric_find(MK_SPAN_NS) && metric_find(MK_CLOCK_OFFSET_NS));
+	snprintf(name, sizeof(name), "memory:0.%s", METRIC_MEMORY_KEY(peak_allocated));
+	CHECK(metric_find(name) == metric_find("memory:*.peak_allocated"));
+	snprintf(name, sizeof(name), "memory:0.%s", METRIC_MEMORY_KEY(peak_reserved));
+	CHECK(metric_find(name) == metric_find("memory:*.peak_reserved"));
+	snprintf(name, sizeof(name), "%s.idle_ns", REPORT_KEY_IDLE);
+	CHECK(metric_find(name) != NULL);
+}
+
 int main(void)
 {
 	test_fmt();
 	test_catalogue();
+	test_report_keys();
 	return check_done("test_metric");
 }
