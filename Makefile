@@ -88,6 +88,8 @@ AGGREGATE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard aggregate/*.c)))
 TOOLS := $(BUILD)/gentrace $(BUILD)/inflate_only
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Programs the CLI tests run (not unit tests: tests/run.sh runs test_* alone).
+TEST_HELPERS := $(BUILD)/tests/event_links
 ALL_TARGETS = $(PROGS) $(TOOLS)
 
 .PHONY: all check-build check-clang test demo bench fuzz golden install uninstall clean deps
@@ -150,7 +152,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(ANALYZE_A) $(RENDER_A) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-check-build: all $(UNIT_BIN)
+check-build: all $(UNIT_BIN) $(TEST_HELPERS)
 
 deps:
 	@scripts/deps.sh build

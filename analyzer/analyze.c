@@ -679,7 +679,7 @@ void analyze_to_rank(struct file_done *d, struct report *rep, struct report_rank
 	arena_adopt(&rep->arena, &d->arena);
 }
 
-void analyze_file(struct file_result *res, int nr_threads, int progress)
+void analyze_read(struct file_result *res, int nr_threads, int progress)
 {
 	struct trace_read_opts opts = { .nr_threads = nr_threads };
 	struct trace_sink sink = { .ctx = res, .batch = on_batch };
@@ -696,6 +696,11 @@ void analyze_file(struct file_result *res, int nr_threads, int progress)
 		res->file_bytes = res->info.bytes_in;
 	if (getenv("VT_BENCH_COST"))
 		cost_say(res);
+}
+
+void analyze_file(struct file_result *res, int nr_threads, int progress)
+{
+	analyze_read(res, nr_threads, progress);
 	if (res->rc >= 0 && finish(res, nr_threads))
 		res->oom = 1;
 }

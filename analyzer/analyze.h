@@ -67,6 +67,13 @@ void file_result_release(struct file_result *res);
 void analyze_file(struct file_result *res, int nr_threads, int progress);
 
 /*
+ * analyze_file()'s read alone: every batch through the collectors, into
+ * res's records, and no analysis after.  A test that checks what the
+ * collectors keep (the launches' join) reads a file exactly as vanalyze.
+ */
+void analyze_read(struct file_result *res, int nr_threads, int progress);
+
+/*
  * What vanalyze keeps of a file once it is analysed, until the report is
  * built: the rank, the reader's verdict and warnings, all in one arena.
  * Small whatever the file held: the working state of struct file_result
