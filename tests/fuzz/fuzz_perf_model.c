@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	a = (struct perf_args){ f[1], f[2], f[3], len[1], len[2], len[3] };
 	memset(&c, 0xa5, sizeof(c));
 	perf_model_eval(f[0], len[0], &a, &c);
-	family = perf_model_family(f[0], len[0]);
+	family = category_family(perf_model_family(f[0], len[0]));
 
 	ASSERT(c.family == family, "family %s, the table says %s", c.family ? c.family : "none",
 	       family ? family : "none");
