@@ -283,11 +283,17 @@ struct key_view {
 	size_t name_len;
 };
 
-/* The metadata of r (NULL: none), and r's key into *k. */
-static const struct comm_meta *key_of(const struct comm *c, const struct comm_rec *r,
-				      const struct comm_meta *m, size_t nm, struct key_view *k)
+/* The metadata of r, NULL: none. */
+static const struct comm_meta *meta_of(const struct comm_rec *r, const struct comm_meta *m,
+				       size_t nm)
 {
-	const struct comm_meta *md = r->ext >= 0 ? meta_find(m, nm, r->ext) : NULL;
+	return r->ext >= 0 ? meta_find(m, nm, r->ext) : NULL;
+}
+
+/* r's key, of r and its metadata md, into *k. */
+static void key_of(const struct comm *c, const struct comm_rec *r, const struct comm_meta *md,
+		   struct key_view *k)
+{
 	const char *name = strtab_str(&c->strs, r->name);
 	size_t len = strtab_len(&c->strs, r->name), cut = 0;
 
@@ -300,7 +306,6 @@ static const struct comm_meta *key_of(const struct comm *c, const struct comm_re
 		k->name_len = strtab_len(&c->strs, md->coll);
 	}
 	k->group = md && md->group ? strtab_str(&c->strs, md->group) : NULL;
-	return md;
 }
 
 /* The bytes of an instance: its metadata's (nccl-tests' S), else its own; -1 unknown. */
@@ -391,10 +396,12 @@ static int series_of(const struct comm *c, const struct comm_rec *r, size_t n,
 	strtab_init(&t.names, 0);
 	strtab_init(&t.pairs, 1);
 	for (size_t i = 0; i < n; i++) {
-		struct key_view kv;
-		const struct comm_meta *md = key_of(c, &r[i], m, nm, &kv);
+		const struct comm_meta *md = meta_of(&r[i], m, nm);
 
 		if (last < 0 || r[i].name != last_name || md != last_md) {
+			struct key_view kv;
+
+			key_of(c, &r[i], md, &kv);
 			if ((last = key_id(&t, &kv)) < 0)
 				goto out;
 			last_name = r[i].name;
@@ -444,7 +451,7 @@ static int make_series(struct report_comm_series *s, const struct comm *c,
 	struct key_view kv;
 	int any_bytes = 0;
 
-	key_of(c, &l->v[at[0]], m, nm, &kv);
+	key_of(c, &l->v[at[0]], meta_of(&l->v[at[0]], m, nm), &kv);
 	s->group = kv.group ? arena_strndup(a, kv.group, strlen(kv.group)) : NULL;
 	s->name = arena_strndup(a, kv.name, kv.name_len);
 	s->group_size = -1;
@@ -463,7 +470,7 @@ static int make_series(struct report_comm_series *s, const struct comm *c,
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct comm_rec *x = &l->v[at[i]];
-		const struct comm_meta *md = key_of(c, x, m, nm, &kv);
+		const struct comm_meta *md = meta_of(x, m, nm);
 		int64_t dur = rec_dur(l, x), end = sat_add(x->ts_ns, dur);
 
 		s->dur_ns[i] = dur;
@@ -491,7 +498,7 @@ static int make_series(struct report_comm_series *s, const struct comm *c,
 		for (size_t i = 0; i < n; i++) {
 			const struct comm_rec *x = &l->v[at[i]];
 
-			s->bytes[i] = bytes_of(c, l, x, key_of(c, x, m, nm, &kv));
+			s->bytes[i] = bytes_of(c, l, x, meta_of(x, m, nm));
 		}
 	}
 	return 0;
