@@ -125,7 +125,7 @@ static void cost_add(int k, int64_t *at)
 static int collect(struct file_result *res, const struct event_batch *b, unsigned char *tag,
 		   unsigned char *cls, unsigned char *sub)
 {
-	int cost = getenv("VT_BENCH_COST") != NULL;
+	int cost = res->cost;
 	int64_t at = cost ? heap_now() : 0;
 
 #define STEP(k, call)                     \
@@ -691,6 +691,7 @@ void analyze_read(struct file_result *res, int nr_threads, int progress)
 	struct trace_sink sink = { .ctx = res, .batch = on_batch };
 	struct stat st;
 
+	res->cost = getenv("VT_BENCH_COST") != NULL;	/* once a file, not once a batch */
 	if (stat(res->path, &st) == 0 && S_ISREG(st.st_mode))
 		res->file_bytes = st.st_size;
 	if (progress && isatty(STDERR_FILENO) && big_input(res->path, res->file_bytes))
@@ -700,7 +701,7 @@ void analyze_read(struct file_result *res, int nr_threads, int progress)
 		fprintf(stderr, "\r\033[K");
 	if (res->file_bytes < 0)
 		res->file_bytes = res->info.bytes_in;
-	if (getenv("VT_BENCH_COST"))
+	if (res->cost)
 		cost_say(res);
 }
 

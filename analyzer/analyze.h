@@ -43,6 +43,7 @@ struct file_result {
 	int has_cat;		/* some event so far had a cat */
 	int oom;
 	int full;		/* keep every table row (--full): no report_fold_rows() */
+	int cost;		/* VT_BENCH_COST: each collector's bytes said (analyze.c) */
 	struct gpu gpu;
 	struct cpuops cpuops;
 	struct comm comm;
