@@ -157,6 +157,89 @@ int sort_by_first_i64(void *recs, size_t n, size_t size)
 	return sort_recs_i64(recs, n, size);
 }
 
+/* The n records at r (size bytes each) by the int64 each starts with, stably, by insertion. */
+static void insert_by_first_i64(char *r, size_t n, size_t size, char *tmp)
+{
+	for (size_t i = 1; i < n; i++) {
+		int64_t k, p;
+		size_t j = i;
+
+		memcpy(&k, r + i * size, sizeof(k));
+		memcpy(tmp, r + i * size, size);
+		while (j > 0 && (memcpy(&p, r + (j - 1) * size, sizeof(p)), p > k)) {
+			memcpy(r + j * size, r + (j - 1) * size, size);
+			j--;
+		}
+		memcpy(r + j * size, tmp, size);
+	}
+}
+
+#define RUN_BY_INSERTION 16	/* longer runs of one id out of time order: radix sorted */
+
+int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint32_t max_id)
+{
+	char *r = recs, *out = NULL, tmp[64];
+	size_t *start = NULL;
+	uint32_t id, prev_id = 0;
+	int64_t k, prev_k = INT64_MIN;
+	size_t i;
+	int rc = -1;
+
+	if (n < 2 || size > sizeof(tmp))
+		return n < 2 ? 0 : -1;
+	for (i = 0; i < n; i++) {	/* in order already: nothing to do */
+		memcpy(&id, r + i * size + id_off, sizeof(id));
+		memcpy(&k, r + i * size, sizeof(k));
+		if (id < prev_id || (id == prev_id && k < prev_k))
+			break;
+		prev_id = id;
+		prev_k = k;
+	}
+	if (i == n)
+		return 0;
+	start = hugepage_calloc((size_t)max_id + 2, sizeof(*start));
+	out = hugepage_malloc(n * size);
+	if (!start || !out)
+		goto out;
+	for (i = 0; i < n; i++) {
+		memcpy(&id, r + i * size + id_off, sizeof(id));
+		start[id + 1]++;
+	}
+	for (size_t d = 1; d <= (size_t)max_id + 1; d++)
+		start[d] += start[d - 1];
+	for (i = 0; i < n; i++) {
+		memcpy(&id, r + i * size + id_off, sizeof(id));
+		memcpy(out + start[id]++ * size, r + i * size, size);
+	}
+	memcpy(r, out, n * size);
+	free(out);
+	out = NULL;
+	/* start[d] is now the end of id d's run: each run by time, where it is not */
+	for (size_t d = 0, lo = 0; d <= max_id; lo = start[d++]) {
+		size_t m = start[d] - lo, j;
+
+		for (j = 1; j < m; j++) {
+			int64_t a, b;
+
+			memcpy(&a, r + (lo + j - 1) * size, sizeof(a));
+			memcpy(&b, r + (lo + j) * size, sizeof(b));
+			if (b < a)
+				break;
+		}
+		if (j >= m)
+			continue;
+		if (m <= RUN_BY_INSERTION)
+			insert_by_first_i64(r + lo * size, m, size, tmp);
+		else if (sort_by_first_i64(r + lo * size, m, size))
+			goto out;
+	}
+	rc = 0;
+out:
+	free(start);
+	free(out);
+	return rc;
+}
+
 int sort_apply(void *recs, size_t n, size_t size, const uint32_t *perm)
 {
 	char *tmp, *r = recs;

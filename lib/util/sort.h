@@ -59,6 +59,17 @@ int sort_i64(int64_t *v, size_t n);
 int sort_by_first_i64(void *recs, size_t n, size_t size);
 
 /*
+ * Sort n records of `size` bytes (a multiple of 8, at most 64) in place by
+ * the uint32 id at byte id_off (0 to max_id), then the int64 each starts
+ * with, keeping the order of equal pairs: a counting sort through one
+ * scratch copy, then each id's run by time where it is not in order
+ * already (records of a thread mostly are).  No index or key arrays: these
+ * sorts run while every analysis's records are held.  0, or -1 when out of
+ * memory (the records are then in some order of the same records).
+ */
+int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint32_t max_id);
+
+/*
  * The first of records lo..hi-1 (of size bytes, in ascending order of the
  * int64 each starts with) whose first int64 is not below key; hi when
  * none.  Inline: callers in loops pass a constant size.

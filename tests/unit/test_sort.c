@@ -83,14 +83,15 @@ static void test_perm_id(void)
 }
 
 /*
- * sort_perm_id_key and sort_recs_id_key against a stable insertion sort by
- * (id, key): keys already in order within each id (the counting sort
- * alone), random keys with many ties (the radix sort too), and one key out
- * of order at the very end.
+ * sort_perm_id_key, sort_recs_id_key and sort_by_id_first_i64 against a
+ * stable insertion sort by (id, key): keys already in order within each id
+ * (the counting sort alone), random keys with many ties (the radix sort
+ * too), one key out of order at the very end, and many ids with short runs
+ * (sort_by_id_first_i64's insertion sort).
  */
 static void test_id_key(void)
 {
-	enum { N = 2500, MAX = 11 };
+	enum { N = 2500, MAX = 11, MANY = 999 };
 	static uint32_t id[N];
 	static uint64_t key[N];
 	static struct rec {
@@ -100,10 +101,12 @@ static void test_id_key(void)
 	uint32_t *got = check_xmalloc(N * sizeof(*got)), *want = check_xmalloc(N * sizeof(*want));
 	size_t bad = 0;
 
-	for (int round = 0; round < 3; round++) {
+	for (int round = 0; round < 4; round++) {
+		uint32_t max = round == 3 ? MANY : MAX;
+
 		for (size_t i = 0; i < N; i++) {
-			id[i] = (uint32_t)(next() % (MAX + 1));
-			key[i] = round == 0 ? i / 3 : round == 1 ? next() % 40 : i;
+			id[i] = (uint32_t)(next() % (max + 1));
+			key[i] = round == 0 ? i / 3 : round == 1 || round == 3 ? next() % 40 : i;
 			got[i] = want[i] = (uint32_t)i;
 		}
 		if (round == 2)
@@ -121,12 +124,17 @@ static void test_id_key(void)
 			}
 			want[j] = v;
 		}
-		CHECK(sort_perm_id_key(id, MAX, key, got, N) == 0);
+		CHECK(sort_perm_id_key(id, max, key, got, N) == 0);
 		for (size_t i = 0; i < N; i++) {
 			bad += got[i] != want[i];
 			r[i] = (struct rec){ key[i], id[i], (uint32_t)i };
 		}
-		CHECK(sort_recs_id_key(r, N, sizeof(r[0]), id, MAX, key) == 0);
+		CHECK(sort_recs_id_key(r, N, sizeof(r[0]), id, max, key) == 0);
+		for (size_t i = 0; i < N; i++) {
+			bad += r[i].tag != want[i];
+			r[i] = (struct rec){ key[i], id[i], (uint32_t)i };
+		}
+		CHECK(sort_by_id_first_i64(r, N, sizeof(r[0]), offsetof(struct rec, id), max) == 0);
 		for (size_t i = 0; i < N; i++)
 			bad += r[i].tag != want[i];
 	}
