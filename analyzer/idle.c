@@ -455,6 +455,7 @@ static int mark_launches(struct idle *d)
 			continue;
 		d->calls.flags[cur.i - 1] = (unsigned char)(IDLE_CALL_LAUNCHED |
 				(seen[at / 8] & (1u << (at % 8)) ? 0 : IDLE_CALL_FIRST));
+		d->nr_launched++;
 		seen[at / 8] |= (unsigned char)(1u << (at % 8));
 	}
 	rc = 0;
@@ -672,40 +673,27 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 {
 	struct idle_span *s = d->spans;
 	const struct idle_name_stat *st = d->stats;
-	size_t nc = d->calls.n, ns = d->nr_spans, nl = 0;
+	size_t nl = 0, ns;
 	struct idle_calls_cursor cur;
 	struct idle_call c;
-	size_t nmax = (nc > ns ? nc : ns) + ns / 2;	/* capture regions may add ns / 2 spans */
-	uint32_t *id = malloc((nmax ? nmax : 1) * sizeof(*id));
-	uint64_t *key = malloc((nmax ? nmax : 1) * sizeof(*key));
-	struct launch_at *l = malloc((nc ? nc : 1) * sizeof(*l));
+	struct launch_at *l;
 	int rc = -1, added;
 
-	if (!id || !key || !l)
+	if (!(l = malloc((d->nr_launched ? d->nr_launched : 1) * sizeof(*l))))
 		goto out;
 	idle_calls_begin(&cur, &d->calls);
 	while (idle_calls_next(&cur, &c))
-		if (d->calls.flags[cur.i - 1] & IDLE_CALL_LAUNCHED) {
-			l[nl] = (struct launch_at){ c.ts_ns, c.track, 0 };
-			id[nl] = c.track;
-			key[nl++] = sort_key_i64(c.ts_ns);
-		}
-	if (sort_recs_id_key(l, nl, sizeof(*l), id, max_track, key))
-		goto out;
-	for (size_t i = 0; i < d->nr_waits; i++) {	/* fewer than the calls */
-		id[i] = d->waits[i].track;
-		key[i] = sort_key_i64(d->waits[i].ts_ns);
-	}
-	if (sort_recs_id_key(d->waits, d->nr_waits, sizeof(*d->waits), id, max_track, key))
+		if (d->calls.flags[cur.i - 1] & IDLE_CALL_LAUNCHED)
+			l[nl++] = (struct launch_at){ c.ts_ns, c.track, 0 };
+	if (sort_by_id_first_i64(l, nl, sizeof(*l), offsetof(struct launch_at, track), max_track) ||
+	    sort_by_id_first_i64(d->waits, d->nr_waits, sizeof(*d->waits),
+				 offsetof(struct launch_at, track), max_track))
 		goto out;
 	for (int pass = 0; pass < 2; pass++) {	/* again after capture regions were added */
 		s = d->spans;
 		ns = d->nr_spans;
-		for (size_t i = 0; i < ns; i++) {
-			id[i] = s[i].track;
-			key[i] = sort_key_i64(s[i].ts_ns);
-		}
-		if (sort_recs_id_key(s, ns, sizeof(*s), id, max_track, key))
+		if (sort_by_id_first_i64(s, ns, sizeof(*s), offsetof(struct idle_span, track),
+					 max_track))
 			goto out;
 		if (pass || (added = capture_regions(d, s, ns)) == 0)
 			break;
@@ -741,60 +729,102 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 	l = NULL;
 	rc = 0;
 out:
-	free(id);
-	free(key);
 	free(l);
 	return rc;
 }
 
 /*
- * Each runtime call name's median duration (twice it, so that an even
- * count's mean of the middle two stays exact): the calls sorted by name,
- * then duration.
+ * The k-th smallest of v[0..n) (0-based, k < n), by radix selection on
+ * bytes: a counting pass per byte in which the values differ, no copy.
  */
-struct call_dur {
-	int64_t dur_ns;
-	uint32_t name, pad;
-};
+static int64_t nth_i64(const int64_t *v, size_t n, size_t k)
+{
+	uint64_t prefix = 0, mask = 0, first = sort_key_i64(v[0]), diff = 0;
 
+	for (size_t i = 1; i < n; i++)
+		diff |= sort_key_i64(v[i]) ^ first;
+	for (int shift = 56; shift >= 0; shift -= 8) {
+		size_t count[256] = { 0 }, b = 0;
+
+		if (!((diff >> shift) & 0xff)) {	/* every value has first's byte */
+			prefix |= first & (uint64_t)0xff << shift;
+			mask |= (uint64_t)0xff << shift;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++) {
+			uint64_t key = sort_key_i64(v[i]);
+
+			if ((key & mask) == prefix)
+				count[(key >> shift) & 0xff]++;
+		}
+		while (k >= count[b])
+			k -= count[b++];
+		prefix |= (uint64_t)b << shift;
+		mask |= (uint64_t)0xff << shift;
+	}
+	return (int64_t)(prefix ^ (1ull << 63));
+}
+
+/* Twice the median of v[0..n) (n > 0): the middle one twice, or the middle two summed. */
+static int64_t twice_median(const int64_t *v, size_t n)
+{
+	int64_t hi = nth_i64(v, n, n / 2), lo = INT64_MIN;
+	size_t less = 0;
+
+	if (n % 2)
+		return sat_add(hi, hi);
+	for (size_t i = 0; i < n; i++)	/* the one below: hi again, or the largest smaller one */
+		if (v[i] < hi) {
+			less++;
+			lo = v[i] > lo ? v[i] : lo;
+		}
+	return sat_add(less < n / 2 ? hi : lo, hi);
+}
+
+/* Whether the calls named id need a median: only unclassed ones (a long sync keeps its kind). */
+static int needs_median(const struct idle *d, uint32_t id)
+{
+	return d->stats[id].cls[0] == NO_CLASS + 1 && !d->stats[id].cls[1];
+}
+
+/*
+ * Each unclassed runtime call name's median duration (twice it, so that
+ * an even count's mean of the middle two stays exact): the durations
+ * grouped by name (a counting sort, 8 bytes a call), then selected per
+ * name.  This runs beside the launches' placement while every record is
+ * held, so it keeps no more than the durations.
+ */
 static int call_medians(struct idle *d)
 {
-	size_t n = d->calls.n;
-	struct call_dur *v = malloc((n ? n : 1) * sizeof(*v));
-	uint32_t *id = malloc((n ? n : 1) * sizeof(*id)), max_id = 0;
-	uint64_t *key = malloc((n ? n : 1) * sizeof(*key));
+	size_t nr_names = d->stats_alloc, total = 0;
+	size_t *start = calloc(nr_names + 1, sizeof(*start));
+	int64_t *dur = NULL;
 	struct idle_calls_cursor cur;
 	struct idle_call c;
 	int rc = -1;
 
-	if (!v || !id || !key)
+	if (!start)
 		goto out;
 	idle_calls_begin(&cur, &d->calls);
-	while (idle_calls_next(&cur, &c)) {
-		v[cur.i - 1] = (struct call_dur){ c.dur_ns, c.name, 0 };
-		id[cur.i - 1] = c.name;
-		key[cur.i - 1] = sort_key_i64(c.dur_ns);
-		max_id = c.name > max_id ? c.name : max_id;
-	}
-	if (sort_recs_id_key(v, n, sizeof(*v), id, max_id, key))
+	while (idle_calls_next(&cur, &c))
+		if (needs_median(d, c.name))
+			start[c.name + 1]++;
+	for (size_t id = 1; id <= nr_names; id++)
+		start[id] += start[id - 1];
+	total = start[nr_names];
+	if (!(dur = malloc((total ? total : 1) * sizeof(*dur))))
 		goto out;
-	for (size_t i = 0, j; i < n; i = j) {
-		size_t m;
-
-		for (j = i + 1; j < n && v[j].name == v[i].name; j++)
-			;
-		m = i + (j - i) / 2;
-		/* only unclassed calls: a long sync or allocation keeps its own kind */
-		if (d->stats[v[i].name].cls[0] != NO_CLASS + 1 || d->stats[v[i].name].cls[1])
-			continue;
-		d->stats[v[i].name].med2 = (j - i) % 2 ? sat_add(v[m].dur_ns, v[m].dur_ns)
-						      : sat_add(v[m - 1].dur_ns, v[m].dur_ns);
-	}
+	idle_calls_begin(&cur, &d->calls);
+	while (idle_calls_next(&cur, &c))	/* start[id] ends as the end of id's group */
+		if (needs_median(d, c.name))
+			dur[start[c.name]++] = c.dur_ns;
+	for (size_t id = 0, lo = 0; id < nr_names; lo = start[id++])
+		if (start[id] > lo)
+			d->stats[id].med2 = twice_median(dur + lo, start[id] - lo);
 	rc = 0;
 out:
-	free(v);
-	free(id);
-	free(key);
+	free(dur);
+	free(start);
 	return rc;
 }
 

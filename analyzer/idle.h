@@ -44,6 +44,7 @@ struct idle {
 	struct launch_at *launches;	/* the launching calls by thread, then time (prepared) */
 	struct launch_at *waits;	/* the stream-waits-on-event calls, the same way */
 	size_t nr_launches, nr_waits, waits_alloc;
+	size_t nr_launched;	/* calls marked IDLE_CALL_LAUNCHED */
 	size_t nr_spans, spans_alloc;
 	uint32_t max_track;	/* the largest thread id of calls and spans */
 	int prepared;		/* idle_prepare() ran */
