@@ -13,6 +13,7 @@
 #include "launch.h"
 #include "sat.h"
 #include "sort.h"
+#include "varint.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -183,15 +184,9 @@ static int push_rec(struct gpu *g, int64_t ts, int64_t dur, uint32_t name, int k
  */
 static int add_kern_corr(struct gpu *g, int64_t corr)
 {
-	uint64_t d = (uint64_t)corr - (uint64_t)g->last_kern_corr;
-	uint64_t z = (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
-	unsigned char v[10];
-	size_t k = 0;
+	unsigned char v[VARINT_MAX];
+	size_t k = (size_t)(varint_put(v, varint_zigzag(g->last_kern_corr, corr)) - v);
 
-	do {
-		v[k++] = (unsigned char)((z & 0x7f) | (z > 0x7f ? 0x80 : 0));
-		z >>= 7;
-	} while (z);
 	g->last_kern_corr = corr;
 	buf_add(&g->kern_corr, v, k);
 	return buf_ok(&g->kern_corr) ? 0 : -1;
@@ -534,14 +529,7 @@ static int64_t graph_kernels(struct gpu *g)
 		return 0;
 	qsort(gc, ng, sizeof(*gc), cmp_i64);
 	while (p < end) {
-		uint64_t z = 0;
-		unsigned shift = 0;
-
-		do {
-			z |= (uint64_t)(*p & 0x7f) << shift;
-			shift += 7;
-		} while (*p++ & 0x80);
-		corr = (int64_t)((uint64_t)corr + ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1)));
+		corr = varint_unzigzag(corr, varint_get(&p));
 		hits += bsearch(&corr, gc, ng, sizeof(*gc), cmp_i64) != NULL;
 	}
 	return hits;

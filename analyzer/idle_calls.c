@@ -23,23 +23,15 @@ void idle_calls_release(struct idle_calls *l)
 	idle_calls_init(l);
 }
 
-/* The difference b - a, zigzagged: small either way, small varint. */
-static uint64_t zigzag(int64_t a, int64_t b)
-{
-	uint64_t d = (uint64_t)b - (uint64_t)a;
-
-	return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
-}
-
 void idle_calls_add(struct idle_calls *l, const struct idle_call *c)
 {
 	unsigned char tmp[5 * VARINT_MAX], *p = tmp;
 	int has = c->corr != INT64_MIN;
 
-	p = varint_put(p, zigzag(l->last_ts, c->ts_ns));
+	p = varint_put(p, varint_zigzag(l->last_ts, c->ts_ns));
 	p = varint_put(p, (uint64_t)c->track << 1 | (uint64_t)has);
 	if (has) {
-		p = varint_put(p, zigzag(l->last_corr, c->corr));
+		p = varint_put(p, varint_zigzag(l->last_corr, c->corr));
 		l->last_corr = c->corr;
 	}
 	p = varint_put(p, c->name);
@@ -69,24 +61,17 @@ void idle_calls_begin(struct idle_calls_cursor *c, const struct idle_calls *l)
 	c->i = 0;
 }
 
-static int64_t unzigzag(int64_t a, uint64_t z)
-{
-	uint64_t d = (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
-
-	return (int64_t)((uint64_t)a + d);
-}
-
 int idle_calls_next(struct idle_calls_cursor *c, struct idle_call *out)
 {
 	uint64_t tr;
 
 	if (c->p == c->end)
 		return 0;
-	c->ts = unzigzag(c->ts, varint_get(&c->p));
+	c->ts = varint_unzigzag(c->ts, varint_get(&c->p));
 	tr = varint_get(&c->p);
 	out->corr = INT64_MIN;
 	if (tr & 1)
-		out->corr = c->corr = unzigzag(c->corr, varint_get(&c->p));
+		out->corr = c->corr = varint_unzigzag(c->corr, varint_get(&c->p));
 	out->ts_ns = c->ts;
 	out->track = (uint32_t)(tr >> 1);
 	out->name = (uint32_t)varint_get(&c->p);

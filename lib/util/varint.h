@@ -38,4 +38,20 @@ static inline uint64_t varint_get(const unsigned char **p)
 	return v;
 }
 
+/* b - a zigzagged (0, -1, 1, -2... as 0, 1, 2, 3): small either way, a small varint. */
+static inline uint64_t varint_zigzag(int64_t a, int64_t b)
+{
+	uint64_t d = (uint64_t)b - (uint64_t)a;
+
+	return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
+}
+
+/* a plus the difference varint_zigzag() gave. */
+static inline int64_t varint_unzigzag(int64_t a, uint64_t z)
+{
+	uint64_t d = (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+
+	return (int64_t)((uint64_t)a + d);
+}
+
 #endif
