@@ -26,6 +26,7 @@
 #include "sort.h"
 #include "sync_calls.h"
 #include "track.h"
+#include "varint.h"
 
 /*
  * The classes of host spans by name, first match wins (doc/idle.md's
@@ -191,9 +192,40 @@ static unsigned char queue_kind(const char *s, size_t n)
 	return 0;
 }
 
-struct idle_dev {
+/* Reading idle's device items (struct idle's dev) in file order. */
+struct dev_cursor {
+	const unsigned char *p, *end;
 	int64_t ts_ns, corr;
 };
+
+static void dev_begin(struct dev_cursor *c, const struct idle *d)
+{
+	c->p = (const unsigned char *)d->dev.data;
+	c->end = c->p ? c->p + d->dev.len : NULL;
+	c->ts_ns = c->corr = 0;
+}
+
+static int dev_next(struct dev_cursor *c)
+{
+	if (c->p == c->end)
+		return 0;
+	c->ts_ns = varint_unzigzag(c->ts_ns, varint_get(&c->p));
+	c->corr = varint_unzigzag(c->corr, varint_get(&c->p));
+	return 1;
+}
+
+/* Append a device item.  Sticky out of memory: see buf_ok(). */
+static void dev_add(struct idle *d, int64_t ts_ns, int64_t corr)
+{
+	unsigned char v[2 * VARINT_MAX], *p = v;
+
+	p = varint_put(p, varint_zigzag(d->dev_ts, ts_ns));
+	p = varint_put(p, varint_zigzag(d->dev_corr, corr));
+	buf_add(&d->dev, v, (size_t)(p - v));
+	d->dev_ts = ts_ns;
+	d->dev_corr = corr;
+	d->nr_dev++;
+}
 
 /*
  * A launching call where it runs, for "a host span launched something";
@@ -215,9 +247,8 @@ struct idle_span {
 
 static void free_dev(struct idle *d)
 {
-	free(d->dev);
-	d->dev = NULL;
-	d->nr_dev = d->dev_alloc = 0;
+	buf_release(&d->dev);
+	d->nr_dev = 0;
 }
 
 /* Append r to d->spans.  -1 when out of memory. */
@@ -233,6 +264,7 @@ void idle_init(struct idle *d)
 {
 	memset(d, 0, sizeof(*d));
 	strtab_init(&d->names, 1);
+	buf_init(&d->dev);
 	idle_calls_init(&d->calls);
 }
 
@@ -268,12 +300,8 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		    ev->dur_ns < 0)
 			continue;
 		if (evc_is_device(c)) {
-			if (ev->flags & EV_CORRELATION) {
-				if (ALLOC_GROW(d->dev, d->nr_dev + 1, d->dev_alloc))
-					goto out;
-				d->dev[d->nr_dev++] =
-					(struct idle_dev){ ev->ts_ns, ev->correlation };
-			}
+			if (ev->flags & EV_CORRELATION)
+				dev_add(d, ev->ts_ns, ev->correlation);
 			continue;
 		}
 		if (c == EVC_GPU_ANNOT)
@@ -336,7 +364,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 				goto out;
 		}
 	}
-	rc = idle_calls_ok(&d->calls) ? 0 : -1;
+	rc = idle_calls_ok(&d->calls) && buf_ok(&d->dev) ? 0 : -1;
 out:
 	free(map);
 	return rc;
@@ -426,24 +454,25 @@ struct gap_corr {
  * Mark the calls that launched some device item, and of those the first
  * in the file with each correlation (the one a gap's item leads to): one
  * pass over the calls in file order beside the items' correlations,
- * sorted, with a bit per distinct correlation.  Sorts the items by time
- * for the gaps.  Must run before the calls leave file order.
+ * sorted, with a bit per distinct correlation.  Must run before the calls
+ * leave file order.
  */
 static int mark_launches(struct idle *d)
 {
-	struct idle_dev *dev = d->dev;
-	size_t ndev = d->nr_dev, at = 0;
+	size_t ndev = d->nr_dev, at = 0, k = 0;
 	int64_t *corrs = malloc((ndev ? ndev : 1) * sizeof(*corrs));
 	unsigned char *seen = calloc(ndev / 8 + 1, 1);
 	struct idle_calls_cursor cur;
+	struct dev_cursor dc;
 	struct idle_call c;
 	int rc = -1;
 
 	if (!corrs || !seen || idle_calls_flags(&d->calls))
 		goto out;
-	for (size_t i = 0; i < ndev; i++)
-		corrs[i] = dev[i].corr;
-	if (sort_i64(corrs, ndev) || sort_by_first_i64(dev, ndev, sizeof(*dev)))
+	dev_begin(&dc, d);
+	while (k < ndev && dev_next(&dc))
+		corrs[k++] = dc.corr;
+	if (sort_i64(corrs, ndev))
 		goto out;
 	idle_calls_begin(&cur, &d->calls);
 	while (idle_calls_next(&cur, &c)) {
@@ -465,28 +494,52 @@ out:
 	return rc;
 }
 
+/* The first gap of g[0..ng) (in time order: their ends ascend) ending at or after t. */
+static size_t gap_bound(const struct gap *g, size_t ng, int64_t t)
+{
+	size_t lo = 0, hi = ng;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g[mid].b < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
- * Each gap's next item by time and its correlation, then the first call
- * with that correlation: the calls marked first are looked up among the
- * gaps' correlations, sorted.  Releases the items.
+ * Each gap's next item, the first in the file that starts at its end, and
+ * its correlation; then the first call with that correlation: the calls
+ * marked first are looked up among the gaps' correlations, sorted.
+ * Releases the items.
  */
 static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 {
-	const struct idle_dev *dev = d->dev;
-	size_t ndev = d->nr_dev, ngc = 0;
+	size_t ngc = 0;
 	struct gap_corr *gc = malloc((ng ? ng : 1) * sizeof(*gc));
+	unsigned char *has = calloc(ng / 8 + 1, 1);	/* per gap: its item is found */
 	struct idle_calls_cursor cur;
+	struct dev_cursor dc;
 	struct idle_call c;
 
-	if (!gc)
+	if (!gc || !has) {
+		free(gc);
+		free(has);
 		return -1;
-	for (size_t i = 0; i < ng; i++) {
-		size_t k = first_i64_lower_bound(dev, sizeof(*dev), 0, ndev, g[i].b);
-
-		if (g[i].has_next && k < ndev && dev[k].ts_ns == g[i].b)
-			gc[ngc++] = (struct gap_corr){ dev[k].corr, i };
 	}
+	dev_begin(&dc, d);
+	while (dev_next(&dc))
+		for (size_t k = gap_bound(g, ng, dc.ts_ns); k < ng && g[k].b == dc.ts_ns; k++)
+			if (g[k].has_next && !(has[k / 8] & 1u << (k % 8))) {
+				has[k / 8] |= (unsigned char)(1u << (k % 8));
+				gc[ngc++] = (struct gap_corr){ dc.corr, k };
+			}
+	free(has);
 	free_dev(d);
+	/* by correlation: each call marked first then finds its gaps in one run */
 	if (sort_by_first_i64(gc, ngc, sizeof(*gc))) {
 		free(gc);
 		return -1;

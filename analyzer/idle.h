@@ -37,8 +37,14 @@ struct idle {
 	struct strtab names;	/* host span names, copies */
 	struct idle_name_stat *stats;	/* per name id, see idle.c (ALLOC_GROW_ZERO) */
 	size_t stats_alloc;
-	struct idle_dev *dev;	/* device work with a correlation */
-	size_t nr_dev, dev_alloc;
+	/*
+	 * Device work with a correlation, in file order: per item the zigzag
+	 * varints of its start and correlation, each from the item before's
+	 * (dev_ts, dev_corr), a few bytes where a struct took 16.
+	 */
+	struct buf dev;
+	int64_t dev_ts, dev_corr;
+	size_t nr_dev;
 	struct idle_calls calls;	/* runtime calls, packed */
 	struct idle_span *spans;	/* host spans kept */
 	struct launch_at *launches;	/* the launching calls by thread, then time (prepared) */
