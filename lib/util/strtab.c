@@ -150,10 +150,11 @@ uint32_t strtab_find(const struct strtab *t, const char *s, size_t len)
 	return STRTAB_NONE;
 }
 
-uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
+/* strtab_intern() of s[0..len) whose strtab_hash() is h. */
+static uint32_t intern_hashed(struct strtab *t, const char *s, size_t len, uint32_t h)
 {
 	struct strtab_entry *en;
-	uint32_t h, i, id;
+	uint32_t i, id;
 
 	if (len > UINT32_MAX)
 		return STRTAB_OOM;
@@ -163,7 +164,6 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
 		t->n = 1;	/* id 0 stays "no string" */
 	if ((uint64_t)(t->n + 1) * 2 > (uint64_t)t->mask + 1 && grow_slots(t))
 		return STRTAB_OOM;
-	h = strtab_hash(s, len);
 	for (i = h & t->mask; t->slots[i]; i = (i + 1) & t->mask) {
 		en = &t->ents[t->slots[i]];
 		if (en->hash == h && en->len == len && memcmp(en->s, s, len) == 0)
@@ -191,10 +191,17 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
 	return id;
 }
 
+uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
+{
+	return intern_hashed(t, s, len, strtab_hash(len ? s : "", len));
+}
+
 uint32_t strtab_map(struct strtab *t, const struct strtab *from, uint32_t id, uint32_t *map)
 {
 	if (!map[id]) {
-		uint32_t v = strtab_intern(t, strtab_str(from, id), strtab_len(from, id));
+		/* every table hashes alike: from's entry has the hash already */
+		const struct strtab_entry *en = &from->ents[id];
+		uint32_t v = intern_hashed(t, en->s, en->len, en->hash);
 
 		if (v == STRTAB_OOM)
 			return v;
