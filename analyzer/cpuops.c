@@ -23,28 +23,50 @@
 #include "sort.h"
 #include "track.h"
 
+/*
+ * 24 bytes: a million of them in a gigabyte of trace.  The duration is
+ * inline below CPU_LONG_DUR ns (2.1 s: all but a few real operators);
+ * longer ones and negative ones (broken traces) are CPU_LONG_DUR | their
+ * index in cpuops.long_dur, exact either way (see rec_dur()).
+ */
 struct cpu_rec {
-	int64_t ts_ns, dur_ns;
+	int64_t ts_ns;
+	uint32_t dur;
 	uint32_t name;
 	uint32_t track : 31;
 	uint32_t by_name : 1;	/* an operator only by annot.h: dropped if the trace has a cat */
 	uint32_t shape;		/* id in cpuops.shapes; 0: none */
 };
 
-/* What cpuops_finish() adds up per record (not kept while collecting). */
+#define CPU_LONG_DUR 0x80000000u
+_Static_assert(sizeof(struct cpu_rec) == 24, "a CPU operator takes 24 bytes");
+
+/*
+ * What cpuops_finish() adds up per record (not kept while collecting); its
+ * flags are kept apart, a byte per record, as they would pad it to 32.
+ */
 struct cpu_sums {
 	int64_t child_ns;	/* summed durations of direct children */
 	int64_t dev_ns;		/* device time launched inside the span */
 	int64_t child_dev_ns;	/* summed dev_ns of direct children */
-	unsigned claimed : 1;	/* a modelled operator inside it launched device work */
-	unsigned inside : 1;	/* inside a convolution, which takes all it launched */
 };
+
+#define CPU_CLAIMED 1	/* a modelled operator inside it launched device work */
+#define CPU_INSIDE 2	/* inside a convolution, which takes all it launched */
+
+static inline int64_t rec_dur(const struct cpuops *c, const struct cpu_rec *r)
+{
+	return r->dur < CPU_LONG_DUR ? (int64_t)r->dur : c->long_dur[r->dur & ~CPU_LONG_DUR];
+}
 
 static void free_recs(struct cpuops *c)
 {
 	free(c->recs);
 	c->recs = NULL;
 	c->nr_recs = c->recs_alloc = 0;
+	free(c->long_dur);
+	c->long_dur = NULL;
+	c->nr_long_dur = c->long_dur_alloc = 0;
 }
 
 static void free_when_flops(struct cpuops *c)
@@ -58,6 +80,8 @@ void cpuops_init(struct cpuops *c)
 	strtab_init(&c->names, 1);
 	c->recs = NULL;
 	c->nr_recs = c->recs_alloc = 0;
+	c->long_dur = NULL;
+	c->nr_long_dur = c->long_dur_alloc = 0;
 	c->has_cat = 0;
 	strtab_init(&c->shapes, 1);
 	memset(c->cache, 0, sizeof(c->cache));
@@ -171,7 +195,16 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 			continue;
 		}
 		rec.ts_ns = ev->ts_ns;
-		rec.dur_ns = ev->dur_ns;
+		rec.dur = (uint32_t)ev->dur_ns;
+		if (ev->dur_ns < 0 || ev->dur_ns >= CPU_LONG_DUR) {
+			size_t idx = c->nr_long_dur;
+
+			if (idx >= CPU_LONG_DUR ||
+			    ALLOC_GROW(c->long_dur, idx + 1, c->long_dur_alloc))
+				goto out;
+			rec.dur = CPU_LONG_DUR | (uint32_t)idx;
+			c->long_dur[c->nr_long_dur++] = ev->dur_ns;
+		}
 		rec.name = ev->name ? strtab_map(&c->names, st, ev->name, map) : 0;
 		if (rec.name == STRTAB_OOM)
 			goto out;
@@ -208,8 +241,9 @@ int cpuops_collect_replay(struct cpuops *c, const struct event_batch *b, const u
  * perm: the records by thread, then start, then longest first (a parent
  * before the children that start with it), then file order.
  */
-static int nesting_order(uint32_t nr_tracks, const struct cpu_rec *r, size_t n, uint32_t *perm)
+static int nesting_order(const struct cpuops *c, uint32_t nr_tracks, size_t n, uint32_t *perm)
 {
+	const struct cpu_rec *r = c->recs;
 	uint64_t *key = hugepage_malloc((n ? n : 1) * sizeof(*key));
 	uint32_t *track = hugepage_malloc((n ? n : 1) * sizeof(*track));
 	int rc = -1;
@@ -236,16 +270,17 @@ static int nesting_order(uint32_t nr_tracks, const struct cpu_rec *r, size_t n, 
 			;
 		if (hi - lo > RUN_BY_INSERTION) {
 			for (size_t i = lo; i < hi; i++)
-				key[perm[i]] = ~sort_key_i64(r[perm[i]].dur_ns);
+				key[perm[i]] = ~sort_key_i64(rec_dur(c, &r[perm[i]]));
 			if (sort_perm_u64(key, perm + lo, hi - lo))
 				goto out;
 			continue;
 		}
 		for (size_t i = lo + 1; i < hi; i++) {
 			uint32_t y = perm[i];
+			int64_t dur = rec_dur(c, &r[y]);
 			size_t j = i;
 
-			while (j > lo && r[perm[j - 1]].dur_ns < r[y].dur_ns) {
+			while (j > lo && rec_dur(c, &r[perm[j - 1]]) < dur) {
 				perm[j] = perm[j - 1];
 				j--;
 			}
@@ -293,10 +328,11 @@ static size_t keep_ops(struct cpuops *c)
  * modelled operators under it, would otherwise take the row from the
  * convolution whose cuDNN or MIOpen kernels ran below them.
  */
-static int ops_perf(struct cpuops *c, const struct cpu_rec *r, size_t n,
-		    const struct cpu_sums *sum, int has_device, struct arena *a,
+static int ops_perf(struct cpuops *c, size_t n, const struct cpu_sums *sum,
+		    const unsigned char *flag, int has_device, struct arena *a,
 		    struct report_rank *rk)
 {
+	const struct cpu_rec *r = c->recs;
 	struct opsperf_call *calls = NULL;
 	struct replay_eager *eager = NULL;	/* the same calls, for replay_finish() */
 	size_t k = 0;
@@ -304,14 +340,14 @@ static int ops_perf(struct cpuops *c, const struct cpu_rec *r, size_t n,
 
 	rk->perf.has_shapes = c->has_shapes;
 	for (size_t i = 0; has_device && i < n; i++)
-		k += r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside;
+		k += r[i].shape && sum[i].dev_ns > 0 && !flag[i];
 	if (!(calls = malloc((k ? k : 1) * sizeof(*calls))) ||
 	    !(eager = malloc((k ? k : 1) * sizeof(*eager))))
 		goto out;
 	k = 0;
 	for (size_t i = 0; has_device && i < n; i++)
-		if (r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside) {
-			int64_t end = sat_add(r[i].ts_ns, r[i].dur_ns);
+		if (r[i].shape && sum[i].dev_ns > 0 && !flag[i]) {
+			int64_t end = sat_add(r[i].ts_ns, rec_dur(c, &r[i]));
 
 			eager[k] = (struct replay_eager){ r[i].ts_ns, end, r[i].track, r[i].shape };
 			calls[k++] = (struct opsperf_call){ r[i].ts_ns, sum[i].dev_ns, r[i].shape };
@@ -358,12 +394,15 @@ static unsigned char *conv_shapes(const struct strtab *shapes)
  * before it): the outermost convolution, which takes all it launched, else
  * the innermost operator the model knows, as ops_perf() gives rows.
  */
-static void own_launch(struct replay_launch *l, const struct cpu_rec *r, const uint32_t *stack,
+static void own_launch(struct replay_launch *l, const struct cpuops *c, const uint32_t *stack,
 		       size_t depth, const unsigned char *whole)
 {
+	const struct cpu_rec *r = c->recs;
+
 	if (!depth || r[stack[0]].track != l->track)
 		return;
-	while (depth && l->ts_ns >= sat_add(r[stack[depth - 1]].ts_ns, r[stack[depth - 1]].dur_ns))
+	while (depth && l->ts_ns >= sat_add(r[stack[depth - 1]].ts_ns,
+					    rec_dur(c, &r[stack[depth - 1]])))
 		depth--;
 	for (size_t d = 0; d < depth; d++)
 		if (whole[r[stack[d]].shape]) {
@@ -382,40 +421,46 @@ static void own_launch(struct replay_launch *l, const struct cpu_rec *r, const u
 int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		  struct report_rank *rk)
 {
-	size_t n = keep_ops(c), depth = 0, rows = 0, at = 0, li = 0;
+	size_t n = keep_ops(c), depth = 0, stack_alloc = 0, rows = 0, at = 0, li = 0;
 	struct cpu_rec *r = c->recs;
 	struct replay_launch *lv = c->replay.launches;	/* by thread and time */
-	uint32_t *stack = hugepage_malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
+	uint32_t *stack = NULL, *perm = sort_identity(n);	/* stack: as deep as the nesting */
 	/* else device times are null */
 	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
 	struct cpu_sums *sum = NULL;	/* after nesting_order(), not beside its arrays */
+	unsigned char *flag = NULL;	/* CPU_CLAIMED, CPU_INSIDE per record */
 	unsigned char *whole = NULL;	/* per shape id: a convolution's */
 	struct report_cpu_op *by_name = NULL;	/* after the sweep's arrays */
 	int rc = -1;
 
-	if (!stack || !perm || nesting_order(pl->nr_tracks, r, n, perm) ||
+	if (!perm || nesting_order(c, pl->nr_tracks, n, perm) ||
 	    !(sum = hugepage_malloc((n ? n : 1) * sizeof(*sum))) ||
+	    !(flag = hugepage_malloc(n ? n : 1)) ||
 	    !(whole = conv_shapes(&c->shapes)) || replay_windows(&c->replay))
 		goto out;
 	lv = c->replay.launches;
 	for (size_t k = 0; k < n; k++) {
-		struct cpu_rec *s = &r[perm[k]];
+		uint32_t i = perm[k];
+		struct cpu_rec *s = &r[i];
+		int64_t dur = rec_dur(c, s);
 
 		/* the capture's launches before this span, with the spans open at them */
 		for (; li < c->replay.nr_launches &&
 		       (lv[li].track < s->track || (lv[li].track == s->track &&
 						    lv[li].ts_ns < s->ts_ns)); li++)
-			own_launch(&lv[li], r, stack, depth, whole);
+			own_launch(&lv[li], c, stack, depth, whole);
 
 		/* a span's sums start here: its children come after it in perm */
-		sum[perm[k]] = (struct cpu_sums){ 0 };
+		sum[i] = (struct cpu_sums){ 0 };
+		flag[i] = 0;
 		/* perm is in thread and start order: the cursor only moves on */
 		if (has_device)
-			sum[perm[k]].dev_ns = placed_within(pl, LAUNCH_CPUOPS, &at, s->track,
-							    s->ts_ns, sat_add(s->ts_ns, s->dur_ns));
+			sum[i].dev_ns = placed_within(pl, LAUNCH_CPUOPS, &at, s->track, s->ts_ns,
+						      sat_add(s->ts_ns, dur));
 		if (k && s->track != r[perm[k - 1]].track)
 			depth = 0;
-		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
+		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns +
+						    rec_dur(c, &r[stack[depth - 1]]))
 			depth--;
 		/*
 		 * The innermost modelled operator gets the calls' rows (ops_perf()):
@@ -423,22 +468,24 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 		 * claimed before, whose own ancestors were claimed with it; so each
 		 * span is claimed once, whatever the nesting depth.
 		 */
-		if (depth)
-			sum[perm[k]].inside = sum[stack[depth - 1]].inside ||
-					      whole[r[stack[depth - 1]].shape];
-		if (s->shape && sum[perm[k]].dev_ns > 0 && !sum[perm[k]].inside)
-			for (size_t d = depth; d-- > 0 && !sum[stack[d]].claimed;)
-				sum[stack[d]].claimed = 1;
+		if (depth && ((flag[stack[depth - 1]] & CPU_INSIDE) ||
+			      whole[r[stack[depth - 1]].shape]))
+			flag[i] = CPU_INSIDE;
+		if (s->shape && sum[i].dev_ns > 0 && !flag[i])
+			for (size_t d = depth; d-- > 0 && !(flag[stack[d]] & CPU_CLAIMED);)
+				flag[stack[d]] |= CPU_CLAIMED;
 		if (depth) {
 			struct cpu_sums *up = &sum[stack[depth - 1]];
 
-			up->child_ns = sat_add(up->child_ns, s->dur_ns);
-			up->child_dev_ns = sat_add(up->child_dev_ns, sum[perm[k]].dev_ns);
+			up->child_ns = sat_add(up->child_ns, dur);
+			up->child_dev_ns = sat_add(up->child_dev_ns, sum[i].dev_ns);
 		}
-		stack[depth++] = perm[k];
+		if (ALLOC_GROW(stack, depth + 1, stack_alloc))
+			goto out;
+		stack[depth++] = i;
 	}
 	for (; li < c->replay.nr_launches; li++)
-		own_launch(&lv[li], r, stack, depth, whole);
+		own_launch(&lv[li], c, stack, depth, whole);
 
 	/* One row per name: sums by name id, added in file order, then the names used. */
 	free(stack);
@@ -456,10 +503,11 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct report_cpu_op *op = &by_name[r[i].name];
+		int64_t dur = rec_dur(c, &r[i]);
 
 		rows += op->count++ == 0;
-		op->total_ns = sat_add(op->total_ns, r[i].dur_ns);
-		op->self_ns = sat_add(op->self_ns, sat_sub(r[i].dur_ns, sum[i].child_ns));
+		op->total_ns = sat_add(op->total_ns, dur);
+		op->self_ns = sat_add(op->self_ns, sat_sub(dur, sum[i].child_ns));
 		if (!has_device)
 			continue;
 		op->device_ns = sat_add(op->device_ns, sum[i].dev_ns);
@@ -492,13 +540,14 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	if (rows > 1)
 		qsort(rk->cpu_ops, rows, sizeof(*rk->cpu_ops), cmp_row);
 	rk->nr_cpu_ops = rows;
-	if (ops_perf(c, r, n, sum, has_device, a, rk))
+	if (ops_perf(c, n, sum, flag, has_device, a, rk))
 		goto out;
 	rc = 0;
 out:
 	free(stack);
 	free(perm);
 	free(sum);
+	free(flag);
 	free(whole);
 	free(by_name);
 	/* The rows hold what the records gave: free them before comm_finish() runs. */
