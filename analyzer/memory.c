@@ -283,38 +283,39 @@ static int64_t res_before(const struct mem_row *r, size_t k)
 	return k ? r->res[k - 1].reserved : 0;
 }
 
-/* A run of samples at..end-1, and the reserved bytes of sample at. */
+/* A run of samples at..end-1, and the time and reserved bytes of sample at. */
 struct mem_run {
 	size_t at, end;
 	size_t res;		/* the next change in mem_row.res */
-	int64_t reserved;
+	int64_t ts_ns, reserved;
 };
 
 static void run_init(const struct mem_row *r, struct mem_run *t)
 {
 	t->res = res_after(r, t->at);
 	t->reserved = res_before(r, t->res);
+	t->ts_ns = t->at < t->end ? r->samples[t->at].ts_ns : 0;
 }
 
 /* Walk run t's next sample. */
-static void run_step(struct mem_row *r, struct mem_run *t, int64_t min_ts)
+static inline void run_step(struct mem_row *r, struct mem_run *t, int64_t min_ts)
 {
 	walk(r, &r->samples[t->at], has_total(r, t->at), t->reserved, min_ts);
-	t->at++;
+	if (++t->at < t->end)
+		t->ts_ns = r->samples[t->at].ts_ns;
 	if (t->res < r->nr_res && r->res[t->res].at == t->at)
 		t->reserved = r->res[t->res++].reserved;
 }
 
 /* Whether run a's head comes before run b's. */
-static int run_before(const struct mem_row *r, const struct mem_run *run, uint32_t a, uint32_t b)
+static int run_before(const struct mem_run *run, uint32_t a, uint32_t b)
 {
-	int64_t x = r->samples[run[a].at].ts_ns, y = r->samples[run[b].at].ts_ns;
+	int64_t x = run[a].ts_ns, y = run[b].ts_ns;
 
 	return x < y || (x == y && a < b);
 }
 
-static void sift_down(const struct mem_row *r, uint32_t *heap, size_t n, size_t i,
-		      const struct mem_run *run)
+static void sift_down(uint32_t *heap, size_t n, size_t i, const struct mem_run *run)
 {
 	uint32_t top = heap[i];
 
@@ -323,9 +324,9 @@ static void sift_down(const struct mem_row *r, uint32_t *heap, size_t n, size_t 
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && run_before(r, run, heap[c + 1], heap[c]))
+		if (c + 1 < n && run_before(run, heap[c + 1], heap[c]))
 			c++;
-		if (!run_before(r, run, heap[c], top))
+		if (!run_before(run, heap[c], top))
 			break;
 		heap[i] = heap[c];
 		i = c;
@@ -391,7 +392,7 @@ static int walk_row(struct mem_row *r, int64_t min_ts)
 	for (size_t j = 0; j < k; j++)
 		heap[j] = (uint32_t)j;
 	for (size_t j = k / 2; j-- > 0;)
-		sift_down(r, heap, k, j, run);
+		sift_down(heap, k, j, run);
 	for (nh = k; nh;) {
 		struct mem_run *t = &run[heap[0]];
 
@@ -399,7 +400,7 @@ static int walk_row(struct mem_row *r, int64_t min_ts)
 		if (t->at == t->end)
 			heap[0] = heap[--nh];
 		if (nh)
-			sift_down(r, heap, nh, 0, run);
+			sift_down(heap, nh, 0, run);
 	}
 	return 0;
 }
