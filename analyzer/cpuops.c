@@ -42,15 +42,22 @@ struct cpu_rec {
 _Static_assert(sizeof(struct cpu_rec) == 24, "a CPU operator takes 24 bytes");
 
 /*
- * What cpuops_finish() adds up per record (not kept while collecting); its
- * flags are kept apart, a byte per record, as they would pad it to 32.
+ * A span open in cpuops_finish()'s sweep, with the sums of its direct
+ * children, complete when it closes.
  */
-struct cpu_sums {
+struct cpu_open {
+	uint32_t i;		/* the record */
+	int64_t end_ns;		/* its start plus its duration */
 	int64_t child_ns;	/* summed durations of direct children */
-	int64_t dev_ns;		/* device time launched inside the span */
-	int64_t child_dev_ns;	/* summed dev_ns of direct children */
+	int64_t child_dev_ns;	/* summed device time of direct children */
 };
 
+/* The children's sums per record, where the rows must be added in file order. */
+struct cpu_sums {
+	int64_t child_ns, child_dev_ns;
+};
+
+/* What the sweep finds of each record besides its device time, a byte apart. */
 #define CPU_CLAIMED 1	/* a modelled operator inside it launched device work */
 #define CPU_INSIDE 2	/* inside a convolution, which takes all it launched */
 
@@ -328,9 +335,8 @@ static size_t keep_ops(struct cpuops *c)
  * modelled operators under it, would otherwise take the row from the
  * convolution whose cuDNN or MIOpen kernels ran below them.
  */
-static int ops_perf(struct cpuops *c, size_t n, const struct cpu_sums *sum,
-		    const unsigned char *flag, int has_device, struct arena *a,
-		    struct report_rank *rk)
+static int ops_perf(struct cpuops *c, size_t n, const int64_t *dev, const unsigned char *flag,
+		    int has_device, struct arena *a, struct report_rank *rk)
 {
 	const struct cpu_rec *r = c->recs;
 	struct opsperf_call *calls = NULL;
@@ -340,17 +346,17 @@ static int ops_perf(struct cpuops *c, size_t n, const struct cpu_sums *sum,
 
 	rk->perf.has_shapes = c->has_shapes;
 	for (size_t i = 0; has_device && i < n; i++)
-		k += r[i].shape && sum[i].dev_ns > 0 && !flag[i];
+		k += r[i].shape && dev[i] > 0 && !flag[i];
 	if (!(calls = malloc((k ? k : 1) * sizeof(*calls))) ||
 	    !(eager = malloc((k ? k : 1) * sizeof(*eager))))
 		goto out;
 	k = 0;
 	for (size_t i = 0; has_device && i < n; i++)
-		if (r[i].shape && sum[i].dev_ns > 0 && !flag[i]) {
+		if (r[i].shape && dev[i] > 0 && !flag[i]) {
 			int64_t end = sat_add(r[i].ts_ns, rec_dur(c, &r[i]));
 
 			eager[k] = (struct replay_eager){ r[i].ts_ns, end, r[i].track, r[i].shape };
-			calls[k++] = (struct opsperf_call){ r[i].ts_ns, sum[i].dev_ns, r[i].shape };
+			calls[k++] = (struct opsperf_call){ r[i].ts_ns, dev[i], r[i].shape };
 		}
 	rc = opsperf_finish(&c->shapes, calls, k, a, rk, &c->when_flops);
 	if (!rc)
@@ -394,28 +400,130 @@ static unsigned char *conv_shapes(const struct strtab *shapes)
  * before it): the outermost convolution, which takes all it launched, else
  * the innermost operator the model knows, as ops_perf() gives rows.
  */
-static void own_launch(struct replay_launch *l, const struct cpuops *c, const uint32_t *stack,
-		       size_t depth, const unsigned char *whole)
+static void own_launch(struct replay_launch *l, const struct cpuops *c,
+		       const struct cpu_open *stack, size_t depth, const unsigned char *whole)
 {
 	const struct cpu_rec *r = c->recs;
 
-	if (!depth || r[stack[0]].track != l->track)
+	if (!depth || r[stack[0].i].track != l->track)
 		return;
-	while (depth && l->ts_ns >= sat_add(r[stack[depth - 1]].ts_ns,
-					    rec_dur(c, &r[stack[depth - 1]])))
+	while (depth && l->ts_ns >= sat_add(r[stack[depth - 1].i].ts_ns,
+					    rec_dur(c, &r[stack[depth - 1].i])))
 		depth--;
 	for (size_t d = 0; d < depth; d++)
-		if (whole[r[stack[d]].shape]) {
-			l->owner = stack[d] + 1;
-			l->shape = r[stack[d]].shape;
+		if (whole[r[stack[d].i].shape]) {
+			l->owner = stack[d].i + 1;
+			l->shape = r[stack[d].i].shape;
 			return;
 		}
 	for (size_t d = depth; d-- > 0;)
-		if (r[stack[d]].shape) {
-			l->owner = stack[d] + 1;
-			l->shape = r[stack[d]].shape;
+		if (r[stack[d].i].shape) {
+			l->owner = stack[d].i + 1;
+			l->shape = r[stack[d].i].shape;
 			return;
 		}
+}
+
+/* The rows by name id, empty. */
+static void rows_reset(struct report_cpu_op *by_name, uint32_t nr_names, int has_device)
+{
+	for (uint32_t id = 0; id <= nr_names; id++) {
+		struct report_cpu_op *op = &by_name[id];
+
+		op->count = op->total_ns = op->self_ns = 0;
+		op->device_ns = op->self_device_ns = has_device ? 0 : INT64_MIN;
+		op->nr_folded = 0;
+	}
+}
+
+/* The sweep closes span o: its self times into its name's row. */
+static inline void close_span(const struct cpuops *c, const struct cpu_open *o, const int64_t *dev,
+		       int has_device, struct report_cpu_op *by_name)
+{
+	const struct cpu_rec *s = &c->recs[o->i];
+	struct report_cpu_op *op = &by_name[s->name];
+
+	op->self_ns = sat_add(op->self_ns, sat_sub(rec_dur(c, s), o->child_ns));
+	if (has_device)
+		op->self_device_ns = sat_add(op->self_device_ns,
+					     sat_sub(dev[o->i], o->child_dev_ns));
+}
+
+/*
+ * Whether no sum of the rows can leave the int64 range, whatever the
+ * order of the additions: a total, a span's children's, a self time (a
+ * duration less its children's) and a sum of those stay within twice the
+ * sum of all durations (each counts once as a span and at most once as a
+ * child), and likewise for device time.  Then the rows the sweep added up
+ * are those of file order, which the sat.h helpers would make otherwise.
+ */
+static int rows_exact(uint64_t span, uint64_t device)
+{
+	return span <= INT64_MAX / 2 && device <= INT64_MAX / 2;
+}
+
+/* sum + |v|, at most 2^63 (|v| is below: times stay within sat.h's limits). */
+static inline uint64_t add_size(uint64_t sum, int64_t v)
+{
+	uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	return sum + m > 1ull << 63 ? 1ull << 63 : sum + m;
+}
+
+/*
+ * The rows added up in file order, through the children's sums of every
+ * record: for the traces whose sums may saturate (rows_exact()), where the
+ * order changes the figures.
+ */
+static int rows_in_file_order(const struct cpuops *c, size_t n, const uint32_t *perm,
+			      const int64_t *dev, int has_device, struct report_cpu_op *by_name,
+			      size_t *rows)
+{
+	const struct cpu_rec *r = c->recs;
+	struct cpu_sums *sum = hugepage_malloc((n ? n : 1) * sizeof(*sum));
+	uint32_t *stack = hugepage_malloc((n ? n : 1) * sizeof(*stack));
+	size_t depth = 0;
+	int rc = -1;
+
+	if (!sum || !stack)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t i = perm[k];
+
+		sum[i] = (struct cpu_sums){ 0 };
+		if (k && r[i].track != r[perm[k - 1]].track)
+			depth = 0;
+		while (depth && r[i].ts_ns >= r[stack[depth - 1]].ts_ns +
+						       rec_dur(c, &r[stack[depth - 1]]))
+			depth--;
+		if (depth) {
+			struct cpu_sums *up = &sum[stack[depth - 1]];
+
+			up->child_ns = sat_add(up->child_ns, rec_dur(c, &r[i]));
+			up->child_dev_ns = sat_add(up->child_dev_ns, dev[i]);
+		}
+		stack[depth++] = i;
+	}
+	rows_reset(by_name, strtab_count(&c->names), has_device);
+	*rows = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct report_cpu_op *op = &by_name[r[i].name];
+		int64_t dur = rec_dur(c, &r[i]);
+
+		*rows += op->count++ == 0;
+		op->total_ns = sat_add(op->total_ns, dur);
+		op->self_ns = sat_add(op->self_ns, sat_sub(dur, sum[i].child_ns));
+		if (!has_device)
+			continue;
+		op->device_ns = sat_add(op->device_ns, dev[i]);
+		op->self_device_ns = sat_add(op->self_device_ns,
+					     sat_sub(dev[i], sum[i].child_dev_ns));
+	}
+	rc = 0;
+out:
+	free(sum);
+	free(stack);
+	return rc;
 }
 
 int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
@@ -424,24 +532,35 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	size_t n = keep_ops(c), depth = 0, stack_alloc = 0, rows = 0, at = 0, li = 0;
 	struct cpu_rec *r = c->recs;
 	struct replay_launch *lv = c->replay.launches;	/* by thread and time */
-	uint32_t *stack = NULL, *perm = sort_identity(n);	/* stack: as deep as the nesting */
+	uint32_t *perm = sort_identity(n);
+	uint64_t span = 0, device = 0;	/* for rows_exact() */
+	struct cpu_open *stack = NULL;	/* as deep as the nesting */
 	/* else device times are null */
 	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
-	struct cpu_sums *sum = NULL;	/* after nesting_order(), not beside its arrays */
+	/* after nesting_order(), not beside its arrays */
+	int64_t *dev = NULL;		/* device time launched inside each span */
 	unsigned char *flag = NULL;	/* CPU_CLAIMED, CPU_INSIDE per record */
 	unsigned char *whole = NULL;	/* per shape id: a convolution's */
-	struct report_cpu_op *by_name = NULL;	/* after the sweep's arrays */
+	struct report_cpu_op *by_name = NULL;	/* the rows by name id */
 	int rc = -1;
 
 	if (!perm || nesting_order(c, pl->nr_tracks, n, perm) ||
-	    !(sum = hugepage_malloc((n ? n : 1) * sizeof(*sum))) ||
+	    !(dev = hugepage_malloc((n ? n : 1) * sizeof(*dev))) ||
 	    !(flag = hugepage_malloc(n ? n : 1)) ||
+	    !(by_name = malloc(((size_t)strtab_count(&c->names) + 1) * sizeof(*by_name))) ||
 	    !(whole = conv_shapes(&c->shapes)) || replay_windows(&c->replay))
 		goto out;
+	rows_reset(by_name, strtab_count(&c->names), has_device);
 	lv = c->replay.launches;
+	/*
+	 * One row per name, added up as the sweep goes: each span's total as it
+	 * opens, its self times as it closes (its children's sums kept on the
+	 * stack, not per record).
+	 */
 	for (size_t k = 0; k < n; k++) {
 		uint32_t i = perm[k];
 		struct cpu_rec *s = &r[i];
+		struct report_cpu_op *op = &by_name[s->name];
 		int64_t dur = rec_dur(c, s);
 
 		/* the capture's launches before this span, with the spans open at them */
@@ -450,70 +569,58 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 						    lv[li].ts_ns < s->ts_ns)); li++)
 			own_launch(&lv[li], c, stack, depth, whole);
 
-		/* a span's sums start here: its children come after it in perm */
-		sum[i] = (struct cpu_sums){ 0 };
 		flag[i] = 0;
 		/* perm is in thread and start order: the cursor only moves on */
-		if (has_device)
-			sum[i].dev_ns = placed_within(pl, LAUNCH_CPUOPS, &at, s->track, s->ts_ns,
-						      sat_add(s->ts_ns, dur));
+		dev[i] = has_device ? placed_within(pl, LAUNCH_CPUOPS, &at, s->track, s->ts_ns,
+						    sat_add(s->ts_ns, dur))
+				    : 0;
 		if (k && s->track != r[perm[k - 1]].track)
-			depth = 0;
-		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns +
-						    rec_dur(c, &r[stack[depth - 1]]))
-			depth--;
+			while (depth)
+				close_span(c, &stack[--depth], dev, has_device, by_name);
+		while (depth && s->ts_ns >= stack[depth - 1].end_ns)
+			close_span(c, &stack[--depth], dev, has_device, by_name);
 		/*
 		 * The innermost modelled operator gets the calls' rows (ops_perf()):
 		 * its ancestors are claimed, from the top of the stack down to one
 		 * claimed before, whose own ancestors were claimed with it; so each
 		 * span is claimed once, whatever the nesting depth.
 		 */
-		if (depth && ((flag[stack[depth - 1]] & CPU_INSIDE) ||
-			      whole[r[stack[depth - 1]].shape]))
+		if (depth && ((flag[stack[depth - 1].i] & CPU_INSIDE) ||
+			      whole[r[stack[depth - 1].i].shape]))
 			flag[i] = CPU_INSIDE;
-		if (s->shape && sum[i].dev_ns > 0 && !flag[i])
-			for (size_t d = depth; d-- > 0 && !(flag[stack[d]] & CPU_CLAIMED);)
-				flag[stack[d]] |= CPU_CLAIMED;
+		if (s->shape && dev[i] > 0 && !flag[i])
+			for (size_t d = depth; d-- > 0 && !(flag[stack[d].i] & CPU_CLAIMED);)
+				flag[stack[d].i] |= CPU_CLAIMED;
 		if (depth) {
-			struct cpu_sums *up = &sum[stack[depth - 1]];
+			struct cpu_open *up = &stack[depth - 1];
 
 			up->child_ns = sat_add(up->child_ns, dur);
-			up->child_dev_ns = sat_add(up->child_dev_ns, sum[i].dev_ns);
+			up->child_dev_ns = sat_add(up->child_dev_ns, dev[i]);
+		}
+		rows += op->count++ == 0;
+		op->total_ns = sat_add(op->total_ns, dur);
+		span = add_size(span, dur);
+		if (has_device) {
+			op->device_ns = sat_add(op->device_ns, dev[i]);
+			device = add_size(device, dev[i]);
 		}
 		if (ALLOC_GROW(stack, depth + 1, stack_alloc))
 			goto out;
-		stack[depth++] = i;
+		/* within sat.h's time limits: the end cannot overflow */
+		stack[depth++] = (struct cpu_open){ i, s->ts_ns + dur, 0, 0 };
 	}
 	for (; li < c->replay.nr_launches; li++)
 		own_launch(&lv[li], c, stack, depth, whole);
-
-	/* One row per name: sums by name id, added in file order, then the names used. */
+	while (depth)
+		close_span(c, &stack[--depth], dev, has_device, by_name);
 	free(stack);
-	free(perm);
-	stack = perm = NULL;
-	by_name = malloc(((size_t)strtab_count(&c->names) + 1) * sizeof(*by_name));
-	if (!by_name)
+	stack = NULL;
+	if (!rows_exact(span, device) &&
+	    rows_in_file_order(c, n, perm, dev, has_device, by_name, &rows))
 		goto out;
-	for (uint32_t id = 0; id <= strtab_count(&c->names); id++) {
-		struct report_cpu_op *op = &by_name[id];
+	free(perm);
+	perm = NULL;
 
-		op->count = op->total_ns = op->self_ns = 0;
-		op->device_ns = op->self_device_ns = has_device ? 0 : INT64_MIN;
-		op->nr_folded = 0;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct report_cpu_op *op = &by_name[r[i].name];
-		int64_t dur = rec_dur(c, &r[i]);
-
-		rows += op->count++ == 0;
-		op->total_ns = sat_add(op->total_ns, dur);
-		op->self_ns = sat_add(op->self_ns, sat_sub(dur, sum[i].child_ns));
-		if (!has_device)
-			continue;
-		op->device_ns = sat_add(op->device_ns, sum[i].dev_ns);
-		op->self_device_ns = sat_add(op->self_device_ns,
-					     sat_sub(sum[i].dev_ns, sum[i].child_dev_ns));
-	}
 	/* a row per name, not per record: the rows stay in the report */
 	rk->cpu_ops = arena_alloc(a, (rows ? rows : 1) * sizeof(*rk->cpu_ops));
 	rows = 0;
@@ -540,13 +647,13 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	if (rows > 1)
 		qsort(rk->cpu_ops, rows, sizeof(*rk->cpu_ops), cmp_row);
 	rk->nr_cpu_ops = rows;
-	if (ops_perf(c, n, sum, flag, has_device, a, rk))
+	if (ops_perf(c, n, dev, flag, has_device, a, rk))
 		goto out;
 	rc = 0;
 out:
 	free(stack);
 	free(perm);
-	free(sum);
+	free(dev);
 	free(flag);
 	free(whole);
 	free(by_name);

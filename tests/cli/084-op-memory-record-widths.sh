@@ -13,7 +13,8 @@
 # more samples than the timeline's groups.  cpu_ops (all rows, device time
 # included) and memory (timelines included) equal
 # tests/oracle_analyses.py's independent reading, and -j 1 and -j 2 write
-# the same report.
+# the same report.  Operators whose sums saturate get the rows file order
+# gives, as python adds them here.
 . "$VT_ROOT/tests/cli/lib.sh"
 need_vanalyze
 
@@ -117,5 +118,70 @@ if bad:
     sys.exit("\n".join(bad))
 print("cpu_ops: %d rows, memory: %d devices, %d timeline points, as the oracle reads them"
       % (len(have), len(rk["memory"]), sum(len(r["timeline"]) // 3 for r in rk["memory"])))
+PY
+
+# Operators whose sums pass INT64_MAX: the rows are added in file order,
+# saturating (lib/sat.h), as python does here; the threads' order (a
+# thread first seen first) is not file order, so a sum in sweep order
+# would saturate elsewhere.
+python3 - <<'PY' || die "cannot write the saturating trace"
+import json
+E = 4400000000000000  # us: 4.4e18 ns
+ev = []
+def op(name, tid, ts, dur):
+    ev.append({"ph": "X", "cat": "cpu_op", "name": name, "pid": 1, "tid": tid, "ts": ts,
+               "dur": dur})
+op("z", 5, 0, 1)
+op("z", 2, 0, 1)
+op("x", 2, 10, E)
+op("x", 3, 10, E)
+op("x", 4, 10, E)
+op("x", 5, 1000, 10)
+op("c", 5, 1001, E)
+ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 5,
+           "ts": 1002, "dur": 1, "args": {"correlation": 1}})
+ev.append({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1003, "dur": 3,
+           "args": {"correlation": 1, "stream": 7}})
+json.dump({"traceEvents": ev}, open("sat.json", "w"))
+PY
+va sat -j 2 --json sat.report sat.json
+expect_rc sat 0
+python3 - <<'PY' || die "saturating operator sums are not those of file order"
+import json, sys
+MAX, MIN = 2**63 - 1, -2**63
+sat = lambda v: max(MIN, min(MAX, v))
+ev = json.load(open("sat.json"))["traceEvents"]
+ops = [(i, e) for i, e in enumerate(ev) if e.get("cat") == "cpu_op"]
+launch = {e["args"]["correlation"]: (e["tid"], e["ts"] * 1000) for e in ev
+          if e.get("cat") == "cuda_runtime"}
+kern = {e["args"]["correlation"]: e["dur"] * 1000 for e in ev if e.get("cat") == "kernel"}
+dev = {i: sum(kern[c] for c, (tid, t) in launch.items()
+              if tid == e["tid"] and e["ts"] * 1000 <= t < e["ts"] * 1000 + e["dur"] * 1000)
+       for i, e in ops}
+child, child_dev = {i: 0 for i, _ in ops}, {i: 0 for i, _ in ops}
+for tid in {e["tid"] for _, e in ops}:
+    stack = []
+    for i, e in sorted(((i, e) for i, e in ops if e["tid"] == tid),
+                       key=lambda x: (x[1]["ts"], -x[1]["dur"], x[0])):
+        while stack and e["ts"] * 1000 >= ev[stack[-1]]["ts"] * 1000 + ev[stack[-1]]["dur"] * 1000:
+            stack.pop()
+        if stack:
+            child[stack[-1]] = sat(child[stack[-1]] + e["dur"] * 1000)
+            child_dev[stack[-1]] = sat(child_dev[stack[-1]] + dev[i])
+        stack.append(i)
+rows = {}
+for i, e in ops:  # file order
+    r = rows.setdefault(e["name"], [0, 0, 0, 0, 0])
+    d = e["dur"] * 1000
+    r[0] += 1
+    r[1] = sat(r[1] + d)
+    r[2] = sat(r[2] + sat(d - child[i]))
+    r[3] = sat(r[3] + dev[i])
+    r[4] = sat(r[4] + sat(dev[i] - child_dev[i]))
+got = {o["name"]: [o["count"], o["total_ns"], o["self_ns"], o["device_ns"], o["self_device_ns"]]
+       for o in json.load(open("sat.report"))["ranks"][0]["cpu_ops"]}
+print("saturating rows: %r\nfile order:      %r" % (got, rows))
+if got != rows or rows["x"][2] in (MAX, MIN):
+    sys.exit(1)
 PY
 echo "pass: operator and memory record widths"
