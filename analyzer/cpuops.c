@@ -23,28 +23,57 @@
 #include "sort.h"
 #include "track.h"
 
+/*
+ * 24 bytes: a million of them in a gigabyte of trace.  The duration is
+ * inline below CPU_LONG_DUR ns (2.1 s: all but a few real operators);
+ * longer ones and negative ones (broken traces) are CPU_LONG_DUR | their
+ * index in cpuops.long_dur, exact either way (see rec_dur()).
+ */
 struct cpu_rec {
-	int64_t ts_ns, dur_ns;
+	int64_t ts_ns;
+	uint32_t dur;
 	uint32_t name;
 	uint32_t track : 31;
 	uint32_t by_name : 1;	/* an operator only by annot.h: dropped if the trace has a cat */
 	uint32_t shape;		/* id in cpuops.shapes; 0: none */
 };
 
-/* What cpuops_finish() adds up per record (not kept while collecting). */
-struct cpu_sums {
+#define CPU_LONG_DUR 0x80000000u
+_Static_assert(sizeof(struct cpu_rec) == 24, "a CPU operator takes 24 bytes");
+
+/*
+ * A span open in cpuops_finish()'s sweep, with the sums of its direct
+ * children, complete when it closes.
+ */
+struct cpu_open {
+	uint32_t i;		/* the record */
+	int64_t end_ns;		/* its start plus its duration */
 	int64_t child_ns;	/* summed durations of direct children */
-	int64_t dev_ns;		/* device time launched inside the span */
-	int64_t child_dev_ns;	/* summed dev_ns of direct children */
-	unsigned claimed : 1;	/* a modelled operator inside it launched device work */
-	unsigned inside : 1;	/* inside a convolution, which takes all it launched */
+	int64_t child_dev_ns;	/* summed device time of direct children */
 };
+
+/* The children's sums per record, where the rows must be added in file order. */
+struct cpu_sums {
+	int64_t child_ns, child_dev_ns;
+};
+
+/* What the sweep finds of each record besides its device time, a byte apart. */
+#define CPU_CLAIMED 1	/* a modelled operator inside it launched device work */
+#define CPU_INSIDE 2	/* inside a convolution, which takes all it launched */
+
+static inline int64_t rec_dur(const struct cpuops *c, const struct cpu_rec *r)
+{
+	return r->dur < CPU_LONG_DUR ? (int64_t)r->dur : c->long_dur[r->dur & ~CPU_LONG_DUR];
+}
 
 static void free_recs(struct cpuops *c)
 {
 	free(c->recs);
 	c->recs = NULL;
 	c->nr_recs = c->recs_alloc = 0;
+	free(c->long_dur);
+	c->long_dur = NULL;
+	c->nr_long_dur = c->long_dur_alloc = 0;
 }
 
 static void free_when_flops(struct cpuops *c)
@@ -58,6 +87,8 @@ void cpuops_init(struct cpuops *c)
 	strtab_init(&c->names, 1);
 	c->recs = NULL;
 	c->nr_recs = c->recs_alloc = 0;
+	c->long_dur = NULL;
+	c->nr_long_dur = c->long_dur_alloc = 0;
 	c->has_cat = 0;
 	strtab_init(&c->shapes, 1);
 	memset(c->cache, 0, sizeof(c->cache));
@@ -171,7 +202,16 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 			continue;
 		}
 		rec.ts_ns = ev->ts_ns;
-		rec.dur_ns = ev->dur_ns;
+		rec.dur = (uint32_t)ev->dur_ns;
+		if (ev->dur_ns < 0 || ev->dur_ns >= CPU_LONG_DUR) {
+			size_t idx = c->nr_long_dur;
+
+			if (idx >= CPU_LONG_DUR ||
+			    ALLOC_GROW(c->long_dur, idx + 1, c->long_dur_alloc))
+				goto out;
+			rec.dur = CPU_LONG_DUR | (uint32_t)idx;
+			c->long_dur[c->nr_long_dur++] = ev->dur_ns;
+		}
 		rec.name = ev->name ? strtab_map(&c->names, st, ev->name, map) : 0;
 		if (rec.name == STRTAB_OOM)
 			goto out;
@@ -208,8 +248,9 @@ int cpuops_collect_replay(struct cpuops *c, const struct event_batch *b, const u
  * perm: the records by thread, then start, then longest first (a parent
  * before the children that start with it), then file order.
  */
-static int nesting_order(uint32_t nr_tracks, const struct cpu_rec *r, size_t n, uint32_t *perm)
+static int nesting_order(const struct cpuops *c, uint32_t nr_tracks, size_t n, uint32_t *perm)
 {
+	const struct cpu_rec *r = c->recs;
 	uint64_t *key = hugepage_malloc((n ? n : 1) * sizeof(*key));
 	uint32_t *track = hugepage_malloc((n ? n : 1) * sizeof(*track));
 	int rc = -1;
@@ -236,16 +277,17 @@ static int nesting_order(uint32_t nr_tracks, const struct cpu_rec *r, size_t n, 
 			;
 		if (hi - lo > RUN_BY_INSERTION) {
 			for (size_t i = lo; i < hi; i++)
-				key[perm[i]] = ~sort_key_i64(r[perm[i]].dur_ns);
+				key[perm[i]] = ~sort_key_i64(rec_dur(c, &r[perm[i]]));
 			if (sort_perm_u64(key, perm + lo, hi - lo))
 				goto out;
 			continue;
 		}
 		for (size_t i = lo + 1; i < hi; i++) {
 			uint32_t y = perm[i];
+			int64_t dur = rec_dur(c, &r[y]);
 			size_t j = i;
 
-			while (j > lo && r[perm[j - 1]].dur_ns < r[y].dur_ns) {
+			while (j > lo && rec_dur(c, &r[perm[j - 1]]) < dur) {
 				perm[j] = perm[j - 1];
 				j--;
 			}
@@ -293,10 +335,10 @@ static size_t keep_ops(struct cpuops *c)
  * modelled operators under it, would otherwise take the row from the
  * convolution whose cuDNN or MIOpen kernels ran below them.
  */
-static int ops_perf(struct cpuops *c, const struct cpu_rec *r, size_t n,
-		    const struct cpu_sums *sum, int has_device, struct arena *a,
-		    struct report_rank *rk)
+static int ops_perf(struct cpuops *c, size_t n, const int64_t *dev, const unsigned char *flag,
+		    int has_device, struct arena *a, struct report_rank *rk)
 {
+	const struct cpu_rec *r = c->recs;
 	struct opsperf_call *calls = NULL;
 	struct replay_eager *eager = NULL;	/* the same calls, for replay_finish() */
 	size_t k = 0;
@@ -304,17 +346,17 @@ static int ops_perf(struct cpuops *c, const struct cpu_rec *r, size_t n,
 
 	rk->perf.has_shapes = c->has_shapes;
 	for (size_t i = 0; has_device && i < n; i++)
-		k += r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside;
+		k += r[i].shape && dev[i] > 0 && !flag[i];
 	if (!(calls = malloc((k ? k : 1) * sizeof(*calls))) ||
 	    !(eager = malloc((k ? k : 1) * sizeof(*eager))))
 		goto out;
 	k = 0;
 	for (size_t i = 0; has_device && i < n; i++)
-		if (r[i].shape && sum[i].dev_ns > 0 && !sum[i].claimed && !sum[i].inside) {
-			int64_t end = sat_add(r[i].ts_ns, r[i].dur_ns);
+		if (r[i].shape && dev[i] > 0 && !flag[i]) {
+			int64_t end = sat_add(r[i].ts_ns, rec_dur(c, &r[i]));
 
 			eager[k] = (struct replay_eager){ r[i].ts_ns, end, r[i].track, r[i].shape };
-			calls[k++] = (struct opsperf_call){ r[i].ts_ns, sum[i].dev_ns, r[i].shape };
+			calls[k++] = (struct opsperf_call){ r[i].ts_ns, dev[i], r[i].shape };
 		}
 	rc = opsperf_finish(&c->shapes, calls, k, a, rk, &c->when_flops);
 	if (!rc)
@@ -358,114 +400,227 @@ static unsigned char *conv_shapes(const struct strtab *shapes)
  * before it): the outermost convolution, which takes all it launched, else
  * the innermost operator the model knows, as ops_perf() gives rows.
  */
-static void own_launch(struct replay_launch *l, const struct cpu_rec *r, const uint32_t *stack,
-		       size_t depth, const unsigned char *whole)
+static void own_launch(struct replay_launch *l, const struct cpuops *c,
+		       const struct cpu_open *stack, size_t depth, const unsigned char *whole)
 {
-	if (!depth || r[stack[0]].track != l->track)
+	const struct cpu_rec *r = c->recs;
+
+	if (!depth || r[stack[0].i].track != l->track)
 		return;
-	while (depth && l->ts_ns >= sat_add(r[stack[depth - 1]].ts_ns, r[stack[depth - 1]].dur_ns))
+	while (depth && l->ts_ns >= sat_add(r[stack[depth - 1].i].ts_ns,
+					    rec_dur(c, &r[stack[depth - 1].i])))
 		depth--;
 	for (size_t d = 0; d < depth; d++)
-		if (whole[r[stack[d]].shape]) {
-			l->owner = stack[d] + 1;
-			l->shape = r[stack[d]].shape;
+		if (whole[r[stack[d].i].shape]) {
+			l->owner = stack[d].i + 1;
+			l->shape = r[stack[d].i].shape;
 			return;
 		}
 	for (size_t d = depth; d-- > 0;)
-		if (r[stack[d]].shape) {
-			l->owner = stack[d] + 1;
-			l->shape = r[stack[d]].shape;
+		if (r[stack[d].i].shape) {
+			l->owner = stack[d].i + 1;
+			l->shape = r[stack[d].i].shape;
 			return;
 		}
 }
 
-int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
-		  struct report_rank *rk)
+/* The rows by name id, empty. */
+static void rows_reset(struct report_cpu_op *by_name, uint32_t nr_names, int has_device)
 {
-	size_t n = keep_ops(c), depth = 0, rows = 0, at = 0, li = 0;
-	struct cpu_rec *r = c->recs;
-	struct replay_launch *lv = c->replay.launches;	/* by thread and time */
-	uint32_t *stack = hugepage_malloc((n ? n : 1) * sizeof(*stack)), *perm = sort_identity(n);
-	/* else device times are null */
-	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
-	struct cpu_sums *sum = NULL;	/* after nesting_order(), not beside its arrays */
-	unsigned char *whole = NULL;	/* per shape id: a convolution's */
-	struct report_cpu_op *by_name = NULL;	/* after the sweep's arrays */
-	int rc = -1;
-
-	if (!stack || !perm || nesting_order(pl->nr_tracks, r, n, perm) ||
-	    !(sum = hugepage_malloc((n ? n : 1) * sizeof(*sum))) ||
-	    !(whole = conv_shapes(&c->shapes)) || replay_windows(&c->replay))
-		goto out;
-	lv = c->replay.launches;
-	for (size_t k = 0; k < n; k++) {
-		struct cpu_rec *s = &r[perm[k]];
-
-		/* the capture's launches before this span, with the spans open at them */
-		for (; li < c->replay.nr_launches &&
-		       (lv[li].track < s->track || (lv[li].track == s->track &&
-						    lv[li].ts_ns < s->ts_ns)); li++)
-			own_launch(&lv[li], r, stack, depth, whole);
-
-		/* a span's sums start here: its children come after it in perm */
-		sum[perm[k]] = (struct cpu_sums){ 0 };
-		/* perm is in thread and start order: the cursor only moves on */
-		if (has_device)
-			sum[perm[k]].dev_ns = placed_within(pl, LAUNCH_CPUOPS, &at, s->track,
-							    s->ts_ns, sat_add(s->ts_ns, s->dur_ns));
-		if (k && s->track != r[perm[k - 1]].track)
-			depth = 0;
-		while (depth && s->ts_ns >= r[stack[depth - 1]].ts_ns + r[stack[depth - 1]].dur_ns)
-			depth--;
-		/*
-		 * The innermost modelled operator gets the calls' rows (ops_perf()):
-		 * its ancestors are claimed, from the top of the stack down to one
-		 * claimed before, whose own ancestors were claimed with it; so each
-		 * span is claimed once, whatever the nesting depth.
-		 */
-		if (depth)
-			sum[perm[k]].inside = sum[stack[depth - 1]].inside ||
-					      whole[r[stack[depth - 1]].shape];
-		if (s->shape && sum[perm[k]].dev_ns > 0 && !sum[perm[k]].inside)
-			for (size_t d = depth; d-- > 0 && !sum[stack[d]].claimed;)
-				sum[stack[d]].claimed = 1;
-		if (depth) {
-			struct cpu_sums *up = &sum[stack[depth - 1]];
-
-			up->child_ns = sat_add(up->child_ns, s->dur_ns);
-			up->child_dev_ns = sat_add(up->child_dev_ns, sum[perm[k]].dev_ns);
-		}
-		stack[depth++] = perm[k];
-	}
-	for (; li < c->replay.nr_launches; li++)
-		own_launch(&lv[li], r, stack, depth, whole);
-
-	/* One row per name: sums by name id, added in file order, then the names used. */
-	free(stack);
-	free(perm);
-	stack = perm = NULL;
-	by_name = malloc(((size_t)strtab_count(&c->names) + 1) * sizeof(*by_name));
-	if (!by_name)
-		goto out;
-	for (uint32_t id = 0; id <= strtab_count(&c->names); id++) {
+	for (uint32_t id = 0; id <= nr_names; id++) {
 		struct report_cpu_op *op = &by_name[id];
 
 		op->count = op->total_ns = op->self_ns = 0;
 		op->device_ns = op->self_device_ns = has_device ? 0 : INT64_MIN;
 		op->nr_folded = 0;
 	}
+}
+
+/* The sweep closes span o: its self times into its name's row. */
+static inline void close_span(const struct cpuops *c, const struct cpu_open *o, const int64_t *dev,
+		       int has_device, struct report_cpu_op *by_name)
+{
+	const struct cpu_rec *s = &c->recs[o->i];
+	struct report_cpu_op *op = &by_name[s->name];
+
+	op->self_ns = sat_add(op->self_ns, sat_sub(rec_dur(c, s), o->child_ns));
+	if (has_device)
+		op->self_device_ns = sat_add(op->self_device_ns,
+					     sat_sub(dev[o->i], o->child_dev_ns));
+}
+
+/*
+ * Whether no sum of the rows can leave the int64 range, whatever the
+ * order of the additions: a total, a span's children's, a self time (a
+ * duration less its children's) and a sum of those stay within twice the
+ * sum of all durations (each counts once as a span and at most once as a
+ * child), and likewise for device time.  Then the rows the sweep added up
+ * are those of file order, which the sat.h helpers would make otherwise.
+ */
+static int rows_exact(uint64_t span, uint64_t device)
+{
+	return span <= INT64_MAX / 2 && device <= INT64_MAX / 2;
+}
+
+/* sum + |v|, at most 2^63 (|v| is below: times stay within sat.h's limits). */
+static inline uint64_t add_size(uint64_t sum, int64_t v)
+{
+	uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	return sum + m > 1ull << 63 ? 1ull << 63 : sum + m;
+}
+
+/*
+ * The rows added up in file order, through the children's sums of every
+ * record: for the traces whose sums may saturate (rows_exact()), where the
+ * order changes the figures.
+ */
+static int rows_in_file_order(const struct cpuops *c, size_t n, const uint32_t *perm,
+			      const int64_t *dev, int has_device, struct report_cpu_op *by_name,
+			      size_t *rows)
+{
+	const struct cpu_rec *r = c->recs;
+	struct cpu_sums *sum = hugepage_malloc((n ? n : 1) * sizeof(*sum));
+	uint32_t *stack = hugepage_malloc((n ? n : 1) * sizeof(*stack));
+	size_t depth = 0;
+	int rc = -1;
+
+	if (!sum || !stack)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t i = perm[k];
+
+		sum[i] = (struct cpu_sums){ 0 };
+		if (k && r[i].track != r[perm[k - 1]].track)
+			depth = 0;
+		while (depth && r[i].ts_ns >= r[stack[depth - 1]].ts_ns +
+						       rec_dur(c, &r[stack[depth - 1]]))
+			depth--;
+		if (depth) {
+			struct cpu_sums *up = &sum[stack[depth - 1]];
+
+			up->child_ns = sat_add(up->child_ns, rec_dur(c, &r[i]));
+			up->child_dev_ns = sat_add(up->child_dev_ns, dev[i]);
+		}
+		stack[depth++] = i;
+	}
+	rows_reset(by_name, strtab_count(&c->names), has_device);
+	*rows = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct report_cpu_op *op = &by_name[r[i].name];
+		int64_t dur = rec_dur(c, &r[i]);
 
-		rows += op->count++ == 0;
-		op->total_ns = sat_add(op->total_ns, r[i].dur_ns);
-		op->self_ns = sat_add(op->self_ns, sat_sub(r[i].dur_ns, sum[i].child_ns));
+		*rows += op->count++ == 0;
+		op->total_ns = sat_add(op->total_ns, dur);
+		op->self_ns = sat_add(op->self_ns, sat_sub(dur, sum[i].child_ns));
 		if (!has_device)
 			continue;
-		op->device_ns = sat_add(op->device_ns, sum[i].dev_ns);
+		op->device_ns = sat_add(op->device_ns, dev[i]);
 		op->self_device_ns = sat_add(op->self_device_ns,
-					     sat_sub(sum[i].dev_ns, sum[i].child_dev_ns));
+					     sat_sub(dev[i], sum[i].child_dev_ns));
 	}
+	rc = 0;
+out:
+	free(sum);
+	free(stack);
+	return rc;
+}
+
+int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
+		  struct report_rank *rk)
+{
+	size_t n = keep_ops(c), depth = 0, stack_alloc = 0, rows = 0, at = 0, li = 0;
+	struct cpu_rec *r = c->recs;
+	struct replay_launch *lv = c->replay.launches;	/* by thread and time */
+	uint32_t *perm = sort_identity(n);
+	uint64_t span = 0, device = 0;	/* for rows_exact() */
+	struct cpu_open *stack = NULL;	/* as deep as the nesting */
+	/* else device times are null */
+	int has_device = (pl->any_device & 1u << LAUNCH_CPUOPS) != 0;
+	/* after nesting_order(), not beside its arrays */
+	int64_t *dev = NULL;		/* device time launched inside each span */
+	unsigned char *flag = NULL;	/* CPU_CLAIMED, CPU_INSIDE per record */
+	unsigned char *whole = NULL;	/* per shape id: a convolution's */
+	struct report_cpu_op *by_name = NULL;	/* the rows by name id */
+	int rc = -1;
+
+	if (!perm || nesting_order(c, pl->nr_tracks, n, perm) ||
+	    !(dev = hugepage_malloc((n ? n : 1) * sizeof(*dev))) ||
+	    !(flag = hugepage_malloc(n ? n : 1)) ||
+	    !(by_name = malloc(((size_t)strtab_count(&c->names) + 1) * sizeof(*by_name))) ||
+	    !(whole = conv_shapes(&c->shapes)) || replay_windows(&c->replay))
+		goto out;
+	rows_reset(by_name, strtab_count(&c->names), has_device);
+	lv = c->replay.launches;
+	/*
+	 * One row per name, added up as the sweep goes: each span's total as it
+	 * opens, its self times as it closes (its children's sums kept on the
+	 * stack, not per record).
+	 */
+	for (size_t k = 0; k < n; k++) {
+		uint32_t i = perm[k];
+		struct cpu_rec *s = &r[i];
+		struct report_cpu_op *op = &by_name[s->name];
+		int64_t dur = rec_dur(c, s);
+
+		/* the capture's launches before this span, with the spans open at them */
+		for (; li < c->replay.nr_launches &&
+		       (lv[li].track < s->track || (lv[li].track == s->track &&
+						    lv[li].ts_ns < s->ts_ns)); li++)
+			own_launch(&lv[li], c, stack, depth, whole);
+
+		flag[i] = 0;
+		/* perm is in thread and start order: the cursor only moves on */
+		dev[i] = has_device ? placed_within(pl, LAUNCH_CPUOPS, &at, s->track, s->ts_ns,
+						    sat_add(s->ts_ns, dur))
+				    : 0;
+		if (k && s->track != r[perm[k - 1]].track)
+			while (depth)
+				close_span(c, &stack[--depth], dev, has_device, by_name);
+		while (depth && s->ts_ns >= stack[depth - 1].end_ns)
+			close_span(c, &stack[--depth], dev, has_device, by_name);
+		/*
+		 * The innermost modelled operator gets the calls' rows (ops_perf()):
+		 * its ancestors are claimed, from the top of the stack down to one
+		 * claimed before, whose own ancestors were claimed with it; so each
+		 * span is claimed once, whatever the nesting depth.
+		 */
+		if (depth && ((flag[stack[depth - 1].i] & CPU_INSIDE) ||
+			      whole[r[stack[depth - 1].i].shape]))
+			flag[i] = CPU_INSIDE;
+		if (s->shape && dev[i] > 0 && !flag[i])
+			for (size_t d = depth; d-- > 0 && !(flag[stack[d].i] & CPU_CLAIMED);)
+				flag[stack[d].i] |= CPU_CLAIMED;
+		if (depth) {
+			struct cpu_open *up = &stack[depth - 1];
+
+			up->child_ns = sat_add(up->child_ns, dur);
+			up->child_dev_ns = sat_add(up->child_dev_ns, dev[i]);
+		}
+		rows += op->count++ == 0;
+		op->total_ns = sat_add(op->total_ns, dur);
+		span = add_size(span, dur);
+		if (has_device) {
+			op->device_ns = sat_add(op->device_ns, dev[i]);
+			device = add_size(device, dev[i]);
+		}
+		if (ALLOC_GROW(stack, depth + 1, stack_alloc))
+			goto out;
+		/* within sat.h's time limits: the end cannot overflow */
+		stack[depth++] = (struct cpu_open){ i, s->ts_ns + dur, 0, 0 };
+	}
+	for (; li < c->replay.nr_launches; li++)
+		own_launch(&lv[li], c, stack, depth, whole);
+	while (depth)
+		close_span(c, &stack[--depth], dev, has_device, by_name);
+	free(stack);
+	stack = NULL;
+	if (!rows_exact(span, device) &&
+	    rows_in_file_order(c, n, perm, dev, has_device, by_name, &rows))
+		goto out;
+	free(perm);
+	perm = NULL;
+
 	/* a row per name, not per record: the rows stay in the report */
 	rk->cpu_ops = arena_alloc(a, (rows ? rows : 1) * sizeof(*rk->cpu_ops));
 	rows = 0;
@@ -492,13 +647,14 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	if (rows > 1)
 		qsort(rk->cpu_ops, rows, sizeof(*rk->cpu_ops), cmp_row);
 	rk->nr_cpu_ops = rows;
-	if (ops_perf(c, r, n, sum, has_device, a, rk))
+	if (ops_perf(c, n, dev, flag, has_device, a, rk))
 		goto out;
 	rc = 0;
 out:
 	free(stack);
 	free(perm);
-	free(sum);
+	free(dev);
+	free(flag);
 	free(whole);
 	free(by_name);
 	/* The rows hold what the records gave: free them before comm_finish() runs. */

@@ -39,6 +39,8 @@ struct cpuops {
 	struct strtab names;		/* copies */
 	struct cpu_rec *recs;		/* in file order, see cpuops.c */
 	size_t nr_recs, recs_alloc;
+	int64_t *long_dur;		/* durations a cpu_rec cannot hold inline */
+	size_t nr_long_dur, long_dur_alloc;
 	int has_cat;			/* some event had a cat: no operators by name */
 	/* record_shapes: the shape keys (opsperf.h) of the operators perf_model knows */
 	struct strtab shapes;		/* copies */

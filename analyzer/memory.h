@@ -7,14 +7,15 @@
  * gpu.mem_used_bytes (counted as reserved: NVML sees what the allocator
  * holds), gpu.mem_total_bytes (the capacity) and proc.rss_bytes (the CPU's
  * allocated peak).  The peaks are kept as the events arrive; the [memory]
- * events are kept per device as 32-byte samples for the timeline, which
+ * events are kept per device as 16-byte samples (time and allocated
+ * bytes; the reserved bytes where they change) for the timeline, which
  * needs them in time order, and are released once it is made.
  *
  * memory_finish() walks each device's samples in time order by merging
  * the runs in which they already are (one per thread that allocated, as
  * Kineto writes threads one after another), not by sorting them: no copy
  * of the samples, for up to 64 runs a device; beyond that (shuffled times)
- * they are sorted through a scratch copy.
+ * their times and indices are sorted.
  */
 #ifndef VT_MEMORY_H
 #define VT_MEMORY_H
