@@ -139,6 +139,7 @@ static unsigned char class_of(const char *s, size_t n, unsigned flags, int sync)
 /* What idle.c keeps per span name: counts for the slow first call, and its class. */
 struct idle_name_stat {
 	int64_t n, sum_ns;		/* spans of the name, their summed durations */
+	size_t calls;			/* of them runtime calls (struct idle's calls) */
 	int64_t first_ts, first_dur;	/* the earliest (first in the file on ties) */
 	int64_t med2;			/* twice the median runtime call of the name; 0: none */
 	unsigned char cls[2];		/* class_of() + 1 as plain span, as sync call; 0 unknown */
@@ -335,6 +336,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			};
 
 			idle_calls_add(&d->calls, &r);
+			s->calls++;
 		}
 		if (!s->cls[sync]) {	/* once per name and file: the rules match many patterns */
 			const char *t = name ? strtab_str(&d->names, name) : "";
@@ -494,22 +496,6 @@ out:
 	return rc;
 }
 
-/* The first gap of g[0..ng) (in time order: their ends ascend) ending at or after t. */
-static size_t gap_bound(const struct gap *g, size_t ng, int64_t t)
-{
-	size_t lo = 0, hi = ng;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g[mid].b < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * Each gap's next item, the first in the file that starts at its end, and
  * its correlation; then the first call with that correlation: the calls
@@ -530,13 +516,20 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 		free(has);
 		return -1;
 	}
+	/*
+	 * The gaps are in time order, so their ends ascend: a search over
+	 * them by end, galloping from the last answer, as items come in about
+	 * time order.
+	 */
 	dev_begin(&dc, d);
-	while (dev_next(&dc))
-		for (size_t k = gap_bound(g, ng, dc.ts_ns); k < ng && g[k].b == dc.ts_ns; k++)
+	for (size_t at = 0; ng && dev_next(&dc);) {
+		at = first_i64_lower_bound_from(&g[0].b, sizeof(*g), ng, at, dc.ts_ns);
+		for (size_t k = at; k < ng && g[k].b == dc.ts_ns; k++)
 			if (g[k].has_next && !(has[k / 8] & 1u << (k % 8))) {
 				has[k / 8] |= (unsigned char)(1u << (k % 8));
 				gc[ngc++] = (struct gap_corr){ dc.corr, k };
 			}
+	}
 	free(has);
 	free_dev(d);
 	/* by correlation: each call marked first then finds its gaps in one run */
@@ -545,13 +538,12 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 		return -1;
 	}
 	idle_calls_begin(&cur, &d->calls);
-	while (ngc && idle_calls_next(&cur, &c)) {
-		size_t k;
-
+	for (size_t at = 0; ngc && idle_calls_next(&cur, &c);) {
 		if (!(d->calls.flags[cur.i - 1] & IDLE_CALL_FIRST))
 			continue;
-		k = first_i64_lower_bound(gc, sizeof(*gc), 0, ngc, c.corr);
-		for (; k < ngc && gc[k].corr == c.corr; k++) {
+		/* the calls' correlations mostly ascend: gallop from the last */
+		at = first_i64_lower_bound_from(gc, sizeof(*gc), ngc, at, c.corr);
+		for (size_t k = at; k < ngc && gc[k].corr == c.corr; k++) {
 			struct gap *x = &g[gc[k].gap];
 
 			x->l = x->l_end = c.ts_ns;
@@ -858,12 +850,9 @@ static int call_medians(struct idle *d)
 
 	if (!start)
 		goto out;
-	idle_calls_begin(&cur, &d->calls);
-	while (idle_calls_next(&cur, &c))
-		if (needs_median(d, c.name))
-			start[c.name + 1]++;
-	for (size_t id = 1; id <= nr_names; id++)
-		start[id] += start[id - 1];
+	for (size_t id = 0; id < nr_names; id++)
+		start[id + 1] = start[id] +
+				(needs_median(d, (uint32_t)id) ? d->stats[id].calls : 0);
 	total = start[nr_names];
 	if (!(dur = malloc((total ? total : 1) * sizeof(*dur))))
 		goto out;
