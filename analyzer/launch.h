@@ -47,36 +47,109 @@ enum launch_user { LAUNCH_PHASES, LAUNCH_CPUOPS, LAUNCH_NR_USERS };
 #define LAUNCH_WHAT(k) ((unsigned)(k) << LAUNCH_WHAT_SHIFT)
 
 /*
+ * The records below are small, as a trace holds about a million of them
+ * per gigabyte of text: a correlation, a duration or a stream is a 32-bit
+ * word holding it when it lies in [0, 2^31) (a stream plus 1, so that -1,
+ * none, is 0), else LAUNCH_WIDE | its index in struct launches' wide[],
+ * exact either way (real correlations and streams are small counters,
+ * durations under 2.1 s).  launch_wide() reads such a word.
+ */
+#define LAUNCH_WIDE 0x80000000u
+
+/* A call's bits: its track, then what (the rest of the tag's byte), then users. */
+#define LAUNCH_WHAT_BITS (8 - LAUNCH_WHAT_SHIFT)
+#define LAUNCH_TRACK_SHIFT (LAUNCH_NR_USERS + LAUNCH_WHAT_BITS)
+/* The largest track id a call, and name id a device record, may have. */
+#define LAUNCH_TRACK_MAX ((1u << (32 - LAUNCH_TRACK_SHIFT)) - 1)
+#define LAUNCH_NAME_MAX ((1u << (32 - LAUNCH_NR_USERS)) - 1)
+
+/*
  * A runtime call, in file order until launches_place(): one with a
  * correlation some user counts, or one the graph replays want (what).
+ * Read it with launch_call_*().
  */
 struct launch_call {
-	int64_t corr, ts_ns;	/* corr 0 without one */
-	uint32_t track;
-	uint16_t users;		/* bit u: user u counts this call */
-	uint16_t what;		/* its LAUNCH_WHAT() kind */
+	int64_t ts_ns;
+	uint32_t corr;		/* see LAUNCH_WIDE; 0 without one */
+	uint32_t bits;		/* track << LAUNCH_TRACK_SHIFT | what << LAUNCH_NR_USERS | users */
 };
 
 /*
  * Device work with a correlation, in file order.  Besides the placement,
  * the graph replays' FLOPs (replay.h) read these when the trace has
- * replays, rather than keep their own copy.
+ * replays, rather than keep their own copy.  Read it with launch_dev_*().
  */
 struct launch_dev {
-	int64_t corr, ts_ns, dur_ns;
-	int64_t stream;		/* -1: none */
-	uint32_t users;		/* bit u: user u counts it; a kernel has LAUNCH_PHASES' */
-	uint32_t name;		/* a kernel's, in knames; else 0 */
+	int64_t ts_ns;
+	uint32_t corr, dur, stream;	/* see LAUNCH_WIDE; stream + 1: 0 none */
+	uint32_t name_users;	/* name << LAUNCH_NR_USERS | users: a kernel's name, in
+				   knames (else 0); bit u of users: user u counts it, a
+				   kernel has LAUNCH_PHASES' */
 };
 
 struct launches {
 	struct launch_call *calls;	/* runtime calls with a correlation */
 	struct launch_dev *device;	/* device work with a correlation */
 	size_t nr_calls, calls_alloc, nr_device, device_alloc;
+	int64_t *wide;			/* the values the records' words cannot hold */
+	size_t nr_wide, wide_alloc;
 	unsigned any_device;	/* user bits of the device work collected */
 	struct strtab knames;	/* the kernels' names, copies (struct placed's name) */
 	int keep_device;	/* launches_place() leaves device for the caller to release */
 };
+
+/* The value of a record's word w (a correlation or a duration; see LAUNCH_WIDE). */
+static inline int64_t launch_wide(const struct launches *l, uint32_t w)
+{
+	return w < LAUNCH_WIDE ? (int64_t)w : l->wide[w & ~LAUNCH_WIDE];
+}
+
+static inline int64_t launch_call_corr(const struct launches *l, const struct launch_call *c)
+{
+	return launch_wide(l, c->corr);
+}
+
+static inline uint32_t launch_call_track(const struct launch_call *c)
+{
+	return c->bits >> LAUNCH_TRACK_SHIFT;
+}
+
+/* Its LAUNCH_WHAT() kind. */
+static inline unsigned launch_call_what(const struct launch_call *c)
+{
+	return (c->bits >> LAUNCH_NR_USERS) & ((1u << LAUNCH_WHAT_BITS) - 1);
+}
+
+static inline unsigned launch_call_users(const struct launch_call *c)
+{
+	return c->bits & ((1u << LAUNCH_NR_USERS) - 1);
+}
+
+static inline int64_t launch_dev_corr(const struct launches *l, const struct launch_dev *d)
+{
+	return launch_wide(l, d->corr);
+}
+
+static inline int64_t launch_dev_dur(const struct launches *l, const struct launch_dev *d)
+{
+	return launch_wide(l, d->dur);
+}
+
+/* Its stream, -1 when none. */
+static inline int64_t launch_dev_stream(const struct launches *l, const struct launch_dev *d)
+{
+	return d->stream < LAUNCH_WIDE ? (int64_t)d->stream - 1 : l->wide[d->stream & ~LAUNCH_WIDE];
+}
+
+static inline unsigned launch_dev_users(const struct launch_dev *d)
+{
+	return d->name_users & ((1u << LAUNCH_NR_USERS) - 1);
+}
+
+static inline uint32_t launch_dev_name(const struct launch_dev *d)
+{
+	return d->name_users >> LAUNCH_NR_USERS;
+}
 
 /*
  * Device time at its launch.  sum_before[u] is user u's prefix sum in
@@ -107,7 +180,8 @@ void launches_release(struct launches *l);
 /*
  * Keep the events of batch b that tag[] (one byte per event) marks, with
  * their thread interned into tracks and a kernel's name into knames.  -1
- * when out of memory.
+ * when out of memory, or past LAUNCH_TRACK_MAX threads, LAUNCH_NAME_MAX
+ * kernel names or 2^31 values held wide (doc/bounds.md).
  */
 int launches_collect(struct launches *l, const struct event_batch *b, const unsigned char *tag,
 		     struct strtab *tracks);
