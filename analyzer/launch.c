@@ -38,21 +38,29 @@ void launches_release(struct launches *l)
 	launches_init(l);
 }
 
-/*
- * *w: the word for v + off when that lies in [0, LAUNCH_WIDE), else v
- * held in l->wide (see launch.h).  -1 when out of memory or wide is full.
- */
-static int narrow(struct launches *l, int64_t v, int64_t off, uint32_t *w)
+/* *w: v held in l->wide (see launch.h).  -1 when out of memory or wide is full. */
+static int widen(struct launches *l, int64_t v, uint32_t *w)
 {
-	if (v >= -off && v < (int64_t)LAUNCH_WIDE - off) {
-		*w = (uint32_t)(v + off);
-		return 0;
-	}
 	if (l->nr_wide >= LAUNCH_WIDE || ALLOC_GROW(l->wide, l->nr_wide + 1, l->wide_alloc))
 		return -1;
 	*w = LAUNCH_WIDE | (uint32_t)l->nr_wide;
 	l->wide[l->nr_wide++] = v;
 	return 0;
+}
+
+/*
+ * *w: the word for v + off (off 0 or 1) when that lies in [0, LAUNCH_WIDE),
+ * else v held wide.  Inline, as nearly every value fits.  -1 as widen().
+ */
+static inline int narrow(struct launches *l, int64_t v, unsigned off, uint32_t *w)
+{
+	uint64_t u = (uint64_t)v + off;	/* wraps: -1 + 1 is 0, below -off is huge */
+
+	if (u < LAUNCH_WIDE) {
+		*w = (uint32_t)u;
+		return 0;
+	}
+	return widen(l, v, w);
 }
 
 int launches_collect(struct launches *l, const struct event_batch *b, const unsigned char *tag,
@@ -332,17 +340,21 @@ struct pre_extra {
 	size_t at;
 };
 
+static inline int placed_below(const struct placed *p, const struct placed *q)
+{
+	return p->track < q->track || (p->track == q->track && p->ts_ns < q->ts_ns);
+}
+
 /*
  * Sort v[0..n) by track, then time, stably: LSD radix through one copy,
  * over the bytes in which the keys differ (a trace's times share their
  * top bytes; track ids are few).  -1 when out of memory.
  */
-static int sort_placed(struct placed *v, size_t n)
+static int radix_placed(struct placed *v, size_t n)
 {
 	struct placed *a = v, *b, *t;
 	uint64_t dts = 0, ts0;
 	uint32_t dtr = 0;
-	int sorted = 1;
 
 	if (n < 2)
 		return 0;
@@ -350,11 +362,7 @@ static int sort_placed(struct placed *v, size_t n)
 	for (size_t i = 1; i < n; i++) {
 		dts |= sort_key_i64(v[i].ts_ns) ^ ts0;
 		dtr |= v[i].track ^ v[0].track;
-		sorted &= v[i - 1].track < v[i].track ||
-			  (v[i - 1].track == v[i].track && v[i - 1].ts_ns <= v[i].ts_ns);
 	}
-	if (sorted)
-		return 0;
 	b = hugepage_malloc(n * sizeof(*b));
 	if (!b)
 		return -1;
@@ -389,18 +397,67 @@ static int sort_placed(struct placed *v, size_t n)
 	return 0;
 }
 
+/*
+ * Sort v[0..n) by track, then time, stably.  Records come nearly in that
+ * order, so, as the calls by correlation, those that break the ascending
+ * run move aside, are sorted there and merge back from the end: no copy
+ * of them all unless most break it.  -1 when out of memory.
+ */
+static int sort_placed(struct placed *v, size_t n)
+{
+	struct placed *aside;
+	size_t m = 0, k = 0;
+
+	for (size_t i = 0, last = 0; i < n; i++) {
+		if (i && placed_below(&v[i], &v[last]))
+			k++;
+		else
+			last = i;
+	}
+	if (k > n / 2)
+		return radix_placed(v, n);
+	if (!k)
+		return 0;
+	if (!(aside = hugepage_malloc(k * sizeof(*aside))))
+		return -1;
+	k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && placed_below(&v[i], &v[m - 1]))
+			aside[k++] = v[i];
+		else
+			v[m++] = v[i];
+	}
+	if (radix_placed(aside, k)) {
+		free(aside);
+		return -1;
+	}
+	/* on a tie the one aside goes later, as in sort_by_corr() */
+	for (size_t i = m, j = k, p = n; j > 0;) {
+		if (i > 0 && placed_below(&aside[j - 1], &v[i - 1]))
+			v[--p] = v[--i];
+		else
+			v[--p] = aside[--j];
+	}
+	free(aside);
+	return 0;
+}
+
 int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 {
-	const struct launch_dev *d = l->device;
 	size_t nd = l->nr_device, k = 0, nx = 0, x_alloc = 0, n;
 	struct first_calls first = { .c = l->calls, .n = l->nr_calls, .l = l };
-	/* over the device work already read, unless the caller keeps it */
+	/* made over the device work already read, unless the caller keeps it */
 	struct pre *pre = l->keep_device ? hugepage_malloc((nd ? nd : 1) * sizeof(*pre))
 					 : (struct pre *)(void *)l->device;
+	const struct launch_dev *d = l->device;
 	struct pre_extra *extra = NULL;
 	struct placed *out = NULL;
 	int64_t sum[LAUNCH_NR_USERS] = { 0 };
 
+	if (!l->keep_device) {	/* pre owns it now */
+		l->device = NULL;
+		l->nr_device = l->device_alloc = 0;
+	}
 	pl->v = NULL;
 	pl->n = 0;
 	pl->nr_tracks = nr_tracks;
@@ -445,30 +502,43 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 			}
 		}
 	}
-	/* the calls are placed: free them before the placement is made */
-	free(l->calls);
-	l->calls = NULL;
-	l->nr_calls = l->calls_alloc = 0;
+	/* the calls are placed: free them (and what else was collected) first */
+	if (l->keep_device) {
+		free(l->calls);
+		l->calls = NULL;
+		l->nr_calls = l->calls_alloc = 0;
+	} else {
+		launches_release(l);
+	}
+	/*
+	 * The placement grows over the records (a big block is moved by
+	 * remapping it, not copied), each written from the last so that
+	 * every record is read before a larger one is written over it:
+	 * out[o] starts at or past pre[i]'s end for the records i < o.
+	 */
 	n = k + nx;
-	if (!(out = hugepage_malloc((n + 1) * sizeof(*out))))
+	if (!(out = realloc(pre, (n + 1) * sizeof(*out))))
 		goto fail;
+	pre = NULL;
+	hugepage_advise(out, (n + 1) * sizeof(*out));
 	/* in the order the records were made, a device record's second after its first */
-	for (size_t i = 0, j = 0, o = 0; o < n; o++) {
-		const struct pre *p = j < nx && extra[j].at == i ? &extra[j++].p : &pre[i++];
+	for (size_t i = k, j = nx, o = n; o-- > 0;) {
+		struct pre p;
+		struct placed q;
 
-		out[o].ts_ns = p->ts_ns;
+		if (j > 0 && extra[j - 1].at == i)
+			p = extra[--j].p;
+		else
+			memcpy(&p, (char *)out + --i * sizeof(p), sizeof(p));
+		q.ts_ns = p.ts_ns;
 		for (int w = 0; w < LAUNCH_NR_USERS; w++)	/* a duration until summed */
-			out[o].sum_before[w] = p->name_users & (1u << w) ? p->dur_ns : 0;
-		out[o].track = p->track;
-		out[o].name = p->name_users >> LAUNCH_NR_USERS;
+			q.sum_before[w] = p.name_users & (1u << w) ? p.dur_ns : 0;
+		q.track = p.track;
+		q.name = p.name_users >> LAUNCH_NR_USERS;
+		memcpy(&out[o], &q, sizeof(q));
 	}
 	free(extra);
 	extra = NULL;
-	if (l->keep_device)
-		free(pre);
-	else
-		launches_release(l);
-	pre = NULL;
 	if (sort_placed(out, n))
 		goto fail;
 	for (size_t i = 0; i <= n; i++) {
@@ -486,8 +556,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	pl->n = n;
 	return 0;
 fail:
-	if (l->keep_device)
-		free(pre);
+	free(pre);
 	free(extra);
 	free(out);
 	return -1;

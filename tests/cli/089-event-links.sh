@@ -161,8 +161,9 @@ for path, mine in zip(paths, got):
     other += sum(1 for line in want if line.split("\t")[3] == "-")
 print("%d traces, %d links (%d kernels, %d other), %d differ" % (len(paths), total, kernels,
                                                                  other, bad))
-# a sweep that found nothing to compare would prove nothing
-if len(paths) > 1 and (kernels < 50000 or other < 5000):
+# a sweep of the shared traces (past the 3 hand-made ones) that found
+# nothing to compare would prove nothing
+if len(paths) > 3 and (kernels < 50000 or other < 5000):
     sys.exit("too few links in the shared traces: is the join or the oracle empty?")
 sys.exit(1 if bad else 0)
 PY
