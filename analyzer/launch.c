@@ -333,6 +333,7 @@ struct pre {
 };
 
 _Static_assert(sizeof(struct pre) == sizeof(struct launch_dev), "struct pre replaces launch_dev");
+_Static_assert(sizeof(struct pre) == sizeof(struct placed), "struct placed replaces pre");
 
 /* A device record's second record (two users, two launches): it goes before pre[at]. */
 struct pre_extra {
@@ -340,7 +341,7 @@ struct pre_extra {
 	size_t at;
 };
 
-static inline int placed_below(const struct placed *p, const struct placed *q)
+static inline int pre_below(const struct pre *p, const struct pre *q)
 {
 	return p->track < q->track || (p->track == q->track && p->ts_ns < q->ts_ns);
 }
@@ -350,9 +351,9 @@ static inline int placed_below(const struct placed *p, const struct placed *q)
  * over the bytes in which the keys differ (a trace's times share their
  * top bytes; track ids are few).  -1 when out of memory.
  */
-static int radix_placed(struct placed *v, size_t n)
+static int radix_pre(struct pre *v, size_t n)
 {
-	struct placed *a = v, *b, *t;
+	struct pre *a = v, *b, *t;
 	uint64_t dts = 0, ts0;
 	uint32_t dtr = 0;
 
@@ -403,42 +404,103 @@ static int radix_placed(struct placed *v, size_t n)
  * run move aside, are sorted there and merge back from the end: no copy
  * of them all unless most break it.  -1 when out of memory.
  */
-static int sort_placed(struct placed *v, size_t n)
+static int sort_pre(struct pre *v, size_t n)
 {
-	struct placed *aside;
+	struct pre *aside;
 	size_t m = 0, k = 0;
 
 	for (size_t i = 0, last = 0; i < n; i++) {
-		if (i && placed_below(&v[i], &v[last]))
+		if (i && pre_below(&v[i], &v[last]))
 			k++;
 		else
 			last = i;
 	}
 	if (k > n / 2)
-		return radix_placed(v, n);
+		return radix_pre(v, n);
 	if (!k)
 		return 0;
 	if (!(aside = hugepage_malloc(k * sizeof(*aside))))
 		return -1;
 	k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (m && placed_below(&v[i], &v[m - 1]))
+		if (m && pre_below(&v[i], &v[m - 1]))
 			aside[k++] = v[i];
 		else
 			v[m++] = v[i];
 	}
-	if (radix_placed(aside, k)) {
+	if (radix_pre(aside, k)) {
 		free(aside);
 		return -1;
 	}
 	/* on a tie the one aside goes later, as in sort_by_corr() */
 	for (size_t i = m, j = k, p = n; j > 0;) {
-		if (i > 0 && placed_below(&aside[j - 1], &v[i - 1]))
+		if (i > 0 && pre_below(&aside[j - 1], &v[i - 1]))
 			v[--p] = v[--i];
 		else
 			v[--p] = aside[--j];
 	}
 	free(aside);
+	return 0;
+}
+
+/*
+ * Turn the n sorted records and the sentinel r[n] into pl's placement, in
+ * place: the prefix sums of each block of PLACED_BLOCK records worked out
+ * from its records' durations, then written over them (see launch.h).  pl
+ * owns r, also after a failure.  -1 when out of memory.
+ */
+static int make_placement(struct pre *r, size_t n, struct placement *pl)
+{
+	size_t nb = n / PLACED_BLOCK + 1, nr_wide = 0, wide_alloc = 0;
+	int64_t sum[LAUNCH_NR_USERS] = { 0 };
+
+	pl->v = (struct placed *)(void *)r;
+	pl->n = n;
+	if (!(pl->blocks = malloc(nb * sizeof(*pl->blocks))))
+		return -1;
+	for (size_t b = 0; b < nb; b++) {
+		struct placed_block *blk = &pl->blocks[b];
+		size_t lo = b * PLACED_BLOCK;
+		size_t hi = n + 1 - lo < PLACED_BLOCK ? n + 1 : lo + PLACED_BLOCK;
+		int64_t s[PLACED_BLOCK][LAUNCH_NR_USERS];
+		int fits = 1;
+
+		for (int w = 0; w < LAUNCH_NR_USERS; w++)
+			blk->base[w] = sum[w];
+		blk->wide = 0;
+		for (size_t i = lo; i < hi; i++) {
+			const struct pre *p = &r[i];
+
+			for (int w = 0; w < LAUNCH_NR_USERS; w++) {
+				s[i - lo][w] = sum[w];
+				fits &= sum[w] >= blk->base[w] &&
+					(uint64_t)sum[w] - (uint64_t)blk->base[w] <= UINT32_MAX;
+				if (p->name_users & (1u << w))
+					sum[w] = sat_add(sum[w], p->dur_ns);
+			}
+		}
+		if (!fits) {
+			if (nr_wide >= UINT32_MAX - 1 ||
+			    ALLOC_GROW(pl->wide, (nr_wide + 1) * PLACED_BLOCK * LAUNCH_NR_USERS,
+				       wide_alloc))
+				return -1;
+			memcpy(&pl->wide[nr_wide * PLACED_BLOCK * LAUNCH_NR_USERS], s,
+			       (hi - lo) * sizeof(s[0]));
+			blk->wide = (uint32_t)++nr_wide;
+		}
+		for (size_t i = lo; i < hi; i++) {
+			struct pre p;
+			struct placed q;
+
+			memcpy(&p, &r[i], sizeof(p));
+			q.ts_ns = p.ts_ns;
+			q.track = p.track;
+			q.name = p.name_users >> LAUNCH_NR_USERS;
+			for (int w = 0; w < LAUNCH_NR_USERS; w++)
+				q.sum_lo[w] = fits ? (uint32_t)(s[i - lo][w] - blk->base[w]) : 0;
+			memcpy(&pl->v[i], &q, sizeof(q));
+		}
+	}
 	return 0;
 }
 
@@ -451,14 +513,15 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 					 : (struct pre *)(void *)l->device;
 	const struct launch_dev *d = l->device;
 	struct pre_extra *extra = NULL;
-	struct placed *out = NULL;
-	int64_t sum[LAUNCH_NR_USERS] = { 0 };
+	struct pre *v;
 
 	if (!l->keep_device) {	/* pre owns it now */
 		l->device = NULL;
 		l->nr_device = l->device_alloc = 0;
 	}
 	pl->v = NULL;
+	pl->blocks = NULL;
+	pl->wide = NULL;
 	pl->n = 0;
 	pl->nr_tracks = nr_tracks;
 	pl->any_device = l->any_device;
@@ -511,61 +574,45 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 		launches_release(l);
 	}
 	/*
-	 * The placement grows over the records (a big block is moved by
-	 * remapping it, not copied), each written from the last so that
-	 * every record is read before a larger one is written over it:
-	 * out[o] starts at or past pre[i]'s end for the records i < o.
+	 * The records grow by the extras and the sentinel (a big block is
+	 * moved by remapping it, not copied), the extras go in from the last
+	 * record on, and the records become the placement where they are.
 	 */
 	n = k + nx;
-	if (!(out = realloc(pre, (n + 1) * sizeof(*out))))
+	if (!(v = realloc(pre, (n + 1) * sizeof(*v))))
 		goto fail;
-	pre = NULL;
-	hugepage_advise(out, (n + 1) * sizeof(*out));
+	pre = v;
+	hugepage_advise(pre, (n + 1) * sizeof(*pre));
 	/* in the order the records were made, a device record's second after its first */
-	for (size_t i = k, j = nx, o = n; o-- > 0;) {
-		struct pre p;
-		struct placed q;
-
-		if (j > 0 && extra[j - 1].at == i)
-			p = extra[--j].p;
+	for (size_t i = k, j = nx, o = n; j > 0; o--) {
+		if (extra[j - 1].at == i)
+			pre[o - 1] = extra[--j].p;
 		else
-			memcpy(&p, (char *)out + --i * sizeof(p), sizeof(p));
-		q.ts_ns = p.ts_ns;
-		for (int w = 0; w < LAUNCH_NR_USERS; w++)	/* a duration until summed */
-			q.sum_before[w] = p.name_users & (1u << w) ? p.dur_ns : 0;
-		q.track = p.track;
-		q.name = p.name_users >> LAUNCH_NR_USERS;
-		memcpy(&out[o], &q, sizeof(q));
+			pre[o - 1] = pre[--i];
 	}
 	free(extra);
 	extra = NULL;
-	if (sort_placed(out, n))
+	/* the sentinel: no search reaches it */
+	pre[n] = (struct pre){ INT64_MAX, 0, UINT32_MAX, 0 };
+	if (sort_pre(pre, n))
 		goto fail;
-	for (size_t i = 0; i <= n; i++) {
-		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
-			int64_t dur = i < n ? out[i].sum_before[w] : 0;
-
-			out[i].sum_before[w] = sum[w];
-			sum[w] = sat_add(sum[w], dur);
-		}
-	}
-	out[n].ts_ns = INT64_MAX;	/* the sentinel: no search reaches it */
-	out[n].track = UINT32_MAX;
-	out[n].name = 0;
-	pl->v = out;
-	pl->n = n;
-	return 0;
+	v = pre;
+	pre = NULL;	/* pl's now */
+	return make_placement(v, n, pl);
 fail:
 	free(pre);
 	free(extra);
-	free(out);
 	return -1;
 }
 
 void placement_release(struct placement *pl)
 {
 	free(pl->v);
+	free(pl->blocks);
+	free(pl->wide);
 	pl->v = NULL;
+	pl->blocks = NULL;
+	pl->wide = NULL;
 	pl->n = 0;
 	strtab_release(&pl->knames);
 }
@@ -622,5 +669,10 @@ int64_t placed_within(const struct placement *pl, enum launch_user u, size_t *at
 	size_t a = seek(pl->v, pl->n, *at, track, lo), b = seek(pl->v, pl->n, a, track, hi);
 
 	*at = a;
-	return a < b ? sat_sub(pl->v[b].sum_before[u], pl->v[a].sum_before[u]) : 0;
+	if (a >= b)
+		return 0;
+	/* within a block that holds its sums in 32 bits, the difference of two fits */
+	if (a / PLACED_BLOCK == b / PLACED_BLOCK && !pl->blocks[a / PLACED_BLOCK].wide)
+		return (int64_t)pl->v[b].sum_lo[u] - (int64_t)pl->v[a].sum_lo[u];
+	return sat_sub(placed_sum(pl, u, b), placed_sum(pl, u, a));
 }

@@ -30,6 +30,7 @@
 
 #include "buf.h"
 #include "event.h"
+#include "sat.h"
 #include "strtab.h"
 
 /* The users of launches, each a bit in the tags and an index in sums. */
@@ -152,27 +153,62 @@ static inline uint32_t launch_dev_name(const struct launch_dev *d)
 }
 
 /*
- * Device time at its launch.  sum_before[u] is user u's prefix sum in
- * sorted order; a placement ends with a sentinel record that holds the
- * totals, so each record's time is the next one's sum_before minus its own.
- * A kernel (device work phases counts) is one record, with its name: the
- * kernel context (kctx.h) reads each kernel at its launch from here rather
- * than joining its own copies of the kernels and calls.
+ * Device time at its launch.  User u's prefix sum in sorted order is
+ * placed_sum(); a placement ends with a sentinel record that holds the
+ * totals, so each record's time is the next one's sum minus its own
+ * (placed_dur()).  A kernel (device work phases counts) is one record,
+ * with its name: the kernel context (kctx.h) reads each kernel at its
+ * launch from here rather than joining its own copies of the kernels and
+ * calls.
+ *
+ * The sums take 32 bits a record: each block of PLACED_BLOCK records
+ * holds its first sums whole and its records the rest; a block whose sums
+ * do not all fit (more than 4.2 s of device time in it, or negative) holds
+ * all of its records' sums whole in the placement's wide[], so each is exact.
  */
+#define PLACED_BLOCK 32
+
 struct placed {
 	int64_t ts_ns;
-	int64_t sum_before[LAUNCH_NR_USERS];
 	uint32_t track;
 	uint32_t name;		/* a kernel's, in the placement's knames; else 0 */
+	uint32_t sum_lo[LAUNCH_NR_USERS];	/* the sums less their block's base */
+};
+
+struct placed_block {
+	int64_t base[LAUNCH_NR_USERS];	/* the sums before its first record */
+	uint32_t wide;		/* 0, or 1 + the index of its sums' run in wide */
 };
 
 struct placement {
 	struct placed *v;	/* n + 1 records, owned; see above */
+	struct placed_block *blocks;	/* one per PLACED_BLOCK records, owned */
+	int64_t *wide;		/* PLACED_BLOCK * LAUNCH_NR_USERS sums a wide block, owned */
 	size_t n;
 	uint32_t nr_tracks;	/* track ids are 1..nr_tracks */
 	unsigned any_device;	/* user bits: without, the user's device times are unknown */
 	struct strtab knames;	/* the kernels' names, moved from struct launches */
 };
+
+/* User u's device time placed before record i (0..n) in sorted order. */
+static inline int64_t placed_sum(const struct placement *pl, enum launch_user u, size_t i)
+{
+	const struct placed_block *b = &pl->blocks[i / PLACED_BLOCK];
+
+	if (b->wide)
+		return pl->wide[((size_t)(b->wide - 1) * PLACED_BLOCK + i % PLACED_BLOCK) *
+					LAUNCH_NR_USERS + u];
+	return b->base[u] + (int64_t)pl->v[i].sum_lo[u];
+}
+
+/* User u's device time of record i (0..n-1). */
+static inline int64_t placed_dur(const struct placement *pl, enum launch_user u, size_t i)
+{
+	/* within a block that holds its sums in 32 bits, the difference of two fits */
+	if ((i + 1) % PLACED_BLOCK && !pl->blocks[i / PLACED_BLOCK].wide)
+		return (int64_t)pl->v[i + 1].sum_lo[u] - (int64_t)pl->v[i].sum_lo[u];
+	return sat_sub(placed_sum(pl, u, i + 1), placed_sum(pl, u, i));
+}
 
 void launches_init(struct launches *l);
 void launches_release(struct launches *l);
