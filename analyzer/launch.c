@@ -1,8 +1,9 @@
 /*
  * launch: see launch.h.  The calls sorted by correlation find each
- * correlation's first launch; the sort by thread and time is stable
- * (lib/sort), so each user's records keep the order they had when each
- * user placed its own.
+ * correlation's first launch; the sort by thread and time is stable, so
+ * each user's records keep the order they had when each user placed its
+ * own.  Both sorts are here rather than lib/sort's, as they read the
+ * records' packed words.
  */
 #include "launch.h"
 
