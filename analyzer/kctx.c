@@ -173,8 +173,6 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct placed *q = &p[i];
 		uint32_t name = q->name;
-		int64_t dur = sat_sub(p[i + 1].sum_before[LAUNCH_PHASES],
-				      q->sum_before[LAUNCH_PHASES]);
 		int c, src = SRC_OP;
 
 		if (!name)
@@ -207,7 +205,7 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 		if (c >= 0) {
 			int64_t *slot = &t[((size_t)name * NR_CATS + (size_t)c) * NR_SRC + src];
 
-			*slot = sat_add(*slot, dur);
+			*slot = sat_add(*slot, placed_dur(pl, LAUNCH_PHASES, i));
 		}
 	}
 	/*

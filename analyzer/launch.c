@@ -1,13 +1,15 @@
 /*
  * launch: see launch.h.  The calls sorted by correlation find each
- * correlation's first launch; the sort by thread and time is stable
- * (lib/sort), so each user's records keep the order they had when each
- * user placed its own.
+ * correlation's first launch; the sort by thread and time is stable, so
+ * each user's records keep the order they had when each user placed its
+ * own.  Both sorts are here rather than lib/sort's, as they read the
+ * records' packed words.
  */
 #include "launch.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "grow.h"
 #include "hugepage.h"
@@ -21,6 +23,8 @@ void launches_init(struct launches *l)
 	l->calls = NULL;
 	l->device = NULL;
 	l->nr_calls = l->calls_alloc = l->nr_device = l->device_alloc = 0;
+	l->wide = NULL;
+	l->nr_wide = l->wide_alloc = 0;
 	l->any_device = 0;
 	strtab_init(&l->knames, 1);
 	l->keep_device = 0;
@@ -30,8 +34,34 @@ void launches_release(struct launches *l)
 {
 	free(l->calls);
 	free(l->device);
+	free(l->wide);
 	strtab_release(&l->knames);
 	launches_init(l);
+}
+
+/* *w: v held in l->wide (see launch.h).  -1 when out of memory or wide is full. */
+static int widen(struct launches *l, int64_t v, uint32_t *w)
+{
+	if (l->nr_wide >= LAUNCH_WIDE || ALLOC_GROW(l->wide, l->nr_wide + 1, l->wide_alloc))
+		return -1;
+	*w = LAUNCH_WIDE | (uint32_t)l->nr_wide;
+	l->wide[l->nr_wide++] = v;
+	return 0;
+}
+
+/*
+ * *w: the word for v + off (off 0 or 1) when that lies in [0, LAUNCH_WIDE),
+ * else v held wide.  Inline, as nearly every value fits.  -1 as widen().
+ */
+static inline int narrow(struct launches *l, int64_t v, unsigned off, uint32_t *w)
+{
+	uint64_t u = (uint64_t)v + off;	/* wraps: -1 + 1 is 0, below -off is huge */
+
+	if (u < LAUNCH_WIDE) {
+		*w = (uint32_t)u;
+		return 0;
+	}
+	return widen(l, v, w);
 }
 
 int launches_collect(struct launches *l, const struct event_batch *b, const unsigned char *tag,
@@ -49,33 +79,40 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 		if (!t)		/* most events: look no further */
 			continue;
 		if (t & (calls | LAUNCH_WHAT(~0u))) {
-			struct launch_call c = { ev->flags & EV_CORRELATION ? ev->correlation : 0,
-						 ev->ts_ns, track_id(tracks, &cache, b, ev),
-						 (uint16_t)(t & calls),
-						 (uint16_t)(t >> LAUNCH_WHAT_SHIFT) };
+			/* STRTAB_OOM is past LAUNCH_TRACK_MAX */
+			uint32_t track = track_id(tracks, &cache, b, ev);
+			unsigned what = t >> LAUNCH_WHAT_SHIFT;
+			struct launch_call c = { ev->ts_ns, 0,
+						 track << LAUNCH_TRACK_SHIFT |
+							 what << LAUNCH_NR_USERS | (t & calls) };
+			int64_t corr = ev->flags & EV_CORRELATION ? ev->correlation : 0;
 
-			if (c.track == STRTAB_OOM ||
+			if (track > LAUNCH_TRACK_MAX || narrow(l, corr, 0, &c.corr) ||
 			    ALLOC_GROW(l->calls, l->nr_calls + 1, l->calls_alloc))
 				goto out;
 			l->calls[l->nr_calls++] = c;
 		}
 		/* never both a call and device work by device.h, but exact if so */
 		if ((t >> LAUNCH_NR_USERS) & calls) {
-			struct launch_dev d = { ev->correlation, ev->ts_ns, ev->dur_ns,
-						ev->flags & EV_STREAM ? ev->stream : -1,
-						(t >> LAUNCH_NR_USERS) & calls, 0 };
+			unsigned users = (t >> LAUNCH_NR_USERS) & calls;
+			struct launch_dev d = { ev->ts_ns, 0, 0, 0, users };
+			uint32_t name = 0;
 
 			if ((t & LAUNCH_DEV(LAUNCH_PHASES)) && ev->name) {
 				if (!map && !(map = calloc((size_t)strtab_count(&b->strs) + 1,
 							   sizeof(*map))))
 					goto out;
-				d.name = strtab_map(&l->knames, &b->strs, ev->name, map);
-				if (d.name == STRTAB_OOM)
+				name = strtab_map(&l->knames, &b->strs, ev->name, map);
+				if (name > LAUNCH_NAME_MAX)	/* STRTAB_OOM too */
 					goto out;
+				d.name_users |= name << LAUNCH_NR_USERS;
 			}
-			if (ALLOC_GROW(l->device, l->nr_device + 1, l->device_alloc))
+			if (narrow(l, ev->correlation, 0, &d.corr) ||
+			    narrow(l, ev->dur_ns, 0, &d.dur) ||
+			    narrow(l, ev->flags & EV_STREAM ? ev->stream : -1, 1, &d.stream) ||
+			    ALLOC_GROW(l->device, l->nr_device + 1, l->device_alloc))
 				goto out;
-			l->any_device |= d.users;
+			l->any_device |= users;
 			l->device[l->nr_device++] = d;
 		}
 	}
@@ -87,36 +124,144 @@ out:
 
 /*
  * Each correlation's first call per user.  The calls are sorted by
- * correlation, stably (lib/sort), so that a correlation's calls are one run
- * in file order, and each run is cut down to the calls that are some
- * user's first: at most one per user, each keeping the bits of the users
- * it is first for.  Device work comes in about the order of its launches,
- * so a run is found by galloping from the one found before, through memory
- * just read: a hash table cost two cache misses per lookup.  Neither step
- * depends on what the correlations are, so no crafted trace slows them.
+ * correlation, stably, so that a correlation's calls are one run in file
+ * order, and each run is cut down to the calls that are some user's first:
+ * at most one per user, each keeping the bits of the users it is first
+ * for.  Device work comes in about the order of its launches, so a run is
+ * found by galloping from the one found before, through memory just read:
+ * a hash table cost two cache misses per lookup.  Neither step depends on
+ * what the correlations are, so no crafted trace slows them.
+ *
+ * Calls come nearly in the order of their correlations, so the sort needs
+ * no copy of them all: the calls that break the ascending run move aside,
+ * are sorted there, and merge back from the end.  When most break it, a
+ * radix sort through one copy costs less, and either way no more than a
+ * copy of the calls is allocated.
  */
 struct first_calls {
 	struct launch_call *c;		/* sorted by correlation, one run per correlation */
 	size_t n, at;			/* at: where the last run was found */
+	const struct launches *l;	/* the wide values */
 };
+
+/* Sort c[0..n) by correlation, stably (LSD radix, one copy).  -1 when out of memory. */
+static int sort_calls(const struct launches *l, struct launch_call *c, size_t n)
+{
+	struct launch_call *a = c, *b, *t;
+	uint64_t diff = 0, first;
+
+	if (n < 2)
+		return 0;
+	first = sort_key_i64(launch_call_corr(l, &c[0]));
+	for (size_t i = 1; i < n; i++)
+		diff |= sort_key_i64(launch_call_corr(l, &c[i])) ^ first;
+	if (!diff)
+		return 0;
+	b = hugepage_malloc(n * sizeof(*b));
+	if (!b)
+		return -1;
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+
+		if (!((diff >> shift) & 0xff))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count[(sort_key_i64(launch_call_corr(l, &a[i])) >> shift) & 0xff]++;
+		for (size_t d = 0; d < 256; d++) {
+			size_t k = count[d];
+
+			count[d] = pos;
+			pos += k;
+		}
+		for (size_t i = 0; i < n; i++) {
+			uint64_t key = sort_key_i64(launch_call_corr(l, &a[i]));
+
+			b[count[(key >> shift) & 0xff]++] = a[i];
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != c) {	/* an odd number of passes: the result is in the copy */
+		memcpy(c, a, n * sizeof(*c));
+		b = a;
+	}
+	free(b);
+	return 0;
+}
+
+/* Sort t's calls by correlation (see above).  -1 when out of memory. */
+static int sort_by_corr(struct first_calls *t)
+{
+	const struct launches *l = t->l;
+	struct launch_call *c = t->c, *aside;
+	size_t n = t->n, m = 0, k = 0;
+	int64_t last = INT64_MIN;
+
+	for (size_t i = 0; i < n; i++) {
+		int64_t v = launch_call_corr(l, &c[i]);
+
+		if (v >= last)
+			last = v;
+		else
+			k++;
+	}
+	if (k > n / 2)
+		return sort_calls(l, c, n);
+	if (!k)
+		return 0;
+	if (!(aside = hugepage_malloc(k * sizeof(*aside))))
+		return -1;
+	k = 0;
+	last = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		int64_t v = launch_call_corr(l, &c[i]);
+
+		if (v >= last) {
+			last = v;
+			c[m++] = c[i];
+		} else {
+			aside[k++] = c[i];
+		}
+	}
+	if (sort_calls(l, aside, k)) {
+		free(aside);
+		return -1;
+	}
+	/*
+	 * A correlation's calls left in the run all come before those moved
+	 * aside in the file (each of those came after a larger one the run
+	 * kept), so on a tie the one aside goes later.
+	 */
+	for (size_t i = m, j = k, p = n; j > 0;) {
+		if (i > 0 && launch_call_corr(l, &c[i - 1]) > launch_call_corr(l, &aside[j - 1]))
+			c[--p] = c[--i];
+		else
+			c[--p] = aside[--j];
+	}
+	free(aside);
+	return 0;
+}
 
 /* Sort t's calls and keep the firsts of each run.  -1 when out of memory. */
 static int first_calls_init(struct first_calls *t)
 {
+	const unsigned all = (1u << LAUNCH_NR_USERS) - 1;
 	struct launch_call *c = t->c;
 	size_t k = 0;
 
-	if (sort_by_first_i64(c, t->n, sizeof(*c)))	/* corr is the first field */
+	if (sort_by_corr(t))
 		return -1;
 	for (size_t i = 0, j; i < t->n; i = j) {
+		int64_t corr = launch_call_corr(t->l, &c[i]);
 		unsigned seen = 0;
 
-		for (j = i; j < t->n && c[j].corr == c[i].corr; j++) {
-			unsigned mine = c[j].users & ~seen;
+		for (j = i; j < t->n && launch_call_corr(t->l, &c[j]) == corr; j++) {
+			unsigned mine = launch_call_users(&c[j]) & ~seen;
 
 			if (mine) {
 				c[k] = c[j];
-				c[k++].users = mine;
+				c[k++].bits = (c[j].bits & ~all) | mine;
 				seen |= mine;
 			}
 		}
@@ -126,12 +271,42 @@ static int first_calls_init(struct first_calls *t)
 	return 0;
 }
 
-/* The first index of t's calls with a correlation not below corr. */
+static inline int corr_below(const struct first_calls *t, size_t i, int64_t corr)
+{
+	return launch_call_corr(t->l, &t->c[i]) < corr;
+}
+
+/*
+ * The first index of t's calls with a correlation not below corr, galloping
+ * from the last answer: correlations asked in about ascending order cost a
+ * few steps each instead of a whole bisection.
+ */
 static size_t lower_bound(struct first_calls *t, int64_t corr)
 {
-	/* corr first */
-	t->at = first_i64_lower_bound_from(t->c, sizeof(*t->c), t->n, t->at, corr);
-	return t->at;
+	size_t n = t->n, at = t->at, lo, hi, step = 1;
+
+	/* bracket it: every call before lo is below corr, none from hi on */
+	if (at < n && corr_below(t, at, corr)) {
+		for (lo = hi = at + 1; hi < n && corr_below(t, hi, corr); step *= 2) {
+			lo = hi + 1;
+			hi = n - hi > step ? hi + step : n;
+		}
+	} else {
+		for (lo = hi = at; lo > 0 && !corr_below(t, lo - 1, corr); step *= 2) {
+			hi = lo - 1;
+			lo = lo > step ? lo - step : 0;
+		}
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (corr_below(t, mid, corr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	t->at = lo;
+	return lo;
 }
 
 /* s[u]: 1 + the index of corr's first call for user u, 0 when none. */
@@ -139,113 +314,306 @@ static void first_of(struct first_calls *t, int64_t corr, uint32_t s[LAUNCH_NR_U
 {
 	for (int w = 0; w < LAUNCH_NR_USERS; w++)
 		s[w] = 0;
-	for (size_t i = lower_bound(t, corr); i < t->n && t->c[i].corr == corr; i++)
+	for (size_t i = lower_bound(t, corr); i < t->n && launch_call_corr(t->l, &t->c[i]) == corr;
+	     i++)
 		for (int w = 0; w < LAUNCH_NR_USERS; w++)
-			if (t->c[i].users & (1u << w))
+			if (launch_call_users(&t->c[i]) & (1u << w))
 				s[w] = (uint32_t)i + 1;
 }
 
-/* Append {ts, dur per user, track} to *out (room for *cap), growing it.  -1 when out of memory. */
-static int push_placed(struct placed **out, size_t *n, size_t *cap, const struct launch_call *c,
-		       unsigned users, const struct launch_dev *d)
-{
-	struct placed *p;
+/*
+ * A record placed, before the placement is made: its launch's time and
+ * thread, its device time and name, and the users that place it here.
+ * The same size as the device work, so that it is written over the device
+ * work already read when the caller does not keep it.
+ */
+struct pre {
+	int64_t ts_ns, dur_ns;
+	uint32_t track;
+	uint32_t name_users;	/* as struct launch_dev's */
+};
 
-	if (ALLOC_GROW(*out, *n + 2, *cap))	/* room for the sentinel too */
+_Static_assert(sizeof(struct pre) == sizeof(struct launch_dev), "struct pre replaces launch_dev");
+_Static_assert(sizeof(struct pre) == sizeof(struct placed), "struct placed replaces pre");
+
+/* A device record's second record (two users, two launches): it goes before pre[at]. */
+struct pre_extra {
+	struct pre p;
+	size_t at;
+};
+
+static inline int pre_below(const struct pre *p, const struct pre *q)
+{
+	return p->track < q->track || (p->track == q->track && p->ts_ns < q->ts_ns);
+}
+
+/*
+ * Sort v[0..n) by track, then time, stably: LSD radix through one copy,
+ * over the bytes in which the keys differ (a trace's times share their
+ * top bytes; track ids are few).  -1 when out of memory.
+ */
+static int radix_pre(struct pre *v, size_t n)
+{
+	struct pre *a = v, *b, *t;
+	uint64_t dts = 0, ts0;
+	uint32_t dtr = 0;
+
+	if (n < 2)
+		return 0;
+	ts0 = sort_key_i64(v[0].ts_ns);
+	for (size_t i = 1; i < n; i++) {
+		dts |= sort_key_i64(v[i].ts_ns) ^ ts0;
+		dtr |= v[i].track ^ v[0].track;
+	}
+	b = hugepage_malloc(n * sizeof(*b));
+	if (!b)
 		return -1;
-	p = &(*out)[(*n)++];
-	p->ts_ns = c->ts_ns;
-	/* a duration until summed */
-	for (int w = 0; w < LAUNCH_NR_USERS; w++)
-		p->sum_before[w] = users & (1u << w) ? d->dur_ns : 0;
-	p->track = c->track;
-	p->name = users & (1u << LAUNCH_PHASES) ? d->name : 0;
+	for (unsigned d = 0; d < 12; d++) {	/* 8 bytes of time, then 4 of track */
+		size_t count[256] = { 0 }, pos = 0;
+		unsigned shift = d < 8 ? 8 * d : 8 * (d - 8);
+
+#define DIGIT(p) (d < 8 ? (unsigned)(sort_key_i64((p)->ts_ns) >> shift) & 0xff \
+			: (unsigned)((p)->track >> shift) & 0xff)
+		if (!((d < 8 ? dts >> shift : (uint64_t)(dtr >> shift)) & 0xff))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count[DIGIT(&a[i])]++;
+		for (size_t k = 0; k < 256; k++) {
+			size_t c = count[k];
+
+			count[k] = pos;
+			pos += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[DIGIT(&a[i])]++] = a[i];
+#undef DIGIT
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v) {	/* an odd number of passes: the result is in the copy */
+		memcpy(v, a, n * sizeof(*v));
+		b = a;
+	}
+	free(b);
+	return 0;
+}
+
+/*
+ * Sort v[0..n) by track, then time, stably.  Records come nearly in that
+ * order, so, as the calls by correlation, those that break the ascending
+ * run move aside, are sorted there and merge back from the end: no copy
+ * of them all unless most break it.  -1 when out of memory.
+ */
+static int sort_pre(struct pre *v, size_t n)
+{
+	struct pre *aside;
+	size_t m = 0, k = 0;
+
+	for (size_t i = 0, last = 0; i < n; i++) {
+		if (i && pre_below(&v[i], &v[last]))
+			k++;
+		else
+			last = i;
+	}
+	if (k > n / 2)
+		return radix_pre(v, n);
+	if (!k)
+		return 0;
+	if (!(aside = hugepage_malloc(k * sizeof(*aside))))
+		return -1;
+	k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && pre_below(&v[i], &v[m - 1]))
+			aside[k++] = v[i];
+		else
+			v[m++] = v[i];
+	}
+	if (radix_pre(aside, k)) {
+		free(aside);
+		return -1;
+	}
+	/* on a tie the one aside goes later, as in sort_by_corr() */
+	for (size_t i = m, j = k, p = n; j > 0;) {
+		if (i > 0 && pre_below(&aside[j - 1], &v[i - 1]))
+			v[--p] = v[--i];
+		else
+			v[--p] = aside[--j];
+	}
+	free(aside);
+	return 0;
+}
+
+/*
+ * Turn the n sorted records and the sentinel r[n] into pl's placement, in
+ * place: the prefix sums of each block of PLACED_BLOCK records worked out
+ * from its records' durations, then written over them (see launch.h).  pl
+ * owns r, also after a failure.  -1 when out of memory.
+ */
+static int make_placement(struct pre *r, size_t n, struct placement *pl)
+{
+	size_t nb = n / PLACED_BLOCK + 1, nr_wide = 0, wide_alloc = 0;
+	int64_t sum[LAUNCH_NR_USERS] = { 0 };
+
+	pl->v = (struct placed *)(void *)r;
+	pl->n = n;
+	if (!(pl->blocks = malloc(nb * sizeof(*pl->blocks))))
+		return -1;
+	for (size_t b = 0; b < nb; b++) {
+		struct placed_block *blk = &pl->blocks[b];
+		size_t lo = b * PLACED_BLOCK;
+		size_t hi = n + 1 - lo < PLACED_BLOCK ? n + 1 : lo + PLACED_BLOCK;
+		int64_t s[PLACED_BLOCK][LAUNCH_NR_USERS];
+		int fits = 1;
+
+		for (int w = 0; w < LAUNCH_NR_USERS; w++)
+			blk->base[w] = sum[w];
+		blk->wide = 0;
+		for (size_t i = lo; i < hi; i++) {
+			const struct pre *p = &r[i];
+
+			for (int w = 0; w < LAUNCH_NR_USERS; w++) {
+				s[i - lo][w] = sum[w];
+				fits &= sum[w] >= blk->base[w] &&
+					(uint64_t)sum[w] - (uint64_t)blk->base[w] <= UINT32_MAX;
+				if (p->name_users & (1u << w))
+					sum[w] = sat_add(sum[w], p->dur_ns);
+			}
+		}
+		if (!fits) {
+			if (nr_wide >= UINT32_MAX - 1 ||
+			    ALLOC_GROW(pl->wide, (nr_wide + 1) * PLACED_BLOCK * LAUNCH_NR_USERS,
+				       wide_alloc))
+				return -1;
+			memcpy(&pl->wide[nr_wide * PLACED_BLOCK * LAUNCH_NR_USERS], s,
+			       (hi - lo) * sizeof(s[0]));
+			blk->wide = (uint32_t)++nr_wide;
+		}
+		for (size_t i = lo; i < hi; i++) {
+			struct pre p;
+			struct placed q;
+
+			memcpy(&p, &r[i], sizeof(p));
+			q.ts_ns = p.ts_ns;
+			q.track = p.track;
+			q.name = p.name_users >> LAUNCH_NR_USERS;
+			for (int w = 0; w < LAUNCH_NR_USERS; w++)
+				q.sum_lo[w] = fits ? (uint32_t)(s[i - lo][w] - blk->base[w]) : 0;
+			memcpy(&pl->v[i], &q, sizeof(q));
+		}
+	}
 	return 0;
 }
 
 int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 {
-	struct launch_call *c = l->calls;
+	size_t nd = l->nr_device, k = 0, nx = 0, x_alloc = 0, n;
+	struct first_calls first = { .c = l->calls, .n = l->nr_calls, .l = l };
+	/* made over the device work already read, unless the caller keeps it */
+	struct pre *pre = l->keep_device ? hugepage_malloc((nd ? nd : 1) * sizeof(*pre))
+					 : (struct pre *)(void *)l->device;
 	const struct launch_dev *d = l->device;
-	size_t nc = l->nr_calls, nd = l->nr_device, n = 0;
-	struct first_calls first = { .c = c, .n = nc };
-	size_t cap = nd + 2;
-	struct placed *out = hugepage_malloc(cap * sizeof(*out));
-	uint64_t *key = NULL;
-	uint32_t *track = NULL;
-	int64_t sum[LAUNCH_NR_USERS] = { 0 };
+	struct pre_extra *extra = NULL;
+	struct pre *v;
 
+	if (!l->keep_device) {	/* pre owns it now */
+		l->device = NULL;
+		l->nr_device = l->device_alloc = 0;
+	}
 	pl->v = NULL;
+	pl->blocks = NULL;
+	pl->wide = NULL;
 	pl->n = 0;
 	pl->nr_tracks = nr_tracks;
 	pl->any_device = l->any_device;
 	pl->knames = l->knames;	/* moved: the records' names */
 	strtab_init(&l->knames, 1);
-	if (!out || nc > UINT32_MAX || first_calls_init(&first))
+	if ((!pre && nd) || first.n > UINT32_MAX || first_calls_init(&first))
 		goto fail;
 	for (size_t i = 0; i < nd; i++) {
+		int64_t dur = launch_dev_dur(l, &d[i]);
+		unsigned dusers = launch_dev_users(&d[i]);
+		uint32_t name = launch_dev_name(&d[i]);
 		uint32_t s[LAUNCH_NR_USERS];
+		int placed = 0;
 
-		first_of(&first, d[i].corr, s);
+		first_of(&first, launch_dev_corr(l, &d[i]), s);
 
 		/* one record per call chosen, each with the users that chose it */
 		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
+			const struct launch_call *c;
 			unsigned users = 0;
+			struct pre p;
 
-			if (!s[w] || !(d[i].users & (1u << w)))
+			if (!s[w] || !(dusers & (1u << w)))
 				continue;
 			for (int x = 0; x < LAUNCH_NR_USERS; x++)
-				if (s[x] == s[w] && (d[i].users & (1u << x)))
+				if (s[x] == s[w] && (dusers & (1u << x)))
 					users |= 1u << x;
 			if (users & ((1u << w) - 1))	/* placed with an earlier user's */
 				continue;
-			if (push_placed(&out, &n, &cap, &c[s[w] - 1], users, &d[i]))
-				goto fail;
+			c = &first.c[s[w] - 1];
+			p = (struct pre){ c->ts_ns, dur, launch_call_track(c),
+					  (users & (1u << LAUNCH_PHASES) ? name << LAUNCH_NR_USERS
+									 : 0) | users };
+			/* d[i] is read: pre[k], k <= i, may take its place */
+			if (!placed++) {	/* memcpy: the device work's memory may hold it */
+				memcpy(&pre[k++], &p, sizeof(p));
+			} else {
+				if (ALLOC_GROW(extra, nx + 1, x_alloc))
+					goto fail;
+				extra[nx++] = (struct pre_extra){ p, k };
+			}
 		}
 	}
-	/* out holds what the calls and device work gave: free them before the sort's arrays */
-	free(l->calls);
-	l->calls = NULL;
-	l->nr_calls = l->calls_alloc = 0;
-	if (!l->keep_device)
+	/* the calls are placed: free them (and what else was collected) first */
+	if (l->keep_device) {
+		free(l->calls);
+		l->calls = NULL;
+		l->nr_calls = l->calls_alloc = 0;
+	} else {
 		launches_release(l);
-	key = hugepage_malloc((n ? n : 1) * sizeof(*key));
-	track = hugepage_malloc((n ? n : 1) * sizeof(*track));
-	if (!key || !track)
-		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		key[i] = sort_key_i64(out[i].ts_ns);
-		track[i] = out[i].track;
 	}
-	if (sort_recs_id_key(out, n, sizeof(*out), track, nr_tracks, key))
+	/*
+	 * The records grow by the extras and the sentinel (a big block is
+	 * moved by remapping it, not copied), the extras go in from the last
+	 * record on, and the records become the placement where they are.
+	 */
+	n = k + nx;
+	if (!(v = realloc(pre, (n + 1) * sizeof(*v))))
 		goto fail;
-	for (size_t i = 0; i <= n; i++) {
-		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
-			int64_t dur = i < n ? out[i].sum_before[w] : 0;
-
-			out[i].sum_before[w] = sum[w];
-			sum[w] = sat_add(sum[w], dur);
-		}
+	pre = v;
+	hugepage_advise(pre, (n + 1) * sizeof(*pre));
+	/* in the order the records were made, a device record's second after its first */
+	for (size_t i = k, j = nx, o = n; j > 0; o--) {
+		if (extra[j - 1].at == i)
+			pre[o - 1] = extra[--j].p;
+		else
+			pre[o - 1] = pre[--i];
 	}
-	out[n].ts_ns = INT64_MAX;	/* the sentinel: no search reaches it */
-	out[n].track = UINT32_MAX;
-	out[n].name = 0;
-	free(key);
-	free(track);
-	pl->v = out;
-	pl->n = n;
-	return 0;
+	free(extra);
+	extra = NULL;
+	/* the sentinel: no search reaches it */
+	pre[n] = (struct pre){ INT64_MAX, 0, UINT32_MAX, 0 };
+	if (sort_pre(pre, n))
+		goto fail;
+	v = pre;
+	pre = NULL;	/* pl's now */
+	return make_placement(v, n, pl);
 fail:
-	free(out);
-	free(key);
-	free(track);
+	free(pre);
+	free(extra);
 	return -1;
 }
 
 void placement_release(struct placement *pl)
 {
 	free(pl->v);
+	free(pl->blocks);
+	free(pl->wide);
 	pl->v = NULL;
+	pl->blocks = NULL;
+	pl->wide = NULL;
 	pl->n = 0;
 	strtab_release(&pl->knames);
 }
@@ -302,5 +670,10 @@ int64_t placed_within(const struct placement *pl, enum launch_user u, size_t *at
 	size_t a = seek(pl->v, pl->n, *at, track, lo), b = seek(pl->v, pl->n, a, track, hi);
 
 	*at = a;
-	return a < b ? sat_sub(pl->v[b].sum_before[u], pl->v[a].sum_before[u]) : 0;
+	if (a >= b)
+		return 0;
+	/* within a block that holds its sums in 32 bits, the difference of two fits */
+	if (a / PLACED_BLOCK == b / PLACED_BLOCK && !pl->blocks[a / PLACED_BLOCK].wide)
+		return (int64_t)pl->v[b].sum_lo[u] - (int64_t)pl->v[a].sum_lo[u];
+	return sat_sub(placed_sum(pl, u, b), placed_sum(pl, u, a));
 }

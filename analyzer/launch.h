@@ -30,6 +30,7 @@
 
 #include "buf.h"
 #include "event.h"
+#include "sat.h"
 #include "strtab.h"
 
 /* The users of launches, each a bit in the tags and an index in sums. */
@@ -47,59 +48,167 @@ enum launch_user { LAUNCH_PHASES, LAUNCH_CPUOPS, LAUNCH_NR_USERS };
 #define LAUNCH_WHAT(k) ((unsigned)(k) << LAUNCH_WHAT_SHIFT)
 
 /*
+ * The records below are small, as a trace holds about a million of them
+ * per gigabyte of text: a correlation, a duration or a stream is a 32-bit
+ * word holding it when it lies in [0, 2^31) (a stream plus 1, so that -1,
+ * none, is 0), else LAUNCH_WIDE | its index in struct launches' wide[],
+ * exact either way (real correlations and streams are small counters,
+ * durations under 2.1 s).  launch_wide() reads such a word.
+ */
+#define LAUNCH_WIDE 0x80000000u
+
+/* A call's bits: its track, then what (the rest of the tag's byte), then users. */
+#define LAUNCH_WHAT_BITS (8 - LAUNCH_WHAT_SHIFT)
+#define LAUNCH_TRACK_SHIFT (LAUNCH_NR_USERS + LAUNCH_WHAT_BITS)
+/* The largest track id a call, and name id a device record, may have. */
+#define LAUNCH_TRACK_MAX ((1u << (32 - LAUNCH_TRACK_SHIFT)) - 1)
+#define LAUNCH_NAME_MAX ((1u << (32 - LAUNCH_NR_USERS)) - 1)
+
+/*
  * A runtime call, in file order until launches_place(): one with a
  * correlation some user counts, or one the graph replays want (what).
+ * Read it with launch_call_*().
  */
 struct launch_call {
-	int64_t corr, ts_ns;	/* corr 0 without one */
-	uint32_t track;
-	uint16_t users;		/* bit u: user u counts this call */
-	uint16_t what;		/* its LAUNCH_WHAT() kind */
+	int64_t ts_ns;
+	uint32_t corr;		/* see LAUNCH_WIDE; 0 without one */
+	uint32_t bits;		/* track << LAUNCH_TRACK_SHIFT | what << LAUNCH_NR_USERS | users */
 };
 
 /*
  * Device work with a correlation, in file order.  Besides the placement,
  * the graph replays' FLOPs (replay.h) read these when the trace has
- * replays, rather than keep their own copy.
+ * replays, rather than keep their own copy.  Read it with launch_dev_*().
  */
 struct launch_dev {
-	int64_t corr, ts_ns, dur_ns;
-	int64_t stream;		/* -1: none */
-	uint32_t users;		/* bit u: user u counts it; a kernel has LAUNCH_PHASES' */
-	uint32_t name;		/* a kernel's, in knames; else 0 */
+	int64_t ts_ns;
+	uint32_t corr, dur, stream;	/* see LAUNCH_WIDE; stream + 1: 0 none */
+	uint32_t name_users;	/* name << LAUNCH_NR_USERS | users: a kernel's name, in
+				   knames (else 0); bit u of users: user u counts it, a
+				   kernel has LAUNCH_PHASES' */
 };
 
 struct launches {
 	struct launch_call *calls;	/* runtime calls with a correlation */
 	struct launch_dev *device;	/* device work with a correlation */
 	size_t nr_calls, calls_alloc, nr_device, device_alloc;
+	int64_t *wide;			/* the values the records' words cannot hold */
+	size_t nr_wide, wide_alloc;
 	unsigned any_device;	/* user bits of the device work collected */
 	struct strtab knames;	/* the kernels' names, copies (struct placed's name) */
 	int keep_device;	/* launches_place() leaves device for the caller to release */
 };
 
+/* The value of a record's word w (a correlation or a duration; see LAUNCH_WIDE). */
+static inline int64_t launch_wide(const struct launches *l, uint32_t w)
+{
+	return w < LAUNCH_WIDE ? (int64_t)w : l->wide[w & ~LAUNCH_WIDE];
+}
+
+static inline int64_t launch_call_corr(const struct launches *l, const struct launch_call *c)
+{
+	return launch_wide(l, c->corr);
+}
+
+static inline uint32_t launch_call_track(const struct launch_call *c)
+{
+	return c->bits >> LAUNCH_TRACK_SHIFT;
+}
+
+/* Its LAUNCH_WHAT() kind. */
+static inline unsigned launch_call_what(const struct launch_call *c)
+{
+	return (c->bits >> LAUNCH_NR_USERS) & ((1u << LAUNCH_WHAT_BITS) - 1);
+}
+
+static inline unsigned launch_call_users(const struct launch_call *c)
+{
+	return c->bits & ((1u << LAUNCH_NR_USERS) - 1);
+}
+
+static inline int64_t launch_dev_corr(const struct launches *l, const struct launch_dev *d)
+{
+	return launch_wide(l, d->corr);
+}
+
+static inline int64_t launch_dev_dur(const struct launches *l, const struct launch_dev *d)
+{
+	return launch_wide(l, d->dur);
+}
+
+/* Its stream, -1 when none. */
+static inline int64_t launch_dev_stream(const struct launches *l, const struct launch_dev *d)
+{
+	return d->stream < LAUNCH_WIDE ? (int64_t)d->stream - 1 : l->wide[d->stream & ~LAUNCH_WIDE];
+}
+
+static inline unsigned launch_dev_users(const struct launch_dev *d)
+{
+	return d->name_users & ((1u << LAUNCH_NR_USERS) - 1);
+}
+
+static inline uint32_t launch_dev_name(const struct launch_dev *d)
+{
+	return d->name_users >> LAUNCH_NR_USERS;
+}
+
 /*
- * Device time at its launch.  sum_before[u] is user u's prefix sum in
- * sorted order; a placement ends with a sentinel record that holds the
- * totals, so each record's time is the next one's sum_before minus its own.
- * A kernel (device work phases counts) is one record, with its name: the
- * kernel context (kctx.h) reads each kernel at its launch from here rather
- * than joining its own copies of the kernels and calls.
+ * Device time at its launch.  User u's prefix sum in sorted order is
+ * placed_sum(); a placement ends with a sentinel record that holds the
+ * totals, so each record's time is the next one's sum minus its own
+ * (placed_dur()).  A kernel (device work phases counts) is one record,
+ * with its name: the kernel context (kctx.h) reads each kernel at its
+ * launch from here rather than joining its own copies of the kernels and
+ * calls.
+ *
+ * The sums take 32 bits a record: each block of PLACED_BLOCK records
+ * holds its first sums whole and its records the rest; a block whose sums
+ * do not all fit (more than 4.2 s of device time in it, or negative) holds
+ * all of its records' sums whole in the placement's wide[], so each is exact.
  */
+#define PLACED_BLOCK 32
+
 struct placed {
 	int64_t ts_ns;
-	int64_t sum_before[LAUNCH_NR_USERS];
 	uint32_t track;
 	uint32_t name;		/* a kernel's, in the placement's knames; else 0 */
+	uint32_t sum_lo[LAUNCH_NR_USERS];	/* the sums less their block's base */
+};
+
+struct placed_block {
+	int64_t base[LAUNCH_NR_USERS];	/* the sums before its first record */
+	uint32_t wide;		/* 0, or 1 + the index of its sums' run in wide */
 };
 
 struct placement {
 	struct placed *v;	/* n + 1 records, owned; see above */
+	struct placed_block *blocks;	/* one per PLACED_BLOCK records, owned */
+	int64_t *wide;		/* PLACED_BLOCK * LAUNCH_NR_USERS sums a wide block, owned */
 	size_t n;
 	uint32_t nr_tracks;	/* track ids are 1..nr_tracks */
 	unsigned any_device;	/* user bits: without, the user's device times are unknown */
 	struct strtab knames;	/* the kernels' names, moved from struct launches */
 };
+
+/* User u's device time placed before record i (0..n) in sorted order. */
+static inline int64_t placed_sum(const struct placement *pl, enum launch_user u, size_t i)
+{
+	const struct placed_block *b = &pl->blocks[i / PLACED_BLOCK];
+
+	if (b->wide)
+		return pl->wide[((size_t)(b->wide - 1) * PLACED_BLOCK + i % PLACED_BLOCK) *
+					LAUNCH_NR_USERS + u];
+	return b->base[u] + (int64_t)pl->v[i].sum_lo[u];
+}
+
+/* User u's device time of record i (0..n-1). */
+static inline int64_t placed_dur(const struct placement *pl, enum launch_user u, size_t i)
+{
+	/* within a block that holds its sums in 32 bits, the difference of two fits */
+	if ((i + 1) % PLACED_BLOCK && !pl->blocks[i / PLACED_BLOCK].wide)
+		return (int64_t)pl->v[i + 1].sum_lo[u] - (int64_t)pl->v[i].sum_lo[u];
+	return sat_sub(placed_sum(pl, u, i + 1), placed_sum(pl, u, i));
+}
 
 void launches_init(struct launches *l);
 void launches_release(struct launches *l);
@@ -107,7 +216,8 @@ void launches_release(struct launches *l);
 /*
  * Keep the events of batch b that tag[] (one byte per event) marks, with
  * their thread interned into tracks and a kernel's name into knames.  -1
- * when out of memory.
+ * when out of memory, or past LAUNCH_TRACK_MAX threads, LAUNCH_NAME_MAX
+ * kernel names or 2^31 values held wide (doc/bounds.md).
  */
 int launches_collect(struct launches *l, const struct event_batch *b, const unsigned char *tag,
 		     struct strtab *tracks);

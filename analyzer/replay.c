@@ -88,7 +88,7 @@ int replay_take_calls(struct replay *rp, const struct launches *l)
 	if (!rp->any_graph)
 		return 0;
 	for (size_t i = 0; i < l->nr_calls; i++)
-		n += l->calls[i].what != 0;
+		n += launch_call_what(&l->calls[i]) != 0;
 	free(rp->calls);
 	rp->nr_calls = rp->calls_alloc = 0;
 	rp->calls = malloc((n ? n : 1) * sizeof(*rp->calls));
@@ -97,9 +97,10 @@ int replay_take_calls(struct replay *rp, const struct launches *l)
 	for (size_t i = 0; i < l->nr_calls; i++) {
 		const struct launch_call *c = &l->calls[i];
 
-		if (c->what)
-			rp->calls[rp->nr_calls++] =
-				(struct replay_call){ c->ts_ns, c->corr, c->track, c->what };
+		if (launch_call_what(c))
+			rp->calls[rp->nr_calls++] = (struct replay_call){
+				c->ts_ns, launch_call_corr(l, c), launch_call_track(c),
+				launch_call_what(c) };
 	}
 	rp->calls_alloc = n;
 	return 0;
@@ -128,9 +129,11 @@ int replay_device(struct replay *rp, struct launches *l)
 	if (!rp->dev)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		rp->dev[i] = (struct replay_dev){ d[i].corr, d[i].ts_ns, d[i].dur_ns, d[i].stream,
-						  (d[i].users >> LAUNCH_PHASES) & 1u, (uint32_t)i,
-						  d[i].name };
+		rp->dev[i] = (struct replay_dev){ launch_dev_corr(l, &d[i]), d[i].ts_ns,
+						  launch_dev_dur(l, &d[i]),
+						  launch_dev_stream(l, &d[i]),
+						  (launch_dev_users(&d[i]) >> LAUNCH_PHASES) & 1u,
+						  (uint32_t)i, launch_dev_name(&d[i]) };
 	rp->nr_dev = n;
 	launches_release(l);
 	return 0;

@@ -9,7 +9,10 @@
 # captures of the same kinds but other shapes, records on two streams, a
 # record count no capture has) stay not covered.  Without a capture, a
 # replayed kernel gets the FLOPs of the one eager shape that launched a
-# kernel of its name (a warm-up), and none where two shapes did.
+# kernel of its name (a warm-up), and none where two shapes did.  The
+# _wide variants repeat two with negative correlations past 32 bits and a
+# stream past 32 bits whose low bits are another's (analyzer/launch.h holds
+# them wide): the streams must still differ.
 . "$VT_ROOT/tests/cli/lib.sh"
 
 need_vanalyze
@@ -22,7 +25,10 @@ M, K, N = 2048, 1024, 4096
 
 
 def trace(variant):
-    ev, corr = [], [100]
+    wide = variant.endswith("_wide")
+    variant = variant[:-len("_wide")] if wide else variant
+    ev, corr = [], [-2**62 if wide else 100]
+    stream0 = -2**33 + 7 if wide else 7     # stored as stream + 1: low bits 8, 7's
     dev_t = [0.0]
     kernels = []  # (cat, name, dur, stream): one capture's device records, in order
 
@@ -38,7 +44,8 @@ def trace(variant):
                    "ts": ts, "dur": dur, "args": {"correlation": corr[0]}})
         return corr[0]
 
-    def dev(cat, name, c, dur, stream=7):
+    def dev(cat, name, c, dur, stream=None):
+        stream = stream0 if stream is None else stream
         start = max(dev_t[0], 0)
         ev.append({"ph": "X", "cat": cat, "name": name, "pid": 0, "tid": stream,
                    "ts": start, "dur": dur,
@@ -88,19 +95,20 @@ def trace(variant):
             dev("gpu_memset", "Memset (Device)", c, 2 + i % 2)
         dev("kernel", "gemm_a", c, 300 + 10 * i)
         dev("kernel", "gemm_b", c, 320 + 5 * i,
-            stream=8 if variant == "streams" else 7)
+            stream=(7 if wide else 8) if variant == "streams" else None)
         dev("kernel", "add_k", c, 40 + i)
         dev("kernel", "custom_k", c, 60)
     return {"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "Planted GPU"}],
             "traceEvents": ev}
 
 
-for v in ("replay", "ambiguous", "streams", "short", "eager", "eager2"):
+for v in ("replay", "ambiguous", "streams", "short", "eager", "eager2", "replay_wide",
+          "streams_wide"):
     with open(v + ".json", "w") as f:
         json.dump(trace(v), f)
 PY
 
-for v in replay ambiguous streams short eager eager2; do
+for v in replay ambiguous streams short eager eager2 replay_wide streams_wide; do
 	va "$v" -q --peak-tflops 1000 --peak-tbps 3 --json "$v.report.json" "$v.json"
 	expect_rc "$v" 0
 done
@@ -115,7 +123,9 @@ import json
 M, K, N = 2048, 1024, 4096
 FL = {"gemm_a": 2 * M * N * K + M * N, "gemm_b": 2 * M * K * N, "add_k": M * K}
 bad = []
-for v in ("replay", "ambiguous", "streams", "short", "eager", "eager2"):
+for v in ("replay", "ambiguous", "streams", "short", "eager", "eager2", "replay_wide",
+          "streams_wide"):
+    base = v[:-len("_wide")] if v.endswith("_wide") else v
     tr = json.load(open(v + ".json"))["traceEvents"]
     dev = [e for e in tr if e["cat"] in ("kernel", "gpu_memset")]
     kern = sorted((e["ts"], e["ts"] + e["dur"]) for e in dev if e["cat"] == "kernel")
@@ -142,7 +152,7 @@ for v in ("replay", "ambiguous", "streams", "short", "eager", "eager2"):
             continue
         # replayed: by the capture (the memset with its GEMM), or by
         # kernel name where one eager shape alone launched it
-        if not (v == "replay" or (v == "eager" and e["name"] != "Memset (Device)")):
+        if not (base == "replay" or (base == "eager" and e["name"] != "Memset (Device)")):
             continue
         covered += e["dur"]
         if c in graph and e["name"] != "Memset (Device)":

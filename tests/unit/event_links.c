@@ -80,7 +80,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < pl.n; i++) {
-		const struct placed *p = &pl.v[i], *next = &pl.v[i + 1];
+		const struct placed *p = &pl.v[i];
 
 		printf("%lld\t", (long long)p->ts_ns);
 		put_track(&res.tracks, p->track);
@@ -90,8 +90,8 @@ int main(int argc, char **argv)
 		else
 			putchar('-');
 		printf("\t%lld\t%lld\n",
-		       (long long)(next->sum_before[LAUNCH_CPUOPS] - p->sum_before[LAUNCH_CPUOPS]),
-		       (long long)(next->sum_before[LAUNCH_PHASES] - p->sum_before[LAUNCH_PHASES]));
+		       (long long)placed_dur(&pl, LAUNCH_CPUOPS, i),
+		       (long long)placed_dur(&pl, LAUNCH_PHASES, i));
 	}
 	rc = fflush(stdout) ? 1 : 0;
 out:

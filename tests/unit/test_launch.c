@@ -3,11 +3,12 @@
  * that scans every event: for each user, each device record counts at the
  * first call of its correlation (in file order) that this user counts.
  * Random events over two batches, few correlations (so calls repeat one)
- * or many (so the search for a device's calls jumps both ways), and users
- * that disagree, asked in random order (a fresh cursor each time)
- * and in thread and start order (one cursor passed on); the kernels'
- * names the placed records carry, summed by name against the same
- * reference; plus the empty case.
+ * or many (so the search for a device's calls jumps both ways), some past
+ * 32 bits, durations long or negative (held wide, and placed in blocks
+ * whose sums do not fit 32 bits), and users that disagree, asked in
+ * random order (a fresh cursor each time) and in thread and start order
+ * (one cursor passed on); the kernels' names the placed records carry,
+ * summed by name against the same reference; plus the empty case.
  */
 #include "check.h"
 #include "launch.h"
@@ -99,8 +100,7 @@ static int64_t placed_named(const struct placement *pl, size_t k)
 	int64_t sum = 0;
 
 	for (size_t i = 0; i < pl->n; i++) {
-		int64_t dur = pl->v[i + 1].sum_before[LAUNCH_PHASES] -
-			      pl->v[i].sum_before[LAUNCH_PHASES];
+		int64_t dur = placed_dur(pl, LAUNCH_PHASES, i);
 
 		if (!pl->v[i].name && dur)
 			return -1;
@@ -134,8 +134,12 @@ static void test_random(int64_t spread)
 		unsigned users = (unsigned)(next() % 3) + 1;	/* bit 0, bit 1 or both */
 
 		ev[i].corr = (int64_t)(next() % (uint64_t)spread) - 10;
+		if (next() % 8 == 0)	/* past 32 bits: launch.h holds it wide */
+			ev[i].corr += (int64_t)1 << 40;
 		ev[i].ts = (int64_t)(next() % 400);
 		ev[i].dur = (int64_t)(next() % 1000);
+		if (next() % 8 == 0)	/* held wide, and sums that need a wide block */
+			ev[i].dur = next() % 2 ? (int64_t)(next() % (1ull << 40)) : -ev[i].dur;
 		ev[i].thread = (int)(next() % NR_THREADS);
 		ev[i].tag = next() % 2 ? users : users << LAUNCH_NR_USERS;
 	}
