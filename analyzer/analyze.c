@@ -454,7 +454,8 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	arena_init(&a_perf);
 #pragma omp parallel num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
 	default(none) shared(res, rk, min_ts, pl, ag, ac, ap, am, ai, af, rc_place, rc_gpu, \
-			     rc_cpu, rc_phases, rc_idle, rc_kctx, rc_comm, rc_idle_fin, rc_perf)
+			     rc_cpu, rc_phases, rc_idle, rc_kctx, rc_comm, rc_idle_fin, rc_perf) \
+	firstprivate(nr_threads)
 	/*
 	 * master, not single: libgomp (GCC 12) keeps the table of the depend
 	 * clauses on the task that makes them, and never frees it when that
@@ -463,10 +464,17 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	 */
 #pragma omp master
 	{
-#pragma omp task default(none) shared(res, rk, ag, rc_gpu) depend(out: rc_gpu)
-		rc_gpu = gpu_finish(&res->gpu, ag, rk);
+		/*
+		 * idle's preparation heads the longest chain (then idle_finish(),
+		 * after gpu and phases), so it is made first, for another thread;
+		 * with two threads this one makes the GPU figures itself (an
+		 * undeferred task) before it places the launches.
+		 */
 #pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle)
 		rc_idle = idle_prepare(&res->idle);
+#pragma omp task default(none) shared(res, rk, ag, rc_gpu) depend(out: rc_gpu) \
+	if (nr_threads > 2)
+		rc_gpu = gpu_finish(&res->gpu, ag, rk);
 #pragma omp task default(none) shared(res, rk, am, rc_gpu, rc_comm) depend(in: rc_gpu)
 		rc_comm = !rc_gpu &&
 			  comm_finish(&res->comm, &res->gpu.comm_tasks,
@@ -478,15 +486,16 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 			   launches_place(&res->launches, strtab_count(&res->tracks), &pl) ||
 			   replay_device(&res->cpuops.replay, &res->launches);
 		if (!rc_place) {
-			/* the kernel rows' categories from their launches */
-#pragma omp task default(none) shared(res, rk, pl, rc_gpu, rc_kctx) depend(in: rc_gpu)
-			rc_kctx = !rc_gpu && kctx_finish(&res->kctx, &pl, rk);
+			/* phases first: idle_finish() waits for it */
 #pragma omp task default(none) shared(res, rk, min_ts, pl, ap, rc_phases) depend(out: rc_phases)
 			rc_phases = phases_finish(&res->phases, min_ts, &pl, ap, rk);
 #pragma omp task default(none) shared(res, rk, ai, rc_gpu, rc_phases, rc_idle, rc_idle_fin) \
 	depend(in: rc_gpu, rc_phases, rc_idle)
 			rc_idle_fin = !rc_gpu && !rc_phases && !rc_idle &&
 				      idle_finish(&res->idle, &res->gpu.busy, ai, rk);
+			/* the kernel rows' categories from their launches */
+#pragma omp task default(none) shared(res, rk, pl, rc_gpu, rc_kctx) depend(in: rc_gpu)
+			rc_kctx = !rc_gpu && kctx_finish(&res->kctx, &pl, rk);
 			rc_cpu = cpuops_finish(&res->cpuops, &pl, ac, rk);
 			if (!rc_cpu) {
 #pragma omp task default(none) shared(res, pl, af, rc_gpu, rc_phases, rc_perf) \
