@@ -423,11 +423,12 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  *                      kernel names its launch, as by_phase() reads it
  *
  * None of them reads the rows report_fold_rows() folds, which runs after.
- * With threads to spare (one large file) this thread places the launches
- * and then runs cpuops, the longest chain; the others take gpu, idle's
- * preparation, phases and what follows them, so nothing runs alone after
- * the read.  With one thread each task runs where it is made, in the order
- * written, into the file's arena.
+ * With threads to spare (one large file) another thread takes idle's
+ * preparation first, as idle_prepare() and idle_finish() are the longest
+ * chain; this thread makes the GPU figures (where there are only two
+ * threads), places the launches and runs cpuops, and the others take
+ * phases and what follows, so nothing runs alone after the read.  With one
+ * thread each task runs where it is made, into the file's arena.
  */
 static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_ts)
 {
