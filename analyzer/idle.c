@@ -502,7 +502,7 @@ out:
  * marked first are looked up among the gaps' correlations, sorted.
  * Releases the items.
  */
-static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
+static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *found)
 {
 	size_t ngc = 0;
 	struct gap_corr *gc = malloc((ng ? ng : 1) * sizeof(*gc));
@@ -546,6 +546,7 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng)
 		for (size_t k = at; k < ngc && gc[k].corr == c.corr; k++) {
 			struct gap *x = &g[gc[k].gap];
 
+			*found += 1;	/* once a gap: one call a correlation is marked first */
 			x->l = x->l_end = c.ts_ns;
 			if (call_outlier(&d->stats[c.name], c.dur_ns))
 				x->l_end = sat_add(c.ts_ns, c.dur_ns);
@@ -589,22 +590,24 @@ static int64_t by_time_limit(const struct gap *g)
  * gap, and most have no other: a few such gaps scan the calls, more sort
  * them by time (stably: file order within a time), unpacked.
  */
-static int launches_by_time(struct idle *d, struct gap *g, size_t ng)
+static int launches_by_time(struct idle *d, struct gap *g, size_t ng, size_t lost)
 {
 	struct idle_calls_cursor cur;
 	struct idle_call c, *v;
-	size_t lost = 0, nc = d->calls.n;
+	size_t nc = d->calls.n;
 
-	for (size_t i = 0; i < ng; i++)
-		lost += !g[i].found;
 	if (lost && lost <= IDLE_SCAN_LOST) {
-		for (size_t i = 0; i < ng; i++) {
+		/* from the end, where the trace's last gap is, until each lost one is met */
+		for (size_t i = ng, left = lost; left && i-- > 0;) {
 			int64_t lim = by_time_limit(&g[i]);
 			struct idle_call best = { 0, 0, 0, 0, 0 };
 			int any = 0;
 
+			if (g[i].found)
+				continue;
+			left--;
 			idle_calls_begin(&cur, &d->calls);
-			while (!g[i].found && idle_calls_next(&cur, &c))
+			while (idle_calls_next(&cur, &c))
 				if (c.ts_ns < lim && (!any || c.ts_ns >= best.ts_ns)) {
 					best = c;
 					any = 1;
@@ -1635,7 +1638,7 @@ static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
 int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *a,
 		struct report_rank *rk)
 {
-	size_t nc = d->calls.n, ng = 0, nw;
+	size_t nc = d->calls.n, ng = 0, nw, found = 0;
 	int64_t t0 = rk->start_ns, t1 = sat_add(rk->start_ns, rk->span_ns);
 	struct interval *w = NULL;
 	struct gap *g = NULL;
@@ -1663,7 +1666,8 @@ int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *
 		if (!d->prepared && idle_prepare(d))
 			goto out;
 		g = make_gaps(busy, t0, t1, &ng);
-		if (!g || launches_by_corr(d, g, ng) || launches_by_time(d, g, ng) ||
+		if (!g || launches_by_corr(d, g, ng, &found) ||
+		    launches_by_time(d, g, ng, ng - found) ||
 		    attribute_all(d, g, ng, d->max_track))
 			goto out;
 		for (size_t i = 0; i < ng; i++)
