@@ -77,36 +77,19 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 }
 
 /*
- * LSD radix sort of n records of `size` bytes by the int64 at their start,
- * through one scratch copy of the records: no key array, no permutation,
- * so sorting takes as much again as the records and no more.  Always
- * inlined with a constant size so that the copies are plain moves (else
- * the compiler merges the calls of sort_by_first_i64() into one that calls
- * memcpy() per record).
+ * LSD radix sort of n records of `size` bytes by the int64 at their start
+ * over the bytes of their keys that diff marks (the keys' differences
+ * from one of them), through one scratch copy of the records: no key
+ * array, no permutation.  Always inlined with a constant size so that the
+ * copies are plain moves (else the compiler merges the calls of
+ * sort_by_first_i64() into one that calls memcpy() per record).
  */
-static inline __attribute__((always_inline)) int sort_recs_i64(void *recs, size_t n, size_t size)
+static inline __attribute__((always_inline)) int radix_recs_i64(char *recs, size_t n, size_t size,
+								uint64_t diff)
 {
-	char *a = recs, *b, *t;
-	uint64_t diff = 0, first, prev;
+	char *a = recs, *b = hugepage_malloc(n * size), *t;
 	int64_t k;
-	int sorted = 1;
 
-	if (n < 2)
-		return 0;
-	memcpy(&k, a, sizeof(k));
-	first = prev = sort_key_i64(k);
-	for (size_t i = 1; i < n; i++) {
-		uint64_t key;
-
-		memcpy(&k, a + i * size, sizeof(k));
-		key = sort_key_i64(k);
-		diff |= key ^ first;
-		sorted &= prev <= key;
-		prev = key;
-	}
-	if (sorted)	/* also when all keys are equal: records often come in order */
-		return 0;
-	b = hugepage_malloc(n * size);
 	if (!b)
 		return -1;
 	for (unsigned shift = 0; shift < 64; shift += 8) {
@@ -138,6 +121,75 @@ static inline __attribute__((always_inline)) int sort_recs_i64(void *recs, size_
 		b = a;
 	}
 	free(b);
+	return 0;
+}
+
+/*
+ * Sort n records of `size` bytes by the int64 at their start, stably.
+ * Records mostly come nearly in order (a trace's events by time, its
+ * correlations in file order), so those that break the ascending run (a
+ * record below the largest kept before it) move aside, in order; only they
+ * are radix sorted, through a copy of them alone, and they merge back from
+ * the end.  A kept record equal to one set aside came before it in the
+ * file (each set aside came after a larger one kept), so on a tie the one
+ * aside goes later.  Where most break the run, all are radix sorted.
+ */
+static inline __attribute__((always_inline)) int sort_recs_i64(void *recs, size_t n, size_t size)
+{
+	char *r = recs, *aside;
+	uint64_t diff = 0, first, adiff = 0, afirst = 0;
+	int64_t k, last;
+	size_t nr_aside = 0, m = 0, j = 0;
+
+	if (n < 2)
+		return 0;
+	memcpy(&last, r, sizeof(last));
+	first = sort_key_i64(last);
+	for (size_t i = 1; i < n; i++) {
+		memcpy(&k, r + i * size, sizeof(k));
+		diff |= sort_key_i64(k) ^ first;
+		if (k >= last)
+			last = k;
+		else
+			nr_aside++;
+	}
+	if (!nr_aside)	/* also when all keys are equal: records often come in order */
+		return 0;
+	if (nr_aside > n / 2)
+		return radix_recs_i64(r, n, size, diff);
+	if (!(aside = hugepage_malloc(nr_aside * size)))
+		return -1;
+	last = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(&k, r + i * size, sizeof(k));
+		if (k >= last) {
+			last = k;
+			if (m != i)	/* a record or more apart: no overlap */
+				memcpy(r + m * size, r + i * size, size);
+			m++;
+			continue;
+		}
+		if (!j)
+			afirst = sort_key_i64(k);
+		adiff |= sort_key_i64(k) ^ afirst;
+		memcpy(aside + j++ * size, r + i * size, size);
+	}
+	if (adiff && radix_recs_i64(aside, j, size, adiff)) {
+		/* every record is still here, in another order: put them back as split */
+		memcpy(r + m * size, aside, j * size);
+		free(aside);
+		return -1;
+	}
+	for (size_t i = m, p = n; j > 0;) {
+		int64_t x, y;
+
+		memcpy(&y, aside + (j - 1) * size, sizeof(y));
+		if (i > 0 && (memcpy(&x, r + (i - 1) * size, sizeof(x)), x > y))
+			memcpy(r + --p * size, r + --i * size, size);
+		else
+			memcpy(r + --p * size, aside + --j * size, size);
+	}
+	free(aside);
 	return 0;
 }
 

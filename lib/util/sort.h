@@ -48,13 +48,18 @@ int sort_perm_id_key(const uint32_t *id, uint32_t max_id, const uint64_t *key, u
 int sort_recs_id_key(void *recs, size_t n, size_t size, const uint32_t *id, uint32_t max_id,
 		     const uint64_t *key);
 
-/* Sort v[0..n) ascending in place.  0, or -1 when out of memory (v unchanged). */
+/*
+ * Sort v[0..n) ascending in place.  0, or -1 when out of memory (the same
+ * values, in some order).
+ */
 int sort_i64(int64_t *v, size_t n);
 
 /*
  * Sort n records of `size` bytes (a multiple of 8) in place by the int64
- * each starts with, keeping the order of equal keys, with one scratch copy
- * of the records.  0, or -1 when out of memory (records unchanged).
+ * each starts with, keeping the order of equal keys: those that break the
+ * ascending run sorted aside and merged back, or all of them through one
+ * scratch copy where most do.  0, or -1 when out of memory (the same
+ * records, in some order).
  */
 int sort_by_first_i64(void *recs, size_t n, size_t size);
 

@@ -167,7 +167,10 @@ static void test_i64_and_apply(void)
 /*
  * sort_by_first_i64 on 16-byte records against a stable insertion sort:
  * keys spread over all 8 bytes (odd and even pass counts), negative ones,
- * many ties (the tag shows that equal keys keep their order).
+ * many ties (the tag shows that equal keys keep their order); and keys
+ * nearly in order, with ties, where a seventh or two fifths break the
+ * ascending run (sorted aside and merged back), and keys descending (most
+ * break it: all radix sorted).
  */
 static void test_by_first(void)
 {
@@ -178,11 +181,17 @@ static void test_by_first(void)
 	uint64_t x = 88172645463325252ull;
 	int bad = 0;
 
-	for (int round = 0; round < 3; round++) {
+	for (int round = 0; round < 6; round++) {
 		for (size_t i = 0; i < N; i++) {
+			int64_t near = (int64_t)(i / 3) - 400;
+
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			got[i].k = round == 0 ? (int64_t)x : round == 1 ? (int64_t)(x % 50) - 25
-									 : (int64_t)(x & 0xff00);
+			got[i].k = round == 0   ? (int64_t)x
+				   : round == 1 ? (int64_t)(x % 50) - 25
+				   : round == 2 ? (int64_t)(x & 0xff00)
+				   : round == 3 ? (x % 7 ? near : near - (int64_t)(x % 90))
+				   : round == 4 ? (x % 5 < 2 ? near + 40 - (int64_t)(x % 80) : near)
+						: -(int64_t)i / 2;
 			got[i].tag = (int64_t)i;
 			want[i] = got[i];
 		}
