@@ -244,30 +244,56 @@ int cpuops_collect_replay(struct cpuops *c, const struct event_batch *b, const u
 
 #define RUN_BY_INSERTION 16	/* longer runs of one thread and start: a radix sort */
 
+/* key, made at its first use (n records' worth); NULL when out of memory. */
+static uint64_t *key_array(uint64_t **key, size_t n)
+{
+	if (!*key)
+		*key = hugepage_malloc((n ? n : 1) * sizeof(**key));
+	return *key;
+}
+
 /*
  * perm: the records by thread, then start, then longest first (a parent
- * before the children that start with it), then file order.
+ * before the children that start with it), then file order.  The records
+ * are counted out by thread straight into perm, and a thread's run is
+ * sorted by start only where it is not in that order already (spans mostly
+ * come so): beyond perm nothing a record is allocated unless some run
+ * needs sorting, as this runs while every analysis's records are held.
  */
 static int nesting_order(const struct cpuops *c, uint32_t nr_tracks, size_t n, uint32_t *perm)
 {
 	const struct cpu_rec *r = c->recs;
-	uint64_t *key = hugepage_malloc((n ? n : 1) * sizeof(*key));
-	uint32_t *track = hugepage_malloc((n ? n : 1) * sizeof(*track));
+	size_t *start = hugepage_calloc((size_t)nr_tracks + 2, sizeof(*start));
+	uint64_t *key = NULL;
 	int rc = -1;
 
-	if (!key || !track)
+	if (!start)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
-		key[i] = sort_key_i64(r[i].ts_ns);
-		track[i] = r[i].track;
+	for (size_t i = 0; i < n; i++)
+		start[r[i].track + 1]++;
+	for (size_t t = 1; t <= (size_t)nr_tracks + 1; t++)
+		start[t] += start[t - 1];
+	for (size_t i = 0; i < n; i++)	/* start[t] ends as the end of thread t's run */
+		perm[start[r[i].track]++] = (uint32_t)i;
+	for (size_t t = 0, lo = 0; t <= nr_tracks; lo = start[t++]) {
+		size_t hi = start[t], i = lo + 1;
+
+		while (i < hi && r[perm[i - 1]].ts_ns <= r[perm[i]].ts_ns)
+			i++;
+		if (i >= hi)
+			continue;
+		if (!key_array(&key, n))
+			goto out;
+		for (i = lo; i < hi; i++)
+			key[perm[i]] = sort_key_i64(r[perm[i]].ts_ns);
+		if (sort_perm_u64(key, perm + lo, hi - lo))	/* stable: file order on ties */
+			goto out;
 	}
-	if (sort_perm_id_key(track, nr_tracks, key, perm, n))
-		goto out;
 	/*
 	 * Runs with one thread and start: longest first, keeping file order.
 	 * Real runs are a few spans, sorted by insertion; a hostile trace can
 	 * start every span of a thread at once, so a long run is radix sorted
-	 * (key[] is free again: its records get their durations, descending).
+	 * (its records get their durations, descending, as keys).
 	 */
 	for (size_t lo = 0, hi; lo < n; lo = hi) {
 		const struct cpu_rec *x = &r[perm[lo]];
@@ -276,6 +302,8 @@ static int nesting_order(const struct cpuops *c, uint32_t nr_tracks, size_t n, u
 				  r[perm[hi]].ts_ns == x->ts_ns; hi++)
 			;
 		if (hi - lo > RUN_BY_INSERTION) {
+			if (!key_array(&key, n))
+				goto out;
 			for (size_t i = lo; i < hi; i++)
 				key[perm[i]] = ~sort_key_i64(rec_dur(c, &r[perm[i]]));
 			if (sort_perm_u64(key, perm + lo, hi - lo))
@@ -297,7 +325,7 @@ static int nesting_order(const struct cpuops *c, uint32_t nr_tracks, size_t n, u
 	rc = 0;
 out:
 	free(key);
-	free(track);
+	free(start);
 	return rc;
 }
 
@@ -532,7 +560,7 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	size_t n = keep_ops(c), depth = 0, stack_alloc = 0, rows = 0, at = 0, li = 0;
 	struct cpu_rec *r = c->recs;
 	struct replay_launch *lv = c->replay.launches;	/* by thread and time */
-	uint32_t *perm = sort_identity(n);
+	uint32_t *perm = hugepage_malloc((n ? n : 1) * sizeof(*perm));	/* nesting_order() */
 	uint64_t span = 0, device = 0;	/* for rows_exact() */
 	struct cpu_open *stack = NULL;	/* as deep as the nesting */
 	/* else device times are null */
