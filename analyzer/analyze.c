@@ -424,11 +424,13 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  *
  * None of them reads the rows report_fold_rows() folds, which runs after.
  * With threads to spare (one large file) another thread takes idle's
- * preparation first, as idle_prepare() and idle_finish() are the longest
- * chain; this thread makes the GPU figures (where there are only two
- * threads), places the launches and runs cpuops, and the others take
- * phases and what follows, so nothing runs alone after the read.  With one
- * thread each task runs where it is made, into the file's arena.
+ * preparation and then the GPU figures, as idle_prepare() and
+ * idle_finish() are the longest chain; this thread places the launches,
+ * makes the phases (where there are only two threads) and runs cpuops,
+ * and idle_finish() is made after cpuops (see below), so nothing runs
+ * alone after the read and the two largest never hold their memory at
+ * once.  With one thread each task runs where it is made, into the
+ * file's arena.
  */
 static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_ts)
 {
@@ -467,14 +469,16 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	{
 		/*
 		 * idle's preparation heads the longest chain (then idle_finish(),
-		 * after gpu and phases), so it is made first, for another thread;
-		 * with two threads this one makes the GPU figures itself (an
-		 * undeferred task) before it places the launches.
+		 * after gpu and phases), so it is made first, for another thread,
+		 * and the GPU figures next; this thread places the launches, makes
+		 * the phases (at once where there are two threads) and runs cpuops.
+		 * idle_finish() is made only after cpuops_finish() returns: the two
+		 * hold the most memory of the finish, and side by side their peaks
+		 * would add up.
 		 */
 #pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle)
 		rc_idle = idle_prepare(&res->idle);
-#pragma omp task default(none) shared(res, rk, ag, rc_gpu) depend(out: rc_gpu) \
-	if (nr_threads > 2)
+#pragma omp task default(none) shared(res, rk, ag, rc_gpu) depend(out: rc_gpu)
 		rc_gpu = gpu_finish(&res->gpu, ag, rk);
 #pragma omp task default(none) shared(res, rk, am, rc_gpu, rc_comm) depend(in: rc_gpu)
 		rc_comm = !rc_gpu &&
@@ -487,17 +491,17 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 			   launches_place(&res->launches, strtab_count(&res->tracks), &pl) ||
 			   replay_device(&res->cpuops.replay, &res->launches);
 		if (!rc_place) {
-			/* phases first: idle_finish() waits for it */
-#pragma omp task default(none) shared(res, rk, min_ts, pl, ap, rc_phases) depend(out: rc_phases)
+#pragma omp task default(none) shared(res, rk, min_ts, pl, ap, rc_phases) depend(out: rc_phases) \
+	if (nr_threads > 2)
 			rc_phases = phases_finish(&res->phases, min_ts, &pl, ap, rk);
-#pragma omp task default(none) shared(res, rk, ai, rc_gpu, rc_phases, rc_idle, rc_idle_fin) \
-	depend(in: rc_gpu, rc_phases, rc_idle)
-			rc_idle_fin = !rc_gpu && !rc_phases && !rc_idle &&
-				      idle_finish(&res->idle, &res->gpu.busy, ai, rk);
 			/* the kernel rows' categories from their launches */
 #pragma omp task default(none) shared(res, rk, pl, rc_gpu, rc_kctx) depend(in: rc_gpu)
 			rc_kctx = !rc_gpu && kctx_finish(&res->kctx, &pl, rk);
 			rc_cpu = cpuops_finish(&res->cpuops, &pl, ac, rk);
+#pragma omp task default(none) shared(res, rk, ai, rc_gpu, rc_phases, rc_idle, rc_idle_fin) \
+	depend(in: rc_gpu, rc_phases, rc_idle)
+			rc_idle_fin = !rc_gpu && !rc_phases && !rc_idle &&
+				      idle_finish(&res->idle, &res->gpu.busy, ai, rk);
 			if (!rc_cpu) {
 #pragma omp task default(none) shared(res, pl, af, rc_gpu, rc_phases, rc_perf) \
 	depend(in: rc_gpu, rc_phases)
