@@ -499,14 +499,40 @@ out:
 	return rc;
 }
 
+/* Set gap g's launch to call c, found by time. */
+static void found_by_time(const struct idle *d, struct gap *g, const struct idle_call *c)
+{
+	g->track = c->track;
+	g->host = c->name;
+	g->found = 1;
+	if (g->has_next) {
+		g->l = g->l_end = c->ts_ns;
+		if (call_outlier(&d->stats[c->name], c->dur_ns))
+			g->l_end = sat_add(c->ts_ns, c->dur_ns);
+		g->by_time = 1;
+	}
+}
+
+/* Where the gap's launch by time must start before: b inclusive, a for the last gap. */
+static int64_t by_time_limit(const struct gap *g)
+{
+	return g->has_next ? sat_add(g->b, 1) : g->a;
+}
+
 /*
  * Each gap's next item, the first in the file that starts at its end, and
  * its correlation; then the first call with that correlation: the calls
- * marked first are looked up among the gaps' correlations, sorted.
- * Releases the items.
+ * marked first are looked up among the gaps' correlations, sorted.  In
+ * the same pass over the calls, the trace's last gap, which has no next
+ * item, gets its launch by time (launches_by_time()'s rule).  Releases
+ * the items.
  */
 static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *found)
 {
+	struct gap *last = ng && !g[ng - 1].has_next ? &g[ng - 1] : NULL;
+	int64_t lim = last ? by_time_limit(last) : 0;
+	struct idle_call best = { 0, 0, 0, 0, 0 };
+	int any = 0;
 	size_t ngc = 0;
 	struct gap_corr *gc = malloc((ng ? ng : 1) * sizeof(*gc));
 	unsigned char *has = calloc(ng / 8 + 1, 1);	/* per gap: its item is found */
@@ -541,8 +567,12 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *fo
 		return -1;
 	}
 	idle_calls_begin(&cur, &d->calls);
-	for (size_t at = 0; ngc && idle_calls_next(&cur, &c);) {
-		if (!(d->calls.flags[cur.i - 1] & IDLE_CALL_FIRST))
+	for (size_t at = 0; (ngc || last) && idle_calls_next(&cur, &c);) {
+		if (last && c.ts_ns < lim && (!any || c.ts_ns >= best.ts_ns)) {
+			best = c;
+			any = 1;
+		}
+		if (!ngc || !(d->calls.flags[cur.i - 1] & IDLE_CALL_FIRST))
 			continue;
 		/* the calls' correlations mostly ascend: gallop from the last */
 		at = first_i64_lower_bound_from(gc, sizeof(*gc), ngc, at, c.corr);
@@ -560,31 +590,15 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *fo
 			x->by_corr = 1;
 		}
 	}
+	if (any) {
+		found_by_time(d, last, &best);
+		*found += 1;
+	}
 	free(gc);
 	return 0;
 }
 
 #define IDLE_SCAN_LOST 8	/* this few gaps lost: a scan of the calls each, no sort */
-
-/* Set gap g's launch to call c, found by time. */
-static void found_by_time(const struct idle *d, struct gap *g, const struct idle_call *c)
-{
-	g->track = c->track;
-	g->host = c->name;
-	g->found = 1;
-	if (g->has_next) {
-		g->l = g->l_end = c->ts_ns;
-		if (call_outlier(&d->stats[c->name], c->dur_ns))
-			g->l_end = sat_add(c->ts_ns, c->dur_ns);
-		g->by_time = 1;
-	}
-}
-
-/* Where the gap's launch by time must start before: b inclusive, a for the last gap. */
-static int64_t by_time_limit(const struct gap *g)
-{
-	return g->has_next ? sat_add(g->b, 1) : g->a;
-}
 
 /*
  * The gaps whose launch no correlation found: the last call (any thread)
@@ -1401,32 +1415,69 @@ static int attribute_late(struct open_spans *o, struct late *l, size_t n, uint32
 }
 
 /*
- * The gaps with a known thread, per thread in time order, beside that
+ * The gaps g[perm[0..n)] of one thread, in time order, beside that
  * thread's spans (struct open_spans): the spans starting at or before a
  * gap come in as the gaps advance, and the gaps whose host span may start
- * inside their window are named after the thread's sweep.  -1 when out of
- * memory.
+ * inside their window are named after the thread's sweep.  Writes only
+ * those gaps.  -1 when out of memory.
  */
-static int attribute_all(struct idle *d, struct gap *g, size_t ng, uint32_t max_track)
+static int attribute_thread(const struct idle *d, struct gap *g, const uint32_t *perm, size_t n)
 {
 	const struct idle_span *s = d->spans;
-	size_t ns = d->nr_spans, most = 0, sp = 0, nl = 0, late_alloc = 0, ids_alloc = 0;
-	size_t keys_alloc = 0;
-	size_t *start = calloc((size_t)max_track + 2, sizeof(*start));
-	uint32_t *perm = malloc((ng ? ng : 1) * sizeof(*perm)), *ids = NULL;
-	uint64_t *keys = NULL;	/* ids and keys: attribute_late()'s room, a thread's late gaps */
+	uint32_t track = g[perm[0]].track, *ids = NULL;
+	size_t ns = d->nr_spans, sp = span_bound(s, ns, track, INT64_MIN), end = sp, nl = 0;
+	size_t late_alloc = 0;
+	uint64_t *keys = NULL;	/* ids and keys: attribute_late()'s room */
 	struct late *late = NULL;
-	uint32_t cur = UINT32_MAX;
 	struct open_spans o;
 	int rc = -1;
 
-	for (size_t i = 0, j; i < ns; i = j) {	/* room for the thread with the most spans */
-		for (j = i + 1; j < ns && s[j].track == s[i].track; j++)
-			;
-		most = j - i > most ? j - i : most;
-	}
-	if (open_init(&o, most) || !perm || !start)
+	while (end < ns && s[end].track == track)
+		end++;
+	if (open_init(&o, end - sp) || open_thread(&o, s + sp, end - sp))
 		goto out;
+	for (size_t k = 0; k < n; k++) {
+		struct gap *x = &g[perm[k]];
+
+		while (o.in < o.n && o.s[o.in].ts_ns <= x->a)
+			open_add(&o);
+		if (ALLOC_GROW(late, nl + 1, late_alloc))
+			goto out;
+		nl += attribute(d, x, &o, &late[nl]);
+	}
+	if (nl && (!(ids = malloc(nl * sizeof(*ids))) || !(keys = malloc(nl * sizeof(*keys))) ||
+		   attribute_late(&o, late, nl, ids, keys)))
+		goto out;
+	rc = 0;
+out:
+	free(ids);
+	free(keys);
+	free(late);
+	open_release(&o);
+	return rc;
+}
+
+/* A thread with this many gaps is attributed as a task of its own, beside the others. */
+#define IDLE_TASK_GAPS 4096
+
+/*
+ * The gaps with a known thread, per thread (attribute_thread()); the
+ * others are "other".  A thread's gaps touch only its own spans and gaps,
+ * so the threads with many are attributed side by side: a training step
+ * has a forward and a backward thread, each with about half the gaps.
+ * -1 when out of memory.
+ */
+static int attribute_all(struct idle *d, struct gap *g, size_t ng, uint32_t max_track)
+{
+	size_t *start = calloc((size_t)max_track + 2, sizeof(*start));
+	uint32_t *perm = malloc((ng ? ng : 1) * sizeof(*perm));
+	int rc = 0;
+
+	if (!perm || !start) {
+		free(perm);
+		free(start);
+		return -1;
+	}
 	/*
 	 * The gaps by thread (0: not known), counted out into perm: they are in
 	 * time order, so each thread's stay so, without a key or a sort.
@@ -1437,46 +1488,26 @@ static int attribute_all(struct idle *d, struct gap *g, size_t ng, uint32_t max_
 		start[t] += start[t - 1];
 	for (size_t i = 0; i < ng; i++)
 		perm[start[g[i].found ? g[i].track : 0]++] = (uint32_t)i;
-	free(start);
-	start = NULL;
-	for (size_t k = 0; k <= ng; k++) {
-		struct gap *x = k < ng ? &g[perm[k]] : NULL;
+	/* start[t] is now the end of thread t's gaps */
+	for (size_t i = 0; i < start[0]; i++)
+		g[perm[i]].cause = IDLE_OTHER;
+	for (size_t t = 1; t <= max_track; t++) {
+		size_t lo = start[t - 1], n = start[t] - lo;
 
-		if (x && !x->found) {
-			x->cause = IDLE_OTHER;
-			continue;
+		if (n >= IDLE_TASK_GAPS) {
+#pragma omp task default(none) firstprivate(d, g, perm, lo, n) shared(rc)
+			if (attribute_thread(d, g, perm + lo, n)) {
+#pragma omp atomic write
+				rc = -1;
+			}
+		} else if (n && attribute_thread(d, g, perm + lo, n)) {
+#pragma omp atomic write
+			rc = -1;
 		}
-		if (!x || x->track != cur) {
-			size_t end;
-
-			if (nl && (ALLOC_GROW(ids, nl, ids_alloc) ||
-				   ALLOC_GROW(keys, nl, keys_alloc) ||
-				   attribute_late(&o, late, nl, ids, keys)))
-				goto out;
-			nl = 0;
-			if (!x)
-				break;
-			cur = x->track;
-			sp = span_bound(s, ns, cur, INT64_MIN);
-			for (end = sp; end < ns && s[end].track == cur; end++)
-				;
-			if (open_thread(&o, s + sp, end - sp))
-				goto out;
-		}
-		while (o.in < o.n && o.s[o.in].ts_ns <= x->a)
-			open_add(&o);
-		if (ALLOC_GROW(late, nl + 1, late_alloc))
-			goto out;
-		nl += attribute(d, x, &o, &late[nl]);
 	}
-	rc = 0;
-out:
+#pragma omp taskwait
 	free(start);
 	free(perm);
-	free(ids);
-	free(keys);
-	free(late);
-	open_release(&o);
 	return rc;
 }
 
