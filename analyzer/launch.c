@@ -7,6 +7,7 @@
  */
 #include "launch.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,108 +343,6 @@ struct pre_extra {
 	size_t at;
 };
 
-static inline int pre_below(const struct pre *p, const struct pre *q)
-{
-	return p->track < q->track || (p->track == q->track && p->ts_ns < q->ts_ns);
-}
-
-/*
- * Sort v[0..n) by track, then time, stably: LSD radix through one copy,
- * over the bytes in which the keys differ (a trace's times share their
- * top bytes; track ids are few).  -1 when out of memory.
- */
-static int radix_pre(struct pre *v, size_t n)
-{
-	struct pre *a = v, *b, *t;
-	uint64_t dts = 0, ts0;
-	uint32_t dtr = 0;
-
-	if (n < 2)
-		return 0;
-	ts0 = sort_key_i64(v[0].ts_ns);
-	for (size_t i = 1; i < n; i++) {
-		dts |= sort_key_i64(v[i].ts_ns) ^ ts0;
-		dtr |= v[i].track ^ v[0].track;
-	}
-	b = hugepage_malloc(n * sizeof(*b));
-	if (!b)
-		return -1;
-	for (unsigned d = 0; d < 12; d++) {	/* 8 bytes of time, then 4 of track */
-		size_t count[256] = { 0 }, pos = 0;
-		unsigned shift = d < 8 ? 8 * d : 8 * (d - 8);
-
-#define DIGIT(p) (d < 8 ? (unsigned)(sort_key_i64((p)->ts_ns) >> shift) & 0xff \
-			: (unsigned)((p)->track >> shift) & 0xff)
-		if (!((d < 8 ? dts >> shift : (uint64_t)(dtr >> shift)) & 0xff))
-			continue;
-		for (size_t i = 0; i < n; i++)
-			count[DIGIT(&a[i])]++;
-		for (size_t k = 0; k < 256; k++) {
-			size_t c = count[k];
-
-			count[k] = pos;
-			pos += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			b[count[DIGIT(&a[i])]++] = a[i];
-#undef DIGIT
-		t = a;
-		a = b;
-		b = t;
-	}
-	if (a != v) {	/* an odd number of passes: the result is in the copy */
-		memcpy(v, a, n * sizeof(*v));
-		b = a;
-	}
-	free(b);
-	return 0;
-}
-
-/*
- * Sort v[0..n) by track, then time, stably.  Records come nearly in that
- * order, so, as the calls by correlation, those that break the ascending
- * run move aside, are sorted there and merge back from the end: no copy
- * of them all unless most break it.  -1 when out of memory.
- */
-static int sort_pre(struct pre *v, size_t n)
-{
-	struct pre *aside;
-	size_t m = 0, k = 0;
-
-	for (size_t i = 0, last = 0; i < n; i++) {
-		if (i && pre_below(&v[i], &v[last]))
-			k++;
-		else
-			last = i;
-	}
-	if (k > n / 2)
-		return radix_pre(v, n);
-	if (!k)
-		return 0;
-	if (!(aside = hugepage_malloc(k * sizeof(*aside))))
-		return -1;
-	k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (m && pre_below(&v[i], &v[m - 1]))
-			aside[k++] = v[i];
-		else
-			v[m++] = v[i];
-	}
-	if (radix_pre(aside, k)) {
-		free(aside);
-		return -1;
-	}
-	/* on a tie the one aside goes later, as in sort_by_corr() */
-	for (size_t i = m, j = k, p = n; j > 0;) {
-		if (i > 0 && pre_below(&aside[j - 1], &v[i - 1]))
-			v[--p] = v[--i];
-		else
-			v[--p] = aside[--j];
-	}
-	free(aside);
-	return 0;
-}
-
 /*
  * Turn the n sorted records and the sentinel r[n] into pl's placement, in
  * place: the prefix sums of each block of PLACED_BLOCK records worked out
@@ -595,7 +494,8 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	extra = NULL;
 	/* the sentinel: no search reaches it */
 	pre[n] = (struct pre){ INT64_MAX, 0, UINT32_MAX, 0 };
-	if (sort_pre(pre, n))
+	/* by thread, then time, stably: nearly so already where one thread launches */
+	if (sort_by_id_first_i64(pre, n, sizeof(*pre), offsetof(struct pre, track), nr_tracks))
 		goto fail;
 	v = pre;
 	pre = NULL;	/* pl's now */

@@ -228,38 +228,35 @@ static void insert_by_first_i64(char *r, size_t n, size_t size, char *tmp)
 
 #define RUN_BY_INSERTION 16	/* longer runs of one id out of time order: radix sorted */
 
-int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint32_t max_id)
+/* The id and the time of record r, for sort_by_id_first_i64(). */
+static inline void id_first(const char *r, size_t id_off, uint32_t *id, int64_t *k)
 {
-	char *r = recs, *out = NULL, tmp[64];
-	size_t *start = NULL;
-	uint32_t id, prev_id = 0;
-	int64_t k, prev_k = INT64_MIN;
-	size_t i;
+	memcpy(id, r + id_off, sizeof(*id));
+	memcpy(k, r, sizeof(*k));
+}
+
+/*
+ * sort_by_id_first_i64() of records not in order: counted out by id
+ * through one scratch copy, then each id's run by time where it is not in
+ * order already.
+ */
+static int by_id_runs(char *r, size_t n, size_t size, size_t id_off, uint32_t max_id)
+{
+	size_t *start = hugepage_calloc((size_t)max_id + 2, sizeof(*start));
+	char *out = hugepage_malloc((n ? n : 1) * size), tmp[64];
+	uint32_t id;
+	int64_t k;
 	int rc = -1;
 
-	if (n < 2 || size > sizeof(tmp))
-		return n < 2 ? 0 : -1;
-	for (i = 0; i < n; i++) {	/* in order already: nothing to do */
-		memcpy(&id, r + i * size + id_off, sizeof(id));
-		memcpy(&k, r + i * size, sizeof(k));
-		if (id < prev_id || (id == prev_id && k < prev_k))
-			break;
-		prev_id = id;
-		prev_k = k;
-	}
-	if (i == n)
-		return 0;
-	start = hugepage_calloc((size_t)max_id + 2, sizeof(*start));
-	out = hugepage_malloc(n * size);
 	if (!start || !out)
 		goto out;
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		memcpy(&id, r + i * size + id_off, sizeof(id));
 		start[id + 1]++;
 	}
 	for (size_t d = 1; d <= (size_t)max_id + 1; d++)
 		start[d] += start[d - 1];
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		memcpy(&id, r + i * size + id_off, sizeof(id));
 		memcpy(out + start[id]++ * size, r + i * size, size);
 	}
@@ -271,11 +268,11 @@ int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint3
 		size_t m = start[d] - lo, j;
 
 		for (j = 1; j < m; j++) {
-			int64_t a, b;
+			int64_t a;
 
 			memcpy(&a, r + (lo + j - 1) * size, sizeof(a));
-			memcpy(&b, r + (lo + j) * size, sizeof(b));
-			if (b < a)
+			memcpy(&k, r + (lo + j) * size, sizeof(k));
+			if (k < a)
 				break;
 		}
 		if (j >= m)
@@ -290,6 +287,65 @@ out:
 	free(start);
 	free(out);
 	return rc;
+}
+
+int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint32_t max_id)
+{
+	char *r = recs, *aside;
+	uint32_t id, last_id = 0, aid;
+	int64_t k, last_k = INT64_MIN, ak;
+	size_t nr_aside = 0, m = 0, j = 0;
+
+	if (n < 2)
+		return 0;
+	if (size > 64)
+		return -1;
+	/* as sort_recs_i64(): what breaks the ascending run is sorted aside, where few do */
+	for (size_t i = 0; i < n; i++) {
+		id_first(r + i * size, id_off, &id, &k);
+		if (id > last_id || (id == last_id && k >= last_k)) {
+			last_id = id;
+			last_k = k;
+		} else {
+			nr_aside++;
+		}
+	}
+	if (!nr_aside)
+		return 0;
+	if (nr_aside > n / 2)
+		return by_id_runs(r, n, size, id_off, max_id);
+	if (!(aside = hugepage_malloc(nr_aside * size)))
+		return -1;
+	last_id = 0;
+	last_k = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		id_first(r + i * size, id_off, &id, &k);
+		if (id > last_id || (id == last_id && k >= last_k)) {
+			last_id = id;
+			last_k = k;
+			if (m != i)	/* a record or more apart: no overlap */
+				memcpy(r + m * size, r + i * size, size);
+			m++;
+		} else {
+			memcpy(aside + j++ * size, r + i * size, size);
+		}
+	}
+	if (by_id_runs(aside, j, size, id_off, max_id)) {
+		memcpy(r + m * size, aside, j * size);	/* every record back, in another order */
+		free(aside);
+		return -1;
+	}
+	/* on a tie the one aside goes later: the kept ones equal to it came before it */
+	for (size_t i = m, p = n; j > 0;) {
+		id_first(aside + (j - 1) * size, id_off, &aid, &ak);
+		if (i > 0 && (id_first(r + (i - 1) * size, id_off, &id, &k),
+			      id > aid || (id == aid && k > ak)))
+			memcpy(r + --p * size, r + --i * size, size);
+		else
+			memcpy(r + --p * size, aside + --j * size, size);
+	}
+	free(aside);
+	return 0;
 }
 
 int sort_apply(void *recs, size_t n, size_t size, const uint32_t *perm)

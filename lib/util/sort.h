@@ -66,11 +66,13 @@ int sort_by_first_i64(void *recs, size_t n, size_t size);
 /*
  * Sort n records of `size` bytes (a multiple of 8, at most 64) in place by
  * the uint32 id at byte id_off (0 to max_id), then the int64 each starts
- * with, keeping the order of equal pairs: a counting sort through one
- * scratch copy, then each id's run by time where it is not in order
- * already (records of a thread mostly are).  No index or key arrays: these
- * sorts run while every analysis's records are held.  0, or -1 when out of
- * memory (the records are then in some order of the same records).
+ * with, keeping the order of equal pairs.  As sort_by_first_i64(), those
+ * that break the ascending run are sorted aside and merged back where few
+ * do; the records sorted go through a counting sort by id (one scratch
+ * copy of them), then each id's run by time where it is not in order
+ * already (records of a thread mostly are).  No index or key arrays:
+ * these sorts run while every analysis's records are held.  0, or -1 when
+ * out of memory (the same records, in some order).
  */
 int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint32_t max_id);
 

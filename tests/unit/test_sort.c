@@ -86,8 +86,9 @@ static void test_perm_id(void)
  * sort_perm_id_key, sort_recs_id_key and sort_by_id_first_i64 against a
  * stable insertion sort by (id, key): keys already in order within each id
  * (the counting sort alone), random keys with many ties (the radix sort
- * too), one key out of order at the very end, and many ids with short runs
- * (sort_by_id_first_i64's insertion sort).
+ * too), one key out of order at the very end, many ids with short runs
+ * (sort_by_id_first_i64's insertion sort), and pairs nearly in order, a
+ * ninth of them anywhere (sorted aside and merged back, ties included).
  */
 static void test_id_key(void)
 {
@@ -101,12 +102,18 @@ static void test_id_key(void)
 	uint32_t *got = check_xmalloc(N * sizeof(*got)), *want = check_xmalloc(N * sizeof(*want));
 	size_t bad = 0;
 
-	for (int round = 0; round < 4; round++) {
+	for (int round = 0; round < 5; round++) {
 		uint32_t max = round == 3 ? MANY : MAX;
 
 		for (size_t i = 0; i < N; i++) {
 			id[i] = (uint32_t)(next() % (max + 1));
 			key[i] = round == 0 ? i / 3 : round == 1 || round == 3 ? next() % 40 : i;
+			if (round == 4) {	/* ids ascend, keys within; a ninth a little late */
+				id[i] = (uint32_t)(i * (MAX + 1) / N);
+				key[i] = i / 4;
+				if (i >= 16 && next() % 9 == 0)
+					key[i] -= 1 + next() % 3;	/* ties with kept ones before */
+			}
 			got[i] = want[i] = (uint32_t)i;
 		}
 		if (round == 2)
