@@ -112,7 +112,7 @@ static void test_id_key(void)
 				id[i] = (uint32_t)(i * (MAX + 1) / N);
 				key[i] = i / 4;
 				if (i >= 16 && next() % 9 == 0)
-					key[i] -= 1 + next() % 3;	/* ties with kept ones before */
+					key[i] -= 1 + next() % 3;	/* ties kept before */
 			}
 			got[i] = want[i] = (uint32_t)i;
 		}
