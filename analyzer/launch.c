@@ -133,11 +133,11 @@ out:
  * a hash table cost two cache misses per lookup.  Neither step depends on
  * what the correlations are, so no crafted trace slows them.
  *
- * Calls come nearly in the order of their correlations, so the sort needs
- * no copy of them all: the calls that break the ascending run move aside,
- * are sorted there, and merge back from the end.  When most break it, a
- * radix sort through one copy costs less, and either way no more than a
- * copy of the calls is allocated.
+ * Calls come nearly in the order of their correlations, so the sort
+ * (lib/sort) needs no copy of them all: the calls that break the
+ * ascending run move aside, are sorted there, and merge back from the
+ * end.  When most break it, a radix sort through one copy costs less, and
+ * either way no more than a copy of the calls is allocated.
  */
 struct first_calls {
 	struct launch_call *c;		/* sorted by correlation, one run per correlation */
@@ -145,103 +145,10 @@ struct first_calls {
 	const struct launches *l;	/* the wide values */
 };
 
-/* Sort c[0..n) by correlation, stably (LSD radix, one copy).  -1 when out of memory. */
-static int sort_calls(const struct launches *l, struct launch_call *c, size_t n)
+/* A call's correlation, its sort key (sort_recs_by_key()); ctx: the launches. */
+static int64_t call_corr(const void *rec, const void *ctx)
 {
-	struct launch_call *a = c, *b, *t;
-	uint64_t diff = 0, first;
-
-	if (n < 2)
-		return 0;
-	first = sort_key_i64(launch_call_corr(l, &c[0]));
-	for (size_t i = 1; i < n; i++)
-		diff |= sort_key_i64(launch_call_corr(l, &c[i])) ^ first;
-	if (!diff)
-		return 0;
-	b = hugepage_malloc(n * sizeof(*b));
-	if (!b)
-		return -1;
-	for (unsigned shift = 0; shift < 64; shift += 8) {
-		size_t count[256] = { 0 }, pos = 0;
-
-		if (!((diff >> shift) & 0xff))
-			continue;
-		for (size_t i = 0; i < n; i++)
-			count[(sort_key_i64(launch_call_corr(l, &a[i])) >> shift) & 0xff]++;
-		for (size_t d = 0; d < 256; d++) {
-			size_t k = count[d];
-
-			count[d] = pos;
-			pos += k;
-		}
-		for (size_t i = 0; i < n; i++) {
-			uint64_t key = sort_key_i64(launch_call_corr(l, &a[i]));
-
-			b[count[(key >> shift) & 0xff]++] = a[i];
-		}
-		t = a;
-		a = b;
-		b = t;
-	}
-	if (a != c) {	/* an odd number of passes: the result is in the copy */
-		memcpy(c, a, n * sizeof(*c));
-		b = a;
-	}
-	free(b);
-	return 0;
-}
-
-/* Sort t's calls by correlation (see above).  -1 when out of memory. */
-static int sort_by_corr(struct first_calls *t)
-{
-	const struct launches *l = t->l;
-	struct launch_call *c = t->c, *aside;
-	size_t n = t->n, m = 0, k = 0;
-	int64_t last = INT64_MIN;
-
-	for (size_t i = 0; i < n; i++) {
-		int64_t v = launch_call_corr(l, &c[i]);
-
-		if (v >= last)
-			last = v;
-		else
-			k++;
-	}
-	if (k > n / 2)
-		return sort_calls(l, c, n);
-	if (!k)
-		return 0;
-	if (!(aside = hugepage_malloc(k * sizeof(*aside))))
-		return -1;
-	k = 0;
-	last = INT64_MIN;
-	for (size_t i = 0; i < n; i++) {
-		int64_t v = launch_call_corr(l, &c[i]);
-
-		if (v >= last) {
-			last = v;
-			c[m++] = c[i];
-		} else {
-			aside[k++] = c[i];
-		}
-	}
-	if (sort_calls(l, aside, k)) {
-		free(aside);
-		return -1;
-	}
-	/*
-	 * A correlation's calls left in the run all come before those moved
-	 * aside in the file (each of those came after a larger one the run
-	 * kept), so on a tie the one aside goes later.
-	 */
-	for (size_t i = m, j = k, p = n; j > 0;) {
-		if (i > 0 && launch_call_corr(l, &c[i - 1]) > launch_call_corr(l, &aside[j - 1]))
-			c[--p] = c[--i];
-		else
-			c[--p] = aside[--j];
-	}
-	free(aside);
-	return 0;
+	return launch_call_corr(ctx, rec);
 }
 
 /* Sort t's calls and keep the firsts of each run.  -1 when out of memory. */
@@ -251,7 +158,7 @@ static int first_calls_init(struct first_calls *t)
 	struct launch_call *c = t->c;
 	size_t k = 0;
 
-	if (sort_by_corr(t))
+	if (sort_recs_by_key(c, t->n, sizeof(*c), call_corr, t->l))
 		return -1;
 	for (size_t i = 0, j; i < t->n; i = j) {
 		int64_t corr = launch_call_corr(t->l, &c[i]);

@@ -76,19 +76,30 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 	return 0;
 }
 
+/* The int64 a record starts with: sort_by_first_i64()'s key. */
+static inline int64_t first_i64(const void *rec, const void *ctx)
+{
+	int64_t k;
+
+	(void)ctx;
+	memcpy(&k, rec, sizeof(k));
+	return k;
+}
+
 /*
- * LSD radix sort of n records of `size` bytes by the int64 at their start
- * over the bytes of their keys that diff marks (the keys' differences
- * from one of them), through one scratch copy of the records: no key
- * array, no permutation.  Always inlined with a constant size so that the
- * copies are plain moves (else the compiler merges the calls of
- * sort_by_first_i64() into one that calls memcpy() per record).
+ * LSD radix sort of n records of `size` bytes by key(rec, ctx) over the
+ * bytes of the keys that diff marks (their differences from one of them),
+ * through one scratch copy of the records: no key array, no permutation.
+ * Always inlined, with a constant size and key where it can be, so that
+ * the copies are plain moves and the key a load (else the compiler merges
+ * the calls of sort_by_first_i64() into one that calls memcpy() per
+ * record).
  */
-static inline __attribute__((always_inline)) int radix_recs_i64(char *recs, size_t n, size_t size,
-								uint64_t diff)
+static inline __attribute__((always_inline)) int radix_recs(char *recs, size_t n, size_t size,
+							    uint64_t diff, sort_key_of key,
+							    const void *ctx)
 {
 	char *a = recs, *b = hugepage_malloc(n * size), *t;
-	int64_t k;
 
 	if (!b)
 		return -1;
@@ -97,10 +108,8 @@ static inline __attribute__((always_inline)) int radix_recs_i64(char *recs, size
 
 		if (!((diff >> shift) & 0xff))
 			continue;
-		for (size_t i = 0; i < n; i++) {
-			memcpy(&k, a + i * size, sizeof(k));
-			count[(sort_key_i64(k) >> shift) & 0xff]++;
-		}
+		for (size_t i = 0; i < n; i++)
+			count[(sort_key_i64(key(a + i * size, ctx)) >> shift) & 0xff]++;
 		for (size_t d = 0; d < 256; d++) {
 			size_t c = count[d];
 
@@ -108,9 +117,9 @@ static inline __attribute__((always_inline)) int radix_recs_i64(char *recs, size
 			pos += c;
 		}
 		for (size_t i = 0; i < n; i++) {
-			memcpy(&k, a + i * size, sizeof(k));
-			memcpy(b + count[(sort_key_i64(k) >> shift) & 0xff]++ * size, a + i * size,
-			       size);
+			uint64_t k = sort_key_i64(key(a + i * size, ctx));
+
+			memcpy(b + count[(k >> shift) & 0xff]++ * size, a + i * size, size);
 		}
 		t = a;
 		a = b;
@@ -125,16 +134,17 @@ static inline __attribute__((always_inline)) int radix_recs_i64(char *recs, size
 }
 
 /*
- * Sort n records of `size` bytes by the int64 at their start, stably.
- * Records mostly come nearly in order (a trace's events by time, its
- * correlations in file order), so those that break the ascending run (a
- * record below the largest kept before it) move aside, in order; only they
- * are radix sorted, through a copy of them alone, and they merge back from
- * the end.  A kept record equal to one set aside came before it in the
- * file (each set aside came after a larger one kept), so on a tie the one
- * aside goes later.  Where most break the run, all are radix sorted.
+ * Sort n records of `size` bytes by key(rec, ctx), stably.  Records mostly
+ * come nearly in order (a trace's events by time, its correlations in
+ * file order), so those that break the ascending run (a record below the
+ * largest kept before it) move aside, in order; only they are radix
+ * sorted, through a copy of them alone, and they merge back from the end.
+ * A kept record equal to one set aside came before it in the file (each
+ * set aside came after a larger one kept), so on a tie the one aside goes
+ * later.  Where most break the run, all are radix sorted.
  */
-static inline __attribute__((always_inline)) int sort_recs_i64(void *recs, size_t n, size_t size)
+static inline __attribute__((always_inline)) int sort_recs(void *recs, size_t n, size_t size,
+							   sort_key_of key, const void *ctx)
 {
 	char *r = recs, *aside;
 	uint64_t diff = 0, first, adiff = 0, afirst = 0;
@@ -143,10 +153,10 @@ static inline __attribute__((always_inline)) int sort_recs_i64(void *recs, size_
 
 	if (n < 2)
 		return 0;
-	memcpy(&last, r, sizeof(last));
+	last = key(r, ctx);
 	first = sort_key_i64(last);
 	for (size_t i = 1; i < n; i++) {
-		memcpy(&k, r + i * size, sizeof(k));
+		k = key(r + i * size, ctx);
 		diff |= sort_key_i64(k) ^ first;
 		if (k >= last)
 			last = k;
@@ -156,12 +166,12 @@ static inline __attribute__((always_inline)) int sort_recs_i64(void *recs, size_
 	if (!nr_aside)	/* also when all keys are equal: records often come in order */
 		return 0;
 	if (nr_aside > n / 2)
-		return radix_recs_i64(r, n, size, diff);
+		return radix_recs(r, n, size, diff, key, ctx);
 	if (!(aside = hugepage_malloc(nr_aside * size)))
 		return -1;
 	last = INT64_MIN;
 	for (size_t i = 0; i < n; i++) {
-		memcpy(&k, r + i * size, sizeof(k));
+		k = key(r + i * size, ctx);
 		if (k >= last) {
 			last = k;
 			if (m != i)	/* a record or more apart: no overlap */
@@ -174,17 +184,16 @@ static inline __attribute__((always_inline)) int sort_recs_i64(void *recs, size_
 		adiff |= sort_key_i64(k) ^ afirst;
 		memcpy(aside + j++ * size, r + i * size, size);
 	}
-	if (adiff && radix_recs_i64(aside, j, size, adiff)) {
+	if (adiff && radix_recs(aside, j, size, adiff, key, ctx)) {
 		/* every record is still here, in another order: put them back as split */
 		memcpy(r + m * size, aside, j * size);
 		free(aside);
 		return -1;
 	}
 	for (size_t i = m, p = n; j > 0;) {
-		int64_t x, y;
+		int64_t y = key(aside + (j - 1) * size, ctx);
 
-		memcpy(&y, aside + (j - 1) * size, sizeof(y));
-		if (i > 0 && (memcpy(&x, r + (i - 1) * size, sizeof(x)), x > y))
+		if (i > 0 && key(r + (i - 1) * size, ctx) > y)
 			memcpy(r + --p * size, r + --i * size, size);
 		else
 			memcpy(r + --p * size, aside + --j * size, size);
@@ -193,20 +202,25 @@ static inline __attribute__((always_inline)) int sort_recs_i64(void *recs, size_
 	return 0;
 }
 
+int sort_recs_by_key(void *recs, size_t n, size_t size, sort_key_of key, const void *ctx)
+{
+	return sort_recs(recs, n, size, key, ctx);
+}
+
 int sort_i64(int64_t *v, size_t n)
 {
-	return sort_recs_i64(v, n, sizeof(*v));
+	return sort_recs(v, n, sizeof(*v), first_i64, NULL);
 }
 
 int sort_by_first_i64(void *recs, size_t n, size_t size)
 {
 	if (size == 16)
-		return sort_recs_i64(recs, n, 16);
+		return sort_recs(recs, n, 16, first_i64, NULL);
 	if (size == 24)
-		return sort_recs_i64(recs, n, 24);
+		return sort_recs(recs, n, 24, first_i64, NULL);
 	if (size == 32)
-		return sort_recs_i64(recs, n, 32);
-	return sort_recs_i64(recs, n, size);
+		return sort_recs(recs, n, 32, first_i64, NULL);
+	return sort_recs(recs, n, size, first_i64, NULL);
 }
 
 /* The n records at r (size bytes each) by the int64 each starts with, stably, by insertion. */
@@ -300,7 +314,7 @@ int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint3
 		return 0;
 	if (size > 64)
 		return -1;
-	/* as sort_recs_i64(): what breaks the ascending run is sorted aside, where few do */
+	/* as sort_recs(): what breaks the ascending run is sorted aside, where few do */
 	for (size_t i = 0; i < n; i++) {
 		id_first(r + i * size, id_off, &id, &k);
 		if (id > last_id || (id == last_id && k >= last_k)) {

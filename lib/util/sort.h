@@ -54,6 +54,18 @@ int sort_recs_id_key(void *recs, size_t n, size_t size, const uint32_t *id, uint
  */
 int sort_i64(int64_t *v, size_t n);
 
+/* A record's sort key, for sort_recs_by_key(): ctx is the caller's. */
+typedef int64_t (*sort_key_of)(const void *rec, const void *ctx);
+
+/*
+ * Sort n records of `size` bytes in place by key(rec, ctx), keeping the
+ * order of equal keys, as sort_by_first_i64() does (which is this with
+ * the key a load, inlined): for records whose key is not a field, such as
+ * a value held in a side table.  0, or -1 when out of memory (the same
+ * records, in some order).
+ */
+int sort_recs_by_key(void *recs, size_t n, size_t size, sort_key_of key, const void *ctx);
+
 /*
  * Sort n records of `size` bytes (a multiple of 8) in place by the int64
  * each starts with, keeping the order of equal keys: those that break the
