@@ -535,40 +535,10 @@ static int64_t graph_kernels(struct gpu *g)
 	return hits;
 }
 
-/*
- * The k-th smallest duration of r[0..n) (0-based, n > 0), by radix
- * selection on 16-bit digits: a counting pass over the records per digit in
- * which they differ (durations below 2^32 ns agree in the top two), no copy
- * of them.
- */
-static int64_t nth_dur(const struct gpu *g, const struct gpu_rec *r, size_t n, size_t k,
-		       size_t *count)
+/* A kernel record's duration, its key for sort_middle_by_key(); ctx: the gpu. */
+static int64_t rec_dur_key(const void *rec, const void *ctx)
 {
-	uint64_t prefix = 0, mask = 0, first = sort_key_i64(gpu_rec_dur(g, &r[0])), diff = 0;
-
-	for (size_t i = 1; i < n; i++)
-		diff |= sort_key_i64(gpu_rec_dur(g, &r[i])) ^ first;
-	for (int shift = 48; shift >= 0; shift -= 16) {
-		size_t d = 0;
-
-		if (!((diff >> shift) & 0xffff)) {	/* every key has first's digit */
-			prefix |= first & (uint64_t)0xffff << shift;
-			mask |= (uint64_t)0xffff << shift;
-			continue;
-		}
-		memset(count, 0, 65536 * sizeof(*count));
-		for (size_t i = 0; i < n; i++) {
-			uint64_t key = sort_key_i64(gpu_rec_dur(g, &r[i]));
-
-			if ((key & mask) == prefix)
-				count[(key >> shift) & 0xffff]++;
-		}
-		while (k >= count[d])
-			k -= count[d++];
-		prefix |= (uint64_t)d << shift;
-		mask |= (uint64_t)0xffff << shift;
-	}
-	return (int64_t)(prefix ^ (1ull << 63));
+	return gpu_rec_dur(ctx, rec);
 }
 
 /*
@@ -576,37 +546,16 @@ static int64_t nth_dur(const struct gpu *g, const struct gpu_rec *r, size_t n, s
  * median, as report_dist_of() computes it, but selected rather than sorted
  * so that it takes no per-record memory.
  */
-static int kernel_median(const struct gpu *g, const struct gpu_rec *r, size_t n, int64_t *med)
+static void kernel_median(const struct gpu *g, const struct gpu_rec *r, size_t n, int64_t *med)
 {
-	size_t *count;
-	int64_t hi;
-	double m;
+	int64_t lo, hi;
 
 	*med = INT64_MIN;
 	if (!n)
-		return 0;
-	if (!(count = malloc(65536 * sizeof(*count))))
-		return -1;
-	hi = nth_dur(g, r, n, n / 2, count);
-	free(count);
-	m = (double)hi;
-	if (n % 2 == 0) {	/* the one below: hi again, or the largest smaller one */
-		size_t less = 0;
-		int64_t lo = INT64_MIN;
-
-		for (size_t i = 0; i < n; i++) {
-			int64_t d = gpu_rec_dur(g, &r[i]);
-
-			if (d < hi) {
-				less++;
-				lo = d > lo ? d : lo;
-			}
-		}
-		m = ((double)(less < n / 2 ? hi : lo) + m) / 2;
-	}
+		return;
+	sort_middle_by_key(r, n, sizeof(*r), rec_dur_key, g, &lo, &hi);
 	/* an even count's median is a half-ns mean: truncated, as sub-ns digits are */
-	*med = (int64_t)m;
-	return 0;
+	*med = (int64_t)(((double)lo + (double)hi) / 2);
 }
 
 /*
@@ -943,8 +892,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 		if (rec_kind(&r[i]) == GPU_KERNEL)
 			r[k++] = r[i];
 	g->nr_recs = nk;	/* the other records were folded in above */
-	if (kernel_median(g, r, nk, &gp->kernel_median_ns))
-		goto out;
+	kernel_median(g, r, nk, &gp->kernel_median_ns);
 	gp->graph_launches = g->nr_graph_launches;
 	gp->graph_kernels = graph_kernels(g);
 	perm = group_by_name(g, r, nk);

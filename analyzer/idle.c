@@ -798,52 +798,13 @@ out:
 	return rc;
 }
 
-/*
- * The k-th smallest of v[0..n) (0-based, k < n), by radix selection on
- * bytes: a counting pass per byte in which the values differ, no copy.
- */
-static int64_t nth_i64(const int64_t *v, size_t n, size_t k)
-{
-	uint64_t prefix = 0, mask = 0, first = sort_key_i64(v[0]), diff = 0;
-
-	for (size_t i = 1; i < n; i++)
-		diff |= sort_key_i64(v[i]) ^ first;
-	for (int shift = 56; shift >= 0; shift -= 8) {
-		size_t count[256] = { 0 }, b = 0;
-
-		if (!((diff >> shift) & 0xff)) {	/* every value has first's byte */
-			prefix |= first & (uint64_t)0xff << shift;
-			mask |= (uint64_t)0xff << shift;
-			continue;
-		}
-		for (size_t i = 0; i < n; i++) {
-			uint64_t key = sort_key_i64(v[i]);
-
-			if ((key & mask) == prefix)
-				count[(key >> shift) & 0xff]++;
-		}
-		while (k >= count[b])
-			k -= count[b++];
-		prefix |= (uint64_t)b << shift;
-		mask |= (uint64_t)0xff << shift;
-	}
-	return (int64_t)(prefix ^ (1ull << 63));
-}
-
 /* Twice the median of v[0..n) (n > 0): the middle one twice, or the middle two summed. */
 static int64_t twice_median(const int64_t *v, size_t n)
 {
-	int64_t hi = nth_i64(v, n, n / 2), lo = INT64_MIN;
-	size_t less = 0;
+	int64_t lo, hi;
 
-	if (n % 2)
-		return sat_add(hi, hi);
-	for (size_t i = 0; i < n; i++)	/* the one below: hi again, or the largest smaller one */
-		if (v[i] < hi) {
-			less++;
-			lo = v[i] > lo ? v[i] : lo;
-		}
-	return sat_add(less < n / 2 ? hi : lo, hi);
+	sort_middle_i64(v, n, &lo, &hi);
+	return sat_add(lo, hi);
 }
 
 /* Whether the calls named id need a median: only unclassed ones (a long sync keeps its kind). */

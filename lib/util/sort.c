@@ -207,6 +207,78 @@ int sort_recs_by_key(void *recs, size_t n, size_t size, sort_key_of key, const v
 	return sort_recs(recs, n, size, key, ctx);
 }
 
+/*
+ * The k-th smallest key of n records (0-based, k < n), by radix selection
+ * on bytes: a counting pass per byte in which the keys differ, over the
+ * records whose keys agree with it in the bytes above; no copy.
+ */
+static inline __attribute__((always_inline)) int64_t nth_recs(const char *r, size_t n,
+							      size_t size, size_t k,
+							      sort_key_of key, const void *ctx)
+{
+	uint64_t prefix = 0, mask = 0, first = sort_key_i64(key(r, ctx)), diff = 0;
+
+	for (size_t i = 1; i < n; i++)
+		diff |= sort_key_i64(key(r + i * size, ctx)) ^ first;
+	for (int shift = 56; shift >= 0; shift -= 8) {
+		size_t count[256] = { 0 }, b = 0;
+
+		if (!((diff >> shift) & 0xff)) {	/* every key has first's byte */
+			prefix |= first & (uint64_t)0xff << shift;
+			mask |= (uint64_t)0xff << shift;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++) {
+			uint64_t x = sort_key_i64(key(r + i * size, ctx));
+
+			if ((x & mask) == prefix)
+				count[(x >> shift) & 0xff]++;
+		}
+		while (k >= count[b])
+			k -= count[b++];
+		prefix |= (uint64_t)b << shift;
+		mask |= (uint64_t)0xff << shift;
+	}
+	return (int64_t)(prefix ^ (1ull << 63));
+}
+
+/* sort_middle_by_key(), inlined with the key where it is constant. */
+static inline __attribute__((always_inline)) void middle_recs(const void *recs, size_t n,
+							      size_t size, sort_key_of key,
+							      const void *ctx, int64_t *lo,
+							      int64_t *hi)
+{
+	const char *r = recs;
+	size_t less = 0;
+
+	*lo = *hi = nth_recs(r, n, size, n / 2, key, ctx);
+	if (n % 2)
+		return;
+	/* the one below: the upper one again, or the largest key below it */
+	*lo = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		int64_t x = key(r + i * size, ctx);
+
+		if (x < *hi) {
+			less++;
+			*lo = x > *lo ? x : *lo;
+		}
+	}
+	if (less < n / 2)
+		*lo = *hi;
+}
+
+void sort_middle_by_key(const void *recs, size_t n, size_t size, sort_key_of key,
+			const void *ctx, int64_t *lo, int64_t *hi)
+{
+	middle_recs(recs, n, size, key, ctx, lo, hi);
+}
+
+void sort_middle_i64(const int64_t *v, size_t n, int64_t *lo, int64_t *hi)
+{
+	middle_recs(v, n, sizeof(*v), first_i64, NULL, lo, hi);
+}
+
 int sort_i64(int64_t *v, size_t n)
 {
 	return sort_recs(v, n, sizeof(*v), first_i64, NULL);

@@ -67,6 +67,17 @@ typedef int64_t (*sort_key_of)(const void *rec, const void *ctx);
 int sort_recs_by_key(void *recs, size_t n, size_t size, sort_key_of key, const void *ctx);
 
 /*
+ * The middle keys of n records (n > 0) by key(rec, ctx), selected, not
+ * sorted (no copy, no allocation): *lo and *hi the (n-1)/2-th and n/2-th
+ * smallest (0-based), the same key when n is odd.  A median is their mean.
+ */
+void sort_middle_by_key(const void *recs, size_t n, size_t size, sort_key_of key,
+			const void *ctx, int64_t *lo, int64_t *hi);
+
+/* sort_middle_by_key() of the values v[0..n). */
+void sort_middle_i64(const int64_t *v, size_t n, int64_t *lo, int64_t *hi);
+
+/*
  * Sort n records of `size` bytes (a multiple of 8) in place by the int64
  * each starts with, keeping the order of equal keys: those that break the
  * ascending run sorted aside and merged back, or all of them through one

@@ -218,6 +218,36 @@ static void test_by_first(void)
 	free(want);
 }
 
+/*
+ * sort_middle_i64 against the middle of a sorted copy: odd and even
+ * counts, negative values, many ties, one value, and keys that differ only
+ * in the top byte.
+ */
+static void test_middle(void)
+{
+	enum { N = 1001 };
+	int64_t v[N], w[N], lo, hi;
+	int bad = 0;
+
+	for (int round = 0; round < 5; round++) {
+		size_t n = round == 3 ? 1 : N - (size_t)(round % 2);
+
+		for (size_t i = 0; i < n; i++) {
+			int64_t x = (int64_t)next();
+
+			v[i] = round == 0   ? x
+			       : round == 1 ? x % 7 - 3
+			       : round == 4 ? (int64_t)(((uint64_t)(x & 0x7f)) << 56)
+					    : x % 1000000;
+			w[i] = v[i];
+		}
+		CHECK(sort_i64(w, n) == 0);
+		sort_middle_i64(v, n, &lo, &hi);
+		bad += lo != w[(n - 1) / 2] || hi != w[n / 2];
+	}
+	CHECK_EQ_INT(bad, 0);
+}
+
 int main(void)
 {
 	test_by_first();
@@ -225,5 +255,6 @@ int main(void)
 	test_perm_id();
 	test_id_key();
 	test_i64_and_apply();
+	test_middle();
 	return check_done("test_sort");
 }
