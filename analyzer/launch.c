@@ -2,8 +2,8 @@
  * launch: see launch.h.  The calls sorted by correlation find each
  * correlation's first launch; the sort by thread and time is stable, so
  * each user's records keep the order they had when each user placed its
- * own.  Both sorts are here rather than lib/sort's, as they read the
- * records' packed words.
+ * own.  Both are lib/sort's (the correlation through a key function, as
+ * it is a packed word or a value held aside).
  */
 #include "launch.h"
 
