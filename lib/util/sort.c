@@ -434,22 +434,6 @@ int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint3
 	return 0;
 }
 
-int sort_apply(void *recs, size_t n, size_t size, const uint32_t *perm)
-{
-	char *tmp, *r = recs;
-
-	if (n < 2)
-		return 0;
-	tmp = hugepage_malloc(n * size);
-	if (!tmp)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		memcpy(tmp + i * size, r + (size_t)perm[i] * size, size);
-	memcpy(r, tmp, n * size);
-	free(tmp);
-	return 0;
-}
-
 int sort_perm_id(const uint32_t *id, uint32_t max_id, uint32_t *perm, size_t n)
 {
 	size_t *count, pos = 0;
@@ -495,15 +479,3 @@ int sort_perm_id_key(const uint32_t *id, uint32_t max_id, const uint64_t *key, u
 	return sort_perm_u64(key, perm, n) || sort_perm_id(id, max_id, perm, n) ? -1 : 0;
 }
 
-int sort_recs_id_key(void *recs, size_t n, size_t size, const uint32_t *id, uint32_t max_id,
-		     const uint64_t *key)
-{
-	uint32_t *perm = sort_identity(n);
-	int rc = -1;
-
-	if (perm && !sort_perm_id_key(id, max_id, key, perm, n) &&
-	    !sort_apply(recs, n, size, perm))
-		rc = 0;
-	free(perm);
-	return rc;
-}

@@ -41,14 +41,6 @@ int sort_perm_id_key(const uint32_t *id, uint32_t max_id, const uint64_t *key, u
 		     size_t n);
 
 /*
- * Reorder n records of size bytes as sort_perm_id_key() orders them (the
- * caller gives each record's id and key).  0, or -1 when out of memory
- * (records unchanged).
- */
-int sort_recs_id_key(void *recs, size_t n, size_t size, const uint32_t *id, uint32_t max_id,
-		     const uint64_t *key);
-
-/*
  * Sort v[0..n) ascending in place.  0, or -1 when out of memory (the same
  * values, in some order).
  */
@@ -153,12 +145,6 @@ static inline size_t first_i64_lower_bound_from(const void *recs, size_t size, s
 	}
 	return first_i64_lower_bound(recs, size, lo, hi, key);
 }
-
-/*
- * Reorder n records of size bytes so that record i becomes the old
- * record perm[i].  0, or -1 when out of memory (records unchanged).
- */
-int sort_apply(void *recs, size_t n, size_t size, const uint32_t *perm);
 
 /* perm = 0, 1, ..., n-1 in a new array (caller frees), or NULL. */
 uint32_t *sort_identity(size_t n);
