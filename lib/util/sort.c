@@ -1,7 +1,9 @@
 /*
- * sort: see sort.h.  The radix sort is LSD with 8-bit digits over (key,
- * index) pairs, and skips every digit in which all keys agree: timestamps of
- * one trace share their top bytes, so a sort by time takes 4 or 5 passes.
+ * sort: see sort.h.  The radix sorts are LSD with 8-bit digits, over (key,
+ * index) pairs or over the records themselves, and skip every digit in
+ * which all keys agree: timestamps of one trace share their top bytes, so
+ * a sort by time takes 4 or 5 passes.  The in-place sorts share one
+ * skeleton, set_aside_sort().
  */
 #include "sort.h"
 
@@ -88,20 +90,27 @@ static inline int64_t first_i64(const void *rec, const void *ctx)
 
 /*
  * LSD radix sort of n records of `size` bytes by key(rec, ctx) over the
- * bytes of the keys that diff marks (their differences from one of them),
- * through one scratch copy of the records: no key array, no permutation.
+ * bytes in which the keys differ, through one scratch copy of the records:
+ * no key array, no permutation.
  * Always inlined, with a constant size and key where it can be, so that
  * the copies are plain moves and the key a load (else the compiler merges
  * the calls of sort_by_first_i64() into one that calls memcpy() per
  * record).
  */
 static inline __attribute__((always_inline)) int radix_recs(char *recs, size_t n, size_t size,
-							    uint64_t diff, sort_key_of key,
-							    const void *ctx)
+							    sort_key_of key, const void *ctx)
 {
-	char *a = recs, *b = hugepage_malloc(n * size), *t;
+	char *a = recs, *b, *t;
+	uint64_t diff = 0, first;
 
-	if (!b)
+	if (n < 2)
+		return 0;
+	first = sort_key_i64(key(a, ctx));
+	for (size_t i = 1; i < n; i++)
+		diff |= sort_key_i64(key(a + i * size, ctx)) ^ first;
+	if (!diff)	/* all keys equal: nothing moves */
+		return 0;
+	if (!(b = hugepage_malloc(n * size)))
 		return -1;
 	for (unsigned shift = 0; shift < 64; shift += 8) {
 		size_t count[256] = { 0 }, pos = 0;
@@ -134,66 +143,55 @@ static inline __attribute__((always_inline)) int radix_recs(char *recs, size_t n
 }
 
 /*
- * Sort n records of `size` bytes by key(rec, ctx), stably.  Records mostly
- * come nearly in order (a trace's events by time, its correlations in
- * file order), so those that break the ascending run (a record below the
- * largest kept before it) move aside, in order; only they are radix
- * sorted, through a copy of them alone, and they merge back from the end.
- * A kept record equal to one set aside came before it in the file (each
- * set aside came after a larger one kept), so on a tie the one aside goes
- * later.  Where most break the run, all are radix sorted.
+ * Sort n records of `size` bytes stably in the order below() gives, where
+ * most come nearly in that order already (a trace's events by time, its
+ * correlations in file order): those that break the ascending run (a
+ * record below the last kept before it) move aside, in order; only they
+ * are sorted, by sort_all(), through a copy of them alone, and they merge
+ * back from the end.  A kept record equal to one set aside came before it
+ * in the file (each set aside came after a greater one kept), so on a tie
+ * the one aside goes later.  Where most break the run, sort_all() sorts
+ * them all.  Always inlined, with below() and sort_all() constant, so that
+ * the comparisons and copies are plain code.
  */
-static inline __attribute__((always_inline)) int sort_recs(void *recs, size_t n, size_t size,
-							   sort_key_of key, const void *ctx)
+static inline __attribute__((always_inline)) int set_aside_sort(
+	char *r, size_t n, size_t size, int (*below)(const char *a, const char *b, const void *ctx),
+	int (*sort_all)(char *recs, size_t n, size_t size, const void *ctx), const void *ctx)
 {
-	char *r = recs, *aside;
-	uint64_t diff = 0, first, adiff = 0, afirst = 0;
-	int64_t k, last;
-	size_t nr_aside = 0, m = 0, j = 0;
+	size_t nr_aside = 0, last = 0, m = 0, j = 0;
+	char *aside;
 
 	if (n < 2)
 		return 0;
-	last = key(r, ctx);
-	first = sort_key_i64(last);
 	for (size_t i = 1; i < n; i++) {
-		k = key(r + i * size, ctx);
-		diff |= sort_key_i64(k) ^ first;
-		if (k >= last)
-			last = k;
-		else
+		if (below(r + i * size, r + last * size, ctx))
 			nr_aside++;
+		else
+			last = i;
 	}
-	if (!nr_aside)	/* also when all keys are equal: records often come in order */
+	if (!nr_aside)	/* also when all are equal: records often come in order */
 		return 0;
 	if (nr_aside > n / 2)
-		return radix_recs(r, n, size, diff, key, ctx);
+		return sort_all(r, n, size, ctx);
 	if (!(aside = hugepage_malloc(nr_aside * size)))
 		return -1;
-	last = INT64_MIN;
 	for (size_t i = 0; i < n; i++) {
-		k = key(r + i * size, ctx);
-		if (k >= last) {
-			last = k;
-			if (m != i)	/* a record or more apart: no overlap */
-				memcpy(r + m * size, r + i * size, size);
-			m++;
+		if (m && below(r + i * size, r + (m - 1) * size, ctx)) {
+			memcpy(aside + j++ * size, r + i * size, size);
 			continue;
 		}
-		if (!j)
-			afirst = sort_key_i64(k);
-		adiff |= sort_key_i64(k) ^ afirst;
-		memcpy(aside + j++ * size, r + i * size, size);
+		if (m != i)	/* a record or more apart: no overlap */
+			memcpy(r + m * size, r + i * size, size);
+		m++;
 	}
-	if (adiff && radix_recs(aside, j, size, adiff, key, ctx)) {
+	if (sort_all(aside, j, size, ctx)) {
 		/* every record is still here, in another order: put them back as split */
 		memcpy(r + m * size, aside, j * size);
 		free(aside);
 		return -1;
 	}
 	for (size_t i = m, p = n; j > 0;) {
-		int64_t y = key(aside + (j - 1) * size, ctx);
-
-		if (i > 0 && key(r + (i - 1) * size, ctx) > y)
+		if (i > 0 && below(aside + (j - 1) * size, r + (i - 1) * size, ctx))
 			memcpy(r + --p * size, r + --i * size, size);
 		else
 			memcpy(r + --p * size, aside + --j * size, size);
@@ -202,9 +200,44 @@ static inline __attribute__((always_inline)) int sort_recs(void *recs, size_t n,
 	return 0;
 }
 
+/* sort_by_first_i64()'s order: by the int64 each record starts with. */
+static inline __attribute__((always_inline)) int below_first(const char *a, const char *b,
+								 const void *ctx)
+{
+	return first_i64(a, ctx) < first_i64(b, ctx);
+}
+
+static inline __attribute__((always_inline)) int radix_first(char *recs, size_t n, size_t size,
+								 const void *ctx)
+{
+	return radix_recs(recs, n, size, first_i64, ctx);
+}
+
+/* sort_recs_by_key()'s order: its key function and the caller's context. */
+struct key_order {
+	sort_key_of key;
+	const void *ctx;
+};
+
+static int below_key(const char *a, const char *b, const void *ctx)
+{
+	const struct key_order *o = ctx;
+
+	return o->key(a, o->ctx) < o->key(b, o->ctx);
+}
+
+static int radix_key(char *recs, size_t n, size_t size, const void *ctx)
+{
+	const struct key_order *o = ctx;
+
+	return radix_recs(recs, n, size, o->key, o->ctx);
+}
+
 int sort_recs_by_key(void *recs, size_t n, size_t size, sort_key_of key, const void *ctx)
 {
-	return sort_recs(recs, n, size, key, ctx);
+	struct key_order o = { key, ctx };
+
+	return set_aside_sort(recs, n, size, below_key, radix_key, &o);
 }
 
 /*
@@ -281,18 +314,18 @@ void sort_middle_i64(const int64_t *v, size_t n, int64_t *lo, int64_t *hi)
 
 int sort_i64(int64_t *v, size_t n)
 {
-	return sort_recs(v, n, sizeof(*v), first_i64, NULL);
+	return set_aside_sort((char *)v, n, sizeof(*v), below_first, radix_first, NULL);
 }
 
 int sort_by_first_i64(void *recs, size_t n, size_t size)
 {
 	if (size == 16)
-		return sort_recs(recs, n, 16, first_i64, NULL);
+		return set_aside_sort(recs, n, 16, below_first, radix_first, NULL);
 	if (size == 24)
-		return sort_recs(recs, n, 24, first_i64, NULL);
+		return set_aside_sort(recs, n, 24, below_first, radix_first, NULL);
 	if (size == 32)
-		return sort_recs(recs, n, 32, first_i64, NULL);
-	return sort_recs(recs, n, size, first_i64, NULL);
+		return set_aside_sort(recs, n, 32, below_first, radix_first, NULL);
+	return set_aside_sort(recs, n, size, below_first, radix_first, NULL);
 }
 
 /* The n records at r (size bytes each) by the int64 each starts with, stably, by insertion. */
@@ -303,6 +336,9 @@ static void insert_by_first_i64(char *r, size_t n, size_t size, char *tmp)
 		size_t j = i;
 
 		memcpy(&k, r + i * size, sizeof(k));
+		memcpy(&p, r + (i - 1) * size, sizeof(p));
+		if (p <= k)	/* in place already */
+			continue;
 		memcpy(tmp, r + i * size, size);
 		while (j > 0 && (memcpy(&p, r + (j - 1) * size, sizeof(p)), p > k)) {
 			memcpy(r + j * size, r + (j - 1) * size, size);
@@ -331,7 +367,6 @@ static int by_id_runs(char *r, size_t n, size_t size, size_t id_off, uint32_t ma
 	size_t *start = hugepage_calloc((size_t)max_id + 2, sizeof(*start));
 	char *out = hugepage_malloc((n ? n : 1) * size), tmp[64];
 	uint32_t id;
-	int64_t k;
 	int rc = -1;
 
 	if (!start || !out)
@@ -349,20 +384,10 @@ static int by_id_runs(char *r, size_t n, size_t size, size_t id_off, uint32_t ma
 	memcpy(r, out, n * size);
 	free(out);
 	out = NULL;
-	/* start[d] is now the end of id d's run: each run by time, where it is not */
+	/* start[d] is now the end of id d's run: each run by time */
 	for (size_t d = 0, lo = 0; d <= max_id; lo = start[d++]) {
-		size_t m = start[d] - lo, j;
+		size_t m = start[d] - lo;
 
-		for (j = 1; j < m; j++) {
-			int64_t a;
-
-			memcpy(&a, r + (lo + j - 1) * size, sizeof(a));
-			memcpy(&k, r + (lo + j) * size, sizeof(k));
-			if (k < a)
-				break;
-		}
-		if (j >= m)
-			continue;
 		if (m <= RUN_BY_INSERTION)
 			insert_by_first_i64(r + lo * size, m, size, tmp);
 		else if (sort_by_first_i64(r + lo * size, m, size))
@@ -375,63 +400,37 @@ out:
 	return rc;
 }
 
+/* sort_by_id_first_i64()'s order: where the id is, and its bound. */
+struct id_order {
+	size_t id_off;
+	uint32_t max_id;
+};
+
+static inline int below_id_first(const char *a, const char *b, const void *ctx)
+{
+	const struct id_order *o = ctx;
+	uint32_t ia, ib;
+	int64_t ka, kb;
+
+	id_first(a, o->id_off, &ia, &ka);
+	id_first(b, o->id_off, &ib, &kb);
+	return ia < ib || (ia == ib && ka < kb);
+}
+
+static inline int sort_all_by_id(char *recs, size_t n, size_t size, const void *ctx)
+{
+	const struct id_order *o = ctx;
+
+	return by_id_runs(recs, n, size, o->id_off, o->max_id);
+}
+
 int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint32_t max_id)
 {
-	char *r = recs, *aside;
-	uint32_t id, last_id = 0, aid;
-	int64_t k, last_k = INT64_MIN, ak;
-	size_t nr_aside = 0, m = 0, j = 0;
+	struct id_order o = { id_off, max_id };
 
-	if (n < 2)
-		return 0;
-	if (size > 64)
-		return -1;
-	/* as sort_recs(): what breaks the ascending run is sorted aside, where few do */
-	for (size_t i = 0; i < n; i++) {
-		id_first(r + i * size, id_off, &id, &k);
-		if (id > last_id || (id == last_id && k >= last_k)) {
-			last_id = id;
-			last_k = k;
-		} else {
-			nr_aside++;
-		}
-	}
-	if (!nr_aside)
-		return 0;
-	if (nr_aside > n / 2)
-		return by_id_runs(r, n, size, id_off, max_id);
-	if (!(aside = hugepage_malloc(nr_aside * size)))
-		return -1;
-	last_id = 0;
-	last_k = INT64_MIN;
-	for (size_t i = 0; i < n; i++) {
-		id_first(r + i * size, id_off, &id, &k);
-		if (id > last_id || (id == last_id && k >= last_k)) {
-			last_id = id;
-			last_k = k;
-			if (m != i)	/* a record or more apart: no overlap */
-				memcpy(r + m * size, r + i * size, size);
-			m++;
-		} else {
-			memcpy(aside + j++ * size, r + i * size, size);
-		}
-	}
-	if (by_id_runs(aside, j, size, id_off, max_id)) {
-		memcpy(r + m * size, aside, j * size);	/* every record back, in another order */
-		free(aside);
-		return -1;
-	}
-	/* on a tie the one aside goes later: the kept ones equal to it came before it */
-	for (size_t i = m, p = n; j > 0;) {
-		id_first(aside + (j - 1) * size, id_off, &aid, &ak);
-		if (i > 0 && (id_first(r + (i - 1) * size, id_off, &id, &k),
-			      id > aid || (id == aid && k > ak)))
-			memcpy(r + --p * size, r + --i * size, size);
-		else
-			memcpy(r + --p * size, aside + --j * size, size);
-	}
-	free(aside);
-	return 0;
+	if (size > 64)	/* by_id_runs()'s insertion holds a record */
+		return n < 2 ? 0 : -1;
+	return set_aside_sort(recs, n, size, below_id_first, sort_all_by_id, &o);
 }
 
 int sort_perm_id(const uint32_t *id, uint32_t max_id, uint32_t *perm, size_t n)

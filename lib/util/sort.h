@@ -1,13 +1,16 @@
 /*
- * sort: stable sorts of an index permutation by integer keys, in linear time.
+ * sort: stable sorts by integer keys in linear time, and the middle of
+ * many keys by selection.
  *
- * The analyses sort millions of 32-byte records by time, stream, thread or
- * name; qsort() moves whole records through a callback and dominated the
- * end of a run.  These sort 32-bit indices instead (the caller gathers the
- * records once), by radix for 64-bit keys and by counting for dense ids;
- * small records keyed by their first int64 (values, intervals) are radix
- * sorted directly, with no key or index arrays: those were the peak of a
- * kernel-only trace.
+ * The analyses sort millions of records by time, stream, thread or name;
+ * qsort() moves whole records through a callback and dominated the end of
+ * a run.  An index permutation is sorted by radix for 64-bit keys and by
+ * counting for dense ids.  Records keyed by their first int64, by a key
+ * function, or by a thread id and then their time are sorted in place,
+ * with no key or index arrays (those were the peak of a kernel-only
+ * trace, and these sorts run while every analysis's records are held):
+ * where most already come in order, only those that break the run are
+ * sorted, aside.
  */
 #ifndef VT_SORT_H
 #define VT_SORT_H
