@@ -520,6 +520,30 @@ static int64_t by_time_limit(const struct gap *g)
 }
 
 /*
+ * A gap's launch by time, found as the calls go by in file order: the last
+ * call to start before its limit; ties: the last in the file.
+ */
+struct by_time {
+	int64_t lim;
+	struct idle_call best;
+	int any;
+};
+
+static void by_time_init(struct by_time *t, const struct gap *g)
+{
+	t->lim = by_time_limit(g);
+	t->any = 0;
+}
+
+static void by_time_see(struct by_time *t, const struct idle_call *c)
+{
+	if (c->ts_ns < t->lim && (!t->any || c->ts_ns >= t->best.ts_ns)) {
+		t->best = *c;
+		t->any = 1;
+	}
+}
+
+/*
  * Each gap's next item, the first in the file that starts at its end, and
  * its correlation; then the first call with that correlation: the calls
  * marked first are looked up among the gaps' correlations, sorted.  In
@@ -530,9 +554,7 @@ static int64_t by_time_limit(const struct gap *g)
 static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *found)
 {
 	struct gap *last = ng && !g[ng - 1].has_next ? &g[ng - 1] : NULL;
-	int64_t lim = last ? by_time_limit(last) : 0;
-	struct idle_call best = { 0, 0, 0, 0, 0 };
-	int any = 0;
+	struct by_time t;
 	size_t ngc = 0;
 	struct gap_corr *gc = malloc((ng ? ng : 1) * sizeof(*gc));
 	unsigned char *has = calloc(ng / 8 + 1, 1);	/* per gap: its item is found */
@@ -566,12 +588,12 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *fo
 		free(gc);
 		return -1;
 	}
+	if (last)
+		by_time_init(&t, last);
 	idle_calls_begin(&cur, &d->calls);
 	for (size_t at = 0; (ngc || last) && idle_calls_next(&cur, &c);) {
-		if (last && c.ts_ns < lim && (!any || c.ts_ns >= best.ts_ns)) {
-			best = c;
-			any = 1;
-		}
+		if (last)
+			by_time_see(&t, &c);
 		if (!ngc || !(d->calls.flags[cur.i - 1] & IDLE_CALL_FIRST))
 			continue;
 		/* the calls' correlations mostly ascend: gallop from the last */
@@ -590,8 +612,8 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *fo
 			x->by_corr = 1;
 		}
 	}
-	if (any) {
-		found_by_time(d, last, &best);
+	if (last && t.any) {
+		found_by_time(d, last, &t.best);
 		*found += 1;
 	}
 	free(gc);
@@ -616,21 +638,17 @@ static int launches_by_time(struct idle *d, struct gap *g, size_t ng, size_t los
 	if (lost && lost <= IDLE_SCAN_LOST) {
 		/* from the end, where the trace's last gap is, until each lost one is met */
 		for (size_t i = ng, left = lost; left && i-- > 0;) {
-			int64_t lim = by_time_limit(&g[i]);
-			struct idle_call best = { 0, 0, 0, 0, 0 };
-			int any = 0;
+			struct by_time t;
 
 			if (g[i].found)
 				continue;
 			left--;
+			by_time_init(&t, &g[i]);
 			idle_calls_begin(&cur, &d->calls);
 			while (idle_calls_next(&cur, &c))
-				if (c.ts_ns < lim && (!any || c.ts_ns >= best.ts_ns)) {
-					best = c;
-					any = 1;
-				}
-			if (any)
-				found_by_time(d, &g[i], &best);
+				by_time_see(&t, &c);
+			if (t.any)
+				found_by_time(d, &g[i], &t.best);
 		}
 		return 0;
 	}
