@@ -109,14 +109,27 @@ static const struct host_row {
 
 _Static_assert(NR_HOST_ROWS < EVS_ROW, "a row number fits in EVS_ROW");
 
+/*
+ * A row that matches the whole name or its start cannot match a name that
+ * begins with another byte: the test skips nearly every row for the names
+ * of a trace (aten::, void at::native...), which gpu.c classifies once
+ * per name in each batch (it was 1 % of the read's instructions).
+ */
+static int row_matches(const struct host_row *r, const char *s, size_t n)
+{
+	if ((r->how == NAME_IS || r->how == NAME_STARTS) && r->pat[0] && (!n || r->pat[0] != s[0]))
+		return 0;
+	return name_matches(r->how, r->pat, s, n);
+}
+
 unsigned classify_name(const char *s, size_t n)
 {
 	unsigned sub = 0;
 
 	for (size_t i = 0; i < NR_HOST_ROWS && !sub; i++)
-		if (name_matches(host_rows[i].how, host_rows[i].pat, s, n))
+		if (row_matches(&host_rows[i], s, n))
 			sub = (unsigned)i + 1;
-	if (!name_matches(NAME_STARTS, NOCAT_CALL, s, n))
+	if (!n || s[0] != NOCAT_CALL[0] || !name_matches(NAME_STARTS, NOCAT_CALL, s, n))
 		return sub;
 	if (device_kind(device_process_rule("CANN", 4), s, n) == DK_SYNC)
 		return sub | EVS_NOCAT_SYNC;
