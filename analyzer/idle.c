@@ -20,6 +20,7 @@
 
 #include "classify.h"
 #include "grow.h"
+#include "hugepage.h"
 #include "idle_calls.h"
 #include "namematch.h"
 #include "sat.h"
@@ -437,7 +438,7 @@ static int next_gap(struct interval_cursor *busy, int64_t t1, int *done, int64_t
 /* Every gap, in time order; NULL when out of memory. */
 static struct gap *make_gaps(const struct interval_list *busy, int64_t t0, int64_t t1, size_t *n)
 {
-	struct gap *g = malloc((busy->n + 1) * sizeof(*g));
+	struct gap *g = hugepage_malloc((busy->n + 1) * sizeof(*g));
 	struct interval_cursor cur;
 	int64_t prev = t0;
 	int done = 0;
@@ -465,8 +466,8 @@ struct gap_corr {
 static int mark_launches(struct idle *d)
 {
 	size_t ndev = d->nr_dev, at = 0, k = 0;
-	int64_t *corrs = malloc((ndev ? ndev : 1) * sizeof(*corrs));
-	unsigned char *seen = calloc(ndev / 8 + 1, 1);
+	int64_t *corrs = hugepage_malloc((ndev ? ndev : 1) * sizeof(*corrs));
+	unsigned char *seen = hugepage_calloc(ndev / 8 + 1, 1);
 	struct idle_calls_cursor cur;
 	struct dev_cursor dc;
 	struct idle_call c;
@@ -556,8 +557,8 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *fo
 	struct gap *last = ng && !g[ng - 1].has_next ? &g[ng - 1] : NULL;
 	struct by_time t;
 	size_t ngc = 0;
-	struct gap_corr *gc = malloc((ng ? ng : 1) * sizeof(*gc));
-	unsigned char *has = calloc(ng / 8 + 1, 1);	/* per gap: its item is found */
+	struct gap_corr *gc = hugepage_malloc((ng ? ng : 1) * sizeof(*gc));
+	unsigned char *has = hugepage_calloc(ng / 8 + 1, 1);	/* per gap: its item is found */
 	struct idle_calls_cursor cur;
 	struct dev_cursor dc;
 	struct idle_call c;
@@ -654,7 +655,7 @@ static int launches_by_time(struct idle *d, struct gap *g, size_t ng, size_t los
 	}
 	if (!lost)
 		return 0;
-	if (!(v = malloc((nc ? nc : 1) * sizeof(*v))))
+	if (!(v = hugepage_malloc((nc ? nc : 1) * sizeof(*v))))
 		return -1;
 	idle_calls_begin(&cur, &d->calls);
 	while (idle_calls_next(&cur, &v[cur.i]))
@@ -762,7 +763,7 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 	struct launch_at *l;
 	int rc = -1, added;
 
-	if (!(l = malloc((d->nr_launched ? d->nr_launched : 1) * sizeof(*l))))
+	if (!(l = hugepage_malloc((d->nr_launched ? d->nr_launched : 1) * sizeof(*l))))
 		goto out;
 	idle_calls_begin(&cur, &d->calls);
 	while (idle_calls_next(&cur, &c))
@@ -853,7 +854,7 @@ static int call_medians(struct idle *d)
 		start[id + 1] = start[id] +
 				(needs_median(d, (uint32_t)id) ? d->stats[id].calls : 0);
 	total = start[nr_names];
-	if (!(dur = malloc((total ? total : 1) * sizeof(*dur))))
+	if (!(dur = hugepage_malloc((total ? total : 1) * sizeof(*dur))))
 		goto out;
 	idle_calls_begin(&cur, &d->calls);
 	while (idle_calls_next(&cur, &c))	/* start[id] ends as the end of id's group */
@@ -1034,16 +1035,16 @@ static int open_init(struct open_spans *o, size_t n)
 	memset(o, 0, sizeof(*o));
 	n = n ? n : 1;
 	o->group = malloc(n);
-	o->pos = malloc(n * sizeof(*o->pos));
-	o->at = malloc(n * sizeof(*o->at));
-	o->by_start = malloc(n * sizeof(*o->by_start));
-	o->by_end = malloc(n * sizeof(*o->by_end));
-	o->tree = malloc(2 * n * sizeof(*o->tree));
-	o->sync = malloc(2 * n * sizeof(*o->sync));
-	o->lo = malloc(n * sizeof(*o->lo));
-	o->hi = malloc(n * sizeof(*o->hi));
-	o->run = malloc((n + NR_GROUPS) * sizeof(*o->run));
-	o->key = malloc(n * sizeof(*o->key));
+	o->pos = hugepage_malloc(n * sizeof(*o->pos));
+	o->at = hugepage_malloc(n * sizeof(*o->at));
+	o->by_start = hugepage_malloc(n * sizeof(*o->by_start));
+	o->by_end = hugepage_malloc(n * sizeof(*o->by_end));
+	o->tree = hugepage_malloc(2 * n * sizeof(*o->tree));
+	o->sync = hugepage_malloc(2 * n * sizeof(*o->sync));
+	o->lo = hugepage_malloc(n * sizeof(*o->lo));
+	o->hi = hugepage_malloc(n * sizeof(*o->hi));
+	o->run = hugepage_malloc((n + NR_GROUPS) * sizeof(*o->run));
+	o->key = hugepage_malloc(n * sizeof(*o->key));
 	return o->group && o->pos && o->at && o->by_start && o->by_end && o->tree && o->sync &&
 			       o->lo && o->hi && o->run && o->key
 		       ? 0
@@ -1449,7 +1450,7 @@ out:
 static int attribute_all(struct idle *d, struct gap *g, size_t ng, uint32_t max_track)
 {
 	size_t *start = calloc((size_t)max_track + 2, sizeof(*start));
-	uint32_t *perm = malloc((ng ? ng : 1) * sizeof(*perm));
+	uint32_t *perm = hugepage_malloc((ng ? ng : 1) * sizeof(*perm));
 	int rc = 0;
 
 	if (!perm || !start) {
