@@ -784,13 +784,21 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 		if (added < 0)
 			goto out;
 	}
-	for (size_t i = 0; i < ns; i++) {
+	/*
+	 * The spans and the launches both by thread, then time: the first
+	 * launch at or after each span's start only moves forward, a walk
+	 * beside the spans rather than a search per span (a quarter of the
+	 * preparation on a real-shaped gigabyte).
+	 */
+	for (size_t i = 0, lo = 0; i < ns; i++) {
 		const struct idle_name_stat *t = &st[s[i].name];
-		size_t lo = launch_bound(l, nl, s[i].track, s[i].ts_ns);
 		int later = s[i].cls == NO_CLASS || s[i].cls == IDLE_DATA_LOADING ||
 			    s[i].cls == IDLE_COLLECTIVE_WAIT || s[i].cls == IDLE_MEMORY_MGMT ||
 			    s[i].cls == IDLE_SYNC;
 
+		while (lo < nl && (l[lo].track < s[i].track ||
+				   (l[lo].track == s[i].track && l[lo].ts_ns < s[i].ts_ns)))
+			lo++;
 		/* a launch on its thread starting inside [ts, end) */
 		s[i].launched = lo < nl && l[lo].track == s[i].track &&
 				l[lo].ts_ns < span_end(&s[i]);
