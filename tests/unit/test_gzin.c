@@ -370,6 +370,40 @@ static void test_members(void)
 	bytes_free(&p);
 }
 
+/*
+ * A member whose 8-byte trailer straddles the end of the first input
+ * buffer, at each of its 9 places, then a second member: the ISA-L path
+ * reads the trailer itself, part from igzip's bit buffer, part from the
+ * next fill.  Stored blocks (level 0) make the member's length exact.
+ */
+static void test_trailer_across_fills(void)
+{
+	static const size_t caps[] = { 65536 };
+	struct bytes p = { 0 }, one = { 0 }, gz = { 0 }, want = { 0 };
+	size_t n = GZIN_BUF_SIZE - 200;
+
+	make_payload(&p, GZIN_BUF_SIZE + 100000, 11);
+	gzip_member(&one, p.data, n, 0);
+	n -= one.len - (GZIN_BUF_SIZE + 8);	/* its trailer then starts at the boundary */
+	for (int k = 0; k <= 8; k++, n--) {
+		char what[80];
+
+		bytes_free(&one);
+		gzip_member(&one, p.data, n, 0);
+		CHECK_MSG(one.len == GZIN_BUF_SIZE + 8 - (size_t)k,
+			  "member of %zu bytes is %zu long compressed", n, one.len);
+		bytes_add(&gz, one.data, one.len);
+		gzip_member(&gz, p.data + n, 50000, 6);
+		bytes_add(&want, p.data, n + 50000);
+		snprintf(what, sizeof(what), "trailer with %d of 8 bytes in the first fill", k);
+		check_gz(what, &gz, &want, caps, 1);
+		bytes_free(&gz);
+		bytes_free(&want);
+	}
+	bytes_free(&one);
+	bytes_free(&p);
+}
+
 static void test_truncated(void)
 {
 	struct bytes p = { 0 }, gz = { 0 };
@@ -667,6 +701,7 @@ int main(void)
 	for (int i = 0; i < 2; i++) {
 		engine_env = engines[i];
 		test_members();
+		test_trailer_across_fills();
 		test_truncated();
 		test_corrupt();
 		test_stdin_pipe();
