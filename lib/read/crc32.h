@@ -4,8 +4,9 @@
  * Checking a gigabyte's trailer took ISA-L's own CRC (128-bit carry-less
  * multiplies, 8 lanes) 6 % of a run at -j 1; where the CPU has AVX2 and
  * VPCLMULQDQ, 256-bit multiplies fold 128 bytes a step at twice its speed.
- * Elsewhere zlib's crc32() does it.  Both give zlib's answer for every
- * input; test_crc32 checks that they do.
+ * Elsewhere ISA-L's CRC does it, or zlib's crc32() in a build without
+ * ISA-L.  All give zlib's answer for every input; test_crc32 checks that
+ * they do.
  */
 #ifndef VT_CRC32_H
 #define VT_CRC32_H
@@ -19,7 +20,7 @@ uint32_t crc32_of(uint32_t crc, const void *p, size_t n);
 /* Whether crc32_of() folds with VPCLMULQDQ on this CPU (tests, benchmarks). */
 int crc32_folds(void);
 
-/* The same with zlib's crc32(), whatever the CPU (tests). */
+/* The same with zlib's crc32(), whatever the CPU and build (tests). */
 uint32_t crc32_portable(uint32_t crc, const void *p, size_t n);
 
 #endif
