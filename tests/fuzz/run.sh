@@ -87,6 +87,11 @@ open(sys.argv[1] + "/blocks.bin", "wb").write(b"\0" + body)
 PY
 printf '{"traceEvents":[{"name":"gz","ts":1,"ph":"X","dur":1},{"name":"},{","ts":2}]}' |
 	gzip -c >"$seeds/small.json.gz"
+# Two members, the second with a file name in its header (gzin reads each
+# trailer itself after igzip's deflate data).
+printf '{"traceEvents":[{"name":"m1","ts":1,"ph":"X","dur":1},' >"$work/m1.json"
+printf '{"name":"m2","ts":2,"ph":"X","dur":1}]}' >"$work/m2.json"
+{ gzip -nc <"$work/m1.json"; gzip -c "$work/m2.json"; } >"$seeds/members.json.gz"
 # Committed seeds of the newer surfaces: run metadata (tags), record_shapes'
 # shape arguments (also as fuzz_perf_model's name and fields), HCCL operator
 # names, a report with tags.
