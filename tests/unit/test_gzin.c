@@ -404,6 +404,61 @@ static void test_trailer_across_fills(void)
 	bytes_free(&p);
 }
 
+/*
+ * The same with Huffman-coded data, whose last symbols igzip may decode
+ * from input it set aside when a fill ended inside one: members whose
+ * deflate data ends at a dozen places from 16 bytes before the end of the
+ * first buffer to 8 after it.
+ */
+static void test_huffman_end_across_fills(void)
+{
+	static const size_t caps[] = { 65536 };
+	static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "abcdefghijklmnopqrstuvwxyz0123456789";
+	struct bytes p = { 0 }, one = { 0 }, gz = { 0 }, want = { 0 };
+	unsigned char seen[25] = { 0 };
+	unsigned x = 12345;
+	size_t n = GZIN_BUF_SIZE * 4 / 3;
+	int nr_seen = 0;
+
+	while (p.len < GZIN_BUF_SIZE * 2) {	/* about 6 bits a byte: Huffman, few matches */
+		char c;
+
+		x = x * 1103515245u + 12345;
+		c = digits[(x >> 16) % 62];
+		bytes_add(&p, &c, 1);
+	}
+	for (int tries = 0; tries < 64 && nr_seen < 12; tries++) {
+		/* where the deflate data ends, from the end of the first buffer */
+		long off;
+
+		bytes_free(&one);
+		gzip_member(&one, p.data, n, 1);
+		off = (long)one.len - 8 - (long)GZIN_BUF_SIZE;
+		if (off < -16 || off > 8) {	/* about 0.75 compressed bytes a byte */
+			n = (size_t)((long)n - (off + 4) * 4 / 3);
+			continue;
+		}
+		if (!seen[off + 16]) {
+			char what[80];
+
+			seen[off + 16] = 1;
+			nr_seen++;
+			bytes_add(&gz, one.data, one.len);
+			gzip_member(&gz, p.data + n, 1000, 6);
+			bytes_add(&want, p.data, n + 1000);
+			snprintf(what, sizeof(what), "Huffman data ending at %+ld", off);
+			check_gz(what, &gz, &want, caps, 1);
+			bytes_free(&gz);
+			bytes_free(&want);
+		}
+		n += 1 + (size_t)(tries % 3);
+	}
+	CHECK_MSG(nr_seen >= 8, "members ending at %d places around the fill", nr_seen);
+	bytes_free(&one);
+	bytes_free(&p);
+}
+
 static void test_truncated(void)
 {
 	struct bytes p = { 0 }, gz = { 0 };
@@ -702,6 +757,7 @@ int main(void)
 		engine_env = engines[i];
 		test_members();
 		test_trailer_across_fills();
+		test_huffman_end_across_fills();
 		test_truncated();
 		test_corrupt();
 		test_stdin_pipe();
