@@ -370,6 +370,21 @@ static void test_members(void)
 	bytes_free(&p);
 }
 
+/* The member one (of p's first n bytes), then one of the next `more`: read back whole. */
+static void check_two_members(const char *what, const struct bytes *one, const struct bytes *p,
+			      size_t n, size_t more)
+{
+	static const size_t caps[] = { 65536 };
+	struct bytes gz = { 0 }, want = { 0 };
+
+	bytes_add(&gz, one->data, one->len);
+	gzip_member(&gz, p->data + n, more, 6);
+	bytes_add(&want, p->data, n + more);
+	check_gz(what, &gz, &want, caps, 1);
+	bytes_free(&gz);
+	bytes_free(&want);
+}
+
 /*
  * A member whose 8-byte trailer straddles the end of the first input
  * buffer, at each of its 9 places, then a second member: the ISA-L path
@@ -378,8 +393,7 @@ static void test_members(void)
  */
 static void test_trailer_across_fills(void)
 {
-	static const size_t caps[] = { 65536 };
-	struct bytes p = { 0 }, one = { 0 }, gz = { 0 }, want = { 0 };
+	struct bytes p = { 0 }, one = { 0 };
 	size_t n = GZIN_BUF_SIZE - 200;
 
 	make_payload(&p, GZIN_BUF_SIZE + 100000, 11);
@@ -392,13 +406,8 @@ static void test_trailer_across_fills(void)
 		gzip_member(&one, p.data, n, 0);
 		CHECK_MSG(one.len == GZIN_BUF_SIZE + 8 - (size_t)k,
 			  "member of %zu bytes is %zu long compressed", n, one.len);
-		bytes_add(&gz, one.data, one.len);
-		gzip_member(&gz, p.data + n, 50000, 6);
-		bytes_add(&want, p.data, n + 50000);
 		snprintf(what, sizeof(what), "trailer with %d of 8 bytes in the first fill", k);
-		check_gz(what, &gz, &want, caps, 1);
-		bytes_free(&gz);
-		bytes_free(&want);
+		check_two_members(what, &one, &p, n, 50000);
 	}
 	bytes_free(&one);
 	bytes_free(&p);
@@ -412,10 +421,9 @@ static void test_trailer_across_fills(void)
  */
 static void test_huffman_end_across_fills(void)
 {
-	static const size_t caps[] = { 65536 };
 	static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				     "abcdefghijklmnopqrstuvwxyz0123456789";
-	struct bytes p = { 0 }, one = { 0 }, gz = { 0 }, want = { 0 };
+	struct bytes p = { 0 }, one = { 0 };
 	unsigned char seen[25] = { 0 };
 	unsigned x = 12345;
 	size_t n = GZIN_BUF_SIZE * 4 / 3;
@@ -444,13 +452,8 @@ static void test_huffman_end_across_fills(void)
 
 			seen[off + 16] = 1;
 			nr_seen++;
-			bytes_add(&gz, one.data, one.len);
-			gzip_member(&gz, p.data + n, 1000, 6);
-			bytes_add(&want, p.data, n + 1000);
 			snprintf(what, sizeof(what), "Huffman data ending at %+ld", off);
-			check_gz(what, &gz, &want, caps, 1);
-			bytes_free(&gz);
-			bytes_free(&want);
+			check_two_members(what, &one, &p, n, 1000);
 		}
 		n += 1 + (size_t)(tries % 3);
 	}
