@@ -27,7 +27,7 @@
 #endif
 
 #define CRC32_POLY 0x104c11db7ull	/* x^32 + x^26 + ... + 1, bit i for x^i */
-#define FOLD_MIN 256			/* shorter inputs: zlib's crc32() */
+#define FOLD_MIN 256			/* shorter inputs: crc32_unfolded() */
 
 /*
  * Without the fold: ISA-L's CRC where it is built in (128-bit carry-less
