@@ -179,42 +179,15 @@ static int first_calls_init(struct first_calls *t)
 	return 0;
 }
 
-static inline int corr_below(const struct first_calls *t, size_t i, int64_t corr)
-{
-	return launch_call_corr(t->l, &t->c[i]) < corr;
-}
-
 /*
- * The first index of t's calls with a correlation not below corr, galloping
- * from the last answer: correlations asked in about ascending order cost a
- * few steps each instead of a whole bisection.
+ * The first index of t's calls with a correlation not below corr,
+ * galloping from the last answer (lib/sort): correlations asked in about
+ * ascending order cost a few steps each instead of a whole bisection.
  */
 static size_t lower_bound(struct first_calls *t, int64_t corr)
 {
-	size_t n = t->n, at = t->at, lo, hi, step = 1;
-
-	/* bracket it: every call before lo is below corr, none from hi on */
-	if (at < n && corr_below(t, at, corr)) {
-		for (lo = hi = at + 1; hi < n && corr_below(t, hi, corr); step *= 2) {
-			lo = hi + 1;
-			hi = n - hi > step ? hi + step : n;
-		}
-	} else {
-		for (lo = hi = at; lo > 0 && !corr_below(t, lo - 1, corr); step *= 2) {
-			hi = lo - 1;
-			lo = lo > step ? lo - step : 0;
-		}
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (corr_below(t, mid, corr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	t->at = lo;
-	return lo;
+	t->at = key_lower_bound_from(t->c, sizeof(*t->c), t->n, t->at, call_corr, t->l, corr);
+	return t->at;
 }
 
 /* s[u]: 1 + the index of corr's first call for user u, 0 when none. */

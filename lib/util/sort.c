@@ -78,16 +78,6 @@ int sort_perm_u64(const uint64_t *key, uint32_t *perm, size_t n)
 	return 0;
 }
 
-/* The int64 a record starts with: sort_by_first_i64()'s key. */
-static inline int64_t first_i64(const void *rec, const void *ctx)
-{
-	int64_t k;
-
-	(void)ctx;
-	memcpy(&k, rec, sizeof(k));
-	return k;
-}
-
 /*
  * LSD radix sort of n records of `size` bytes by key(rec, ctx) over the
  * bytes in which the keys differ, through one scratch copy of the records:
@@ -204,13 +194,13 @@ static inline __attribute__((always_inline)) int set_aside_sort(
 static inline __attribute__((always_inline)) int below_first(const char *a, const char *b,
 								 const void *ctx)
 {
-	return first_i64(a, ctx) < first_i64(b, ctx);
+	return sort_first_i64(a, ctx) < sort_first_i64(b, ctx);
 }
 
 static inline __attribute__((always_inline)) int radix_first(char *recs, size_t n, size_t size,
 								 const void *ctx)
 {
-	return radix_recs(recs, n, size, first_i64, ctx);
+	return radix_recs(recs, n, size, sort_first_i64, ctx);
 }
 
 /* sort_recs_by_key()'s order: its key function and the caller's context. */
@@ -309,7 +299,7 @@ void sort_middle_by_key(const void *recs, size_t n, size_t size, sort_key_of key
 
 void sort_middle_i64(const int64_t *v, size_t n, int64_t *lo, int64_t *hi)
 {
-	middle_recs(v, n, sizeof(*v), first_i64, NULL, lo, hi);
+	middle_recs(v, n, sizeof(*v), sort_first_i64, NULL, lo, hi);
 }
 
 int sort_i64(int64_t *v, size_t n)

@@ -94,22 +94,32 @@ int sort_by_first_i64(void *recs, size_t n, size_t size);
  */
 int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint32_t max_id);
 
+/* The int64 a record starts with: the key of sort_by_first_i64() and the searches below. */
+static inline int64_t sort_first_i64(const void *rec, const void *ctx)
+{
+	int64_t k;
+
+	(void)ctx;
+	memcpy(&k, rec, sizeof(k));
+	return k;
+}
+
 /*
- * The first of records lo..hi-1 (of size bytes, in ascending order of the
- * int64 each starts with) whose first int64 is not below key; hi when
- * none.  Inline: callers in loops pass a constant size.
+ * The first of records lo..hi-1 (of size bytes, in ascending order of
+ * key(rec, ctx)) whose key is not below want; hi when none.  Always
+ * inlined: with a constant key (a load) and size, the loop is plain code.
  */
-static inline size_t first_i64_lower_bound(const void *recs, size_t size, size_t lo, size_t hi,
-					   int64_t key)
+static inline __attribute__((always_inline)) size_t key_lower_bound(const void *recs, size_t size,
+								    size_t lo, size_t hi,
+								    sort_key_of key,
+								    const void *ctx, int64_t want)
 {
 	const char *r = recs;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int64_t k;
 
-		memcpy(&k, r + mid * size, sizeof(k));
-		if (k < key)
+		if (key(r + mid * size, ctx) < want)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -118,35 +128,47 @@ static inline size_t first_i64_lower_bound(const void *recs, size_t size, size_t
 }
 
 /*
- * first_i64_lower_bound() over records 0..n-1, searched from index at (a
+ * key_lower_bound() over records 0..n-1, searched from index at (a
  * previous answer) by galloping: keys asked in about ascending order, as
  * correlation ids in file order are, cost a few steps each instead of a
  * whole bisection, and none costs more than two.
  */
-static inline size_t first_i64_lower_bound_from(const void *recs, size_t size, size_t n, size_t at,
-						int64_t key)
+static inline __attribute__((always_inline)) size_t
+key_lower_bound_from(const void *recs, size_t size, size_t n, size_t at, sort_key_of key,
+		     const void *ctx, int64_t want)
 {
 	const char *r = recs;
 	size_t lo, hi, step = 1;
-	int64_t k;
 
 	if (at > n)
 		at = n;
-	/* Bracket it: every record before lo is below key, none from hi on. */
-	if (at < n && (memcpy(&k, r + at * size, sizeof(k)), k < key)) {
-		for (lo = hi = at + 1; hi < n && (memcpy(&k, r + hi * size, sizeof(k)), k < key);
-		     step *= 2) {
+	/* Bracket it: every record before lo is below want, none from hi on. */
+	if (at < n && key(r + at * size, ctx) < want) {
+		for (lo = hi = at + 1; hi < n && key(r + hi * size, ctx) < want; step *= 2) {
 			lo = hi + 1;
 			hi = n - hi > step ? hi + step : n;
 		}
 	} else {
-		for (lo = hi = at; lo > 0 && (memcpy(&k, r + (lo - 1) * size, sizeof(k)), k >= key);
-		     step *= 2) {
+		for (lo = hi = at; lo > 0 && key(r + (lo - 1) * size, ctx) >= want; step *= 2) {
 			hi = lo - 1;
 			lo = lo > step ? lo - step : 0;
 		}
 	}
-	return first_i64_lower_bound(recs, size, lo, hi, key);
+	return key_lower_bound(recs, size, lo, hi, key, ctx, want);
+}
+
+/* key_lower_bound() by the int64 each record starts with; loops pass a constant size. */
+static inline size_t first_i64_lower_bound(const void *recs, size_t size, size_t lo, size_t hi,
+					   int64_t key)
+{
+	return key_lower_bound(recs, size, lo, hi, sort_first_i64, NULL, key);
+}
+
+/* key_lower_bound_from() by the int64 each record starts with. */
+static inline size_t first_i64_lower_bound_from(const void *recs, size_t size, size_t n, size_t at,
+						int64_t key)
+{
+	return key_lower_bound_from(recs, size, n, at, sort_first_i64, NULL, key);
 }
 
 /* perm = 0, 1, ..., n-1 in a new array (caller frees), or NULL. */
