@@ -450,10 +450,5 @@ int64_t placed_within(const struct placement *pl, enum launch_user u, size_t *at
 	size_t a = seek(pl->v, pl->n, *at, track, lo), b = seek(pl->v, pl->n, a, track, hi);
 
 	*at = a;
-	if (a >= b)
-		return 0;
-	/* within a block that holds its sums in 32 bits, the difference of two fits */
-	if (a / PLACED_BLOCK == b / PLACED_BLOCK && !pl->blocks[a / PLACED_BLOCK].wide)
-		return (int64_t)pl->v[b].sum_lo[u] - (int64_t)pl->v[a].sum_lo[u];
-	return sat_sub(placed_sum(pl, u, b), placed_sum(pl, u, a));
+	return a < b ? placed_between(pl, u, a, b) : 0;
 }

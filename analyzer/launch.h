@@ -201,13 +201,20 @@ static inline int64_t placed_sum(const struct placement *pl, enum launch_user u,
 	return b->base[u] + (int64_t)pl->v[i].sum_lo[u];
 }
 
+/* User u's device time of records a..b-1 (a <= b <= n) in sorted order. */
+static inline int64_t placed_between(const struct placement *pl, enum launch_user u, size_t a,
+				     size_t b)
+{
+	/* within a block that holds its sums in 32 bits, the difference of two fits */
+	if (a / PLACED_BLOCK == b / PLACED_BLOCK && !pl->blocks[a / PLACED_BLOCK].wide)
+		return (int64_t)pl->v[b].sum_lo[u] - (int64_t)pl->v[a].sum_lo[u];
+	return sat_sub(placed_sum(pl, u, b), placed_sum(pl, u, a));
+}
+
 /* User u's device time of record i (0..n-1). */
 static inline int64_t placed_dur(const struct placement *pl, enum launch_user u, size_t i)
 {
-	/* within a block that holds its sums in 32 bits, the difference of two fits */
-	if ((i + 1) % PLACED_BLOCK && !pl->blocks[i / PLACED_BLOCK].wide)
-		return (int64_t)pl->v[i + 1].sum_lo[u] - (int64_t)pl->v[i].sum_lo[u];
-	return sat_sub(placed_sum(pl, u, i + 1), placed_sum(pl, u, i));
+	return placed_between(pl, u, i, i + 1);
 }
 
 void launches_init(struct launches *l);
