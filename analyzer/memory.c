@@ -261,20 +261,18 @@ static int has_total(const struct mem_row *r, size_t i)
 	return i / 8 < r->total_alloc && (r->total[i / 8] >> (i % 8) & 1);
 }
 
+/* A change's sample index, its key for key_lower_bound(). */
+static int64_t res_at(const void *rec, const void *ctx)
+{
+	(void)ctx;
+	return (int64_t)((const struct mem_res *)rec)->at;
+}
+
 /* The index in r->res of the first change after sample i (nr_res when none). */
 static size_t res_after(const struct mem_row *r, size_t i)
 {
-	size_t lo = 0, hi = r->nr_res;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->res[mid].at <= i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return key_lower_bound(r->res, sizeof(*r->res), 0, r->nr_res, res_at, NULL,
+			       (int64_t)i + 1);
 }
 
 /* The reserved bytes of the samples before change k of r->res. */
