@@ -23,7 +23,12 @@
 
 #include "log.h"
 
-#define GZIN_BUF_SIZE (1u << 20)
+/*
+ * The compressed input read at a time.  It is copied by read(2) and then
+ * read by the inflater, so it should stay in the L2 cache: 1 MiB (over
+ * this VM's 512 KiB a core) made the read 1.5 % slower than 64 to 256 KiB.
+ */
+#define GZIN_BUF_SIZE (1u << 17)
 
 struct gzin;
 
