@@ -279,6 +279,7 @@ void idle_release(struct idle *d)
 	free(d->spans);
 	free(d->launches);
 	free(d->waits);
+	free(d->gaps);
 }
 
 int idle_collect(struct idle *d, const struct event_batch *b, const unsigned char *cls,
@@ -377,22 +378,28 @@ out:
 struct gap {
 	int64_t a, b;
 	int64_t l;		/* the launch's start; b where none was found */
-	int64_t l_end;		/* the launching call's end, where it is a median outlier; else l */
+	int64_t l_dur;		/* the launching call's duration where found, else 0 */
 	int64_t host_dur;	/* the host span named, for an outlier's ratio */
-	int64_t in_ns;		/* its time inside the window (account()) */
-	int64_t l_done;		/* the launching call's end, where found by correlation */
 	uint32_t track;		/* the launching thread */
 	uint32_t host;		/* a name id of d->names; 0: none */
 	unsigned char found;	/* the thread is known */
 	unsigned char by_time;	/* ... from the last call before b, not by correlation */
-	unsigned char by_corr;	/* ... by correlation (l_done is set) */
+	unsigned char by_corr;	/* ... by correlation */
 	unsigned char has_next;	/* b is a device item's start */
 	unsigned char cause;	/* enum idle_cause */
 	unsigned char host_outlier;	/* the host span's outlier kind, or 0 */
+	unsigned char l_outlier;	/* the launching call is a median outlier (launch_end()) */
+	unsigned char in_window;	/* some of it is inside the window (tally_gap()) */
 };
 
 /* A gap per busy run: there are hundreds of thousands in a gigabyte of trace. */
-_Static_assert(sizeof(struct gap) == 72, "a gap takes 72 bytes");
+_Static_assert(sizeof(struct gap) == 56, "a gap takes 56 bytes");
+
+/* Where the launch of gap g ends for the rules: an outlier call's end, else its start. */
+static int64_t launch_end(const struct gap *g)
+{
+	return g->l_outlier ? sat_add(g->l, g->l_dur) : g->l;
+}
 
 static int64_t imax(int64_t x, int64_t y)
 {
@@ -427,7 +434,7 @@ static int next_gap(struct interval_cursor *busy, int64_t t1, int *done, int64_t
 		if (more)
 			*prev = imax(*prev, run.hi);
 		if (lo > at) {
-			*g = (struct gap){ .a = at, .b = lo, .l = lo, .l_end = lo,
+			*g = (struct gap){ .a = at, .b = lo, .l = lo,
 					   .has_next = (unsigned char)more, .cause = IDLE_OTHER };
 			return 1;
 		}
@@ -507,9 +514,9 @@ static void found_by_time(const struct idle *d, struct gap *g, const struct idle
 	g->host = c->name;
 	g->found = 1;
 	if (g->has_next) {
-		g->l = g->l_end = c->ts_ns;
-		if (call_outlier(&d->stats[c->name], c->dur_ns))
-			g->l_end = sat_add(c->ts_ns, c->dur_ns);
+		g->l = c->ts_ns;
+		g->l_dur = c->dur_ns;
+		g->l_outlier = (unsigned char)call_outlier(&d->stats[c->name], c->dur_ns);
 		g->by_time = 1;
 	}
 }
@@ -603,13 +610,12 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *fo
 			struct gap *x = &g[gc[k].gap];
 
 			*found += 1;	/* once a gap: one call a correlation is marked first */
-			x->l = x->l_end = c.ts_ns;
-			if (call_outlier(&d->stats[c.name], c.dur_ns))
-				x->l_end = sat_add(c.ts_ns, c.dur_ns);
+			x->l = c.ts_ns;
+			x->l_dur = c.dur_ns;
+			x->l_outlier = (unsigned char)call_outlier(&d->stats[c.name], c.dur_ns);
 			x->track = c.track;
 			x->host = c.name;
 			x->found = 1;
-			x->l_done = sat_add(c.ts_ns, c.dur_ns);
 			x->by_corr = 1;
 		}
 	}
@@ -1265,7 +1271,8 @@ static uint32_t sync_at(const struct open_spans *o, int64_t a)
  */
 static int device_wait(const struct idle *d, struct gap *g)
 {
-	int64_t held = sat_sub(g->b, g->l_done), len = g->b - g->a;
+	/* the launching call's end: the device had the item from then on */
+	int64_t held = sat_sub(g->b, sat_add(g->l, g->l_dur)), len = g->b - g->a;
 	size_t w, p;
 
 	if (!g->by_corr || !g->has_next || held < IDLE_DEVICE_WAIT_NS || held < len - len / 2)
@@ -1291,7 +1298,7 @@ static int attribute(const struct idle *d, struct gap *g, const struct open_span
 		     struct late *late)
 {
 	/* a launching call that is itself an outlier holds the gap: W reaches its end */
-	int64_t a = g->a, w1 = imax(a, imax(g->l, imin(g->b, g->l_end))), wl = w1 - a;
+	int64_t a = g->a, w1 = imax(a, imax(g->l, imin(g->b, launch_end(g)))), wl = w1 - a;
 	uint32_t best;
 
 	if (device_wait(d, g))
@@ -1582,7 +1589,7 @@ static void tally_gap(struct tally *t, struct gap x, struct report_idle *id)
 	for (size_t j = t->wi; j < t->nw && w[j].lo < x.b; j++)
 		part += imax(0, imin(w[j].hi, x.b) - imax(w[j].lo, lo));
 	rest = (x.b - lo) - part;
-	x.in_ns = part;
+	x.in_window = part > 0;
 	if (part > 0) {
 		size_t h = 0;
 
@@ -1659,7 +1666,7 @@ static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
 		y->dur_ns = x->b - x->a;
 		y->cause = with_steps && x->b <= t->first_step ? IDLE_INIT
 							       : (enum idle_cause)x->cause;
-		y->in_window = x->in_ns > 0;
+		y->in_window = x->in_window;
 		y->step = with_steps ? step_at(&rk->steps, x->a) : INT64_MIN;
 		y->host = x->host ? host_name(d, x, a) : NULL;
 		if (x->host && !y->host)
@@ -1669,22 +1676,62 @@ static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
 	return 0;
 }
 
+/* No gap to attribute: without device work, busy runs or a span (idle_finish() says why). */
+static int nothing_to_attribute(const struct interval_list *busy, const struct report_rank *rk)
+{
+	return rk->gpu.no_device || !busy->n || rk->span_ns <= 0;
+}
+
+/* What the tally no longer reads: all but the names and their statistics. */
+static void release_attributed(struct idle *d)
+{
+	free_dev(d);
+	idle_calls_release(&d->calls);
+	idle_calls_init(&d->calls);
+	free(d->spans);
+	free(d->launches);
+	free(d->waits);
+	d->spans = NULL;
+	d->launches = d->waits = NULL;
+	d->nr_spans = d->spans_alloc = d->nr_launches = d->nr_waits = d->waits_alloc = 0;
+}
+
+int idle_attribute(struct idle *d, const struct interval_list *busy, const struct report_rank *rk)
+{
+	int64_t t0 = rk->start_ns, t1 = sat_add(rk->start_ns, rk->span_ns);
+	size_t found = 0;
+
+	d->attributed = 1;
+	if (!d->calls.n || nothing_to_attribute(busy, rk))
+		return 0;	/* idle_finish() adds the gaps up as "other" as they come */
+	if (!d->prepared && idle_prepare(d))
+		return -1;
+	d->gaps = make_gaps(busy, t0, t1, &d->nr_gaps);
+	if (!d->gaps || launches_by_corr(d, d->gaps, d->nr_gaps, &found) ||
+	    launches_by_time(d, d->gaps, d->nr_gaps, d->nr_gaps - found) ||
+	    attribute_all(d, d->gaps, d->nr_gaps, d->max_track))
+		return -1;
+	release_attributed(d);
+	return 0;
+}
+
 int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *a,
 		struct report_rank *rk)
 {
-	size_t nc = d->calls.n, ng = 0, nw, found = 0;
 	int64_t t0 = rk->start_ns, t1 = sat_add(rk->start_ns, rk->span_ns);
 	struct interval *w = NULL;
-	struct gap *g = NULL;
 	struct tally *t = NULL;
+	size_t nw;
 	int rc = -1;
 
 	report_idle_null(&rk->idle);
 	rk->gpu.step_utilization = NAN;
-	if (rk->gpu.no_device || !busy->n || rk->span_ns <= 0) {
+	if (nothing_to_attribute(busy, rk)) {
 		rc = 0;
 		goto out;
 	}
+	if (!d->attributed && idle_attribute(d, busy, rk))
+		goto out;
 	w = malloc((rk->steps.nr_durations + 1) * sizeof(*w));
 	t = malloc(sizeof(*t));
 	if (!w || !t)
@@ -1696,16 +1743,9 @@ int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *
 		nw = 1;
 	}
 	tally_init(t, w, nw, rk->idle.window[0] == 's' ? rk->steps.starts_ns[0] : INT64_MIN, rk);
-	if (nc) {
-		if (!d->prepared && idle_prepare(d))
-			goto out;
-		g = make_gaps(busy, t0, t1, &ng);
-		if (!g || launches_by_corr(d, g, ng, &found) ||
-		    launches_by_time(d, g, ng, ng - found) ||
-		    attribute_all(d, g, ng, d->max_track))
-			goto out;
-		for (size_t i = 0; i < ng; i++)
-			tally_gap(t, g[i], &rk->idle);
+	if (d->gaps) {
+		for (size_t i = 0; i < d->nr_gaps; i++)
+			tally_gap(t, d->gaps[i], &rk->idle);
 	} else {
 		/* no runtime call to tell a thread: every gap is "other", added as it comes */
 		struct interval_cursor cur;
@@ -1724,7 +1764,6 @@ int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *
 			(double)rk->idle.in.busy_ns / (double)rk->idle.in.window_ns;
 	rc = 0;
 out:
-	free(g);
 	free(w);
 	free(t);
 	idle_release(d);

@@ -8,11 +8,12 @@
  * reads: device work with its correlation (16 bytes), runtime calls (about
  * 6, packed: idle_calls.h), and host spans that can explain a gap (32:
  * those of a cause's names, and any of at least IDLE_HOST_WORK_NS), with
- * per-name counts for the slow first call rule.  idle_prepare() then does what needs nothing of the
- * other analyses (which calls launched something, the spans by thread and
- * time), so that it can run beside them; idle_finish() takes the busy runs
- * gpu_finish() found and the steps phases_finish() found, and fills
- * rk->idle.
+ * per-name counts for the slow first call rule.  idle_prepare() then does
+ * what needs nothing of the other analyses (which calls launched
+ * something, the spans by thread and time), so that it can run beside
+ * them; idle_attribute() takes the busy runs gpu_finish() found and
+ * attributes each gap, and idle_finish() adds them up with the steps
+ * phases_finish() found into rk->idle.
  */
 #ifndef VT_IDLE_H
 #define VT_IDLE_H
@@ -26,6 +27,8 @@
 #include "interval.h"
 #include "report.h"
 #include "strtab.h"
+
+struct gap;
 
 #define IDLE_HOST_WORK_NS 50000		/* a host span this long can be host work */
 #define IDLE_LAUNCH_GAP_NS 1000000	/* a gap this short after a launch is the launch path */
@@ -54,6 +57,9 @@ struct idle {
 	size_t nr_spans, spans_alloc;
 	uint32_t max_track;	/* the largest thread id of calls and spans */
 	int prepared;		/* idle_prepare() ran */
+	struct gap *gaps;	/* idle_attribute()'s, in time order; NULL: none made */
+	size_t nr_gaps;
+	int attributed;		/* idle_attribute() ran */
 };
 
 void idle_init(struct idle *d);
@@ -75,10 +81,19 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 int idle_prepare(struct idle *d);
 
 /*
- * Fill rk->idle and rk->gpu.step_utilization from the busy runs (disjoint,
- * in time order) and rk's steps, span and start, after idle_prepare() (it
- * runs it if not); strings in a.  Releases
- * what was collected.  -1 when out of memory.
+ * After idle_prepare() (it runs it if not): the gaps between the busy runs
+ * (disjoint, in time order) in rk's span, each with the call that launched
+ * the work ending it and its cause.  Reads rk's start and span and
+ * rk->gpu.no_device, not the steps, so it can run beside phases_finish().
+ * Releases what only the attribution reads.  -1 when out of memory.
+ */
+int idle_attribute(struct idle *d, const struct interval_list *busy,
+		   const struct report_rank *rk);
+
+/*
+ * Fill rk->idle and rk->gpu.step_utilization from idle_attribute()'s gaps
+ * (it runs it if not) and rk's steps; strings in a.  Releases what was
+ * collected.  -1 when out of memory.
  */
 int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *a,
 		struct report_rank *rk);
