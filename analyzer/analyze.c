@@ -486,8 +486,8 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		rc_gpu = gpu_finish(&res->gpu, ag, rk);
 #pragma omp task default(none) shared(res, rk, rc_gpu, rc_idle, rc_idle_attr) \
 	depend(in: rc_gpu, rc_idle) depend(out: rc_idle_attr)
-		rc_idle_attr = !rc_gpu && !rc_idle &&
-			       idle_attribute(&res->idle, &res->gpu.busy, rk);
+		/* failed where what it reads failed: idle_finish() is then not run */
+		rc_idle_attr = rc_gpu || rc_idle || idle_attribute(&res->idle, &res->gpu.busy, rk);
 #pragma omp task default(none) shared(res, rk, am, rc_gpu, rc_comm) depend(in: rc_gpu)
 		rc_comm = !rc_gpu &&
 			  comm_finish(&res->comm, &res->gpu.comm_tasks,
