@@ -270,15 +270,24 @@ void idle_init(struct idle *d)
 	idle_calls_init(&d->calls);
 }
 
-void idle_release(struct idle *d)
+/* What the tally no longer reads: all but the names, their statistics and the gaps. */
+static void release_attributed(struct idle *d)
 {
-	strtab_release(&d->names);
-	free(d->stats);
 	free_dev(d);
 	idle_calls_release(&d->calls);
 	free(d->spans);
 	free(d->launches);
 	free(d->waits);
+	d->spans = NULL;
+	d->launches = d->waits = NULL;
+	d->nr_spans = d->spans_alloc = d->nr_launches = d->nr_waits = d->waits_alloc = 0;
+}
+
+void idle_release(struct idle *d)
+{
+	release_attributed(d);
+	strtab_release(&d->names);
+	free(d->stats);
 	free(d->gaps);
 }
 
@@ -1680,20 +1689,6 @@ static int tally_finish(struct tally *t, const struct idle *d, struct arena *a,
 static int nothing_to_attribute(const struct interval_list *busy, const struct report_rank *rk)
 {
 	return rk->gpu.no_device || !busy->n || rk->span_ns <= 0;
-}
-
-/* What the tally no longer reads: all but the names and their statistics. */
-static void release_attributed(struct idle *d)
-{
-	free_dev(d);
-	idle_calls_release(&d->calls);
-	idle_calls_init(&d->calls);
-	free(d->spans);
-	free(d->launches);
-	free(d->waits);
-	d->spans = NULL;
-	d->launches = d->waits = NULL;
-	d->nr_spans = d->spans_alloc = d->nr_launches = d->nr_waits = d->waits_alloc = 0;
 }
 
 int idle_attribute(struct idle *d, const struct interval_list *busy, const struct report_rank *rk)
