@@ -7,9 +7,10 @@
  *
  * prints one line, "bytes_out seconds MB/s engine" (MB = 1e6 bytes, wall
  * clock), and exits 0; 1 when the file cannot be read or is not valid gzip;
- * 2 on a usage error.  Buffers are the reader's: 1 MiB in, 4 MiB out, the
- * output thrown away.  Multi-member gzip (cat a.gz b.gz, pigz) is read to the
- * end of the last member.
+ * 2 on a usage error.  Buffers are the reader's (GZIN_BUF_SIZE in,
+ * TRACE_CHUNK_DEFAULT out: 128 and 256 KiB), the output thrown away.
+ * Multi-member gzip (cat a.gz b.gz, pigz) is read to the end of the last
+ * member.
  */
 /* clock_gettime() is POSIX; the Makefile's _GNU_SOURCE covers it too. */
 #ifndef _GNU_SOURCE
