@@ -596,6 +596,38 @@ static void test_corrupt(void)
 	bytes_free(&bad);
 
 	/*
+	 * A header with its own CRC (FLG.FHCRC, the low 16 bits of the header's
+	 * CRC-32): read through where it is right; where it is wrong, zlib's
+	 * words from both engines, not a trailer's.
+	 */
+	for (unsigned wrong = 0; wrong < 2; wrong++) {
+		unsigned char hcrc[2];
+		uLong c;
+
+		bytes_add(&bad, gz.data, 10);
+		bad.data[3] |= 0x02;
+		c = crc32(0, bad.data, 10) ^ wrong;
+		hcrc[0] = (unsigned char)c;
+		hcrc[1] = (unsigned char)(c >> 8);
+		bytes_add(&bad, hcrc, 2);
+		bytes_add(&bad, gz.data + 10, gz.len - 10);
+		path = write_tmp(bad.data, bad.len);
+		read_all(path, 65536, &r);
+		if (wrong)
+			CHECK_MSG(r.rc == -1 && r.out.len == 0 &&
+				  !strcmp(r.e.msg, "corrupt gzip data: header crc mismatch") &&
+				  r.e.compressed,
+				  "wrong header CRC [%s]: %zu bytes, then \"%s\"", tag(), r.out.len,
+				  r.e.msg);
+		else
+			CHECK_MSG(r.rc == 0 && same(&r.out, p.data, p.len),
+				  "right header CRC [%s]: rc %d, %zu bytes, \"%s\"", tag(), r.rc,
+				  r.out.len, r.e.msg);
+		result_free(&r);
+		bytes_free(&bad);
+	}
+
+	/*
 	 * A fixed-Huffman block whose first symbol copies from distance 1,
 	 * before any output: invalid in every inflater.
 	 */
