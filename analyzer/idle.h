@@ -5,8 +5,8 @@
  * the rule in full, and tests/oracle_idle.py an independent implementation.
  *
  * idle_collect() keeps, per batch, compact records of what the attribution
- * reads: device work with its correlation (16 bytes), runtime calls (about
- * 6, packed: idle_calls.h), and host spans that can explain a gap (32:
+ * reads: device work with its correlation (a few bytes, packed), runtime
+ * calls (about 6, packed: idle_calls.h), and host spans that can explain a gap (32:
  * those of a cause's names, and any of at least IDLE_HOST_WORK_NS), with
  * per-name counts for the slow first call rule.  idle_prepare() then does
  * what needs nothing of the other analyses (which calls launched
