@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "grow.h"
 #include "log.h"
 #include "options.h"
 #include "render.h"
@@ -161,7 +162,7 @@ int main(int argc, char **argv)
 	 * block behind in the heap at every doubling, which had peak memory
 	 * 10-20 % of the text higher on real traces.
 	 */
-	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	mallopt(M_MMAP_THRESHOLD, GROW_MAPPED);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	/*
 	 * One arena for all threads: with one per thread, memory freed by one

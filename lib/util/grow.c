@@ -11,7 +11,15 @@
 
 #include "hugepage.h"
 
-int grow_array(void *pp, size_t elem, size_t nr, size_t *alloc)
+/*
+ * Grow to cap elements; mapped: from GROW_LEAP bytes on, leap to
+ * GROW_MAPPED.  Below GROW_MAPPED a block lives in malloc's heap, and
+ * each growth copies it into a new block (the record arrays of a big trace
+ * copied 25 MB so, into fresh pages); from it on, malloc maps the block
+ * alone and realloc moves pages (mremap) instead.  The pages of the leap
+ * that are not written are never touched, so it costs no memory.
+ */
+static int grow_to(void *pp, size_t elem, size_t nr, size_t *alloc, int leap)
 {
 	size_t cap = *alloc;
 	void *p;
@@ -25,6 +33,8 @@ int grow_array(void *pp, size_t elem, size_t nr, size_t *alloc)
 		cap = GROW_MIN;
 	if (elem && cap > SIZE_MAX / elem)
 		return -1;
+	if (leap && elem && cap * elem >= GROW_LEAP && cap * elem < GROW_MAPPED)
+		cap = (GROW_MAPPED + elem - 1) / elem;
 	memcpy(&p, pp, sizeof(p));
 	p = realloc(p, cap * elem);
 	if (!p)
@@ -39,12 +49,18 @@ int grow_array(void *pp, size_t elem, size_t nr, size_t *alloc)
 	return 0;
 }
 
+int grow_array(void *pp, size_t elem, size_t nr, size_t *alloc)
+{
+	return grow_to(pp, elem, nr, alloc, 1);
+}
+
+/* No leap: the new elements are zeroed, which would touch its pages. */
 int grow_array_zero(void *pp, size_t elem, size_t nr, size_t *alloc)
 {
 	size_t old = *alloc;
 	char *p;
 
-	if (grow_array(pp, elem, nr, alloc))
+	if (grow_to(pp, elem, nr, alloc, 0))
 		return -1;
 	memcpy(&p, pp, sizeof(p));
 	memset(p + old * elem, 0, (*alloc - old) * elem);

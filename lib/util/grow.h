@@ -19,6 +19,14 @@
 
 #define GROW_MIN 16
 
+/*
+ * Blocks of GROW_MAPPED bytes and more are mapped on their own (vanalyze
+ * sets malloc's M_MMAP_THRESHOLD to it; glibc's own starts lower), and an
+ * array past GROW_LEAP bytes grows straight to that size (grow.c).
+ */
+#define GROW_MAPPED (1u << 20)
+#define GROW_LEAP (256u << 10)
+
 #define ALLOC_GROW(x, nr, alloc) \
 	((size_t)(nr) <= (alloc) ? 0 : grow_array((void *)&(x), sizeof(*(x)), (nr), &(alloc)))
 

@@ -2,7 +2,8 @@
  * test_grow: ALLOC_GROW keeps what the array held, grows to at least the
  * count asked for, leaves the array alone when there is room, and fails
  * cleanly (array and capacity unchanged) when the size would overflow;
- * ALLOC_GROW_ZERO also zeroes what it adds.
+ * ALLOC_GROW_ZERO also zeroes what it adds.  Past GROW_LEAP bytes an
+ * array leaps to GROW_MAPPED (the zeroing one does not: it would write it).
  */
 #include "check.h"
 #include "grow.h"
@@ -90,9 +91,37 @@ static void test_zero(void)
 	free(v);
 }
 
+static void test_leap(void)
+{
+	int64_t *v = NULL, *z = NULL;
+	size_t n = 0, alloc = 0, zalloc = 0, below = 0;
+	int failed = 0;
+
+	/* every capacity from GROW_LEAP bytes on is at least GROW_MAPPED */
+	while (!failed && n * sizeof(*v) < 2 * GROW_MAPPED) {
+		if ((failed = ALLOC_GROW(v, n + 1, alloc)) != 0)
+			break;
+		below += alloc * sizeof(*v) >= GROW_LEAP && alloc * sizeof(*v) < GROW_MAPPED;
+		v[n] = (int64_t)n;
+		n++;
+	}
+	CHECK(!failed);
+	CHECK_EQ_INT(below, 0);
+	for (size_t i = 0; i < n; i++)
+		if (v[i] != (int64_t)i) {
+			CHECK_MSG(0, "element %zu lost across the leap", i);
+			break;
+		}
+	CHECK(ALLOC_GROW_ZERO(z, GROW_LEAP / sizeof(*z) + 1, zalloc) == 0);
+	CHECK(zalloc * sizeof(*z) < GROW_MAPPED);
+	free(v);
+	free(z);
+}
+
 int main(void)
 {
 	test_push();
+	test_leap();
 	test_room_and_jump();
 	test_overflow();
 	test_zero();
