@@ -24,6 +24,7 @@ void gpu_init(struct gpu *g)
 {
 	memset(g, 0, sizeof(*g));
 	strtab_init(&g->names, 1);
+	name_memo_init(&g->subs, classify_name);
 	strtab_init(&g->pids, 1);
 	buf_init(&g->kern_corr);
 	interval_list_init(&g->busy);
@@ -61,6 +62,7 @@ static void free_ctask(struct gpu *g)
 void gpu_release(struct gpu *g)
 {
 	strtab_release(&g->names);
+	name_memo_release(&g->subs);
 	strtab_release(&g->pids);
 	free(g->proc_rule);
 	free_pending(g);
@@ -296,7 +298,7 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 	uint32_t *map = calloc(nstr, sizeof(*map));	/* local name id -> ours */
 	uint32_t *pmap = calloc(nstr, sizeof(*pmap));	/* local pid id -> ours */
 	int16_t *cat_rule = calloc(nstr, sizeof(*cat_rule));	/* 0 unknown, 1 none, r + 2 */
-	unsigned char *by_name = calloc(nstr, 1);	/* 0 unknown, else classify_name() + 1 */
+	unsigned char *by_name = calloc(nstr, 1);	/* 0 unknown, else subs' answer + 1 */
 	struct dev_answer *ans = malloc(nstr * sizeof(*ans));	/* by name, for ans_rule */
 	int16_t *ans_rule = calloc(nstr, sizeof(*ans_rule));	/* 0 none yet, else r + 1 */
 	unsigned char *host_cls = calloc(nstr, 1);	/* by cat: 0 unknown, else ev_class + 1 */
@@ -350,7 +352,9 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 		if (ev->phase == 'X' && ev->name) {
 			if (!by_name[ev->name]) {
 				text = name_text(st, ev->name, &n);
-				by_name[ev->name] = (unsigned char)(classify_name(text, n) + 1);
+				if ((r = name_memo_get(&g->subs, text, n)) < 0)
+					goto out;
+				by_name[ev->name] = (unsigned char)(r + 1);
 			}
 			sub[i] = by_name[ev->name] - 1;
 			if (ev->cat)

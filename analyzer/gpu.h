@@ -21,6 +21,7 @@
 #include "event.h"
 #include "interval.h"
 #include "report.h"
+#include "name_memo.h"
 #include "strtab.h"
 
 /*
@@ -51,6 +52,7 @@ struct gpu_rec {
 
 struct gpu {
 	struct strtab names;	/* copies */
+	struct name_memo subs;	/* classify_name() of the spans' names */
 	struct gpu_rec *recs;	/* in file order until gpu_finish() */
 	size_t nr_recs, recs_alloc;
 	struct strtab pids;	/* copies of pid texts */

@@ -24,15 +24,29 @@ struct kx_span {
 #define NR_CATS ((size_t)CAT_OTHER + 1)
 enum { SRC_OP, SRC_MODULE, NR_SRC };
 
+static unsigned op_cat(const char *s, size_t n)
+{
+	return (unsigned)opcat_of(s, n);
+}
+
+static unsigned is_attention(const char *s, size_t n)
+{
+	return (unsigned)modcat_is_attention(s, n);
+}
+
 void kctx_init(struct kctx *k)
 {
 	memset(k, 0, sizeof(*k));
+	name_memo_init(&k->op_cat, op_cat);
+	name_memo_init(&k->attention, is_attention);
 }
 
 void kctx_release(struct kctx *k)
 {
 	free(k->ops.v);
 	free(k->blocks.v);
+	name_memo_release(&k->op_cat);
+	name_memo_release(&k->attention);
 	kctx_init(k);
 }
 
@@ -71,12 +85,13 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 		if (!is_op && !is_frame)
 			continue;
 		slot = &named[2 * (size_t)ev->name + (size_t)is_frame];
-		if (!*slot) {	/* once per name and batch: the tables match patterns */
-			const char *s = strtab_str(st, ev->name);
-			size_t n = strtab_len(st, ev->name);
+		if (!*slot) {	/* once per name and batch; the memo asks the tables once */
+			int v = name_memo_get(is_op ? &k->op_cat : &k->attention,
+					      strtab_str(st, ev->name), strtab_len(st, ev->name));
 
-			*slot = (unsigned char)(1 + (is_op ? (int)opcat_of(s, n)
-						     : modcat_is_attention(s, n)));
+			if (v < 0)
+				goto out;
+			*slot = (unsigned char)(1 + v);
 		}
 		if (*slot == 1)
 			continue;

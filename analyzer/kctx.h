@@ -25,6 +25,7 @@
 #include "buf.h"
 #include "event.h"
 #include "launch.h"
+#include "name_memo.h"
 #include "report.h"
 #include "strtab.h"
 
@@ -37,6 +38,7 @@ struct kx_spans {
 struct kctx {
 	struct kx_spans ops;	/* operators with a category */
 	struct kx_spans blocks;	/* attention blocks */
+	struct name_memo op_cat, attention;	/* opcat_of(), modcat_is_attention() */
 	uint32_t seq;		/* file order of the spans */
 };
 
