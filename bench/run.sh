@@ -13,7 +13,7 @@
 # On the synthetic and real-shaped traces, best of $RUNS each:
 #   - inflate only (no parsing) with zlib and with ISA-L: the ceiling;
 #   - vanalyze -j 1 and -j 2: MB/s of uncompressed text (bytes_out of
-#     inflate_only / vanalyze wall seconds) and peak RSS (/usr/bin/time %M);
+#     inflate_only / vanalyze wall seconds) and peak RSS (bench/timed.py);
 #   - -j 2 against zlib inflate-only, also as back-to-back pairs;
 #   - whether the reports of -j 1 and -j 2 are byte-identical (they must be).
 # On the kernels trace, vanalyze -j 2's MB/s and peak RSS; on the 4 files,
@@ -23,6 +23,7 @@
 #
 # Environment: VT_BENCH_SIZE (default 1G) sets each trace's size, for a
 # quick trial; VT_BENCH_RUNS (default 3) the runs per figure;
+# VT_BENCH_PAIRS (default 5, as the bar is set) the back-to-back pairs;
 # VT_BENCH_SOURCE the real trace to replicate.
 set -eu
 
@@ -40,6 +41,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 BUILD=$(cd "$1" && pwd -P)
 SIZE=${VT_BENCH_SIZE:-1G}
 RUNS=${VT_BENCH_RUNS:-3}
+PAIRS=${VT_BENCH_PAIRS:-5}
 SOURCE=${VT_BENCH_SOURCE:-${VT_SHARED:-$ROOT/../shared}/traces/public/facebookresearch__HolisticTraceAnalysis/tests__data__df_index_resolver__df_index_resolver.json.gz}
 GEN=$ROOT/bench/gentraces.py
 
@@ -47,8 +49,6 @@ for tool in gentrace inflate_only vanalyze; do
 	[ -x "$BUILD/$tool" ] ||
 		die "'$1/$tool' is missing; build it first ('make bench' builds everything)"
 done
-[ -x /usr/bin/time ] ||
-	die "/usr/bin/time is missing; install the Debian package 'time' (or run 'make deps')"
 [ -f "$SOURCE" ] || die "no trace to replicate at $SOURCE (set VT_BENCH_SOURCE)"
 
 OUT=$BUILD/bench
@@ -116,20 +116,21 @@ inflate_best() {
 	echo "$best $bytes"
 }
 
-# vanalyze_once J REPORT FILE...: prints "seconds peak-KiB".  The report goes
-# to a real file, not /dev/null: the writer renames PATH.tmp over PATH.
+# vanalyze_once J REPORT FILE...: prints "seconds peak-KiB", the seconds to
+# the millisecond (bench/timed.py: GNU time's centiseconds are 1.5 % of a
+# -j 2 run).  The report goes to a real file, not /dev/null: the writer
+# renames PATH.tmp over PATH.
 vanalyze_once() {
 	local j=$1 report=$2 rc=0
 	shift 2
-	/usr/bin/time -f '%e %M' -o "$OUT/time.out" \
+	python3 "$ROOT/bench/timed.py" "$OUT/time.out" \
 		"$BUILD/vanalyze" -j "$j" --json "$report" "$@" >/dev/null 2>"$OUT/vanalyze.err" ||
 		rc=$?
 	if [ "$rc" -ne 0 ]; then
 		tail -n 5 "$OUT/vanalyze.err" >&2
 		die "vanalyze -j $j exited with status $rc"
 	fi
-	# GNU time puts a "Command exited..." line first on failure: take the last.
-	tail -n 1 "$OUT/time.out"
+	cat "$OUT/time.out"
 }
 
 # analyze J REPORT FILE...: best wall seconds of $RUNS and the largest peak RSS.
@@ -165,12 +166,13 @@ measure() {
 	read -r j1s j1kb < <(analyze 1 "$OUT/report-$name-j1.json" "$trace")
 	read -r j2s j2kb < <(analyze 2 "$OUT/report-$name-j2.json" "$trace")
 	echo "bench: $name: paired inflate-only zlib and vanalyze -j 2" >&2
-	for ((i = 0; i < RUNS; i++)); do
+	for ((i = 0; i < PAIRS; i++)); do
 		# shellcheck disable=SC2046
 		set -- $("$BUILD/inflate_only" "$trace" --engine zlib 2>/dev/null)
 		t_inf=$2
 		read -r t_an _ < <(vanalyze_once 2 "$OUT/report-pair.json" "$trace")
-		pairs="$pairs $(awk -v a="$t_inf" -v b="$t_an" 'BEGIN { printf "%.2f", a / b }')"
+		# three places: two would round 1.246 up to the bar
+		pairs="$pairs $(awk -v a="$t_inf" -v b="$t_an" 'BEGIN { printf "%.3f", a / b }')"
 	done
 	if cmp -s "$OUT/report-$name-j1.json" "$OUT/report-$name-j2.json"; then
 		same=identical
@@ -240,13 +242,13 @@ BEGIN {
 	row("-j 2 / zlib, best of each", sprintf("%.2f", sb / 1e6 / s2s / szl),
 	    sprintf("%.2f", rb / 1e6 / r2s / rzl))
 	row("-j 2 / zlib, back-to-back pairs", spaired, rpaired)
-	row("  (the pairs)", spairs, rpairs)
 	row("-j 2 / isa-l, best of each", ris == "n/a" ? "n/a" : sprintf("%.2f", sb / 1e6 / s2s / sis),
 	    ris == "n/a" ? "n/a" : sprintf("%.2f", rb / 1e6 / r2s / ris))
 	row("-j 2 / -j 1, best of each", sprintf("%.2f", s1s / s2s), sprintf("%.2f", r1s / r2s))
 	row("peak RSS -j 1 (% of text)", pct(s1kb, sb), pct(r1kb, rb))
 	row("peak RSS -j 2 (% of text)", pct(s2kb, sb), pct(r2kb, rb))
 	row("reports of -j 1 and -j 2", ssame, rsame)
+	printf "\nthe -j 2 / zlib pairs: synthetic %s; real-shaped %s\n", spairs, rpairs
 	printf "\nminimal kernel events, %d bytes: vanalyze -j 2 %s MB/s, peak RSS %s of text\n",
 		kb, mbs(kb, k2s), pct(k2kb, kb)
 	printf "4 real-shaped files of a quarter each, -j 2: %s x the time of one file (pairs: %s)\n",
