@@ -20,8 +20,8 @@
 #include "classify.h"
 #include "event.h"
 #include "interval.h"
-#include "report.h"
 #include "name_memo.h"
+#include "report.h"
 #include "strtab.h"
 
 /*

@@ -12,12 +12,13 @@
 #include "hugepage.h"
 
 /*
- * Grow to cap elements; mapped: from GROW_LEAP bytes on, leap to
- * GROW_MAPPED.  Below GROW_MAPPED a block lives in malloc's heap, and
- * each growth copies it into a new block (the record arrays of a big trace
- * copied 25 MB so, into fresh pages); from it on, malloc maps the block
- * alone and realloc moves pages (mremap) instead.  The pages of the leap
- * that are not written are never touched, so it costs no memory.
+ * grow_array(), and with leap a block that reaches GROW_LEAP bytes grows
+ * straight to GROW_MAPPED.  Below GROW_MAPPED a block lives in malloc's
+ * heap, and each growth copies it into a new block (the record arrays of
+ * a big trace copied 25 MB so, into fresh pages); from it on, malloc maps
+ * the block alone and realloc moves its pages (mremap) instead.  The
+ * pages of the leap that are never written are never touched: it costs
+ * no memory.
  */
 static int grow_to(void *pp, size_t elem, size_t nr, size_t *alloc, int leap)
 {
