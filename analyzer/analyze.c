@@ -398,12 +398,13 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
 }
 
 /*
- * The analyses of what the read collected.  Memory's goes first, alone:
- * it is short and releases its samples before the others allocate.  The
- * rest are tasks, each into its own arena, writing disjoint fields of rk,
- * each started once what it reads is made (the depend clauses name the
- * rc variables of the tasks waited for):
+ * The analyses of what the read collected, as tasks, each into its own
+ * arena, writing disjoint fields of rk, each started once what it reads is
+ * made (the depend clauses name the rc variables of the tasks waited for):
  *
+ *   memory_finish()    rk->memory; reads only memory's own samples, and
+ *                      frees them (no longer alone before the others: 6 ms
+ *                      with a thread idle on the real-shaped gigabyte)
  *   gpu_finish()       the kernel rows, rk->gpu, the busy runs, the comm tasks
  *   idle_prepare()     reads only idle's own records
  *   launches_place()   the placement (this thread), read by phases, cpuops and
@@ -425,8 +426,9 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  *                      kernel names its launch, as by_phase() reads it
  *
  * None of them reads the rows report_fold_rows() folds, which runs after.
- * With threads to spare (one large file) another thread takes idle's
- * preparation and then its attribution, the longest chain, while this
+ * With threads to spare (one large file) another thread takes memory's
+ * rows, idle's preparation and then its attribution, the longest chain
+ * (libgomp starts tasks in the order they are made), while this
  * one makes the GPU figures, places the launches, makes the phases (at
  * once where there are only two threads) and runs cpuops: on the
  * real-shaped gigabyte both end within a few milliseconds of each other
@@ -439,8 +441,9 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
 static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_ts)
 {
 	struct report_rank *rk = &res->rank;
-	struct arena a_gpu, a_cpu, a_phases, a_comm, a_idle, a_perf;
+	struct arena a_mem, a_gpu, a_cpu, a_phases, a_comm, a_idle, a_perf;
 	/* one after another (one thread), they share the file's arena: fewer blocks kept */
+	struct arena *amem = nr_threads > 1 ? &a_mem : &res->arena;
 	struct arena *ag = nr_threads > 1 ? &a_gpu : &res->arena;
 	struct arena *ac = nr_threads > 1 ? &a_cpu : &res->arena;
 	struct arena *ap = nr_threads > 1 ? &a_phases : &res->arena;
@@ -449,10 +452,9 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	struct arena *af = nr_threads > 1 ? &a_perf : &res->arena;
 	struct placement pl = { 0 };
 	int rc_place = 0, rc_gpu = 0, rc_cpu = 0, rc_phases = 0, rc_idle = 0, rc_kctx = 0;
-	int rc_comm = 0, rc_idle_attr = 0, rc_idle_fin = 0, rc_perf = 0;
+	int rc_comm = 0, rc_idle_attr = 0, rc_idle_fin = 0, rc_perf = 0, rc_mem = 0;
 
-	if (memory_finish(&res->mem, &res->info, min_ts, &res->arena, rk))
-		return -1;
+	arena_init(&a_mem);
 	arena_init(&a_gpu);
 	arena_init(&a_cpu);
 	arena_init(&a_phases);
@@ -460,9 +462,9 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	arena_init(&a_idle);
 	arena_init(&a_perf);
 #pragma omp parallel num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
-	default(none) shared(res, rk, min_ts, pl, ag, ac, ap, am, ai, af, rc_place, rc_gpu, \
-			     rc_cpu, rc_phases, rc_idle, rc_kctx, rc_comm, rc_idle_attr, \
-			     rc_idle_fin, rc_perf) \
+	default(none) shared(res, rk, min_ts, pl, amem, ag, ac, ap, am, ai, af, rc_place, \
+			     rc_gpu, rc_cpu, rc_phases, rc_idle, rc_kctx, rc_comm, \
+			     rc_idle_attr, rc_idle_fin, rc_perf, rc_mem) \
 	firstprivate(nr_threads)
 	/*
 	 * master, not single: libgomp (GCC 12) keeps the table of the depend
@@ -474,11 +476,14 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	{
 		/*
 		 * idle's preparation and attribution are the longest chain, so
-		 * the preparation is made first, for another thread; this one
+		 * the preparation is made first (after memory's short task),
+		 * for another thread; this one
 		 * makes the GPU figures meanwhile (at once where there are two
 		 * threads), then places the launches, makes the phases (at once
 		 * too) and runs cpuops, while the other attributes idle's gaps.
 		 */
+#pragma omp task default(none) shared(res, rk, min_ts, amem, rc_mem)
+		rc_mem = memory_finish(&res->mem, &res->info, min_ts, amem, rk);
 #pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle)
 		rc_idle = idle_prepare(&res->idle);
 #pragma omp task default(none) shared(res, rk, ag, rc_gpu) depend(out: rc_gpu) \
@@ -525,6 +530,7 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	}
 	placement_release(&pl);
 	interval_list_release(&res->gpu.busy);
+	arena_adopt(&res->arena, &a_mem);
 	arena_adopt(&res->arena, &a_gpu);
 	arena_adopt(&res->arena, &a_cpu);
 	arena_adopt(&res->arena, &a_phases);
@@ -532,7 +538,7 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	arena_adopt(&res->arena, &a_idle);
 	arena_adopt(&res->arena, &a_perf);
 	return rc_place || rc_gpu || rc_cpu || rc_phases || rc_idle || rc_kctx || rc_comm ||
-			       rc_idle_attr || rc_idle_fin || rc_perf
+			       rc_idle_attr || rc_idle_fin || rc_perf || rc_mem
 		       ? -1 : 0;
 }
 
