@@ -435,8 +435,10 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  * (the finish 155 -> 130 ms at -j 2).  The attribution's gaps (56 bytes
  * each, 23 MB there) then sit beside the placement and the operators: the
  * peak RSS is 11.4 % of the text, where 10.2 % was when idle waited for
- * cpuops.  With one thread each task runs where it is made, into the
- * file's arena.
+ * cpuops.  With one thread the tasks share the file's arena and run when
+ * the region ends, in the order they were made, but for those whose if
+ * clause is false there, which run where they are made: memory's first,
+ * so that its samples are freed before the others allocate.
  */
 static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_ts)
 {
@@ -482,7 +484,8 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		 * threads), then places the launches, makes the phases (at once
 		 * too) and runs cpuops, while the other attributes idle's gaps.
 		 */
-#pragma omp task default(none) shared(res, rk, min_ts, amem, rc_mem)
+		/* at once with one thread (a task would wait for the end): its samples go first */
+#pragma omp task default(none) shared(res, rk, min_ts, amem, rc_mem) if (nr_threads > 1)
 		rc_mem = memory_finish(&res->mem, &res->info, min_ts, amem, rk);
 #pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle)
 		rc_idle = idle_prepare(&res->idle);
