@@ -479,10 +479,10 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		/*
 		 * idle's preparation and attribution are the longest chain, so
 		 * the preparation is made first (after memory's short task),
-		 * for another thread; this one
-		 * makes the GPU figures meanwhile (at once where there are two
-		 * threads), then places the launches, makes the phases (at once
-		 * too) and runs cpuops, while the other attributes idle's gaps.
+		 * for another thread; this one makes the GPU figures meanwhile
+		 * (at once where there are two threads), then places the
+		 * launches, makes the phases (at once too) and runs cpuops,
+		 * while the other attributes idle's gaps.
 		 */
 		/* at once with one thread (a task would wait for the end): its samples go first */
 #pragma omp task default(none) shared(res, rk, min_ts, amem, rc_mem) if (nr_threads > 1)

@@ -43,6 +43,7 @@ static void free_records(struct gpu *g)
 	g->graph_corr = NULL;
 	g->nr_graph_corr = g->graph_corr_alloc = 0;
 	buf_release(&g->kern_corr);
+	name_memo_release(&g->subs);	/* the collect's alone */
 }
 
 static void free_pending(struct gpu *g)
@@ -62,7 +63,6 @@ static void free_ctask(struct gpu *g)
 void gpu_release(struct gpu *g)
 {
 	strtab_release(&g->names);
-	name_memo_release(&g->subs);
 	strtab_release(&g->pids);
 	free(g->proc_rule);
 	free_pending(g);
