@@ -4,9 +4,13 @@
  * cleanly (array and capacity unchanged) when the size would overflow;
  * ALLOC_GROW_ZERO also zeroes what it adds.  Past GROW_LEAP bytes an
  * array leaps to GROW_MAPPED (the zeroing one does not: it would write it).
+ * From HUGEPAGE_MIN bytes on, every capacity (of grow and of buf) is a
+ * whole number of huge pages less malloc's header, hugepage_round()'s.
  */
+#include "buf.h"
 #include "check.h"
 #include "grow.h"
+#include "hugepage.h"
 
 static void test_push(void)
 {
@@ -118,10 +122,62 @@ static void test_leap(void)
 	free(z);
 }
 
+/* hugepage_round(): n itself below HUGEPAGE_MIN; else the least such size that holds n. */
+static void test_round(void)
+{
+	static const size_t sizes[] = { 0, 1, HUGEPAGE_MIN - 1, HUGEPAGE_MIN, HUGEPAGE_MIN + 1,
+					3u << 20, (4u << 20) - 32, (4u << 20) - 31, 100000000,
+					SIZE_MAX - 1, SIZE_MAX };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t n = sizes[i], r = hugepage_round(n);
+
+		if (n < HUGEPAGE_MIN || n > SIZE_MAX / 2) {
+			CHECK_MSG(r == n, "%zu rounded to %zu", n, r);
+			continue;
+		}
+		CHECK_MSG(r >= n && r - n < HUGEPAGE_SIZE, "%zu rounded to %zu", n, r);
+		CHECK_MSG((r + 32) % HUGEPAGE_SIZE == 0, "%zu rounded to %zu", n, r);
+	}
+	CHECK(hugepage_round((4u << 20) - 32) == (4u << 20) - 32);
+	CHECK(hugepage_round((4u << 20) - 31) == (6u << 20) - 32);
+}
+
+static void test_huge_capacity(void)
+{
+	int32_t *v = NULL;
+	size_t n = 0, alloc = 0, off = 0;
+	struct buf b;
+	int failed = 0;
+
+	while (!failed && n * sizeof(*v) < 3 * HUGEPAGE_MIN) {
+		if ((failed = ALLOC_GROW(v, n + 1, alloc)) != 0)
+			break;
+		if (alloc * sizeof(*v) >= HUGEPAGE_MIN)
+			off += hugepage_round(alloc * sizeof(*v)) != alloc * sizeof(*v);
+		v[n] = (int32_t)n;
+		n++;
+	}
+	CHECK(!failed);
+	CHECK_EQ_INT(off, 0);
+	for (size_t i = 0; i < n; i++)
+		if (v[i] != (int32_t)i) {
+			CHECK_MSG(0, "element %zu lost", i);
+			break;
+		}
+	free(v);
+	buf_init(&b);
+	CHECK(buf_reserve(&b, HUGEPAGE_MIN) == 0);
+	CHECK(b.cap >= HUGEPAGE_MIN + 1 && hugepage_round(b.cap) == b.cap);
+	buf_release(&b);
+}
+
 int main(void)
 {
 	test_push();
 	test_leap();
+	test_round();
+	test_huge_capacity();
 	test_room_and_jump();
 	test_overflow();
 	test_zero();
