@@ -48,12 +48,17 @@ size_t hugepage_round(size_t n)
 	       MAPPED_HEADER;
 }
 
+/*
+ * A block of a known size: mapped on a huge-page boundary (hugepage_round),
+ * but only its n bytes are advised: the pages past them are never used, and
+ * a huge page would back them all the same.  The block never grows, so the
+ * advice may split its mapping.
+ */
 void *hugepage_malloc(size_t n)
 {
-	size_t size = hugepage_round(n);
-	void *p = malloc(size);
+	void *p = malloc(hugepage_round(n));
 
-	hugepage_advise(p, size);
+	hugepage_advise(p, n);
 	return p;
 }
 
@@ -64,8 +69,8 @@ void *hugepage_calloc(size_t n, size_t size)
 
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	total = hugepage_round(n * size);
-	p = calloc(total, 1);
+	total = n * size;
+	p = calloc(hugepage_round(total), 1);
 	/* A big calloc is a fresh mapping, not touched yet: advise it now. */
 	hugepage_advise(p, total);
 	return p;
