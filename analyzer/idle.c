@@ -1703,8 +1703,11 @@ int idle_attribute(struct idle *d, const struct interval_list *busy, const struc
 		return -1;
 	d->gaps = make_gaps(busy, t0, t1, &d->nr_gaps);
 	if (!d->gaps || launches_by_corr(d, d->gaps, d->nr_gaps, &found) ||
-	    launches_by_time(d, d->gaps, d->nr_gaps, d->nr_gaps - found) ||
-	    attribute_all(d, d->gaps, d->nr_gaps, d->max_track))
+	    launches_by_time(d, d->gaps, d->nr_gaps, d->nr_gaps - found))
+		return -1;
+	/* the gaps have their launches: the rules read the spans, not the calls */
+	idle_calls_release(&d->calls);
+	if (attribute_all(d, d->gaps, d->nr_gaps, d->max_track))
 		return -1;
 	release_attributed(d);
 	return 0;
