@@ -62,8 +62,12 @@ static inline void idle_calls_begin(struct idle_calls_cursor *c, const struct id
 	c->i = 0;
 }
 
-/* Inline: the attribution reads every call five times, in loops of a few lines. */
-static inline int idle_calls_next(struct idle_calls_cursor *c, struct idle_call *out)
+/*
+ * Inline, forced: the attribution reads every call five times, in loops of
+ * a few lines, and GCC left the body of a plain inline one out of line.
+ */
+static inline __attribute__((always_inline)) int
+idle_calls_next(struct idle_calls_cursor *c, struct idle_call *out)
 {
 	uint64_t tr;
 
