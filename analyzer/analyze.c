@@ -141,7 +141,7 @@ static int collect(struct file_result *res, const struct event_batch *b, unsigne
 	STEP(COST_PHASES, phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls));
 	STEP(COST_LAUNCHES, launches_collect(&res->launches, b, tag, &res->tracks));
 	STEP(COST_MEMORY, memory_collect(&res->mem, b));
-	STEP(COST_COMM, comm_collect(&res->comm, b, cls));
+	STEP(COST_COMM, comm_collect(&res->comm, b, cls, sub));
 	STEP(COST_IDLE, idle_collect(&res->idle, b, cls, sub, &res->tracks));
 	STEP(COST_KCTX, kctx_collect(&res->kctx, b, cls, &res->tracks));
 #undef STEP

@@ -46,7 +46,7 @@ static const struct host_row {
 	unsigned flags;
 } host_rows[] = {
 	{ NAME_STARTS, "hccl:", CF_HOST_COLL },		/* [MTIA] */
-	{ NAME_STARTS, "gloo:", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
+	{ NAME_STARTS, "gloo:", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT | CF_COLL_SPAN },
 	{ NAME_STARTS, "nccl:", CF_CPU_COMM | CF_NOT_ANNOT },
 	{ NAME_STARTS, "c10d::wait", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
 	{ NAME_STARTS, "c10d::barrier", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },

@@ -61,6 +61,7 @@ static inline int evc_is_device(unsigned c)
 #define CF_INIT 16u		/* a runtime call that sets up the device, a stream, a library */
 #define CF_MEMORY 32u		/* one that allocates or frees memory */
 #define CF_GRAPH_LAUNCH 64u	/* one that replays a captured graph */
+#define CF_COLL_SPAN 128u	/* the collective itself on a CPU thread, not its enqueue: comm's */
 
 /* The class of host events of cat s[0..n) (exact spelling): EVC_NONE if the table has none. */
 enum ev_class classify_host_cat(const char *s, size_t n);

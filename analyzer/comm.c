@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "classify.h"
 #include "device.h"
 #include "gpu.h"
 #include "grow.h"
@@ -93,12 +94,6 @@ void comm_release(struct comm *c)
 	comm_init(c);
 }
 
-/* CPU spans that are the collective itself (the worker thread's), not its enqueue. */
-static int is_cpu_collective(const char *s, size_t n)
-{
-	return n > 5 && memcmp(s, "gloo:", 5) == 0;
-}
-
 /* Append a record of duration dur_ns (at least 0) and own bytes (-1 unknown). */
 static int push(struct comm_recs *to, const struct comm_rec *r, int64_t dur_ns, int64_t bytes)
 {
@@ -176,7 +171,8 @@ static int64_t dtype_bytes(const char *s, size_t n)
 	return 0;
 }
 
-int comm_collect(struct comm *c, const struct event_batch *b, const unsigned char *cls)
+int comm_collect(struct comm *c, const struct event_batch *b, const unsigned char *cls,
+		 const unsigned char *sub)
 {
 	const struct strtab *st = &b->strs;
 	uint32_t nstr = strtab_count(st) + 1;
@@ -220,9 +216,14 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 			const char *s = strtab_str(st, ev->name);
 			size_t n = strtab_len(st, ev->name);
 
-			int yes = is_kernel		      ? kernel_is_comm(c, s, n)
-				  : device_collective_op(s, n) ? 3
-							       : is_cpu_collective(s, n);
+			int yes;
+
+			if (is_kernel)
+				yes = kernel_is_comm(c, s, n);
+			else if (device_collective_op(s, n))
+				yes = 3;
+			else	/* a CPU span that is the collective itself, not its enqueue */
+				yes = (classify_flags(sub[i]) & CF_COLL_SPAN) != 0;
 
 			if (yes < 0)
 				goto out;

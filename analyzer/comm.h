@@ -50,10 +50,12 @@ void comm_init(struct comm *c);
 void comm_release(struct comm *c);
 
 /*
- * Keep the collectives of batch b; cls: classify.h's class of each event, which
- * tells the kernels.  -1 when out of memory.
+ * Keep the collectives of batch b; cls and sub: classify.h's class of each
+ * event, which tells the kernels, and subclass, which tells the CPU spans
+ * that are a collective (CF_COLL_SPAN).  -1 when out of memory.
  */
-int comm_collect(struct comm *c, const struct event_batch *b, const unsigned char *cls);
+int comm_collect(struct comm *c, const struct event_batch *b, const unsigned char *cls,
+		 const unsigned char *sub);
 
 /*
  * Fill rk->comm and rk->nr_comm (strings and arrays in arena a): the GPU

@@ -42,7 +42,8 @@ static void test_collectives(void)
 		unsigned flags;
 	} rows[] = {
 		{ "hccl:all_to_all", CF_HOST_COLL },	/* MTIA: host only, always comm */
-		{ "gloo:all_reduce", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
+		/* the worker's span is the collective itself: comm's CPU record */
+		{ "gloo:all_reduce", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT | CF_COLL_SPAN },
 		{ "nccl:all_reduce", CF_CPU_COMM | CF_NOT_ANNOT },
 		{ "c10d::wait", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
 		{ "c10d::wait_tensor", CF_CPU_COMM | CF_COLL_WAIT | CF_NOT_ANNOT },
