@@ -36,7 +36,6 @@ int buf_reserve(struct buf *b, size_t n)
 	while (cap < need)
 		cap = cap > (size_t)-1 / 2 ? need : cap * 2;
 	cap = hugepage_round(cap);	/* whole huge pages, once large */
-	cap = hugepage_round(cap);
 	p = realloc(b->data, cap);
 	if (!p)
 		goto fail;

@@ -38,8 +38,6 @@ static int grow_to(void *pp, size_t elem, size_t nr, size_t *alloc, int leap)
 		cap = (GROW_MAPPED + elem - 1) / elem;
 	if (elem)	/* whole huge pages, once large (hugepage.h) */
 		cap = hugepage_round(cap * elem) / elem;
-	if (elem)
-		cap = hugepage_round(cap * elem) / elem;
 	memcpy(&p, pp, sizeof(p));
 	p = realloc(p, cap * elem);
 	if (!p)

@@ -7,7 +7,8 @@
  *	v[n++] = row;
  *
  * The capacity grows by half again (at least to the count asked for, and
- * at least GROW_MIN elements), so n pushes cost O(n) copies; the size is
+ * at least GROW_MIN elements; from HUGEPAGE_MIN bytes on, to whole huge
+ * pages: hugepage.h), so n pushes cost O(n) copies; the size is
  * checked for overflow before realloc().  x must be an lvalue pointer to
  * complete objects (sizeof(*x) is the element size), alloc a size_t
  * lvalue.  New elements are not initialised.
