@@ -98,19 +98,27 @@ static void test_zero(void)
 static void test_leap(void)
 {
 	int64_t *v = NULL, *z = NULL;
-	size_t n = 0, alloc = 0, zalloc = 0, below = 0;
+	size_t n = 0, alloc = 0, zalloc = 0, below = 0, off = 0;
 	int failed = 0;
 
-	/* every capacity from GROW_LEAP bytes on is at least GROW_MAPPED */
-	while (!failed && n * sizeof(*v) < 2 * GROW_MAPPED) {
+	/*
+	 * Every capacity from GROW_LEAP bytes on is at least GROW_MAPPED, and
+	 * from HUGEPAGE_MIN bytes on whole huge pages (hugepage_round()).
+	 */
+	while (!failed && n * sizeof(*v) < 3 * HUGEPAGE_MIN) {
+		size_t bytes;
+
 		if ((failed = ALLOC_GROW(v, n + 1, alloc)) != 0)
 			break;
-		below += alloc * sizeof(*v) >= GROW_LEAP && alloc * sizeof(*v) < GROW_MAPPED;
+		bytes = alloc * sizeof(*v);
+		below += bytes >= GROW_LEAP && bytes < GROW_MAPPED;
+		off += bytes >= HUGEPAGE_MIN && hugepage_round(bytes) != bytes;
 		v[n] = (int64_t)n;
 		n++;
 	}
 	CHECK(!failed);
 	CHECK_EQ_INT(below, 0);
+	CHECK_EQ_INT(off, 0);
 	for (size_t i = 0; i < n; i++)
 		if (v[i] != (int64_t)i) {
 			CHECK_MSG(0, "element %zu lost across the leap", i);
@@ -143,29 +151,11 @@ static void test_round(void)
 	CHECK(hugepage_round((4u << 20) - 31) == (6u << 20) - 32);
 }
 
-static void test_huge_capacity(void)
+/* A buf's capacity, like an array's, is whole huge pages from HUGEPAGE_MIN on. */
+static void test_buf_capacity(void)
 {
-	int32_t *v = NULL;
-	size_t n = 0, alloc = 0, off = 0;
 	struct buf b;
-	int failed = 0;
 
-	while (!failed && n * sizeof(*v) < 3 * HUGEPAGE_MIN) {
-		if ((failed = ALLOC_GROW(v, n + 1, alloc)) != 0)
-			break;
-		if (alloc * sizeof(*v) >= HUGEPAGE_MIN)
-			off += hugepage_round(alloc * sizeof(*v)) != alloc * sizeof(*v);
-		v[n] = (int32_t)n;
-		n++;
-	}
-	CHECK(!failed);
-	CHECK_EQ_INT(off, 0);
-	for (size_t i = 0; i < n; i++)
-		if (v[i] != (int32_t)i) {
-			CHECK_MSG(0, "element %zu lost", i);
-			break;
-		}
-	free(v);
 	buf_init(&b);
 	CHECK(buf_reserve(&b, HUGEPAGE_MIN) == 0);
 	CHECK(b.cap >= HUGEPAGE_MIN + 1 && hugepage_round(b.cap) == b.cap);
@@ -177,7 +167,7 @@ int main(void)
 	test_push();
 	test_leap();
 	test_round();
-	test_huge_capacity();
+	test_buf_capacity();
 	test_room_and_jump();
 	test_overflow();
 	test_zero();
