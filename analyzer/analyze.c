@@ -28,30 +28,21 @@
 #include "sat.h"
 #include "tsafe.h"
 
-static void tally_init(struct tally *t)
-{
-	strtab_init(&t->keys, 1);
-	t->n = NULL;
-	t->alloc = 0;
-}
-
 static void tally_release(struct tally *t)
 {
-	strtab_release(&t->keys);
 	free(t->n);
 	t->n = NULL;
 	t->alloc = 0;
 }
 
-static int tally_add(struct tally *t, const char *s, size_t len, int64_t n)
+/* Add n to the count of string id of the batch nm is at.  -1 when out of memory. */
+static int tally_add(struct tally *t, struct names *nm, uint32_t id, int64_t n)
 {
-	uint32_t id = strtab_intern(&t->keys, s, len);
+	uint32_t k = names_id(nm, id);
 
-	if (id == STRTAB_OOM)
+	if (k == STRTAB_OOM || ALLOC_GROW_ZERO(t->n, (size_t)k + 1, t->alloc))
 		return -1;
-	if (ALLOC_GROW_ZERO(t->n, (size_t)id + 1, t->alloc))
-		return -1;
-	t->n[id] += n;
+	t->n[k] += n;
 	return 0;
 }
 
@@ -60,19 +51,18 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	memset(res, 0, sizeof(*res));
 	res->path = path;
 	err_clear(&res->err);
-	tally_init(&res->by_ph);
-	tally_init(&res->by_cat);
 	res->file_bytes = -1;
 	arena_init(&res->arena);
-	gpu_init(&res->gpu);
-	cpuops_init(&res->cpuops);
-	comm_init(&res->comm);
-	phases_init(&res->phases, opts);
+	names_init(&res->names);
+	gpu_init(&res->gpu, &res->names);
+	cpuops_init(&res->cpuops, &res->names);
+	comm_init(&res->comm, &res->names);
+	phases_init(&res->phases, opts, &res->names);
 	strtab_init(&res->tracks, 1);
-	launches_init(&res->launches);
+	launches_init(&res->launches, &res->names);
 	memory_init(&res->mem);
-	idle_init(&res->idle);
-	kctx_init(&res->kctx);
+	idle_init(&res->idle, &res->names);
+	kctx_init(&res->kctx, &res->names);
 }
 
 void file_result_release(struct file_result *res)
@@ -88,6 +78,7 @@ void file_result_release(struct file_result *res)
 	memory_release(&res->mem);
 	kctx_release(&res->kctx);
 	idle_release(&res->idle);
+	names_release(&res->names);
 	arena_release(&res->arena);
 }
 
@@ -169,7 +160,7 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	int has_span = res->has_span;
 	int rc = -1;
 
-	if (!ph || !cat || !tag || !cls || !sub)
+	if (!ph || !cat || !tag || !cls || !sub || names_batch(&res->names, b))
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -191,11 +182,9 @@ static int on_batch(void *ctx, const struct event_batch *b)
 	res->has_span = has_span;
 	res->has_cat |= cat[0] < (int64_t)b->n;	/* cat[0]: the events without one */
 	for (uint32_t id = 1; id < nstr; id++) {
-		if (ph[id] && tally_add(&res->by_ph, strtab_str(&b->strs, id),
-					strtab_len(&b->strs, id), ph[id]))
+		if (ph[id] && tally_add(&res->by_ph, &res->names, id, ph[id]))
 			goto out;
-		if (cat[id] && tally_add(&res->by_cat, strtab_str(&b->strs, id),
-					 strtab_len(&b->strs, id), cat[id]))
+		if (cat[id] && tally_add(&res->by_cat, &res->names, id, cat[id]))
 			goto out;
 	}
 	if (collect(res, b, tag, cls, sub))
@@ -254,22 +243,24 @@ static int count_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-static struct report_count *tally_to_counts(const struct tally *t, struct arena *a, size_t *nr)
+static struct report_count *tally_to_counts(const struct tally *t, const struct names *nm,
+					    struct arena *a, size_t *nr)
 {
-	uint32_t n = strtab_count(&t->keys);
-	struct report_count *c = arena_alloc(a, (n ? n : 1) * sizeof(*c));
-	size_t k = 0;
+	/* the ids that may have a count: below both names' count and the counts' room */
+	uint32_t n = names_count(nm) < t->alloc ? names_count(nm) + 1 : (uint32_t)t->alloc;
+	size_t k = 0, keys = 0;
+	struct report_count *c;
 
-	if (!c) {
+	for (uint32_t id = 1; id < n; id++)
+		keys += t->n[id] != 0;	/* the rows stay in the report: no room for other names */
+	if (!(c = arena_alloc(a, (keys ? keys : 1) * sizeof(*c)))) {
 		*nr = 0;
 		return NULL;
 	}
-	/* ids at or past alloc: interned when growing the counts ran out of memory */
-	for (uint32_t id = 1; id <= n && id < t->alloc; id++) {
+	for (uint32_t id = 1; id < n; id++) {
 		if (!t->n[id])
 			continue;
-		c[k].key = arena_strndup(a, strtab_str(&t->keys, id),
-					 strtab_len(&t->keys, id));
+		c[k].key = arena_strndup(a, names_str(nm, id), names_len(nm, id));
 		if (!c[k].key) {
 			*nr = 0;
 			return NULL;
@@ -613,8 +604,8 @@ static int finish(struct file_result *res, int nr_threads)
 		return -1;
 	rk->complete = res->rc == 0;
 	rk->events_total = info->nr_events;
-	rk->by_ph = tally_to_counts(&res->by_ph, &res->arena, &rk->nr_by_ph);
-	rk->by_cat = tally_to_counts(&res->by_cat, &res->arena, &rk->nr_by_cat);
+	rk->by_ph = tally_to_counts(&res->by_ph, &res->names, &res->arena, &rk->nr_by_ph);
+	rk->by_cat = tally_to_counts(&res->by_cat, &res->names, &res->arena, &rk->nr_by_cat);
 	rk->span_ns = res->has_span ? res->max_end - res->min_ts : 0;
 	rk->start_ns = min_ts;	/* comm, idle and the FLOPs by phase read it while finishing */
 	/*

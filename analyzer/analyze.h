@@ -19,6 +19,7 @@
 #include "kctx.h"
 #include "launch.h"
 #include "memory.h"
+#include "names.h"
 #include "phases.h"
 #include "report.h"
 #include "strtab.h"
@@ -26,8 +27,7 @@
 
 /* Counts keyed by string, for by_ph and by_cat. */
 struct tally {
-	struct strtab keys;	/* copies */
-	int64_t *n;		/* n[id]; zero where not added to */
+	int64_t *n;		/* n[id] by name id (names.h); zero where not added to */
 	size_t alloc;
 };
 
@@ -44,6 +44,7 @@ struct file_result {
 	int oom;
 	int full;		/* keep every table row (--full): no report_fold_rows() */
 	int cost;		/* VT_BENCH_COST: each collector's bytes said (analyze.c) */
+	struct names names;		/* the strings the analyses keep, see names.h */
 	struct gpu gpu;
 	struct cpuops cpuops;
 	struct comm comm;

@@ -27,7 +27,7 @@ struct comm_rec {
 	int64_t ts_ns;
 	int64_t ext;		/* "External id", -1 without */
 	uint32_t dur;		/* ns, or COMM_LONG_DUR | index in the list's long_dur */
-	uint32_t name;		/* id in c->strs */
+	uint32_t name;		/* name id (c->names) */
 };
 
 #define COMM_LONG_DUR 0x80000000u
@@ -63,16 +63,21 @@ struct comm_meta {
 	int64_t ext;
 	int64_t in_nelems, out_nelems, group_size;	/* -1 unknown */
 	uint64_t seq;					/* file order: the first one wins */
-	uint32_t coll, group, dtype;			/* ids in c->strs, 0 absent */
+	uint32_t coll, group, dtype;			/* name ids (c->names), 0 absent */
 	uint32_t pad;
 };
 
-void comm_init(struct comm *c)
+/* kcat_of()'s answer for a name_memo: whether kernel s[0..n) is communication. */
+static unsigned is_comm_kernel(const char *s, size_t n)
+{
+	return kcat_of(s, n) == CAT_COMM;
+}
+
+void comm_init(struct comm *c, struct names *names)
 {
 	memset(c, 0, sizeof(*c));
-	strtab_init(&c->strs, 1);
-	strtab_init(&c->kernel_names, 1);
-	c->nr_kernel_is_comm = 1;	/* id 0: no name, and no room yet */
+	c->names = names;
+	name_memo_init(&c->kernel_is_comm, is_comm_kernel);
 }
 
 static void free_recs(struct comm_recs *r)
@@ -85,13 +90,11 @@ static void free_recs(struct comm_recs *r)
 
 void comm_release(struct comm *c)
 {
-	strtab_release(&c->strs);
 	free_recs(&c->kernels);
 	free_recs(&c->spans);
 	free(c->meta);
-	strtab_release(&c->kernel_names);
-	free(c->kernel_is_comm);
-	comm_init(c);
+	name_memo_release(&c->kernel_is_comm);
+	comm_init(c, c->names);
 }
 
 /* Append a record of duration dur_ns (at least 0) and own bytes (-1 unknown). */
@@ -118,27 +121,6 @@ static int push(struct comm_recs *to, const struct comm_rec *r, int64_t dur_ns, 
 	}
 	to->n++;
 	return 0;
-}
-
-/*
- * Whether kernel s[0..n) is communication, by the kernel table's category.
- * Remembered across batches: a name recurs in every batch, and matching it
- * against the category patterns costs far more than a lookup.  -1 when out
- * of memory.
- */
-static int kernel_is_comm(struct comm *c, const char *s, size_t n)
-{
-	uint32_t id = strtab_intern(&c->kernel_names, s, n);
-
-	if (id == STRTAB_OOM)
-		return -1;
-	if (id >= c->nr_kernel_is_comm) {	/* new: ids are handed out in order */
-		if (ALLOC_GROW_ZERO(c->kernel_is_comm, (size_t)id + 1, c->kernel_is_comm_alloc))
-			return -1;
-		c->kernel_is_comm[id] = (unsigned char)(kcat_of(s, n) == CAT_COMM);
-		c->nr_kernel_is_comm = (size_t)id + 1;
-	}
-	return c->kernel_is_comm[id];
 }
 
 /*
@@ -176,11 +158,10 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 {
 	const struct strtab *st = &b->strs;
 	uint32_t nstr = strtab_count(st) + 1;
-	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *kind = calloc(nstr, 1);	/* name: 0 unknown, 1 comm, 2 not */
 	int rc = -1;
 
-	if (!map || !kind)
+	if (!kind)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -198,11 +179,11 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 			if (ev->flags & EV_GROUP_SIZE)
 				m.group_size = ev->group_size;
 			if (ev->coll_name)
-				m.coll = strtab_map(&c->strs, st, ev->coll_name, map);
+				m.coll = names_id(c->names, ev->coll_name);
 			if (ev->pg_name)
-				m.group = strtab_map(&c->strs, st, ev->pg_name, map);
+				m.group = names_id(c->names, ev->pg_name);
 			if (ev->dtype)
-				m.dtype = strtab_map(&c->strs, st, ev->dtype, map);
+				m.dtype = names_id(c->names, ev->dtype);
 			if (m.coll == STRTAB_OOM || m.group == STRTAB_OOM ||
 			    m.dtype == STRTAB_OOM ||
 			    ALLOC_GROW(c->meta, c->nr_meta + 1, c->meta_alloc))
@@ -215,11 +196,13 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 		if (!kind[ev->name]) {
 			const char *s = strtab_str(st, ev->name);
 			size_t n = strtab_len(st, ev->name);
-
+			uint32_t id;
 			int yes;
 
-			if (is_kernel)
-				yes = kernel_is_comm(c, s, n);
+			if (is_kernel)	/* asked once per name: it matches many patterns */
+				yes = (id = names_id(c->names, ev->name)) == STRTAB_OOM
+					      ? -1
+					      : name_memo_get(&c->kernel_is_comm, c->names, id);
 			else if (device_collective_op(s, n))
 				yes = 3;
 			else	/* a CPU span that is the collective itself, not its enqueue */
@@ -248,7 +231,7 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 				if (size && ev->in_nelems >= 0 && ev->in_nelems <= INT64_MAX / size)
 					bytes = ev->in_nelems * size;
 			}
-			r.name = strtab_map(&c->strs, st, ev->name, map);
+			r.name = names_id(c->names, ev->name);
 			if (r.name == STRTAB_OOM ||
 			    push(dev ? &c->kernels : &c->spans, &r, ev->dur_ns, bytes))
 				goto out;
@@ -256,7 +239,6 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 	}
 	rc = 0;
 out:
-	free(map);
 	free(kind);
 	return rc;
 }
@@ -295,18 +277,18 @@ static const struct comm_meta *meta_of(const struct comm_rec *r, const struct co
 static void key_of(const struct comm *c, const struct comm_rec *r, const struct comm_meta *md,
 		   struct key_view *k)
 {
-	const char *name = strtab_str(&c->strs, r->name);
-	size_t len = strtab_len(&c->strs, r->name), cut = 0;
+	const char *name = names_str(c->names, r->name);
+	size_t len = names_len(c->names, r->name), cut = 0;
 
 	while (cut < len && name[cut] != '(' && name[cut] != '<')
 		cut++;
 	k->name = name;
 	k->name_len = cut ? cut : len;
 	if (md && md->coll) {
-		k->name = strtab_str(&c->strs, md->coll);
-		k->name_len = strtab_len(&c->strs, md->coll);
+		k->name = names_str(c->names, md->coll);
+		k->name_len = names_len(c->names, md->coll);
 	}
-	k->group = md && md->group ? strtab_str(&c->strs, md->group) : NULL;
+	k->group = md && md->group ? names_str(c->names, md->group) : NULL;
 }
 
 /* The bytes of an instance: its metadata's (nccl-tests' S), else its own; -1 unknown. */
@@ -315,8 +297,8 @@ static int64_t bytes_of(const struct comm *c, const struct comm_recs *l,
 {
 	if (md && md->dtype && (md->in_nelems >= 0 || md->out_nelems >= 0)) {
 		int64_t el = md->in_nelems > md->out_nelems ? md->in_nelems : md->out_nelems;
-		int64_t size = dtype_bytes(strtab_str(&c->strs, md->dtype),
-					   strtab_len(&c->strs, md->dtype));
+		int64_t size = dtype_bytes(names_str(c->names, md->dtype),
+					   names_len(c->names, md->dtype));
 
 		/* the larger buffer (all-gather out, reduce-scatter in) */
 		if (size && el <= INT64_MAX / size)
@@ -393,7 +375,7 @@ static int series_of(const struct comm *c, const struct comm_rec *r, size_t n,
 	size_t k;
 	int rc = -1;
 
-	strtab_init(&t.groups, 0);	/* borrowed from c->strs, which outlives them */
+	strtab_init(&t.groups, 0);	/* borrowed from c->names, which outlives them */
 	strtab_init(&t.names, 0);
 	strtab_init(&t.pairs, 1);
 	for (size_t i = 0; i < n; i++) {

@@ -19,6 +19,8 @@
 #include "event.h"
 #include "interval.h"
 #include "report.h"
+#include "name_memo.h"
+#include "names.h"
 #include "strtab.h"
 
 /*
@@ -36,17 +38,16 @@ struct comm_recs {
 };
 
 struct comm {
-	struct strtab strs;	/* copies: names, collective names, groups, dtypes */
+	struct names *names;	/* the rank's, shared: names, collective names, groups, dtypes */
 	struct comm_recs kernels;	/* GPU collective kernels, file order */
 	struct comm_recs spans;		/* CPU collective spans, file order */
 	struct comm_meta *meta;		/* ops that describe a collective, see comm.c */
 	size_t nr_meta, meta_alloc;
-	struct strtab kernel_names;	/* copies: every kernel name classified so far */
-	unsigned char *kernel_is_comm;	/* per id of kernel_names: 1 comm, 0 not */
-	size_t nr_kernel_is_comm, kernel_is_comm_alloc;
+	struct name_memo kernel_is_comm;	/* per kernel name: 1 comm, 0 not */
 };
 
-void comm_init(struct comm *c);
+/* names: the rank's (names.h), which must outlive c; comm_collect() adds to it. */
+void comm_init(struct comm *c, struct names *names);
 void comm_release(struct comm *c);
 
 /*

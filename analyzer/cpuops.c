@@ -82,9 +82,9 @@ static void free_when_flops(struct cpuops *c)
 	c->when_flops = (struct opsperf_when){ 0 };
 }
 
-void cpuops_init(struct cpuops *c)
+void cpuops_init(struct cpuops *c, struct names *names)
 {
-	strtab_init(&c->names, 1);
+	c->names = names;
 	c->recs = NULL;
 	c->nr_recs = c->recs_alloc = 0;
 	c->long_dur = NULL;
@@ -100,7 +100,6 @@ void cpuops_init(struct cpuops *c)
 
 void cpuops_release(struct cpuops *c)
 {
-	strtab_release(&c->names);
 	free_recs(c);
 	strtab_release(&c->shapes);
 	buf_release(&c->key);
@@ -178,10 +177,9 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 	struct track_cache cache = { 0 };
 	signed char *op_name = calloc(nstr, 1);	/* no cat: 0 unknown, 1 no, 2 an operator */
 	signed char *known = calloc(nstr, 1);	/* see shape_of() */
-	uint32_t *map = calloc(nstr, sizeof(*map));
 	int rc = -1;
 
-	if (!map || !op_name || !known || ALLOC_GROW(c->recs, c->nr_recs + b->n, c->recs_alloc))
+	if (!op_name || !known || ALLOC_GROW(c->recs, c->nr_recs + b->n, c->recs_alloc))
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -212,7 +210,7 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 			rec.dur = CPU_LONG_DUR | (uint32_t)idx;
 			c->long_dur[c->nr_long_dur++] = ev->dur_ns;
 		}
-		rec.name = ev->name ? strtab_map(&c->names, st, ev->name, map) : 0;
+		rec.name = names_id(c->names, ev->name);
 		if (rec.name == STRTAB_OOM)
 			goto out;
 		if (ev->shapes) {
@@ -230,7 +228,6 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 	c->has_cat = has_cat;
 	rc = 0;
 out:
-	free(map);
 	free(op_name);
 	free(known);
 	return rc;
@@ -532,7 +529,7 @@ static int rows_in_file_order(const struct cpuops *c, size_t n, const uint32_t *
 		}
 		stack[depth++] = i;
 	}
-	rows_reset(by_name, strtab_count(&c->names), has_device);
+	rows_reset(by_name, names_count(c->names), has_device);
 	*rows = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct report_cpu_op *op = &by_name[r[i].name];
@@ -575,10 +572,10 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	if (!perm || nesting_order(c, pl->nr_tracks, n, perm) ||
 	    !(dev = hugepage_malloc((n ? n : 1) * sizeof(*dev))) ||
 	    !(flag = hugepage_malloc(n ? n : 1)) ||
-	    !(by_name = malloc(((size_t)strtab_count(&c->names) + 1) * sizeof(*by_name))) ||
+	    !(by_name = malloc(((size_t)names_count(c->names) + 1) * sizeof(*by_name))) ||
 	    !(whole = conv_shapes(&c->shapes)) || replay_windows(&c->replay))
 		goto out;
-	rows_reset(by_name, strtab_count(&c->names), has_device);
+	rows_reset(by_name, names_count(c->names), has_device);
 	lv = c->replay.launches;
 	/*
 	 * One row per name, added up as the sweep goes: each span's total as it
@@ -654,7 +651,7 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	rows = 0;
 	if (!rk->cpu_ops)
 		goto out;
-	for (uint32_t id = 0; id <= strtab_count(&c->names); id++) {
+	for (uint32_t id = 0; id <= names_count(c->names); id++) {
 		struct report_cpu_op *op = &rk->cpu_ops[rows];
 
 		if (!by_name[id].count)
@@ -665,8 +662,8 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 			op->device_ns = INT64_MIN;
 		if (op->self_device_ns < 0)
 			op->self_device_ns = INT64_MIN;
-		op->name = id ? arena_strndup(a, strtab_str(&c->names, id),
-					      strtab_len(&c->names, id))
+		op->name = id ? arena_strndup(a, names_str(c->names, id),
+					      names_len(c->names, id))
 			      : "";
 		if (!op->name)
 			goto out;

@@ -25,6 +25,7 @@
 #include "opsperf.h"
 #include "replay.h"
 #include "report.h"
+#include "names.h"
 #include "strtab.h"
 
 #define CPUOPS_SHAPE_CACHE 64
@@ -36,7 +37,7 @@ struct shape_cache {
 };
 
 struct cpuops {
-	struct strtab names;		/* copies */
+	struct names *names;		/* the rank's, shared */
 	struct cpu_rec *recs;		/* in file order, see cpuops.c */
 	size_t nr_recs, recs_alloc;
 	int64_t *long_dur;		/* durations a cpu_rec cannot hold inline */
@@ -51,7 +52,8 @@ struct cpuops {
 	struct replay replay;		/* graph captures and their replays */
 };
 
-void cpuops_init(struct cpuops *c);
+/* names: the rank's (names.h), which must outlive c; cpuops_collect() adds to it. */
+void cpuops_init(struct cpuops *c, struct names *names);
 void cpuops_release(struct cpuops *c);
 
 /*

@@ -20,12 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gpu_init(struct gpu *g)
+void gpu_init(struct gpu *g, struct names *names)
 {
 	memset(g, 0, sizeof(*g));
-	strtab_init(&g->names, 1);
+	g->names = names;
 	name_memo_init(&g->subs, classify_name);
-	strtab_init(&g->pids, 1);
 	buf_init(&g->kern_corr);
 	interval_list_init(&g->busy);
 }
@@ -62,8 +61,6 @@ static void free_ctask(struct gpu *g)
 
 void gpu_release(struct gpu *g)
 {
-	strtab_release(&g->names);
-	strtab_release(&g->pids);
 	free(g->proc_rule);
 	free_pending(g);
 	free_ctask(g);
@@ -211,6 +208,18 @@ static inline unsigned rec_kind(const struct gpu_rec *r)
 	return r->name_kind & ((1u << GPU_KIND_BITS) - 1);
 }
 
+/* kcat_of() for a name_memo: it matches many patterns, so it is asked once per name. */
+static unsigned kcat_answer(const char *s, size_t n)
+{
+	return (unsigned)kcat_of(s, n);
+}
+
+/* The category of a kernel named id, which gpu_finish() asked kcats first. */
+static enum category kernel_cat(const struct name_memo *kcats, uint32_t id)
+{
+	return id ? (enum category)(kcats->val[id] - 1) : kcat_of("", 0);
+}
+
 /* The tid id of batch strings st as a number (HCCL's planes are 0, 1, ...); 0 if it is none. */
 static uint32_t tid_number(const struct strtab *st, uint32_t tid)
 {
@@ -295,16 +304,13 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 	const struct strtab *st = &b->strs;
 	uint32_t pname = strtab_find(st, "process_name", 12);
 	uint32_t nstr = strtab_count(st) + 1;
-	uint32_t *map = calloc(nstr, sizeof(*map));	/* local name id -> ours */
-	uint32_t *pmap = calloc(nstr, sizeof(*pmap));	/* local pid id -> ours */
 	int16_t *cat_rule = calloc(nstr, sizeof(*cat_rule));	/* 0 unknown, 1 none, r + 2 */
-	unsigned char *by_name = calloc(nstr, 1);	/* 0 unknown, else subs' answer + 1 */
 	struct dev_answer *ans = malloc(nstr * sizeof(*ans));	/* by name, for ans_rule */
 	int16_t *ans_rule = calloc(nstr, sizeof(*ans_rule));	/* 0 none yet, else r + 1 */
 	unsigned char *host_cls = calloc(nstr, 1);	/* by cat: 0 unknown, else ev_class + 1 */
 	int rc = -1;
 
-	if (!map || !pmap || !cat_rule || !by_name || !ans || !ans_rule || !host_cls)
+	if (!cat_rule || !ans || !ans_rule || !host_cls)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -314,7 +320,7 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 		size_t n;
 
 		if (ev->phase == 'M' && pname && ev->name == pname && ev->arg_name && ev->pid) {
-			uint32_t pid = strtab_map(&g->pids, st, ev->pid, pmap);
+			uint32_t pid = names_id(g->names, ev->pid);
 			int16_t *slot = pid == STRTAB_OOM ? NULL : proc_slot(g, pid);
 
 			if (!slot)
@@ -350,20 +356,17 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 			}
 		}
 		if (ev->phase == 'X' && ev->name) {
-			if (!by_name[ev->name]) {
-				text = name_text(st, ev->name, &n);
-				if ((r = name_memo_get(&g->subs, text, n)) < 0)
-					goto out;
-				by_name[ev->name] = (unsigned char)(r + 1);
-			}
-			sub[i] = by_name[ev->name] - 1;
+			name = names_id(g->names, ev->name);
+			if (name == STRTAB_OOM || (r = name_memo_get(&g->subs, g->names, name)) < 0)
+				goto out;
+			sub[i] = (unsigned char)r;
 			if (ev->cat)
 				sub[i] &= EVS_ROW;	/* runtime calls by name only without cat */
 			if (kind < 0)
 				kind = host_comm_kind(classify_flags(sub[i]));
 		}
 		if (kind < 0 && !ev->cat && ev->phase == 'X' && ev->pid) {
-			uint32_t pid = strtab_map(&g->pids, st, ev->pid, pmap);
+			uint32_t pid = names_id(g->names, ev->pid);
 			int16_t *slot = pid == STRTAB_OOM ? NULL : proc_slot(g, pid);
 
 			if (!slot)
@@ -372,7 +375,7 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 				struct pend_rec p = { ev->ts_ns, ev->dur_ns, 0, pid,
 						      tid_number(st, ev->tid) };
 
-				p.name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
+				p.name = names_id(g->names, ev->name);
 				if (p.name == STRTAB_OOM ||
 				    ALLOC_GROW(g->pending, g->nr_pending + 1, g->pending_alloc))
 					goto out;
@@ -402,16 +405,13 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 		if (kind == GPU_KERNEL && (ev->flags & EV_CORRELATION) &&
 		    add_kern_corr(g, ev->correlation))
 			goto out;
-		name = ev->name ? strtab_map(&g->names, st, ev->name, map) : 0;
+		name = names_id(g->names, ev->name);
 		if (name == STRTAB_OOM || push_rec(g, ev->ts_ns, ev->dur_ns, name, kind))
 			goto out;
 	}
 	rc = 0;
 out:
-	free(map);
-	free(pmap);
 	free(cat_rule);
-	free(by_name);
 	free(ans);
 	free(ans_rule);
 	free(host_cls);
@@ -427,8 +427,8 @@ static int resolve_pending(struct gpu *g)
 
 	for (size_t i = 0; i < n; i++) {
 		int16_t r = p[i].pid < nr_rules ? rule[p[i].pid] : 0;
-		const char *s = p[i].name ? strtab_str(&g->names, p[i].name) : "";
-		size_t len = p[i].name ? strtab_len(&g->names, p[i].name) : 0;
+		const char *s = p[i].name ? names_str(g->names, p[i].name) : "";
+		size_t len = p[i].name ? names_len(g->names, p[i].name) : 0;
 		int kind;
 
 		if (r < 2)
@@ -491,7 +491,7 @@ static uint32_t *group_by_name(struct gpu *g, const struct gpu_rec *r, size_t n)
 		goto fail;
 	for (size_t i = 0; i < n; i++)
 		ids[i] = rec_name(&r[i]);
-	if (sort_perm_id(ids, strtab_count(&g->names), perm, n))
+	if (sort_perm_id(ids, names_count(g->names), perm, n))
 		goto fail;
 	free(ids);
 	return perm;
@@ -563,11 +563,11 @@ static void kernel_median(const struct gpu *g, const struct gpu_rec *r, size_t n
 }
 
 /*
- * One row per kernel name; r[perm[0..n)] are grouped by name, and cat[id]
- * is the category of name id.
+ * One row per kernel name; r[perm[0..n)] are grouped by name, and kcats
+ * holds each one's category.
  */
 static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_t *perm, size_t n,
-			const char *const *cat, struct arena *a, struct report_rank *rk)
+			const struct name_memo *kcats, struct arena *a, struct report_rank *rk)
 {
 	int64_t *durs = hugepage_malloc((n ? n : 1) * sizeof(*durs));
 	size_t rows = 0, nr_names = n ? 1 : 0;
@@ -583,15 +583,15 @@ static int kernel_table(struct gpu *g, const struct gpu_rec *recs, const uint32_
 	for (size_t i = 0; i < n;) {
 		struct report_kernel *k = &rk->kernels[rows++];
 		uint32_t id = rec_name(&recs[perm[i]]);
-		const char *name = g->names.n > id && id ? strtab_str(&g->names, id) : "";
-		size_t len = id ? strtab_len(&g->names, id) : 0;
+		const char *name = id ? names_str(g->names, id) : "";
+		size_t len = id ? names_len(g->names, id) : 0;
 		size_t j = i;
 
 		for (; j < n && rec_name(&recs[perm[j]]) == id; j++)
 			durs[j - i] = gpu_rec_dur(g, &recs[perm[j]]);
 		report_dist_of(&k->d, durs, j - i);
 		k->name = arena_strndup(a, name, len);
-		k->category = cat[id];
+		k->category = category_name(kernel_cat(kcats, id));
 		k->nr_folded = 0;
 		k->category_source = "name";	/* until kctx.h finds its launch */
 		k->share = rk->gpu.kernel_time_ns ?
@@ -745,14 +745,14 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	struct interval run = { 0, 0 };	/* the busy run open in the sweep, for idle.h */
 	int run_open = 0;
 	struct report_gpu *gp = &rk->gpu;
-	unsigned char *is_comm = NULL;
-	const char **cat = NULL;	/* kcat_of() each name, once: it matches many patterns */
+	struct name_memo kcats;	/* kcat_of() of each kernel's name, once */
 	uint32_t *perm = NULL;
 	int64_t first = 0, last = 0;
 	int any = 0, rc = -1;
 
+	name_memo_init(&kcats, kcat_answer);
 	if (resolve_pending(g))
-		return -1;
+		goto out;
 	r = g->recs;
 	n = g->nr_recs;
 	memset(gp, 0, sizeof(*gp));
@@ -761,17 +761,10 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	gp->comm_sync_ns = gp->comm_idle_ns = INT64_MIN;
 	gp->effective_utilization = NAN;
 	device_of(g, &rk->device);
-	is_comm = calloc(strtab_count(&g->names) + 1, 1);
-	cat = malloc((strtab_count(&g->names) + 1) * sizeof(*cat));
-	if (!is_comm || !cat)
-		goto out;
-	cat[0] = category_name(kcat_of("", 0));
-	for (uint32_t id = 1; id <= strtab_count(&g->names); id++) {
-		enum category c = kcat_of(strtab_str(&g->names, id), strtab_len(&g->names, id));
-
-		cat[id] = category_name(c);
-		is_comm[id] = c == CAT_COMM;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (rec_kind(&r[i]) == GPU_KERNEL && rec_name(&r[i]) &&
+		    name_memo_get(&kcats, g->names, rec_name(&r[i])) < 0)
+			goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (rec_kind(&r[i]) == HOST_SYNC) {
 			gp->host_sync_count++;
@@ -842,7 +835,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 			if (interval_union_push(&g->comm_tasks, lo, hi))
 				goto out;
 		} else if (kind == GPU_KERNEL) {
-			int c = is_comm[rec_name(&r[i])];
+			int c = kernel_cat(&kcats, rec_name(&r[i])) == CAT_COMM;
 
 			ndev_comm += (size_t)c;
 			interval_sweep_add(c ? &comm : &comp, lo, hi);
@@ -902,11 +895,10 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	perm = group_by_name(g, r, nk);
 	if (!perm)
 		goto out;
-	rc = kernel_table(g, r, perm, nk, cat, a, rk);
+	rc = kernel_table(g, r, perm, nk, &kcats, a, rk);
 out:
 	interval_set_release(&coll);
-	free(is_comm);
-	free(cat);
+	name_memo_release(&kcats);
 	free(perm);
 	/* The report holds what the records gave: free them for comm_finish's peak. */
 	free_records(g);

@@ -21,6 +21,7 @@
 #include "event.h"
 #include "interval.h"
 #include "name_memo.h"
+#include "names.h"
 #include "report.h"
 #include "strtab.h"
 
@@ -47,16 +48,15 @@ enum gpu_kind {
 struct gpu_rec {
 	int64_t ts_ns;
 	uint32_t dur;		/* ns, or GPU_LONG_DUR | index in struct gpu's long_dur */
-	uint32_t name_kind;	/* id in struct gpu's names << GPU_KIND_BITS | enum gpu_kind */
+	uint32_t name_kind;	/* name id (names.h) << GPU_KIND_BITS | enum gpu_kind */
 };
 
 struct gpu {
-	struct strtab names;	/* copies */
+	struct names *names;	/* the rank's, shared */
 	struct name_memo subs;	/* classify_name() of the spans' names */
 	struct gpu_rec *recs;	/* in file order until gpu_finish() */
 	size_t nr_recs, recs_alloc;
-	struct strtab pids;	/* copies of pid texts */
-	int16_t *proc_rule;	/* per pid id: 0 unnamed, 1 no rule, else rule + 2 */
+	int16_t *proc_rule;	/* per pid text's name id: 0 unnamed, 1 no rule, else rule + 2 */
 	size_t proc_rule_alloc;	/* (ALLOC_GROW_ZERO: 0 up to here) */
 	struct pend_rec *pending;	/* events without cat of unnamed processes, see gpu.c */
 	size_t nr_pending, pending_alloc;
@@ -111,7 +111,8 @@ static inline int64_t gpu_rec_dur(const struct gpu *g, const struct gpu_rec *r)
 	return r->dur < GPU_LONG_DUR ? (int64_t)r->dur : g->long_dur[r->dur & ~GPU_LONG_DUR];
 }
 
-void gpu_init(struct gpu *g);
+/* names: the rank's (names.h), which must outlive g; gpu_collect() adds to it. */
+void gpu_init(struct gpu *g, struct names *names);
 void gpu_release(struct gpu *g);
 
 /*

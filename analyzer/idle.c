@@ -262,10 +262,10 @@ static int push_span(struct idle *d, const struct idle_span *r)
 	return 0;
 }
 
-void idle_init(struct idle *d)
+void idle_init(struct idle *d, struct names *names)
 {
 	memset(d, 0, sizeof(*d));
-	strtab_init(&d->names, 1);
+	d->names = names;
 	buf_init(&d->dev);
 	idle_calls_init(&d->calls);
 }
@@ -286,7 +286,6 @@ static void release_attributed(struct idle *d)
 void idle_release(struct idle *d)
 {
 	release_attributed(d);
-	strtab_release(&d->names);
 	free(d->stats);
 	free(d->gaps);
 }
@@ -294,14 +293,8 @@ void idle_release(struct idle *d)
 int idle_collect(struct idle *d, const struct event_batch *b, const unsigned char *cls,
 		 const unsigned char *sub, struct strtab *tracks)
 {
-	const struct strtab *st = &b->strs;
-	uint32_t nstr = strtab_count(st) + 1;
-	uint32_t *map = calloc(nstr, sizeof(*map));		/* local name id -> ours */
 	struct track_cache cache = { 0 };
-	int rc = -1;
 
-	if (!map)
-		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		struct idle_name_stat *s;
@@ -323,10 +316,10 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		else if (c == EVC_NONE && (sub[i] & EVS_NOCAT_CALL))
 			c = EVC_RUNTIME;
 		sync = c == EVC_SYNC;
-		name = ev->name ? strtab_map(&d->names, st, ev->name, map) : 0;
+		name = names_id(d->names, ev->name);
 		if (name == STRTAB_OOM ||
 		    ALLOC_GROW_ZERO(d->stats, (size_t)name + 1, d->stats_alloc))
-			goto out;
+			return -1;
 		s = &d->stats[name];
 		if (!s->n || ev->ts_ns < s->first_ts) {
 			s->first_ts = ev->ts_ns;
@@ -336,7 +329,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		s->sum_ns = sat_add(s->sum_ns, ev->dur_ns);
 		track = track_id(tracks, &cache, b, ev);
 		if (track == STRTAB_OOM)
-			goto out;
+			return -1;
 		if (track > d->max_track)
 			d->max_track = track;
 		if (c == EVC_RUNTIME || c == EVC_SYNC) {
@@ -350,8 +343,8 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			s->calls++;
 		}
 		if (!s->cls[sync]) {	/* once per name and file: the rules match many patterns */
-			const char *t = name ? strtab_str(&d->names, name) : "";
-			size_t n = name ? strtab_len(&d->names, name) : 0;
+			const char *t = name ? names_str(d->names, name) : "";
+			size_t n = name ? names_len(d->names, name) : 0;
 
 			s->cls[sync] = (unsigned char)(class_of(t, n, classify_flags(sub[i]),
 								(int)sync) + 1);
@@ -360,7 +353,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		}
 		if (c == EVC_RUNTIME && s->queue == QUEUE_EVENT_WAIT) {
 			if (ALLOC_GROW(d->waits, d->nr_waits + 1, d->waits_alloc))
-				goto out;
+				return -1;
 			d->waits[d->nr_waits++] = (struct launch_at){ ev->ts_ns, track, name };
 		}
 		/*
@@ -374,13 +367,10 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 					       (unsigned char)(s->cls[sync] - 1), 0, 0, { 0 } };
 
 			if (push_span(d, &r))
-				goto out;
+				return -1;
 		}
 	}
-	rc = idle_calls_ok(&d->calls) && buf_ok(&d->dev) ? 0 : -1;
-out:
-	free(map);
-	return rc;
+	return idle_calls_ok(&d->calls) && buf_ok(&d->dev) ? 0 : -1;
 }
 
 /* A gap [a, b) and what its attribution found. */
@@ -390,7 +380,7 @@ struct gap {
 	int64_t l_dur;		/* the launching call's duration where found, else 0 */
 	int64_t host_dur;	/* the host span named, for an outlier's ratio */
 	uint32_t track;		/* the launching thread */
-	uint32_t host;		/* a name id of d->names; 0: none */
+	uint32_t host;		/* a name id (d->names); 0: none */
 	unsigned char found;	/* the thread is known */
 	unsigned char by_time;	/* ... from the last call before b, not by correlation */
 	unsigned char by_corr;	/* ... by correlation */
@@ -1632,8 +1622,8 @@ static void tally_gap(struct tally *t, struct gap x, struct report_idle *id)
 static char *host_name(const struct idle *d, const struct gap *x, struct arena *a)
 {
 	const struct idle_name_stat *t = &d->stats[x->host];
-	const char *s = strtab_str(&d->names, x->host);
-	size_t n = strtab_len(&d->names, x->host), k = 0;
+	const char *s = names_str(d->names, x->host);
+	size_t n = names_len(d->names, x->host), k = 0;
 	int64_t rest = t->sum_ns - x->host_dur;
 	char suffix[96], *out;
 
@@ -1765,6 +1755,6 @@ out:
 	free(w);
 	free(t);
 	idle_release(d);
-	idle_init(d);
+	idle_init(d, d->names);
 	return rc;
 }

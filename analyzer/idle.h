@@ -25,6 +25,7 @@
 #include "gpu.h"
 #include "idle_calls.h"
 #include "interval.h"
+#include "names.h"
 #include "report.h"
 #include "strtab.h"
 
@@ -37,7 +38,7 @@ struct gap;
 #define IDLE_DEVICE_WAIT_NS 1000000	/* the device held a launched item this long: its wait */
 
 struct idle {
-	struct strtab names;	/* host span names, copies */
+	struct names *names;	/* the rank's, shared: host spans' names */
 	struct idle_name_stat *stats;	/* per name id, see idle.c (ALLOC_GROW_ZERO) */
 	size_t stats_alloc;
 	/*
@@ -62,7 +63,8 @@ struct idle {
 	int attributed;		/* idle_attribute() ran */
 };
 
-void idle_init(struct idle *d);
+/* names: the rank's (names.h), which must outlive d; idle_collect() adds to it. */
+void idle_init(struct idle *d, struct names *names);
 void idle_release(struct idle *d);
 
 /*

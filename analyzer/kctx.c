@@ -34,9 +34,10 @@ static unsigned is_attention(const char *s, size_t n)
 	return (unsigned)modcat_is_attention(s, n);
 }
 
-void kctx_init(struct kctx *k)
+void kctx_init(struct kctx *k, struct names *names)
 {
 	memset(k, 0, sizeof(*k));
+	k->names = names;
 	name_memo_init(&k->op_cat, op_cat);
 	name_memo_init(&k->attention, is_attention);
 }
@@ -47,7 +48,7 @@ void kctx_release(struct kctx *k)
 	free(k->blocks.v);
 	name_memo_release(&k->op_cat);
 	name_memo_release(&k->attention);
-	kctx_init(k);
+	kctx_init(k, k->names);
 }
 
 /* The category of a kernel row's word c; a word of no kernel category counts as other. */
@@ -61,20 +62,12 @@ static enum category row_cat(const char *c)
 int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned char *cls,
 		 struct strtab *tracks)
 {
-	const struct strtab *st = &b->strs;
-	uint32_t nstr = strtab_count(st) + 1;
-	/* by name, as an operator and as a frame: 0 unknown, else category + 1 / block + 1 */
-	unsigned char *named = calloc(2 * (size_t)nstr, 1);
 	struct track_cache cache = { 0 };
-	int rc = -1;
 
-	if (!named)
-		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
-		int is_op, is_frame;
-		unsigned char *slot;
-		uint32_t track;
+		int is_op, is_frame, v;
+		uint32_t name, track;
 
 		if (ev->phase != 'X' || !(ev->flags & EV_TS) || ev->dur_ns < 0)
 			continue;
@@ -84,34 +77,27 @@ int kctx_collect(struct kctx *k, const struct event_batch *b, const unsigned cha
 		is_frame = cls[i] == EVC_FRAME || cls[i] == EVC_ANNOT;
 		if (!is_op && !is_frame)
 			continue;
-		slot = &named[2 * (size_t)ev->name + (size_t)is_frame];
-		if (!*slot) {	/* once per name and batch; the memo asks the tables once */
-			int v = name_memo_get(is_op ? &k->op_cat : &k->attention,
-					      strtab_str(st, ev->name), strtab_len(st, ev->name));
-
-			if (v < 0)
-				goto out;
-			*slot = (unsigned char)(1 + v);
-		}
-		if (*slot == 1)
+		/* an operator's category, or whether a frame is an attention block */
+		name = names_id(k->names, ev->name);
+		if (name == STRTAB_OOM ||
+		    (v = name_memo_get(is_op ? &k->op_cat : &k->attention, k->names, name)) < 0)
+			return -1;
+		if (!v)
 			continue;
 		track = track_id(tracks, &cache, b, ev);
 		if (track == STRTAB_OOM)
-			goto out;
+			return -1;
 		{
 			struct kx_span s = { ev->ts_ns, sat_add(ev->ts_ns, ev->dur_ns), track,
-					     k->seq++, is_op ? *slot - 1u : 0, 0 };
+					     k->seq++, is_op ? (uint32_t)v : 0, 0 };
 			struct kx_spans *to = is_op ? &k->ops : &k->blocks;
 
 			if (ALLOC_GROW(to->v, to->n + 1, to->alloc))
-				goto out;
+				return -1;
 			to->v[to->n++] = s;
 		}
 	}
-	rc = 0;
-out:
-	free(named);
-	return rc;
+	return 0;
 }
 
 /* Thread, then start; the longer (enclosing) span first, then file order. */
@@ -162,10 +148,12 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 {
 	struct kx_span *ops = k->ops.v, *blk = k->blocks.v;
 	size_t nops = k->ops.n, nblk = k->blocks.n;
-	const struct strtab *names = &pl->knames;
-	uint32_t nnames = strtab_count(names) + 1;
-	/* by name, cat, src */
-	int64_t *t = calloc((size_t)nnames * NR_CATS * NR_SRC, sizeof(*t));
+	const struct names *names = pl->names;
+	uint32_t nnames = names_count(names) + 1;
+	/* by kernel name with a context, cat, src: the names' rows in order of meeting */
+	int64_t *t = NULL;
+	size_t nt = 0, t_alloc = 0;
+	uint32_t *row_of = calloc(nnames, sizeof(*row_of));	/* by name: 0 none, else row + 1 */
 	const struct kx_span **stack = malloc((nops ? nops : 1) * sizeof(*stack));
 	unsigned char *comm = calloc(nnames, 1);	/* by name: 0 unknown, 1 no, 2 collective */
 	const struct placed *p = pl->v;
@@ -174,7 +162,7 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 	uint32_t track = 0;
 	int rc = -1;
 
-	if (!t || !stack || !comm)
+	if (!row_of || !stack || !comm)
 		goto out;
 	if (nops > 1)
 		qsort(ops, nops, sizeof(*ops), cmp_span);
@@ -212,14 +200,22 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 			if (blk[bl].end_ns > blk_end)
 				blk_end = blk[bl].end_ns;
 		if (!comm[name])	/* once per name: kcat_of() matches many patterns */
-			comm[name] = kcat_of(strtab_str(names, name), strtab_len(names, name)) ==
+			comm[name] = kcat_of(names_str(names, name), names_len(names, name)) ==
 						     CAT_COMM ? 2 : 1;
 		if (comm[name] == 2)
 			continue;	/* a collective is its own, whoever called it */
 		c = context_cat(stack, depth, q->ts_ns, blk_end > q->ts_ns, &src);
 		if (c >= 0) {
-			int64_t *slot = &t[((size_t)name * NR_CATS + (size_t)c) * NR_SRC + src];
+			int64_t *slot;
+			size_t row;
 
+			if (!row_of[name]) {
+				if (ALLOC_GROW_ZERO(t, (nt + 1) * NR_CATS * NR_SRC, t_alloc))
+					goto out;
+				row_of[name] = (uint32_t)++nt;
+			}
+			row = row_of[name] - 1;
+			slot = &t[(row * NR_CATS + (size_t)c) * NR_SRC + src];
 			*slot = sat_add(*slot, placed_dur(pl, LAUNCH_PHASES, i));
 		}
 	}
@@ -230,14 +226,15 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 	 */
 	for (size_t r = 0; r < rk->nr_kernels; r++) {
 		struct report_kernel *row = &rk->kernels[r];
-		uint32_t id = strtab_find(names, row->name, strlen(row->name));
-		const int64_t *v = &t[(size_t)id * NR_CATS * NR_SRC];
+		uint32_t id = strtab_find(&names->t, row->name, strlen(row->name));
+		const int64_t *v;
 		int64_t by_ctx = 0, sum[NR_CATS], own;
 		size_t own_cat = (size_t)row_cat(row->category), best = own_cat;
 
 		row->category_source = "name";
-		if (!id)
-			continue;
+		if (!id || !row_of[id])
+			continue;	/* no time in a context: its name's category */
+		v = &t[(size_t)(row_of[id] - 1) * NR_CATS * NR_SRC];
 		for (size_t x = 0; x < NR_CATS * NR_SRC; x++)
 			by_ctx = sat_add(by_ctx, v[x]);
 		own = row->d.total_ns - by_ctx;
@@ -257,9 +254,9 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 	rc = 0;
 out:
 	free(t);
+	free(row_of);
 	free(comm);
 	free(stack);
 	kctx_release(k);
-	kctx_init(k);
 	return rc;
 }

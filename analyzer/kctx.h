@@ -26,6 +26,7 @@
 #include "event.h"
 #include "launch.h"
 #include "name_memo.h"
+#include "names.h"
 #include "report.h"
 #include "strtab.h"
 
@@ -38,11 +39,13 @@ struct kx_spans {
 struct kctx {
 	struct kx_spans ops;	/* operators with a category */
 	struct kx_spans blocks;	/* attention blocks */
+	struct names *names;	/* the rank's, shared */
 	struct name_memo op_cat, attention;	/* opcat_of(), modcat_is_attention() */
 	uint32_t seq;		/* file order of the spans */
 };
 
-void kctx_init(struct kctx *k);
+/* names: the rank's (names.h), which must outlive k; kctx_collect() adds to it. */
+void kctx_init(struct kctx *k, struct names *names);
 void kctx_release(struct kctx *k);
 
 /*

@@ -19,7 +19,7 @@
 #include "track.h"
 
 
-void launches_init(struct launches *l)
+void launches_init(struct launches *l, struct names *names)
 {
 	l->calls = NULL;
 	l->device = NULL;
@@ -27,7 +27,7 @@ void launches_init(struct launches *l)
 	l->wide = NULL;
 	l->nr_wide = l->wide_alloc = 0;
 	l->any_device = 0;
-	strtab_init(&l->knames, 1);
+	l->names = names;
 	l->keep_device = 0;
 }
 
@@ -36,8 +36,7 @@ void launches_release(struct launches *l)
 	free(l->calls);
 	free(l->device);
 	free(l->wide);
-	strtab_release(&l->knames);
-	launches_init(l);
+	launches_init(l, l->names);
 }
 
 /* *w: v held in l->wide (see launch.h).  -1 when out of memory or wide is full. */
@@ -70,7 +69,6 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 {
 	const unsigned calls = (1u << LAUNCH_NR_USERS) - 1;
 	struct track_cache cache = { 0 };
-	uint32_t *map = NULL;	/* batch name id -> knames', made at the first kernel */
 	int rc = -1;
 
 	for (size_t i = 0; i < b->n; i++) {
@@ -100,10 +98,7 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 			uint32_t name = 0;
 
 			if ((t & LAUNCH_DEV(LAUNCH_PHASES)) && ev->name) {
-				if (!map && !(map = calloc((size_t)strtab_count(&b->strs) + 1,
-							   sizeof(*map))))
-					goto out;
-				name = strtab_map(&l->knames, &b->strs, ev->name, map);
+				name = names_id(l->names, ev->name);
 				if (name > LAUNCH_NAME_MAX)	/* STRTAB_OOM too */
 					goto out;
 				d.name_users |= name << LAUNCH_NR_USERS;
@@ -119,7 +114,6 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
 	}
 	rc = 0;
 out:
-	free(map);
 	return rc;
 }
 
@@ -305,8 +299,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	pl->n = 0;
 	pl->nr_tracks = nr_tracks;
 	pl->any_device = l->any_device;
-	pl->knames = l->knames;	/* moved: the records' names */
-	strtab_init(&l->knames, 1);
+	pl->names = l->names;
 	if ((!pre && nd) || first.n > UINT32_MAX || first_calls_init(&first))
 		goto fail;
 	for (size_t i = 0; i < nd; i++) {
@@ -395,7 +388,6 @@ void placement_release(struct placement *pl)
 	pl->blocks = NULL;
 	pl->wide = NULL;
 	pl->n = 0;
-	strtab_release(&pl->knames);
 }
 
 static inline int below(const struct placed *p, uint32_t track, int64_t ts)

@@ -30,6 +30,7 @@
 
 #include "buf.h"
 #include "event.h"
+#include "names.h"
 #include "sat.h"
 #include "strtab.h"
 
@@ -83,8 +84,8 @@ struct launch_call {
 struct launch_dev {
 	int64_t ts_ns;
 	uint32_t corr, dur, stream;	/* see LAUNCH_WIDE; stream + 1: 0 none */
-	uint32_t name_users;	/* name << LAUNCH_NR_USERS | users: a kernel's name, in
-				   knames (else 0); bit u of users: user u counts it, a
+	uint32_t name_users;	/* name << LAUNCH_NR_USERS | users: a kernel's name id
+				   (names.h; else 0); bit u of users: user u counts it, a
 				   kernel has LAUNCH_PHASES' */
 };
 
@@ -95,7 +96,7 @@ struct launches {
 	int64_t *wide;			/* the values the records' words cannot hold */
 	size_t nr_wide, wide_alloc;
 	unsigned any_device;	/* user bits of the device work collected */
-	struct strtab knames;	/* the kernels' names, copies (struct placed's name) */
+	struct names *names;	/* the rank's: the kernels' names (struct placed's name) */
 	int keep_device;	/* launches_place() leaves device for the caller to release */
 };
 
@@ -171,7 +172,7 @@ static inline uint32_t launch_dev_name(const struct launch_dev *d)
 struct placed {
 	int64_t ts_ns;
 	uint32_t track;
-	uint32_t name;		/* a kernel's, in the placement's knames; else 0 */
+	uint32_t name;		/* a kernel's name id (the placement's names); else 0 */
 	uint32_t sum_lo[LAUNCH_NR_USERS];	/* the sums less their block's base */
 };
 
@@ -187,7 +188,7 @@ struct placement {
 	size_t n;
 	uint32_t nr_tracks;	/* track ids are 1..nr_tracks */
 	unsigned any_device;	/* user bits: without, the user's device times are unknown */
-	struct strtab knames;	/* the kernels' names, moved from struct launches */
+	const struct names *names;	/* the rank's, struct launches' */
 };
 
 /* User u's device time placed before record i (0..n) in sorted order. */
@@ -217,12 +218,13 @@ static inline int64_t placed_dur(const struct placement *pl, enum launch_user u,
 	return placed_between(pl, u, i, i + 1);
 }
 
-void launches_init(struct launches *l);
+/* names: the rank's (names.h), which must outlive l and its placement. */
+void launches_init(struct launches *l, struct names *names);
 void launches_release(struct launches *l);
 
 /*
  * Keep the events of batch b that tag[] (one byte per event) marks, with
- * their thread interned into tracks and a kernel's name into knames.  -1
+ * their thread interned into tracks and a kernel's name into names.  -1
  * when out of memory, or past LAUNCH_TRACK_MAX threads, LAUNCH_NAME_MAX
  * kernel names or 2^31 values held wide (doc/bounds.md).
  */
@@ -233,7 +235,7 @@ int launches_collect(struct launches *l, const struct event_batch *b, const unsi
  * Place the device work at its launches into *pl (caller releases it with
  * placement_release(), also after a failure); nr_tracks bounds the track
  * ids.  Releases what was collected (the device work only unless
- * keep_device; the kernels' names move to pl).  -1 when out of memory.
+ * keep_device; pl reads the names of l).  -1 when out of memory.
  */
 int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl);
 

@@ -31,7 +31,7 @@ static const char profiler_step[] = "ProfilerStep#*";
 
 struct span_rec {
 	int64_t ts_ns, dur_ns;
-	uint32_t name;		/* raw event name, in p->names */
+	uint32_t name;		/* raw event name id (p->names) */
 	uint32_t track;
 	uint64_t seq;
 	uint32_t by_name;	/* a phase only by annot.h, if the trace has no cat */
@@ -44,10 +44,10 @@ void phase_opts_init(struct phase_opts *o)
 	o->frames = -1;
 }
 
-void phases_init(struct phases *p, const struct phase_opts *o)
+void phases_init(struct phases *p, const struct phase_opts *o, struct names *names)
 {
 	p->opts = o;
-	strtab_init(&p->names, 1);
+	p->names = names;
 	p->spans = NULL;
 	p->nr_spans = p->spans_alloc = 0;
 	p->seq = 0;
@@ -59,7 +59,6 @@ void phases_init(struct phases *p, const struct phase_opts *o)
 
 void phases_release(struct phases *p)
 {
-	strtab_release(&p->names);
 	free(p->spans);
 	free(p->frame_counts.v);
 	free(p->block_counts.v);
@@ -174,7 +173,6 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 	struct counter_ids counters;
 	uint32_t device_pid = strtab_find(st, ANNOT_DEVICE_PID, strlen(ANNOT_DEVICE_PID));
 	uint32_t nstr = strtab_count(st) + 1;
-	uint32_t *map = calloc(nstr, sizeof(*map));
 	unsigned char *rule = calloc(nstr, 1);	/* 0 unknown, 1 no, 2 yes, 3 by name */
 	unsigned char *pstep = calloc(nstr, 1);	/* ProfilerStep#N: 0 unknown, 1 no, 2 yes */
 	struct track_cache cache = { 0 };
@@ -183,7 +181,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 
 	buf_init(&name);
 	counter_ids_of(&counters, st);
-	if (!map || !rule || !pstep)
+	if (!rule || !pstep)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
@@ -240,7 +238,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 		}
 		if (span) {
 			struct span_rec s = { ev->ts_ns, ev->dur_ns,
-					      strtab_map(&p->names, st, ev->name, map),
+					      names_id(p->names, ev->name),
 					      track_id(tracks, &cache, b, ev), p->seq++,
 					      rule[ev->name] == 3, 0 };
 
@@ -254,7 +252,6 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 	rc = 0;
 out:
 	buf_release(&name);
-	free(map);
 	free(rule);
 	free(pstep);
 	return rc;
@@ -296,9 +293,14 @@ struct finish {
 	int64_t min_ts;		/* the rank's first timestamp, origin of spans_ns */
 };
 
+/*
+ * Each span name's phase name, step and block marks.  The phase names are
+ * interned in the order of their names' first spans, before any span is
+ * dropped (drop_by_name()), as every report has had them.
+ */
 static int name_tables(struct finish *f)
 {
-	uint32_t nraw = strtab_count(&f->p->names);
+	uint32_t nraw = names_count(f->p->names);
 	struct buf b;
 	int rc = -1;
 
@@ -308,9 +310,13 @@ static int name_tables(struct finish *f)
 	if (!f->pname_of_raw || !f->step_raw || !f->block_raw)
 		return -1;
 	buf_init(&b);
-	for (uint32_t id = 1; id <= nraw; id++) {
-		const char *raw = strtab_str(&f->p->names, id);
+	for (size_t i = 0; i < f->n; i++) {
+		uint32_t id = f->s[i].name;
+		const char *raw;
 
+		if (f->pname_of_raw[id])	/* done: ids from 1 */
+			continue;
+		raw = names_str(f->p->names, id);
 		phase_name(f->p->opts, raw, &b);
 		if (!buf_ok(&b))
 			goto out;
@@ -877,9 +883,11 @@ int phases_finish(struct phases *p, int64_t min_ts, const struct placement *pl, 
 	f.n = p->nr_spans;
 	strtab_init(&f.pnames, 1);
 	strtab_init(&f.paths, 1);
+	if (name_tables(&f))
+		goto out;
 	drop_by_name(&f);
 	idx = malloc((f.n ? f.n : 1) * sizeof(*idx));
-	if (!idx || name_tables(&f) || nest(&f))
+	if (!idx || nest(&f))
 		goto out;
 	if (rows(&f, a, rk) || steps(&f, a, rk, idx) ||
 	    throughput(&f, min_ts, a, rk))

@@ -21,6 +21,7 @@
 #include "buf.h"
 #include "event.h"
 #include "launch.h"
+#include "names.h"
 #include "options.h"
 #include "report.h"
 #include "strtab.h"
@@ -40,7 +41,7 @@ struct phase_counts {
 
 struct phases {
 	const struct phase_opts *opts;
-	struct strtab names;		/* raw span names */
+	struct names *names;		/* the rank's, shared: the spans' names */
 	struct span_rec *spans;		/* records, see phases.c */
 	size_t nr_spans, spans_alloc;
 	uint64_t seq;
@@ -51,7 +52,8 @@ struct phases {
 	int64_t nr_too_deep;		/* set by phases_finish() */
 };
 
-void phases_init(struct phases *p, const struct phase_opts *o);
+/* names: the rank's (names.h), which must outlive p; phases_collect() adds to it. */
+void phases_init(struct phases *p, const struct phase_opts *o, struct names *names);
 void phases_release(struct phases *p);
 
 /*

@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 		put_track(&res.tracks, p->track);
 		putchar('\t');
 		if (p->name)
-			put_text(strtab_str(&pl.knames, p->name), strtab_len(&pl.knames, p->name));
+			put_text(names_str(pl.names, p->name), names_len(pl.names, p->name));
 		else
 			putchar('-');
 		printf("\t%lld\t%lld\n",

@@ -96,7 +96,7 @@ static int64_t ref_named(const struct ref_ev *ev, size_t n, size_t k)
 /* The placed records' phases time by their kernel's name; -1 if one without a name has some. */
 static int64_t placed_named(const struct placement *pl, size_t k)
 {
-	uint32_t id = strtab_find(&pl->knames, knames[k], strlen(knames[k]));
+	uint32_t id = strtab_find(&pl->names->t, knames[k], strlen(knames[k]));
 	int64_t sum = 0;
 
 	for (size_t i = 0; i < pl->n; i++) {
@@ -126,6 +126,7 @@ static void test_random(int64_t spread)
 	struct event_batch b;
 	struct launches l;
 	struct strtab tracks;
+	struct names names;
 	struct placement pl;
 	size_t at;
 	int bad = 0;
@@ -144,11 +145,14 @@ static void test_random(int64_t spread)
 		ev[i].tag = next() % 2 ? users : users << LAUNCH_NR_USERS;
 	}
 	event_batch_init(&b);
-	launches_init(&l);
+	names_init(&names);
+	launches_init(&l, &names);
 	strtab_init(&tracks, 1);
 	fill(&b, ev, 0, NR_EVENTS / 3, tag);
+	CHECK(names_batch(&names, &b) == 0);
 	CHECK(launches_collect(&l, &b, tag, &tracks) == 0);
 	fill(&b, ev, NR_EVENTS / 3, NR_EVENTS, tag);
+	CHECK(names_batch(&names, &b) == 0);
 	CHECK(launches_collect(&l, &b, tag, &tracks) == 0);
 	CHECK(launches_place(&l, strtab_count(&tracks), &pl) == 0);
 	CHECK_EQ_INT(pl.any_device, 3);
@@ -183,6 +187,7 @@ static void test_random(int64_t spread)
 	placement_release(&pl);
 	strtab_release(&tracks);
 	launches_release(&l);
+	names_release(&names);
 	event_batch_release(&b);
 }
 
@@ -192,7 +197,7 @@ static void test_empty(void)
 	struct placement pl;
 	size_t at = 0;
 
-	launches_init(&l);
+	launches_init(&l, NULL);	/* nothing collected: no names asked */
 	CHECK(launches_place(&l, 0, &pl) == 0);
 	CHECK_EQ_INT(pl.n, 0);
 	CHECK_EQ_INT(pl.any_device, 0);
