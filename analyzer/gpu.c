@@ -80,7 +80,7 @@ static int host_comm_kind(unsigned flags)
 /* A record pending its process name (events without cat). */
 struct pend_rec {
 	int64_t ts_ns, dur_ns;
-	uint32_t name, pid;	/* ids in struct gpu's names and pids */
+	uint32_t name, pid;	/* name ids (names.h) of its name and its pid's text */
 	uint32_t plane;		/* its tid as a number, for comm_task's lane */
 };
 
@@ -362,7 +362,7 @@ int gpu_collect(struct gpu *g, const struct event_batch *b, unsigned char *tag,
 			sub[i] = (unsigned char)r;
 			if (ev->cat)
 				sub[i] &= EVS_ROW;	/* runtime calls by name only without cat */
-			if (kind < 0)
+			if (kind < 0 && (sub[i] & EVS_ROW))	/* most spans have no row */
 				kind = host_comm_kind(classify_flags(sub[i]));
 		}
 		if (kind < 0 && !ev->cat && ev->phase == 'X' && ev->pid) {
