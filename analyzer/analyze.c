@@ -128,7 +128,7 @@ static int collect(struct file_result *res, const struct event_batch *b, unsigne
 	} while (0)
 	STEP(COST_GPU, gpu_collect(&res->gpu, b, tag, cls, sub));
 	STEP(COST_CPUOPS, cpuops_collect(&res->cpuops, b, res->has_cat, cls, &res->tracks));
-	STEP(COST_REPLAY, cpuops_collect_replay(&res->cpuops, b, cls, tag));
+	STEP(COST_REPLAY, cpuops_collect_replay(&res->cpuops, b, cls, sub, tag));
 	STEP(COST_PHASES, phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls));
 	STEP(COST_LAUNCHES, launches_collect(&res->launches, b, tag, &res->tracks));
 	STEP(COST_MEMORY, memory_collect(&res->mem, b));

@@ -32,7 +32,8 @@ enum ev_class classify_host_cat(const char *s, size_t n)
 }
 
 /*
- * The host names, one list, first match wins (no name meets two rows):
+ * The host names, one list, first match wins (no real name meets two
+ * rows, but for the words held anywhere, which come last):
  * each row's flags say what it is for which analysis.  The host spans of
  * collectives first.  gloo's spans and c10d's waits and
  * barriers hold the host until the peers arrive; c10d's other operators
@@ -97,9 +98,31 @@ static const struct host_row {
 	{ NAME_STARTS, "AscendCL@aclrtMalloc", CF_MEMORY },
 	{ NAME_STARTS, "AscendCL@aclrtFree", CF_MEMORY },
 
-	{ NAME_STARTS, "cudaGraphLaunch", CF_GRAPH_LAUNCH },
-	{ NAME_STARTS, "cuGraphLaunch", CF_GRAPH_LAUNCH },
-	{ NAME_STARTS, "hipGraphLaunch", CF_GRAPH_LAUNCH },
+	{ NAME_STARTS, "cudaGraphLaunch", CF_GRAPH_LAUNCH | CF_GRAPH_RUN | CF_GRAPH_QUEUE },
+	{ NAME_STARTS, "cuGraphLaunch", CF_GRAPH_LAUNCH | CF_GRAPH_RUN | CF_GRAPH_QUEUE },
+	{ NAME_STARTS, "hipGraphLaunch", CF_GRAPH_LAUNCH | CF_GRAPH_RUN | CF_GRAPH_QUEUE },
+	{ NAME_STARTS, "AscendCL@aclmdlRIExecute", CF_GRAPH_QUEUE },	/* a model run */
+	{ NAME_HAS, "GraphLaunch", CF_GRAPH_RUN | CF_GRAPH_QUEUE },
+
+	/*
+	 * What a stream queues or marks: waits on events, the edges of a
+	 * graph capture (cudaStreamBeginCapture, AscendCL's
+	 * aclmdlRICaptureBegin), and, for the graph replays' eager calls, the
+	 * launches of kernels and the copies and sets.  The rows that hold a
+	 * word anywhere come last: a name of an earlier row is that row's.
+	 */
+	{ NAME_STARTS, "cudaStreamWaitEvent", CF_EVENT_WAIT },
+	{ NAME_STARTS, "cuStreamWaitEvent", CF_EVENT_WAIT },
+	{ NAME_STARTS, "hipStreamWaitEvent", CF_EVENT_WAIT },
+	{ NAME_STARTS, "AscendCL@aclrtStreamWaitEvent", CF_EVENT_WAIT },
+	{ NAME_HAS, "BeginCapture", CF_CAPTURE_BEGIN },
+	{ NAME_HAS, "CaptureBegin", CF_CAPTURE_BEGIN },
+	{ NAME_HAS, "EndCapture", CF_CAPTURE_END },
+	{ NAME_HAS, "CaptureEnd", CF_CAPTURE_END },
+	{ NAME_HAS, "LaunchKernel", CF_LAUNCH_KERNEL },
+	{ NAME_HAS, "LaunchCooperativeKernel", CF_LAUNCH_KERNEL },
+	{ NAME_HAS, "Memset", CF_COPY },
+	{ NAME_HAS, "Memcpy", CF_COPY },
 };
 
 #define NR_HOST_ROWS (sizeof(host_rows) / sizeof(host_rows[0]))

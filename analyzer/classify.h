@@ -60,8 +60,23 @@ static inline int evc_is_device(unsigned c)
 #define CF_NOT_ANNOT 8u		/* never a user annotation in a trace without cat (annot.h) */
 #define CF_INIT 16u		/* a runtime call that sets up the device, a stream, a library */
 #define CF_MEMORY 32u		/* one that allocates or frees memory */
-#define CF_GRAPH_LAUNCH 64u	/* one that replays a captured graph */
+#define CF_GRAPH_LAUNCH 64u	/* one that replays a captured graph: gpu.c's graph launches */
 #define CF_COLL_SPAN 128u	/* the collective itself on a CPU thread, not its enqueue: comm's */
+/*
+ * What runtime calls queue on the device or mark, for the graph replays
+ * (replay.c) and idle's device-side waits and captures (idle.c).  The
+ * graph replays are three words wide, as each analysis always read them:
+ * gpu.c counts the CUDA and HIP replays by their calls' names
+ * (CF_GRAPH_LAUNCH), replay.c any call holding GraphLaunch (CF_GRAPH_RUN),
+ * idle.c those and AscendCL's model runs (CF_GRAPH_QUEUE).
+ */
+#define CF_GRAPH_RUN 256u	/* its device work is a graph's: replay.c */
+#define CF_GRAPH_QUEUE 512u	/* it queues a graph on the device: idle's wait named after it */
+#define CF_EVENT_WAIT 1024u	/* a stream waits on an event: idle's device-side wait */
+#define CF_CAPTURE_BEGIN 2048u	/* a graph capture begins (idle's capture region, replay's) */
+#define CF_CAPTURE_END 4096u	/* ... ends */
+#define CF_LAUNCH_KERNEL 8192u	/* it launches a kernel: replay.c's eager calls */
+#define CF_COPY 16384u		/* a copy or a set: replay.c's eager calls */
 
 /* The class of host events of cat s[0..n) (exact spelling): EVC_NONE if the table has none. */
 enum ev_class classify_host_cat(const char *s, size_t n);

@@ -234,9 +234,9 @@ out:
 }
 
 int cpuops_collect_replay(struct cpuops *c, const struct event_batch *b, const unsigned char *cls,
-			  unsigned char *tag)
+			  const unsigned char *sub, unsigned char *tag)
 {
-	return replay_collect(&c->replay, b, cls, tag);
+	return replay_collect(&c->replay, b, cls, sub, tag);
 }
 
 #define RUN_BY_INSERTION 16	/* longer runs of one thread and start: a radix sort */

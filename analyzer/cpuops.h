@@ -66,11 +66,11 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 		   const unsigned char *cls, struct strtab *tracks);
 
 /*
- * Mark batch b's graph captures and replays in tag (launch.h's; cls:
- * gpu_collect()'s).  -1 when out of memory.
+ * Mark batch b's graph captures and replays in tag (launch.h's; cls and
+ * sub: gpu_collect()'s).  -1 when out of memory.
  */
 int cpuops_collect_replay(struct cpuops *c, const struct event_batch *b, const unsigned char *cls,
-			  unsigned char *tag);
+			  const unsigned char *sub, unsigned char *tag);
 
 /*
  * Fill rk->cpu_ops and rk->ops_perf (strings in arena a) with the device

@@ -166,32 +166,20 @@ static int call_outlier(const struct idle_name_stat *t, int64_t dur)
 	       (__int128)2 * dur >= (__int128)IDLE_SLOW_FIRST_FACTOR * t->med2;
 }
 
-/* Whether a name begins or ends a graph capture (capture_regions()). */
-static unsigned char capture_edge(const char *s, size_t n)
+/* Whether a call of classify.h's flags begins or ends a graph capture (capture_regions()). */
+static unsigned char capture_edge(unsigned flags)
 {
-	if (memmem(s, n, "BeginCapture", 12) || memmem(s, n, "CaptureBegin", 12))
-		return CAPTURE_BEGIN;
-	if (memmem(s, n, "EndCapture", 10) || memmem(s, n, "CaptureEnd", 10))
-		return CAPTURE_END;
-	return 0;
+	return flags & CF_CAPTURE_BEGIN ? CAPTURE_BEGIN : flags & CF_CAPTURE_END ? CAPTURE_END : 0;
 }
 
 /*
- * The calls that queue a wait or a graph on the device (CUDA runtime and
- * driver, HIP, AscendCL): what a device-side wait is named after.
+ * What a call of classify.h's flags queues on the device: a stream's wait
+ * on an event, or a graph (CUDA, HIP, AscendCL's model runs): what a
+ * device-side wait is named after.
  */
-static unsigned char queue_kind(const char *s, size_t n)
+static unsigned char queue_kind(unsigned flags)
 {
-	static const char *const wait[] = { "cudaStreamWaitEvent", "cuStreamWaitEvent",
-					    "hipStreamWaitEvent", "AscendCL@aclrtStreamWaitEvent" };
-
-	for (size_t i = 0; i < sizeof(wait) / sizeof(wait[0]); i++)
-		if (name_matches(NAME_STARTS, wait[i], s, n))
-			return QUEUE_EVENT_WAIT;
-	if (memmem(s, n, "GraphLaunch", 11) ||
-	    name_matches(NAME_STARTS, "AscendCL@aclmdlRIExecute", s, n))
-		return QUEUE_GRAPH;
-	return 0;
+	return flags & CF_EVENT_WAIT ? QUEUE_EVENT_WAIT : flags & CF_GRAPH_QUEUE ? QUEUE_GRAPH : 0;
 }
 
 /* Reading idle's device items (struct idle's dev) in file order. */
@@ -345,11 +333,11 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		if (!s->cls[sync]) {	/* once per name and file: the rules match many patterns */
 			const char *t = name ? names_str(d->names, name) : "";
 			size_t n = name ? names_len(d->names, name) : 0;
+			unsigned flags = classify_flags(sub[i]);
 
-			s->cls[sync] = (unsigned char)(class_of(t, n, classify_flags(sub[i]),
-								(int)sync) + 1);
-			s->capture = capture_edge(t, n);
-			s->queue = queue_kind(t, n);
+			s->cls[sync] = (unsigned char)(class_of(t, n, flags, (int)sync) + 1);
+			s->capture = capture_edge(flags);
+			s->queue = queue_kind(flags);
 		}
 		if (c == EVC_RUNTIME && s->queue == QUEUE_EVENT_WAIT) {
 			if (ALLOC_GROW(d->waits, d->nr_waits + 1, d->waits_alloc))

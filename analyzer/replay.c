@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify.h"
 #include "gpu.h"
 #include "grow.h"
 #include "perf_model.h"
@@ -31,35 +32,25 @@ void replay_release(struct replay *rp)
 	memset(rp, 0, sizeof(*rp));
 }
 
-static int has(const char *s, size_t n, const char *pat)
+/* What a runtime call of classify.h's flags is here. */
+static unsigned call_kind(unsigned flags)
 {
-	return memmem(s, n, pat, strlen(pat)) != NULL;
-}
-
-/* What a runtime call named s[0..n) is here. */
-static unsigned call_kind(const char *s, size_t n)
-{
-	if (has(s, n, "StreamBeginCapture"))
+	if (flags & CF_CAPTURE_BEGIN)
 		return RC_BEGIN;
-	if (has(s, n, "StreamEndCapture"))
+	if (flags & CF_CAPTURE_END)
 		return RC_END;
-	if (has(s, n, "GraphLaunch"))
+	if (flags & CF_GRAPH_RUN)
 		return RC_GRAPH;
-	if (has(s, n, "LaunchKernel") || has(s, n, "LaunchCooperativeKernel"))
+	if (flags & CF_LAUNCH_KERNEL)
 		return RC_KERNEL;
-	if (has(s, n, "Memset") || has(s, n, "Memcpy"))
+	if (flags & CF_COPY)
 		return RC_OTHER;
 	return RC_NONE;
 }
 
 int replay_collect(struct replay *rp, const struct event_batch *b, const unsigned char *cls,
-		   unsigned char *tag)
+		   const unsigned char *sub, unsigned char *tag)
 {
-	const struct strtab *st = &b->strs;
-	unsigned char *kind = calloc((size_t)strtab_count(st) + 1, 1);	/* by name: kind + 1 */
-
-	if (!kind)
-		return -1;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		unsigned k;
@@ -68,16 +59,12 @@ int replay_collect(struct replay *rp, const struct event_batch *b, const unsigne
 			continue;
 		if ((cls[i] != EVC_RUNTIME && cls[i] != EVC_SYNC) || !ev->name)
 			continue;
-		if (!kind[ev->name])
-			kind[ev->name] = (unsigned char)(call_kind(strtab_str(st, ev->name),
-								   strtab_len(st, ev->name)) + 1);
-		k = kind[ev->name] - 1u;
+		k = call_kind(classify_flags(sub[i]));
 		if (k == RC_NONE || (k == RC_GRAPH && !(ev->flags & EV_CORRELATION)))
 			continue;
 		rp->any_graph |= k == RC_GRAPH;
 		tag[i] |= (unsigned char)LAUNCH_WHAT(k);	/* launch.c keeps the call */
 	}
-	free(kind);
 	return 0;
 }
 

@@ -45,7 +45,7 @@ struct replay_call {
 struct replay_dev {
 	int64_t corr, ts_ns, dur_ns, stream;
 	uint32_t kernel, order;	/* order: in the file, to break ties */
-	uint32_t name;		/* a kernel's, in launch.h's knames; 0 none */
+	uint32_t name;		/* a kernel's name id (names.h); 0 none */
 };
 
 /* An operator call that gets an ops_perf row: its thread, span and shape key. */
@@ -80,12 +80,13 @@ void replay_release(struct replay *rp);
 
 /*
  * Mark in tag (launch.h's, a byte per event of batch b) the captures,
- * launch calls and graph launches (cls: gpu_collect()'s classes), for
+ * launch calls and graph launches (cls and sub: gpu_collect()'s classes
+ * and subclasses, whose classify.h flags say which call is which), for
  * launches_collect() to keep; note whether a graph replays.  -1 when out
  * of memory.
  */
 int replay_collect(struct replay *rp, const struct event_batch *b, const unsigned char *cls,
-		   unsigned char *tag);
+		   const unsigned char *sub, unsigned char *tag);
 
 /*
  * After the read, before launches_place() sorts them: copy the calls of l
