@@ -449,7 +449,46 @@ static void own_launch(struct replay_launch *l, const struct cpuops *c,
 		}
 }
 
-/* The rows by name id, empty. */
+/*
+ * The names of the n records kept, renumbered 1, 2, ... in the order of
+ * their first record (0 stays "no name"), so that the rows by name are as
+ * many as the operators' names, not as the file's (names.h holds every
+ * analysis's: a trace of a million frames and kernels has a million
+ * names no operator has).  (*name_of)[k] is row k's name id, of *nr rows.
+ * -1 when out of memory.
+ */
+static int op_names(struct cpuops *c, size_t n, uint32_t **name_of, uint32_t *nr)
+{
+	uint32_t *row_of = calloc((size_t)names_count(c->names) + 1, sizeof(*row_of));
+	uint32_t *of = malloc(sizeof(*of)), k = 0;
+	size_t alloc = 1;
+
+	*name_of = NULL;
+	if (!row_of || !of)
+		goto fail;
+	of[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = c->recs[i].name;
+
+		if (id && !row_of[id]) {
+			if (ALLOC_GROW(of, (size_t)k + 2, alloc))
+				goto fail;
+			row_of[id] = ++k;
+			of[k] = id;
+		}
+		c->recs[i].name = row_of[id];
+	}
+	free(row_of);
+	*name_of = of;
+	*nr = k;
+	return 0;
+fail:
+	free(row_of);
+	free(of);
+	return -1;
+}
+
+/* The rows by name, empty. */
 static void rows_reset(struct report_cpu_op *by_name, uint32_t nr_names, int has_device)
 {
 	for (uint32_t id = 0; id <= nr_names; id++) {
@@ -502,7 +541,7 @@ static inline uint64_t add_size(uint64_t sum, int64_t v)
  */
 static int rows_in_file_order(const struct cpuops *c, size_t n, const uint32_t *perm,
 			      const int64_t *dev, int has_device, struct report_cpu_op *by_name,
-			      size_t *rows)
+			      uint32_t nr_names, size_t *rows)
 {
 	const struct cpu_rec *r = c->recs;
 	struct cpu_sums *sum = hugepage_malloc((n ? n : 1) * sizeof(*sum));
@@ -529,7 +568,7 @@ static int rows_in_file_order(const struct cpuops *c, size_t n, const uint32_t *
 		}
 		stack[depth++] = i;
 	}
-	rows_reset(by_name, names_count(c->names), has_device);
+	rows_reset(by_name, nr_names, has_device);
 	*rows = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct report_cpu_op *op = &by_name[r[i].name];
@@ -566,16 +605,18 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	int64_t *dev = NULL;		/* device time launched inside each span */
 	unsigned char *flag = NULL;	/* CPU_CLAIMED, CPU_INSIDE per record */
 	unsigned char *whole = NULL;	/* per shape id: a convolution's */
-	struct report_cpu_op *by_name = NULL;	/* the rows by name id */
+	struct report_cpu_op *by_name = NULL;	/* the rows by name, op_names()' */
+	uint32_t *name_of = NULL, nr_names = 0;
 	int rc = -1;
 
-	if (!perm || nesting_order(c, pl->nr_tracks, n, perm) ||
+	if (!perm || op_names(c, n, &name_of, &nr_names) ||
+	    nesting_order(c, pl->nr_tracks, n, perm) ||
 	    !(dev = hugepage_malloc((n ? n : 1) * sizeof(*dev))) ||
 	    !(flag = hugepage_malloc(n ? n : 1)) ||
-	    !(by_name = malloc(((size_t)names_count(c->names) + 1) * sizeof(*by_name))) ||
+	    !(by_name = malloc(((size_t)nr_names + 1) * sizeof(*by_name))) ||
 	    !(whole = conv_shapes(&c->shapes)) || replay_windows(&c->replay))
 		goto out;
-	rows_reset(by_name, names_count(c->names), has_device);
+	rows_reset(by_name, nr_names, has_device);
 	lv = c->replay.launches;
 	/*
 	 * One row per name, added up as the sweep goes: each span's total as it
@@ -641,7 +682,7 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	free(stack);
 	stack = NULL;
 	if (!rows_exact(span, device) &&
-	    rows_in_file_order(c, n, perm, dev, has_device, by_name, &rows))
+	    rows_in_file_order(c, n, perm, dev, has_device, by_name, nr_names, &rows))
 		goto out;
 	free(perm);
 	perm = NULL;
@@ -651,7 +692,7 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 	rows = 0;
 	if (!rk->cpu_ops)
 		goto out;
-	for (uint32_t id = 0; id <= names_count(c->names); id++) {
+	for (uint32_t id = 0; id <= nr_names; id++) {
 		struct report_cpu_op *op = &rk->cpu_ops[rows];
 
 		if (!by_name[id].count)
@@ -662,8 +703,8 @@ int cpuops_finish(struct cpuops *c, const struct placement *pl, struct arena *a,
 			op->device_ns = INT64_MIN;
 		if (op->self_device_ns < 0)
 			op->self_device_ns = INT64_MIN;
-		op->name = id ? arena_strndup(a, names_str(c->names, id),
-					      names_len(c->names, id))
+		op->name = id ? arena_strndup(a, names_str(c->names, name_of[id]),
+					      names_len(c->names, name_of[id]))
 			      : "";
 		if (!op->name)
 			goto out;
@@ -682,6 +723,7 @@ out:
 	free(flag);
 	free(whole);
 	free(by_name);
+	free(name_of);
 	/* The rows hold what the records gave: free them before comm_finish() runs. */
 	free_recs(c);
 	return rc;
