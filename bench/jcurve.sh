@@ -14,10 +14,9 @@
 # in Markdown for doc/performance.md.  MB is 1e6 bytes.
 set -eu
 
-die() {
-	echo "jcurve: $*" >&2
-	exit 1
-}
+BENCH=jcurve
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 if [ $# -ne 1 ]; then
 	echo "usage: bench/jcurve.sh BUILD_DIR" >&2
@@ -49,9 +48,7 @@ import gentraces; print(gentraces.parse_size('$SIZE') // $NFILES)")
 
 # gen FILE SIZE [RANK]: a real-shaped trace, unless one newer than its makers is there.
 gen() {
-	if [ -f "$1" ] && [ "$1" -nt "$GEN" ] && [ "$1" -nt "$SOURCE" ]; then
-		return 0
-	fi
+	fresh "$1" "$GEN" "$SOURCE" && return 0
 	echo "jcurve: generating $(basename "$1")" >&2
 	python3 "$GEN" real "$SOURCE" "$@" >/dev/null || die "gentraces.py real failed"
 }
@@ -74,21 +71,6 @@ text_of() {
 		total=$((total + $1))
 	done
 	echo "$total"
-}
-
-# best J REPORT FILE...: "seconds peak-KiB", the best of $RUNS and the largest peak.
-best() {
-	local j=$1 report=$2 b="" rss=0 i secs kb
-	shift 2
-	for ((i = 0; i < RUNS; i++)); do
-		python3 "$ROOT/bench/timed.py" "$OUT/time.out" "$BUILD/vanalyze" -q -j "$j" \
-			--json "$report" "$@" >/dev/null 2>"$OUT/vanalyze.err" ||
-			{ tail -n 5 "$OUT/vanalyze.err" >&2; die "vanalyze -j $j failed"; }
-		read -r secs kb <"$OUT/time.out"
-		b=$(awk -v a="$b" -v x="$secs" 'BEGIN { print (a == "" || x < a) ? x : a }')
-		[ "$kb" -gt "$rss" ] && rss=$kb
-	done
-	echo "$b $rss"
 }
 
 # inflate ENGINE: one file's best inflate-only MB/s, or n/a (built without ISA-L).
@@ -114,8 +96,8 @@ rows=""
 base1="" basem="" same=identical
 for j in $JS; do
 	echo "jcurve: vanalyze -j $j" >&2
-	read -r s1 kb1 < <(best "$j" "$OUT/jcurve-one-j$j.json" "$ONE")
-	read -r sm kbm < <(best "$j" "$OUT/jcurve-many-j$j.json" "${MANY[@]}")
+	read -r s1 kb1 < <(analyze "$j" "$OUT/jcurve-one-j$j.json" "$ONE")
+	read -r sm kbm < <(analyze "$j" "$OUT/jcurve-many-j$j.json" "${MANY[@]}")
 	[ -n "$base1" ] || { base1=$s1; basem=$sm; first=$j; }
 	cmp -s "$OUT/jcurve-one-j$first.json" "$OUT/jcurve-one-j$j.json" || same="DIFFERENT at -j $j"
 	rows="$rows$(awk -v j="$j" -v s1="$s1" -v b1="$base1" -v n1="$ONE_BYTES" -v k1="$kb1" \

@@ -27,10 +27,9 @@
 # VT_BENCH_SOURCE the real trace to replicate.
 set -eu
 
-die() {
-	echo "bench: $*" >&2
-	exit 1
-}
+BENCH=bench
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 if [ $# -ne 1 ]; then
 	echo "usage: bench/run.sh BUILD_DIR" >&2
@@ -55,17 +54,6 @@ OUT=$BUILD/bench
 mkdir -p "$OUT"
 QUARTER=$(python3 -c "import sys; sys.path.insert(0, '$ROOT/bench'); \
 import gentraces; print(gentraces.parse_size('$SIZE') // 4)")
-
-# fresh FILE DEP...: FILE exists and is newer than every DEP.
-fresh() {
-	local f=$1 d
-	shift
-	[ -f "$f" ] || return 1
-	for d in "$@"; do
-		[ "$d" -nt "$f" ] && return 1
-	done
-	return 0
-}
 
 SYNTH=$OUT/synthetic-$SIZE-rank0.trace.json.gz
 if ! fresh "$OUT/synthetic-$SIZE-truth.json" "$BUILD/gentrace"; then
@@ -114,35 +102,6 @@ inflate_best() {
 		best=$(awk -v a="$best" -v b="$3" 'BEGIN { print (a == "" || b > a) ? b : a }')
 	done
 	echo "$best $bytes"
-}
-
-# vanalyze_once J REPORT FILE...: prints "seconds peak-KiB", the seconds to
-# the millisecond (bench/timed.py: GNU time's centiseconds are 1.5 % of a
-# -j 2 run).  The report goes to a real file, not /dev/null: the writer
-# renames PATH.tmp over PATH.
-vanalyze_once() {
-	local j=$1 report=$2 rc=0
-	shift 2
-	python3 "$ROOT/bench/timed.py" "$OUT/time.out" \
-		"$BUILD/vanalyze" -j "$j" --json "$report" "$@" >/dev/null 2>"$OUT/vanalyze.err" ||
-		rc=$?
-	if [ "$rc" -ne 0 ]; then
-		tail -n 5 "$OUT/vanalyze.err" >&2
-		die "vanalyze -j $j exited with status $rc"
-	fi
-	cat "$OUT/time.out"
-}
-
-# analyze J REPORT FILE...: best wall seconds of $RUNS and the largest peak RSS.
-analyze() {
-	local j=$1 report=$2 best="" rss=0 i secs kb
-	shift 2
-	for ((i = 0; i < RUNS; i++)); do
-		read -r secs kb < <(vanalyze_once "$j" "$report" "$@")
-		best=$(awk -v a="$best" -v b="$secs" 'BEGIN { print (a == "" || b < a) ? b : a }')
-		[ "$kb" -gt "$rss" ] && rss=$kb
-	done
-	echo "$best $rss"
 }
 
 median() {
