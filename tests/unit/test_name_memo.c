@@ -1,9 +1,11 @@
 /*
- * test_name_memo: analyzer/name_memo.c gives each name the function's own
- * answer, asks the function once per distinct name whatever the order and
- * repeats, over batches whose string ids differ (names.h carries them into
- * the rank's ids: names equal byte for byte, NULs and all, are one), and
- * tells names that differ only past a shared prefix apart.
+ * test_name_memo: analyzer/names.c gives a string the same id in every
+ * batch whatever its id there, distinct strings distinct ids (NULs and
+ * all), the batch's string 0 the id 0, and ids from 1 in order of first
+ * asking, keeping none that is not asked; analyzer/name_memo.c gives each
+ * name the function's own answer, asks the function once per distinct
+ * name whatever the order and repeats, over batches whose string ids
+ * differ, and tells names that differ only past a shared prefix apart.
  */
 #include <string.h>
 
@@ -37,11 +39,57 @@ static void batch_of(struct names *nm, struct event_batch *b, const char *const 
 	CHECK(names_batch(nm, b) == 0);
 }
 
+/* The rank's id of s[0..n), a string of batch b. */
+static uint32_t id_of(struct names *nm, const struct event_batch *b, const char *s, size_t n)
+{
+	return names_id(nm, strtab_find(&b->strs, s, n));
+}
+
+/* names.c alone: the rank's ids of a batch's strings. */
+static void test_names(void)
+{
+	static const char *const one[] = { "aten::mm", "gemm", "x\0y", "x\0z", "unasked" };
+	static const size_t one_len[] = { 8, 4, 3, 3, 7 };
+	static const char *const two[] = { "x\0z", "new", "gemm", "aten::mm", "x\0y" };
+	static const size_t two_len[] = { 3, 3, 4, 8, 3 };
+	struct event_batch b;
+	struct names nm;
+	uint32_t mm, gemm, xy, xz;
+
+	event_batch_init(&b);
+	names_init(&nm);
+	batch_of(&nm, &b, one, one_len, 5);
+	CHECK_EQ_INT(names_id(&nm, 0), 0);
+	mm = id_of(&nm, &b, "aten::mm", 8);
+	gemm = id_of(&nm, &b, "gemm", 4);
+	xy = id_of(&nm, &b, "x\0y", 3);
+	xz = id_of(&nm, &b, "x\0z", 3);
+	CHECK_EQ_INT(mm, 1);	/* in order of first asking */
+	CHECK_EQ_INT(gemm, 2);
+	CHECK_EQ_INT(xy, 3);
+	CHECK_EQ_INT(xz, 4);
+	CHECK_EQ_INT(id_of(&nm, &b, "gemm", 4), gemm);	/* asked again: the same */
+	CHECK_EQ_INT(names_count(&nm), 4);	/* "unasked" is not kept */
+	/* another batch, its ids in another order: the rank's ids hold */
+	batch_of(&nm, &b, two, two_len, 5);
+	CHECK_EQ_INT(id_of(&nm, &b, "x\0z", 3), xz);
+	CHECK_EQ_INT(id_of(&nm, &b, "aten::mm", 8), mm);
+	CHECK_EQ_INT(id_of(&nm, &b, "x\0y", 3), xy);
+	CHECK_EQ_INT(id_of(&nm, &b, "gemm", 4), gemm);
+	CHECK_EQ_INT(id_of(&nm, &b, "new", 3), 5);
+	CHECK_EQ_INT(names_count(&nm), 5);
+	CHECK_EQ_INT(names_len(&nm, xy), 3);
+	CHECK(!memcmp(names_str(&nm, xy), "x\0y", 4));	/* a copy, NUL-terminated */
+	CHECK(!strcmp(names_str(&nm, mm), "aten::mm"));
+	names_release(&nm);
+	event_batch_release(&b);
+}
+
 /* The memo's answer for s[0..n), a string of the batch b, as a collector asks it. */
 static int ask(struct name_memo *m, struct names *nm, struct event_batch *b, const char *s,
 	       size_t n)
 {
-	uint32_t id = names_id(nm, strtab_find(&b->strs, s, n));
+	uint32_t id = id_of(nm, b, s, n);
 
 	return id == STRTAB_OOM ? -1 : name_memo_get(m, nm, id);
 }
@@ -116,6 +164,7 @@ static void test_classify(void)
 
 int main(void)
 {
+	test_names();
 	test_once_each();
 	test_classify();
 	return check_done("test_name_memo");
