@@ -214,10 +214,10 @@ static unsigned kcat_answer(const char *s, size_t n)
 	return (unsigned)kcat_of(s, n);
 }
 
-/* The category of a kernel named id, which gpu_finish() asked kcats first. */
+/* The category of a kernel named id (0: no name), which gpu_finish() asked kcats first. */
 static enum category kernel_cat(const struct name_memo *kcats, uint32_t id)
 {
-	return id ? (enum category)(kcats->val[id] - 1) : kcat_of("", 0);
+	return (enum category)(kcats->val[id] - 1);
 }
 
 /* The tid id of batch strings st as a number (HCCL's planes are 0, 1, ...); 0 if it is none. */
@@ -762,7 +762,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	gp->effective_utilization = NAN;
 	device_of(g, &rk->device);
 	for (size_t i = 0; i < n; i++)
-		if (rec_kind(&r[i]) == GPU_KERNEL && rec_name(&r[i]) &&
+		if (rec_kind(&r[i]) == GPU_KERNEL &&
 		    name_memo_get(&kcats, g->names, rec_name(&r[i])) < 0)
 			goto out;
 	for (size_t i = 0; i < n; i++) {

@@ -22,7 +22,8 @@ int name_memo_ask(struct name_memo *m, const struct names *nm, uint32_t id)
 {
 	if (ALLOC_GROW_ZERO(m->val, (size_t)id + 1, m->alloc))
 		return -1;
-	if (!m->val[id])
-		m->val[id] = (unsigned char)(m->fn(names_str(nm, id), names_len(nm, id)) + 1);
+	if (!m->val[id])	/* id 0, no name, is asked as the empty one */
+		m->val[id] = (unsigned char)(m->fn(id ? names_str(nm, id) : "",
+						   id ? names_len(nm, id) : 0) + 1);
 	return m->val[id] - 1;
 }

@@ -28,7 +28,7 @@ void name_memo_release(struct name_memo *m);
 /* name_memo_get() when id's answer is not kept yet. */
 int name_memo_ask(struct name_memo *m, const struct names *nm, uint32_t id);
 
-/* fn() of name id (1.. of nm), asked once per id; -1 when out of memory. */
+/* fn() of name id of nm (0: the empty name), asked once per id; -1 when out of memory. */
 static inline int name_memo_get(struct name_memo *m, const struct names *nm, uint32_t id)
 {
 	if (id < m->alloc && m->val[id])

@@ -129,6 +129,9 @@ static void test_once_each(void)
 	CHECK_EQ_INT(ask(&m, &nm, &b, "a\0b", 3), answer_of("a\0b", 3));
 	CHECK_EQ_INT(ask(&m, &nm, &b, "a\0c", 3), answer_of("a\0c", 3));
 	CHECK_EQ_INT(asked, 7);	/* two more */
+	CHECK_EQ_INT(name_memo_get(&m, &nm, 0), answer_of("", 0));	/* no name */
+	CHECK_EQ_INT(name_memo_get(&m, &nm, 0), answer_of("", 0));
+	CHECK_EQ_INT(asked, 8);
 	name_memo_release(&m);
 	names_release(&nm);
 	event_batch_release(&b);
