@@ -22,6 +22,7 @@
 
 #include "device.h"
 #include "grow.h"
+#include "kcat.h"
 #include "launch.h"
 #include "metric.h"
 #include "rank.h"
@@ -54,15 +55,16 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	res->file_bytes = -1;
 	arena_init(&res->arena);
 	names_init(&res->names);
-	gpu_init(&res->gpu, &res->names);
+	name_memo_init(&res->kernel_cats, kcat_answer);
+	gpu_init(&res->gpu, &res->names, &res->kernel_cats);
 	cpuops_init(&res->cpuops, &res->names);
-	comm_init(&res->comm, &res->names);
+	comm_init(&res->comm, &res->names, &res->kernel_cats);
 	phases_init(&res->phases, opts, &res->names);
 	strtab_init(&res->tracks, 1);
 	launches_init(&res->launches, &res->names);
 	memory_init(&res->mem);
 	idle_init(&res->idle, &res->names);
-	kctx_init(&res->kctx, &res->names);
+	kctx_init(&res->kctx, &res->names, &res->kernel_cats);
 }
 
 void file_result_release(struct file_result *res)
@@ -78,6 +80,7 @@ void file_result_release(struct file_result *res)
 	memory_release(&res->mem);
 	kctx_release(&res->kctx);
 	idle_release(&res->idle);
+	name_memo_release(&res->kernel_cats);
 	names_release(&res->names);
 	arena_release(&res->arena);
 }

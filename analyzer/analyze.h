@@ -19,6 +19,7 @@
 #include "kctx.h"
 #include "launch.h"
 #include "memory.h"
+#include "name_memo.h"
 #include "names.h"
 #include "phases.h"
 #include "report.h"
@@ -45,6 +46,12 @@ struct file_result {
 	int full;		/* keep every table row (--full): no report_fold_rows() */
 	int cost;		/* VT_BENCH_COST: each collector's bytes said (analyze.c) */
 	struct names names;		/* the strings the analyses keep, see names.h */
+	/*
+	 * kcat_of() of each kernel's name, asked once per file: comm while
+	 * collecting, gpu_finish() and kctx_finish() after it (one after the
+	 * other: the finish makes kctx's task wait for gpu's).
+	 */
+	struct name_memo kernel_cats;
 	struct gpu gpu;
 	struct cpuops cpuops;
 	struct comm comm;

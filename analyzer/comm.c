@@ -14,11 +14,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "category.h"
 #include "classify.h"
 #include "device.h"
 #include "gpu.h"
 #include "grow.h"
-#include "kcat.h"
 #include "sat.h"
 #include "sort.h"
 
@@ -67,17 +67,11 @@ struct comm_meta {
 	uint32_t pad;
 };
 
-/* kcat_of()'s answer for a name_memo: whether kernel s[0..n) is communication. */
-static unsigned is_comm_kernel(const char *s, size_t n)
-{
-	return kcat_of(s, n) == CAT_COMM;
-}
-
-void comm_init(struct comm *c, struct names *names)
+void comm_init(struct comm *c, struct names *names, struct name_memo *kcats)
 {
 	memset(c, 0, sizeof(*c));
 	c->names = names;
-	name_memo_init(&c->kernel_is_comm, is_comm_kernel);
+	c->kcats = kcats;
 }
 
 static void free_recs(struct comm_recs *r)
@@ -93,8 +87,7 @@ void comm_release(struct comm *c)
 	free_recs(&c->kernels);
 	free_recs(&c->spans);
 	free(c->meta);
-	name_memo_release(&c->kernel_is_comm);
-	comm_init(c, c->names);
+	comm_init(c, c->names, c->kcats);
 }
 
 /* Append a record of duration dur_ns (at least 0) and own bytes (-1 unknown). */
@@ -199,11 +192,12 @@ int comm_collect(struct comm *c, const struct event_batch *b, const unsigned cha
 			uint32_t id;
 			int yes;
 
-			if (is_kernel)	/* asked once per name: it matches many patterns */
-				yes = (id = names_id(c->names, ev->name)) == STRTAB_OOM
-					      ? -1
-					      : name_memo_get(&c->kernel_is_comm, c->names, id);
-			else if (device_collective_op(s, n))
+			if (is_kernel) {	/* by its category, asked once per name */
+				id = names_id(c->names, ev->name);
+				yes = id == STRTAB_OOM ? -1 : name_memo_get(c->kcats, c->names, id);
+				if (yes >= 0)
+					yes = yes == CAT_COMM;
+			} else if (device_collective_op(s, n))
 				yes = 3;
 			else	/* a CPU span that is the collective itself, not its enqueue */
 				yes = (classify_flags(sub[i]) & CF_COLL_SPAN) != 0;

@@ -43,11 +43,14 @@ struct comm {
 	struct comm_recs spans;		/* CPU collective spans, file order */
 	struct comm_meta *meta;		/* ops that describe a collective, see comm.c */
 	size_t nr_meta, meta_alloc;
-	struct name_memo kernel_is_comm;	/* per kernel name: 1 comm, 0 not */
+	struct name_memo *kcats;	/* kcat_of() by kernel name, shared (analyze.h) */
 };
 
-/* names: the rank's (names.h), which must outlive c; comm_collect() adds to it. */
-void comm_init(struct comm *c, struct names *names);
+/*
+ * names: the rank's (names.h), which must outlive c; comm_collect() adds to
+ * it, and asks kcats (the file's kcat_of() by kernel name) of each kernel.
+ */
+void comm_init(struct comm *c, struct names *names, struct name_memo *kcats);
 void comm_release(struct comm *c);
 
 /*

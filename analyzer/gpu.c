@@ -5,11 +5,11 @@
  */
 #include "gpu.h"
 
+#include "category.h"
 #include "device.h"
 #include "grow.h"
 #include "hugepage.h"
 #include "interval.h"
-#include "kcat.h"
 #include "launch.h"
 #include "sat.h"
 #include "sort.h"
@@ -20,10 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gpu_init(struct gpu *g, struct names *names)
+void gpu_init(struct gpu *g, struct names *names, struct name_memo *kcats)
 {
 	memset(g, 0, sizeof(*g));
 	g->names = names;
+	g->kcats = kcats;
 	name_memo_init(&g->subs, classify_name);
 	buf_init(&g->kern_corr);
 	interval_list_init(&g->busy);
@@ -206,12 +207,6 @@ static inline uint32_t rec_name(const struct gpu_rec *r)
 static inline unsigned rec_kind(const struct gpu_rec *r)
 {
 	return r->name_kind & ((1u << GPU_KIND_BITS) - 1);
-}
-
-/* kcat_of() for a name_memo: it matches many patterns, so it is asked once per name. */
-static unsigned kcat_answer(const char *s, size_t n)
-{
-	return (unsigned)kcat_of(s, n);
 }
 
 /* The category of a kernel named id (0: no name), which gpu_finish() asked kcats first. */
@@ -745,12 +740,10 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	struct interval run = { 0, 0 };	/* the busy run open in the sweep, for idle.h */
 	int run_open = 0;
 	struct report_gpu *gp = &rk->gpu;
-	struct name_memo kcats;	/* kcat_of() of each kernel's name, once */
 	uint32_t *perm = NULL;
 	int64_t first = 0, last = 0;
 	int any = 0, rc = -1;
 
-	name_memo_init(&kcats, kcat_answer);
 	if (resolve_pending(g))
 		goto out;
 	r = g->recs;
@@ -763,7 +756,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	device_of(g, &rk->device);
 	for (size_t i = 0; i < n; i++)
 		if (rec_kind(&r[i]) == GPU_KERNEL &&
-		    name_memo_get(&kcats, g->names, rec_name(&r[i])) < 0)
+		    name_memo_get(g->kcats, g->names, rec_name(&r[i])) < 0)
 			goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (rec_kind(&r[i]) == HOST_SYNC) {
@@ -835,7 +828,7 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 			if (interval_union_push(&g->comm_tasks, lo, hi))
 				goto out;
 		} else if (kind == GPU_KERNEL) {
-			int c = kernel_cat(&kcats, rec_name(&r[i])) == CAT_COMM;
+			int c = kernel_cat(g->kcats, rec_name(&r[i])) == CAT_COMM;
 
 			ndev_comm += (size_t)c;
 			interval_sweep_add(c ? &comm : &comp, lo, hi);
@@ -895,10 +888,9 @@ int gpu_finish(struct gpu *g, struct arena *a, struct report_rank *rk)
 	perm = group_by_name(g, r, nk);
 	if (!perm)
 		goto out;
-	rc = kernel_table(g, r, perm, nk, &kcats, a, rk);
+	rc = kernel_table(g, r, perm, nk, g->kcats, a, rk);
 out:
 	interval_set_release(&coll);
-	name_memo_release(&kcats);
 	free(perm);
 	/* The report holds what the records gave: free them for comm_finish's peak. */
 	free_records(g);

@@ -53,6 +53,7 @@ struct gpu_rec {
 
 struct gpu {
 	struct names *names;	/* the rank's, shared */
+	struct name_memo *kcats;	/* kcat_of() by kernel name, shared (analyze.h) */
 	struct name_memo subs;	/* classify_name() of the spans' names */
 	struct gpu_rec *recs;	/* in file order until gpu_finish() */
 	size_t nr_recs, recs_alloc;
@@ -111,8 +112,11 @@ static inline int64_t gpu_rec_dur(const struct gpu *g, const struct gpu_rec *r)
 	return r->dur < GPU_LONG_DUR ? (int64_t)r->dur : g->long_dur[r->dur & ~GPU_LONG_DUR];
 }
 
-/* names: the rank's (names.h), which must outlive g; gpu_collect() adds to it. */
-void gpu_init(struct gpu *g, struct names *names);
+/*
+ * names: the rank's (names.h), which must outlive g; gpu_collect() adds to
+ * it.  kcats: the file's kcat_of() by kernel name, which gpu_finish() asks.
+ */
+void gpu_init(struct gpu *g, struct names *names, struct name_memo *kcats);
 void gpu_release(struct gpu *g);
 
 /*

@@ -290,3 +290,8 @@ enum category kcat_of(const char *s, size_t n)
 		c = first_hit(rules, NR_RULES, low, n);
 	return c != CAT_NONE ? c : CAT_OTHER;
 }
+
+unsigned kcat_answer(const char *s, size_t n)
+{
+	return (unsigned)kcat_of(s, n);
+}

@@ -16,4 +16,10 @@
 /* The category of the kernel named s[0..n): CAT_COMM to CAT_OTHER. */
 enum category kcat_of(const char *s, size_t n);
 
+/*
+ * kcat_of() as a name_memo asks it (analyze.c's kernel_cats: the table
+ * matches many patterns, so each kernel name of a file is asked once).
+ */
+unsigned kcat_answer(const char *s, size_t n);
+
 #endif

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "category.h"
 #include "gpu.h"
 #include "grow.h"
-#include "kcat.h"
 #include "modcat.h"
 #include "opcat.h"
 #include "sat.h"
@@ -34,10 +34,11 @@ static unsigned is_attention(const char *s, size_t n)
 	return (unsigned)modcat_is_attention(s, n);
 }
 
-void kctx_init(struct kctx *k, struct names *names)
+void kctx_init(struct kctx *k, struct names *names, struct name_memo *kcats)
 {
 	memset(k, 0, sizeof(*k));
 	k->names = names;
+	k->kcats = kcats;
 	name_memo_init(&k->op_cat, op_cat);
 	name_memo_init(&k->attention, is_attention);
 }
@@ -48,7 +49,7 @@ void kctx_release(struct kctx *k)
 	free(k->blocks.v);
 	name_memo_release(&k->op_cat);
 	name_memo_release(&k->attention);
-	kctx_init(k, k->names);
+	kctx_init(k, k->names, k->kcats);
 }
 
 /* The category of a kernel row's word c; a word of no kernel category counts as other. */
@@ -155,14 +156,13 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 	size_t nt = 0, t_alloc = 0;
 	uint32_t *row_of = calloc(nnames, sizeof(*row_of));	/* by name: 0 none, else row + 1 */
 	const struct kx_span **stack = malloc((nops ? nops : 1) * sizeof(*stack));
-	unsigned char *comm = calloc(nnames, 1);	/* by name: 0 unknown, 1 no, 2 collective */
 	const struct placed *p = pl->v;
 	size_t depth = 0, o = 0, bl = 0;
 	int64_t blk_end = INT64_MIN;
 	uint32_t track = 0;
 	int rc = -1;
 
-	if (!row_of || !stack || !comm)
+	if (!row_of || !stack)
 		goto out;
 	if (nops > 1)
 		qsort(ops, nops, sizeof(*ops), cmp_span);
@@ -176,7 +176,7 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct placed *q = &p[i];
 		uint32_t name = q->name;
-		int c, src = SRC_OP;
+		int c, kc, src = SRC_OP;
 
 		if (!name)
 			continue;	/* not a kernel, or one without a name: no row */
@@ -199,10 +199,10 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 		for (; bl < nblk && blk[bl].track == q->track && blk[bl].ts_ns <= q->ts_ns; bl++)
 			if (blk[bl].end_ns > blk_end)
 				blk_end = blk[bl].end_ns;
-		if (!comm[name])	/* once per name: kcat_of() matches many patterns */
-			comm[name] = kcat_of(names_str(names, name), names_len(names, name)) ==
-						     CAT_COMM ? 2 : 1;
-		if (comm[name] == 2)
+		/* gpu_finish(), which ran before, asked every kernel's name already */
+		if ((kc = name_memo_get(k->kcats, names, name)) < 0)
+			goto out;
+		if (kc == CAT_COMM)
 			continue;	/* a collective is its own, whoever called it */
 		c = context_cat(stack, depth, q->ts_ns, blk_end > q->ts_ns, &src);
 		if (c >= 0) {
@@ -255,7 +255,6 @@ int kctx_finish(struct kctx *k, const struct placement *pl, struct report_rank *
 out:
 	free(t);
 	free(row_of);
-	free(comm);
 	free(stack);
 	kctx_release(k);
 	return rc;

@@ -40,12 +40,16 @@ struct kctx {
 	struct kx_spans ops;	/* operators with a category */
 	struct kx_spans blocks;	/* attention blocks */
 	struct names *names;	/* the rank's, shared */
+	struct name_memo *kcats;	/* kcat_of() by kernel name, shared (analyze.h) */
 	struct name_memo op_cat, attention;	/* opcat_of(), modcat_is_attention() */
 	uint32_t seq;		/* file order of the spans */
 };
 
-/* names: the rank's (names.h), which must outlive k; kctx_collect() adds to it. */
-void kctx_init(struct kctx *k, struct names *names);
+/*
+ * names: the rank's (names.h), which must outlive k; kctx_collect() adds to
+ * it.  kcats: the file's kcat_of() by kernel name, which kctx_finish() asks.
+ */
+void kctx_init(struct kctx *k, struct names *names, struct name_memo *kcats);
 void kctx_release(struct kctx *k);
 
 /*
