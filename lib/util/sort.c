@@ -297,6 +297,34 @@ void sort_middle_by_key(const void *recs, size_t n, size_t size, sort_key_of key
 	middle_recs(recs, n, size, key, ctx, lo, hi);
 }
 
+/* sort_by_u32_at()'s key: the uint32 at the offset ctx points to. */
+static inline __attribute__((always_inline)) int64_t u32_at(const void *rec, const void *ctx)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)rec + *(const size_t *)ctx, sizeof(v));
+	return v;
+}
+
+static inline __attribute__((always_inline)) int below_u32(const char *a, const char *b,
+							   const void *ctx)
+{
+	return u32_at(a, ctx) < u32_at(b, ctx);
+}
+
+static inline __attribute__((always_inline)) int radix_u32(char *recs, size_t n, size_t size,
+							   const void *ctx)
+{
+	return radix_recs(recs, n, size, u32_at, ctx);
+}
+
+int sort_by_u32_at(void *recs, size_t n, size_t size, size_t off)
+{
+	if (size == 16)
+		return set_aside_sort(recs, n, 16, below_u32, radix_u32, &off);
+	return set_aside_sort(recs, n, size, below_u32, radix_u32, &off);
+}
+
 void sort_middle_i64(const int64_t *v, size_t n, int64_t *lo, int64_t *hi)
 {
 	middle_recs(v, n, sizeof(*v), sort_first_i64, NULL, lo, hi);

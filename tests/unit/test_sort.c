@@ -2,8 +2,11 @@
  * test_sort: the radix and counting sorts against a plain insertion sort,
  * on random keys, on keys that differ only in their top or bottom byte,
  * on negative times and on duplicates (stability), by thread then time
- * (in order already and not), plus the empty and one-element cases.
+ * (in order already and not), by a uint32 field (16-byte records and
+ * others), plus the empty and one-element cases.
  */
+#include <stddef.h>
+
 #include "check.h"
 #include "sort.h"
 
@@ -205,6 +208,56 @@ static void test_by_first(void)
 }
 
 /*
+ * sort_by_u32_at() against a stable insertion sort: records of 16 bytes
+ * (the fast path) and of 12, keys random, few, only the top byte, nearly
+ * ascending (a few set aside) and all equal.
+ */
+static void test_by_u32(void)
+{
+	enum { N = 3000 };
+	struct rec16 {
+		int64_t tag;
+		uint32_t k, pad;
+	} *got = malloc(N * sizeof(*got)), *want = malloc(N * sizeof(*want));
+	struct rec12 {
+		uint32_t tag, k, pad;
+	} *got12 = malloc(N * sizeof(*got12));
+	int bad = 0;
+
+	for (int round = 0; round < 5; round++) {
+		for (size_t i = 0; i < N; i++) {
+			uint64_t x = next();
+
+			got[i].k = round == 0   ? (uint32_t)x
+				   : round == 1 ? (uint32_t)(x % 50)
+				   : round == 2 ? (uint32_t)(x & 0xff000000u)
+				   : round == 3 ? (uint32_t)(x % 9 ? i : i - x % 40 + 40)
+						: 7u;
+			got[i].tag = (int64_t)i;
+			got[i].pad = 0;
+			want[i] = got[i];
+			got12[i] = (struct rec12){ (uint32_t)i, got[i].k, 0 };
+		}
+		for (size_t i = 1; i < N; i++)
+			for (size_t j = i; j > 0 && want[j - 1].k > want[j].k; j--) {
+				struct rec16 t = want[j];
+
+				want[j] = want[j - 1];
+				want[j - 1] = t;
+			}
+		CHECK(sort_by_u32_at(got, N, sizeof(*got), offsetof(struct rec16, k)) == 0);
+		CHECK(sort_by_u32_at(got12, N, sizeof(*got12), offsetof(struct rec12, k)) == 0);
+		for (size_t i = 0; i < N; i++)
+			bad += got[i].k != want[i].k || got[i].tag != want[i].tag ||
+			       got12[i].k != want[i].k || (int64_t)got12[i].tag != want[i].tag;
+	}
+	CHECK_EQ_INT(bad, 0);
+	free(got);
+	free(want);
+	free(got12);
+}
+
+/*
  * sort_middle_i64 against the middle of a sorted copy: odd and even
  * counts, negative values, many ties, one value, and keys that differ only
  * in the top byte.
@@ -237,6 +290,7 @@ static void test_middle(void)
 int main(void)
 {
 	test_by_first();
+	test_by_u32();
 	test_perm_u64();
 	test_perm_id();
 	test_id_key();
