@@ -61,9 +61,10 @@ void file_result_init(struct file_result *res, const char *path, const struct ph
 	comm_init(&res->comm, &res->names, &res->kernel_cats);
 	phases_init(&res->phases, opts, &res->names);
 	strtab_init(&res->tracks, 1);
+	calls_init(&res->calls, &res->names);
 	launches_init(&res->launches, &res->names);
 	memory_init(&res->mem);
-	idle_init(&res->idle, &res->names);
+	idle_init(&res->idle, &res->names, &res->calls);
 	kctx_init(&res->kctx, &res->names, &res->kernel_cats);
 }
 
@@ -76,6 +77,7 @@ void file_result_release(struct file_result *res)
 	comm_release(&res->comm);
 	phases_release(&res->phases);
 	strtab_release(&res->tracks);
+	calls_release(&res->calls);
 	launches_release(&res->launches);
 	memory_release(&res->mem);
 	kctx_release(&res->kctx);
@@ -93,9 +95,9 @@ void file_result_release(struct file_result *res)
  * the read.  The read must be one file at -j 1: the sums are shared and
  * another thread's allocations would be counted.
  */
-enum { COST_GPU, COST_CPUOPS, COST_REPLAY, COST_PHASES, COST_LAUNCHES, COST_MEMORY, COST_COMM,
-       COST_IDLE, COST_KCTX, NR_COST };
-static const char *const cost_names[NR_COST] = { "gpu", "cpuops", "replay", "phases",
+enum { COST_GPU, COST_CPUOPS, COST_REPLAY, COST_PHASES, COST_CALLS, COST_LAUNCHES, COST_MEMORY,
+       COST_COMM, COST_IDLE, COST_KCTX, NR_COST };
+static const char *const cost_names[NR_COST] = { "gpu", "cpuops", "replay", "phases", "calls",
 						 "launches", "memory", "comm", "idle", "kctx" };
 static int64_t cost_bytes[NR_COST];
 
@@ -133,7 +135,8 @@ static int collect(struct file_result *res, const struct event_batch *b, unsigne
 	STEP(COST_CPUOPS, cpuops_collect(&res->cpuops, b, res->has_cat, cls, &res->tracks));
 	STEP(COST_REPLAY, cpuops_collect_replay(&res->cpuops, b, cls, sub, tag));
 	STEP(COST_PHASES, phases_collect(&res->phases, b, res->has_cat, &res->tracks, cls));
-	STEP(COST_LAUNCHES, launches_collect(&res->launches, b, tag, &res->tracks));
+	STEP(COST_CALLS, calls_collect(&res->calls, b, tag, cls, sub, &res->tracks));
+	STEP(COST_LAUNCHES, launches_collect(&res->launches, b, tag));
 	STEP(COST_MEMORY, memory_collect(&res->mem, b));
 	STEP(COST_COMM, comm_collect(&res->comm, b, cls, sub));
 	STEP(COST_IDLE, idle_collect(&res->idle, b, cls, sub, &res->tracks));
@@ -400,18 +403,25 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  *                      frees them (no longer alone before the others: 6 ms
  *                      with a thread idle on the real-shaped gigabyte)
  *   gpu_finish()       the kernel rows, rk->gpu, the busy runs, the comm tasks
- *   idle_prepare()     reads only idle's own records
- *   launches_place()   the placement (this thread), read by phases, cpuops and
- *                      kctx; then the device work to replay, if a graph replays
+ *   replay_take_calls() the calls the graph replays read (this thread, first)
+ *   idle_prepare()     reads idle's own records and the calls, not their marks
+ *   launches_link()    the join: which call launched which device work, for
+ *                      the placement; marks the calls for idle
+ *   launches_place()   after the join: the placement (this thread), read by
+ *                      phases, cpuops and kctx; then the device work to replay,
+ *                      if a graph replays
  *   phases_finish()    rk->phases, rk->steps
- *   cpuops_finish()    rk->cpu_ops, rk->ops_perf, the FLOPs by time (this thread)
  *   kctx_finish()      after gpu and the placement: sets the categories of
- *                      gpu's kernel rows from the kernels placed at their launches
+ *                      gpu's kernel rows from the kernels placed at their
+ *                      launches (before cpuops: its records go before the
+ *                      operators' peak)
+ *   cpuops_finish()    rk->cpu_ops, rk->ops_perf, the FLOPs by time (this thread)
  *   comm_finish()      after gpu: its comm tasks (and sync and covered where split);
  *                      rk->start_ns
- *   idle_attribute()   after gpu (busy runs, rk->gpu.no_device) and
- *                      idle_prepare(); rk->start_ns, rk->span_ns; writes only
- *                      idle's own records, each host thread's gaps a task
+ *   idle_attribute()   after gpu (busy runs, rk->gpu.no_device), the join (the
+ *                      marks) and idle_prepare(); rk->start_ns, rk->span_ns;
+ *                      writes only idle's own records, each host thread's gaps
+ *                      a task; frees the calls
  *   idle_finish()      after idle_attribute() and phases (rk->steps); writes
  *                      rk->idle and rk->gpu.step_utilization
  *   perf steps         after gpu (rk->gpu.kernels, active_span_ns, compute_ns),
@@ -421,12 +431,12 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  *
  * None of them reads the rows report_fold_rows() folds, which runs after.
  * With threads to spare (one large file) another thread takes memory's
- * rows, idle's preparation and then its attribution, the longest chain
- * (libgomp starts tasks in the order they are made), while this
- * one makes the GPU figures, places the launches, makes the phases (at
- * once where there are only two threads) and runs cpuops: on the
- * real-shaped gigabyte both end within a few milliseconds of each other
- * (the finish 155 -> 130 ms at -j 2).  The attribution's gaps (56 bytes
+ * rows, idle's preparation, the join and then idle's attribution, the
+ * longest chain (libgomp starts tasks in the order they are made), while
+ * this one makes the GPU figures, places the launches, makes the phases
+ * and the kernel context (at once where there are only two threads) and
+ * runs cpuops: on the real-shaped gigabyte both end within a few
+ * milliseconds of each other (the finish 155 -> 130 ms at -j 2).  The attribution's gaps (56 bytes
  * each, 23 MB there) then sit beside the placement and the operators: the
  * peak RSS is 11.4 % of the text, where 10.2 % was when idle waited for
  * cpuops.  With one thread the tasks share the file's arena and run when
@@ -449,6 +459,7 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	struct placement pl = { 0 };
 	int rc_place = 0, rc_gpu = 0, rc_cpu = 0, rc_phases = 0, rc_idle = 0, rc_kctx = 0;
 	int rc_comm = 0, rc_idle_attr = 0, rc_idle_fin = 0, rc_perf = 0, rc_mem = 0;
+	int rc_take = 0, rc_link = 0;
 
 	arena_init(&a_mem);
 	arena_init(&a_gpu);
@@ -460,7 +471,7 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 #pragma omp parallel num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
 	default(none) shared(res, rk, min_ts, pl, amem, ag, ac, ap, am, ai, af, rc_place, \
 			     rc_gpu, rc_cpu, rc_phases, rc_idle, rc_kctx, rc_comm, \
-			     rc_idle_attr, rc_idle_fin, rc_perf, rc_mem) \
+			     rc_idle_attr, rc_idle_fin, rc_perf, rc_mem, rc_take, rc_link) \
 	firstprivate(nr_threads)
 	/*
 	 * master, not single: libgomp (GCC 12) keeps the table of the depend
@@ -471,25 +482,32 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 #pragma omp master
 	{
 		/*
-		 * idle's preparation and attribution are the longest chain, so
-		 * the preparation is made first (after memory's short task),
-		 * for another thread; this one makes the GPU figures meanwhile
-		 * (at once where there are two threads), then places the
-		 * launches, makes the phases (at once too) and runs cpuops,
-		 * while the other attributes idle's gaps.
+		 * idle's preparation, the join and idle's attribution are the
+		 * longest chain, so the first two are made first (after
+		 * memory's short task), for another thread; this one makes the
+		 * GPU figures meanwhile (at once where there are two threads),
+		 * then waits for the join (running what is ready meanwhile),
+		 * places the launches, makes the phases and the kernel context
+		 * (at once too) and runs cpuops, while the other attributes
+		 * idle's gaps.
 		 */
 		/* at once with one thread (a task would wait for the end): its samples go first */
 #pragma omp task default(none) shared(res, rk, min_ts, amem, rc_mem) if (nr_threads > 1)
 		rc_mem = memory_finish(&res->mem, &res->info, min_ts, amem, rk);
+		/* before idle_attribute() frees the calls: made here, it runs first */
+		rc_take = replay_take_calls(&res->cpuops.replay, &res->calls);
 #pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle)
 		rc_idle = idle_prepare(&res->idle);
+#pragma omp task default(none) shared(res, rc_link) depend(out: rc_link) if (nr_threads > 1)
+		rc_link = launches_link(&res->launches, &res->calls);
 #pragma omp task default(none) shared(res, rk, ag, rc_gpu) depend(out: rc_gpu) \
 	if (nr_threads > 2)
 		rc_gpu = gpu_finish(&res->gpu, ag, rk);
-#pragma omp task default(none) shared(res, rk, rc_gpu, rc_idle, rc_idle_attr) \
-	depend(in: rc_gpu, rc_idle) depend(out: rc_idle_attr)
+#pragma omp task default(none) shared(res, rk, rc_gpu, rc_idle, rc_link, rc_idle_attr) \
+	depend(in: rc_gpu, rc_idle, rc_link) depend(out: rc_idle_attr)
 		/* failed where what it reads failed: idle_finish() is then not run */
-		rc_idle_attr = rc_gpu || rc_idle || idle_attribute(&res->idle, &res->gpu.busy, rk);
+		rc_idle_attr = rc_gpu || rc_idle || rc_link ||
+			       idle_attribute(&res->idle, &res->gpu.busy, rk);
 #pragma omp task default(none) shared(res, rk, am, rc_gpu, rc_comm) depend(in: rc_gpu)
 		rc_comm = !rc_gpu &&
 			  comm_finish(&res->comm, &res->gpu.comm_tasks,
@@ -497,15 +515,20 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 				      res->gpu.split ? &res->gpu.comm_covered : NULL, am, rk);
 		/* the graph replays read the device work launch.c kept, where there are any */
 		res->launches.keep_device = replay_wants_device(&res->cpuops.replay);
-		rc_place = replay_take_calls(&res->cpuops.replay, &res->launches) ||
+#pragma omp taskwait depend(in: rc_link)
+		rc_place = rc_take || rc_link ||
 			   launches_place(&res->launches, strtab_count(&res->tracks), &pl) ||
 			   replay_device(&res->cpuops.replay, &res->launches);
 		if (!rc_place) {
 #pragma omp task default(none) shared(res, rk, min_ts, pl, ap, rc_phases) depend(out: rc_phases) \
 	if (nr_threads > 2)
 			rc_phases = phases_finish(&res->phases, min_ts, &pl, ap, rk);
-			/* the kernel rows' categories from their launches */
-#pragma omp task default(none) shared(res, rk, pl, rc_gpu, rc_kctx) depend(in: rc_gpu)
+			/*
+			 * The kernel rows' categories from their launches, before
+			 * cpuops: its spans are freed before the operators' peak.
+			 */
+#pragma omp task default(none) shared(res, rk, pl, rc_gpu, rc_kctx) depend(in: rc_gpu) \
+	if (nr_threads > 2)
 			rc_kctx = !rc_gpu && kctx_finish(&res->kctx, &pl, rk);
 #pragma omp task default(none) shared(res, rk, ai, rc_idle_attr, rc_phases, rc_idle_fin) \
 	depend(in: rc_idle_attr, rc_phases)

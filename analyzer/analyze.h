@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "calls.h"
 #include "comm.h"
 #include "cpuops.h"
 #include "gpu.h"
@@ -56,8 +57,9 @@ struct file_result {
 	struct cpuops cpuops;
 	struct comm comm;
 	struct phases phases;
-	struct strtab tracks;		/* the threads of phases, cpuops and launches */
-	struct launches launches;	/* what phases and cpuops tagged, see launch.h */
+	struct strtab tracks;		/* the threads of phases, cpuops, calls, idle, kctx */
+	struct calls calls;		/* the runtime calls, one table: see calls.h */
+	struct launches launches;	/* the device work phases and cpuops tagged, launch.h */
 	struct memory mem;
 	struct idle idle;
 	struct kctx kctx;		/* kernel categories from their launches */

@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "device.h"
+#include "event.h"
 
 /*
  * What an event is: EVC_KERNEL a kernel or compute task, EVC_DEVICE other
@@ -42,6 +43,12 @@ static inline int evc_is_device(unsigned c)
 	return c == EVC_DEVICE || c == EVC_KERNEL;
 }
 
+/* A runtime call, blocking or not. */
+static inline int evc_is_call(unsigned c)
+{
+	return c == EVC_RUNTIME || c == EVC_SYNC;
+}
+
 /*
  * The subclass, what the name of a complete span says whatever its class:
  * the row of the host-name table it meets (EVS_ROW, 0: none, else the row
@@ -52,6 +59,28 @@ static inline int evc_is_device(unsigned c)
 #define EVS_ROW 0x3fu
 #define EVS_NOCAT_CALL 0x40u
 #define EVS_NOCAT_SYNC 0x80u
+
+/*
+ * An event's class counting, where it has no cat, the runtime calls its
+ * subclass finds (a producer that writes no cat: torch_npu's AscendCL@):
+ * those are calls to the analyses that read what the host was doing
+ * (idle.h), but none that phases or cpuops counts.
+ */
+static inline unsigned evc_call_class(unsigned cls, unsigned sub)
+{
+	if (cls == EVC_NONE && (sub & EVS_NOCAT_SYNC))
+		return EVC_SYNC;
+	if (cls == EVC_NONE && (sub & EVS_NOCAT_CALL))
+		return EVC_RUNTIME;
+	return cls;
+}
+
+/* A complete span: ph X, with its ts and a dur that is not negative. */
+static inline int ev_is_complete(const struct trace_event *ev)
+{
+	return ev->phase == 'X' && (ev->flags & (EV_TS | EV_DUR)) == (EV_TS | EV_DUR) &&
+	       ev->dur_ns >= 0;
+}
 
 /* The flags of a host-name row: what it is, for which analysis. */
 #define CF_HOST_COLL 1u		/* a collective a vendor records only on the host: comm always */

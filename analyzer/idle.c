@@ -21,7 +21,6 @@
 #include "classify.h"
 #include "grow.h"
 #include "hugepage.h"
-#include "idle_calls.h"
 #include "namematch.h"
 #include "sat.h"
 #include "sort.h"
@@ -140,7 +139,7 @@ static unsigned char class_of(const char *s, size_t n, unsigned flags, int sync)
 /* What idle.c keeps per span name: counts for the slow first call, and its class. */
 struct idle_name_stat {
 	int64_t n, sum_ns;		/* spans of the name, their summed durations */
-	size_t calls;			/* of them runtime calls (struct idle's calls) */
+	size_t calls;			/* of them runtime calls (idle's in the calls table) */
 	int64_t first_ts, first_dur;	/* the earliest (first in the file on ties) */
 	int64_t med2;			/* twice the median runtime call of the name; 0: none */
 	unsigned char cls[2];		/* class_of() + 1 as plain span, as sync call; 0 unknown */
@@ -204,6 +203,16 @@ static int dev_next(struct dev_cursor *c)
 	return 1;
 }
 
+/* The next call idle reads, in file order; 0 at the end. */
+static inline __attribute__((always_inline)) int next_call(struct calls_cursor *c,
+							    struct call *out)
+{
+	while (calls_next(c, out))
+		if (out->idle)
+			return 1;
+	return 0;
+}
+
 /* Append a device item.  Sticky out of memory: see buf_ok(). */
 static void dev_add(struct idle *d, int64_t ts_ns, int64_t corr)
 {
@@ -250,19 +259,18 @@ static int push_span(struct idle *d, const struct idle_span *r)
 	return 0;
 }
 
-void idle_init(struct idle *d, struct names *names)
+void idle_init(struct idle *d, struct names *names, struct calls *calls)
 {
 	memset(d, 0, sizeof(*d));
 	d->names = names;
+	d->calls = calls;
 	buf_init(&d->dev);
-	idle_calls_init(&d->calls);
 }
 
 /* What the tally no longer reads: all but the names, their statistics and the gaps. */
 static void release_attributed(struct idle *d)
 {
 	free_dev(d);
-	idle_calls_release(&d->calls);
 	free(d->spans);
 	free(d->launches);
 	free(d->waits);
@@ -299,10 +307,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		}
 		if (c == EVC_GPU_ANNOT)
 			continue;
-		if (c == EVC_NONE && (sub[i] & EVS_NOCAT_SYNC))	/* torch_npu's, without cat */
-			c = EVC_SYNC;
-		else if (c == EVC_NONE && (sub[i] & EVS_NOCAT_CALL))
-			c = EVC_RUNTIME;
+		c = evc_call_class(c, sub[i]);	/* torch_npu's, without cat */
 		sync = c == EVC_SYNC;
 		name = names_id(d->names, ev->name);
 		if (name == STRTAB_OOM ||
@@ -320,16 +325,8 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 			return -1;
 		if (track > d->max_track)
 			d->max_track = track;
-		if (c == EVC_RUNTIME || c == EVC_SYNC) {
-			struct idle_call r = {
-				ev->ts_ns,
-				ev->flags & EV_CORRELATION ? ev->correlation : INT64_MIN,
-				track, name, ev->dur_ns
-			};
-
-			idle_calls_add(&d->calls, &r);
+		if (evc_is_call(c))	/* the calls table's (calls.h) too */
 			s->calls++;
-		}
 		if (!s->cls[sync]) {	/* once per name and file: the rules match many patterns */
 			const char *t = name ? names_str(d->names, name) : "";
 			size_t n = name ? names_len(d->names, name) : 0;
@@ -358,7 +355,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 				return -1;
 		}
 	}
-	return idle_calls_ok(&d->calls) && buf_ok(&d->dev) ? 0 : -1;
+	return buf_ok(&d->dev) ? 0 : -1;
 }
 
 /* A gap [a, b) and what its attribution found. */
@@ -450,52 +447,8 @@ struct gap_corr {
 	size_t gap;
 };
 
-/*
- * Mark the calls that launched some device item, and of those the first
- * in the file with each correlation (the one a gap's item leads to): one
- * pass over the calls in file order beside the items' correlations,
- * sorted, with a bit per distinct correlation.  Must run before the calls
- * leave file order.
- */
-static int mark_launches(struct idle *d)
-{
-	size_t ndev = d->nr_dev, at = 0, k = 0;
-	int64_t *corrs = hugepage_malloc((ndev ? ndev : 1) * sizeof(*corrs));
-	unsigned char *seen = hugepage_calloc(ndev / 8 + 1, 1);
-	struct idle_calls_cursor cur;
-	struct dev_cursor dc;
-	struct idle_call c;
-	int rc = -1;
-
-	if (!corrs || !seen || idle_calls_flags(&d->calls))
-		goto out;
-	dev_begin(&dc, d);
-	while (k < ndev && dev_next(&dc))
-		corrs[k++] = dc.corr;
-	if (sort_i64(corrs, ndev))
-		goto out;
-	idle_calls_begin(&cur, &d->calls);
-	while (idle_calls_next(&cur, &c)) {
-		if (c.corr == INT64_MIN)
-			continue;
-		/* the calls' correlations mostly ascend: gallop from the last */
-		at = first_i64_lower_bound_from(corrs, sizeof(*corrs), ndev, at, c.corr);
-		if (at == ndev || corrs[at] != c.corr)
-			continue;
-		d->calls.flags[cur.i - 1] = (unsigned char)(IDLE_CALL_LAUNCHED |
-				(seen[at / 8] & (1u << (at % 8)) ? 0 : IDLE_CALL_FIRST));
-		d->nr_launched++;
-		seen[at / 8] |= (unsigned char)(1u << (at % 8));
-	}
-	rc = 0;
-out:
-	free(corrs);
-	free(seen);
-	return rc;
-}
-
 /* Set gap g's launch to call c, found by time. */
-static void found_by_time(const struct idle *d, struct gap *g, const struct idle_call *c)
+static void found_by_time(const struct idle *d, struct gap *g, const struct call *c)
 {
 	g->track = c->track;
 	g->host = c->name;
@@ -520,7 +473,7 @@ static int64_t by_time_limit(const struct gap *g)
  */
 struct by_time {
 	int64_t lim;
-	struct idle_call best;
+	struct call best;
 	int any;
 };
 
@@ -530,7 +483,7 @@ static void by_time_init(struct by_time *t, const struct gap *g)
 	t->any = 0;
 }
 
-static void by_time_see(struct by_time *t, const struct idle_call *c)
+static void by_time_see(struct by_time *t, const struct call *c)
 {
 	if (c->ts_ns < t->lim && (!t->any || c->ts_ns >= t->best.ts_ns)) {
 		t->best = *c;
@@ -553,9 +506,9 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *fo
 	size_t ngc = 0;
 	struct gap_corr *gc = hugepage_malloc((ng ? ng : 1) * sizeof(*gc));
 	unsigned char *has = hugepage_calloc(ng / 8 + 1, 1);	/* per gap: its item is found */
-	struct idle_calls_cursor cur;
+	struct calls_cursor cur;
 	struct dev_cursor dc;
-	struct idle_call c;
+	struct call c;
 
 	if (!gc || !has) {
 		free(gc);
@@ -585,11 +538,11 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *fo
 	}
 	if (last)
 		by_time_init(&t, last);
-	idle_calls_begin(&cur, &d->calls);
-	for (size_t at = 0; (ngc || last) && idle_calls_next(&cur, &c);) {
+	calls_begin(&cur, d->calls);
+	for (size_t at = 0; (ngc || last) && next_call(&cur, &c);) {
 		if (last)
 			by_time_see(&t, &c);
-		if (!ngc || !(d->calls.flags[cur.i - 1] & IDLE_CALL_FIRST))
+		if (!ngc || !(d->calls->marks[cur.i - 1] & CALL_FIRST))
 			continue;
 		/* the calls' correlations mostly ascend: gallop from the last */
 		at = first_i64_lower_bound_from(gc, sizeof(*gc), ngc, at, c.corr);
@@ -625,9 +578,9 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *fo
  */
 static int launches_by_time(struct idle *d, struct gap *g, size_t ng, size_t lost)
 {
-	struct idle_calls_cursor cur;
-	struct idle_call c, *v;
-	size_t nc = d->calls.n;
+	struct calls_cursor cur;
+	struct call c, *v;
+	size_t nc = d->calls->nr_idle, nv = 0;
 
 	if (lost && lost <= IDLE_SCAN_LOST) {
 		/* from the end, where the trace's last gap is, until each lost one is met */
@@ -638,8 +591,8 @@ static int launches_by_time(struct idle *d, struct gap *g, size_t ng, size_t los
 				continue;
 			left--;
 			by_time_init(&t, &g[i]);
-			idle_calls_begin(&cur, &d->calls);
-			while (idle_calls_next(&cur, &c))
+			calls_begin(&cur, d->calls);
+			while (next_call(&cur, &c))
 				by_time_see(&t, &c);
 			if (t.any)
 				found_by_time(d, &g[i], &t.best);
@@ -650,9 +603,9 @@ static int launches_by_time(struct idle *d, struct gap *g, size_t ng, size_t los
 		return 0;
 	if (!(v = hugepage_malloc((nc ? nc : 1) * sizeof(*v))))
 		return -1;
-	idle_calls_begin(&cur, &d->calls);
-	while (idle_calls_next(&cur, &v[cur.i]))
-		;
+	calls_begin(&cur, d->calls);
+	while (nv < nc && next_call(&cur, &v[nv]))
+		nv++;
 	if (sort_by_first_i64(v, nc, sizeof(*v))) {
 		free(v);
 		return -1;
@@ -741,60 +694,37 @@ static int capture_regions(struct idle *d, const struct idle_span *s, size_t n)
 }
 
 /*
- * Sort the spans by thread, then time; mark each span that a launching
- * call on its thread starts inside (those calls sorted the same way, apart,
- * so that the calls keep file order), and the slow first calls (init,
- * unless a class before init in the table claimed the span).
+ * Sort the spans by thread, then time (and the stream waits), and mark the
+ * slow first calls (init, unless a class before init in the table claimed
+ * the span).  Needs the calls' medians.
  */
 static int prepare_spans(struct idle *d, uint32_t max_track)
 {
 	struct idle_span *s = d->spans;
 	const struct idle_name_stat *st = d->stats;
-	size_t nl = 0, ns;
-	struct idle_calls_cursor cur;
-	struct idle_call c;
-	struct launch_at *l;
-	int rc = -1, added;
+	size_t ns;
+	int added;
 
-	if (!(l = hugepage_malloc((d->nr_launched ? d->nr_launched : 1) * sizeof(*l))))
-		goto out;
-	idle_calls_begin(&cur, &d->calls);
-	while (idle_calls_next(&cur, &c))
-		if (d->calls.flags[cur.i - 1] & IDLE_CALL_LAUNCHED)
-			l[nl++] = (struct launch_at){ c.ts_ns, c.track, 0 };
-	if (sort_by_id_first_i64(l, nl, sizeof(*l), offsetof(struct launch_at, track), max_track) ||
-	    sort_by_id_first_i64(d->waits, d->nr_waits, sizeof(*d->waits),
+	if (sort_by_id_first_i64(d->waits, d->nr_waits, sizeof(*d->waits),
 				 offsetof(struct launch_at, track), max_track))
-		goto out;
+		return -1;
 	for (int pass = 0; pass < 2; pass++) {	/* again after capture regions were added */
 		s = d->spans;
 		ns = d->nr_spans;
 		if (sort_by_id_first_i64(s, ns, sizeof(*s), offsetof(struct idle_span, track),
 					 max_track))
-			goto out;
+			return -1;
 		if (pass || (added = capture_regions(d, s, ns)) == 0)
 			break;
 		if (added < 0)
-			goto out;
+			return -1;
 	}
-	/*
-	 * The spans and the launches both by thread, then time: the first
-	 * launch at or after each span's start only moves forward, a walk
-	 * beside the spans rather than a search per span (a quarter of the
-	 * preparation on a real-shaped gigabyte).
-	 */
-	for (size_t i = 0, lo = 0; i < ns; i++) {
+	for (size_t i = 0; i < ns; i++) {
 		const struct idle_name_stat *t = &st[s[i].name];
 		int later = s[i].cls == NO_CLASS || s[i].cls == IDLE_DATA_LOADING ||
 			    s[i].cls == IDLE_COLLECTIVE_WAIT || s[i].cls == IDLE_MEMORY_MGMT ||
 			    s[i].cls == IDLE_SYNC;
 
-		while (lo < nl && (l[lo].track < s[i].track ||
-				   (l[lo].track == s[i].track && l[lo].ts_ns < s[i].ts_ns)))
-			lo++;
-		/* a launch on its thread starting inside [ts, end) */
-		s[i].launched = lo < nl && l[lo].track == s[i].track &&
-				l[lo].ts_ns < span_end(&s[i]);
 		if (s[i].cls == NO_CLASS && call_outlier(t, s[i].dur_ns)) {
 			s[i].cls = IDLE_INIT;
 			s[i].outlier = OUTLIER_MEDIAN;
@@ -809,13 +739,50 @@ static int prepare_spans(struct idle *d, uint32_t max_track)
 			s[i].outlier = OUTLIER_FIRST;
 		}
 	}
+	return 0;
+}
+
+/*
+ * After idle_prepare() and launches_link(): mark each span that a
+ * launching call on its thread starts inside (those calls sorted the same
+ * way, apart, so that the calls keep file order).
+ */
+static int mark_launched(struct idle *d, uint32_t max_track)
+{
+	struct idle_span *s = d->spans;
+	size_t nl = 0, ns = d->nr_spans;
+	struct calls_cursor cur;
+	struct call c;
+	size_t nr = d->calls->nr_launched;
+	struct launch_at *l = hugepage_malloc((nr ? nr : 1) * sizeof(*l));
+
+	if (!l)
+		return -1;
+	calls_begin(&cur, d->calls);
+	while (next_call(&cur, &c))
+		if (d->calls->marks[cur.i - 1] & CALL_LAUNCHED)
+			l[nl++] = (struct launch_at){ c.ts_ns, c.track, 0 };
+	if (sort_by_id_first_i64(l, nl, sizeof(*l), offsetof(struct launch_at, track), max_track)) {
+		free(l);
+		return -1;
+	}
+	/*
+	 * The spans and the launches both by thread, then time: the first
+	 * launch at or after each span's start only moves forward, a walk
+	 * beside the spans rather than a search per span (a quarter of the
+	 * preparation on a real-shaped gigabyte).
+	 */
+	for (size_t i = 0, lo = 0; i < ns; i++) {
+		while (lo < nl && (l[lo].track < s[i].track ||
+				   (l[lo].track == s[i].track && l[lo].ts_ns < s[i].ts_ns)))
+			lo++;
+		/* a launch on its thread starting inside [ts, end) */
+		s[i].launched = lo < nl && l[lo].track == s[i].track &&
+				l[lo].ts_ns < span_end(&s[i]);
+	}
 	d->launches = l;	/* the device-side waits look back to the last launch */
 	d->nr_launches = nl;
-	l = NULL;
-	rc = 0;
-out:
-	free(l);
-	return rc;
+	return 0;
 }
 
 /* Twice the median of v[0..n) (n > 0): the middle one twice, or the middle two summed. */
@@ -845,8 +812,8 @@ static int call_medians(struct idle *d)
 	size_t nr_names = d->stats_alloc, total = 0;
 	size_t *start = calloc(nr_names + 1, sizeof(*start));
 	int64_t *dur = NULL;
-	struct idle_calls_cursor cur;
-	struct idle_call c;
+	struct calls_cursor cur;
+	struct call c;
 	int rc = -1;
 
 	if (!start)
@@ -857,8 +824,8 @@ static int call_medians(struct idle *d)
 	total = start[nr_names];
 	if (!(dur = hugepage_malloc((total ? total : 1) * sizeof(*dur))))
 		goto out;
-	idle_calls_begin(&cur, &d->calls);
-	while (idle_calls_next(&cur, &c))	/* start[id] ends as the end of id's group */
+	calls_begin(&cur, d->calls);
+	while (next_call(&cur, &c))	/* start[id] ends as the end of id's group */
 		if (needs_median(d, c.name))
 			dur[start[c.name]++] = c.dur_ns;
 	for (size_t id = 0, lo = 0; id < nr_names; lo = start[id++])
@@ -873,9 +840,9 @@ out:
 
 int idle_prepare(struct idle *d)
 {
-	if (!d->calls.n)	/* idle_finish() then needs no thread: nothing to prepare */
+	if (!d->calls->nr_idle)	/* idle_finish() then needs no thread: nothing to prepare */
 		return 0;
-	if (mark_launches(d) || call_medians(d) || prepare_spans(d, d->max_track))
+	if (call_medians(d) || prepare_spans(d, d->max_track))
 		return -1;
 	d->prepared = 1;
 	return 0;
@@ -1675,16 +1642,16 @@ int idle_attribute(struct idle *d, const struct interval_list *busy, const struc
 	size_t found = 0;
 
 	d->attributed = 1;
-	if (!d->calls.n || nothing_to_attribute(busy, rk))
+	if (!d->calls->nr_idle || nothing_to_attribute(busy, rk))
 		return 0;	/* idle_finish() adds the gaps up as "other" as they come */
-	if (!d->prepared && idle_prepare(d))
+	if ((!d->prepared && idle_prepare(d)) || mark_launched(d, d->max_track))
 		return -1;
 	d->gaps = make_gaps(busy, t0, t1, &d->nr_gaps);
 	if (!d->gaps || launches_by_corr(d, d->gaps, d->nr_gaps, &found) ||
 	    launches_by_time(d, d->gaps, d->nr_gaps, d->nr_gaps - found))
 		return -1;
 	/* the gaps have their launches: the rules read the spans, not the calls */
-	idle_calls_release(&d->calls);
+	calls_release(d->calls);
 	if (attribute_all(d, d->gaps, d->nr_gaps, d->max_track))
 		return -1;
 	release_attributed(d);
@@ -1743,6 +1710,6 @@ out:
 	free(w);
 	free(t);
 	idle_release(d);
-	idle_init(d, d->names);
+	idle_init(d, d->names, d->calls);
 	return rc;
 }

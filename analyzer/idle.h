@@ -5,15 +5,17 @@
  * the rule in full, and tests/oracle_idle.py an independent implementation.
  *
  * idle_collect() keeps, per batch, compact records of what the attribution
- * reads: device work with its correlation (a few bytes, packed), runtime
- * calls (about 6, packed: idle_calls.h), and host spans that can explain a gap (32:
- * those of a cause's names, and any of at least IDLE_HOST_WORK_NS), with
- * per-name counts for the slow first call rule.  idle_prepare() then does
- * what needs nothing of the other analyses (which calls launched
- * something, the spans by thread and time), so that it can run beside
- * them; idle_attribute() takes the busy runs gpu_finish() found and
- * attributes each gap, and idle_finish() adds them up with the steps
- * phases_finish() found into rk->idle.
+ * reads: device work with its correlation (a few bytes, packed) and host
+ * spans that can explain a gap (32: those of a cause's names, and any of
+ * at least IDLE_HOST_WORK_NS), with per-name counts for the slow first
+ * call rule; the runtime calls are the rank's table (calls.h), which
+ * launches_link() marks with the calls that launched something.
+ * idle_prepare() then does what needs nothing of the other analyses (the
+ * medians of the calls, the spans by thread and time), so that it can run
+ * beside them and beside the join; idle_attribute() takes the join's
+ * marks and the busy runs gpu_finish() found and attributes each gap, and
+ * idle_finish() adds them up with the steps phases_finish() found into
+ * rk->idle.
  */
 #ifndef VT_IDLE_H
 #define VT_IDLE_H
@@ -23,7 +25,7 @@
 #include "buf.h"
 #include "event.h"
 #include "gpu.h"
-#include "idle_calls.h"
+#include "calls.h"
 #include "interval.h"
 #include "names.h"
 #include "report.h"
@@ -49,12 +51,11 @@ struct idle {
 	struct buf dev;
 	int64_t dev_ts, dev_corr;
 	size_t nr_dev;
-	struct idle_calls calls;	/* runtime calls, packed */
+	struct calls *calls;	/* the rank's runtime calls, shared; idle_attribute() frees them */
 	struct idle_span *spans;	/* host spans kept */
 	struct launch_at *launches;	/* the launching calls by thread, then time (prepared) */
 	struct launch_at *waits;	/* the stream-waits-on-event calls, the same way */
 	size_t nr_launches, nr_waits, waits_alloc;
-	size_t nr_launched;	/* calls marked IDLE_CALL_LAUNCHED */
 	size_t nr_spans, spans_alloc;
 	uint32_t max_track;	/* the largest thread id of calls and spans */
 	int prepared;		/* idle_prepare() ran */
@@ -63,8 +64,12 @@ struct idle {
 	int attributed;		/* idle_attribute() ran */
 };
 
-/* names: the rank's (names.h), which must outlive d; idle_collect() adds to it. */
-void idle_init(struct idle *d, struct names *names);
+/*
+ * names: the rank's (names.h), which must outlive d; idle_collect() adds to
+ * it.  calls: the rank's runtime calls (calls.h), which must hold the
+ * calls of the batches idle_collect() reads.
+ */
+void idle_init(struct idle *d, struct names *names, struct calls *calls);
 void idle_release(struct idle *d);
 
 /*
@@ -76,18 +81,20 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		 const unsigned char *sub, struct strtab *tracks);
 
 /*
- * After the last idle_collect(): mark the calls that launched device work,
- * sort the spans and find which launched something.  Touches nothing but
- * d.  -1 when out of memory.
+ * After the last idle_collect(): the calls' medians, the spans sorted.
+ * Writes nothing but d, reads the calls but not their marks, so it can
+ * run beside launches_link().  -1 when out of memory.
  */
 int idle_prepare(struct idle *d);
 
 /*
- * After idle_prepare() (it runs it if not): the gaps between the busy runs
+ * After launches_link() and idle_prepare() (it runs it if not): which
+ * spans launched something, and the gaps between the busy runs
  * (disjoint, in time order) in rk's span, each with the call that launched
  * the work ending it and its cause.  Reads rk's start and span and
  * rk->gpu.no_device, not the steps, so it can run beside phases_finish().
- * Releases what only the attribution reads.  -1 when out of memory.
+ * Releases what only the attribution reads, the rank's calls too.  -1 when
+ * out of memory.
  */
 int idle_attribute(struct idle *d, const struct interval_list *busy,
 		   const struct report_rank *rk);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify.h"
 #include "grow.h"
 #include "hugepage.h"
 #include "sat.h"
@@ -19,11 +20,39 @@
 #include "track.h"
 
 
+/*
+ * A call in the join (launches_link()): sorted by correlation, one run
+ * per correlation, then cut down to the calls that are some user's first.
+ */
+struct link_call {
+	int64_t ts_ns;
+	uint32_t corr;		/* see LAUNCH_WIDE */
+	uint32_t bits;		/* track << LINK_TRACK_SHIFT | LINK_* | users */
+};
+
+#define LINK_IDLE (1u << LAUNCH_NR_USERS)	/* idle.h reads the call */
+/* On a run's first: idle.h reads device work of its correlation; a call idle.h reads is seen */
+#define LINK_HIT (LINK_IDLE << 1)
+#define LINK_SEEN (LINK_IDLE << 2)
+#define LINK_TRACK_SHIFT (LAUNCH_NR_USERS + 3)
+_Static_assert(LAUNCH_TRACK_MAX == UINT32_MAX >> LINK_TRACK_SHIFT, "a track fits its word");
+
+static inline uint32_t link_track(const struct link_call *c)
+{
+	return c->bits >> LINK_TRACK_SHIFT;
+}
+
+static inline unsigned link_users(const struct link_call *c)
+{
+	return c->bits & ((1u << LAUNCH_NR_USERS) - 1);
+}
+
 void launches_init(struct launches *l, struct names *names)
 {
-	l->calls = NULL;
 	l->device = NULL;
-	l->nr_calls = l->calls_alloc = l->nr_device = l->device_alloc = 0;
+	l->nr_device = l->device_alloc = 0;
+	l->first = NULL;
+	l->nr_first = 0;
 	l->wide = NULL;
 	l->nr_wide = l->wide_alloc = 0;
 	l->any_device = 0;
@@ -33,7 +62,7 @@ void launches_init(struct launches *l, struct names *names)
 
 void launches_release(struct launches *l)
 {
-	free(l->calls);
+	free(l->first);
 	free(l->device);
 	free(l->wide);
 	launches_init(l, l->names);
@@ -64,44 +93,27 @@ static inline int narrow(struct launches *l, int64_t v, unsigned off, uint32_t *
 	return widen(l, v, w);
 }
 
-int launches_collect(struct launches *l, const struct event_batch *b, const unsigned char *tag,
-		     struct strtab *tracks)
+int launches_collect(struct launches *l, const struct event_batch *b,
+		     const unsigned char *tag)
 {
-	const unsigned calls = (1u << LAUNCH_NR_USERS) - 1;
-	struct track_cache cache = { 0 };
+	const unsigned all = (1u << LAUNCH_NR_USERS) - 1;
 	int rc = -1;
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
-		unsigned t = tag[i];
+		unsigned users = (tag[i] >> LAUNCH_NR_USERS) & all;
 
-		if (!t)		/* most events: look no further */
-			continue;
-		if (t & (calls | LAUNCH_WHAT(~0u))) {
-			/* STRTAB_OOM is past LAUNCH_TRACK_MAX */
-			uint32_t track = track_id(tracks, &cache, b, ev);
-			unsigned what = t >> LAUNCH_WHAT_SHIFT;
-			struct launch_call c = { ev->ts_ns, 0,
-						 track << LAUNCH_TRACK_SHIFT |
-							 what << LAUNCH_NR_USERS | (t & calls) };
-			int64_t corr = ev->flags & EV_CORRELATION ? ev->correlation : 0;
-
-			if (track > LAUNCH_TRACK_MAX || narrow(l, corr, 0, &c.corr) ||
-			    ALLOC_GROW(l->calls, l->nr_calls + 1, l->calls_alloc))
-				goto out;
-			l->calls[l->nr_calls++] = c;
-		}
-		/* never both a call and device work by device.h, but exact if so */
-		if ((t >> LAUNCH_NR_USERS) & calls) {
-			unsigned users = (t >> LAUNCH_NR_USERS) & calls;
-			struct launch_dev d = { ev->ts_ns, 0, 0, 0, users };
+		/* most events: look no further (the calls are calls.h's) */
+		if (users) {
+			unsigned idle = ev_is_complete(ev) ? LAUNCH_DEV_IDLE : 0;
+			struct launch_dev d = { ev->ts_ns, 0, 0, 0, idle | users };
 			uint32_t name = 0;
 
-			if ((t & LAUNCH_DEV(LAUNCH_PHASES)) && ev->name) {
+			if ((users & 1u << LAUNCH_PHASES) && ev->name) {
 				name = names_id(l->names, ev->name);
 				if (name > LAUNCH_NAME_MAX)	/* STRTAB_OOM too */
 					goto out;
-				d.name_users |= name << LAUNCH_NR_USERS;
+				d.name_users |= name << LAUNCH_DEV_NAME_SHIFT;
 			}
 			if (narrow(l, ev->correlation, 0, &d.corr) ||
 			    narrow(l, ev->dur_ns, 0, &d.dur) ||
@@ -120,12 +132,14 @@ out:
 /*
  * Each correlation's first call per user.  The calls are sorted by
  * correlation, stably, so that a correlation's calls are one run in file
- * order, and each run is cut down to the calls that are some user's first:
- * at most one per user, each keeping the bits of the users it is first
- * for.  Device work comes in about the order of its launches, so a run is
- * found by galloping from the one found before, through memory just read:
- * a hash table cost two cache misses per lookup.  Neither step depends on
- * what the correlations are, so no crafted trace slows them.
+ * order; the device work idle.h reads marks the runs of its correlations,
+ * whose calls idle.h reads are marked in the calls table; then each run is
+ * cut down to the calls that are some user's first: at most one per user,
+ * each keeping the bits of the users it is first for.  Device work comes
+ * in about the order of its launches, so a run is found by galloping from
+ * the one found before, through memory just read: a hash table cost two
+ * cache misses per lookup.  Neither step depends on what the correlations
+ * are, so no crafted trace slows them.
  *
  * Calls come nearly in the order of their correlations, so the sort
  * (lib/sort) needs no copy of them all: the calls that break the
@@ -134,43 +148,20 @@ out:
  * either way no more than a copy of the calls is allocated.
  */
 struct first_calls {
-	struct launch_call *c;		/* sorted by correlation, one run per correlation */
+	struct link_call *c;		/* sorted by correlation, one run per correlation */
 	size_t n, at;			/* at: where the last run was found */
 	const struct launches *l;	/* the wide values */
 };
 
+static int64_t link_corr(const struct launches *l, const struct link_call *c)
+{
+	return launch_wide(l, c->corr);
+}
+
 /* A call's correlation, its sort key (sort_recs_by_key()); ctx: the launches. */
 static int64_t call_corr(const void *rec, const void *ctx)
 {
-	return launch_call_corr(ctx, rec);
-}
-
-/* Sort t's calls and keep the firsts of each run.  -1 when out of memory. */
-static int first_calls_init(struct first_calls *t)
-{
-	const unsigned all = (1u << LAUNCH_NR_USERS) - 1;
-	struct launch_call *c = t->c;
-	size_t k = 0;
-
-	if (sort_recs_by_key(c, t->n, sizeof(*c), call_corr, t->l))
-		return -1;
-	for (size_t i = 0, j; i < t->n; i = j) {
-		int64_t corr = launch_call_corr(t->l, &c[i]);
-		unsigned seen = 0;
-
-		for (j = i; j < t->n && launch_call_corr(t->l, &c[j]) == corr; j++) {
-			unsigned mine = launch_call_users(&c[j]) & ~seen;
-
-			if (mine) {
-				c[k] = c[j];
-				c[k++].bits = (c[j].bits & ~all) | mine;
-				seen |= mine;
-			}
-		}
-	}
-	t->n = k;
-	t->at = 0;
-	return 0;
+	return link_corr(ctx, rec);
 }
 
 /*
@@ -184,15 +175,136 @@ static size_t lower_bound(struct first_calls *t, int64_t corr)
 	return t->at;
 }
 
+/*
+ * The calls with a correlation that a user counts or idle.h reads, in
+ * file order, into t.  -1 when out of memory, or past LAUNCH_TRACK_MAX
+ * threads.
+ */
+static int take_calls(struct first_calls *t, struct launches *l, const struct calls *calls)
+{
+	struct calls_cursor cur;
+	struct call c;
+	size_t k = 0;
+
+	t->n = 0;
+	if (!(t->c = hugepage_malloc((calls->n ? calls->n : 1) * sizeof(*t->c))))
+		return -1;
+	calls_begin(&cur, calls);
+	while (calls_next(&cur, &c)) {
+		struct link_call *x = &t->c[k];
+
+		if (!c.has_corr || (!c.users && !c.idle))
+			continue;
+		if (c.track > LAUNCH_TRACK_MAX || narrow(l, c.corr, 0, &x->corr))
+			return -1;
+		x->ts_ns = c.ts_ns;
+		x->bits = c.track << LINK_TRACK_SHIFT | (c.idle ? LINK_IDLE : 0) | c.users;
+		k++;
+	}
+	t->n = k;
+	return 0;
+}
+
+/*
+ * For idle.h, mark the calls it reads whose correlation device work it
+ * reads has: launched, and the first in the file of each correlation
+ * first.  The runs of those correlations are marked hit on their first
+ * record; then, the calls in file order, each finds its run (galloping:
+ * they come in about the order of their correlations), and the first of
+ * a run to be seen is its first in the file.
+ */
+static void mark_idle(struct first_calls *t, const struct launches *l, struct calls *calls)
+{
+	struct calls_cursor cur;
+	struct call c;
+
+	for (size_t i = 0; i < l->nr_device; i++) {
+		const struct launch_dev *d = &l->device[i];
+		size_t at;
+
+		if (!(d->name_users & LAUNCH_DEV_IDLE))
+			continue;
+		at = lower_bound(t, launch_dev_corr(l, d));
+		if (at < t->n && link_corr(l, &t->c[at]) == launch_dev_corr(l, d))
+			t->c[at].bits |= LINK_HIT;
+	}
+	t->at = 0;
+	calls_begin(&cur, calls);
+	while (calls_next(&cur, &c)) {
+		struct link_call *run;
+		size_t at;
+
+		if (!c.idle || !c.has_corr)
+			continue;
+		at = lower_bound(t, c.corr);	/* found: it is one of the run */
+		run = &t->c[at];
+		if (!(run->bits & LINK_HIT))
+			continue;
+		calls->marks[cur.i - 1] =
+			(unsigned char)(CALL_LAUNCHED | (run->bits & LINK_SEEN ? 0 : CALL_FIRST));
+		run->bits |= LINK_SEEN;
+		calls->nr_launched++;
+	}
+	t->at = 0;
+}
+
+/* Keep the calls that are some user's first in each run. */
+static void cut_runs(struct first_calls *t)
+{
+	const unsigned all = (1u << LAUNCH_NR_USERS) - 1;
+	struct link_call *c = t->c;
+	size_t k = 0;
+
+	for (size_t i = 0, j; i < t->n; i = j) {
+		int64_t corr = link_corr(t->l, &c[i]);
+		unsigned seen = 0;
+
+		for (j = i; j < t->n && link_corr(t->l, &c[j]) == corr; j++) {
+			unsigned mine = link_users(&c[j]) & ~seen;
+
+			if (mine) {
+				c[k] = c[j];
+				c[k++].bits = (c[j].bits & ~(all | LINK_HIT | LINK_SEEN)) | mine;
+				seen |= mine;
+			}
+		}
+	}
+	t->n = k;
+}
+
+int launches_link(struct launches *l, struct calls *calls)
+{
+	struct first_calls t = { .l = l };
+	struct link_call *v;
+
+	if (calls_marks(calls) || take_calls(&t, l, calls) ||
+	    /* without values held wide, a word is its correlation: the faster sort */
+	    (l->nr_wide ? sort_recs_by_key(t.c, t.n, sizeof(*t.c), call_corr, l)
+			: sort_by_u32_at(t.c, t.n, sizeof(*t.c),
+					 offsetof(struct link_call, corr)))) {
+		free(t.c);
+		return -1;
+	}
+	mark_idle(&t, l, calls);
+	cut_runs(&t);
+	/* a big block shrinks in place, giving back what the cut freed */
+	if ((v = realloc(t.c, (t.n ? t.n : 1) * sizeof(*v))))
+		t.c = v;
+	free(l->first);
+	l->first = t.c;
+	l->nr_first = t.n;
+	return 0;
+}
+
 /* s[u]: 1 + the index of corr's first call for user u, 0 when none. */
 static void first_of(struct first_calls *t, int64_t corr, uint32_t s[LAUNCH_NR_USERS])
 {
 	for (int w = 0; w < LAUNCH_NR_USERS; w++)
 		s[w] = 0;
-	for (size_t i = lower_bound(t, corr); i < t->n && launch_call_corr(t->l, &t->c[i]) == corr;
+	for (size_t i = lower_bound(t, corr); i < t->n && link_corr(t->l, &t->c[i]) == corr;
 	     i++)
 		for (int w = 0; w < LAUNCH_NR_USERS; w++)
-			if (launch_call_users(&t->c[i]) & (1u << w))
+			if (link_users(&t->c[i]) & (1u << w))
 				s[w] = (uint32_t)i + 1;
 }
 
@@ -281,7 +393,7 @@ static int make_placement(struct pre *r, size_t n, struct placement *pl)
 int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 {
 	size_t nd = l->nr_device, k = 0, nx = 0, x_alloc = 0, n;
-	struct first_calls first = { .c = l->calls, .n = l->nr_calls, .l = l };
+	struct first_calls first = { .c = l->first, .n = l->nr_first, .l = l };
 	/* made over the device work already read, unless the caller keeps it */
 	struct pre *pre = l->keep_device ? hugepage_malloc((nd ? nd : 1) * sizeof(*pre))
 					 : (struct pre *)(void *)l->device;
@@ -300,7 +412,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	pl->nr_tracks = nr_tracks;
 	pl->any_device = l->any_device;
 	pl->names = l->names;
-	if ((!pre && nd) || first.n > UINT32_MAX || first_calls_init(&first))
+	if ((!pre && nd) || first.n > UINT32_MAX)
 		goto fail;
 	for (size_t i = 0; i < nd; i++) {
 		int64_t dur = launch_dev_dur(l, &d[i]);
@@ -313,7 +425,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 
 		/* one record per call chosen, each with the users that chose it */
 		for (int w = 0; w < LAUNCH_NR_USERS; w++) {
-			const struct launch_call *c;
+			const struct link_call *c;
 			unsigned users = 0;
 			struct pre p;
 
@@ -325,7 +437,7 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 			if (users & ((1u << w) - 1))	/* placed with an earlier user's */
 				continue;
 			c = &first.c[s[w] - 1];
-			p = (struct pre){ c->ts_ns, dur, launch_call_track(c),
+			p = (struct pre){ c->ts_ns, dur, link_track(c),
 					  (users & (1u << LAUNCH_PHASES) ? name << LAUNCH_NR_USERS
 									 : 0) | users };
 			/* d[i] is read: pre[k], k <= i, may take its place */
@@ -340,9 +452,9 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 	}
 	/* the calls are placed: free them (and what else was collected) first */
 	if (l->keep_device) {
-		free(l->calls);
-		l->calls = NULL;
-		l->nr_calls = l->calls_alloc = 0;
+		free(l->first);
+		l->first = NULL;
+		l->nr_first = 0;
 	} else {
 		launches_release(l);
 	}

@@ -7,14 +7,20 @@
  * time launched inside it.  The two differ in which calls and which device
  * work they count, so while a batch is read its events are tagged for each
  * user (a byte per event: LAUNCH_CALL or LAUNCH_DEV of the user's bit,
- * both by gpu.c, which classifies every event by device.h once), and
- * launches_collect() then keeps every tagged event once, with the bits of
- * the users that counted it.  At the end, launches_place() places the work
- * once for both users, before their sections run, which then only read it.
+ * both by gpu.c, which classifies every event by device.h once).  The
+ * calls are the rank's table of calls (calls.h), which keeps each call
+ * once with the bits of the users that counted it, for every analysis;
+ * launches_collect() keeps the tagged device work.  At the end,
+ * launches_link() joins the device work to its calls, once for every
+ * analysis that reads which call launched what (it marks the calls that
+ * launched something for idle.h), and launches_place() places the work
+ * for both users, before their sections run, which then only read it.
  *
  * A device record counts, for each user, at the first launch (in file
  * order) with its correlation that this user counts; one whose launch is
- * not in the trace counts nowhere.  Placed records are sorted by thread,
+ * not in the trace counts nowhere.  For idle.h, the calls it reads that
+ * share a correlation with device work it reads are marked launched, and
+ * the first of each such correlation first.  Placed records are sorted by thread,
  * then launch time, with a prefix sum per user, so each question costs a
  * search from a cursor: spans asked about in thread and start order find
  * their records by galloping a few steps forward.
@@ -29,6 +35,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "calls.h"
 #include "event.h"
 #include "names.h"
 #include "sat.h"
@@ -42,8 +49,8 @@ enum launch_user { LAUNCH_PHASES, LAUNCH_CPUOPS, LAUNCH_NR_USERS };
 #define LAUNCH_DEV(u) (1u << (LAUNCH_NR_USERS + (u)))
 /*
  * And, in its high bits, what a runtime call is to the graph replays
- * (replay.c's kind, 0: nothing), so that they read launch.c's calls
- * rather than keep their own copy of every launch.
+ * (replay.c's kind, 0: nothing), so that the calls table keeps it for
+ * them rather than they their own copy of every launch.
  */
 #define LAUNCH_WHAT_SHIFT (2 * LAUNCH_NR_USERS)
 #define LAUNCH_WHAT(k) ((unsigned)(k) << LAUNCH_WHAT_SHIFT)
@@ -58,23 +65,19 @@ enum launch_user { LAUNCH_PHASES, LAUNCH_CPUOPS, LAUNCH_NR_USERS };
  */
 #define LAUNCH_WIDE 0x80000000u
 
-/* A call's bits: its track, then what (the rest of the tag's byte), then users. */
+/* A call's replay kind from its tag bits (struct call's launch). */
 #define LAUNCH_WHAT_BITS (8 - LAUNCH_WHAT_SHIFT)
-#define LAUNCH_TRACK_SHIFT (LAUNCH_NR_USERS + LAUNCH_WHAT_BITS)
-/* The largest track id a call, and name id a device record, may have. */
-#define LAUNCH_TRACK_MAX ((1u << (32 - LAUNCH_TRACK_SHIFT)) - 1)
-#define LAUNCH_NAME_MAX ((1u << (32 - LAUNCH_NR_USERS)) - 1)
+static inline unsigned launch_what(unsigned tag)
+{
+	return (tag >> LAUNCH_WHAT_SHIFT) & ((1u << LAUNCH_WHAT_BITS) - 1);
+}
 
-/*
- * A runtime call, in file order until launches_place(): one with a
- * correlation some user counts, or one the graph replays want (what).
- * Read it with launch_call_*().
- */
-struct launch_call {
-	int64_t ts_ns;
-	uint32_t corr;		/* see LAUNCH_WIDE; 0 without one */
-	uint32_t bits;		/* track << LAUNCH_TRACK_SHIFT | what << LAUNCH_NR_USERS | users */
-};
+/* A device record that idle.h reads (a complete span), beside its users' bits. */
+#define LAUNCH_DEV_IDLE (1u << LAUNCH_NR_USERS)
+#define LAUNCH_DEV_NAME_SHIFT (LAUNCH_NR_USERS + 1)
+/* The largest track id a call (launch.c's join), and name id a device record, may have. */
+#define LAUNCH_TRACK_MAX ((1u << (32 - LAUNCH_NR_USERS - 3)) - 1)
+#define LAUNCH_NAME_MAX ((1u << (32 - LAUNCH_DEV_NAME_SHIFT)) - 1)
 
 /*
  * Device work with a correlation, in file order.  Besides the placement,
@@ -84,15 +87,18 @@ struct launch_call {
 struct launch_dev {
 	int64_t ts_ns;
 	uint32_t corr, dur, stream;	/* see LAUNCH_WIDE; stream + 1: 0 none */
-	uint32_t name_users;	/* name << LAUNCH_NR_USERS | users: a kernel's name id
-				   (names.h; else 0); bit u of users: user u counts it, a
-				   kernel has LAUNCH_PHASES' */
+	uint32_t name_users;	/* name << LAUNCH_DEV_NAME_SHIFT | LAUNCH_DEV_IDLE | users: a
+				   kernel's name id (names.h; else 0); bit u of users: user u
+				   counts it, a kernel has LAUNCH_PHASES' */
 };
 
+struct link_call;
+
 struct launches {
-	struct launch_call *calls;	/* runtime calls with a correlation */
 	struct launch_dev *device;	/* device work with a correlation */
-	size_t nr_calls, calls_alloc, nr_device, device_alloc;
+	size_t nr_device, device_alloc;
+	struct link_call *first;	/* launches_link()'s: the first calls of each correlation */
+	size_t nr_first;
 	int64_t *wide;			/* the values the records' words cannot hold */
 	size_t nr_wide, wide_alloc;
 	unsigned any_device;	/* user bits of the device work collected */
@@ -104,27 +110,6 @@ struct launches {
 static inline int64_t launch_wide(const struct launches *l, uint32_t w)
 {
 	return w < LAUNCH_WIDE ? (int64_t)w : l->wide[w & ~LAUNCH_WIDE];
-}
-
-static inline int64_t launch_call_corr(const struct launches *l, const struct launch_call *c)
-{
-	return launch_wide(l, c->corr);
-}
-
-static inline uint32_t launch_call_track(const struct launch_call *c)
-{
-	return c->bits >> LAUNCH_TRACK_SHIFT;
-}
-
-/* Its LAUNCH_WHAT() kind. */
-static inline unsigned launch_call_what(const struct launch_call *c)
-{
-	return (c->bits >> LAUNCH_NR_USERS) & ((1u << LAUNCH_WHAT_BITS) - 1);
-}
-
-static inline unsigned launch_call_users(const struct launch_call *c)
-{
-	return c->bits & ((1u << LAUNCH_NR_USERS) - 1);
 }
 
 static inline int64_t launch_dev_corr(const struct launches *l, const struct launch_dev *d)
@@ -150,7 +135,7 @@ static inline unsigned launch_dev_users(const struct launch_dev *d)
 
 static inline uint32_t launch_dev_name(const struct launch_dev *d)
 {
-	return d->name_users >> LAUNCH_NR_USERS;
+	return d->name_users >> LAUNCH_DEV_NAME_SHIFT;
 }
 
 /*
@@ -223,19 +208,29 @@ void launches_init(struct launches *l, struct names *names);
 void launches_release(struct launches *l);
 
 /*
- * Keep the events of batch b that tag[] (one byte per event) marks, with
- * their thread interned into tracks and a kernel's name into names.  -1
- * when out of memory, or past LAUNCH_TRACK_MAX threads, LAUNCH_NAME_MAX
- * kernel names or 2^31 values held wide (doc/bounds.md).
+ * Keep the device work of batch b that tag[] (one byte per event) marks,
+ * with a kernel's name interned into names.  -1 when out of memory, or
+ * past LAUNCH_NAME_MAX kernel names or 2^31 values held wide
+ * (doc/bounds.md).
  */
-int launches_collect(struct launches *l, const struct event_batch *b, const unsigned char *tag,
-		     struct strtab *tracks);
+int launches_collect(struct launches *l, const struct event_batch *b,
+		     const unsigned char *tag);
+
+/*
+ * The join, after the last batch: the first calls of each correlation
+ * (calls, the rank's table, which must hold the calls of the same
+ * batches) for launches_place(), and calls' marks (calls.h's CALL_*)
+ * for idle.h.  Reads the calls, writes only their marks.  -1 when out of
+ * memory, or past LAUNCH_TRACK_MAX threads.
+ */
+int launches_link(struct launches *l, struct calls *calls);
 
 /*
  * Place the device work at its launches into *pl (caller releases it with
- * placement_release(), also after a failure); nr_tracks bounds the track
- * ids.  Releases what was collected (the device work only unless
- * keep_device; pl reads the names of l).  -1 when out of memory.
+ * placement_release(), also after a failure), after launches_link();
+ * nr_tracks bounds the track ids.  Releases what was collected (the
+ * device work only unless keep_device; pl reads the names of l).  -1
+ * when out of memory.
  */
 int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl);
 

@@ -68,27 +68,27 @@ int replay_collect(struct replay *rp, const struct event_batch *b, const unsigne
 	return 0;
 }
 
-int replay_take_calls(struct replay *rp, const struct launches *l)
+int replay_take_calls(struct replay *rp, const struct calls *calls)
 {
+	struct calls_cursor cur;
+	struct call c;
 	size_t n = 0;
 
 	if (!rp->any_graph)
 		return 0;
-	for (size_t i = 0; i < l->nr_calls; i++)
-		n += launch_call_what(&l->calls[i]) != 0;
+	calls_begin(&cur, calls);
+	while (calls_next(&cur, &c))
+		n += c.what != 0;
 	free(rp->calls);
 	rp->nr_calls = rp->calls_alloc = 0;
 	rp->calls = malloc((n ? n : 1) * sizeof(*rp->calls));
 	if (!rp->calls)
 		return -1;
-	for (size_t i = 0; i < l->nr_calls; i++) {
-		const struct launch_call *c = &l->calls[i];
-
-		if (launch_call_what(c))
+	calls_begin(&cur, calls);
+	while (calls_next(&cur, &c))
+		if (c.what)	/* a correlation of 0 where none, as the replays read it */
 			rp->calls[rp->nr_calls++] = (struct replay_call){
-				c->ts_ns, launch_call_corr(l, c), launch_call_track(c),
-				launch_call_what(c) };
-	}
+				c.ts_ns, c.has_corr ? c.corr : 0, c.track, c.what };
 	rp->calls_alloc = n;
 	return 0;
 }

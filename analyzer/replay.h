@@ -16,13 +16,13 @@
  * gets the FLOPs of the eager operator calls that launched a kernel of
  * its name, when all of them launched it alone and have the same figures.
  *
- * Matched once at the end, from what launch.h keeps of every event: the
- * runtime calls (replay_collect() marks the ones it needs, which
- * replay_take_calls() copies before the launches are placed) and the
- * device records with a correlation (which replay_device() takes once
- * they are placed), and only from a trace that replays a graph.  cpuops finds each capture launch's
- * operator while it nests the operators, then replay_finish() adds a call
- * per replayed operator to the FLOPs opsperf_steps() counts.
+ * Matched once at the end, from what the rank keeps of every event: the
+ * runtime calls (calls.h; replay_collect() marks the ones it needs, which
+ * replay_take_calls() copies) and launch.h's device records with a
+ * correlation (which replay_device() takes once they are placed), and
+ * only from a trace that replays a graph.  cpuops finds each capture
+ * launch's operator while it nests the operators, then replay_finish()
+ * adds a call per replayed operator to the FLOPs opsperf_steps() counts.
  */
 #ifndef VT_REPLAY_H
 #define VT_REPLAY_H
@@ -82,18 +82,17 @@ void replay_release(struct replay *rp);
  * Mark in tag (launch.h's, a byte per event of batch b) the captures,
  * launch calls and graph launches (cls and sub: gpu_collect()'s classes
  * and subclasses, whose classify.h flags say which call is which), for
- * launches_collect() to keep; note whether a graph replays.  -1 when out
+ * the calls table (calls.h) to keep; note whether a graph replays.  -1 when out
  * of memory.
  */
 int replay_collect(struct replay *rp, const struct event_batch *b, const unsigned char *cls,
 		   const unsigned char *sub, unsigned char *tag);
 
 /*
- * After the read, before launches_place() sorts them: copy the calls of l
- * the replays want, where a graph replays (else nothing is copied).  -1
- * when out of memory.
+ * After the read: copy the calls of the rank's table the replays want,
+ * where a graph replays (else nothing is copied).  -1 when out of memory.
  */
-int replay_take_calls(struct replay *rp, const struct launches *l);
+int replay_take_calls(struct replay *rp, const struct calls *calls);
 
 /* After the read: whether replay_device() will want l's device work. */
 int replay_wants_device(const struct replay *rp);

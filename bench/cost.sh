@@ -46,13 +46,14 @@ fi
 TEXT=$(gzip -dc "$TRACE" | wc -c | tr -d ' ')
 
 # The analyses, each with its collect and finish functions.
-ANALYSES="gpu cpuops replay phases launches memory comm idle kctx"
+ANALYSES="gpu cpuops replay phases calls launches memory comm idle kctx"
 declare -A FUNCS=(
 	[gpu]="gpu_collect gpu_finish"
 	[cpuops]="cpuops_collect cpuops_finish cpuops_perf_steps"
 	[replay]="replay_collect replay_windows replay_finish"
 	[phases]="phases_collect phases_finish"
-	[launches]="launches_collect launches_place"
+	[calls]="calls_collect"
+	[launches]="launches_collect launches_link launches_place"
 	[memory]="memory_collect memory_finish"
 	[comm]="comm_collect comm_finish"
 	[idle]="idle_collect idle_prepare idle_finish"

@@ -6,7 +6,8 @@
  *     event_links TRACE
  *
  * reads TRACE through analyze_read() (the reader and every collector, as
- * vanalyze runs them), places the launches with launches_place(), and
+ * vanalyze runs them), joins and places the launches with launches_link()
+ * and launches_place(), and
  * prints one line per placed record, tab-separated:
  *
  *     LAUNCH_TS_NS  PID  TID  NAME  DEVICE_NS  PHASES_NS
@@ -75,7 +76,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "event_links: %s: %s\n", argv[1], res.err.msg);
 		goto out;
 	}
-	if (res.oom || launches_place(&res.launches, strtab_count(&res.tracks), &pl)) {
+	if (res.oom || launches_link(&res.launches, &res.calls) ||
+	    launches_place(&res.launches, strtab_count(&res.tracks), &pl)) {
 		fprintf(stderr, "event_links: %s: out of memory\n", argv[1]);
 		goto out;
 	}
