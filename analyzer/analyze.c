@@ -431,9 +431,9 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  *
  * None of them reads the rows report_fold_rows() folds, which runs after.
  * With threads to spare (one large file) another thread takes memory's
- * rows, idle's preparation, the join and then idle's attribution, the
- * longest chain (libgomp starts tasks in the order they are made), while
- * this one makes the GPU figures, places the launches, makes the phases
+ * rows, the join and then idle's attribution, the longest chain (libgomp
+ * starts tasks in the order they are made), while this one makes the GPU
+ * figures and idle's preparation, places the launches, makes the phases
  * and the kernel context (at once where there are only two threads) and
  * runs cpuops: on the real-shaped gigabyte both end within a few
  * milliseconds of each other (the finish 155 -> 130 ms at -j 2).  The attribution's gaps (56 bytes
@@ -482,10 +482,10 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 #pragma omp master
 	{
 		/*
-		 * idle's preparation, the join and idle's attribution are the
-		 * longest chain, so the first two are made first (after
-		 * memory's short task), for another thread; this one makes the
-		 * GPU figures meanwhile (at once where there are two threads),
+		 * The join and idle's attribution are the longest chain, so
+		 * the join is made first (after memory's short task), for
+		 * another thread; this one makes the GPU figures and idle's
+		 * preparation meanwhile (at once where there are two threads),
 		 * then waits for the join (running what is ready meanwhile),
 		 * places the launches, makes the phases and the kernel context
 		 * (at once too) and runs cpuops, while the other attributes
@@ -496,13 +496,14 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		rc_mem = memory_finish(&res->mem, &res->info, min_ts, amem, rk);
 		/* before idle_attribute() frees the calls: made here, it runs first */
 		rc_take = replay_take_calls(&res->cpuops.replay, &res->calls);
-#pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle)
-		rc_idle = idle_prepare(&res->idle);
 #pragma omp task default(none) shared(res, rc_link) depend(out: rc_link) if (nr_threads > 1)
 		rc_link = launches_link(&res->launches, &res->calls);
 #pragma omp task default(none) shared(res, rk, ag, rc_gpu) depend(out: rc_gpu) \
 	if (nr_threads > 2)
 		rc_gpu = gpu_finish(&res->gpu, ag, rk);
+		/* at once too with two threads: the attribution, made after it, starts */
+#pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle) if (nr_threads > 2)
+		rc_idle = idle_prepare(&res->idle);
 #pragma omp task default(none) shared(res, rk, rc_gpu, rc_idle, rc_link, rc_idle_attr) \
 	depend(in: rc_gpu, rc_idle, rc_link) depend(out: rc_idle_attr)
 		/* failed where what it reads failed: idle_finish() is then not run */
