@@ -411,11 +411,9 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  *                      phases, cpuops and kctx; then the device work to replay,
  *                      if a graph replays
  *   phases_finish()    rk->phases, rk->steps
- *   kctx_finish()      after gpu and the placement: sets the categories of
- *                      gpu's kernel rows from the kernels placed at their
- *                      launches (before cpuops: its records go before the
- *                      operators' peak)
  *   cpuops_finish()    rk->cpu_ops, rk->ops_perf, the FLOPs by time (this thread)
+ *   kctx_finish()      after gpu and the placement: sets the categories of
+ *                      gpu's kernel rows from the kernels placed at their launches
  *   comm_finish()      after gpu: its comm tasks (and sync and covered where split);
  *                      rk->start_ns
  *   idle_attribute()   after gpu (busy runs, rk->gpu.no_device), the join (the
@@ -433,10 +431,11 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  * With threads to spare (one large file) another thread takes memory's
  * rows, the join and then idle's attribution, the longest chain (libgomp
  * starts tasks in the order they are made), while this one makes the GPU
- * figures and idle's preparation, places the launches, makes the phases
- * and the kernel context (at once where there are only two threads) and
- * runs cpuops: on the real-shaped gigabyte both end within a few
- * milliseconds of each other (the finish 155 -> 130 ms at -j 2).  The attribution's gaps (56 bytes
+ * figures, places the launches, makes the phases (at once where there are
+ * only two threads) and runs cpuops; idle's preparation goes to whichever
+ * is free first (this one, waiting for the join, on the real-shaped
+ * gigabyte, where both end within a few milliseconds of each other: the
+ * finish 155 -> 130 ms at -j 2).  The attribution's gaps (56 bytes
  * each, 23 MB there) then sit beside the placement and the operators: the
  * peak RSS is 11.4 % of the text, where 10.2 % was when idle waited for
  * cpuops.  With one thread the tasks share the file's arena and run when
@@ -484,12 +483,11 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		/*
 		 * The join and idle's attribution are the longest chain, so
 		 * the join is made first (after memory's short task), for
-		 * another thread; this one makes the GPU figures and idle's
-		 * preparation meanwhile (at once where there are two threads),
+		 * another thread, then idle's preparation; this one makes the
+		 * GPU figures meanwhile (at once where there are two threads),
 		 * then waits for the join (running what is ready meanwhile),
-		 * places the launches, makes the phases and the kernel context
-		 * (at once too) and runs cpuops, while the other attributes
-		 * idle's gaps.
+		 * places the launches, makes the phases (at once too) and runs
+		 * cpuops, while the other attributes idle's gaps.
 		 */
 		/* at once with one thread (a task would wait for the end): its samples go first */
 #pragma omp task default(none) shared(res, rk, min_ts, amem, rc_mem) if (nr_threads > 1)
@@ -498,17 +496,11 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		rc_take = replay_take_calls(&res->cpuops.replay, &res->calls);
 #pragma omp task default(none) shared(res, rc_link) depend(out: rc_link) if (nr_threads > 1)
 		rc_link = launches_link(&res->launches, &res->calls);
+#pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle)
+		rc_idle = idle_prepare(&res->idle);
 #pragma omp task default(none) shared(res, rk, ag, rc_gpu) depend(out: rc_gpu) \
 	if (nr_threads > 2)
 		rc_gpu = gpu_finish(&res->gpu, ag, rk);
-		/* at once too with two threads: the attribution, made after it, starts */
-#pragma omp task default(none) shared(res, rc_idle) depend(out: rc_idle) if (nr_threads > 2)
-		rc_idle = idle_prepare(&res->idle);
-#pragma omp task default(none) shared(res, rk, rc_gpu, rc_idle, rc_link, rc_idle_attr) \
-	depend(in: rc_gpu, rc_idle, rc_link) depend(out: rc_idle_attr)
-		/* failed where what it reads failed: idle_finish() is then not run */
-		rc_idle_attr = rc_gpu || rc_idle || rc_link ||
-			       idle_attribute(&res->idle, &res->gpu.busy, rk);
 #pragma omp task default(none) shared(res, rk, am, rc_gpu, rc_comm) depend(in: rc_gpu)
 		rc_comm = !rc_gpu &&
 			  comm_finish(&res->comm, &res->gpu.comm_tasks,
@@ -517,6 +509,16 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		/* the graph replays read the device work launch.c kept, where there are any */
 		res->launches.keep_device = replay_wants_device(&res->cpuops.replay);
 #pragma omp taskwait depend(in: rc_link)
+		/*
+		 * Made after the wait, which may have run idle's preparation
+		 * here: libgomp wakes the other thread when a task is made, not
+		 * when one the wait ran makes another ready (it slept 30 ms).
+		 */
+#pragma omp task default(none) shared(res, rk, rc_gpu, rc_idle, rc_link, rc_idle_attr) \
+	depend(in: rc_gpu, rc_idle, rc_link) depend(out: rc_idle_attr)
+		/* failed where what it reads failed: idle_finish() is then not run */
+		rc_idle_attr = rc_gpu || rc_idle || rc_link ||
+			       idle_attribute(&res->idle, &res->gpu.busy, rk);
 		rc_place = rc_take || rc_link ||
 			   launches_place(&res->launches, strtab_count(&res->tracks), &pl) ||
 			   replay_device(&res->cpuops.replay, &res->launches);
@@ -524,12 +526,8 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 #pragma omp task default(none) shared(res, rk, min_ts, pl, ap, rc_phases) depend(out: rc_phases) \
 	if (nr_threads > 2)
 			rc_phases = phases_finish(&res->phases, min_ts, &pl, ap, rk);
-			/*
-			 * The kernel rows' categories from their launches, before
-			 * cpuops: its spans are freed before the operators' peak.
-			 */
-#pragma omp task default(none) shared(res, rk, pl, rc_gpu, rc_kctx) depend(in: rc_gpu) \
-	if (nr_threads > 2)
+			/* the kernel rows' categories from their launches */
+#pragma omp task default(none) shared(res, rk, pl, rc_gpu, rc_kctx) depend(in: rc_gpu)
 			rc_kctx = !rc_gpu && kctx_finish(&res->kctx, &pl, rk);
 #pragma omp task default(none) shared(res, rk, ai, rc_idle_attr, rc_phases, rc_idle_fin) \
 	depend(in: rc_idle_attr, rc_phases)
