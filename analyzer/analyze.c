@@ -437,8 +437,8 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  * gigabyte, where both end within a few milliseconds of each other: the
  * finish 155 -> 130 ms at -j 2).  The attribution's gaps (56 bytes
  * each, 23 MB there) then sit beside the placement and the operators: the
- * peak RSS is 11.4 % of the text, where 10.2 % was when idle waited for
- * cpuops.  With one thread the tasks share the file's arena and run when
+ * peak RSS is 11.3 to 11.8 % of the text, where 10.2 % was when idle
+ * waited for cpuops.  With one thread the tasks share the file's arena and run when
  * the region ends, in the order they were made, but for those whose if
  * clause is false there, which run where they are made: memory's first,
  * so that its samples are freed before the others allocate.
