@@ -223,7 +223,6 @@ static void dev_add(struct idle *d, int64_t ts_ns, int64_t corr)
 	buf_add(&d->dev, v, (size_t)(p - v));
 	d->dev_ts = ts_ns;
 	d->dev_corr = corr;
-	d->nr_dev++;
 }
 
 /*
@@ -247,7 +246,6 @@ struct idle_span {
 static void free_dev(struct idle *d)
 {
 	buf_release(&d->dev);
-	d->nr_dev = 0;
 }
 
 /* Append r to d->spans.  -1 when out of memory. */

@@ -50,10 +50,9 @@ struct idle {
 	 */
 	struct buf dev;
 	int64_t dev_ts, dev_corr;
-	size_t nr_dev;
 	struct calls *calls;	/* the rank's runtime calls, shared; idle_attribute() frees them */
 	struct idle_span *spans;	/* host spans kept */
-	struct launch_at *launches;	/* the launching calls by thread, then time (prepared) */
+	struct launch_at *launches;	/* the launching calls by thread, then time (attribution) */
 	struct launch_at *waits;	/* the stream-waits-on-event calls, the same way */
 	size_t nr_launches, nr_waits, waits_alloc;
 	size_t nr_spans, spans_alloc;
