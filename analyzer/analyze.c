@@ -438,10 +438,10 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  * finish 155 -> 130 ms at -j 2).  The attribution's gaps (56 bytes
  * each, 23 MB there) then sit beside the placement and the operators: the
  * peak RSS is 11.3 to 11.8 % of the text, where 10.2 % was when idle
- * waited for cpuops.  With one thread the tasks share the file's arena and run when
- * the region ends, in the order they were made, but for those whose if
- * clause is false there, which run where they are made: memory's first,
- * so that its samples are freed before the others allocate.
+ * waited for cpuops.  With one thread the tasks share the file's arena and
+ * run when the region ends, in the order they were made, but for those
+ * whose if clause is false there, which run where they are made: memory's
+ * first, so that its samples are freed before the others allocate.
  */
 static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_ts)
 {

@@ -295,8 +295,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		unsigned c = cls[i], sync;
 		uint32_t name, track;
 
-		if (ev->phase != 'X' || (ev->flags & (EV_TS | EV_DUR)) != (EV_TS | EV_DUR) ||
-		    ev->dur_ns < 0)
+		if (!ev_is_complete(ev))	/* as calls.c and launch.c tell what idle reads */
 			continue;
 		if (evc_is_device(c)) {
 			if (ev->flags & EV_CORRELATION)

@@ -264,7 +264,7 @@ static void cut_runs(struct first_calls *t)
 
 			if (mine) {
 				c[k] = c[j];
-				c[k++].bits = (c[j].bits & ~(all | LINK_HIT | LINK_SEEN)) | mine;
+				c[k++].bits = (c[j].bits & ~all) | mine;
 				seen |= mine;
 			}
 		}
