@@ -416,10 +416,12 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  *                      gpu's kernel rows from the kernels placed at their launches
  *   comm_finish()      after gpu: its comm tasks (and sync and covered where split);
  *                      rk->start_ns
- *   idle_attribute()   after gpu (busy runs, rk->gpu.no_device), the join (the
- *                      marks) and idle_prepare(); rk->start_ns, rk->span_ns;
- *                      writes only idle's own records, each host thread's gaps
- *                      a task; frees the calls
+ *   idle_gaps()        after gpu (busy runs, rk->gpu.no_device), before the
+ *                      placement (it reads launch.c's device work, not its wide
+ *                      values); rk->start_ns, rk->span_ns
+ *   idle_attribute()   after idle_gaps(), the join (the marks, the wide values)
+ *                      and idle_prepare(); writes only idle's own records, each
+ *                      host thread's gaps a task; frees the calls
  *   idle_finish()      after idle_attribute() and phases (rk->steps); writes
  *                      rk->idle and rk->gpu.step_utilization
  *   perf steps         after gpu (rk->gpu.kernels, active_span_ns, compute_ns),
@@ -431,7 +433,7 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  * With threads to spare (one large file) another thread takes memory's
  * rows, the join and then idle's attribution, the longest chain (libgomp
  * starts tasks in the order they are made), while this one makes the GPU
- * figures, places the launches, makes the phases (at once where there are
+ * figures and idle's gaps, places the launches, makes the phases (at once where there are
  * only two threads) and runs cpuops; idle's preparation goes to whichever
  * is free first (this one, waiting for the join, on the real-shaped
  * gigabyte, where both end within a few milliseconds of each other: the
@@ -458,7 +460,7 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	struct placement pl = { 0 };
 	int rc_place = 0, rc_gpu = 0, rc_cpu = 0, rc_phases = 0, rc_idle = 0, rc_kctx = 0;
 	int rc_comm = 0, rc_idle_attr = 0, rc_idle_fin = 0, rc_perf = 0, rc_mem = 0;
-	int rc_take = 0, rc_link = 0;
+	int rc_take = 0, rc_link = 0, rc_gaps = 0;
 
 	arena_init(&a_mem);
 	arena_init(&a_gpu);
@@ -469,8 +471,8 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 	arena_init(&a_perf);
 #pragma omp parallel num_threads(nr_threads < 3 ? nr_threads : 3) if (nr_threads > 1) \
 	default(none) shared(res, rk, min_ts, pl, amem, ag, ac, ap, am, ai, af, rc_place, \
-			     rc_gpu, rc_cpu, rc_phases, rc_idle, rc_kctx, rc_comm, \
-			     rc_idle_attr, rc_idle_fin, rc_perf, rc_mem, rc_take, rc_link) \
+			     rc_gpu, rc_cpu, rc_phases, rc_idle, rc_kctx, rc_comm, rc_idle_attr, \
+			     rc_idle_fin, rc_perf, rc_mem, rc_take, rc_link, rc_gaps) \
 	firstprivate(nr_threads)
 	/*
 	 * master, not single: libgomp (GCC 12) keeps the table of the depend
@@ -506,19 +508,22 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 			  comm_finish(&res->comm, &res->gpu.comm_tasks,
 				      res->gpu.split ? &res->gpu.comm_sync : NULL,
 				      res->gpu.split ? &res->gpu.comm_covered : NULL, am, rk);
+		/* idle's gaps read the device work launch.c kept, before the placement reuses it */
+#pragma omp task default(none) shared(res, rk, rc_gpu, rc_gaps) depend(in: rc_gpu) \
+	depend(out: rc_gaps) if (nr_threads > 2)
+		rc_gaps = rc_gpu || idle_gaps(&res->idle, &res->launches, &res->gpu.busy, rk);
 		/* the graph replays read the device work launch.c kept, where there are any */
 		res->launches.keep_device = replay_wants_device(&res->cpuops.replay);
-#pragma omp taskwait depend(in: rc_link)
+#pragma omp taskwait depend(in: rc_link, rc_gaps)
 		/*
 		 * Made after the wait, which may have run idle's preparation
 		 * here: libgomp wakes the other thread when a task is made, not
 		 * when one the wait ran makes another ready (it slept 30 ms).
 		 */
-#pragma omp task default(none) shared(res, rk, rc_gpu, rc_idle, rc_link, rc_idle_attr) \
-	depend(in: rc_gpu, rc_idle, rc_link) depend(out: rc_idle_attr)
+#pragma omp task default(none) shared(res, rc_gaps, rc_idle, rc_link, rc_idle_attr) \
+	depend(in: rc_gaps, rc_idle, rc_link) depend(out: rc_idle_attr)
 		/* failed where what it reads failed: idle_finish() is then not run */
-		rc_idle_attr = rc_gpu || rc_idle || rc_link ||
-			       idle_attribute(&res->idle, &res->gpu.busy, rk);
+		rc_idle_attr = rc_gaps || rc_idle || rc_link || idle_attribute(&res->idle);
 		rc_place = rc_take || rc_link ||
 			   launches_place(&res->launches, strtab_count(&res->tracks), &pl) ||
 			   replay_device(&res->cpuops.replay, &res->launches);

@@ -21,12 +21,12 @@
 #include "classify.h"
 #include "grow.h"
 #include "hugepage.h"
+#include "launch.h"
 #include "namematch.h"
 #include "sat.h"
 #include "sort.h"
 #include "sync_calls.h"
 #include "track.h"
-#include "varint.h"
 
 /*
  * The classes of host spans by name, first match wins (doc/idle.md's
@@ -181,28 +181,6 @@ static unsigned char queue_kind(unsigned flags)
 	return flags & CF_EVENT_WAIT ? QUEUE_EVENT_WAIT : flags & CF_GRAPH_QUEUE ? QUEUE_GRAPH : 0;
 }
 
-/* Reading idle's device items (struct idle's dev) in file order. */
-struct dev_cursor {
-	const unsigned char *p, *end;
-	int64_t ts_ns, corr;
-};
-
-static void dev_begin(struct dev_cursor *c, const struct idle *d)
-{
-	c->p = (const unsigned char *)d->dev.data;
-	c->end = c->p ? c->p + d->dev.len : NULL;
-	c->ts_ns = c->corr = 0;
-}
-
-static int dev_next(struct dev_cursor *c)
-{
-	if (c->p == c->end)
-		return 0;
-	c->ts_ns = varint_unzigzag(c->ts_ns, varint_get(&c->p));
-	c->corr = varint_unzigzag(c->corr, varint_get(&c->p));
-	return 1;
-}
-
 /* The next call idle reads, in file order; 0 at the end. */
 static inline __attribute__((always_inline)) int next_call(struct calls_cursor *c,
 							    struct call *out)
@@ -211,18 +189,6 @@ static inline __attribute__((always_inline)) int next_call(struct calls_cursor *
 		if (out->idle)
 			return 1;
 	return 0;
-}
-
-/* Append a device item.  Sticky out of memory: see buf_ok(). */
-static void dev_add(struct idle *d, int64_t ts_ns, int64_t corr)
-{
-	unsigned char v[2 * VARINT_MAX], *p = v;
-
-	p = varint_put(p, varint_zigzag(d->dev_ts, ts_ns));
-	p = varint_put(p, varint_zigzag(d->dev_corr, corr));
-	buf_add(&d->dev, v, (size_t)(p - v));
-	d->dev_ts = ts_ns;
-	d->dev_corr = corr;
 }
 
 /*
@@ -243,11 +209,6 @@ struct idle_span {
 	unsigned char pad[5];
 };
 
-static void free_dev(struct idle *d)
-{
-	buf_release(&d->dev);
-}
-
 /* Append r to d->spans.  -1 when out of memory. */
 static int push_span(struct idle *d, const struct idle_span *r)
 {
@@ -262,13 +223,14 @@ void idle_init(struct idle *d, struct names *names, struct calls *calls)
 	memset(d, 0, sizeof(*d));
 	d->names = names;
 	d->calls = calls;
-	buf_init(&d->dev);
 }
 
 /* What the tally no longer reads: all but the names, their statistics and the gaps. */
 static void release_attributed(struct idle *d)
 {
-	free_dev(d);
+	free(d->next);
+	d->next = NULL;
+	d->nr_next = 0;
 	free(d->spans);
 	free(d->launches);
 	free(d->waits);
@@ -295,14 +257,8 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 		unsigned c = cls[i], sync;
 		uint32_t name, track;
 
-		if (!ev_is_complete(ev))	/* as calls.c and launch.c tell what idle reads */
-			continue;
-		if (evc_is_device(c)) {
-			if (ev->flags & EV_CORRELATION)
-				dev_add(d, ev->ts_ns, ev->correlation);
-			continue;
-		}
-		if (c == EVC_GPU_ANNOT)
+		/* as calls.c and launch.c tell what idle reads; the device work is launch.c's */
+		if (!ev_is_complete(ev) || evc_is_device(c) || c == EVC_GPU_ANNOT)
 			continue;
 		c = evc_call_class(c, sub[i]);	/* torch_npu's, without cat */
 		sync = c == EVC_SYNC;
@@ -352,7 +308,7 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 				return -1;
 		}
 	}
-	return buf_ok(&d->dev) ? 0 : -1;
+	return 0;
 }
 
 /* A gap [a, b) and what its attribution found. */
@@ -438,7 +394,7 @@ static struct gap *make_gaps(const struct interval_list *busy, int64_t t0, int64
 	return g;
 }
 
-/* A gap's next item's correlation, and the gap. */
+/* A gap's next item's correlation (first its launch.h word), and the gap. */
 struct gap_corr {
 	int64_t corr;
 	size_t gap;
@@ -490,44 +446,61 @@ static void by_time_see(struct by_time *t, const struct call *c)
 
 /*
  * Each gap's next item, the first in the file that starts at its end, and
- * its correlation; then the first call with that correlation: the calls
- * marked first are looked up among the gaps' correlations, sorted.  In
- * the same pass over the calls, the trace's last gap, which has no next
- * item, gets its launch by time (launches_by_time()'s rule).  Releases
- * the items.
+ * its correlation's word in l (launch.h): the items are l's records idle
+ * reads, in file order.  The gaps are in time order, so their ends
+ * ascend: a search over them by end, galloping from the last answer, as
+ * items come in about time order.  -1 when out of memory.
  */
-static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *found)
+static int next_items(struct idle *d, const struct launches *l)
 {
-	struct gap *last = ng && !g[ng - 1].has_next ? &g[ng - 1] : NULL;
-	struct by_time t;
-	size_t ngc = 0;
+	struct gap *g = d->gaps;
+	size_t ng = d->nr_gaps, n = 0;
 	struct gap_corr *gc = hugepage_malloc((ng ? ng : 1) * sizeof(*gc));
 	unsigned char *has = hugepage_calloc(ng / 8 + 1, 1);	/* per gap: its item is found */
-	struct calls_cursor cur;
-	struct dev_cursor dc;
-	struct call c;
 
 	if (!gc || !has) {
 		free(gc);
 		free(has);
 		return -1;
 	}
-	/*
-	 * The gaps are in time order, so their ends ascend: a search over
-	 * them by end, galloping from the last answer, as items come in about
-	 * time order.
-	 */
-	dev_begin(&dc, d);
-	for (size_t at = 0; ng && dev_next(&dc);) {
-		at = first_i64_lower_bound_from(&g[0].b, sizeof(*g), ng, at, dc.ts_ns);
-		for (size_t k = at; k < ng && g[k].b == dc.ts_ns; k++)
+	for (size_t i = 0, at = 0; ng && i < l->nr_device; i++) {
+		const struct launch_dev *x = &l->device[i];
+
+		if (!(x->name_users & LAUNCH_DEV_IDLE))
+			continue;
+		at = first_i64_lower_bound_from(&g[0].b, sizeof(*g), ng, at, x->ts_ns);
+		for (size_t k = at; k < ng && g[k].b == x->ts_ns; k++)
 			if (g[k].has_next && !(has[k / 8] & 1u << (k % 8))) {
 				has[k / 8] |= (unsigned char)(1u << (k % 8));
-				gc[ngc++] = (struct gap_corr){ dc.corr, k };
+				gc[n++] = (struct gap_corr){ x->corr, k };
 			}
 	}
 	free(has);
-	free_dev(d);
+	d->next = gc;
+	d->nr_next = n;
+	return 0;
+}
+
+/*
+ * Each gap's launch: the first call with its next item's correlation (the
+ * calls marked first are looked up among the gaps' correlations, sorted).
+ * In the same pass over the calls, the trace's last gap, which has no
+ * next item, gets its launch by time (launches_by_time()'s rule).
+ * Releases the gaps' correlations.
+ */
+static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *found)
+{
+	struct gap *last = ng && !g[ng - 1].has_next ? &g[ng - 1] : NULL;
+	struct gap_corr *gc = d->next;
+	size_t ngc = d->nr_next;
+	struct by_time t;
+	struct calls_cursor cur;
+	struct call c;
+
+	d->next = NULL;
+	d->nr_next = 0;
+	for (size_t k = 0; k < ngc; k++)	/* the join is made: its wide values are whole */
+		gc[k].corr = launch_wide(d->join, (uint32_t)gc[k].corr);
 	/* by correlation: each call marked first then finds its gaps in one run */
 	if (sort_by_first_i64(gc, ngc, sizeof(*gc))) {
 		free(gc);
@@ -1633,18 +1606,28 @@ static int nothing_to_attribute(const struct interval_list *busy, const struct r
 	return rk->gpu.no_device || !busy->n || rk->span_ns <= 0;
 }
 
-int idle_attribute(struct idle *d, const struct interval_list *busy, const struct report_rank *rk)
+int idle_gaps(struct idle *d, const struct launches *l, const struct interval_list *busy,
+	      const struct report_rank *rk)
 {
 	int64_t t0 = rk->start_ns, t1 = sat_add(rk->start_ns, rk->span_ns);
+
+	d->join = l;
+	if (!d->calls->nr_idle || nothing_to_attribute(busy, rk))
+		return 0;	/* idle_finish() adds the gaps up as "other" as they come */
+	d->gaps = make_gaps(busy, t0, t1, &d->nr_gaps);
+	return d->gaps ? next_items(d, l) : -1;
+}
+
+int idle_attribute(struct idle *d)
+{
 	size_t found = 0;
 
 	d->attributed = 1;
-	if (!d->calls->nr_idle || nothing_to_attribute(busy, rk))
-		return 0;	/* idle_finish() adds the gaps up as "other" as they come */
+	if (!d->gaps)
+		return 0;	/* idle_gaps() made none */
 	if ((!d->prepared && idle_prepare(d)) || mark_launched(d, d->max_track))
 		return -1;
-	d->gaps = make_gaps(busy, t0, t1, &d->nr_gaps);
-	if (!d->gaps || launches_by_corr(d, d->gaps, d->nr_gaps, &found) ||
+	if (launches_by_corr(d, d->gaps, d->nr_gaps, &found) ||
 	    launches_by_time(d, d->gaps, d->nr_gaps, d->nr_gaps - found))
 		return -1;
 	/* the gaps have their launches: the rules read the spans, not the calls */
@@ -1670,7 +1653,7 @@ int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *
 		rc = 0;
 		goto out;
 	}
-	if (!d->attributed && idle_attribute(d, busy, rk))
+	if (!d->attributed && idle_attribute(d))
 		goto out;
 	w = malloc((rk->steps.nr_durations + 1) * sizeof(*w));
 	t = malloc(sizeof(*t));

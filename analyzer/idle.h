@@ -5,24 +5,24 @@
  * the rule in full, and tests/oracle_idle.py an independent implementation.
  *
  * idle_collect() keeps, per batch, compact records of what the attribution
- * reads: device work with its correlation (a few bytes, packed) and host
- * spans that can explain a gap (32: those of a cause's names, and any of
- * at least IDLE_HOST_WORK_NS), with per-name counts for the slow first
- * call rule; the runtime calls are the rank's table (calls.h), which
- * launches_link() marks with the calls that launched something.
+ * reads: host spans that can explain a gap (32: those of a cause's names,
+ * and any of at least IDLE_HOST_WORK_NS), with per-name counts for the
+ * slow first call rule; the runtime calls are the rank's table (calls.h),
+ * which launches_link() marks with the calls that launched something, and
+ * the device work with its correlation launch.h's records.
  * idle_prepare() then does what needs nothing of the other analyses (the
  * medians of the calls, the spans by thread and time), so that it can run
- * beside them and beside the join; idle_attribute() takes the join's
- * marks and the busy runs gpu_finish() found and attributes each gap, and
- * idle_finish() adds them up with the steps phases_finish() found into
- * rk->idle.
+ * beside them and beside the join; idle_gaps() makes the gaps between the
+ * busy runs gpu_finish() found and reads which device work ends each,
+ * before launches_place() reuses those records; idle_attribute() takes
+ * the join's marks and attributes each gap, and idle_finish() adds them
+ * up with the steps phases_finish() found into rk->idle.
  */
 #ifndef VT_IDLE_H
 #define VT_IDLE_H
 
 #include <stdint.h>
 
-#include "buf.h"
 #include "event.h"
 #include "gpu.h"
 #include "calls.h"
@@ -32,6 +32,8 @@
 #include "strtab.h"
 
 struct gap;
+struct gap_corr;
+struct launches;
 
 #define IDLE_HOST_WORK_NS 50000		/* a host span this long can be host work */
 #define IDLE_LAUNCH_GAP_NS 1000000	/* a gap this short after a launch is the launch path */
@@ -43,13 +45,6 @@ struct idle {
 	struct names *names;	/* the rank's, shared: host spans' names */
 	struct idle_name_stat *stats;	/* per name id, see idle.c (ALLOC_GROW_ZERO) */
 	size_t stats_alloc;
-	/*
-	 * Device work with a correlation, in file order: per item the zigzag
-	 * varints of its start and correlation, each from the item before's
-	 * (dev_ts, dev_corr), a few bytes where a struct took 16.
-	 */
-	struct buf dev;
-	int64_t dev_ts, dev_corr;
 	struct calls *calls;	/* the rank's runtime calls, shared; idle_attribute() frees them */
 	struct idle_span *spans;	/* host spans kept */
 	struct launch_at *launches;	/* the launching calls by thread, then time (attribution) */
@@ -58,8 +53,11 @@ struct idle {
 	size_t nr_spans, spans_alloc;
 	uint32_t max_track;	/* the largest thread id of calls and spans */
 	int prepared;		/* idle_prepare() ran */
-	struct gap *gaps;	/* idle_attribute()'s, in time order; NULL: none made */
+	struct gap *gaps;	/* idle_gaps()'s, in time order; NULL: none made */
 	size_t nr_gaps;
+	struct gap_corr *next;	/* idle_gaps()'s: each gap's next item's correlation */
+	size_t nr_next;
+	const struct launches *join;	/* the rank's launches: the wide values (launch.h) */
 	int attributed;		/* idle_attribute() ran */
 };
 
@@ -87,21 +85,31 @@ int idle_collect(struct idle *d, const struct event_batch *b, const unsigned cha
 int idle_prepare(struct idle *d);
 
 /*
- * After launches_link() and idle_prepare() (it runs it if not): which
- * spans launched something, and the gaps between the busy runs
- * (disjoint, in time order) in rk's span, each with the call that launched
- * the work ending it and its cause.  Reads rk's start and span and
- * rk->gpu.no_device, not the steps, so it can run beside phases_finish().
- * Releases what only the attribution reads, the rank's calls too.  -1 when
- * out of memory.
+ * After gpu_finish() and before launches_place(), which reuses l's device
+ * records: the gaps between the busy runs (disjoint, in time order) in
+ * rk's span, and the correlation of the device work that ends each, from
+ * l's records idle reads (launch.h's LAUNCH_DEV_IDLE).  Reads l's records,
+ * not its wide values, so it can run beside launches_link(); reads rk's
+ * start and span and rk->gpu.no_device, not the steps.  -1 when out of
+ * memory.
  */
-int idle_attribute(struct idle *d, const struct interval_list *busy,
-		   const struct report_rank *rk);
+int idle_gaps(struct idle *d, const struct launches *l, const struct interval_list *busy,
+	      const struct report_rank *rk);
 
 /*
- * Fill rk->idle and rk->gpu.step_utilization from idle_attribute()'s gaps
- * (it runs it if not) and rk's steps; strings in a.  Releases what was
- * collected.  -1 when out of memory.
+ * After idle_gaps(), launches_link() and idle_prepare() (it runs it if
+ * not): which spans launched something, and for each gap the call that
+ * launched the work ending it and its cause.  Reads the join's wide values,
+ * not the device records, so it can run beside launches_place() and
+ * phases_finish().  Releases what only the
+ * attribution reads, the rank's calls too.  -1 when out of memory.
+ */
+int idle_attribute(struct idle *d);
+
+/*
+ * After idle_attribute() (it runs it if not): fill rk->idle and rk->gpu.step_utilization from
+ * its gaps and rk's steps; strings in a.  Releases what was collected.  -1
+ * when out of memory.
  */
 int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *a,
 		struct report_rank *rk);

@@ -60,10 +60,19 @@ void launches_init(struct launches *l, struct names *names)
 	l->keep_device = 0;
 }
 
-void launches_release(struct launches *l)
+void launches_release_records(struct launches *l)
 {
 	free(l->first);
 	free(l->device);
+	l->first = NULL;
+	l->nr_first = 0;
+	l->device = NULL;
+	l->nr_device = l->device_alloc = 0;
+}
+
+void launches_release(struct launches *l)
+{
+	launches_release_records(l);
 	free(l->wide);
 	launches_init(l, l->names);
 }
@@ -450,13 +459,13 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
 			}
 		}
 	}
-	/* the calls are placed: free them (and what else was collected) first */
+	/* the calls are placed: free them (and the device work but for the replays) first */
 	if (l->keep_device) {
 		free(l->first);
 		l->first = NULL;
 		l->nr_first = 0;
 	} else {
-		launches_release(l);
+		launches_release_records(l);
 	}
 	/*
 	 * The records grow by the extras and the sentinel (a big block is

@@ -228,11 +228,20 @@ int launches_link(struct launches *l, struct calls *calls);
 /*
  * Place the device work at its launches into *pl (caller releases it with
  * placement_release(), also after a failure), after launches_link();
- * nr_tracks bounds the track ids.  Releases what was collected (the
- * device work only unless keep_device; pl reads the names of l).  -1
- * when out of memory.
+ * nr_tracks bounds the track ids.  Releases the records collected (the
+ * device work only unless keep_device; pl reads the names of l), not the
+ * wide values, which idle.h reads meanwhile (see launches_release_records()).
+ * -1 when out of memory.
  */
 int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl);
+
+/*
+ * Free the device work and the join's calls, keeping the wide values
+ * until launches_release(): idle.h holds words of the device work's
+ * correlations, which it reads after the placement freed the records.
+ * Real traces hold few values beyond 31 bits, so they cost nothing to keep.
+ */
+void launches_release_records(struct launches *l);
 
 void placement_release(struct placement *pl);
 

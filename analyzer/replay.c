@@ -122,7 +122,7 @@ int replay_device(struct replay *rp, struct launches *l)
 						  (launch_dev_users(&d[i]) >> LAUNCH_PHASES) & 1u,
 						  (uint32_t)i, launch_dev_name(&d[i]) };
 	rp->nr_dev = n;
-	launches_release(l);
+	launches_release_records(l);
 	return 0;
 }
 
