@@ -433,14 +433,14 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  * With threads to spare (one large file) another thread takes memory's
  * rows, the join and then idle's attribution, the longest chain (libgomp
  * starts tasks in the order they are made), while this one makes the GPU
- * figures and idle's gaps, places the launches, makes the phases (at once where there are
- * only two threads) and runs cpuops; idle's preparation goes to whichever
- * is free first (this one, waiting for the join, on the real-shaped
- * gigabyte, where both end within a few milliseconds of each other: the
- * finish 155 -> 130 ms at -j 2).  The attribution's gaps (56 bytes
- * each, 23 MB there) then sit beside the placement and the operators: the
- * peak RSS is 11.3 to 11.8 % of the text, where 10.2 % was when idle
- * waited for cpuops.  With one thread the tasks share the file's arena and
+ * figures and idle's gaps, places the launches, makes the phases (at once
+ * where there are only two threads) and runs cpuops; idle's preparation
+ * goes to whichever is free first (this one, waiting for the join, on the
+ * real-shaped gigabyte, where both end within a few milliseconds of each
+ * other: the finish 155 -> 130 ms at -j 2).  The gaps (56 bytes each, 23
+ * MB there) then sit beside the placement and the operators: the peak RSS
+ * is 11.3 to 11.8 % of the text, where 10.2 % was when idle waited for
+ * cpuops.  With one thread the tasks share the file's arena and
  * run when the region ends, in the order they were made, but for those
  * whose if clause is false there, which run where they are made: memory's
  * first, so that its samples are freed before the others allocate.

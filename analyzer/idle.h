@@ -9,7 +9,7 @@
  * and any of at least IDLE_HOST_WORK_NS), with per-name counts for the
  * slow first call rule; the runtime calls are the rank's table (calls.h),
  * which launches_link() marks with the calls that launched something, and
- * the device work with its correlation launch.h's records.
+ * the device work with a correlation is launch.h's records.
  * idle_prepare() then does what needs nothing of the other analyses (the
  * medians of the calls, the spans by thread and time), so that it can run
  * beside them and beside the join; idle_gaps() makes the gaps between the
