@@ -99,17 +99,17 @@ int idle_gaps(struct idle *d, const struct launches *l, const struct interval_li
 /*
  * After idle_gaps(), launches_link() and idle_prepare() (it runs it if
  * not): which spans launched something, and for each gap the call that
- * launched the work ending it and its cause.  Reads the join's wide values,
- * not the device records, so it can run beside launches_place() and
- * phases_finish().  Releases what only the
- * attribution reads, the rank's calls too.  -1 when out of memory.
+ * launched the work ending it and its cause.  Reads the join's wide
+ * values, not the device records, so it can run beside launches_place()
+ * and phases_finish().  Releases what only the attribution reads, the
+ * rank's calls too.  -1 when out of memory.
  */
 int idle_attribute(struct idle *d);
 
 /*
- * After idle_attribute() (it runs it if not): fill rk->idle and rk->gpu.step_utilization from
- * its gaps and rk's steps; strings in a.  Releases what was collected.  -1
- * when out of memory.
+ * After idle_attribute() (it runs it if not): fill rk->idle and
+ * rk->gpu.step_utilization from its gaps and rk's steps; strings in a.
+ * Releases what was collected.  -1 when out of memory.
  */
 int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *a,
 		struct report_rank *rk);

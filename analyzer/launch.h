@@ -229,9 +229,9 @@ int launches_link(struct launches *l, struct calls *calls);
  * Place the device work at its launches into *pl (caller releases it with
  * placement_release(), also after a failure), after launches_link();
  * nr_tracks bounds the track ids.  Releases the records collected (the
- * device work only unless keep_device; pl reads the names of l), not the
- * wide values, which idle.h reads meanwhile (see launches_release_records()).
- * -1 when out of memory.
+ * device work only unless keep_device; pl reads the names of l), not
+ * the wide values, which idle.h reads meanwhile (see
+ * launches_release_records()).  -1 when out of memory.
  */
 int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl);
 
@@ -239,7 +239,9 @@ int launches_place(struct launches *l, uint32_t nr_tracks, struct placement *pl)
  * Free the device work and the join's calls, keeping the wide values
  * until launches_release(): idle.h holds words of the device work's
  * correlations, which it reads after the placement freed the records.
- * Real traces hold few values beyond 31 bits, so they cost nothing to keep.
+ * Real traces hold few values beyond 31 bits, so they cost nothing to
+ * keep; a crafted one whose every value is wide keeps 8 bytes a value
+ * through the rest of the finish, as it did through the read.
  */
 void launches_release_records(struct launches *l);
 
