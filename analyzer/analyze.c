@@ -440,10 +440,10 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  * other: the finish 155 -> 130 ms at -j 2).  The gaps (56 bytes each, 23
  * MB there) then sit beside the placement and the operators: the peak RSS
  * is 11.3 to 11.8 % of the text, where 10.2 % was when idle waited for
- * cpuops.  With one thread the tasks share the file's arena and
- * run when the region ends, in the order they were made, but for those
- * whose if clause is false there, which run where they are made: memory's
- * first, so that its samples are freed before the others allocate.
+ * cpuops.  With one thread the tasks share the file's arena and run when
+ * the region ends, in the order they were made, but for those whose if
+ * clause is false there, which run where they are made: memory's first,
+ * so that its samples are freed before the others allocate.
  */
 static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_ts)
 {
@@ -486,10 +486,11 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 		 * The join and idle's attribution are the longest chain, so
 		 * the join is made first (after memory's short task), for
 		 * another thread, then idle's preparation; this one makes the
-		 * GPU figures meanwhile (at once where there are two threads),
-		 * then waits for the join (running what is ready meanwhile),
-		 * places the launches, makes the phases (at once too) and runs
-		 * cpuops, while the other attributes idle's gaps.
+		 * GPU figures meanwhile and then idle's gaps (at once where
+		 * there are two threads), waits for the join (running what is
+		 * ready meanwhile), places the launches, makes the phases (at
+		 * once too) and runs cpuops, while the other attributes idle's
+		 * gaps.
 		 */
 		/* at once with one thread (a task would wait for the end): its samples go first */
 #pragma omp task default(none) shared(res, rk, min_ts, amem, rc_mem) if (nr_threads > 1)
@@ -523,7 +524,8 @@ static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_
 #pragma omp task default(none) shared(res, rc_gaps, rc_idle, rc_link, rc_idle_attr) \
 	depend(in: rc_gaps, rc_idle, rc_link) depend(out: rc_idle_attr)
 		/* failed where what it reads failed: idle_finish() is then not run */
-		rc_idle_attr = rc_gaps || rc_idle || rc_link || idle_attribute(&res->idle);
+		rc_idle_attr = rc_gaps || rc_idle || rc_link ||
+			       idle_attribute(&res->idle, &res->launches);
 		rc_place = rc_take || rc_link ||
 			   launches_place(&res->launches, strtab_count(&res->tracks), &pl) ||
 			   replay_device(&res->cpuops.replay, &res->launches);

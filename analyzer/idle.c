@@ -488,7 +488,8 @@ static int next_items(struct idle *d, const struct launches *l)
  * next item, gets its launch by time (launches_by_time()'s rule).
  * Releases the gaps' correlations.
  */
-static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *found)
+static int launches_by_corr(struct idle *d, const struct launches *l, struct gap *g, size_t ng,
+			    size_t *found)
 {
 	struct gap *last = ng && !g[ng - 1].has_next ? &g[ng - 1] : NULL;
 	struct gap_corr *gc = d->next;
@@ -500,7 +501,7 @@ static int launches_by_corr(struct idle *d, struct gap *g, size_t ng, size_t *fo
 	d->next = NULL;
 	d->nr_next = 0;
 	for (size_t k = 0; k < ngc; k++)	/* the join is made: its wide values are whole */
-		gc[k].corr = launch_wide(d->join, (uint32_t)gc[k].corr);
+		gc[k].corr = launch_wide(l, (uint32_t)gc[k].corr);
 	/* by correlation: each call marked first then finds its gaps in one run */
 	if (sort_by_first_i64(gc, ngc, sizeof(*gc))) {
 		free(gc);
@@ -1611,23 +1612,21 @@ int idle_gaps(struct idle *d, const struct launches *l, const struct interval_li
 {
 	int64_t t0 = rk->start_ns, t1 = sat_add(rk->start_ns, rk->span_ns);
 
-	d->join = l;
 	if (!d->calls->nr_idle || nothing_to_attribute(busy, rk))
 		return 0;	/* idle_finish() adds the gaps up as "other" as they come */
 	d->gaps = make_gaps(busy, t0, t1, &d->nr_gaps);
 	return d->gaps ? next_items(d, l) : -1;
 }
 
-int idle_attribute(struct idle *d)
+int idle_attribute(struct idle *d, const struct launches *l)
 {
 	size_t found = 0;
 
-	d->attributed = 1;
 	if (!d->gaps)
 		return 0;	/* idle_gaps() made none */
 	if ((!d->prepared && idle_prepare(d)) || mark_launched(d, d->max_track))
 		return -1;
-	if (launches_by_corr(d, d->gaps, d->nr_gaps, &found) ||
+	if (launches_by_corr(d, l, d->gaps, d->nr_gaps, &found) ||
 	    launches_by_time(d, d->gaps, d->nr_gaps, d->nr_gaps - found))
 		return -1;
 	/* the gaps have their launches: the rules read the spans, not the calls */
@@ -1653,8 +1652,6 @@ int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *
 		rc = 0;
 		goto out;
 	}
-	if (!d->attributed && idle_attribute(d))
-		goto out;
 	w = malloc((rk->steps.nr_durations + 1) * sizeof(*w));
 	t = malloc(sizeof(*t));
 	if (!w || !t)

@@ -57,8 +57,6 @@ struct idle {
 	size_t nr_gaps;
 	struct gap_corr *next;	/* idle_gaps()'s: each gap's next item's correlation */
 	size_t nr_next;
-	const struct launches *join;	/* the rank's launches: the wide values (launch.h) */
-	int attributed;		/* idle_attribute() ran */
 };
 
 /*
@@ -99,16 +97,16 @@ int idle_gaps(struct idle *d, const struct launches *l, const struct interval_li
 /*
  * After idle_gaps(), launches_link() and idle_prepare() (it runs it if
  * not): which spans launched something, and for each gap the call that
- * launched the work ending it and its cause.  Reads the join's wide
- * values, not the device records, so it can run beside launches_place()
- * and phases_finish().  Releases what only the attribution reads, the
+ * launched the work ending it and its cause.  Reads l's wide values (the
+ * join's, l as idle_gaps() read it), not its device records, so it can
+ * run beside launches_place() and phases_finish().  Releases what only the attribution reads, the
  * rank's calls too.  -1 when out of memory.
  */
-int idle_attribute(struct idle *d);
+int idle_attribute(struct idle *d, const struct launches *l);
 
 /*
- * After idle_attribute() (it runs it if not): fill rk->idle and
- * rk->gpu.step_utilization from its gaps and rk's steps; strings in a.
+ * After idle_attribute(): fill rk->idle and rk->gpu.step_utilization from
+ * its gaps (none made: every gap "other") and rk's steps; strings in a.
  * Releases what was collected.  -1 when out of memory.
  */
 int idle_finish(struct idle *d, const struct interval_list *busy, struct arena *a,
