@@ -106,6 +106,7 @@ struct reader {
 	int carry_unparsed;		/* text was added to the carry since its parse */
 	size_t carry_parsed;		/* carry bytes at its last parse */
 	int events_done, failed;
+	int64_t stop_off;		/* failed: where the text read ends (stop_at()), or -1 */
 	int events_said;			/* events_said() ran */
 	int64_t nr_not_object, nr_bad_time;	/* summed over chunks, reported once */
 	int64_t bad_time_off;		/* input offset of the first bad-time event */
@@ -124,6 +125,19 @@ void trace_info_warn(struct trace_info *info, const struct err *w)
 	if (info->nr_warnings < TRACE_MAX_WARNINGS)
 		info->warnings[info->nr_warnings++] = *w;
 	info->nr_warnings_total++;
+}
+
+/*
+ * The read stops at e, which is said: the text read ends at its offset,
+ * however far the threads had inflated past it, so that bytes_text does
+ * not depend on the chunk size or the number of threads.
+ */
+static void stop_at(struct reader *r, const struct err *e)
+{
+	trace_info_warn(r->info, e);
+	if (!r->failed)
+		r->stop_off = e->offset;
+	r->failed = 1;
 }
 
 /* Copy s[0..n) into out[0..size) NUL-terminated, cut at a UTF-8 boundary to fit. */
@@ -264,6 +278,20 @@ static size_t inflate_some(struct reader *r, char *dst, size_t cap)
 	return (size_t)n;
 }
 
+/*
+ * After an error in the text stopped the read: the rest of a gzip stream
+ * inflated into buffer dst (cap bytes), not parsed, to learn whether the
+ * stream is damaged, which would explain the error (corrupt deflate data
+ * inflates to garbage before the damage is seen).  Whether the damage is
+ * said then does not depend on how far the threads had inflated ahead.
+ */
+static void inflate_rest(struct reader *r, char *dst, size_t cap)
+{
+	if (r->failed && !r->fatal && gzin_is_gzip(r->gz))
+		while (inflate_some(r, dst, cap))
+			;
+}
+
 /* The next text: first what is left of the tail, then fresh input. */
 static size_t pull(struct reader *r, char *dst, size_t cap)
 {
@@ -390,10 +418,8 @@ static void feed_epilogue(struct reader *r, const char *text, size_t len, int64_
 	struct err e;
 
 	err_clear(&e);
-	if (len && trace_top_feed(&r->top, text, len, off, &e) < 0) {
-		trace_info_warn(r->info, &e);
-		r->failed = 1;
-	}
+	if (len && trace_top_feed(&r->top, text, len, off, &e) < 0)
+		stop_at(r, &e);
 }
 
 /*
@@ -465,8 +491,7 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		if (len - res->pos > TRACE_MAX_EVENT_BYTES) {
 			err_set(&e, off + (int64_t)res->pos, "event larger than %u MiB",
 				TRACE_MAX_EVENT_BYTES >> 20);
-			trace_info_warn(r->info, &e);
-			r->failed = 1;
+			stop_at(r, &e);
 			break;
 		}
 		if (text == r->carry.data) {
@@ -483,8 +508,7 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		r->carry_parsed = r->carry.len;
 		if (!buf_ok(&r->carry)) {
 			err_set(&e, r->carry_off, "out of memory");
-			trace_info_warn(r->info, &e);
-			r->failed = 1;
+			stop_at(r, &e);
 		}
 		break;
 	case EVP_ARRAY_END:
@@ -496,8 +520,7 @@ static void apply(struct reader *r, const struct evparse_result *res,
 		break;
 	case EVP_ERROR:
 		events_said(r);
-		trace_info_warn(r->info, &res->err);
-		r->failed = 1;
+		stop_at(r, &res->err);
 		break;
 	}
 }
@@ -536,8 +559,7 @@ static int merge(struct reader *r, struct slot *s)
 			struct err e;
 
 			err_set(&e, r->carry_off, "out of memory");
-			trace_info_warn(r->info, &e);
-			r->failed = 1;
+			stop_at(r, &e);
 			return 1;
 		}
 		if (!elem_scan_more(&r->scan, r->carry.data, r->carry.len) &&
@@ -548,8 +570,7 @@ static int merge(struct reader *r, struct slot *s)
 
 				err_set(&e, r->carry_off, "event larger than %u MiB",
 					TRACE_MAX_EVENT_BYTES >> 20);
-				trace_info_warn(r->info, &e);
-				r->failed = 1;
+				stop_at(r, &e);
 			}
 			return r->failed;
 		}
@@ -660,8 +681,7 @@ static void finish(struct reader *r)
 	} else {
 		err_set(&e, r->text_off, "input ends inside traceEvents");
 	}
-	trace_info_warn(r->info, &e);
-	r->failed = 1;
+	stop_at(r, &e);
 }
 
 /*
@@ -724,6 +744,7 @@ int trace_read(const char *path, const struct trace_read_opts *opts,
 	r.chunk_size = chunk_size_of(opts);
 	r.nr_slots = 2 * (size_t)nr_threads + 1;
 	r.expect = EVP_FIRST;
+	r.stop_off = -1;
 	buf_init(&r.carry);
 	buf_init(&r.tail);
 	event_batch_init(&r.rebatch);
@@ -756,9 +777,11 @@ int trace_read(const char *path, const struct trace_read_opts *opts,
 	pthread_cond_destroy(&r.cv);
 	pthread_mutex_destroy(&r.mu);
 
+	inflate_rest(&r, r.slots[0].text, r.chunk_size);	/* the threads are done with it */
 	finish(&r);
 	info->bytes_in = gzin_in_offset(r.gz);
-	info->bytes_text = r.text_off;
+	info->bytes_text = r.failed && r.stop_off >= 0 && r.stop_off < r.text_off ? r.stop_off
+									     : r.text_off;
 	if (r.fatal) {
 		*e = r.fatal_err;
 		goto out;

@@ -59,7 +59,7 @@ struct trace_info {
 	int64_t base_time_ns;		/* baseTimeNanoseconds, 0 when absent */
 	int has_base_time;
 	int64_t bytes_in;		/* file bytes read */
-	int64_t bytes_text;		/* decompressed JSON text bytes */
+	int64_t bytes_text;		/* JSON text bytes read: up to the error that stopped it */
 	int64_t nr_events;		/* events delivered */
 	size_t nr_devices;
 	struct trace_device devices[TRACE_MAX_DEVICES];

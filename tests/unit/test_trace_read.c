@@ -685,9 +685,63 @@ static void test_syntax_error(void)
 			       "junk: warning \"%s\" at %lld",
 			       r->info.nr_warnings ? r->info.warnings[0].msg : "",
 			       r->info.nr_warnings ? (long long)r->info.warnings[0].offset : -1LL);
+			/* the text read ends at the error, however far it was inflated */
+			CHECKF(r->info.bytes_text == 57,
+			       "junk chunk %s threads %d: bytes_text %lld",
+			       chunks[k] ? chunks[k] : "default", threads,
+			       (long long)r->info.bytes_text);
 			run_free(r);
 		}
 	}
+}
+
+/*
+ * A syntax error, then a gzip stream that breaks off far past it: the read
+ * stops at the error, and says the cut too, whether the threads had
+ * inflated that far ahead (one chunk) or not (64-byte chunks).
+ */
+static void test_stop_before_cut(void)
+{
+	static const char head[] = "{\"traceEvents\":[{\"name\":\"a\",\"ts\":1} x ";
+	const int64_t at = (int64_t)(strchr(head, 'x') - head);	/* the error */
+	struct buf text, gz;
+	const char *path;
+
+	buf_init(&text);
+	buf_init(&gz);
+	buf_add(&text, head, sizeof(head) - 1);
+	for (int i = 0; i < 2000; i++) {
+		char ev[64];
+		int n = snprintf(ev, sizeof(ev), "{\"name\":\"k%d\",\"ts\":%d},", i * 7919, i);
+
+		buf_add(&text, ev, (size_t)n);
+	}
+	gzip_member(&gz, text.data, text.len);
+	path = write_file("stop-cut.json.gz", gz.data, gz.len / 2);
+	for (size_t k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++) {
+		for (int threads = 1; threads <= 2; threads++) {
+			struct run *r = read_trace(path, threads, chunks[k], 0);
+			const char *c = chunks[k] ? chunks[k] : "default";
+
+			CHECKF(r->rc == 1 && r->c.nr_events == 1,
+			       "stop-cut chunk %s: rc %d, %lld events", c, r->rc,
+			       (long long)r->c.nr_events);
+			CHECKF(r->info.nr_warnings == 2 && r->info.warnings[0].offset == at &&
+				       !r->info.warnings[0].compressed &&
+				       r->info.warnings[1].compressed &&
+				       strstr(r->info.warnings[1].msg, "truncated"),
+			       "stop-cut chunk %s threads %d: %zu warnings, \"%s\" at %lld", c,
+			       threads, r->info.nr_warnings,
+			       r->info.nr_warnings ? r->info.warnings[0].msg : "",
+			       r->info.nr_warnings ? (long long)r->info.warnings[0].offset : -1LL);
+			CHECKF(r->info.bytes_text == at,
+			       "stop-cut chunk %s threads %d: bytes_text %lld", c, threads,
+			       (long long)r->info.bytes_text);
+			run_free(r);
+		}
+	}
+	buf_release(&text);
+	buf_release(&gz);
 }
 
 /*
@@ -900,6 +954,7 @@ int main(void)
 	test_formats();
 	test_cut_off();
 	test_syntax_error();
+	test_stop_before_cut();
 	test_warning_order();
 	test_not_traces();
 	test_odd_but_fine();
