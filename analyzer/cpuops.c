@@ -94,7 +94,7 @@ void cpuops_init(struct cpuops *c, struct names *names)
 	memset(c->cache, 0, sizeof(c->cache));
 	buf_init(&c->key);
 	c->when_flops = (struct opsperf_when){ 0 };
-	c->has_shapes = 0;
+	c->has_shapes = c->by_name_shapes = 0;
 	replay_init(&c->replay);
 }
 
@@ -214,7 +214,11 @@ int cpuops_collect(struct cpuops *c, const struct event_batch *b, int has_cat,
 		if (rec.name == STRTAB_OOM)
 			goto out;
 		if (ev->shapes) {
-			c->has_shapes = 1;
+			/* one by name stays only if no event has a cat: keep_ops() */
+			if (rec.by_name)
+				c->by_name_shapes = 1;
+			else
+				c->has_shapes = 1;
 			rec.shape = ev->name ? shape_of(c, b, ev, known) : 0;
 			if (rec.shape == STRTAB_OOM)
 				goto out;
@@ -341,8 +345,10 @@ static size_t keep_ops(struct cpuops *c)
 	struct cpu_rec *r = c->recs;
 	size_t k = 0;
 
-	if (!c->has_cat)
+	if (!c->has_cat) {
+		c->has_shapes |= c->by_name_shapes;
 		return c->nr_recs;
+	}
 	for (size_t i = 0; i < c->nr_recs; i++)
 		if (!r[i].by_name)
 			r[k++] = r[i];

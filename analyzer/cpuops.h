@@ -48,7 +48,8 @@ struct cpuops {
 	struct shape_cache cache[CPUOPS_SHAPE_CACHE];
 	struct buf key;			/* scratch for one key */
 	struct opsperf_when when_flops;	/* opsperf_finish()'s, for opsperf_steps() */
-	int has_shapes;			/* some operator had shape args */
+	int has_shapes;			/* some operator kept had shape args */
+	int by_name_shapes;		/* some operator by name had: kept only without cats */
 	struct replay replay;		/* graph captures and their replays */
 };
 
