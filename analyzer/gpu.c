@@ -519,14 +519,16 @@ static int cmp_i64(const void *a, const void *b)
 static int64_t graph_kernels(struct gpu *g)
 {
 	int64_t *gc = g->graph_corr;
-	const unsigned char *p = (const unsigned char *)g->kern_corr.data;
-	const unsigned char *end = p + g->kern_corr.len;
+	const unsigned char *p = (const unsigned char *)g->kern_corr.data, *end;
 	size_t ng = g->nr_graph_corr;
 	int64_t hits = 0, corr = 0;
 
 	if (!ng)
 		return 0;
 	qsort(gc, ng, sizeof(*gc), cmp_i64);
+	if (!g->kern_corr.len)
+		return 0;	/* no kernel has a correlation: data is NULL */
+	end = p + g->kern_corr.len;
 	while (p < end) {
 		corr = varint_unzigzag(corr, varint_get(&p));
 		hits += bsearch(&corr, gc, ng, sizeof(*gc), cmp_i64) != NULL;

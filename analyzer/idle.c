@@ -1354,7 +1354,8 @@ static int attribute_thread(const struct idle *d, struct gap *g, const uint32_t 
 
 	while (end < ns && s[end].track == track)
 		end++;
-	if (open_init(&o, end - sp) || open_thread(&o, s + sp, end - sp))
+	/* no spans at all: s is NULL, and NULL + 0 is no pointer in C */
+	if (open_init(&o, end - sp) || open_thread(&o, ns ? s + sp : s, end - sp))
 		goto out;
 	for (size_t k = 0; k < n; k++) {
 		struct gap *x = &g[perm[k]];

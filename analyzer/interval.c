@@ -124,8 +124,8 @@ int64_t interval_covered(const struct interval *v, size_t n, int64_t lo, int64_t
 		else
 			top = mid;
 	}
-	if (hi <= lo)
-		return 0;
+	if (hi <= lo || first == n)
+		return 0;	/* n may be 0 with v NULL, where v + 0 is no pointer */
 	/* past [lo, hi) the intersection adds nothing: stop where v starts after hi */
 	for (top = first; top < n && v[top].lo < hi; top++)
 		;
