@@ -813,10 +813,7 @@ int idle_prepare(struct idle *d)
 {
 	if (!d->calls->nr_idle)	/* idle_finish() then needs no thread: nothing to prepare */
 		return 0;
-	if (call_medians(d) || prepare_spans(d, d->max_track))
-		return -1;
-	d->prepared = 1;
-	return 0;
+	return call_medians(d) || prepare_spans(d, d->max_track) ? -1 : 0;
 }
 
 /* The part of span s inside [a, w1). */
@@ -1625,7 +1622,7 @@ int idle_attribute(struct idle *d, const struct launches *l)
 
 	if (!d->gaps)
 		return 0;	/* idle_gaps() made none */
-	if ((!d->prepared && idle_prepare(d)) || mark_launched(d, d->max_track))
+	if (mark_launched(d, d->max_track))
 		return -1;
 	if (launches_by_corr(d, l, d->gaps, d->nr_gaps, &found) ||
 	    launches_by_time(d, d->gaps, d->nr_gaps, d->nr_gaps - found))

@@ -52,7 +52,6 @@ struct idle {
 	size_t nr_launches, nr_waits, waits_alloc;
 	size_t nr_spans, spans_alloc;
 	uint32_t max_track;	/* the largest thread id of calls and spans */
-	int prepared;		/* idle_prepare() ran */
 	struct gap *gaps;	/* idle_gaps()'s, in time order; NULL: none made */
 	size_t nr_gaps;
 	struct gap_corr *next;	/* idle_gaps()'s: each gap's next item's correlation */
@@ -95,12 +94,13 @@ int idle_gaps(struct idle *d, const struct launches *l, const struct interval_li
 	      const struct report_rank *rk);
 
 /*
- * After idle_gaps(), launches_link() and idle_prepare() (it runs it if
- * not): which spans launched something, and for each gap the call that
- * launched the work ending it and its cause.  Reads l's wide values (the
- * join's, l as idle_gaps() read it), not its device records, so it can
- * run beside launches_place() and phases_finish().  Releases what only the attribution reads, the
- * rank's calls too.  -1 when out of memory.
+ * After idle_gaps(), launches_link() and idle_prepare(), each of which
+ * succeeded: which spans launched something, and for each gap the call
+ * that launched the work ending it and its cause.  Reads l's wide values
+ * (the join's, l as idle_gaps() read it), not its device records, so it
+ * can run beside launches_place() and phases_finish().  Releases what
+ * only the attribution reads, the rank's calls too.  -1 when out of
+ * memory.
  */
 int idle_attribute(struct idle *d, const struct launches *l);
 
