@@ -207,6 +207,16 @@ build-fuzz/lib/%.o: lib/%.c
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	$(call quiet,FUZZ,$@)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< \
 		$(FUZZ_LIB_OBJ) $(LIBS)
+# The whole analysis (fuzz_analyze) links libanalyze's objects, built alike.
+FUZZ_ANALYZE_OBJ := $(ANALYZE_OBJ:$(BUILD)/%=build-fuzz/%)
+FUZZ_ANALYZE_INC := -Ianalyzer -Ianalyzer/include -Irender
+build-fuzz/analyzer/%.o: analyzer/%.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)clang $(FUZZ_CFLAGS) $(FUZZ_ANALYZE_INC) \
+		-fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
+build-fuzz/fuzz_analyze: tests/fuzz/fuzz_analyze.c $(FUZZ_ANALYZE_OBJ) $(FUZZ_LIB_OBJ)
+	$(call quiet,FUZZ,$@)clang $(FUZZ_CFLAGS) $(FUZZ_ANALYZE_INC) \
+		-fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_ANALYZE_OBJ) $(FUZZ_LIB_OBJ) $(LIBS)
 .PHONY: fuzz-build
 fuzz-build:
 	@scripts/deps.sh fuzz
