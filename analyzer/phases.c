@@ -186,7 +186,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 	for (size_t i = 0; i < b->n; i++) {
 		const struct trace_event *ev = &b->ev[i];
 		unsigned produced = ev->flags & (EV_FRAMES | EV_BLOCKS);
-		int span = 0;
+		int span = 0, by_name = 0;
 
 		if (!produced && ev->phase == 'C' && (ev->flags & EV_VALUE))
 			produced = exported_count(&counters, ev);
@@ -222,9 +222,9 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 						 annot_is_user(name.data, name.len) ? 3 : 1;
 			}
 			/* by name only while no event had a cat, never device work */
+			by_name = rule[ev->name] == 3;
 			span = rule[ev->name] == 2 ||
-			       (rule[ev->name] == 3 && !has_cat &&
-				!(device_pid && ev->pid == device_pid));
+			       (by_name && !has_cat && !(device_pid && ev->pid == device_pid));
 		} else if (ev->phase == 'X' && ev->name && cls[i] != EVC_GPU_ANNOT) {
 			/*
 			 * ProfilerStep#N whatever its cat: cpu_op (torch_npu), Operator
@@ -240,7 +240,7 @@ int phases_collect(struct phases *p, const struct event_batch *b, int has_cat,
 			struct span_rec s = { ev->ts_ns, ev->dur_ns,
 					      names_id(p->names, ev->name),
 					      track_id(tracks, &cache, b, ev), p->seq++,
-					      rule[ev->name] == 3, 0 };
+					      by_name, 0 };
 
 			if (s.name == STRTAB_OOM || s.track == STRTAB_OOM ||
 			    ALLOC_GROW(p->spans, p->nr_spans + 1, p->spans_alloc))

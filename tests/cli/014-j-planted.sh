@@ -7,6 +7,10 @@
 #    first event with a cat.  Once the trace has cats, operators are the
 #    cpu_op events only, so no operator had shapes; a first chunk holding
 #    only that event took it for one.
+#  - annot: a span without a cat named as a user annotation, then one of
+#    the same name with cat user_annotation.  A trace with cats keeps
+#    only the second as a phase; where both were in one chunk, the name's
+#    first sighting marked the second "by name" too, and it was dropped.
 #  - stop: a syntax error with text after it.  bytes_text is the text read,
 #    up to the error, not what the threads had inflated past it.
 #  - cut: the same gzipped and cut off far past the error: the read stops
@@ -28,6 +32,12 @@ shapes = ('{"traceEvents":[' + ev("aten::mm", None, 1,
           '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":11,"dur":1,'
           '"args":{"correlation":3}}]}')
 open("shapes.json", "w").write(shapes)
+annot = ('{"traceEvents":[' + ev("text_encoder", None, 1, "") + ",\n" +
+         ev("text_encoder", "user_annotation", 10, '"External id":1') + ",\n" +
+         ev("aten::add", "cpu_op", 11, '"External id":2') + ",\n" +
+         '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":12,"dur":1,'
+         '"args":{"correlation":3}}]}')
+open("annot.json", "w").write(annot)
 stop = ('{"traceEvents":[' + ev("aten::add", "cpu_op", 1, '"External id":1') + " x " +
         ",\n".join(ev("aten::mul", "cpu_op", 10 + i, '"External id":%d' % i)
                    for i in range(4000)) + "]}")
@@ -36,7 +46,7 @@ z = gzip.compress(stop.encode(), mtime=0)
 open("cut.json.gz", "wb").write(z[:len(z) // 2])
 PY
 
-for t in shapes stop cut; do
+for t in shapes annot stop cut; do
 	f=$t.json
 	[ "$t" = cut ] && f=cut.json.gz
 	ref=""
@@ -51,7 +61,8 @@ for t in shapes stop cut; do
 					>"$name.out" 2>"$name.err" </dev/null
 			fi
 			echo $? >"$name.rc"
-			expect_rc "$name" "$([ "$t" = shapes ] && echo 0 || echo 1)"
+			case $t in stop | cut) want=1 ;; *) want=0 ;; esac
+			expect_rc "$name" "$want"
 			if [ -z "$ref" ]; then
 				ref=$name
 			elif ! cmp -s "$ref.json" "$name.json" || ! cmp -s "$ref.err" "$name.err"; then
@@ -77,6 +88,14 @@ ops = [e for e in shapes if e.get("cat") == "cpu_op"]
 want = any("Input Dims" in e.get("args", {}) for e in ops)
 got = json.load(open("shapes-j2-64.json"))["ranks"][0]["perf"]["has_shapes"]
 check(got == want, "shapes: has_shapes %s, python3 %s" % (got, want))
+annot = json.load(open("annot.json"))["traceEvents"]
+want = {}
+for e in annot:
+    if e.get("cat") == "user_annotation":
+        want[e["name"]] = want.get(e["name"], 0) + 1
+got = {p["name"]: p["count"]
+       for p in json.load(open("annot-j1-default.json"))["ranks"][0]["phases"]}
+check(got == want, "annot: phases and counts %s, python3 %s" % (got, want))
 stop = open("stop.json").read()
 at = stop.index(" x ") + 1
 for t in ("stop", "cut"):
