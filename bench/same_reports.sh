@@ -16,6 +16,14 @@ fi
 OLD=$1
 NEW=$2
 shift 2
+# A build directory in place of its vanalyze would run nothing, and two
+# "no report" lines compare equal: 0 differences for no comparison.
+for bin in "$OLD" "$NEW"; do
+	if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
+		echo "same_reports: $bin is not a vanalyze binary (give BUILD/vanalyze)" >&2
+		exit 2
+	fi
+done
 ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 [ $# -gt 0 ] || set -- "${VT_SHARED:-$ROOT/../shared}/traces"
 TMP=$(mktemp -d)
