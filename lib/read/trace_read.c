@@ -780,8 +780,7 @@ int trace_read(const char *path, const struct trace_read_opts *opts,
 	inflate_rest(&r, r.slots[0].text, r.chunk_size);	/* the threads are done with it */
 	finish(&r);
 	info->bytes_in = gzin_in_offset(r.gz);
-	info->bytes_text = r.failed && r.stop_off >= 0 && r.stop_off < r.text_off ? r.stop_off
-									     : r.text_off;
+	info->bytes_text = r.stop_off >= 0 && r.stop_off < r.text_off ? r.stop_off : r.text_off;
 	if (r.fatal) {
 		*e = r.fatal_err;
 		goto out;
