@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "event.h"
 #include "strtab.h"
@@ -34,6 +36,27 @@
 			abort();                                                   \
 		}                                                                  \
 	} while (0)
+
+/*
+ * A file in memory for the readers, which take a path: its descriptor, and
+ * its path (/proc/self/fd/N) in path[0..64).  Aborts when it cannot be made.
+ */
+static inline int fuzz_memfd(char *path)
+{
+	int fd = memfd_create(FUZZ_NAME, 0);
+
+	if (fd < 0)
+		abort();
+	snprintf(path, 64, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+/* Make the file behind fd hold p[0..n); aborts when it cannot. */
+static inline void fuzz_fill(int fd, const void *p, size_t n)
+{
+	if (ftruncate(fd, 0) != 0 || (n && pwrite(fd, p, n, 0) != (ssize_t)n))
+		abort();
+}
 
 /* FNV-1a over p[0..n), continuing from h: events are compared by hash. */
 static inline uint64_t fnv(uint64_t h, const void *p, size_t n)

@@ -25,8 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "log.h"
@@ -68,13 +66,6 @@ static void analyze_once(char **paths, size_t n, const char *chunk, int threads,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Make the file behind fd hold p[0..n). */
-static void fill(int fd, const uint8_t *p, size_t n)
-{
-	if (ftruncate(fd, 0) != 0 || (n && pwrite(fd, p, n, 0) != (ssize_t)n))
-		abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd[2] = { -1, -1 };
@@ -86,19 +77,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fd[0] < 0) {
 		log_init(FUZZ_NAME);
-		for (int i = 0; i < 2; i++) {
-			if ((fd[i] = memfd_create(FUZZ_NAME, 0)) < 0)
-				abort();
-			snprintf(path[i], sizeof(path[i]), "/proc/self/fd/%d", fd[i]);
-		}
+		for (int i = 0; i < 2; i++)
+			fd[i] = fuzz_memfd(path[i]);
 	}
 	if (sep) {
 		size_t head = (size_t)(sep - data), skip = head + sizeof(FUZZ_RANKS_SEP) - 1;
 
-		fill(fd[0], data, head);
-		fill(fd[1], data + skip, size - skip);
+		fuzz_fill(fd[0], data, head);
+		fuzz_fill(fd[1], data + skip, size - skip);
 	} else {
-		fill(fd[0], data, size);
+		fuzz_fill(fd[0], data, size);
 	}
 
 	analyze_once(paths, n, "64", 2, &small);

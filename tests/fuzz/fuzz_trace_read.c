@@ -18,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "event.h"
 #include "trace_read.h"
@@ -130,14 +128,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct result small, big;
 	char chunk[32];
 
-	if (fd < 0) {
-		fd = memfd_create("fuzz_trace_read", 0);
-		if (fd < 0)
-			abort();
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	}
-	if (ftruncate(fd, 0) != 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
-		abort();
+	if (fd < 0)
+		fd = fuzz_memfd(path);
+	fuzz_fill(fd, data, size);
 
 	read_once(path, "64", 2, &small);
 	check(&small, size);

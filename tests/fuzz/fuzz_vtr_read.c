@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "event.h"
@@ -57,12 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int64_t n = 0, file;
 	int rc;
 
-	if (fd < 0) {
-		fd = memfd_create("fuzz_vtr_read", 0);
-		if (fd < 0)
-			abort();
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	}
+	if (fd < 0)
+		fd = fuzz_memfd(path);
 	if (ftruncate(fd, 0) != 0)
 		abort();
 	if (size && !(data[0] & 1)) {
