@@ -418,10 +418,11 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  *                      rk->start_ns
  *   idle_gaps()        after gpu (busy runs, rk->gpu.no_device), before the
  *                      placement (it reads launch.c's device work, not its wide
- *                      values); rk->start_ns, rk->span_ns
+ *                      values): each gap's next item; rk->start_ns, rk->span_ns
  *   idle_attribute()   after idle_gaps(), the join (the marks, the wide values)
- *                      and idle_prepare(); writes only idle's own records, each
- *                      host thread's gaps a task; frees the calls
+ *                      and idle_prepare(); makes the gaps from the busy runs,
+ *                      writes only idle's own records, each host thread's gaps
+ *                      a task; frees the calls
  *   idle_finish()      after idle_attribute() and phases (rk->steps); writes
  *                      rk->idle and rk->gpu.step_utilization
  *   perf steps         after gpu (rk->gpu.kernels, active_span_ns, compute_ns),
@@ -433,14 +434,14 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  * With threads to spare (one large file) another thread takes memory's
  * rows, the join and then idle's attribution, the longest chain (libgomp
  * starts tasks in the order they are made), while this one makes the GPU
- * figures and idle's gaps, places the launches, makes the phases (at once
- * where there are only two threads) and runs cpuops; idle's preparation
- * goes to whichever is free first (this one, waiting for the join, on the
- * real-shaped gigabyte, where both end within a few milliseconds of each
- * other: the finish 155 -> 130 ms at -j 2).  The gaps (56 bytes each, 23
- * MB there) then sit beside the placement and the operators: the peak RSS
- * is 11.3 to 11.8 % of the text, where 10.2 % was when idle waited for
- * cpuops.  With one thread the tasks share the file's arena and run when
+ * figures and idle's gaps' next items, places the launches, makes the
+ * phases (at once where there are only two threads) and runs cpuops;
+ * idle's preparation goes to whichever is free first (this one, waiting
+ * for the join, on the real-shaped gigabyte, where both end within a few
+ * milliseconds of each other: the finish 155 -> 130 ms at -j 2).  The
+ * gaps themselves (56 bytes each, 23 MB there) are made by the attribution,
+ * after the join: made beside it, they and the join's calls were the
+ * finish's peak.  With one thread the tasks share the file's arena and run when
  * the region ends, in the order they were made, but for those whose if
  * clause is false there, which run where they are made: memory's first,
  * so that its samples are freed before the others allocate.

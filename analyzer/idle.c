@@ -379,25 +379,37 @@ static int next_gap(struct interval_cursor *busy, int64_t t1, int *done, int64_t
 	return 0;
 }
 
-/* Every gap, in time order; NULL when out of memory. */
-static struct gap *make_gaps(const struct interval_list *busy, int64_t t0, int64_t t1, size_t *n)
+/*
+ * The gaps of d's busy runs in [t0, t1), in time order (ends_only 0), or
+ * only the ends of those with a next item, all but perhaps the last
+ * (ends_only 1): a gap has the same index in both.  The index is a 32-bit
+ * word (struct gap_corr, attribute_all()'s order): more busy runs than it
+ * holds (4 G device items) are out of memory.  NULL when out of memory.
+ */
+static void *gaps_of(const struct idle *d, int ends_only, size_t *n)
 {
-	struct gap *g = hugepage_malloc((busy->n + 1) * sizeof(*g));
+	size_t size = ends_only ? sizeof(int64_t) : sizeof(struct gap);
+	void *v = d->busy->n < UINT32_MAX ? hugepage_malloc((d->busy->n + 1) * size) : NULL;
+	struct gap *g = v, x;
+	int64_t *ends = v, prev = d->t0;
 	struct interval_cursor cur;
-	int64_t prev = t0;
 	int done = 0;
 
 	*n = 0;
-	interval_cursor_init(&cur, busy);
-	while (g && next_gap(&cur, t1, &done, &prev, &g[*n]))
-		(*n)++;
-	return g;
+	interval_cursor_init(&cur, d->busy);
+	while (v && next_gap(&cur, d->t1, &done, &prev, &x)) {
+		if (!ends_only)
+			g[(*n)++] = x;
+		else if (x.has_next)
+			ends[(*n)++] = x.b;
+	}
+	return v;
 }
 
-/* A gap's next item's correlation (first its launch.h word), and the gap. */
+/* A gap's next item's correlation (its launch.h word), and the gap's index. */
 struct gap_corr {
-	int64_t corr;
-	size_t gap;
+	uint32_t corr;
+	uint32_t gap;
 };
 
 /* Set gap g's launch to call c, found by time. */
@@ -449,16 +461,20 @@ static void by_time_see(struct by_time *t, const struct call *c)
  * its correlation's word in l (launch.h): the items are l's records idle
  * reads, in file order.  The gaps are in time order, so their ends
  * ascend: a search over them by end, galloping from the last answer, as
- * items come in about time order.  -1 when out of memory.
+ * items come in about time order.  Only the ends are made here, 8 bytes a
+ * gap where a gap takes 56: this runs beside the join, at the finish's
+ * peak, and idle_attribute() makes the gaps once the join is made.  -1
+ * when out of memory.
  */
 static int next_items(struct idle *d, const struct launches *l)
 {
-	struct gap *g = d->gaps;
-	size_t ng = d->nr_gaps, n = 0;
+	size_t ng, n = 0;
+	int64_t *b = gaps_of(d, 1, &ng);
 	struct gap_corr *gc = hugepage_malloc((ng ? ng : 1) * sizeof(*gc));
 	unsigned char *has = hugepage_calloc(ng / 8 + 1, 1);	/* per gap: its item is found */
 
-	if (!gc || !has) {
+	if (!b || !gc || !has) {
+		free(b);
 		free(gc);
 		free(has);
 		return -1;
@@ -468,17 +484,24 @@ static int next_items(struct idle *d, const struct launches *l)
 
 		if (!(x->name_users & LAUNCH_DEV_IDLE))
 			continue;
-		at = first_i64_lower_bound_from(&g[0].b, sizeof(*g), ng, at, x->ts_ns);
-		for (size_t k = at; k < ng && g[k].b == x->ts_ns; k++)
-			if (g[k].has_next && !(has[k / 8] & 1u << (k % 8))) {
+		at = first_i64_lower_bound_from(b, sizeof(*b), ng, at, x->ts_ns);
+		for (size_t k = at; k < ng && b[k] == x->ts_ns; k++)
+			if (!(has[k / 8] & 1u << (k % 8))) {
 				has[k / 8] |= (unsigned char)(1u << (k % 8));
-				gc[n++] = (struct gap_corr){ x->corr, k };
+				gc[n++] = (struct gap_corr){ x->corr, (uint32_t)k };
 			}
 	}
+	free(b);
 	free(has);
 	d->next = gc;
 	d->nr_next = n;
 	return 0;
+}
+
+/* A gap's next item's correlation, its sort key (sort_recs_by_key()); ctx: the launches. */
+static int64_t next_corr(const void *rec, const void *ctx)
+{
+	return launch_wide(ctx, ((const struct gap_corr *)rec)->corr);
 }
 
 /*
@@ -500,10 +523,13 @@ static int launches_by_corr(struct idle *d, const struct launches *l, struct gap
 
 	d->next = NULL;
 	d->nr_next = 0;
-	for (size_t k = 0; k < ngc; k++)	/* the join is made: its wide values are whole */
-		gc[k].corr = launch_wide(l, (uint32_t)gc[k].corr);
-	/* by correlation: each call marked first then finds its gaps in one run */
-	if (sort_by_first_i64(gc, ngc, sizeof(*gc))) {
+	/*
+	 * By correlation (the join is made: its wide values are whole; without
+	 * any a word is its correlation): each call marked first then finds
+	 * its gaps in one run.
+	 */
+	if (l->nr_wide ? sort_recs_by_key(gc, ngc, sizeof(*gc), next_corr, l)
+		       : sort_by_u32_at(gc, ngc, sizeof(*gc), offsetof(struct gap_corr, corr))) {
 		free(gc);
 		return -1;
 	}
@@ -516,8 +542,8 @@ static int launches_by_corr(struct idle *d, const struct launches *l, struct gap
 		if (!ngc || !(d->calls->marks[cur.i - 1] & CALL_FIRST))
 			continue;
 		/* the calls' correlations mostly ascend: gallop from the last */
-		at = first_i64_lower_bound_from(gc, sizeof(*gc), ngc, at, c.corr);
-		for (size_t k = at; k < ngc && gc[k].corr == c.corr; k++) {
+		at = key_lower_bound_from(gc, sizeof(*gc), ngc, at, next_corr, l, c.corr);
+		for (size_t k = at; k < ngc && next_corr(&gc[k], l) == c.corr; k++) {
 			struct gap *x = &g[gc[k].gap];
 
 			*found += 1;	/* once a gap: one call a correlation is marked first */
@@ -1612,17 +1638,20 @@ int idle_gaps(struct idle *d, const struct launches *l, const struct interval_li
 
 	if (!d->calls->nr_idle || nothing_to_attribute(busy, rk))
 		return 0;	/* idle_finish() adds the gaps up as "other" as they come */
-	d->gaps = make_gaps(busy, t0, t1, &d->nr_gaps);
-	return d->gaps ? next_items(d, l) : -1;
+	d->busy = busy;
+	d->t0 = t0;
+	d->t1 = t1;
+	return next_items(d, l);
 }
 
 int idle_attribute(struct idle *d, const struct launches *l)
 {
 	size_t found = 0;
 
-	if (!d->gaps)
-		return 0;	/* idle_gaps() made none */
-	if (mark_launched(d, d->max_track))
+	if (!d->busy)
+		return 0;	/* idle_gaps() found nothing to attribute */
+	if (!(d->gaps = gaps_of(d, 0, &d->nr_gaps)) ||
+	    mark_launched(d, d->max_track))
 		return -1;
 	if (launches_by_corr(d, l, d->gaps, d->nr_gaps, &found) ||
 	    launches_by_time(d, d->gaps, d->nr_gaps, d->nr_gaps - found))

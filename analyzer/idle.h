@@ -52,10 +52,13 @@ struct idle {
 	size_t nr_launches, nr_waits, waits_alloc;
 	size_t nr_spans, spans_alloc;
 	uint32_t max_track;	/* the largest thread id of calls and spans */
-	struct gap *gaps;	/* idle_gaps()'s, in time order; NULL: none made */
-	size_t nr_gaps;
+	/* idle_gaps()'s: the busy runs and the span the gaps lie in; NULL: no gap to attribute */
+	const struct interval_list *busy;
+	int64_t t0, t1;
 	struct gap_corr *next;	/* idle_gaps()'s: each gap's next item's correlation */
 	size_t nr_next;
+	struct gap *gaps;	/* idle_attribute()'s, in time order; NULL: none made */
+	size_t nr_gaps;
 };
 
 /*
@@ -83,20 +86,21 @@ int idle_prepare(struct idle *d);
 
 /*
  * After gpu_finish() and before launches_place(), which reuses l's device
- * records: the gaps between the busy runs (disjoint, in time order) in
- * rk's span, and the correlation of the device work that ends each, from
- * l's records idle reads (launch.h's LAUNCH_DEV_IDLE).  Reads l's records,
+ * records: of the gaps between the busy runs (disjoint, in time order) in
+ * rk's span, the correlation of the device work that ends each, from l's
+ * records idle reads (launch.h's LAUNCH_DEV_IDLE).  Reads l's records,
  * not its wide values, so it can run beside launches_link(); reads rk's
- * start and span and rk->gpu.no_device, not the steps.  -1 when out of
- * memory.
+ * start and span and rk->gpu.no_device, not the steps.  Keeps busy, which
+ * idle_attribute() makes the gaps from: it must outlive that call.  -1
+ * when out of memory.
  */
 int idle_gaps(struct idle *d, const struct launches *l, const struct interval_list *busy,
 	      const struct report_rank *rk);
 
 /*
  * After idle_gaps(), launches_link() and idle_prepare(), each of which
- * succeeded: which spans launched something, and for each gap the call
- * that launched the work ending it and its cause.  Reads l's wide values
+ * succeeded: the gaps, which spans launched something, and for each gap
+ * the call that launched the work ending it and its cause.  Reads l's wide values
  * (the join's, l as idle_gaps() read it), not its device records, so it
  * can run beside launches_place() and phases_finish().  Releases what
  * only the attribution reads, the rank's calls too.  -1 when out of
