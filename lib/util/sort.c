@@ -375,6 +375,23 @@ static inline void id_first(const char *r, size_t id_off, uint32_t *id, int64_t 
 	memcpy(k, r, sizeof(*k));
 }
 
+int sort_runs_by_first_i64(void *recs, size_t size, const size_t *end, uint32_t max_id)
+{
+	char *r = recs, tmp[64];
+
+	if (size > sizeof(tmp))
+		return -1;
+	for (size_t d = 0, lo = 0; d <= max_id; lo = end[d++]) {
+		size_t m = end[d] - lo;
+
+		if (m <= RUN_BY_INSERTION)
+			insert_by_first_i64(r + lo * size, m, size, tmp);
+		else if (sort_by_first_i64(r + lo * size, m, size))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * sort_by_id_first_i64() of records not in order: counted out by id
  * through one scratch copy, then each id's run by time where it is not in
@@ -383,7 +400,7 @@ static inline void id_first(const char *r, size_t id_off, uint32_t *id, int64_t 
 static int by_id_runs(char *r, size_t n, size_t size, size_t id_off, uint32_t max_id)
 {
 	size_t *start = hugepage_calloc((size_t)max_id + 2, sizeof(*start));
-	char *out = hugepage_malloc((n ? n : 1) * size), tmp[64];
+	char *out = hugepage_malloc((n ? n : 1) * size);
 	uint32_t id;
 	int rc = -1;
 
@@ -402,16 +419,8 @@ static int by_id_runs(char *r, size_t n, size_t size, size_t id_off, uint32_t ma
 	memcpy(r, out, n * size);
 	free(out);
 	out = NULL;
-	/* start[d] is now the end of id d's run: each run by time */
-	for (size_t d = 0, lo = 0; d <= max_id; lo = start[d++]) {
-		size_t m = start[d] - lo;
-
-		if (m <= RUN_BY_INSERTION)
-			insert_by_first_i64(r + lo * size, m, size, tmp);
-		else if (sort_by_first_i64(r + lo * size, m, size))
-			goto out;
-	}
-	rc = 0;
+	/* start[d] is now the end of id d's run */
+	rc = sort_runs_by_first_i64(r, size, start, max_id);
 out:
 	free(start);
 	free(out);

@@ -100,6 +100,15 @@ int sort_by_first_i64(void *recs, size_t n, size_t size);
  */
 int sort_by_id_first_i64(void *recs, size_t n, size_t size, size_t id_off, uint32_t max_id);
 
+/*
+ * The second half of sort_by_id_first_i64(), for records that a caller
+ * counted out by id itself: id d's run is [end[d - 1], end[d]) (from 0
+ * for id 0), each sorted by the int64 its records start with, keeping
+ * the order of equal keys.  size: a multiple of 8, at most 64.  0, or -1
+ * when out of memory (the same records, in some order).
+ */
+int sort_runs_by_first_i64(void *recs, size_t size, const size_t *end, uint32_t max_id);
+
 /* The int64 a record starts with: the key of sort_by_first_i64() and the searches below. */
 static inline int64_t sort_first_i64(const void *rec, const void *ctx)
 {

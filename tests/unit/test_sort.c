@@ -6,6 +6,7 @@
  * others), plus the empty and one-element cases.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "check.h"
 #include "sort.h"
@@ -86,7 +87,7 @@ static void test_perm_id(void)
 }
 
 /*
- * sort_perm_id_key and sort_by_id_first_i64 against a
+ * sort_perm_id_key, sort_by_id_first_i64 and sort_runs_by_first_i64 against a
  * stable insertion sort by (id, key): keys already in order within each id
  * (the counting sort alone), random keys with many ties (the radix sort
  * too), one key out of order at the very end, many ids with short runs
@@ -103,6 +104,7 @@ static void test_id_key(void)
 		uint32_t id, tag;
 	} r[N];
 	uint32_t *got = check_xmalloc(N * sizeof(*got)), *want = check_xmalloc(N * sizeof(*want));
+	static size_t end[MANY + 2];
 	size_t bad = 0;
 
 	for (int round = 0; round < 5; round++) {
@@ -140,6 +142,17 @@ static void test_id_key(void)
 			r[i] = (struct rec){ key[i], id[i], (uint32_t)i };
 		}
 		CHECK(sort_by_id_first_i64(r, N, sizeof(r[0]), offsetof(struct rec, id), max) == 0);
+		for (size_t i = 0; i < N; i++)
+			bad += r[i].tag != want[i];
+		/* counted out by id here, in file order, then sort_runs_by_first_i64() */
+		memset(end, 0, sizeof(end));
+		for (size_t i = 0; i < N; i++)
+			end[id[i] + 1]++;
+		for (size_t d = 1; d <= max + 1; d++)
+			end[d] += end[d - 1];
+		for (size_t i = 0; i < N; i++)
+			r[end[id[i]]++] = (struct rec){ key[i], id[i], (uint32_t)i };
+		CHECK(sort_runs_by_first_i64(r, sizeof(r[0]), end, max) == 0);
 		for (size_t i = 0; i < N; i++)
 			bad += r[i].tag != want[i];
 	}
