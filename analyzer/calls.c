@@ -17,7 +17,7 @@ void calls_init(struct calls *l, struct names *names)
 	buf_init(&l->bytes);
 	l->last_ts = l->last_corr = 0;
 	l->last_track = 0;
-	l->n = l->nr_idle = l->nr_launched = 0;
+	l->n = l->nr_idle = 0;
 	l->marks = NULL;
 	l->names = names;
 }
@@ -88,7 +88,6 @@ int calls_collect(struct calls *l, const struct event_batch *b, const unsigned c
 int calls_marks(struct calls *l)
 {
 	free(l->marks);
-	l->nr_launched = 0;
 	l->marks = calloc(l->n ? l->n : 1, 1);
 	return l->marks ? 0 : -1;
 }

@@ -44,7 +44,6 @@ struct calls {
 	uint32_t last_track;
 	size_t n, nr_idle;	/* the calls, those idle.h reads */
 	unsigned char *marks;	/* CALL_* per call, once launches_link() made them */
-	size_t nr_launched;	/* calls marked CALL_LAUNCHED */
 	struct names *names;	/* the rank's, shared: the calls' names */
 };
 

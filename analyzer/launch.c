@@ -252,7 +252,6 @@ static void mark_idle(struct first_calls *t, const struct launches *l, struct ca
 		calls->marks[cur.i - 1] =
 			(unsigned char)(CALL_LAUNCHED | (run->bits & LINK_SEEN ? 0 : CALL_FIRST));
 		run->bits |= LINK_SEEN;
-		calls->nr_launched++;
 	}
 	t->at = 0;
 }
