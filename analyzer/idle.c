@@ -462,9 +462,9 @@ static void by_time_see(struct by_time *t, const struct call *c)
  * reads, in file order.  The gaps are in time order, so their ends
  * ascend: a search over them by end, galloping from the last answer, as
  * items come in about time order.  Only the ends are made here, 8 bytes a
- * gap where a gap takes 56: this runs beside the join, at the finish's
- * peak, and idle_attribute() makes the gaps once the join is made.  -1
- * when out of memory.
+ * gap where a gap takes 56: this runs beside the join, and the gaps made
+ * here beside the join's records were the finish's peak; idle_attribute()
+ * makes them once the join is made.  -1 when out of memory.
  */
 static int next_items(struct idle *d, const struct launches *l)
 {
