@@ -100,11 +100,11 @@ int idle_gaps(struct idle *d, const struct launches *l, const struct interval_li
 /*
  * After idle_gaps(), launches_link() and idle_prepare(), each of which
  * succeeded: the gaps, which spans launched something, and for each gap
- * the call that launched the work ending it and its cause.  Reads l's wide values
- * (the join's, l as idle_gaps() read it), not its device records, so it
- * can run beside launches_place() and phases_finish().  Releases what
- * only the attribution reads, the rank's calls too.  -1 when out of
- * memory.
+ * the call that launched the work ending it and its cause.  Reads l's
+ * wide values (the join's, l as idle_gaps() read it), not its device
+ * records, so it can run beside launches_place() and phases_finish().
+ * Releases what only the attribution reads, the rank's calls too.  -1
+ * when out of memory.
  */
 int idle_attribute(struct idle *d, const struct launches *l);
 
