@@ -58,8 +58,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fd < 0)
 		fd = fuzz_memfd(path);
-	if (ftruncate(fd, 0) != 0)
-		abort();
 	if (size && !(data[0] & 1)) {
 		memset(&h, 0, sizeof(h));
 		memcpy(h.magic, VTR_MAGIC, VTR_MAGIC_LEN);
@@ -69,13 +67,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		h.rec_size = sizeof(struct vtr_rec);
 		h.clock_offset_ns = size > 1 ? (int64_t)((uint64_t)data[1] << 56) : 0;
 		h.world_size = -1;
-		if (pwrite(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
-		    (size > 1 && pwrite(fd, data + 1, size - 1, sizeof(h)) != (ssize_t)(size - 1)))
+		fuzz_fill(fd, &h, sizeof(h));
+		if (size > 1 && pwrite(fd, data + 1, size - 1, sizeof(h)) != (ssize_t)(size - 1))
 			abort();
 		file = (int64_t)(sizeof(h) + size - 1);
 	} else {
-		if (size && pwrite(fd, data, size, 0) != (ssize_t)size)
-			abort();
+		fuzz_fill(fd, data, size);
 		file = (int64_t)size;
 	}
 	sink.ctx = &n;
