@@ -439,12 +439,13 @@ static int finish_perf(struct file_result *res, const struct placement *pl, stru
  * idle's preparation goes to whichever is free first (this one, waiting
  * for the join, on the real-shaped gigabyte, where both end within a few
  * milliseconds of each other: the finish 155 -> 130 ms at -j 2).  The
- * gaps themselves (56 bytes each, 23 MB there) are made by the attribution,
- * after the join: made beside it, they and the join's calls were the
- * finish's peak.  With one thread the tasks share the file's arena and run when
- * the region ends, in the order they were made, but for those whose if
- * clause is false there, which run where they are made: memory's first,
- * so that its samples are freed before the others allocate.
+ * gaps themselves (56 bytes each, 23 MB there) are made by the
+ * attribution, after the join: made beside it, they and the join's calls
+ * were the finish's peak.  With one thread the tasks share the file's
+ * arena and run when the region ends, in the order they were made, but
+ * for those whose if clause is false there, which run where they are
+ * made: memory's first, so that its samples are freed before the others
+ * allocate.
  */
 static int finish_analyses(struct file_result *res, int nr_threads, int64_t min_ts)
 {
